@@ -1,1 +1,20 @@
-export {};
+export {
+  ALIASES,
+  ENVIRONMENTS,
+  ORDER_REFERENCE_V2_PATTERN,
+  PARAMETERS,
+  STORE_CODE_PATTERN,
+} from './params.ts';
+export { parseOrderUpdatedCallback } from './parse.ts';
+export type {
+  CallbackError,
+  CallbackErrorCode,
+  CallbackInput,
+  CallbackIssue,
+  CallbackWarning,
+  CallbackWarningCode,
+  Environment,
+  OrderReferenceV2,
+  OrderUpdatedNotification,
+  ParseResult,
+} from './types.ts';

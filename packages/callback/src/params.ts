@@ -1,0 +1,48 @@
+// The wire format of the legacy order-updated callback, read from the API reference ("Legacy
+// order-updated callback"). Implemented here independently of the sandbox, which writes it.
+
+/** Query parameter names the service sends. */
+export const PARAMETERS = {
+  environment: 'environment',
+  orderReference: 'order_reference',
+  orderReferenceV2: 'order_reference_v2',
+  storeCode: 'store_code',
+  customReference: 'custom_reference',
+  viaStoreCode: 'via_store_code',
+} as const;
+
+/** Deprecated aliases the service sends alongside the canonical names. */
+export const ALIASES = {
+  customReference: 'partner_reference',
+  storeCode: 'partner_code',
+  viaStoreCode: 'via_partner_code',
+} as const;
+
+/** Every name the service owns; anything else on the URL belongs to the partner. */
+export const SERVICE_PARAMETER_NAMES: ReadonlySet<string> = new Set<string>([
+  ...Object.values(PARAMETERS),
+  ...Object.values(ALIASES),
+]);
+
+export const ENVIRONMENTS = ['prod', 'test'] as const;
+export type Environment = (typeof ENVIRONMENTS)[number];
+
+/** The V2 reference format from the reference's conventions: `Order_` and 26 opaque characters. */
+export const ORDER_REFERENCE_V2_PATTERN = /^Order_[0-9A-Za-z]{26}$/;
+
+/**
+ * The reference does not show the store code format. We accept a deliberately conservative
+ * shape, so that no value can change the meaning of a URL path it is placed in: an ASCII letter
+ * or digit, then up to 63 letters, digits, `_` or `-`. No dots (no `.`/`..` segments), no `/`,
+ * `%`, `?`, `#`, whitespace or non-ASCII.
+ */
+export const STORE_CODE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+/** The number part of the V1 reference `<store_code>-<number>`: ASCII digits, kept as a string. */
+export const ORDER_NUMBER_PATTERN = /^[0-9]{1,20}$/;
+
+/** Maximum length of the custom reference we accept (the reference shows no limit). */
+export const CUSTOM_REFERENCE_MAX_LENGTH = 1000;
+
+/** Inputs longer than this (in UTF-16 code units) are refused before any parsing. */
+export const MAX_INPUT_LENGTH = 16 * 1024;

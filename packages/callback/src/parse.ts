@@ -1,0 +1,275 @@
+import {
+  ALIASES,
+  CUSTOM_REFERENCE_MAX_LENGTH,
+  ENVIRONMENTS,
+  type Environment,
+  MAX_INPUT_LENGTH,
+  ORDER_NUMBER_PATTERN,
+  ORDER_REFERENCE_V2_PATTERN,
+  PARAMETERS,
+  SERVICE_PARAMETER_NAMES,
+  STORE_CODE_PATTERN,
+} from './params.ts';
+import type {
+  CallbackError,
+  CallbackWarning,
+  OrderReferenceV2,
+  OrderUpdatedNotification,
+  ParseResult,
+} from './types.ts';
+
+// Used only to resolve `/path?query` strings; never fetched.
+const RELATIVE_BASE = 'http://callback.invalid';
+
+// C0 controls, DEL, C1 controls, and U+FFFD (what a broken percent-encoding decodes to).
+function hasUnsafeText(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || c === 0xfffd) return true;
+  }
+  return false;
+}
+
+/**
+ * Reads and validates the query of a legacy order-updated callback.
+ *
+ * Accepts an absolute URL string, a `/path?query` or `?query` string, a `URL`, a `URLSearchParams`
+ * or a `Request` (only its URL is read). Never throws: anything unusable comes back as
+ * `{ ok: false, errors }`.
+ */
+export function parseOrderUpdatedCallback(input: unknown): ParseResult {
+  try {
+    const params = toSearchParams(input);
+    if ('errors' in params) return { ok: false, errors: params.errors };
+    return readParams(params.params);
+  } catch {
+    // Exotic inputs (throwing getters, proxies) must still not escape as exceptions.
+    return fail({ code: 'invalid_input', message: 'The input could not be read as a callback URL.' });
+  }
+}
+
+function fail(...errors: CallbackError[]): { ok: false; errors: CallbackError[] } {
+  return { ok: false, errors };
+}
+
+type Converted = { params: URLSearchParams } | { errors: CallbackError[] };
+
+const tooLong: CallbackError = {
+  code: 'input_too_long',
+  message: `The callback URL is longer than ${MAX_INPUT_LENGTH} characters.`,
+};
+
+function fromString(text: string): Converted {
+  if (text.length > MAX_INPUT_LENGTH) return { errors: [tooLong] };
+  if (text.startsWith('?')) return { params: new URLSearchParams(text) };
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  if (url) return { params: url.searchParams };
+  if (text.startsWith('/') && URL.canParse(text, RELATIVE_BASE)) {
+    return { params: new URL(text, RELATIVE_BASE).searchParams };
+  }
+  return {
+    errors: [
+      { code: 'invalid_input', message: 'The input is not a URL, a `/path?query` or a `?query` string.' },
+    ],
+  };
+}
+
+function toSearchParams(input: unknown): Converted {
+  if (typeof input === 'string') return fromString(input);
+  if (input instanceof URLSearchParams) {
+    let length = 0;
+    for (const [name, value] of input) {
+      length += name.length + value.length + 2;
+      if (length > MAX_INPUT_LENGTH) return { errors: [tooLong] };
+    }
+    return { params: input };
+  }
+  if (input instanceof URL) return fromString(input.href);
+  if (typeof Request !== 'undefined' && input instanceof Request) return fromString(input.url);
+  return {
+    errors: [{ code: 'invalid_input', message: 'Expected a URL string, URL, URLSearchParams or Request.' }],
+  };
+}
+
+function readParams(params: URLSearchParams): ParseResult {
+  const errors: CallbackError[] = [];
+  const warnings: CallbackWarning[] = [];
+  const service = new Map<string, string[]>();
+  const extra: Array<[string, string]> = [];
+  for (const [name, value] of params) {
+    if (SERVICE_PARAMETER_NAMES.has(name)) {
+      const values = service.get(name);
+      if (values) values.push(value);
+      else service.set(name, [value]);
+    } else {
+      extra.push([name, value]);
+    }
+  }
+
+  // A repeated name with one value is harmless; with different values we cannot know which one
+  // the service meant, so the notification is refused rather than guessed at.
+  const single = (name: string): string | undefined => {
+    const values = service.get(name);
+    if (!values) return undefined;
+    const [first] = values as [string, ...string[]];
+    if (values.length > 1) {
+      if (values.some((v) => v !== first)) {
+        errors.push({
+          code: 'duplicate_parameter',
+          parameter: name,
+          message: `"${name}" is given ${values.length} times with different values.`,
+        });
+        return undefined;
+      }
+      warnings.push({
+        code: 'duplicate_parameter',
+        parameter: name,
+        message: `"${name}" is given ${values.length} times (same value).`,
+      });
+    }
+    return first;
+  };
+
+  const withAlias = (canonical: string, alias: string): string | undefined => {
+    const value = single(canonical);
+    const aliasValue = single(alias);
+    if (value !== undefined) {
+      if (aliasValue !== undefined && aliasValue !== value) {
+        warnings.push({
+          code: 'alias_conflict',
+          parameter: alias,
+          message: `Deprecated "${alias}" differs from "${canonical}"; "${canonical}" is used.`,
+        });
+      }
+      return value;
+    }
+    if (aliasValue !== undefined && service.has(canonical)) return undefined; // canonical was refused
+    if (aliasValue !== undefined) {
+      warnings.push({
+        code: 'alias_only',
+        parameter: alias,
+        message: `Only the deprecated "${alias}" is given; used as "${canonical}".`,
+      });
+    }
+    return aliasValue;
+  };
+
+  const missing = (name: string) =>
+    errors.push({ code: 'missing_parameter', parameter: name, message: `"${name}" is missing.` });
+  const invalid = (name: string, expected: string) =>
+    errors.push({ code: 'invalid_parameter', parameter: name, message: `"${name}" must be ${expected}.` });
+
+  // environment
+  const environmentRaw = single(PARAMETERS.environment);
+  let environment: Environment | undefined;
+  if (environmentRaw === undefined) {
+    if (!service.has(PARAMETERS.environment)) missing(PARAMETERS.environment);
+  } else if ((ENVIRONMENTS as readonly string[]).includes(environmentRaw)) {
+    environment = environmentRaw as Environment;
+  } else {
+    invalid(PARAMETERS.environment, '"prod" or "test"');
+  }
+
+  // order_reference_v2
+  const v2Raw = single(PARAMETERS.orderReferenceV2);
+  let orderReferenceV2: OrderReferenceV2 | undefined;
+  if (v2Raw === undefined) {
+    if (!service.has(PARAMETERS.orderReferenceV2)) missing(PARAMETERS.orderReferenceV2);
+  } else if (ORDER_REFERENCE_V2_PATTERN.test(v2Raw)) {
+    orderReferenceV2 = v2Raw as OrderReferenceV2;
+  } else {
+    invalid(PARAMETERS.orderReferenceV2, '"Order_" followed by 26 letters or digits');
+  }
+
+  // store_code (alias partner_code)
+  const storeCodeRaw = withAlias(PARAMETERS.storeCode, ALIASES.storeCode);
+  let storeCode: string | undefined;
+  if (storeCodeRaw === undefined) {
+    if (!service.has(PARAMETERS.storeCode) && !service.has(ALIASES.storeCode)) missing(PARAMETERS.storeCode);
+  } else if (STORE_CODE_PATTERN.test(storeCodeRaw)) {
+    storeCode = storeCodeRaw;
+  } else {
+    invalid(
+      service.has(PARAMETERS.storeCode) ? PARAMETERS.storeCode : ALIASES.storeCode,
+      'a store code (a letter or digit, then up to 63 letters, digits, "_" or "-")',
+    );
+  }
+
+  // order_reference: <store_code>-<number>, split on the last "-" since store codes may hold "-".
+  const orderReferenceRaw = single(PARAMETERS.orderReference);
+  let orderReferenceParts: { storeCode: string; number: string } | undefined;
+  if (orderReferenceRaw === undefined) {
+    if (!service.has(PARAMETERS.orderReference)) missing(PARAMETERS.orderReference);
+  } else {
+    const dash = orderReferenceRaw.lastIndexOf('-');
+    const code = orderReferenceRaw.slice(0, Math.max(dash, 0));
+    const number = orderReferenceRaw.slice(dash + 1);
+    if (dash > 0 && STORE_CODE_PATTERN.test(code) && ORDER_NUMBER_PATTERN.test(number)) {
+      orderReferenceParts = { storeCode: code, number };
+      if (storeCode !== undefined && code !== storeCode) {
+        errors.push({
+          code: 'store_code_mismatch',
+          parameter: PARAMETERS.orderReference,
+          message: `The store code in "${PARAMETERS.orderReference}" differs from "${PARAMETERS.storeCode}".`,
+        });
+      }
+    } else {
+      invalid(
+        PARAMETERS.orderReference,
+        '"<store_code>-<number>" with a valid store code and 1 to 20 digits',
+      );
+    }
+  }
+
+  // custom_reference (alias partner_reference)
+  const customRaw = withAlias(PARAMETERS.customReference, ALIASES.customReference);
+  let customReference: string | undefined;
+  if (customRaw !== undefined) {
+    if (
+      customRaw.length === 0 ||
+      customRaw.length > CUSTOM_REFERENCE_MAX_LENGTH ||
+      hasUnsafeText(customRaw)
+    ) {
+      invalid(
+        service.has(PARAMETERS.customReference) ? PARAMETERS.customReference : ALIASES.customReference,
+        `1 to ${CUSTOM_REFERENCE_MAX_LENGTH} characters without control characters`,
+      );
+    } else {
+      customReference = customRaw;
+    }
+  }
+
+  // via_store_code (alias via_partner_code)
+  const viaRaw = withAlias(PARAMETERS.viaStoreCode, ALIASES.viaStoreCode);
+  let viaStoreCode: string | undefined;
+  if (viaRaw !== undefined) {
+    if (STORE_CODE_PATTERN.test(viaRaw)) viaStoreCode = viaRaw;
+    else
+      invalid(
+        service.has(PARAMETERS.viaStoreCode) ? PARAMETERS.viaStoreCode : ALIASES.viaStoreCode,
+        'a store code (a letter or digit, then up to 63 letters, digits, "_" or "-")',
+      );
+  }
+
+  if (
+    errors.length > 0 ||
+    environment === undefined ||
+    orderReferenceV2 === undefined ||
+    storeCode === undefined ||
+    orderReferenceRaw === undefined ||
+    orderReferenceParts === undefined
+  ) {
+    return fail(...errors);
+  }
+  const value: OrderUpdatedNotification = {
+    environment,
+    orderReference: orderReferenceRaw,
+    orderReferenceParts,
+    orderReferenceV2,
+    storeCode,
+    extra,
+  };
+  if (customReference !== undefined) value.customReference = customReference;
+  if (viaStoreCode !== undefined) value.viaStoreCode = viaStoreCode;
+  return { ok: true, value, warnings };
+}
