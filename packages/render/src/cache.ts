@@ -1,0 +1,38 @@
+/**
+ * Where known render references live. Every POST /renders costs rendertokens, even for a composition and
+ * image rendered before (the service then answers with the existing reference), so the SDK asks this store
+ * first. Any async key-value store fits (Redis, KV, a file, IndexedDB); values are render references.
+ *
+ * Keys are scoped by composition and image reference only. References are per organization and per
+ * environment, so give each organization and environment its own store (or prefix keys in your adapter).
+ */
+export interface RenderStore {
+  get(key: string): Promise<string | null | undefined> | string | null | undefined;
+  set(key: string, value: string): Promise<unknown> | unknown;
+}
+
+/** The default store: a Map in this process. */
+export class MemoryRenderStore implements RenderStore {
+  readonly #map = new Map<string, string>();
+
+  get(key: string): string | undefined {
+    return this.#map.get(key);
+  }
+
+  set(key: string, value: string): void {
+    this.#map.set(key, value);
+  }
+
+  get size(): number {
+    return this.#map.size;
+  }
+
+  clear(): void {
+    this.#map.clear();
+  }
+}
+
+/** The store key for one (composition, image) pair. */
+export function renderCacheKey(compositionReference: string, imageReference: string): string {
+  return `render:${compositionReference}:${imageReference}`;
+}

@@ -1,0 +1,166 @@
+import { abortReason, type Clock } from './clock.ts';
+
+/** What one caller brings when it joins a shared task. */
+export interface WaiterOptions<E = unknown> {
+  /** The clock of the task; the first caller's clock is the one the task uses. */
+  clock: Clock;
+  signal?: AbortSignal | undefined;
+  /** Receives the task's events (`ctx.emit`) while this caller waits. */
+  listener?: ((event: E) => void) | undefined;
+  /** Instant (clock milliseconds) after which this caller stops waiting; `Infinity` for none. */
+  deadline?: number | undefined;
+}
+
+/** Handed to the task: its own abort signal (aborted when every caller has left) and a bounded sleep. */
+export interface SharedContext<E = unknown> {
+  readonly signal: AbortSignal;
+  /** Sends an event to every caller still waiting (a throwing listener is ignored). */
+  emit(event: E): void;
+  /**
+   * Sleeps `ms` on the clock, waking early at each caller's deadline to let that caller go with a timeout.
+   * Rejects with the abort reason once no caller is left.
+   */
+  sleep(ms: number): Promise<void>;
+}
+
+interface Waiter<T, E> {
+  deadline: number;
+  listener: ((event: E) => void) | undefined;
+  resolve(value: T): void;
+  reject(reason: unknown): void;
+  detach(): void;
+}
+
+interface Entry<T, E> {
+  clock: Clock;
+  controller: AbortController;
+  waiters: Set<Waiter<T, E>>;
+}
+
+/**
+ * Runs one task per key however many callers ask for it at once. Each caller keeps its own AbortSignal and
+ * deadline: leaving stops only its own wait. When the last caller leaves, the task's signal aborts and the
+ * key is free for a fresh task (unless `abortWhenAbandoned` is off). Deadlines are checked against the injected clock inside `ctx.sleep`, never
+ * with timers of their own, so a virtual clock (whose sleep moves time at once) stays exact.
+ */
+export class SharedTasks<T, E = unknown> {
+  readonly #entries = new Map<string, Entry<T, E>>();
+
+  constructor(
+    private readonly timeoutError: (deadline: number) => unknown,
+    /**
+     * `true` (polling): when the last caller leaves, abort the task and free the key.
+     * `false` (spending tokens): let the task finish, so a request already sent is not sent twice.
+     */
+    private readonly abortWhenAbandoned = true,
+  ) {}
+
+  /** Number of tasks in flight (for tests and stats). */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  has(key: string): boolean {
+    return this.#entries.has(key);
+  }
+
+  join(key: string, options: WaiterOptions<E>, task: (ctx: SharedContext<E>) => Promise<T>): Promise<T> {
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
+    const deadline = options.deadline ?? Number.POSITIVE_INFINITY;
+    if (options.clock.now() >= deadline) return Promise.reject(this.timeoutError(deadline));
+
+    let entry = this.#entries.get(key);
+    const start = !entry;
+    if (!entry) {
+      entry = { clock: options.clock, controller: new AbortController(), waiters: new Set() };
+      this.#entries.set(key, entry);
+    }
+    const current = entry;
+
+    const promise = new Promise<T>((resolve, reject) => {
+      const onAbort = () => {
+        leave(waiter);
+        reject(abortReason(signal!));
+      };
+      const waiter: Waiter<T, E> = {
+        deadline,
+        listener: options.listener,
+        resolve,
+        reject,
+        detach: () => signal?.removeEventListener('abort', onAbort),
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      current.waiters.add(waiter);
+    });
+
+    const leave = (waiter: Waiter<T, E>) => {
+      waiter.detach();
+      current.waiters.delete(waiter);
+      if (this.abortWhenAbandoned && current.waiters.size === 0 && this.#entries.get(key) === current) {
+        this.#entries.delete(key);
+        current.controller.abort(new DOMException('Every caller stopped waiting.', 'AbortError'));
+      }
+    };
+
+    const clock = current.clock;
+    const expire = () => {
+      const now = clock.now();
+      for (const waiter of [...current.waiters]) {
+        if (waiter.deadline <= now) {
+          leave(waiter);
+          waiter.reject(this.timeoutError(waiter.deadline));
+        }
+      }
+    };
+
+    if (start) {
+      const ctx: SharedContext<E> = {
+        signal: current.controller.signal,
+        emit: (event) => {
+          for (const waiter of current.waiters) {
+            try {
+              waiter.listener?.(event);
+            } catch {
+              // a listener's failure is its own
+            }
+          }
+        },
+        sleep: async (ms) => {
+          const wakeAt = clock.now() + Math.max(0, ms);
+          for (;;) {
+            expire();
+            if (current.controller.signal.aborted) throw abortReason(current.controller.signal);
+            const now = clock.now();
+            if (now >= wakeAt) return;
+            let earliest = wakeAt;
+            for (const waiter of current.waiters) earliest = Math.min(earliest, waiter.deadline);
+            await clock.sleep(Math.max(0, earliest - now), current.controller.signal);
+          }
+        },
+      };
+      // Start on a later microtask so every synchronous joiner is registered first.
+      Promise.resolve()
+        .then(() => task(ctx))
+        .then(
+          (value) => {
+            if (this.#entries.get(key) === current) this.#entries.delete(key);
+            for (const waiter of current.waiters) {
+              waiter.detach();
+              waiter.resolve(value);
+            }
+            current.waiters.clear();
+          },
+          (reason: unknown) => {
+            if (this.#entries.get(key) === current) this.#entries.delete(key);
+            for (const waiter of current.waiters) {
+              waiter.detach();
+              waiter.reject(reason);
+            }
+            current.waiters.clear();
+          },
+        );
+    }
+    return promise;
+  }
+}
