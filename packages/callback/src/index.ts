@@ -1,3 +1,4 @@
+export { type BuildCallbackUrlOptions, buildCallbackUrl, type CallbackUrlParams } from './build-url.ts';
 export {
   ALIASES,
   ENVIRONMENTS,
