@@ -1,1 +1,41 @@
-export {};
+export type { BucketObservation } from './bucket.ts';
+export { type Clock, systemClock } from './clock.ts';
+export { Deque } from './deque.ts';
+export {
+  DEFAULT_PARAMETER_NAMES,
+  type HeadersInput,
+  type ParameterNames,
+  type ParsedRateLimitHeaders,
+  type ParseOptions,
+  parseRateLimitHeaders,
+  parseRetryAfter,
+  type RateLimitLimit,
+  type RateLimitPolicy,
+} from './parse.ts';
+export {
+  type DefaultRoute,
+  defaultBuckets,
+  type PolicySpec,
+  type RateLimitDefaults,
+  REFERENCE_DEFAULTS,
+  routeKey,
+} from './routes.ts';
+export {
+  createScheduler,
+  type FetchLike,
+  type RateLimitRequestOptions,
+  type RequestInfoLite,
+  type Scheduler,
+  type SchedulerEvent,
+  type SchedulerEvents,
+  type SchedulerOptions,
+  type SchedulerRequestInit,
+  type SchedulerStats,
+} from './scheduler.ts';
+export {
+  type BucketRequest,
+  type BucketSnapshot,
+  MemoryStore,
+  type RateLimitStore,
+  type TakeResult,
+} from './store.ts';

@@ -1,0 +1,178 @@
+import { type BareItem, type InnerList, type Item, parseList, Token } from 'structured-headers';
+
+/** A quota policy from `RateLimit-Policy` / `X-RateLimit-Policy`. */
+export interface RateLimitPolicy {
+  name: string;
+  /** Quota units (requests) per window. */
+  quota: number;
+  /** Window in seconds; absent when the server does not send `w`. */
+  windowSeconds?: number;
+}
+
+/** A service limit from `RateLimit` / `X-RateLimit`. */
+export interface RateLimitLimit {
+  name: string;
+  /** Remaining quota units. */
+  remaining: number;
+  /** Seconds until additional quota is available (`t`); absent when not sent. */
+  resetSeconds?: number;
+}
+
+export interface ParsedRateLimitHeaders {
+  policies: RateLimitPolicy[];
+  limits: RateLimitLimit[];
+  /** `Retry-After` in seconds (delay-seconds or HTTP-date relative to `now`). Takes precedence over `t`. */
+  retryAfterSeconds?: number;
+  /** Which field family was read; absent when neither carried a usable value. */
+  source?: 'x-ratelimit' | 'ratelimit';
+}
+
+/**
+ * Parameter names per meaning. The draft is still renaming some of them, so the table can be extended
+ * (several spellings per meaning; the first one present wins).
+ */
+export interface ParameterNames {
+  quota: readonly string[];
+  window: readonly string[];
+  remaining: readonly string[];
+  reset: readonly string[];
+}
+
+export const DEFAULT_PARAMETER_NAMES: ParameterNames = Object.freeze({
+  quota: Object.freeze(['q']),
+  window: Object.freeze(['w']),
+  remaining: Object.freeze(['r']),
+  reset: Object.freeze(['t']),
+});
+
+/** Anything that carries header fields: a `Headers`, a plain record (Node style, arrays allowed) or entries. */
+export type HeadersInput =
+  | Headers
+  | Record<string, string | readonly string[] | number | undefined | null>
+  | Iterable<readonly [string, string]>;
+
+export interface ParseOptions {
+  /** Milliseconds since the epoch, for an HTTP-date `Retry-After`. Defaults to `Date.now()`. */
+  now?: number;
+  parameterNames?: Partial<ParameterNames>;
+}
+
+const FIELDS = {
+  ratelimit: { policy: 'ratelimit-policy', limit: 'ratelimit' },
+  'x-ratelimit': { policy: 'x-ratelimit-policy', limit: 'x-ratelimit' },
+} as const;
+
+/**
+ * Reads the rate-limit header fields of a response (draft-ietf-httpapi-ratelimit-headers, -08 and later).
+ * The unprefixed `RateLimit-Policy` / `RateLimit` (V3) win over the `X-` names (V2) when present and
+ * well-formed. A malformed field is ignored, never thrown.
+ */
+export function parseRateLimitHeaders(
+  headers: HeadersInput,
+  options: ParseOptions = {},
+): ParsedRateLimitHeaders {
+  const get = headerReader(headers);
+  const names: ParameterNames = { ...DEFAULT_PARAMETER_NAMES, ...options.parameterNames };
+  const result: ParsedRateLimitHeaders = { policies: [], limits: [] };
+
+  for (const source of ['ratelimit', 'x-ratelimit'] as const) {
+    const policyList = readList(get(FIELDS[source].policy));
+    const limitList = readList(get(FIELDS[source].limit));
+    if (policyList === undefined && limitList === undefined) continue;
+    result.policies = policyList ? policyList.flatMap((m) => toPolicy(m, names)) : [];
+    result.limits = limitList ? limitList.flatMap((m) => toLimit(m, names)) : [];
+    result.source = source;
+    break;
+  }
+
+  const retryAfter = parseRetryAfter(get('retry-after'), options.now ?? Date.now());
+  if (retryAfter !== undefined) result.retryAfterSeconds = retryAfter;
+  return result;
+}
+
+/** `Retry-After`: delay-seconds or an HTTP-date. Returns seconds (≥ 0) or undefined when absent/invalid. */
+export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  if (trimmed === '') return undefined;
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  // Every HTTP-date form (IMF-fixdate, RFC 850, asctime) starts with a weekday; Date.parse alone accepts
+  // far too much (a bare "1.5" would become a date in 2001).
+  if (!/^(mon|tue|wed|thu|fri|sat|sun)[a-z]*,? /i.test(trimmed)) return undefined;
+  const at = Date.parse(trimmed);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, (at - now) / 1000);
+}
+
+function headerReader(headers: HeadersInput): (name: string) => string | undefined {
+  if (typeof Headers !== 'undefined' && headers instanceof Headers) {
+    return (name) => headers.get(name) ?? undefined;
+  }
+  const map = new Map<string, string[]>();
+  const add = (key: string, value: unknown): void => {
+    if (value === undefined || value === null) return;
+    const k = key.toLowerCase();
+    const values = Array.isArray(value) ? value.map(String) : [String(value)];
+    const existing = map.get(k);
+    if (existing) existing.push(...values);
+    else map.set(k, values);
+  };
+  if (Symbol.iterator in headers) {
+    for (const [key, value] of headers as Iterable<readonly [string, string]>) add(key, value);
+  } else {
+    for (const [key, value] of Object.entries(headers)) add(key, value);
+  }
+  // Several field lines of a structured List combine with ", " (RFC 9651 §3.1).
+  return (name) => map.get(name)?.join(', ');
+}
+
+function readList(value: string | undefined): (Item | InnerList)[] | undefined {
+  if (value === undefined) return undefined;
+  try {
+    const list = parseList(value);
+    return list.length > 0 ? list : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isInner(member: Item | InnerList): member is InnerList {
+  return Array.isArray(member[0]);
+}
+
+function nameOf(value: BareItem): string | undefined {
+  if (typeof value === 'string') return value;
+  if (value instanceof Token) return value.toString();
+  return undefined;
+}
+
+function param(params: Map<string, BareItem>, keys: readonly string[]): number | undefined {
+  for (const key of keys) {
+    const value = params.get(key);
+    if (value === undefined) continue;
+    return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+  }
+  return undefined;
+}
+
+function toPolicy(member: Item | InnerList, names: ParameterNames): RateLimitPolicy[] {
+  if (isInner(member)) return [];
+  const name = nameOf(member[0]);
+  const quota = param(member[1], names.quota);
+  if (name === undefined || quota === undefined) return [];
+  const policy: RateLimitPolicy = { name, quota };
+  const window = param(member[1], names.window);
+  if (window !== undefined && window > 0) policy.windowSeconds = window;
+  return [policy];
+}
+
+function toLimit(member: Item | InnerList, names: ParameterNames): RateLimitLimit[] {
+  if (isInner(member)) return [];
+  const name = nameOf(member[0]);
+  const remaining = param(member[1], names.remaining);
+  if (name === undefined || remaining === undefined) return [];
+  const limit: RateLimitLimit = { name, remaining };
+  const reset = param(member[1], names.reset);
+  if (reset !== undefined) limit.resetSeconds = reset;
+  return [limit];
+}

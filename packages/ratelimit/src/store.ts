@@ -1,0 +1,134 @@
+import {
+  type BucketObservation,
+  type BucketState,
+  newBucket,
+  observe,
+  refill,
+  settle,
+  takeAll,
+} from './bucket.ts';
+
+export type { BucketObservation } from './bucket.ts';
+
+/** A bucket a request needs, with the policy to create it from if the store has not seen it yet. */
+export interface BucketRequest {
+  name: string;
+  quota: number;
+  windowSeconds: number;
+}
+
+export type TakeResult = { ok: true; ticket: number } | { ok: false; retryAt: number };
+
+export interface BucketSnapshot {
+  quota: number;
+  windowSeconds: number;
+  /** Tokens that may be dispatched now. */
+  tokens: number;
+  /** Learned consumption of others sharing the budget, tokens per second. */
+  foreignPerSecond: number;
+  pausedUntil: number;
+  inflight: number;
+  live: boolean;
+}
+
+/**
+ * Bucket state per budget key (an organization). Every method is atomic per key: a shared store lets
+ * processes on many machines spend one organization's budget together.
+ */
+export interface RateLimitStore {
+  /**
+   * Takes one token from every bucket, all or nothing. On success returns a ticket (increasing per key)
+   * that identifies the request when its response is observed.
+   */
+  take(key: string, buckets: readonly BucketRequest[], now: number): Promise<TakeResult>;
+  /**
+   * Records a response (or a failure without one, with no observations): releases the ticket from the
+   * buckets it took and corrects each observed bucket from the server's values.
+   */
+  observe(
+    key: string,
+    ticket: number | undefined,
+    taken: readonly string[],
+    observations: readonly BucketObservation[],
+    now: number,
+  ): Promise<void>;
+  snapshot(key: string, now: number): Promise<Record<string, BucketSnapshot>>;
+}
+
+/** In-process store: one process's view of each budget. */
+export class MemoryStore implements RateLimitStore {
+  private readonly keys = new Map<string, { ticket: number; buckets: Map<string, BucketState> }>();
+
+  private entry(key: string): { ticket: number; buckets: Map<string, BucketState> } {
+    let e = this.keys.get(key);
+    if (!e) {
+      e = { ticket: 0, buckets: new Map() };
+      this.keys.set(key, e);
+    }
+    return e;
+  }
+
+  take(key: string, buckets: readonly BucketRequest[], now: number): Promise<TakeResult> {
+    const e = this.entry(key);
+    const states = buckets.map((spec) => {
+      let b = e.buckets.get(spec.name);
+      if (!b) {
+        b = newBucket(spec.quota, spec.windowSeconds, now);
+        e.buckets.set(spec.name, b);
+      }
+      return b;
+    });
+    const ticket = e.ticket + 1;
+    const result = takeAll(states, ticket, now);
+    if (!result.ok) return Promise.resolve(result);
+    e.ticket = ticket;
+    return Promise.resolve({ ok: true, ticket });
+  }
+
+  observe(
+    key: string,
+    ticket: number | undefined,
+    taken: readonly string[],
+    observations: readonly BucketObservation[],
+    now: number,
+  ): Promise<void> {
+    const e = this.entry(key);
+    const seen = new Set<string>();
+    for (const o of observations) {
+      let b = e.buckets.get(o.name);
+      if (!b) {
+        if (o.quota === undefined || o.windowSeconds === undefined) continue;
+        b = newBucket(o.quota, o.windowSeconds, now);
+        e.buckets.set(o.name, b);
+      }
+      observe(b, ticket, o, now);
+      seen.add(o.name);
+    }
+    for (const name of taken) {
+      if (seen.has(name)) continue;
+      const b = e.buckets.get(name);
+      if (b) {
+        refill(b, now);
+        settle(b, ticket);
+      }
+    }
+    return Promise.resolve();
+  }
+
+  snapshot(key: string, now: number): Promise<Record<string, BucketSnapshot>> {
+    const out: Record<string, BucketSnapshot> = {};
+    for (const [name, b] of this.keys.get(key)?.buckets ?? []) {
+      refill(b, now);
+      out[name] = {
+        quota: b.quota,
+        windowSeconds: b.windowSeconds,
+        tokens: b.tokens,
+        foreignPerSecond: b.foreign,
+        pausedUntil: b.pausedUntil,
+        inflight: b.inflight.length,
+        live: b.live,
+      };
+    }
+    return Promise.resolve(out);
+  }
+}
