@@ -1,5 +1,15 @@
 export { type BuildCallbackUrlOptions, buildCallbackUrl, type CallbackUrlParams } from './build-url.ts';
 export {
+  type AfterHandlingOptions,
+  createOrderUpdatedHandler,
+  type HandlerStage,
+  type ImmediateOptions,
+  type OnOrderUpdated,
+  type OrderFetcher,
+  type OrderUpdatedHandler,
+  type OrderUpdatedHandlerOptions,
+} from './handler.ts';
+export {
   ALIASES,
   ENVIRONMENTS,
   ORDER_REFERENCE_V2_PATTERN,

@@ -1,0 +1,380 @@
+import { describe, expect, it, vi } from 'vitest';
+import { buildCallbackUrl } from './build-url.ts';
+import { createOrderUpdatedHandler, type OrderFetcher } from './handler.ts';
+import type { OrderUpdatedNotification } from './types.ts';
+
+const ref = (i: number) => `Order_${String(i).padStart(26, '0')}`;
+const callbackUrl = (i = 1, environment: 'prod' | 'test' = 'test', extra = '') =>
+  buildCallbackUrl(`https://partner.example/hook${extra}`, {
+    environment,
+    orderReference: `ACME-${i}`,
+    orderReferenceV2: ref(i),
+    storeCode: 'ACME',
+  });
+
+interface FakeOrder {
+  reference: string;
+  version: number;
+}
+
+/** A client whose GETs stay pending until released, counting calls per order. */
+function fakeClient() {
+  const calls = new Map<string, number>();
+  const gates: Array<() => void> = [];
+  let version = 0;
+  let failNext = 0;
+  const client: OrderFetcher<FakeOrder> = {
+    get: vi.fn(async (_path, init) => {
+      const reference = init.params.path.orderReference;
+      calls.set(reference, (calls.get(reference) ?? 0) + 1);
+      await new Promise<void>((resolve) => gates.push(resolve));
+      if (failNext > 0) {
+        failNext--;
+        throw new Error('upstream down');
+      }
+      return { order: { reference, version: ++version } };
+    }),
+  };
+  return {
+    client,
+    calls,
+    failNext(n = 1) {
+      failNext = n;
+    },
+    /** Releases every pending GET, then lets their continuations run. */
+    async release() {
+      for (const open of gates.splice(0)) open();
+      await new Promise((r) => setTimeout(r, 0));
+    },
+    get total() {
+      return [...calls.values()].reduce((a, b) => a + b, 0);
+    },
+  };
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+describe('createOrderUpdatedHandler', () => {
+  it('fetches the order by its V2 reference and answers 204 after onOrderUpdated resolved', async () => {
+    const fake = fakeClient();
+    const seen: Array<[FakeOrder, OrderUpdatedNotification]> = [];
+    let finish!: () => void;
+    const handler = createOrderUpdatedHandler({
+      client: fake.client,
+      environment: 'test',
+      onOrderUpdated: (order, notification) => {
+        seen.push([order, notification]);
+        return new Promise<void>((r) => {
+          finish = r;
+        });
+      },
+    });
+    let settled = false;
+    const pending = handler(new Request(callbackUrl(7, 'test', '?tenant=eu'))).then((r) => {
+      settled = true;
+      return r;
+    });
+    await tick();
+    expect(fake.client.get).toHaveBeenCalledWith('/orders/{orderReference}', {
+      params: { path: { orderReference: ref(7) } },
+    });
+    await fake.release();
+    expect(seen).toHaveLength(1);
+    expect(settled).toBe(false);
+    finish();
+    const response = await pending;
+    expect(response.status).toBe(204);
+    expect(seen[0]![0]).toEqual({ reference: ref(7), version: 1 });
+    expect(seen[0]![1].extra).toEqual([['tenant', 'eu']]);
+  });
+
+  it.each([
+    ['POST', 405],
+    ['HEAD', 405],
+    ['PUT', 405],
+  ])('answers %s with %i and Allow: GET, without a fetch', async (method, status) => {
+    const fake = fakeClient();
+    const handler = createOrderUpdatedHandler({
+      client: fake.client,
+      environment: 'test',
+      onOrderUpdated() {},
+    });
+    const response = await handler(new Request(callbackUrl(), { method }));
+    expect(response.status).toBe(status);
+    expect(response.headers.get('allow')).toBe('GET');
+    expect(fake.client.get).not.toHaveBeenCalled();
+  });
+
+  it('answers invalid parameters with 400 and the reasons, without a fetch', async () => {
+    const fake = fakeClient();
+    const handler = createOrderUpdatedHandler({
+      client: fake.client,
+      environment: 'test',
+      onOrderUpdated() {},
+    });
+    const response = await handler(
+      new Request(callbackUrl().replace(ref(1), 'Order_..%2F..%2Fclaims%2FClaim_0000000000')),
+    );
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { code: string; errors: Array<{ parameter: string }> };
+    expect(body.code).toBe('invalid_callback');
+    expect(body.errors.map((e) => e.parameter)).toEqual(['order_reference_v2']);
+    expect(fake.client.get).not.toHaveBeenCalled();
+  });
+
+  it('answers the other environment with 422, without a fetch', async () => {
+    const fake = fakeClient();
+    const handler = createOrderUpdatedHandler({
+      client: fake.client,
+      environment: 'prod',
+      onOrderUpdated() {},
+    });
+    const response = await handler(new Request(callbackUrl(1, 'test')));
+    expect(response.status).toBe(422);
+    expect(((await response.json()) as { code: string }).code).toBe('wrong_environment');
+    expect(fake.client.get).not.toHaveBeenCalled();
+  });
+
+  it('answers 500 when the fetch or onOrderUpdated fails, reporting the stage', async () => {
+    const fake = fakeClient();
+    const onError = vi.fn();
+    let fail = true;
+    const handler = createOrderUpdatedHandler({
+      client: fake.client,
+      environment: 'test',
+      onError,
+      onOrderUpdated() {
+        if (fail) throw new Error('database down');
+      },
+    });
+    fake.failNext();
+    const first = handler(new Request(callbackUrl()));
+    await tick();
+    await fake.release();
+    expect((await first).status).toBe(500);
+    const second = handler(new Request(callbackUrl()));
+    await tick();
+    await fake.release();
+    expect((await second).status).toBe(500);
+    fail = false;
+    const third = handler(new Request(callbackUrl()));
+    await tick();
+    await fake.release();
+    expect((await third).status).toBe(204);
+    expect(onError.mock.calls.map(([error, { stage }]) => [(error as Error).message, stage])).toEqual([
+      ['upstream down', 'fetch'],
+      ['database down', 'handle'],
+    ]);
+  });
+
+  it('reports warnings through onWarnings and still handles the notification', async () => {
+    const fake = fakeClient();
+    const onWarnings = vi.fn();
+    const handler = createOrderUpdatedHandler({
+      client: fake.client,
+      environment: 'test',
+      onWarnings,
+      onOrderUpdated() {},
+    });
+    const pending = handler(new Request(callbackUrl().replace('partner_code=ACME', 'partner_code=OTHER')));
+    await tick();
+    await fake.release();
+    expect((await pending).status).toBe(204);
+    expect(onWarnings.mock.calls[0]![0]).toEqual([expect.objectContaining({ code: 'alias_conflict' })]);
+  });
+
+  describe('coalescing', () => {
+    it('runs one fetch per order in flight and exactly one follow-up for everything that arrived meanwhile', async () => {
+      const fake = fakeClient();
+      const versions: number[] = [];
+      const handler = createOrderUpdatedHandler({
+        client: fake.client,
+        environment: 'test',
+        onOrderUpdated: (order) => {
+          versions.push(order.version);
+        },
+      });
+      const first = handler(new Request(callbackUrl(1)));
+      await tick();
+      expect(fake.calls.get(ref(1))).toBe(1);
+      const during = [1, 2, 3].map(() => handler(new Request(callbackUrl(1))));
+      await tick();
+      expect(fake.calls.get(ref(1))).toBe(1);
+      await fake.release(); // first fetch done: the follow-up starts
+      expect(fake.calls.get(ref(1))).toBe(2);
+      let duringSettled = false;
+      void Promise.all(during).then(() => {
+        duringSettled = true;
+      });
+      expect((await first).status).toBe(204);
+      await tick();
+      expect(duringSettled).toBe(false); // they wait for the follow-up, not the first run
+      await fake.release();
+      for (const r of await Promise.all(during)) expect(r.status).toBe(204);
+      expect(fake.calls.get(ref(1))).toBe(2);
+      expect(versions).toEqual([1, 2]);
+    });
+
+    it('gives the follow-up the latest notification', async () => {
+      const fake = fakeClient();
+      const extras: string[] = [];
+      const handler = createOrderUpdatedHandler({
+        client: fake.client,
+        environment: 'test',
+        onOrderUpdated: (_order, n) => {
+          extras.push(new URLSearchParams(n.extra).get('n') ?? '');
+        },
+      });
+      const all = ['a', 'b', 'c'].map((n) => handler(new Request(callbackUrl(1, 'test', `?n=${n}`))));
+      await tick();
+      await fake.release();
+      await fake.release();
+      await Promise.all(all);
+      expect(extras).toEqual(['a', 'c']);
+    });
+
+    it('does not let different orders wait on each other', async () => {
+      const fake = fakeClient();
+      const handler = createOrderUpdatedHandler({
+        client: fake.client,
+        environment: 'test',
+        onOrderUpdated() {},
+      });
+      void handler(new Request(callbackUrl(1)));
+      void handler(new Request(callbackUrl(2)));
+      await tick();
+      expect(fake.calls.get(ref(1))).toBe(1);
+      expect(fake.calls.get(ref(2))).toBe(1);
+      await fake.release();
+    });
+
+    it('answers every notification of a failed follow-up with 500, and starts fresh afterwards', async () => {
+      const fake = fakeClient();
+      const handler = createOrderUpdatedHandler({
+        client: fake.client,
+        environment: 'test',
+        onOrderUpdated() {},
+      });
+      const first = handler(new Request(callbackUrl(1)));
+      await tick();
+      const during = [handler(new Request(callbackUrl(1))), handler(new Request(callbackUrl(1)))];
+      await fake.release();
+      fake.failNext();
+      await fake.release();
+      expect((await first).status).toBe(204);
+      expect((await Promise.all(during)).map((r) => r.status)).toEqual([500, 500]);
+      const later = handler(new Request(callbackUrl(1)));
+      await tick();
+      await fake.release();
+      expect((await later).status).toBe(204);
+      expect(fake.calls.get(ref(1))).toBe(3);
+    });
+
+    it('a storm of 1,000 notifications for 10 orders costs at most two fetches per order per burst', async () => {
+      const fake = fakeClient();
+      const handled = vi.fn();
+      const handler = createOrderUpdatedHandler({
+        client: fake.client,
+        environment: 'test',
+        onOrderUpdated: handled,
+      });
+      for (let burst = 1; burst <= 2; burst++) {
+        const responses: Array<Promise<Response>> = [];
+        for (let i = 0; i < 1000; i++) {
+          responses.push(handler(new Request(callbackUrl(i % 10))));
+          if (i % 97 === 0) await tick(); // spread arrivals across the first fetches
+        }
+        while (fake.total < burst * 20) {
+          await fake.release();
+          if (fake.total === 0) break;
+        }
+        await fake.release();
+        const statuses = await Promise.all(responses.map((r) => r.then((x) => x.status)));
+        expect(statuses.every((s) => s === 204)).toBe(true);
+        for (let i = 0; i < 10; i++) expect(fake.calls.get(ref(i))).toBeLessThanOrEqual(2 * burst);
+      }
+      expect(fake.total).toBeLessThanOrEqual(40);
+      expect(handled.mock.calls.length).toBe(fake.total);
+    });
+  });
+
+  describe("acknowledge: 'immediately'", () => {
+    it('answers 202 once enqueue accepted, without fetching; process() does the work later', async () => {
+      const fake = fakeClient();
+      const queue: OrderUpdatedNotification[] = [];
+      const handled = vi.fn();
+      const handler = createOrderUpdatedHandler({
+        client: fake.client,
+        environment: 'test',
+        acknowledge: 'immediately',
+        enqueue: (n) => {
+          queue.push(n);
+        },
+        onOrderUpdated: handled,
+      });
+      const response = await handler(new Request(callbackUrl(3)));
+      expect(response.status).toBe(202);
+      expect(fake.client.get).not.toHaveBeenCalled();
+      expect(JSON.parse(JSON.stringify(queue[0]))).toEqual(queue[0]); // queue-safe: plain data
+      const processing = handler.process(queue[0]!);
+      await tick();
+      await fake.release();
+      await processing;
+      expect(handled).toHaveBeenCalledWith({ reference: ref(3), version: 1 }, queue[0]);
+    });
+
+    it('answers 500 when enqueue fails', async () => {
+      const onError = vi.fn();
+      const handler = createOrderUpdatedHandler({
+        client: fakeClient().client,
+        environment: 'test',
+        acknowledge: 'immediately',
+        enqueue: async () => {
+          throw new Error('queue full');
+        },
+        onError,
+      });
+      expect((await handler(new Request(callbackUrl()))).status).toBe(500);
+      expect(onError.mock.calls[0]![1].stage).toBe('enqueue');
+    });
+
+    it('still refuses bad requests before enqueueing', async () => {
+      const enqueue = vi.fn();
+      const handler = createOrderUpdatedHandler({
+        client: fakeClient().client,
+        environment: 'test',
+        acknowledge: 'immediately',
+        enqueue,
+      });
+      expect((await handler(new Request(callbackUrl(), { method: 'POST' }))).status).toBe(405);
+      expect((await handler(new Request('https://partner.example/hook?environment=test'))).status).toBe(400);
+      expect((await handler(new Request(callbackUrl(1, 'prod')))).status).toBe(422);
+      expect(enqueue).not.toHaveBeenCalled();
+    });
+  });
+
+  it('is a Workers-style module: handler.fetch is the handler', async () => {
+    const fake = fakeClient();
+    const handler = createOrderUpdatedHandler({
+      client: fake.client,
+      environment: 'test',
+      onOrderUpdated() {},
+    });
+    const worker = { fetch: handler.fetch };
+    expect((await worker.fetch(new Request(callbackUrl(), { method: 'POST' }))).status).toBe(405);
+  });
+
+  it('refuses an incomplete configuration at creation', () => {
+    const client = fakeClient().client;
+    // @ts-expect-error onOrderUpdated is required by default
+    expect(() => createOrderUpdatedHandler({ client, environment: 'test' })).toThrow(TypeError);
+    // @ts-expect-error enqueue is required with acknowledge: 'immediately'
+    expect(() =>
+      createOrderUpdatedHandler({ client, environment: 'test', acknowledge: 'immediately' }),
+    ).toThrow(TypeError);
+    expect(() =>
+      // @ts-expect-error environment is 'prod' or 'test'
+      createOrderUpdatedHandler({ client, environment: 'production', onOrderUpdated() {} }),
+    ).toThrow(TypeError);
+  });
+});
