@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import { convertV1Order } from './convert.ts';
+import { createImageUploader, InvalidImageError } from './image.ts';
+
+const PNG_B64 = btoa(String.fromCharCode(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3));
+const GIF_B64 = btoa('GIF89a-not-accepted');
+const skus: Record<string, string> = { 'CASE-1': 'Product_case', 'CASE-1P001': 'Product_case_new' };
+const resolveSku = async (sku: string) =>
+  skus[sku] ? skus[sku] : ({ status: 'unknown', note: 'No product carries it.' } as const);
+
+describe('convertV1Order', () => {
+  it('converts the accepted V1 shape and reports every field', async () => {
+    const uploader = createImageUploader(async () => 'Image_one');
+    const { order, report, errors, ok } = await convertV1Order(
+      {
+        store_code: 'AB1',
+        shipping_kind: 'dropship',
+        partner_reference: 'PO-1001',
+        dropship_address: { firstname: 'Ada', country_code: 'NL', housenumber: 12, fax: '0123' },
+        dropship_minimal_shipping_level: 'tracked',
+        orderlines: [
+          { sku: 'CASE-1', image: PNG_B64, quantity: 2 },
+          {
+            product_reference: 'Product_direct',
+            image_reference: 'Image_given',
+            quantity: '3',
+            colour: 'red',
+          },
+          { sku: 'CASE-1P001', image: `data:image/png;base64,${PNG_B64}`, quantity: 1 },
+        ],
+        status: 'new',
+      },
+      {
+        resolveSku,
+        uploadImage: uploader.uploadBase64,
+        storeReference: (c) => (c === 'AB1' ? 'Store_ab1' : undefined),
+      },
+    );
+    expect(errors).toEqual([]);
+    expect(ok).toBe(true);
+    expect(order).toEqual({
+      storeReference: 'Store_ab1',
+      shippingKind: 'dropship',
+      customIdentifier: 'PO-1001',
+      dropshipAddress: { firstname: 'Ada', countryCode: 'NL', housenumber: '12' },
+      dropshipMinimalShippingLevel: 'tracked',
+      orderlines: [
+        { productReference: 'Product_case', imageReference: 'Image_one', quantity: 2 },
+        { productReference: 'Product_direct', imageReference: 'Image_given', quantity: 3 },
+        { productReference: 'Product_case_new', imageReference: 'Image_one', quantity: 1 },
+      ],
+    });
+    expect(uploader.stats()).toEqual({ uploads: 1, deduplicated: 1 });
+    const byPath = Object.fromEntries(report.map((e) => [e.path, e]));
+    expect(byPath.status).toMatchObject({ action: 'unknown', to: null });
+    expect(byPath['dropship_address.fax']).toMatchObject({ action: 'unknown' });
+    expect(byPath['orderlines[1].colour']).toMatchObject({ action: 'unknown', from: 'red' });
+    expect(byPath.partner_reference).toMatchObject({ action: 'renamed', to: 'customIdentifier' });
+    expect(byPath.store_code).toMatchObject({ action: 'converted', value: 'Store_ab1' });
+    expect(byPath['orderlines[0].sku']).toMatchObject({ action: 'converted', value: 'Product_case' });
+    expect(byPath['orderlines[0].image']).toMatchObject({ action: 'converted', value: 'Image_one' });
+    expect(String(byPath['orderlines[0].image']?.from)).toMatch(/^<base64 image/);
+    expect(byPath['orderlines[1].quantity']).toMatchObject({ action: 'converted', value: 3 });
+    expect(byPath.shipping_kind).toMatchObject({ action: 'mapped', to: 'shippingKind' });
+    // Nothing lost silently: every V1 leaf field shows up in the report.
+    expect(report.map((e) => e.path)).toEqual(
+      expect.arrayContaining([
+        'store_code',
+        'shipping_kind',
+        'dropship_address.firstname',
+        'dropship_address.country_code',
+        'dropship_address.housenumber',
+        'dropship_minimal_shipping_level',
+        'orderlines[0].quantity',
+        'orderlines[1].product_reference',
+        'orderlines[1].image_reference',
+        'orderlines[2].sku',
+        'orderlines[2].image',
+      ]),
+    );
+  });
+
+  it('reports unknown SKUs, invalid images and missing fields as errors without dropping the rest', async () => {
+    const r = await convertV1Order(
+      {
+        shipping_kind: 'dropship',
+        orderlines: [{ sku: 'NOPE', quantity: 1 }, { sku: 'CASE-1', image: GIF_B64, quantity: 0 }, 'junk'],
+      },
+      {
+        resolveSku,
+        uploadImage: async (b) => createImageUploader(async () => 'Image_x').uploadBase64(b),
+      },
+    );
+    expect(r.ok).toBe(false);
+    expect(r.errors.map((e) => [e.path, e.code])).toEqual([
+      ['store_reference', 'missing_field'],
+      ['dropship_address', 'missing_field'],
+      ['orderlines[0].sku', 'unknown_sku'],
+      ['orderlines[1].image', 'invalid_image'],
+      ['orderlines[1].quantity', 'invalid_value'],
+      ['orderlines[2]', 'invalid_value'],
+    ]);
+    expect(r.errors[3]?.message).toMatch(/GIF/);
+    expect(r.order.orderlines[1]?.productReference).toBe('Product_case');
+  });
+
+  it('treats a thrown UnknownSkuError or 404 as unknown_sku and other throws as lookup_failed', async () => {
+    const r = await convertV1Order(
+      {
+        store_reference: 'Store_1',
+        shipping_kind: 'combined',
+        orderlines: [
+          { sku: 'A', quantity: 1 },
+          { sku: 'B', quantity: 1 },
+        ],
+      },
+      {
+        resolveSku: async (s) => {
+          if (s === 'A') throw Object.assign(new Error('not found'), { status: 404 });
+          throw new Error('socket hang up');
+        },
+      },
+    );
+    expect(r.errors.map((e) => e.code)).toEqual(['unknown_sku', 'lookup_failed']);
+  });
+
+  it('unwraps a wrapped body, drops the address of combined orders, prefers custom_identifier', async () => {
+    const r = await convertV1Order({
+      order: {
+        store_reference: 'Store_1',
+        shipping_kind: 'combined',
+        custom_identifier: 'C-1',
+        partner_reference: 'P-1',
+        dropship_address: { city: 'Utrecht' },
+        orderlines: [{ product_reference: 'Product_1', quantity: 1 }],
+      },
+    });
+    expect(r.ok).toBe(true);
+    expect(r.order).toEqual({
+      storeReference: 'Store_1',
+      shippingKind: 'combined',
+      customIdentifier: 'C-1',
+      orderlines: [{ productReference: 'Product_1', quantity: 1 }],
+    });
+    expect(r.report.find((e) => e.path === 'dropship_address')?.action).toBe('dropped');
+    expect(r.report.find((e) => e.path === 'partner_reference')?.action).toBe('dropped');
+    expect(r.report[0]).toMatchObject({ path: 'order', action: 'converted' });
+  });
+
+  it('rejects non-objects', async () => {
+    expect((await convertV1Order([1, 2])).errors[0]?.code).toBe('invalid_value');
+    expect(InvalidImageError).toBeDefined();
+  });
+});

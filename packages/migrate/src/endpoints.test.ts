@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { detectV1Credentials, V2_AUTH_HEADER } from './auth.ts';
+import { ENDPOINT_MAP, mapV1Endpoint } from './endpoints.ts';
+
+describe('endpoint map', () => {
+  it('maps every V1 operation of the reference', () => {
+    expect(mapV1Endpoint('GET', '/stock')?.v2.map((e) => e.path)).toEqual([
+      '/products',
+      '/productgroups',
+      '/items',
+    ]);
+    expect(mapV1Endpoint('get', 'https://api.example.com/v1/stock?x=1')?.id).toBe('stock');
+    expect(mapV1Endpoint('GET', '/v1/stock-attributes')?.v2).toEqual([]);
+    expect(mapV1Endpoint('POST', '/v1/orders/AB1-100001/cancel-all-lines')?.kind).toBe('no-equivalent');
+    expect(mapV1Endpoint('POST', '/render')?.v2[0]?.path).toBe('/renders');
+    expect(mapV1Endpoint('POST', '/images')?.kind).toBe('same-name');
+    expect(mapV1Endpoint('POST', '/orders')?.id).toBe('create-order');
+    expect(mapV1Endpoint('GET', '/orders/AB1-100001')?.id).toBe('get-order');
+    expect(mapV1Endpoint('GET', '/v1/orders?partner_reference=PO-1')?.id).toBe('lookup-by-partner-reference');
+    expect(mapV1Endpoint('GET', '/orders/by-partner-reference/PO-1')?.id).toBe('lookup-by-partner-reference');
+    expect(mapV1Endpoint('DELETE', '/nothing')).toBeUndefined();
+    expect(ENDPOINT_MAP.filter((e) => e.kind === 'no-equivalent').map((e) => e.id)).toEqual([
+      'stock-attributes',
+      'cancel-all-lines',
+    ]);
+  });
+});
+
+describe('V1 credentials', () => {
+  it('detects plausible header pairs case-insensitively', () => {
+    for (const [code, key] of [
+      ['X-Partner-Code', 'X-Api-Key'],
+      ['partner-code', 'api-key'],
+      ['x-store-code', 'x-apikey'],
+      ['PARTNERCODE', 'X-PARTNER-API-KEY'],
+    ] as const) {
+      const r = detectV1Credentials({ [code]: 'AB', [key]: 'v1-key-value', Accept: 'application/json' });
+      expect(r.detected).toBe(true);
+      expect(r.partnerCodeHeader).toBe(code);
+      expect(r.apiKeyHeader).toBe(key);
+      expect(r.note).toContain(V2_AUTH_HEADER);
+      expect(r.note).not.toContain('v1-key-value');
+    }
+    const h = new Headers({ 'x-partner-code': 'AB', 'x-api-key': 'k' });
+    expect(detectV1Credentials(h).detected).toBe(true);
+    expect(detectV1Credentials({ 'X-Service-Secret-Key': 'k' })).toMatchObject({
+      detected: false,
+      hasV2Key: true,
+    });
+    expect(detectV1Credentials([['x-api-key', 'k']]).detected).toBe(false);
+  });
+});

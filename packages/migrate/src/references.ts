@@ -1,0 +1,174 @@
+import { createLimiter, describeError, type MigrateClient, statusOf } from './client.ts';
+
+/**
+ * V1 identifies orders by the composite code `<store_code>-<number>` or by the partner's own
+ * reference; V2 by `Order_…`. The custom-identifier lookup maps a custom identifier (the V1 partner
+ * reference) to an order reference.
+ *
+ * The reference says the lookup exists (GET /utilities/lookup-order-reference-by-custom-identifier)
+ * but does not give its parameter and response names. We send query `customIdentifier` and read
+ * `orderReference` (as the spec and sandbox of this SDK do), or use `client.lookupOrderReference`
+ * when the client provides it.
+ */
+export const LOOKUP_ORDER_PATH = '/utilities/lookup-order-reference-by-custom-identifier';
+
+export const V2_ORDER_REFERENCE = /^Order_[0-9A-Za-z]{26}$/;
+export const V1_ORDER_CODE = /^([A-Za-z0-9_]+)-(\d+)$/;
+
+export interface ParsedOrderReference {
+  input: string;
+  kind: 'v2' | 'v1-code' | 'partner-reference';
+  storeCode?: string;
+  number?: number;
+}
+
+/**
+ * Classifies an order identifier. A V1 code is `<store_code>-<number>`; anything else that is not an
+ * `Order_` reference is treated as a partner reference. A partner reference shaped like
+ * `<letters>-<digits>` is indistinguishable from a V1 code; the resolver tries the lookup either way.
+ */
+export function parseOrderReference(input: string): ParsedOrderReference {
+  if (V2_ORDER_REFERENCE.test(input)) return { input, kind: 'v2' };
+  const m = V1_ORDER_CODE.exec(input);
+  if (m) return { input, kind: 'v1-code', storeCode: m[1]!, number: Number(m[2]) };
+  return { input, kind: 'partner-reference' };
+}
+
+export interface OrderReferenceResolution {
+  input: string;
+  parsed: ParsedOrderReference;
+  status: 'resolved' | 'not-found' | 'error';
+  orderReference?: string;
+  /** How it was found: passed through, the custom-identifier lookup, or the legacy code of a listed order. */
+  via?: 'v2' | 'custom-identifier' | 'legacy-order-code';
+  note: string;
+}
+
+export interface OrderReferenceResolverOptions {
+  concurrency?: number;
+  /**
+   * When a V1 code is not a custom identifier, scan GET /orders for an order whose `legacyOrderCode`
+   * (or `legacyCode`) equals it. The order read payload is not in the reference, so this is opt-in and
+   * best effort. Default false.
+   */
+  scanOrders?: boolean;
+}
+
+type LookupCapable = MigrateClient & {
+  lookupOrderReference?: (customIdentifier: string) => Promise<string | undefined | null>;
+};
+
+/** Looks up one custom identifier; `undefined` when no order carries it. */
+export async function lookupOrderByCustomIdentifier(
+  client: LookupCapable,
+  customIdentifier: string,
+): Promise<string | undefined> {
+  if (typeof client.lookupOrderReference === 'function') {
+    try {
+      return (await client.lookupOrderReference(customIdentifier)) ?? undefined;
+    } catch (e) {
+      if (statusOf(e) === 404) return undefined;
+      throw e;
+    }
+  }
+  try {
+    const data = (await client.get(LOOKUP_ORDER_PATH, { params: { query: { customIdentifier } } })) as {
+      orderReference?: string;
+    };
+    return data?.orderReference ?? undefined;
+  } catch (e) {
+    if (statusOf(e) === 404) return undefined;
+    throw e;
+  }
+}
+
+export function createOrderReferenceResolver(
+  client: LookupCapable,
+  options: OrderReferenceResolverOptions = {},
+) {
+  const limit = createLimiter(options.concurrency ?? 8);
+  const memo = new Map<string, Promise<OrderReferenceResolution>>();
+  let legacyIndex: Promise<Map<string, string>> | undefined;
+
+  async function scan(): Promise<Map<string, string>> {
+    const m = new Map<string, string>();
+    let cursor: string | null | undefined;
+    do {
+      const page = (await limit(() =>
+        client.get('/orders', cursor ? { params: { query: { cursor } } } : {}),
+      )) as { orders?: Array<Record<string, unknown>>; nextCursor?: string | null };
+      for (const o of page?.orders ?? []) {
+        const code = o.legacyOrderCode ?? o.legacyCode;
+        if (typeof code === 'string' && typeof o.reference === 'string') m.set(code, o.reference);
+      }
+      cursor = page?.nextCursor;
+    } while (cursor);
+    return m;
+  }
+
+  async function run(input: string): Promise<OrderReferenceResolution> {
+    const parsed = parseOrderReference(input);
+    if (parsed.kind === 'v2') {
+      return {
+        input,
+        parsed,
+        status: 'resolved',
+        orderReference: input,
+        via: 'v2',
+        note: 'Already a V2 reference.',
+      };
+    }
+    try {
+      const ref = await limit(() => lookupOrderByCustomIdentifier(client, input));
+      if (ref) {
+        return {
+          input,
+          parsed,
+          status: 'resolved',
+          orderReference: ref,
+          via: 'custom-identifier',
+          note: 'Found through the custom-identifier lookup; read it with GET /orders/{orderReference}.',
+        };
+      }
+      if (parsed.kind === 'v1-code' && options.scanOrders) {
+        legacyIndex ??= scan();
+        const found = (await legacyIndex).get(input);
+        if (found) {
+          return {
+            input,
+            parsed,
+            status: 'resolved',
+            orderReference: found,
+            via: 'legacy-order-code',
+            note: 'Found by the legacy order code on GET /orders (a legacy field, removed in V3).',
+          };
+        }
+      }
+      return {
+        input,
+        parsed,
+        status: 'not-found',
+        note:
+          parsed.kind === 'v1-code'
+            ? `No order has the custom identifier ${input}. A V1 code <store_code>-<number> is only found this way if the order was created with it as custom identifier${options.scanOrders ? ', and no listed order carries it as legacy code' : '; try scanOrders'}. The legacy callback carries both forms (order_reference and order_reference_v2).`
+            : `No order has the custom identifier ${input} (the V1 partner reference).`,
+      };
+    } catch (e) {
+      return { input, parsed, status: 'error', note: `The lookup failed: ${describeError(e).message}` };
+    }
+  }
+
+  return {
+    resolve(input: string): Promise<OrderReferenceResolution> {
+      let p = memo.get(input);
+      if (!p) {
+        p = run(input);
+        memo.set(input, p);
+        p.then((r) => {
+          if (r.status !== 'resolved') memo.delete(input);
+        });
+      }
+      return p;
+    },
+  };
+}
