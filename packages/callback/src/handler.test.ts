@@ -368,8 +368,8 @@ describe('createOrderUpdatedHandler', () => {
     const client = fakeClient().client;
     // @ts-expect-error onOrderUpdated is required by default
     expect(() => createOrderUpdatedHandler({ client, environment: 'test' })).toThrow(TypeError);
-    // @ts-expect-error enqueue is required with acknowledge: 'immediately'
     expect(() =>
+      // @ts-expect-error enqueue is required with acknowledge: 'immediately'
       createOrderUpdatedHandler({ client, environment: 'test', acknowledge: 'immediately' }),
     ).toThrow(TypeError);
     expect(() =>
