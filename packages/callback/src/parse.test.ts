@@ -66,7 +66,9 @@ describe('parseOrderUpdatedCallback', () => {
   });
 
   it('splits the V1 reference on its last "-" (store codes may contain "-")', () => {
-    const { value } = ok(url(`${base.replace('ACME-1001', 'ACME-EU-0042').replace('store_code=ACME', 'store_code=ACME-EU')}`));
+    const { value } = ok(
+      url(`${base.replace('ACME-1001', 'ACME-EU-0042').replace('store_code=ACME', 'store_code=ACME-EU')}`),
+    );
     expect(value.orderReferenceParts).toEqual({ storeCode: 'ACME-EU', number: '0042' });
   });
 
@@ -113,7 +115,9 @@ describe('parseOrderUpdatedCallback', () => {
 
     it('accepts a repeated name with the same value, with a warning', () => {
       const result = ok(url(`${base}&store_code=ACME`));
-      expect(result.warnings.map((w) => [w.code, w.parameter])).toEqual([['duplicate_parameter', 'store_code']]);
+      expect(result.warnings.map((w) => [w.code, w.parameter])).toEqual([
+        ['duplicate_parameter', 'store_code'],
+      ]);
     });
 
     it('does not fall back to the alias when the canonical name was refused', () => {
@@ -142,13 +146,21 @@ describe('parseOrderUpdatedCallback', () => {
         'invalid_parameter',
         'store_code',
       ]);
-      expect(errorCodes(url(`${base}&via_store_code=%2E%2E`))).toEqual([['invalid_parameter', 'via_store_code']]);
+      expect(errorCodes(url(`${base}&via_store_code=%2E%2E`))).toEqual([
+        ['invalid_parameter', 'via_store_code'],
+      ]);
     });
 
     it('refuses broken encodings and control characters in the custom reference', () => {
-      expect(errorCodes(url(`${base}&custom_reference=%FF`))).toEqual([['invalid_parameter', 'custom_reference']]);
-      expect(errorCodes(url(`${base}&custom_reference=a%0Ab`))).toEqual([['invalid_parameter', 'custom_reference']]);
-      expect(errorCodes(url(`${base}&custom_reference=`))).toEqual([['invalid_parameter', 'custom_reference']]);
+      expect(errorCodes(url(`${base}&custom_reference=%FF`))).toEqual([
+        ['invalid_parameter', 'custom_reference'],
+      ]);
+      expect(errorCodes(url(`${base}&custom_reference=a%0Ab`))).toEqual([
+        ['invalid_parameter', 'custom_reference'],
+      ]);
+      expect(errorCodes(url(`${base}&custom_reference=`))).toEqual([
+        ['invalid_parameter', 'custom_reference'],
+      ]);
     });
   });
 
@@ -229,14 +241,18 @@ describe('parseOrderUpdatedCallback', () => {
     });
 
     it('turns a lone surrogate in the custom reference into a refusal', () => {
-      expect(errorCodes(`?${base}&custom_reference=a\ud800`)).toEqual([['invalid_parameter', 'custom_reference']]);
+      expect(errorCodes(`?${base}&custom_reference=a\ud800`)).toEqual([
+        ['invalid_parameter', 'custom_reference'],
+      ]);
     });
   });
 
   it('never repeats received values in its messages', () => {
     const secret = 'SECRETVALUE';
     const result = parseOrderUpdatedCallback(
-      url(`environment=${secret}&order_reference=${secret}&order_reference_v2=${secret}&store_code=${secret}%20`),
+      url(
+        `environment=${secret}&order_reference=${secret}&order_reference_v2=${secret}&store_code=${secret}%20`,
+      ),
     );
     expect(JSON.stringify(result)).not.toContain(secret);
   });
