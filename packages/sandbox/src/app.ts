@@ -1,0 +1,74 @@
+import { Hono } from 'hono';
+import type { Env, SandboxContext } from './context.ts';
+import { fail } from './http.ts';
+import type { PolicyName } from './ratelimit.ts';
+import { catalogRoutes } from './routes/catalog.ts';
+import { claimRoutes } from './routes/claims.ts';
+import { orderRoutes } from './routes/orders.ts';
+import { renderingRoutes } from './routes/rendering.ts';
+import { uploadRoutes } from './routes/uploads.ts';
+
+const DEFAULT_ONLY: readonly PolicyName[] = ['default'];
+const UPLOADS: readonly PolicyName[] = ['default', 'uploads'];
+const DOWNLOADS: readonly PolicyName[] = ['default', 'downloads'];
+const DOWNLOAD_PATH = /^\/v2\/(?:renders\/[^/]+\/(?:media|thumbnail)|products\/[^/]+\/media\/[^/]+)$/;
+
+function bucketsFor(method: string, path: string): readonly PolicyName[] {
+  if (method === 'POST' && (path === '/v2/images' || path === '/v2/evidence')) return UPLOADS;
+  if (method === 'GET' && DOWNLOAD_PATH.test(path)) return DOWNLOADS;
+  return DEFAULT_ONLY;
+}
+
+// V1 sent a partner-code header and an API-key header.
+const V1_HEADER = /^x-(?:partner-?code|api-?key)$|^(?:partner-?code|api-?key)$/i;
+
+function hasV1Credentials(headers: Headers): boolean {
+  for (const name of headers.keys()) if (V1_HEADER.test(name)) return true;
+  return false;
+}
+
+export function createV2App(ctx: SandboxContext): Hono<Env> {
+  const v2 = new Hono<Env>();
+
+  v2.use('*', async (c, next) => {
+    const key = c.req.header('x-service-secret-key');
+    const org = key ? ctx.world.byKey.get(key) : undefined;
+    if (!org) {
+      if (!key && hasV1Credentials(c.req.raw.headers)) {
+        return fail(
+          c,
+          401,
+          'unauthorized',
+          'V1 credentials (partner code and API key headers) do not work against V2; send X-Service-Secret-Key',
+        );
+      }
+      return fail(
+        c,
+        401,
+        'unauthorized',
+        key ? 'The secret key is not valid' : 'Missing X-Service-Secret-Key header',
+      );
+    }
+    c.set('org', org);
+    const decision = ctx.limiter.take(org.id, bucketsFor(c.req.method, c.req.path));
+    if (!decision.ok) {
+      const jitter = ctx.jitter > 0 ? Math.floor(ctx.random() * (ctx.jitter + 1)) : 0;
+      const res = fail(c, 429, 'rate_limited', 'Rate limit exceeded; wait Retry-After seconds');
+      for (const [name, value] of decision.headers) res.headers.set(name, value);
+      res.headers.set('Retry-After', String(decision.retryAfter + jitter));
+      return res;
+    }
+    await next();
+    for (const [name, value] of decision.headers) c.res.headers.set(name, value);
+  });
+
+  uploadRoutes(v2, ctx);
+  orderRoutes(v2, ctx);
+  catalogRoutes(v2, ctx);
+  claimRoutes(v2, ctx);
+  renderingRoutes(v2, ctx);
+
+  v2.notFound((c) => fail(c, 404, 'not_found', `No endpoint ${c.req.method} ${c.req.path}`));
+  v2.onError((err, c) => fail(c, 500, 'internal_error', `The sandbox failed: ${err.message}`));
+  return v2;
+}

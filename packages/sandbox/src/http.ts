@@ -1,0 +1,87 @@
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { Ctx } from './context.ts';
+
+export function fail(c: Ctx, status: ContentfulStatusCode, code: string, message: string): Response {
+  return c.json({ code, message }, status);
+}
+
+export const notFound = (c: Ctx, what = 'resource') =>
+  fail(c, 404, 'not_found', `No ${what} with this reference exists in your organization`);
+
+export class BodyError extends Error {}
+
+/** Reads a JSON body `{ <wrapper>: {...} }` and returns the wrapped object. */
+export async function readWrapped(c: Ctx, wrapper: string): Promise<Record<string, unknown> | Response> {
+  let body: unknown;
+  try {
+    const text = await c.req.text();
+    body = JSON.parse(text);
+  } catch {
+    return fail(c, 400, 'invalid_json', 'The request body is not valid JSON');
+  }
+  const inner = isObject(body) ? body[wrapper] : undefined;
+  if (!isObject(inner)) {
+    return fail(
+      c,
+      422,
+      'invalid_request',
+      `The request body must be an object with an \`${wrapper}\` object`,
+    );
+  }
+  return inner;
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function iso(ms: number): string {
+  return new Date(ms).toISOString().replace('.000Z', 'Z');
+}
+
+export const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
+
+// Cursors: opaque to clients; internally "<list>|<org>|<key>" in base64url.
+export function encodeCursor(list: string, org: string, key: number): string {
+  return btoa(`pp1|${list}|${org}|${key}`).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+export function decodeCursor(cursor: string, list: string, org: string): number | undefined {
+  try {
+    const text = atob(cursor.replace(/-/g, '+').replace(/_/g, '/'));
+    const [tag, l, o, key] = text.split('|');
+    if (tag !== 'pp1' || l !== list || o !== org) return undefined;
+    const n = Number(key);
+    return Number.isInteger(n) ? n : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Cursor pagination as the reference describes it: `nextCursor` is set whenever the page is
+ * full (so the last page may be empty) and null when fewer items than the page size return.
+ * `items` is already in list order; `key` is strictly decreasing along it (newest first).
+ */
+export function paginate<T>(
+  c: Ctx,
+  list: string,
+  items: readonly T[],
+  key: (item: T) => number,
+  pageSize: number,
+): { page: T[]; nextCursor: string | null } | Response {
+  const org = c.get('org').id;
+  const cursor = c.req.query('cursor');
+  let start = 0;
+  if (cursor !== undefined) {
+    const after = decodeCursor(cursor, list, org);
+    if (after === undefined) return fail(c, 400, 'invalid_cursor', 'The cursor is not valid for this list');
+    start = items.findIndex((item) => key(item) < after);
+    if (start === -1) start = items.length;
+  }
+  const page = items.slice(start, start + pageSize);
+  const last = page[page.length - 1];
+  const nextCursor =
+    page.length === pageSize && last !== undefined ? encodeCursor(list, org, key(last)) : null;
+  return { page, nextCursor };
+}

@@ -1,0 +1,81 @@
+import { readFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import type { Http2Bindings, HttpBindings } from '@hono/node-server';
+import { serve } from '@hono/node-server';
+import { DROPPED } from '../faults.ts';
+import { createSandbox, type Sandbox, type SandboxOptions } from '../sandbox.ts';
+
+export interface SandboxServerOptions {
+  /** Port to listen on (default 4010; 0 picks a free port). */
+  port?: number;
+  /** Interface to bind (default 127.0.0.1). */
+  host?: string;
+  /** JSON file with sandbox options (seed text, rate limits, page size, start time…). */
+  seedFile?: string;
+  /** Run on a virtual clock advanced through the control API (default: real time). */
+  virtualTime?: boolean;
+  /** Further sandbox options; they win over the seed file. */
+  sandbox?: Omit<SandboxOptions, 'origin'>;
+}
+
+export interface SandboxServer {
+  /** Base URL of the V2 API, e.g. http://127.0.0.1:4010/v2. */
+  url: string;
+  /** Origin of the control API (`${origin}/_sandbox`). */
+  origin: string;
+  sandbox: Sandbox;
+  close(): Promise<void>;
+}
+
+function isDropped(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[DROPPED] === true;
+}
+
+export async function startSandboxServer(options: SandboxServerOptions = {}): Promise<SandboxServer> {
+  const host = options.host ?? '127.0.0.1';
+  const fromFile: SandboxOptions = options.seedFile
+    ? (JSON.parse(await readFile(options.seedFile, 'utf8')) as SandboxOptions)
+    : {};
+  let sandbox: Sandbox | undefined;
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const s = serve(
+      {
+        hostname: host,
+        port: options.port ?? 4010,
+        fetch: async (request: Request, env: HttpBindings | Http2Bindings) => {
+          try {
+            return await sandbox!.fetch(request);
+          } catch (error) {
+            // An injected "connection dropped" fault: drop the socket without an answer.
+            if (isDropped(error)) env.incoming.socket.destroy();
+            throw error;
+          }
+        },
+      },
+      () => resolve(s),
+    );
+    s.once('error', reject);
+  });
+  const address = server.address() as AddressInfo;
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  sandbox = createSandbox({
+    jitter: 1,
+    ...fromFile,
+    ...options.sandbox,
+    clock: options.virtualTime ? 'virtual' : (options.sandbox?.clock ?? fromFile.clock ?? 'real'),
+    origin,
+  });
+  return {
+    url: sandbox.baseUrl,
+    origin,
+    sandbox,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        sandbox!.close();
+        server.close((err) => (err ? reject(err) : resolve()));
+        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+      }),
+  };
+}
+
+export type { Sandbox, SandboxOptions } from '../sandbox.ts';

@@ -1,0 +1,439 @@
+import type {
+  ClaimcategoryRecord,
+  CompositionRecord,
+  ItemRecord,
+  PerspectiveRecord,
+  ProductgroupRecord,
+  ProductRecord,
+  SceneRecord,
+  StoreRecord,
+} from './model.ts';
+import { createRandom, type Prefix } from './random.ts';
+
+/** References of one organization's seed data, by the role they play in tests and demos. */
+export interface OrganizationSeed {
+  organization: { id: string; name: string };
+  stores: {
+    /** A store with a combined (consolidated) shipping address. */
+    combined: string;
+    /** A store used for dropship orders (no combined address). */
+    dropship: string;
+    /** A store whose orders arrive through an integrator (callbacks carry via_store_code). */
+    integrated: string;
+  };
+  storeCodes: { combined: string; dropship: string; integrated: string };
+  productgroups: { phoneCases: string; posters: string; accessories: string };
+  items: {
+    /** Warehouse item shared by several products (legacy, new and new2). */
+    shared: string;
+    poster: string;
+    protector: string;
+  };
+  itemSkus: { shared: string; poster: string; protector: string };
+  products: {
+    /** Print product created before 2026-03-22: legacyItemSKU equals the item SKU. */
+    print: string;
+    /** Print product created after 2026-03-22 sharing the item: `<sku>P001`. */
+    printNew: string;
+    /** A second new product on the same item: `<sku>P002`. */
+    printNew2: string;
+    poster: string;
+    /** Non-print product (a screen protector): orderlines must not carry an image. */
+    nonPrint: string;
+    /** A deprecated product that can no longer be ordered. */
+    unavailable: string;
+  };
+  legacySkus: { print: string; printNew: string; printNew2: string; poster: string; nonPrint: string };
+  claimcategories: {
+    packageMissing: string;
+    /** evidenceRequired: true */
+    damaged: string;
+    /** evidenceRequired: true */
+    printQuality: string;
+    /** evidenceRequired: false */
+    wrongItem: string;
+  };
+  scenes: {
+    /** allowsProductPerspectives: true */
+    studio: string;
+    /** allowsProductPerspectives: false */
+    lifestyle: string;
+    /** private: true */
+    private: string;
+  };
+  perspectives: {
+    /** Scene perspectives (products: null). */
+    studioFront: string;
+    studioAngled: string;
+    lifestyleWide: string;
+    privateFront: string;
+    /** Product perspective of the print products (scenes: null). */
+    productCloseup: string;
+  };
+  compositions: {
+    /** studio + print + studioFront, tokenCost 1. */
+    available: string;
+    /** studio + print + productCloseup (a product perspective on a scene that allows them), tokenCost 2. */
+    productPerspective: string;
+    /** lifestyle + poster + lifestyleWide, tokenCost 5. */
+    expensive: string;
+    /** lifestyle + print + lifestyleWide: exists but no longer available (410). */
+    unavailable: string;
+  };
+  /** A scene + product + perspective combination that does not exist (404). */
+  missingCombination: { sceneReference: string; productReference: string; perspectiveReference: string };
+}
+
+export interface Catalog {
+  stores: StoreRecord[];
+  productgroups: ProductgroupRecord[];
+  items: ItemRecord[];
+  products: ProductRecord[];
+  claimcategories: ClaimcategoryRecord[];
+  scenes: SceneRecord[];
+  perspectives: PerspectiveRecord[];
+  compositions: CompositionRecord[];
+}
+
+export interface OrganizationDefinition {
+  id: string;
+  name: string;
+  storeCodePrefix: string;
+  keys: string[];
+  seed: OrganizationSeed;
+  catalog: Catalog;
+}
+
+const BEFORE_CUTOFF = Date.parse('2025-09-01T10:00:00Z');
+const AFTER_CUTOFF = Date.parse('2026-05-04T10:00:00Z');
+
+export function buildOrganization(
+  seedText: string,
+  id: string,
+  name: string,
+  codePrefix: string,
+  keyCount: number,
+): OrganizationDefinition {
+  const random = createRandom(`${seedText}/${id}`);
+  const ref = (prefix: Prefix) => `${prefix}_${random.chars(26)}`;
+  const keys = Array.from({ length: keyCount }, () => `sk_test_${random.chars(32)}`);
+
+  const stores: StoreRecord[] = [
+    {
+      reference: ref('Store'),
+      code: `${codePrefix}1`,
+      name: `${name} Warehouse`,
+      combinedAddress: {
+        company: name,
+        streetname: 'Keizersgracht',
+        housenumber: '123',
+        zipcode: '1015 CJ',
+        city: 'Amsterdam',
+        countryCode: 'NL',
+        email: 'warehouse@example.com',
+      },
+      viaStoreCode: null,
+      callbackUrl: '',
+      nextOrderNumber: 100_001,
+    },
+    {
+      reference: ref('Store'),
+      code: `${codePrefix}2`,
+      name: `${name} Webshop`,
+      combinedAddress: null,
+      viaStoreCode: null,
+      callbackUrl: '',
+      nextOrderNumber: 200_001,
+    },
+    {
+      reference: ref('Store'),
+      code: `${codePrefix}3`,
+      name: `${name} Marketplace`,
+      combinedAddress: null,
+      viaStoreCode: 'INTEGRATOR1',
+      callbackUrl: '',
+      nextOrderNumber: 300_001,
+    },
+  ];
+  const [combinedStore, dropshipStore, integratedStore] = stores as [StoreRecord, StoreRecord, StoreRecord];
+
+  const productgroups: ProductgroupRecord[] = [
+    { reference: ref('Productgroup'), name: 'Phone cases' },
+    { reference: ref('Productgroup'), name: 'Posters' },
+    { reference: ref('Productgroup'), name: 'Accessories' },
+  ];
+  const [phoneCases, posters, accessories] = productgroups as [
+    ProductgroupRecord,
+    ProductgroupRecord,
+    ProductgroupRecord,
+  ];
+
+  const sharedSku = 'CASE-IP15-CLR';
+  const items: ItemRecord[] = [
+    {
+      reference: ref('Item'),
+      sku: sharedSku,
+      logicalQuantity: 140,
+      physicalQuantity: 152,
+      productReferences: [],
+    },
+    {
+      reference: ref('Item'),
+      sku: 'POSTER-A2-MAT',
+      logicalQuantity: 80,
+      physicalQuantity: 80,
+      productReferences: [],
+    },
+    {
+      reference: ref('Item'),
+      sku: 'PROT-IP15-GLS',
+      logicalQuantity: 500,
+      physicalQuantity: 512,
+      productReferences: [],
+    },
+  ];
+  const [sharedItem, posterItem, protectorItem] = items as [ItemRecord, ItemRecord, ItemRecord];
+
+  const product = (
+    productName: string,
+    group: ProductgroupRecord,
+    item: ItemRecord,
+    legacyItemSKU: string,
+    print: boolean,
+    created: number,
+    available = true,
+  ): ProductRecord => {
+    const p: ProductRecord = {
+      reference: ref('Product'),
+      name: productName,
+      productgroupReference: group.reference,
+      itemReference: item.reference,
+      legacyItemSKU,
+      print,
+      available,
+      created,
+      media: ['front.png', 'back.png'],
+    };
+    item.productReferences.push(p.reference);
+    return p;
+  };
+  const printProduct = product(
+    'iPhone 15 clear case',
+    phoneCases,
+    sharedItem,
+    sharedSku,
+    true,
+    BEFORE_CUTOFF,
+  );
+  const printNew = product(
+    'iPhone 15 clear case, gloss print',
+    phoneCases,
+    sharedItem,
+    `${sharedSku}P001`,
+    true,
+    AFTER_CUTOFF,
+  );
+  const printNew2 = product(
+    'iPhone 15 clear case, matte print',
+    phoneCases,
+    sharedItem,
+    `${sharedSku}P002`,
+    true,
+    AFTER_CUTOFF + 86_400_000,
+  );
+  const poster = product('Poster A2 matte', posters, posterItem, posterItem.sku, true, BEFORE_CUTOFF);
+  const nonPrint = product(
+    'iPhone 15 screen protector',
+    accessories,
+    protectorItem,
+    protectorItem.sku,
+    false,
+    BEFORE_CUTOFF,
+  );
+  const unavailable = product(
+    'iPhone 15 clear case, satin print (deprecated)',
+    phoneCases,
+    sharedItem,
+    `${sharedSku}P003`,
+    true,
+    AFTER_CUTOFF + 2 * 86_400_000,
+    false,
+  );
+  const products = [printProduct, printNew, printNew2, poster, nonPrint, unavailable];
+
+  const claimcategories: ClaimcategoryRecord[] = [
+    {
+      reference: ref('Claimcategory'),
+      name: 'Package missing',
+      evidenceRequired: false,
+      packageMissing: true,
+    },
+    { reference: ref('Claimcategory'), name: 'Damaged item', evidenceRequired: true, packageMissing: false },
+    { reference: ref('Claimcategory'), name: 'Print quality', evidenceRequired: true, packageMissing: false },
+    { reference: ref('Claimcategory'), name: 'Wrong item', evidenceRequired: false, packageMissing: false },
+  ];
+  const [packageMissing, damaged, printQuality, wrongItem] = claimcategories as [
+    ClaimcategoryRecord,
+    ClaimcategoryRecord,
+    ClaimcategoryRecord,
+    ClaimcategoryRecord,
+  ];
+
+  const studioRef = ref('Scene');
+  const lifestyleRef = ref('Scene');
+  const privateRef = ref('Scene');
+  const perspective = (
+    perspectiveName: string,
+    widthPx: number,
+    heightPx: number,
+    scenes: string[] | null,
+    productRefs: string[] | null,
+  ): PerspectiveRecord => ({
+    reference: ref('Perspective'),
+    name: perspectiveName,
+    output: { widthPx, heightPx, format: 'png' },
+    scenes,
+    products: productRefs,
+  });
+  const studioFront = perspective('Studio front', 640, 480, [studioRef], null);
+  const studioAngled = perspective('Studio angled', 480, 640, [studioRef, lifestyleRef], null);
+  const lifestyleWide = perspective('Lifestyle wide', 800, 450, [lifestyleRef], null);
+  const privateFront = perspective('Private front', 400, 400, [privateRef], null);
+  const productCloseup = perspective('Case close-up', 400, 600, null, [
+    printProduct.reference,
+    printNew.reference,
+    printNew2.reference,
+  ]);
+  const perspectives = [studioFront, studioAngled, lifestyleWide, privateFront, productCloseup];
+
+  const scenes: SceneRecord[] = [
+    {
+      reference: studioRef,
+      name: 'Studio',
+      description: 'A neutral studio backdrop with soft light.',
+      private: false,
+      allowsProductPerspectives: true,
+      compatibleProductgroups: [phoneCases.reference, posters.reference],
+      perspectives: [studioFront.reference, studioAngled.reference],
+    },
+    {
+      reference: lifestyleRef,
+      name: 'Living room',
+      description: 'A lived-in living room on a sunny afternoon.',
+      private: false,
+      allowsProductPerspectives: false,
+      compatibleProductgroups: [phoneCases.reference, posters.reference],
+      perspectives: [studioAngled.reference, lifestyleWide.reference],
+    },
+    {
+      reference: privateRef,
+      name: `${name} brand scene`,
+      description: 'A scene made for this organization only.',
+      private: true,
+      allowsProductPerspectives: false,
+      compatibleProductgroups: [phoneCases.reference],
+      perspectives: [privateFront.reference],
+    },
+  ];
+
+  const composition = (
+    scene: string,
+    p: ProductRecord,
+    persp: PerspectiveRecord,
+    tokenCost: number,
+    available = true,
+  ): CompositionRecord => ({
+    reference: ref('Composition'),
+    sceneReference: scene,
+    productReference: p.reference,
+    perspectiveReference: persp.reference,
+    tokenCost,
+    available,
+  });
+  const compositions = [
+    composition(studioRef, printProduct, studioFront, 1),
+    composition(studioRef, printProduct, productCloseup, 2),
+    composition(lifestyleRef, poster, lifestyleWide, 5),
+    composition(lifestyleRef, printProduct, lifestyleWide, 1, false),
+    composition(studioRef, printNew, studioFront, 1),
+    composition(studioRef, printNew, studioAngled, 1),
+    composition(studioRef, poster, studioFront, 3),
+    composition(privateRef, printProduct, privateFront, 2),
+  ];
+  const [cAvailable, cProductPerspective, cExpensive, cUnavailable] = compositions as [
+    CompositionRecord,
+    CompositionRecord,
+    CompositionRecord,
+    CompositionRecord,
+  ];
+
+  const seed: OrganizationSeed = {
+    organization: { id, name },
+    stores: {
+      combined: combinedStore.reference,
+      dropship: dropshipStore.reference,
+      integrated: integratedStore.reference,
+    },
+    storeCodes: {
+      combined: combinedStore.code,
+      dropship: dropshipStore.code,
+      integrated: integratedStore.code,
+    },
+    productgroups: {
+      phoneCases: phoneCases.reference,
+      posters: posters.reference,
+      accessories: accessories.reference,
+    },
+    items: { shared: sharedItem.reference, poster: posterItem.reference, protector: protectorItem.reference },
+    itemSkus: { shared: sharedItem.sku, poster: posterItem.sku, protector: protectorItem.sku },
+    products: {
+      print: printProduct.reference,
+      printNew: printNew.reference,
+      printNew2: printNew2.reference,
+      poster: poster.reference,
+      nonPrint: nonPrint.reference,
+      unavailable: unavailable.reference,
+    },
+    legacySkus: {
+      print: printProduct.legacyItemSKU,
+      printNew: printNew.legacyItemSKU,
+      printNew2: printNew2.legacyItemSKU,
+      poster: poster.legacyItemSKU,
+      nonPrint: nonPrint.legacyItemSKU,
+    },
+    claimcategories: {
+      packageMissing: packageMissing.reference,
+      damaged: damaged.reference,
+      printQuality: printQuality.reference,
+      wrongItem: wrongItem.reference,
+    },
+    scenes: { studio: studioRef, lifestyle: lifestyleRef, private: privateRef },
+    perspectives: {
+      studioFront: studioFront.reference,
+      studioAngled: studioAngled.reference,
+      lifestyleWide: lifestyleWide.reference,
+      privateFront: privateFront.reference,
+      productCloseup: productCloseup.reference,
+    },
+    compositions: {
+      available: cAvailable.reference,
+      productPerspective: cProductPerspective.reference,
+      expensive: cExpensive.reference,
+      unavailable: cUnavailable.reference,
+    },
+    missingCombination: {
+      sceneReference: lifestyleRef,
+      productReference: printProduct.reference,
+      perspectiveReference: productCloseup.reference,
+    },
+  };
+
+  return {
+    id,
+    name,
+    storeCodePrefix: codePrefix,
+    keys,
+    seed,
+    catalog: { stores, productgroups, items, products, claimcategories, scenes, perspectives, compositions },
+  };
+}
