@@ -1206,7 +1206,8 @@ export interface components {
         ProductgroupReference: string;
         /**
          * @description A mockup render. `media`, `thumbnail`, `thumbhash` and `completed` become available when the render is
-         *     `completed`. Whether they are absent or `null` before that is not documented by the service reference.
+         *     `completed`. Whether `media`, `thumbnail` and `thumbhash` are absent or `null` before that is not documented by
+         *     the service reference; `completed` follows the convention that timestamps that have not happened are `null`.
          */
         Render: {
             reference: components["schemas"]["RenderReference"];
@@ -1218,7 +1219,7 @@ export interface components {
             media?: components["schemas"]["RenderFile"] | null;
             thumbnail?: components["schemas"]["RenderFile"] | null;
             created: components["schemas"]["Timestamp"];
-            completed?: components["schemas"]["NullableTimestamp"];
+            completed: components["schemas"]["NullableTimestamp"];
         };
         /** @description A rendered file. */
         RenderFile: {

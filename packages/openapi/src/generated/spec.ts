@@ -3911,13 +3911,14 @@ export const spec: OpenApiDocument = {
       },
       "Render": {
         "type": "object",
-        "description": "A mockup render. `media`, `thumbnail`, `thumbhash` and `completed` become available when the render is\n`completed`. Whether they are absent or `null` before that is not documented by the service reference.\n",
+        "description": "A mockup render. `media`, `thumbnail`, `thumbhash` and `completed` become available when the render is\n`completed`. Whether `media`, `thumbnail` and `thumbhash` are absent or `null` before that is not documented by\nthe service reference; `completed` follows the convention that timestamps that have not happened are `null`.\n",
         "required": [
           "reference",
           "compositionReference",
           "imageReference",
           "status",
-          "created"
+          "created",
+          "completed"
         ],
         "properties": {
           "reference": {
