@@ -59,14 +59,19 @@ const tooLong: CallbackError = {
   message: `The callback URL is longer than ${MAX_INPUT_LENGTH} characters.`,
 };
 
+function tryUrl(text: string, base?: string): URL | undefined {
+  try {
+    return new URL(text, base);
+  } catch {
+    return undefined;
+  }
+}
+
 function fromString(text: string): Converted {
   if (text.length > MAX_INPUT_LENGTH) return { errors: [tooLong] };
   if (text.startsWith('?')) return { params: new URLSearchParams(text) };
-  const url = URL.canParse(text) ? new URL(text) : undefined;
+  const url = tryUrl(text) ?? (text.startsWith('/') ? tryUrl(text, RELATIVE_BASE) : undefined);
   if (url) return { params: url.searchParams };
-  if (text.startsWith('/') && URL.canParse(text, RELATIVE_BASE)) {
-    return { params: new URL(text, RELATIVE_BASE).searchParams };
-  }
   return {
     errors: [
       { code: 'invalid_input', message: 'The input is not a URL, a `/path?query` or a `?query` string.' },
