@@ -8,7 +8,7 @@ export function productBody(p: ProductRecord) {
   return {
     reference: p.reference,
     name: p.name,
-    productgroupReference: p.productgroupReference,
+    productgroup: { reference: p.productgroupReference },
     itemReference: p.itemReference,
     legacyItemSKU: p.legacyItemSKU,
     print: p.print,

@@ -329,7 +329,7 @@ async function create(c: Ctx, ctx: SandboxContext, kind: 'package-missing' | 'it
     return fail(c, e.status, e.code, e.message);
   }
   store(org, ctx, claim as ClaimRecord);
-  return c.json({ claim: { reference: (claim as ClaimRecord).reference } }, 201);
+  return c.json({ claim: { reference: (claim as ClaimRecord).reference } }, 200);
 }
 
 export function claimRoutes(app: Hono<Env>, ctx: SandboxContext) {

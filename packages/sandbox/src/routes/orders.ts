@@ -62,7 +62,7 @@ export function orderBody(org: Organization, order: OrderRecord) {
       shippedQuantity: shipped[i]!,
       legacySku: line.legacySku,
     })),
-    shipmentReferences: [...order.shipmentReferences],
+    shipments: order.shipmentReferences.map((reference) => ({ reference })),
     legacyCode: order.legacyOrderCode,
     legacyOrderCode: order.legacyOrderCode,
   };
@@ -244,7 +244,7 @@ export function orderRoutes(app: Hono<Env>, ctx: SandboxContext) {
     org.orderList.push(order);
     if (order.customIdentifier !== null) org.ordersByCustomIdentifier.set(order.customIdentifier, order);
     ctx.orderChanged(org, order, 'created');
-    return c.json({ order: { reference: order.reference } }, 201);
+    return c.json({ order: { reference: order.reference } }, 200);
   });
 
   app.get('/orders/:orderReference', (c) => {

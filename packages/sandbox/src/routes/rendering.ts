@@ -237,7 +237,7 @@ export function renderingRoutes(app: Hono<Env>, ctx: SandboxContext) {
     const pair = `${comp.reference}|${image.reference}`;
     const existing = org.rendersByPair.get(pair);
     if (existing && settleRender(org, ctx, existing, now).status !== 'failed') {
-      return c.json({ render: { reference: existing.reference } }, 201);
+      return c.json({ render: { reference: existing.reference } }, 200);
     }
     const render: RenderRecord = {
       reference: ctx.world.refs.next('Render'),
@@ -252,7 +252,7 @@ export function renderingRoutes(app: Hono<Env>, ctx: SandboxContext) {
     };
     org.renders.set(render.reference, render);
     org.rendersByPair.set(pair, render);
-    return c.json({ render: { reference: render.reference } }, 201);
+    return c.json({ render: { reference: render.reference } }, 200);
   });
 
   app.get('/renders/:renderReference', (c) => {

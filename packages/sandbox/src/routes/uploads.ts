@@ -57,7 +57,7 @@ async function upload(c: Ctx, ctx: SandboxContext, kind: UploadRecord['kind']): 
   const hash = await sha256Hex(bytes);
   const existing = org.uploadsByHash.get(`${kind}:${hash}`);
   if (existing && liveUpload(org, existing.reference, kind, now) && !existing.purged) {
-    return c.json({ [kind]: { reference: existing.reference } }, 201);
+    return c.json({ [kind]: { reference: existing.reference } }, 200);
   }
   const downsized = size.width > MAX_SIDE || size.height > MAX_SIDE;
   const scale = downsized ? MAX_SIDE / Math.max(size.width, size.height) : 1;
@@ -79,7 +79,7 @@ async function upload(c: Ctx, ctx: SandboxContext, kind: UploadRecord['kind']): 
   };
   org.uploads.set(record.reference, record);
   org.uploadsByHash.set(`${kind}:${hash}`, record);
-  return c.json({ [kind]: { reference: record.reference } }, 201);
+  return c.json({ [kind]: { reference: record.reference } }, 200);
 }
 
 export function uploadRoutes(app: Hono<Env>, ctx: SandboxContext) {
