@@ -1,0 +1,91 @@
+import type { components, ErrorCode, KnownErrorCode } from '@partner-print/openapi';
+import { describe, expectTypeOf, it } from 'vitest';
+import { createClient, type PartnerPrintClient, type PartnerPrintError } from './index.ts';
+
+declare const client: PartnerPrintClient;
+type Schemas = components['schemas'];
+
+describe('get / post', () => {
+  it('are typed like GET / POST but resolve to data', () => {
+    const order = client.get('/orders/{orderReference}', { params: { path: { orderReference: 'Order_x' } } });
+    expectTypeOf(order).resolves.toExtend<Schemas['OrderResponse']>();
+    expectTypeOf<Schemas['OrderResponse']>().toExtend<Awaited<typeof order>>();
+    const created = client.post('/orders', { body: { order: {} as Schemas['OrderRequest'] } });
+    expectTypeOf(created).resolves.toExtend<Schemas['CreateOrderResponse']>();
+    expectTypeOf(client.get('/rendertokens')).resolves.toExtend<Schemas['RendertokensResponse']>();
+  });
+
+  it('reject wrong paths, methods, params and bodies', () => {
+    // @ts-expect-error not a path of the spec
+    client.get('/nope');
+    // @ts-expect-error /orders/{orderReference} has no POST
+    client.post('/orders/{orderReference}', { params: { path: { orderReference: 'x' } } });
+    // @ts-expect-error the path parameter is required
+    client.get('/orders/{orderReference}');
+    // @ts-expect-error the path parameter is misnamed
+    client.get('/orders/{orderReference}', { params: { path: { reference: 'x' } } });
+    // @ts-expect-error POST /orders needs a body
+    client.post('/orders');
+    // @ts-expect-error the body is { order }
+    client.post('/orders', { body: { storeReference: 'Store_x' } });
+  });
+
+  it('keep the raw methods of openapi-fetch', () => {
+    expectTypeOf(client.GET('/claims')).resolves.toHaveProperty('response').toEqualTypeOf<Response>();
+  });
+});
+
+describe('helpers', () => {
+  it('paginate yields the list item type and accepts only list endpoints', () => {
+    expectTypeOf(client.paginate('/claims')).toEqualTypeOf<
+      AsyncGenerator<Schemas['ClaimListEntry'], void, undefined>
+    >();
+    expectTypeOf(client.collect('/orders', undefined, { max: 5 })).resolves.toExtend<Schemas['Order'][]>();
+    expectTypeOf<Schemas['Order'][]>().toExtend<Awaited<ReturnType<typeof client.collect<'/orders'>>>>();
+    client.paginate('/claims', { params: { query: { closedAfter: '2026-01-01' } } });
+    // @ts-expect-error not a list endpoint
+    client.paginate('/rendertokens');
+  });
+
+  it('download returns bytes, Blob or stream, or a pending result', () => {
+    const init = { params: { path: { renderReference: 'Render_x' } } };
+    expectTypeOf(client.download('/renders/{renderReference}/media', init))
+      .resolves.toHaveProperty('data')
+      .toEqualTypeOf<Uint8Array>();
+    expectTypeOf(client.download('/renders/{renderReference}/thumbnail', init, { as: 'blob' }))
+      .resolves.toHaveProperty('data')
+      .toEqualTypeOf<Blob>();
+    expectTypeOf(client.download('/renders/{renderReference}/media', init, { wait: false }))
+      .resolves.toHaveProperty('pending')
+      .toEqualTypeOf<boolean>();
+    // @ts-expect-error not a download
+    client.download('/orders', {});
+  });
+
+  it('createOrder takes the order object, uploads take bytes', () => {
+    expectTypeOf(client.createOrder).parameter(0).toEqualTypeOf<Schemas['OrderRequest']>();
+    expectTypeOf(client.uploadImage(new Uint8Array())).resolves.toEqualTypeOf<string>();
+    expectTypeOf(client.lookupOrderReference('x')).resolves.toEqualTypeOf<string | null>();
+    // @ts-expect-error strings are not image bytes
+    client.uploadImage('base64...');
+  });
+
+  it('createClient returns the typed client', () => {
+    expectTypeOf(createClient).returns.toEqualTypeOf<PartnerPrintClient>();
+  });
+});
+
+describe('error codes', () => {
+  it('are the documented codes plus any string', () => {
+    expectTypeOf<PartnerPrintError['code']>().toEqualTypeOf<ErrorCode | undefined>();
+    expectTypeOf<'missing_address'>().toExtend<ErrorCode>();
+    expectTypeOf<'some_future_code'>().toExtend<ErrorCode>();
+    expectTypeOf<KnownErrorCode>().toEqualTypeOf<
+      | 'missing_address'
+      | 'missing_image_reference'
+      | 'evidence_required'
+      | 'rendertoken_limit_exceeded'
+      | 'rate_limited'
+    >();
+  });
+});

@@ -1,0 +1,467 @@
+import { describe, expect, it } from 'vitest';
+import { BASE, fakeFetch, JPEG, json, KEY, OPS, PNG, testClock } from '../test/fake.ts';
+import { type CoreOptions, createCore } from './client.ts';
+import {
+  AmbiguousOutcomeError,
+  AuthenticationError,
+  GoneError,
+  NetworkError,
+  NotFoundError,
+  PartnerPrintError,
+  RateLimitedError,
+  RendertokenLimitError,
+  TimeoutError,
+  V1CredentialsError,
+  ValidationError,
+} from './errors.ts';
+import type { ClientEvent } from './transport.ts';
+
+type Handler = Parameters<typeof fakeFetch>[0];
+
+function setup(handler: Handler, options: Partial<CoreOptions<never>> = {}) {
+  const { fetch, seen } = fakeFetch(handler);
+  const clock = testClock();
+  const events: Array<[string, ClientEvent]> = [];
+  const client = createCore<never>(
+    {
+      secretKey: KEY,
+      baseUrl: BASE,
+      fetch,
+      clock,
+      hooks: {
+        request: (e) => events.push(['request', e]),
+        response: (e) => events.push(['response', e]),
+        retry: (e) => events.push(['retry', e]),
+        error: (e) => events.push(['error', e]),
+      },
+      ...options,
+    },
+    { operations: OPS, userAgent: 'test-agent/1' },
+  );
+  return { client, seen, clock, events };
+}
+
+const ORDER = {
+  storeReference: 'Store_x',
+  shippingKind: 'combined',
+  orderlines: [{ productReference: 'Product_x', imageReference: 'Image_x', quantity: 1 }],
+};
+
+describe('requests', () => {
+  it('sends the key only as X-Service-Secret-Key, with the user agent', async () => {
+    const { client, seen } = setup(() => json({ order: { reference: 'Order_1' } }));
+    await expect(
+      client.get('/orders/{orderReference}', { params: { path: { orderReference: 'Order_1' } } }),
+    ).resolves.toEqual({
+      order: { reference: 'Order_1' },
+    });
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.url).toBe(`${BASE}/orders/Order_1`);
+    expect(seen[0]!.headers.get('x-service-secret-key')).toBe(KEY);
+    expect(seen[0]!.headers.get('user-agent')).toBe('test-agent/1');
+    const others = [...seen[0]!.headers].filter(
+      ([name, value]) => name !== 'x-service-secret-key' && value.includes(KEY),
+    );
+    expect(others).toEqual([]);
+    expect(seen[0]!.url).not.toContain(KEY);
+  });
+
+  it('keeps { data, error, response } on the raw methods', async () => {
+    const { client } = setup(() => json({ code: 'missing_address', message: 'no address' }, 422));
+    const result = await client.POST('/orders', { body: { order: ORDER } });
+    expect(result.error).toEqual({ code: 'missing_address', message: 'no address' });
+    expect(result.response.status).toBe(422);
+  });
+
+  it('refuses V1 credential headers before sending anything', async () => {
+    const { client, seen } = setup(() => json({}));
+    const error = await client
+      .get('/orders', { headers: { 'X-Partner-Code': 'ACME', 'X-Api-Key': 'v1key' } })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(V1CredentialsError);
+    expect((error as Error).message).toContain('docs/guides/migrating-from-v1.md');
+    expect((error as Error).message).toContain('X-Service-Secret-Key');
+    expect(seen).toHaveLength(0);
+  });
+
+  it('refuses a missing key and bad base URLs at creation', () => {
+    expect(() => createCore({ secretKey: '', baseUrl: BASE }, { operations: OPS, userAgent: 'x' })).toThrow(
+      /secretKey is required/,
+    );
+    expect(() =>
+      createCore(
+        { secretKey: KEY, baseUrl: 'http://api.example.com/v2' },
+        { operations: OPS, userAgent: 'x' },
+      ),
+    ).toThrow(/https/);
+    expect(() =>
+      createCore(
+        { secretKey: KEY, baseUrl: 'https://api.example.com/v1' },
+        { operations: OPS, userAgent: 'x' },
+      ),
+    ).toThrow(V1CredentialsError);
+  });
+});
+
+describe('errors', () => {
+  it.each([
+    [401, {}, AuthenticationError],
+    [403, {}, AuthenticationError],
+    [404, {}, NotFoundError],
+    [410, {}, GoneError],
+    [400, { code: 'bad' }, ValidationError],
+    [409, { code: 'conflict' }, ValidationError],
+    [422, { code: 'missing_image_reference' }, ValidationError],
+  ] as const)('maps %i to %s', async (status, body, Class) => {
+    const { client } = setup(() => json({ message: 'nope', ...body }, status, { 'x-request-id': 'req_1' }));
+    const error = (await client.get('/orders').catch((e: unknown) => e)) as PartnerPrintError;
+    expect(error).toBeInstanceOf(Class);
+    expect(error.status).toBe(status);
+    expect(error.operation).toBe('listOrders');
+    expect(error.method).toBe('GET');
+    expect(error.path).toBe('/orders');
+    expect(error.requestId).toBe('req_1');
+    expect(error.message).toContain('nope');
+  });
+
+  it('reads code, Retry-After and the rate-limit headers of a 429', async () => {
+    const { client } = setup(
+      () =>
+        json({ code: 'rate_limited', message: 'slow down' }, 429, {
+          'retry-after': '17',
+          'x-ratelimit-policy': '"default";q=3000;w=60',
+          'x-ratelimit': '"default";r=0;t=17',
+        }),
+      { retry: false },
+    );
+    const error = (await client.get('/orders').catch((e: unknown) => e)) as RateLimitedError;
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect(error.code).toBe('rate_limited');
+    expect(error.retryAfter).toBe(17);
+    expect(error.rateLimit).toMatchObject({ policy: '"default";q=3000;w=60', limit: '"default";r=0;t=17' });
+  });
+
+  it('gives rendertoken_limit_exceeded its own class with resetsAt', async () => {
+    const { client, seen, clock } = setup(() =>
+      json({ code: 'rendertoken_limit_exceeded', message: 'no tokens' }, 429, { 'retry-after': '3600' }),
+    );
+    const error = (await client
+      .post('/renders', { body: { render: { compositionReference: 'c', imageReference: 'i' } } })
+      .catch((e: unknown) => e)) as RendertokenLimitError;
+    expect(error).toBeInstanceOf(RendertokenLimitError);
+    expect(error.resetsAt?.getTime()).toBe(clock.now() + 3_600_000);
+    expect(seen).toHaveLength(1); // waiting for the weekly reset inside a call is pointless
+  });
+});
+
+describe('retries', () => {
+  it('retries a GET on 5xx with backoff and reports each attempt to the hooks', async () => {
+    const { client, seen, clock, events } = setup((_, n) =>
+      n < 3 ? json({}, 503) : json({ orders: [], nextCursor: null }),
+    );
+    await expect(client.get('/orders')).resolves.toEqual({ orders: [], nextCursor: null });
+    expect(seen).toHaveLength(3);
+    expect(clock.slept).toHaveLength(2);
+    expect(clock.slept[0]).toBeLessThan(500);
+    expect(clock.slept[1]).toBeLessThan(1000);
+    expect(events.map(([name, e]) => `${name}:${e.attempt}:${e.status ?? ''}`)).toEqual([
+      'request:1:',
+      'response:1:503',
+      'retry:1:503',
+      'request:2:',
+      'response:2:503',
+      'retry:2:503',
+      'request:3:',
+      'response:3:200',
+    ]);
+    for (const [, e] of events) {
+      expect(e.operation).toBe('listOrders');
+      expect(e.headers.get('x-service-secret-key')).toBe('[redacted]');
+    }
+  });
+
+  it('honours Retry-After', async () => {
+    const { client, clock } = setup((_, n) =>
+      n === 1
+        ? json({ code: 'rate_limited', message: 'wait' }, 429, { 'retry-after': '2' })
+        : json({ orders: [], nextCursor: null }),
+    );
+    await client.get('/orders');
+    expect(clock.slept).toEqual([2000]);
+  });
+
+  it('does not wait longer than maxElapsedMs', async () => {
+    const { client, seen } = setup(() =>
+      json({ code: 'rate_limited', message: 'wait' }, 429, { 'retry-after': '120' }),
+    );
+    await expect(client.get('/orders')).rejects.toBeInstanceOf(RateLimitedError);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('retries any method on 429, with a fresh copy of the body', async () => {
+    const { client, seen } = setup((_, n) =>
+      n === 1
+        ? json({ code: 'rate_limited', message: 'wait' }, 429, { 'retry-after': '1' })
+        : json({ order: { reference: 'Order_1' } }),
+    );
+    await client.post('/orders', { body: { order: ORDER } });
+    expect(seen).toHaveLength(2);
+    expect(new TextDecoder().decode(seen[1]!.body)).toBe(JSON.stringify({ order: ORDER }));
+  });
+
+  it('retries network errors on GET, then throws NetworkError', async () => {
+    const { client, seen, events } = setup(() => {
+      throw new TypeError('fetch failed');
+    });
+    const error = (await client.get('/orders').catch((e: unknown) => e)) as NetworkError;
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error.operation).toBe('listOrders');
+    expect(seen).toHaveLength(3);
+    expect(events.filter(([n]) => n === 'error')).toHaveLength(1);
+  });
+
+  it('retries uploads (same bytes, same reference) on 5xx and network errors', async () => {
+    const { client, seen } = setup((_, n) => {
+      if (n === 1) throw new TypeError('socket hang up');
+      if (n === 2) return json({}, 502);
+      return json({ image: { reference: 'Image_1' } });
+    });
+    await expect(client.uploadImage(JPEG)).resolves.toBe('Image_1');
+    expect(seen).toHaveLength(3);
+    expect(seen.every((s) => s.body.length === JPEG.length)).toBe(true);
+  });
+
+  it('never repeats POST /renders after an ambiguous failure', async () => {
+    const { client, seen } = setup(() => json({ message: 'oops' }, 500));
+    const error = await client
+      .post('/renders', { body: { render: { compositionReference: 'c', imageReference: 'i' } } })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AmbiguousOutcomeError);
+    expect((error as AmbiguousOutcomeError).cause).toBeInstanceOf(PartnerPrintError);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('times out per attempt, and retries a GET after a timeout', async () => {
+    const { client, seen } = setup(
+      (_, n) => (n === 1 ? new Promise<Response>(() => {}) : json({ orders: [], nextCursor: null })),
+      { timeoutMs: 20 },
+    );
+    await expect(client.get('/orders')).resolves.toEqual({ orders: [], nextCursor: null });
+    expect(seen).toHaveLength(2);
+  });
+
+  it('throws TimeoutError when every attempt times out', async () => {
+    const { client } = setup(() => new Promise<Response>(() => {}), {
+      timeoutMs: 10,
+      retry: { attempts: 2 },
+    });
+    await expect(client.get('/orders')).rejects.toBeInstanceOf(TimeoutError);
+  });
+
+  it('stops on abort with the signal reason', async () => {
+    const controller = new AbortController();
+    const { client, seen } = setup(() => {
+      controller.abort(new Error('user gave up'));
+      return json({}, 503);
+    });
+    await expect(client.get('/orders', { signal: controller.signal })).rejects.toThrow('user gave up');
+    expect(seen).toHaveLength(1);
+  });
+});
+
+describe('createOrder', () => {
+  it('returns the order an ambiguous attempt created (reconciled through the lookup)', async () => {
+    const { client, seen } = setup((req) => {
+      if (req.method === 'POST') throw new TypeError('other side closed');
+      return json({ orderReference: 'Order_stored' });
+    });
+    await expect(client.createOrder({ ...ORDER, customIdentifier: 'my-1' })).resolves.toEqual({
+      order: { reference: 'Order_stored' },
+    });
+    expect(seen.map((s) => s.method)).toEqual(['POST', 'GET']);
+    expect(new URL(seen[1]!.url).searchParams.get('customIdentifier')).toBe('my-1');
+  });
+
+  it('creates the order when the lookup says it does not exist (404)', async () => {
+    const { client, seen } = setup((req, n) => {
+      if (req.method === 'GET') return json({ code: 'not_found', message: 'none' }, 404);
+      return n === 1 ? json({ message: 'unavailable' }, 503) : json({ order: { reference: 'Order_new' } });
+    });
+    await expect(client.createOrder({ ...ORDER, customIdentifier: 'my-2' })).resolves.toEqual({
+      order: { reference: 'Order_new' },
+    });
+    expect(seen.map((s) => s.method)).toEqual(['POST', 'GET', 'POST']);
+  });
+
+  it('treats a null reference from the lookup as not created', async () => {
+    const { client, seen } = setup((req, n) => {
+      if (req.method === 'GET') return json({ orderReference: null });
+      return n === 1 ? json({}, 500) : json({ order: { reference: 'Order_new' } });
+    });
+    await expect(client.createOrder({ ...ORDER, customIdentifier: 'my-3' })).resolves.toEqual({
+      order: { reference: 'Order_new' },
+    });
+    expect(seen).toHaveLength(3);
+  });
+
+  it('throws AmbiguousOutcomeError without a customIdentifier', async () => {
+    const { client, seen } = setup(() => {
+      throw new TypeError('other side closed');
+    });
+    const error = await client.createOrder(ORDER).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AmbiguousOutcomeError);
+    expect((error as Error).message).toContain('customIdentifier');
+    expect(seen).toHaveLength(1);
+  });
+
+  it('passes 4xx through unchanged', async () => {
+    const { client, seen } = setup(() => json({ code: 'missing_address', message: 'address needed' }, 422));
+    const error = (await client
+      .createOrder({ ...ORDER, shippingKind: 'dropship', customIdentifier: 'x' })
+      .catch((e: unknown) => e)) as ValidationError;
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.code).toBe('missing_address');
+    expect(seen).toHaveLength(1);
+  });
+});
+
+describe('lookupOrderReference', () => {
+  it.each([
+    [{ orderReference: 'Order_a' }, 'Order_a'],
+    [{ order: { reference: 'Order_b' } }, 'Order_b'],
+    [{ orderReference: null }, null],
+    [{}, null],
+  ])('reads %j defensively', async (body, expected) => {
+    const { client } = setup(() => json(body));
+    await expect(client.lookupOrderReference('id')).resolves.toBe(expected);
+  });
+});
+
+describe('paginate', () => {
+  const pages: Record<string, unknown> = {
+    '': { claims: [{ reference: 'Claim_1' }, { reference: 'Claim_2' }], nextCursor: 'c1' },
+    c1: { nextCursor: 'c2', claims: [{ reference: 'Claim_3' }, { reference: 'Claim_4' }] },
+    c2: { claims: [], nextCursor: null },
+  };
+  const handler: Handler = (req) => json(pages[new URL(req.url).searchParams.get('cursor') ?? '']);
+
+  it('follows nextCursor through an empty last page, passing the other query parameters on', async () => {
+    const { client, seen } = setup(handler);
+    const refs: string[] = [];
+    for await (const claim of client.paginate('/claims', {
+      params: { query: { closedAfter: '2026-01-01' } },
+    }))
+      refs.push((claim as { reference: string }).reference);
+    expect(refs).toEqual(['Claim_1', 'Claim_2', 'Claim_3', 'Claim_4']);
+    expect(seen.map((s) => new URL(s.url).search)).toEqual([
+      '?closedAfter=2026-01-01',
+      '?closedAfter=2026-01-01&cursor=c1',
+      '?closedAfter=2026-01-01&cursor=c2',
+    ]);
+  });
+
+  it('collect stops requesting once it has max items', async () => {
+    const { client, seen } = setup(handler);
+    await expect(client.collect('/claims', undefined, { max: 2 })).resolves.toHaveLength(2);
+    expect(seen).toHaveLength(1);
+    await expect(client.collect('/claims', undefined, { max: 3 })).resolves.toHaveLength(3);
+    await expect(client.collect('/claims')).resolves.toHaveLength(4);
+  });
+
+  it('never reuses a cursor', async () => {
+    const { client } = setup(() => json({ claims: [{}], nextCursor: 'same' }));
+    await expect(client.collect('/claims')).rejects.toThrow(/cursor/);
+  });
+
+  it('refuses a response without a list', async () => {
+    const { client } = setup(() => json({ order: {} }));
+    await expect(client.collect('/orders/{orderReference}')).rejects.toThrow(/not a list/);
+  });
+});
+
+describe('uploads', () => {
+  it.each([
+    ['Uint8Array', () => JPEG],
+    ['ArrayBuffer', () => PNG.slice().buffer],
+    ['Blob', () => new Blob([JPEG])],
+    ['ReadableStream', () => new Blob([PNG.subarray(0, 3), PNG.subarray(3)]).stream()],
+  ])('sends a %s as raw octet-stream bytes', async (_, make) => {
+    const { client, seen } = setup(() => json({ evidence: { reference: 'Evidence_1' } }));
+    await expect(client.uploadEvidence(make())).resolves.toBe('Evidence_1');
+    expect(seen[0]!.headers.get('content-type')).toBe('application/octet-stream');
+    expect(seen[0]!.url).toBe(`${BASE}/evidence`);
+    expect([0xff, 0x89]).toContain(seen[0]!.body[0]);
+  });
+
+  it.each([
+    ['GIF', new TextEncoder().encode('GIF89a....')],
+    ['empty', new Uint8Array()],
+    ['truncated JPEG', new Uint8Array([0xff, 0xd8])],
+  ])('refuses %s before sending', async (_, bytes) => {
+    const { client, seen } = setup(() => json({}));
+    const error = (await client.uploadImage(bytes).catch((e: unknown) => e)) as ValidationError;
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.code).toBe('unsupported_image_format');
+    expect(error.message).toMatch(/JPEG or PNG/);
+    expect(seen).toHaveLength(0);
+  });
+
+  it('refuses values that are not bytes', async () => {
+    const { client } = setup(() => json({}));
+    await expect(client.uploadImage('not bytes' as never)).rejects.toThrow(/Uint8Array/);
+  });
+});
+
+describe('download', () => {
+  const media = (n: number) =>
+    n < 3
+      ? new Response(null, { status: 202, headers: { 'retry-after': '5' } })
+      : new Response(PNG, { headers: { 'content-type': 'image/png' } });
+  const init = { params: { path: { renderReference: 'Render_1' } } };
+
+  it('waits out 202 + Retry-After and returns bytes', async () => {
+    const { client, clock } = setup((_, n) => media(n));
+    const result = await client.download('/renders/{renderReference}/media', init);
+    expect(result).toEqual({ pending: false, data: PNG, contentType: 'image/png' });
+    expect(clock.slept).toEqual([5000, 5000]);
+  });
+
+  it('returns a pending result with wait: false', async () => {
+    const { client } = setup((_, n) => media(n));
+    await expect(client.download('/renders/{renderReference}/media', init, { wait: false })).resolves.toEqual(
+      {
+        pending: true,
+        retryAfter: 5,
+      },
+    );
+  });
+
+  it('returns a Blob or a stream', async () => {
+    const blob = await setup((_, n) => media(n + 2)).client.download(
+      '/renders/{renderReference}/media',
+      init,
+      { as: 'blob' },
+    );
+    expect(blob.data).toBeInstanceOf(Blob);
+    const stream = await setup((_, n) => media(n + 2)).client.download(
+      '/renders/{renderReference}/media',
+      init,
+      { as: 'stream' },
+    );
+    expect(new Uint8Array(await new Response(stream.data as ReadableStream).arrayBuffer())).toEqual(PNG);
+  });
+
+  it('gives up waiting after maxWaitMs', async () => {
+    const { client } = setup(() => new Response(null, { status: 202, headers: { 'retry-after': '60' } }));
+    await expect(
+      client.download('/renders/{renderReference}/media', init, { maxWaitMs: 100_000 }),
+    ).rejects.toBeInstanceOf(TimeoutError);
+  });
+
+  it('throws NotFoundError for an unknown render', async () => {
+    const { client } = setup(() => json({ code: 'not_found', message: 'no render' }, 404));
+    await expect(client.download('/renders/{renderReference}/media', init)).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
+  });
+});

@@ -1,0 +1,122 @@
+import type { ErrorCode } from './codes.ts';
+
+export type { ErrorCode };
+
+/** The rate-limit headers of the response that failed, as sent, plus their parsed form when available. */
+export interface RateLimitSnapshot {
+  /** Raw `X-RateLimit-Policy` (or V3 `RateLimit-Policy`) value. */
+  policy: string | null;
+  /** Raw `X-RateLimit` (or V3 `RateLimit`) value. */
+  limit: string | null;
+  /** The result of @partner-print/ratelimit's `parseRateLimitHeaders`, when it could be parsed. */
+  parsed?: unknown;
+}
+
+export interface PartnerPrintErrorInit {
+  status?: number;
+  code?: ErrorCode;
+  /** The operationId of the call (`createOrder`, `listClaims`…), when known. */
+  operation?: string;
+  method?: string;
+  /** The request path below the base URL, e.g. `/orders/Order_…`. */
+  path?: string;
+  /** Seconds, from the `Retry-After` header. */
+  retryAfter?: number;
+  rateLimit?: RateLimitSnapshot;
+  requestId?: string;
+  cause?: unknown;
+}
+
+/**
+ * The one error hierarchy of the SDK. It carries no request, headers or body, so the secret key
+ * cannot leak through `message`, `toString()`, `JSON.stringify` or `util.inspect`.
+ */
+export class PartnerPrintError extends Error {
+  override name = 'PartnerPrintError';
+  readonly status: number | undefined;
+  readonly code: ErrorCode | undefined;
+  readonly operation: string | undefined;
+  readonly method: string | undefined;
+  readonly path: string | undefined;
+  readonly retryAfter: number | undefined;
+  readonly rateLimit: RateLimitSnapshot | undefined;
+  readonly requestId: string | undefined;
+
+  constructor(message: string, init: PartnerPrintErrorInit = {}) {
+    super(message, 'cause' in init ? { cause: init.cause } : undefined);
+    this.status = init.status;
+    this.code = init.code;
+    this.operation = init.operation;
+    this.method = init.method;
+    this.path = init.path;
+    this.retryAfter = init.retryAfter;
+    this.rateLimit = init.rateLimit;
+    this.requestId = init.requestId;
+  }
+
+  toJSON(): Record<string, unknown> {
+    const { name, message, status, code, operation, method, path, retryAfter, rateLimit, requestId } = this;
+    return { name, message, status, code, operation, method, path, retryAfter, rateLimit, requestId };
+  }
+}
+
+/** 401 or 403: the secret key is missing, wrong, revoked, or not allowed to do this. */
+export class AuthenticationError extends PartnerPrintError {
+  override name = 'AuthenticationError';
+}
+/** 404. */
+export class NotFoundError extends PartnerPrintError {
+  override name = 'NotFoundError';
+}
+/** 410: the resource existed but is no longer available (e.g. a deprecated composition). */
+export class GoneError extends PartnerPrintError {
+  override name = 'GoneError';
+}
+/** Any other 4xx (400, 409, 422…): the request was understood and refused; `code` says why. */
+export class ValidationError extends PartnerPrintError {
+  override name = 'ValidationError';
+}
+/** 429 `rate_limited`: a rate-limit bucket is empty; wait `retryAfter` seconds. */
+export class RateLimitedError extends PartnerPrintError {
+  override name = 'RateLimitedError';
+}
+/** 429 `rendertoken_limit_exceeded`: the weekly rendertokens do not cover the composition's cost. */
+export class RendertokenLimitError extends PartnerPrintError {
+  override name = 'RendertokenLimitError';
+  /** When the weekly limit resets (now + Retry-After); earlier retries fail. */
+  readonly resetsAt: Date | undefined;
+  constructor(message: string, init: PartnerPrintErrorInit & { resetsAt?: Date } = {}) {
+    super(message, init);
+    this.resetsAt = init.resetsAt;
+  }
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), resetsAt: this.resetsAt };
+  }
+}
+/** The connection failed; no HTTP response was received. */
+export class NetworkError extends PartnerPrintError {
+  override name = 'NetworkError';
+}
+/** No response within `timeoutMs`. */
+export class TimeoutError extends PartnerPrintError {
+  override name = 'TimeoutError';
+}
+/**
+ * A non-idempotent request (e.g. POST /orders without customIdentifier, POST /renders) failed in a
+ * way that does not tell whether the service acted on it; `cause` holds the failure. Check the
+ * resource before trying again.
+ */
+export class AmbiguousOutcomeError extends PartnerPrintError {
+  override name = 'AmbiguousOutcomeError';
+}
+/** V1 credentials or a V1 base URL were used with the V2 client. */
+export class V1CredentialsError extends PartnerPrintError {
+  override name = 'V1CredentialsError';
+}
+/** The client was configured or called in a way that cannot work (bad base URL, not an image…). */
+export class ConfigurationError extends PartnerPrintError {
+  override name = 'ConfigurationError';
+}
+
+export const isPartnerPrintError = (value: unknown): value is PartnerPrintError =>
+  value instanceof PartnerPrintError;

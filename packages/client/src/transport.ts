@@ -1,0 +1,202 @@
+import type { Clock } from './clock.ts';
+import { checkHeaders } from './config.ts';
+import { NetworkError, PartnerPrintError, TimeoutError } from './errors.ts';
+import type { OperationIndex } from './operations.ts';
+import { retryAfterSeconds } from './response.ts';
+
+export type Fetch = (request: Request) => Promise<Response>;
+
+export interface RetryOptions {
+  /** Attempts in total, the first included; 1 turns retrying off. Default 3. */
+  attempts?: number;
+  /** Backoff base: attempt n waits a random time in [0, min(maxDelayMs, baseDelayMs·2^(n-1))). Default 500. */
+  baseDelayMs?: number;
+  /** Default 20 000. */
+  maxDelayMs?: number;
+  /** No retry whose wait would end later than this after the call started (Retry-After included). Default 60 000. */
+  maxElapsedMs?: number;
+}
+
+/** What hooks receive: never a body; `headers` is a copy with the secret key replaced by `[redacted]`. */
+export interface ClientEvent {
+  method: string;
+  url: string;
+  /** operationId (`createOrder`…) when the path is in the spec. */
+  operation: string | undefined;
+  /** 1 for the first attempt. */
+  attempt: number;
+  headers: Headers;
+  status?: number;
+  durationMs?: number;
+  /** retry: how long the client waits before the next attempt. */
+  delayMs?: number;
+  error?: PartnerPrintError;
+}
+
+export interface Hooks {
+  /** Before each attempt. */
+  request?(event: ClientEvent): void;
+  /** After each attempt that got a response (any status). */
+  response?(event: ClientEvent): void;
+  /** Before waiting for the next attempt. */
+  retry?(event: ClientEvent): void;
+  /** When a call gives up with a network error or timeout. */
+  error?(event: ClientEvent): void;
+}
+
+export interface StackOptions {
+  secretKey: string;
+  userAgent: string | undefined;
+  retry: Required<RetryOptions>;
+  timeoutMs: number;
+  hooks: Hooks | undefined;
+  clock: Clock;
+  transport: Fetch;
+  rateLimit: ((inner: Fetch) => Fetch) | undefined;
+  basePathLength: number;
+  operations: OperationIndex;
+  scrub: (text: string) => string;
+}
+
+export const SECRET_HEADER = 'x-service-secret-key';
+const IDEMPOTENT = /^(GET|HEAD|OPTIONS|PUT|DELETE)$/;
+// Uploading the same bytes twice returns the same reference, so uploads are safe to repeat.
+const CONTENT_IDEMPOTENT = /\/(images|evidence)$/;
+
+/** Requests that may be repeated after a network error, a timeout or a 5xx. */
+export const isRepeatable = (method: string, path: string): boolean =>
+  IDEMPOTENT.test(method) || (method === 'POST' && CONTENT_IDEMPOTENT.test(path));
+
+function safeCause(error: unknown, scrub: (t: string) => string): Error {
+  const e = error as { name?: unknown; message?: unknown; code?: unknown; cause?: { code?: unknown } };
+  const copy = new Error(scrub(String(e?.message ?? error)));
+  copy.name = typeof e?.name === 'string' ? e.name : 'Error';
+  const code = e?.code ?? e?.cause?.code;
+  if (typeof code === 'string') Object.assign(copy, { code });
+  return copy;
+}
+
+/**
+ * Per-attempt timeout, started when the request leaves the rate-limit queue. It aborts the request's
+ * signal for transports that honour it, and also races the response for in-process ones that do not.
+ */
+export function withTimeout(inner: Fetch, ms: number, describe: (req: Request) => string): Fetch {
+  if (!(ms > 0) || !Number.isFinite(ms)) return inner;
+  return (req) => {
+    const ctrl = new AbortController();
+    const outer = req.signal;
+    const forward = () => ctrl.abort(outer.reason);
+    outer.addEventListener('abort', forward, { once: true });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const error = new TimeoutError(`${describe(req)} got no response within ${ms} ms`, {
+          code: 'timeout',
+        });
+        ctrl.abort(error);
+        reject(error);
+      }, ms);
+    });
+    return Promise.race([inner(new Request(req, { signal: ctrl.signal })), timedOut]).finally(() => {
+      clearTimeout(timer);
+      outer.removeEventListener('abort', forward);
+    });
+  };
+}
+
+/** The fetch openapi-fetch calls: V1 guard, key, retries with backoff, hooks; scheduler and timeout beneath. */
+export function createStack(o: StackOptions): Fetch {
+  const { clock, hooks, retry, scrub, operations } = o;
+  let inner = withTimeout(o.transport, o.timeoutMs, (req) => `${req.method} ${req.url}`);
+  if (o.rateLimit) inner = o.rateLimit(inner);
+  const redacted = (req: Request) => {
+    const h = new Headers(req.headers);
+    if (h.has(SECRET_HEADER)) h.set(SECRET_HEADER, '[redacted]');
+    return h;
+  };
+  const emit = (name: keyof Hooks, req: Request, event: Omit<ClientEvent, 'headers' | 'url' | 'method'>) => {
+    const fn = hooks?.[name];
+    if (!fn) return;
+    try {
+      fn.call(hooks, { method: req.method, url: req.url, headers: redacted(req), ...event });
+    } catch {
+      // A failing logger must not change the outcome of a request.
+    }
+  };
+
+  return async (request) => {
+    const { method } = request;
+    const pathname = new URL(request.url).pathname.slice(o.basePathLength);
+    checkHeaders(request.headers, method, pathname);
+    request.headers.set(SECRET_HEADER, o.secretKey);
+    if (o.userAgent) request.headers.set('user-agent', o.userAgent);
+    const operation = operations.byPath(method, pathname);
+    const repeatable = isRepeatable(method, pathname);
+    const signal = request.signal;
+    const started = clock.now();
+    const context = { operation, method, path: pathname };
+
+    for (let attempt = 1; ; attempt++) {
+      // A Request body can be read once: every attempt gets its own copy while the original stays unread.
+      const req = request.body ? request.clone() : request;
+      if (hooks) emit('request', request, { operation, attempt });
+      const t0 = performance.now();
+      let response: Response;
+      try {
+        response = await inner(req);
+      } catch (cause) {
+        if (signal.aborted) throw signal.reason;
+        const error =
+          cause instanceof PartnerPrintError
+            ? cause
+            : new NetworkError(
+                `${operation ?? `${method} ${pathname}`} could not reach the service: ${scrub(String((cause as Error)?.message ?? cause))}`,
+                { ...context, code: 'network_error', cause: safeCause(cause, scrub) },
+              );
+        if (!error.operation) Object.assign(error, context);
+        const delay = repeatable && retryDelay(attempt, undefined);
+        if (delay !== false) {
+          if (hooks) emit('retry', request, { operation, attempt, delayMs: delay, error });
+          await clock.sleep(delay, signal);
+          continue;
+        }
+        if (hooks) emit('error', request, { operation, attempt, error, durationMs: performance.now() - t0 });
+        throw error;
+      }
+      const { status } = response;
+      if (hooks)
+        emit('response', request, { operation, attempt, status, durationMs: performance.now() - t0 });
+      if (status === 429 || (status >= 500 && repeatable)) {
+        const delay = retryDelay(attempt, retryAfterSeconds(response.headers, clock.now()));
+        // A rendertoken shortage lasts until the weekly reset: waiting inside a call is pointless.
+        if (
+          delay !== false &&
+          !(status === 429 && (await codeOf(response)) === 'rendertoken_limit_exceeded')
+        ) {
+          await response.body?.cancel().catch(() => {});
+          if (hooks) emit('retry', request, { operation, attempt, status, delayMs: delay });
+          await clock.sleep(delay, signal);
+          continue;
+        }
+      }
+      return response;
+    }
+
+    function retryDelay(attempt: number, retryAfter: number | undefined): number | false {
+      if (attempt >= retry.attempts) return false;
+      const delay =
+        retryAfter !== undefined
+          ? retryAfter * 1000
+          : Math.random() * Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1));
+      return clock.now() + delay - started > retry.maxElapsedMs ? false : delay;
+    }
+  };
+}
+
+async function codeOf(response: Response): Promise<unknown> {
+  try {
+    return ((await response.clone().json()) as { code?: unknown })?.code;
+  } catch {
+    return undefined;
+  }
+}
