@@ -9,6 +9,8 @@
 export interface RenderStore {
   get(key: string): Promise<string | null | undefined> | string | null | undefined;
   set(key: string, value: string): Promise<unknown> | unknown;
+  /** Optional: forget a render that failed, so the next call renders again instead of failing at once. */
+  delete?(key: string): Promise<unknown> | unknown;
 }
 
 /** The default store: a Map in this process. */
@@ -21,6 +23,10 @@ export class MemoryRenderStore implements RenderStore {
 
   set(key: string, value: string): void {
     this.#map.set(key, value);
+  }
+
+  delete(key: string): void {
+    this.#map.delete(key);
   }
 
   get size(): number {

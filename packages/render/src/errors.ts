@@ -1,0 +1,138 @@
+import {
+  GoneError,
+  NotFoundError,
+  PartnerPrintError,
+  type PartnerPrintErrorInit,
+  RendertokenLimitError,
+  TimeoutError,
+} from '@partner-print/client';
+import type { Render } from './types.ts';
+
+export interface CompositionQuery {
+  sceneReference: string;
+  productReference: string;
+  perspectiveReference: string;
+}
+
+const describe = (q: CompositionQuery) =>
+  `scene ${q.sceneReference}, product ${q.productReference} and perspective ${q.perspectiveReference}`;
+
+/** No composition combines this scene, product and perspective (GET /lookup-composition answered 404). */
+export class CompositionNotFoundError extends NotFoundError {
+  override name = 'CompositionNotFoundError';
+  readonly query: CompositionQuery;
+
+  constructor(query: CompositionQuery, init: PartnerPrintErrorInit & { message?: string } = {}) {
+    const { message, ...rest } = init;
+    super(
+      message ??
+        `No composition exists for ${describe(query)}. Check the references (they differ between the test and production environments) and list the perspectives with GET /perspectives?sceneReference=….`,
+      { operation: 'lookupComposition', ...rest },
+    );
+    this.query = query;
+  }
+}
+
+/** GET /lookup-composition answered 410: the combination existed but a catalog object in it is deprecated. */
+export class CompositionUnavailableError extends GoneError {
+  override name = 'CompositionUnavailableError';
+  readonly query: CompositionQuery;
+
+  constructor(query: CompositionQuery, init: PartnerPrintErrorInit = {}) {
+    super(
+      `The composition for ${describe(query)} is no longer available: the catalog object is deprecated. Choose another scene, product or perspective.`,
+      { status: 410, operation: 'lookupComposition', ...init },
+    );
+    this.query = query;
+  }
+}
+
+export type IncompatibilityReason =
+  /** A product perspective with a scene whose `allowsProductPerspectives` is false. */
+  | 'product-perspective-not-allowed'
+  /** The product's productgroup is not among the scene's `compatibleProductgroups`. */
+  | 'productgroup-not-compatible'
+  /** A scene perspective that does not belong to this scene. */
+  | 'perspective-not-for-scene'
+  /** A product perspective that does not belong to this product. */
+  | 'perspective-not-for-product';
+
+export interface Incompatibility {
+  reason: IncompatibilityReason;
+  message: string;
+}
+
+/**
+ * The scene, product and perspective cannot be rendered together, and the checks say why (a product
+ * perspective on a scene that does not allow them, an incompatible productgroup…). A kind of
+ * CompositionNotFoundError: `status` is 404 when the lookup said so too, undefined when the checks caught
+ * it before any token was spent.
+ */
+export class IncompatibleCompositionError extends CompositionNotFoundError {
+  override name = 'IncompatibleCompositionError';
+  readonly reason: IncompatibilityReason;
+
+  constructor(query: CompositionQuery, incompatibility: Incompatibility, init: PartnerPrintErrorInit = {}) {
+    super(query, {
+      ...init,
+      code: incompatibility.reason,
+      message: `Cannot render ${describe(query)}: ${incompatibility.message}`,
+    });
+    this.reason = incompatibility.reason;
+  }
+}
+
+/**
+ * The preflight found fewer remaining rendertokens than the composition costs, so nothing was sent.
+ * A `RendertokenLimitError` like the service's own 429 `rendertoken_limit_exceeded`.
+ */
+export class InsufficientRendertokensError extends RendertokenLimitError {
+  override name = 'InsufficientRendertokensError';
+  readonly required: number;
+  readonly remaining: number;
+  readonly limit: number;
+
+  constructor(info: { required: number; remaining: number; limit: number; resetsAt: Date; now: number }) {
+    const weekly =
+      info.limit < info.required
+        ? ` The weekly limit of ${info.limit} is below the cost, so waiting for the reset cannot help.`
+        : '';
+    super(
+      `This render costs ${info.required} rendertokens but ${info.remaining} of ${info.limit} remain this week; they reset at ${info.resetsAt.toISOString()}.${weekly}`,
+      {
+        code: 'rendertoken_limit_exceeded',
+        operation: 'getRendertokens',
+        resetsAt: info.resetsAt,
+        retryAfter: Math.max(0, Math.ceil((info.resetsAt.getTime() - info.now) / 1000)),
+      },
+    );
+    this.required = info.required;
+    this.remaining = info.remaining;
+    this.limit = info.limit;
+  }
+}
+
+/** The render finished with status `failed`. The tokens were spent; rendering again costs them again. */
+export class RenderFailedError extends PartnerPrintError {
+  override name = 'RenderFailedError';
+  readonly render: Render;
+
+  constructor(render: Render) {
+    super(
+      `Render ${render.reference} (composition ${render.compositionReference}, image ${render.imageReference}) failed.`,
+      { operation: 'getRender' },
+    );
+    this.render = render;
+  }
+}
+
+/** `timeoutMs` passed before the render was ready; the render itself goes on in the service. */
+export class RenderTimeoutError extends TimeoutError {
+  override name = 'RenderTimeoutError';
+  readonly renderReference: string | undefined;
+
+  constructor(message: string, renderReference?: string) {
+    super(message);
+    this.renderReference = renderReference;
+  }
+}

@@ -1,0 +1,41 @@
+import type { Composition, Render, Rendertokens } from './types.ts';
+
+/** What `onProgress` hears, in order, during one `renderMockup`. */
+export type RenderProgressEvent =
+  | { type: 'composition'; composition: Composition }
+  | { type: 'checked' }
+  | { type: 'upload'; digest?: string | undefined }
+  | { type: 'image'; imageReference: string }
+  | { type: 'tokens'; rendertokens: Rendertokens; tokenCost: number }
+  | { type: 'waiting-for-tokens'; resetsAt: Date; waitMs: number }
+  /** A known render was reused from the store: no rendertokens spent. */
+  | { type: 'cache-hit'; renderReference: string }
+  /** Another call is already creating or polling this render; this call waits for it. */
+  | { type: 'joined'; key: string }
+  | { type: 'submitted'; renderReference: string; tokenCost: number }
+  | { type: 'poll'; renderReference: string; status: Render['status']; attempt: number }
+  | { type: 'waiting'; renderReference: string; waitMs: number }
+  | { type: 'download'; renderReference: string }
+  | { type: 'completed'; renderReference: string }
+  | { type: 'warning'; code: WarningCode; message: string };
+
+export type WarningCode =
+  | 'productgroup-unknown'
+  | 'placeholder-invalid'
+  | 'cache-read-failed'
+  | 'cache-write-failed'
+  | 'cached-render-missing';
+
+export type ProgressListener = (event: RenderProgressEvent) => void;
+
+/** Calls the listener, and keeps its mistakes away from the render. */
+export function emitter(listener: ProgressListener | undefined): ProgressListener {
+  if (!listener) return () => {};
+  return (event) => {
+    try {
+      listener(event);
+    } catch {
+      // a listener's failure is its own
+    }
+  };
+}

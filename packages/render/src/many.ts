@@ -1,0 +1,298 @@
+import { PartnerPrintError, RendertokenLimitError } from '@partner-print/client';
+import type { RenderClient } from './api.ts';
+import { renderCacheKey } from './cache.ts';
+import type { CompositionQuery } from './errors.ts';
+import type { RenderProgressEvent } from './events.ts';
+import {
+  type CallContext,
+  callContext,
+  produce,
+  type RenderMockupOptions,
+  type RenderMockupResult,
+  type RenderOptions,
+  resolveComposition,
+  resolveImage,
+  stateOf,
+} from './render.ts';
+import { nextRendertokenReset } from './reset.ts';
+import type { Composition, ImageInput } from './types.ts';
+
+/** One mockup of a batch: the same fields as `renderMockup` takes. */
+export type RenderJob = Pick<
+  RenderMockupOptions,
+  'sceneReference' | 'productReference' | 'perspectiveReference'
+> & {
+  image: ImageInput;
+};
+
+export interface PlannedJob {
+  index: number;
+  job: RenderJob;
+  composition: Composition;
+  /** The image's identity: its `Image_…` reference, or `sha256:…` of its bytes. */
+  imageKey: string;
+  /** Rendertokens this job adds to the batch: 0 for a repeat of an earlier job or a render already known. */
+  cost: number;
+  /** Index of the earlier job with the same composition and image, whose render this job shares. */
+  duplicateOf?: number;
+  /** The render store already knows this (composition, image): no tokens needed. */
+  cached: boolean;
+}
+
+export interface RejectedJob {
+  index: number;
+  job: RenderJob;
+  /** Why it cannot render at all (CompositionNotFoundError, IncompatibleCompositionError…). */
+  error: unknown;
+}
+
+export interface RenderPlan {
+  /** Rendertokens the whole batch needs: each distinct (composition, image) once, known renders free. */
+  totalCost: number;
+  /** What the jobs in `fits` spend. */
+  fitsCost: number;
+  remaining: number;
+  limit: number;
+  resetsAt: Date;
+  /** Jobs whose tokens are covered before the reset, in job order. */
+  fits: PlannedJob[];
+  /** Jobs that would exceed the remaining tokens: they can run after `resetsAt`. */
+  deferred: PlannedJob[];
+  /** Jobs that cannot render (no composition, incompatible, …). */
+  rejected: RejectedJob[];
+}
+
+export type PlanOptions = Pick<
+  RenderOptions,
+  'cache' | 'clock' | 'signal' | 'checkCompatibility' | 'catalogTtlMs' | 'onProgress'
+> & {
+  /** Concurrent catalog reads while planning; default 4. */
+  concurrency?: number;
+};
+
+async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next++]!;
+      await work(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+}
+
+async function imageKeyOf(image: ImageInput, index: number): Promise<string> {
+  if (typeof image === 'string') return image;
+  if (typeof ReadableStream !== 'undefined' && image instanceof ReadableStream) return `stream:${index}`;
+  const bytes =
+    image instanceof Uint8Array
+      ? image
+      : image instanceof ArrayBuffer
+        ? new Uint8Array(image)
+        : new Uint8Array(await (image as Blob).arrayBuffer());
+  const subtle = globalThis.crypto?.subtle;
+  if (!subtle) return `bytes:${index}`;
+  const digest = new Uint8Array(await subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
+  return `sha256:${Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+async function planWith(client: RenderClient, jobs: RenderJob[], ctx: CallContext, concurrency: number) {
+  const state = stateOf(client);
+  const resolved: ({ composition: Composition; imageKey: string } | { error: unknown })[] = [];
+  // The tokens read first: a failure here fails the plan before any catalog read.
+  const tokens = state.api.getRendertokens(ctx.signal);
+  tokens.catch(() => {});
+  await pool(
+    jobs.map((job, index) => ({ job, index })),
+    concurrency,
+    async ({ job, index }) => {
+      try {
+        const query: CompositionQuery = {
+          sceneReference: job.sceneReference,
+          productReference: job.productReference,
+          perspectiveReference: job.perspectiveReference,
+        };
+        const [composition, imageKey] = await Promise.all([
+          resolveComposition(state, query, ctx),
+          imageKeyOf(job.image, index),
+        ]);
+        resolved[index] = { composition, imageKey };
+      } catch (error) {
+        if (!(error instanceof PartnerPrintError) && !(error instanceof TypeError)) throw error;
+        resolved[index] = { error };
+      }
+    },
+  );
+  const rendertokens = await tokens;
+  const now = ctx.clock.now();
+  const parsedReset = Date.parse(rendertokens.resets);
+  const resetsAt = new Date(Number.isNaN(parsedReset) ? nextRendertokenReset(now).getTime() : parsedReset);
+
+  const result: RenderPlan = {
+    totalCost: 0,
+    fitsCost: 0,
+    remaining: rendertokens.remaining,
+    limit: rendertokens.limit,
+    resetsAt,
+    fits: [],
+    deferred: [],
+    rejected: [],
+  };
+  const firsts = new Map<string, PlannedJob>();
+  let budget = rendertokens.remaining;
+  for (const [index, job] of jobs.entries()) {
+    const r = resolved[index]!;
+    if ('error' in r) {
+      result.rejected.push({ index, job, error: r.error });
+      continue;
+    }
+    const unit = `${r.composition.reference}|${r.imageKey}`;
+    const first = firsts.get(unit);
+    if (first) {
+      const planned: PlannedJob = { ...first, index, job, cost: 0, duplicateOf: first.index };
+      (result.fits.includes(first) ? result.fits : result.deferred).push(planned);
+      continue;
+    }
+    let cached = false;
+    if (ctx.store && r.imageKey.startsWith('Image_')) {
+      try {
+        cached = !!(await ctx.store.get(renderCacheKey(r.composition.reference, r.imageKey)));
+      } catch {
+        // an unreadable store counts as empty
+      }
+    }
+    const cost = cached ? 0 : r.composition.tokenCost;
+    const planned: PlannedJob = {
+      index,
+      job,
+      composition: r.composition,
+      imageKey: r.imageKey,
+      cost,
+      cached,
+    };
+    firsts.set(unit, planned);
+    result.totalCost += cost;
+    // In job order; a later, cheaper job may still fit after an expensive one did not.
+    if (cost <= budget) {
+      budget -= cost;
+      result.fitsCost += cost;
+      result.fits.push(planned);
+    } else {
+      result.deferred.push(planned);
+    }
+  }
+  return result;
+}
+
+/**
+ * The batch's rendertoken cost against the remaining tokens, before anything is spent: each distinct
+ * (composition, image) counts once, renders already in the store count nothing, and jobs are taken in
+ * order while the remaining tokens cover them; the rest are deferred until `resetsAt`.
+ */
+export async function plan(
+  client: RenderClient,
+  jobs: RenderJob[],
+  options: PlanOptions = {},
+): Promise<RenderPlan> {
+  const ctx = callContext(stateOf(client), options);
+  return planWith(client, jobs, ctx, options.concurrency ?? 4);
+}
+
+export type RenderManyResult =
+  | { status: 'fulfilled'; value: RenderMockupResult }
+  | { status: 'rejected'; reason: unknown }
+  /** Not rendered: the tokens ran out; it can run after `resetsAt` (or pass `waitForTokens`). */
+  | { status: 'deferred'; resetsAt: Date };
+
+export type BatchProgressEvent =
+  | { type: 'planned'; plan: RenderPlan }
+  | { type: 'job'; index: number; event: RenderProgressEvent }
+  | {
+      type: 'settled';
+      index: number;
+      status: RenderManyResult['status'];
+      /** Jobs settled so far, and in all. */
+      done: number;
+      total: number;
+    };
+
+export interface RenderManyOptions extends Omit<RenderOptions, 'onProgress'> {
+  /** Jobs rendering at once; default 4. */
+  concurrency?: number;
+  onProgress?: (event: BatchProgressEvent) => void;
+}
+
+export interface RenderManyOutcome {
+  plan: RenderPlan;
+  /** One entry per job, in job order. */
+  results: RenderManyResult[];
+}
+
+/**
+ * Renders a batch: plans it (see `plan`), runs the jobs that fit `concurrency` at a time, and reports
+ * progress. Deferred jobs wait for the weekly reset with `waitForTokens`, else come back as `deferred`.
+ * `timeoutMs` bounds the whole batch.
+ */
+export async function renderMany(
+  client: RenderClient,
+  jobs: RenderJob[],
+  options: RenderManyOptions = {},
+): Promise<RenderManyOutcome> {
+  const state = stateOf(client);
+  const notify = (event: BatchProgressEvent) => {
+    try {
+      options.onProgress?.(event);
+    } catch {
+      // a listener's failure is its own
+    }
+  };
+  const base = callContext(state, { ...options, onProgress: undefined });
+  const concurrency = options.concurrency ?? 4;
+  const batch = await planWith(client, jobs, base, concurrency);
+  notify({ type: 'planned', plan: batch });
+
+  const results: RenderManyResult[] = new Array(jobs.length);
+  let done = 0;
+  const settle = (index: number, result: RenderManyResult) => {
+    results[index] = result;
+    notify({ type: 'settled', index, status: result.status, done: ++done, total: jobs.length });
+  };
+  for (const { index, error } of batch.rejected) settle(index, { status: 'rejected', reason: error });
+
+  const run = async (planned: PlannedJob, preflight: boolean) => {
+    const ctx: CallContext = {
+      ...callContext(state, {
+        ...options,
+        onProgress: (event) => notify({ type: 'job', index: planned.index, event }),
+      }),
+      deadline: base.deadline,
+      preflight,
+    };
+    try {
+      const imageReference = await resolveImage(state, planned.job.image, ctx);
+      settle(planned.index, {
+        status: 'fulfilled',
+        value: await produce(state, planned.composition, imageReference, ctx),
+      });
+    } catch (error) {
+      if (error instanceof RendertokenLimitError && !options.waitForTokens) {
+        settle(planned.index, {
+          status: 'deferred',
+          resetsAt: error.resetsAt ?? nextRendertokenReset(ctx.clock.now()),
+        });
+      } else {
+        settle(planned.index, { status: 'rejected', reason: error });
+      }
+    }
+  };
+
+  // The plan read the tokens; a job that fits goes straight to POST (a 429 still defers it).
+  await pool(batch.fits, concurrency, (planned) => run(planned, false));
+  if (options.waitForTokens) {
+    await pool(batch.deferred, concurrency, (planned) => run(planned, true));
+  } else {
+    for (const planned of batch.deferred)
+      settle(planned.index, { status: 'deferred', resetsAt: batch.resetsAt });
+  }
+  return { plan: batch, results };
+}
