@@ -56,11 +56,11 @@ describe('order requests', () => {
     // @ts-expect-error the order must be wrapped in `order`
     client.POST('/orders', { body: { storeReference, shippingKind: 'combined', orderlines } });
     client.POST('/orders', {
-      // @ts-expect-error quantity is a number
       body: {
         order: {
           storeReference,
           shippingKind: 'combined',
+          // @ts-expect-error quantity is a number
           orderlines: [{ productReference: 'x', quantity: '1' }],
         },
       },
