@@ -20,9 +20,15 @@ describe('authentication', () => {
 
   it('says that V1 credentials do not work against V2', async () => {
     const { a } = setup();
-    const res = await a.raw('/orders', { headers: { 'X-Partner-Code': 'ACME', 'X-Api-Key': 'v1-key' } }, null);
+    const res = await a.raw(
+      '/orders',
+      { headers: { 'X-Partner-Code': 'ACME', 'X-Api-Key': 'v1-key' } },
+      null,
+    );
     expect(res.status).toBe(401);
-    expect((await json<{ message: string }>(res)).message).toMatch(/V1 credentials .* do not work against V2/);
+    expect((await json<{ message: string }>(res)).message).toMatch(
+      /V1 credentials .* do not work against V2/,
+    );
   });
 
   it('scopes every resource to the organization: another organization gets 404', async () => {

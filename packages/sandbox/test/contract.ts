@@ -133,13 +133,15 @@ export async function checkResponse(
   }
   if (response.status === 429 || response.status === 202) {
     const ra = response.headers.get('retry-after');
-    if (ra === null || !/^\d+$/.test(ra)) throw new ContractError(`${where}: Retry-After must be whole seconds`);
+    if (ra === null || !/^\d+$/.test(ra))
+      throw new ContractError(`${where}: Retry-After must be whole seconds`);
   }
   if (response.status !== 401 && options.rateLimited) {
     for (const name of ['X-RateLimit-Policy', 'X-RateLimit']) {
       const value = response.headers.get(name);
       if (value === null) throw new ContractError(`${where}: ${name} missing on an authenticated response`);
-      if (!SF_LIST.test(value)) throw new ContractError(`${where}: ${name} is not a structured-field list: ${value}`);
+      if (!SF_LIST.test(value))
+        throw new ContractError(`${where}: ${name} is not a structured-field list: ${value}`);
     }
   }
 
@@ -147,7 +149,8 @@ export async function checkResponse(
   const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim();
   const body = new Uint8Array(await response.clone().arrayBuffer());
   if (!content) {
-    if (body.length > 0) throw new ContractError(`${where}: expected an empty body, got ${body.length} bytes`);
+    if (body.length > 0)
+      throw new ContractError(`${where}: expected an empty body, got ${body.length} bytes`);
   } else if ('application/json' in content) {
     if (type !== 'application/json') throw new ContractError(`${where}: content type ${type}, expected JSON`);
     const data: unknown = JSON.parse(new TextDecoder().decode(body));
@@ -159,7 +162,8 @@ export async function checkResponse(
     }
   } else if ('application/octet-stream' in content) {
     // The spec leaves the real type of binary downloads open; the sandbox sends the file's own type.
-    if (!type || type === 'application/json') throw new ContractError(`${where}: binary expected, got ${type}`);
+    if (!type || type === 'application/json')
+      throw new ContractError(`${where}: binary expected, got ${type}`);
     if (body.length === 0) throw new ContractError(`${where}: empty file`);
   }
   record(`${op.id} ${key}`);
@@ -170,7 +174,9 @@ export async function checkResponse(
 export function contractFetch(sandbox: Sandbox) {
   return async (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
     const request =
-      input instanceof Request ? new Request(input, init) : new Request(new URL(String(input), sandbox.baseUrl), init);
+      input instanceof Request
+        ? new Request(input, init)
+        : new Request(new URL(String(input), sandbox.baseUrl), init);
     const response = await sandbox.fetch(request.clone());
     if (new URL(request.url).pathname.startsWith('/v2/') && !response.headers.has('x-sandbox-fault')) {
       await checkResponse(request, response, { rateLimited: sandbox.control.rateLimits() !== false });

@@ -25,12 +25,18 @@ export default function setup(project: TestProject) {
     const missing: string[] = [];
     for (const [path, item] of Object.entries(spec.paths)) {
       for (const method of METHODS) {
-        const op = (item as Record<string, { operationId: string; responses: Record<string, unknown> }>)[method];
+        const op = (item as Record<string, { operationId: string; responses: Record<string, unknown> }>)[
+          method
+        ];
         if (!op) continue;
-        const statuses = Object.keys(op.responses).map((s) => (exercised.has(`${op.operationId} ${s}`) ? `${s}✓` : `${s}·`));
+        const statuses = Object.keys(op.responses).map((s) =>
+          exercised.has(`${op.operationId} ${s}`) ? `${s}✓` : `${s}·`,
+        );
         const any = Object.keys(op.responses).some((s) => exercised.has(`${op.operationId} ${s}`));
         if (!any) missing.push(op.operationId);
-        rows.push(`${any ? '✓' : '✗'} ${op.operationId.padEnd(40)} ${method.toUpperCase().padEnd(5)} ${path.padEnd(52)} ${statuses.join(' ')}`);
+        rows.push(
+          `${any ? '✓' : '✗'} ${op.operationId.padEnd(40)} ${method.toUpperCase().padEnd(5)} ${path.padEnd(52)} ${statuses.join(' ')}`,
+        );
       }
     }
     // biome-ignore lint/suspicious/noConsole: the coverage report is the point of this teardown
