@@ -1,4 +1,5 @@
 import { createCoalescer } from './coalesce.ts';
+import type { Order } from './order.ts';
 import type { Environment } from './params.ts';
 import { parseOrderUpdatedCallback } from './parse.ts';
 import type { CallbackError, CallbackWarning, OrderUpdatedNotification } from './types.ts';
@@ -71,7 +72,7 @@ function answer(status: number, code: string, message: string, extra?: { errors?
  * current order by its V2 reference: the notification says only *that* an order changed.
  * Notifications for an order already being fetched coalesce into one follow-up fetch.
  */
-export function createOrderUpdatedHandler<TOrder>(
+export function createOrderUpdatedHandler<TOrder = Order>(
   options: OrderUpdatedHandlerOptions<TOrder>,
 ): OrderUpdatedHandler {
   const { client, environment } = options;

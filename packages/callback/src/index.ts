@@ -9,6 +9,7 @@ export {
   type OrderUpdatedHandler,
   type OrderUpdatedHandlerOptions,
 } from './handler.ts';
+export type { Order } from './order.ts';
 export {
   ALIASES,
   ENVIRONMENTS,
