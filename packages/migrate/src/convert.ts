@@ -95,7 +95,7 @@ export interface ConversionResult {
 export type SkuResolutionLike =
   | string
   | { status: 'resolved'; productReference: string; note?: string }
-  | { status: 'unknown' | 'error'; note?: string; productReference?: undefined };
+  | { status: 'unknown' | 'invalid' | 'error'; note?: string; productReference?: undefined };
 
 export interface ConvertOptions {
   /** Legacy SKU → product reference. Throw, or return `{ status: 'unknown' }`, for an unknown SKU. */
@@ -450,7 +450,19 @@ export async function convertV1Order(
     }
   }
 
-  return { order, report, errors, ok: errors.length === 0 };
+  // V2 field order, for readable output.
+  const ordered = {} as V2OrderRequest;
+  for (const k of [
+    'storeReference',
+    'shippingKind',
+    'customIdentifier',
+    'dropshipAddress',
+    'dropshipMinimalShippingLevel',
+    'orderlines',
+  ] as const) {
+    if (order[k] !== undefined) (ordered as unknown as Record<string, unknown>)[k] = order[k];
+  }
+  return { order: ordered, report, errors, ok: errors.length === 0 };
 }
 
 async function convertOrderline(
@@ -553,12 +565,14 @@ async function convertOrderline(
           });
         } else {
           const note = typeof r === 'string' ? '' : (r.note ?? '');
-          const unknown = typeof r !== 'string' && r.status === 'unknown';
-          fail(
-            path,
-            unknown ? 'unknown_sku' : 'lookup_failed',
-            `${unknown ? 'Unknown SKU' : 'SKU lookup failed'} ${sku}. ${note}`.trim(),
-          );
+          const status = typeof r === 'string' ? 'error' : r.status;
+          const [code, what] =
+            status === 'unknown'
+              ? (['unknown_sku', 'Unknown SKU'] as const)
+              : status === 'invalid'
+                ? (['invalid_value', 'Invalid SKU'] as const)
+                : (['lookup_failed', 'SKU lookup failed for'] as const);
+          fail(path, code, `${what} ${sku}. ${note}`.trim());
           entries.push({ path, action: 'dropped', from: sku, to: null, note: note || 'Unknown SKU.' });
         }
       } catch (e) {

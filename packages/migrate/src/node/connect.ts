@@ -1,0 +1,89 @@
+import { createClient } from '@partner-print/client';
+import { createScheduler, type Scheduler } from '@partner-print/ratelimit';
+import { UsageError } from './files.ts';
+import type { CliIO, FetchFn, SandboxLike } from './io.ts';
+
+export interface ConnectionOptions {
+  baseUrl?: string;
+  secretKey?: string;
+  sandbox?: boolean;
+  concurrency: number;
+}
+
+export interface Connection {
+  client: ReturnType<typeof createClient>;
+  scheduler: () => Scheduler | undefined;
+  sandbox?: SandboxLike;
+  clock: { now(): number };
+  close(): void;
+}
+
+async function embeddedSandbox(): Promise<SandboxLike> {
+  try {
+    // Optional: only needed for --sandbox, so it is not a runtime dependency of the CLI.
+    const name = '@partner-print/sandbox';
+    const mod = (await import(name)) as { createSandbox(o?: unknown): SandboxLike };
+    return mod.createSandbox();
+  } catch (e) {
+    throw new UsageError(
+      `--sandbox needs the @partner-print/sandbox package (npm i -D @partner-print/sandbox): ${(e as Error).message}`,
+    );
+  }
+}
+
+/** Builds the client: the given or embedded sandbox, or a base URL and secret key; rate-limited by the scheduler. */
+export async function connect(options: ConnectionOptions, io: CliIO): Promise<Connection> {
+  let transport: FetchFn | undefined;
+  let baseUrl = options.baseUrl ?? io.env.PARTNER_PRINT_BASE_URL;
+  let secretKey = options.secretKey ?? io.env.PARTNER_PRINT_SECRET_KEY;
+  let sandbox: SandboxLike | undefined;
+  let clock: { now(): number; sleep(ms: number, signal?: AbortSignal): Promise<void> } | undefined;
+  if (options.sandbox) {
+    sandbox = io.sandbox ?? (await embeddedSandbox());
+    const sb = sandbox;
+    transport = (input, init) => sb.fetch(input, init);
+    baseUrl = sb.baseUrl;
+    secretKey = sb.keys.primary;
+    clock = sb.clock;
+  } else {
+    if (!baseUrl)
+      throw new UsageError('No base URL: pass --base-url or set PARTNER_PRINT_BASE_URL (or use --sandbox)');
+    if (!secretKey) {
+      throw new UsageError(
+        'No secret key: set PARTNER_PRINT_SECRET_KEY or pass --secret-key (or use --sandbox)',
+      );
+    }
+  }
+  if (io.wrapFetch) transport = io.wrapFetch(transport ?? ((input, init) => globalThis.fetch(input, init)));
+  let scheduler: Scheduler | undefined;
+  let client: ReturnType<typeof createClient>;
+  try {
+    client = createClient({
+      secretKey: secretKey!,
+      baseUrl: baseUrl!,
+      ...(transport ? { fetch: transport } : {}),
+      ...(clock ? { clock } : {}),
+      rateLimit: (inner) => {
+        scheduler = createScheduler({
+          fetch: inner,
+          concurrency: options.concurrency,
+          ...(clock ? { clock } : {}),
+        });
+        return scheduler.fetch as typeof inner;
+      },
+    });
+  } catch (e) {
+    // Configuration errors (a V1 or malformed base URL) are usage errors; their messages carry no key.
+    throw new UsageError((e as Error).message);
+  }
+  return {
+    client,
+    scheduler: () => scheduler,
+    ...(sandbox ? { sandbox } : {}),
+    clock: clock ?? { now: () => Date.now() },
+    close() {
+      scheduler?.close();
+      if (sandbox && !io.sandbox) sandbox.close?.();
+    },
+  };
+}

@@ -1,0 +1,179 @@
+import { createReadStream } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parse } from 'csv-parse';
+
+/** A usage problem (exit code 2): a missing file, an unreadable directory, a bad option. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export async function assertReadableFile(path: string): Promise<void> {
+  let s: Awaited<ReturnType<typeof stat>>;
+  try {
+    s = await stat(path);
+    await access(path);
+  } catch {
+    throw new UsageError(`File not found or not readable: ${path}`);
+  }
+  if (!s.isFile()) throw new UsageError(`Not a file: ${path}`);
+}
+
+export interface JsonLine {
+  /** 1-based line number in the file. */
+  line: number;
+  raw: string;
+  value?: unknown;
+  /** Set for a malformed line. */
+  error?: string;
+}
+
+/**
+ * Streams a JSONL file line by line (memory stays flat whatever the file size). Blank lines are
+ * skipped; a malformed line is yielded with `error` so the caller can report it and go on.
+ */
+export async function* readJsonLines(
+  path: string,
+  options: { signal?: AbortSignal; skipUntilLine?: number } = {},
+): AsyncGenerator<JsonLine> {
+  const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: 256 * 1024 });
+  const rl = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
+  let line = 0;
+  try {
+    for await (const raw of rl) {
+      line++;
+      if (options.signal?.aborted) return;
+      if (options.skipUntilLine !== undefined && line <= options.skipUntilLine) continue;
+      const text = line === 1 ? raw.replace(/^\uFEFF/, '') : raw;
+      if (text.trim() === '') continue;
+      try {
+        yield { line, raw: text, value: JSON.parse(text) };
+      } catch (e) {
+        yield { line, raw: text, error: `Malformed JSON on line ${line}: ${(e as Error).message}` };
+      }
+    }
+  } finally {
+    rl.close();
+    stream.destroy();
+  }
+}
+
+export interface SkuRecord {
+  line: number;
+  sku?: string;
+  /** Other columns/fields of the record, passed through to the output. */
+  extra?: Record<string, unknown>;
+  error?: string;
+}
+
+const SKU_KEYS = ['sku', 'legacy_sku', 'legacySku', 'legacyItemSku', 'legacy_item_sku', 'legacyItemSKU'];
+
+export type SkuFileFormat = 'csv' | 'jsonl';
+
+export function skuFileFormat(path: string, explicit?: string): SkuFileFormat {
+  if (explicit) {
+    if (explicit !== 'csv' && explicit !== 'jsonl')
+      throw new UsageError(`--format must be csv or jsonl, got ${explicit}`);
+    return explicit;
+  }
+  const ext = extname(path).toLowerCase();
+  if (ext === '.csv' || ext === '.tsv' || ext === '.txt') return 'csv';
+  if (ext === '.jsonl' || ext === '.ndjson' || ext === '.json') return 'jsonl';
+  throw new UsageError(
+    `Cannot tell the format of ${path} from its extension; pass --format csv or --format jsonl`,
+  );
+}
+
+/**
+ * Streams legacy SKUs from a CSV (a header row with a `sku`-like column, or one SKU per row without a
+ * header) or a JSONL file (`{"sku": "…"}` objects or JSON strings).
+ */
+export async function* readSkuRecords(
+  path: string,
+  format: SkuFileFormat,
+  options: { signal?: AbortSignal; skipUntilLine?: number } = {},
+): AsyncGenerator<SkuRecord> {
+  if (format === 'jsonl') {
+    for await (const l of readJsonLines(path, options)) {
+      if (l.error) {
+        yield { line: l.line, error: l.error };
+        continue;
+      }
+      const v = l.value;
+      if (typeof v === 'string') {
+        yield { line: l.line, sku: v };
+      } else if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+        const rec = v as Record<string, unknown>;
+        const key = SKU_KEYS.find((k) => k in rec);
+        const sku = key ? rec[key] : undefined;
+        if (typeof sku !== 'string') {
+          yield { line: l.line, error: `Line ${l.line} has no string "sku" field` };
+        } else {
+          const extra = { ...rec };
+          delete extra[key!];
+          yield { line: l.line, sku, ...(Object.keys(extra).length ? { extra } : {}) };
+        }
+      } else {
+        yield { line: l.line, error: `Line ${l.line} is neither a JSON string nor an object with "sku"` };
+      }
+    }
+    return;
+  }
+  const delimiter = extname(path).toLowerCase() === '.tsv' ? '\t' : undefined;
+  const parser = createReadStream(path).pipe(
+    parse({
+      bom: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      trim: true,
+      info: true,
+      ...(delimiter ? { delimiter } : {}),
+      // A malformed row (e.g. an unclosed quote) is skipped and reported instead of ending the stream.
+      skip_records_with_error: true,
+    }),
+  );
+  const errors: SkuRecord[] = [];
+  parser.on('skip', (err: Error & { lines?: number }) => {
+    errors.push({ line: err.lines ?? 0, error: `Malformed CSV on line ${err.lines ?? '?'}: ${err.message}` });
+  });
+  let header: string[] | undefined;
+  let skuColumn = 0;
+  let first = true;
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{
+      record: string[];
+      info: { lines: number };
+    }>) {
+      while (errors.length) yield errors.shift()!;
+      if (options.signal?.aborted) return;
+      const line = info.lines;
+      if (first) {
+        first = false;
+        const idx = record.findIndex((c) => SKU_KEYS.map((k) => k.toLowerCase()).includes(c.toLowerCase()));
+        if (idx >= 0) {
+          header = record;
+          skuColumn = idx;
+          continue;
+        }
+      }
+      if (options.skipUntilLine !== undefined && line <= options.skipUntilLine) continue;
+      const sku = record[skuColumn];
+      if (!sku) {
+        yield { line, error: `Line ${line} has an empty SKU column` };
+        continue;
+      }
+      let extra: Record<string, unknown> | undefined;
+      if (header && record.length > 1) {
+        extra = {};
+        record.forEach((v, i) => {
+          if (i !== skuColumn) extra![header![i] ?? `column${i + 1}`] = v;
+        });
+      }
+      yield { line, sku, ...(extra ? { extra } : {}) };
+    }
+    while (errors.length) yield errors.shift()!;
+  } finally {
+    parser.destroy();
+  }
+}

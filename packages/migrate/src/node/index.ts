@@ -1,0 +1,14 @@
+export { auditDirectory } from './audit.ts';
+export { createFileSkuCache, type FileSkuCache } from './file-cache.ts';
+export {
+  assertReadableFile,
+  type JsonLine,
+  readJsonLines,
+  readSkuRecords,
+  type SkuFileFormat,
+  type SkuRecord,
+  UsageError,
+} from './files.ts';
+export type { CliIO, OutStream, SandboxLike } from './io.ts';
+export { deriveCustomIdentifier, type OrderLineReport, type OrderLineStatus } from './orders.ts';
+export { runCli } from './run.ts';

@@ -1,0 +1,144 @@
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { runAudit } from './audit.ts';
+import { UsageError } from './files.ts';
+import type { CliIO } from './io.ts';
+import { runOrders } from './orders.ts';
+import { EXIT, runSkus } from './skus.ts';
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 256)
+    throw new InvalidArgumentError('must be an integer from 1 to 256');
+  return n;
+}
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+function withConnection(cmd: Command): Command {
+  return cmd
+    .option('--base-url <url>', 'V2 base URL ending in /v2 (default: env PARTNER_PRINT_BASE_URL)')
+    .addOption(
+      new Option('--secret-key <key>', 'V2 secret key (prefer env PARTNER_PRINT_SECRET_KEY; never printed)'),
+    )
+    .option('--sandbox', 'run against an embedded in-process sandbox (needs @partner-print/sandbox)')
+    .option(
+      '--concurrency <n>',
+      'requests in flight at most (the rate-limit scheduler paces them)',
+      positiveInt,
+      8,
+    )
+    .option('--cache <file>', 'persistent SKU cache (append-only JSONL), shared between runs')
+    .option(
+      '--no-progress',
+      'no progress bar (it is also off when stderr is not a terminal, and with --json)',
+    )
+    .option('--json', 'print a JSON summary on stdout');
+}
+
+/**
+ * Runs `partner-print-migrate` with the given arguments (without `node` and the script) and returns
+ * the exit code: 0 ok, 1 some lines failed, 2 usage error (bad option, missing file, no key),
+ * 130 interrupted (rerun `skus` to resume).
+ */
+export async function runCli(argv: string[], io: CliIO): Promise<number> {
+  let code: number = EXIT.ok;
+  const program = new Command('partner-print-migrate')
+    .description(
+      'Helpers for moving a Partner Print V1 integration to API V2: resolve legacy SKUs, convert (and submit) V1 orders, audit source code.',
+    )
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    })
+    .showHelpAfterError('(run with --help for usage)');
+
+  withConnection(
+    program
+      .command('skus')
+      .description(
+        'Resolve legacy SKUs (CSV with a sku column, or JSONL) to V2 product references. Resumable: an interrupted run continues where it stopped.',
+      )
+      .argument('<file>', 'CSV or JSONL file of legacy SKUs')
+      .option('-o, --output <file>', 'output file (default: <file>.products.jsonl)')
+      .option('--format <format>', 'input format, csv or jsonl (default: from the extension)')
+      .option('--output-format <format>', 'csv or jsonl (default: from --output, else jsonl)')
+      .option('--state <file>', 'resume state file (default: <output>.state.json)')
+      .option('--restart', 'ignore the state of an interrupted run and start over')
+      .option('--no-sharing', 'do not read GET /items to explain SKUs shared by several products'),
+  ).action(async (file: string, opts) => {
+    code = await runSkus(file, opts, io);
+  });
+
+  withConnection(
+    program
+      .command('orders')
+      .description(
+        'Convert V1 orders (JSONL, one order per line) to V2 order requests. Dry run by default; --submit creates them exactly once (customIdentifier = partner_reference, or derived from the line).',
+      )
+      .argument('<file>', 'JSONL file of V1 orders')
+      .option('--submit', 'create the orders (a rerun creates no duplicates)')
+      .option('-o, --output <file>', 'V2 requests, one per line (default: <file>.v2.jsonl)')
+      .option('--report <file>', 'per-line report (default: <file>.report.jsonl)')
+      .option(
+        '--store-reference <ref>',
+        'Store_ reference for orders without store_reference or a known store_code',
+      )
+      .option(
+        '--store <code=ref>',
+        'map a V1 store_code to a Store_ reference (repeatable, or comma-separated)',
+        collect,
+      ),
+  ).action(async (file: string, opts) => {
+    code = await runOrders(file, opts, io);
+  });
+
+  program
+    .command('audit')
+    .description(
+      'Scan a V1 integration for V1 endpoints, credential headers and snake_case fields; print a checklist with V2 equivalents and file:line.',
+    )
+    .argument('<dir>', 'directory with the integration source')
+    .option('--json', 'print the findings as JSON')
+    .action(async (dir: string, opts) => {
+      code = await runAudit(dir, opts, io);
+    });
+
+  program.addHelpText(
+    'after',
+    `
+Exit codes: 0 ok, 1 some lines failed, 2 usage error, 130 interrupted.
+Examples:
+  partner-print-migrate skus skus.csv --sandbox
+  PARTNER_PRINT_SECRET_KEY=... partner-print-migrate orders v1-orders.jsonl --base-url https://…/v2 --submit
+  partner-print-migrate audit ./my-v1-integration`,
+  );
+
+  try {
+    if (argv.length === 0) {
+      program.outputHelp({ error: true });
+      return EXIT.usage;
+    }
+    await program.parseAsync(argv, { from: 'user' });
+    return code;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (
+        e.code === 'commander.helpDisplayed' ||
+        e.code === 'commander.version' ||
+        e.code === 'commander.help'
+      ) {
+        return EXIT.ok;
+      }
+      return EXIT.usage;
+    }
+    if (e instanceof UsageError) {
+      io.stderr.write(`error: ${e.message}\n`);
+      return EXIT.usage;
+    }
+    io.stderr.write(`error: ${(e as Error).message ?? String(e)}\n`);
+    return EXIT.failures;
+  }
+}
