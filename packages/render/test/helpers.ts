@@ -25,7 +25,10 @@ export interface Setup {
  */
 export function setup(
   options: SandboxOptions = {},
-  intercept?: (request: Request) => Response | undefined,
+  intercept?: (
+    request: Request,
+    sandbox: ReturnType<typeof createSandbox>,
+  ) => Response | Promise<Response> | undefined,
 ): Setup {
   const sandbox = createSandbox({ rateLimits: false, jitter: 0, ...options });
   const requests: string[] = [];
@@ -36,7 +39,7 @@ export function setup(
     fetch: (request: Request) => {
       const path = new URL(request.url).pathname.replace(/^\/v2/, '');
       requests.push(`${request.method} ${path}`);
-      return Promise.resolve(intercept?.(request) ?? sandbox.fetch(request));
+      return Promise.resolve(intercept?.(request, sandbox) ?? sandbox.fetch(request));
     },
   });
   return {

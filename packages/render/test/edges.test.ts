@@ -1,0 +1,199 @@
+import { describe, expect, it } from 'vitest';
+import {
+  IncompatibleCompositionError,
+  MemoryRenderStore,
+  type RenderProgressEvent,
+  renderCacheKey,
+  renderMockup,
+} from '../src/index.ts';
+import { pngBytes, setup } from './helpers.ts';
+
+const json = (body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), {
+    status: 200,
+    headers: { 'Content-Type': 'application/json', ...headers },
+  });
+
+describe('renderMockup edges', () => {
+  it('blocks a combination the lookup accepts when the scene refuses product perspectives, before spending', async () => {
+    // A catalog in which the lookup and the scene disagree: the checks win, no token is spent.
+    let sceneReference = '';
+    const s = setup({}, (request) => {
+      if (sceneReference && request.url.endsWith(`/scenes/${sceneReference}`)) {
+        return json({
+          scene: {
+            reference: sceneReference,
+            name: 'Studio',
+            description: '',
+            private: false,
+            allowsProductPerspectives: false,
+            compatibleProductgroups: [],
+            perspectives: [],
+          },
+        });
+      }
+      return undefined;
+    });
+    const { seed, clock } = s.sandbox;
+    sceneReference = seed.scenes.studio;
+    const error = await renderMockup(s.client, {
+      sceneReference,
+      productReference: seed.products.print,
+      perspectiveReference: seed.perspectives.productCloseup,
+      image: await s.client.uploadImage(pngBytes()),
+      clock,
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(IncompatibleCompositionError);
+    expect(error).toMatchObject({ reason: 'product-perspective-not-allowed', status: undefined });
+    expect(s.count('GET /lookup-composition')).toBe(1);
+    expect(s.count('GET /rendertokens')).toBe(0);
+    expect(s.count('POST /renders')).toBe(0);
+  });
+
+  it('skips the productgroup check with a warning when GET /products does not say', async () => {
+    const s = setup({ renderProcessingMs: 1_000 }, (request) =>
+      new URL(request.url).pathname.endsWith('/products')
+        ? json({ products: [], nextCursor: null })
+        : undefined,
+    );
+    const { seed, clock } = s.sandbox;
+    const events: RenderProgressEvent[] = [];
+    const result = await renderMockup(s.client, {
+      sceneReference: seed.scenes.studio,
+      productReference: seed.products.print,
+      perspectiveReference: seed.perspectives.studioFront,
+      image: await s.client.uploadImage(pngBytes()),
+      clock,
+      onProgress: (e) => events.push(e),
+    });
+    expect(result.render.status).toBe('completed');
+    expect(events).toContainEqual(expect.objectContaining({ type: 'warning', code: 'productgroup-unknown' }));
+  });
+
+  it('honours a Retry-After on the status poll that is longer than the interval', async () => {
+    const s = setup({ renderProcessingMs: 100_000 }, (request, sandbox) => {
+      if (!/\/renders\/Render_[^/]+$/.test(new URL(request.url).pathname)) return undefined;
+      return sandbox.fetch(request).then((response) => {
+        const headers = new Headers(response.headers);
+        headers.set('Retry-After', '90');
+        return new Response(response.body, { status: response.status, headers });
+      });
+    });
+    const { seed, clock } = s.sandbox;
+    const image = await s.client.uploadImage(pngBytes());
+    const started = clock.now();
+    const waits: number[] = [];
+    const result = await renderMockup(s.client, {
+      sceneReference: seed.scenes.studio,
+      productReference: seed.products.print,
+      perspectiveReference: seed.perspectives.studioFront,
+      image,
+      clock,
+      onProgress: (e) => {
+        if (e.type === 'waiting') waits.push(e.waitMs);
+      },
+    });
+    expect(result.render.status).toBe('completed');
+    // 100 s of rendering: polls at 0 and 90 s (pending), then 180 s (completed).
+    expect(waits).toEqual([90_000, 90_000]);
+    expect(clock.now() - started).toBe(180_000);
+  });
+
+  it('keeps the interval when a Retry-After is shorter', async () => {
+    const s = setup({ renderProcessingMs: 100_000 }, (request, sandbox) => {
+      if (!/\/renders\/Render_[^/]+$/.test(new URL(request.url).pathname)) return undefined;
+      return sandbox.fetch(request).then((response) => {
+        const headers = new Headers(response.headers);
+        headers.set('Retry-After', '5');
+        return new Response(response.body, { status: response.status, headers });
+      });
+    });
+    const { seed, clock } = s.sandbox;
+    const waits: number[] = [];
+    await renderMockup(s.client, {
+      sceneReference: seed.scenes.studio,
+      productReference: seed.products.print,
+      perspectiveReference: seed.perspectives.studioFront,
+      image: await s.client.uploadImage(pngBytes()),
+      clock,
+      onProgress: (e) => {
+        if (e.type === 'waiting') waits.push(e.waitMs);
+      },
+    });
+    expect(waits).toEqual([60_000, 60_000]);
+  });
+
+  it('renders anew when a stored render reference is unknown to the service', async () => {
+    const s = setup({ renderProcessingMs: 1_000 });
+    const { seed, clock } = s.sandbox;
+    const image = await s.client.uploadImage(pngBytes());
+    const store = new MemoryRenderStore();
+    const key = renderCacheKey(seed.compositions.available, image);
+    store.set(key, 'Render_0000000000000000000000000X');
+    const events: RenderProgressEvent[] = [];
+    const result = await renderMockup(s.client, {
+      sceneReference: seed.scenes.studio,
+      productReference: seed.products.print,
+      perspectiveReference: seed.perspectives.studioFront,
+      image,
+      clock,
+      cache: store,
+      onProgress: (e) => events.push(e),
+    });
+    expect(result.render.status).toBe('completed');
+    expect(store.get(key)).toBe(result.render.reference);
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'warning', code: 'cached-render-missing' }),
+    );
+    expect(s.count('POST /renders')).toBe(1);
+  });
+
+  it('reuses catalog reads across calls and does not repeat the lookup', async () => {
+    const s = setup({ renderProcessingMs: 1_000 });
+    const { seed, clock } = s.sandbox;
+    const query = {
+      sceneReference: seed.scenes.studio,
+      productReference: seed.products.print,
+      perspectiveReference: seed.perspectives.studioFront,
+      clock,
+    };
+    await renderMockup(s.client, { ...query, image: await s.client.uploadImage(pngBytes(1)) });
+    const before = s.requests.length;
+    await renderMockup(s.client, { ...query, image: await s.client.uploadImage(pngBytes(2)) });
+    const second = s.requests.slice(before);
+    expect(second.filter((r) => /lookup-composition|\/scenes\/|\/perspectives\/|\/products/.test(r))).toEqual(
+      [],
+    );
+  });
+
+  it('stops waiting for tokens when the signal aborts', async () => {
+    const s = setup({ rendertokenLimit: 0 });
+    const { seed, clock } = s.sandbox;
+    const controller = new AbortController();
+    s.sandbox.control.setRendertokenLimit(1);
+    const image = await s.client.uploadImage(pngBytes());
+    await renderMockup(s.client, {
+      sceneReference: seed.scenes.studio,
+      productReference: seed.products.print,
+      perspectiveReference: seed.perspectives.studioFront,
+      image,
+      clock,
+      pollIntervalMs: 1_000,
+    }).catch(() => undefined);
+    const started = clock.now();
+    const pending = renderMockup(s.client, {
+      sceneReference: seed.scenes.studio,
+      productReference: seed.products.print,
+      perspectiveReference: seed.perspectives.studioFront,
+      image: await s.client.uploadImage(pngBytes(9)),
+      clock,
+      waitForTokens: true,
+      signal: controller.signal,
+      onProgress: (e) => {
+        if (e.type === 'waiting-for-tokens') controller.abort(new Error('cancelled'));
+      },
+    });
+    await expect(pending).rejects.toThrow('cancelled');
+    expect(clock.now()).toBe(started);
+  });
+});

@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type BatchProgressEvent,
+  CompositionUnavailableError,
+  MemoryRenderStore,
+  plan,
+  type RenderJob,
+  renderCacheKey,
+  renderMany,
+} from '../src/index.ts';
+import { pngBytes, setup } from './helpers.ts';
+
+describe('plan', () => {
+  it('counts each distinct composition + image once and says what fits before the reset', async () => {
+    const s = setup({ rendertokenLimit: 8 });
+    const { seed, clock } = s.sandbox;
+    const a = await s.client.uploadImage(pngBytes(1));
+    const b = await s.client.uploadImage(pngBytes(2));
+    const studio = {
+      sceneReference: seed.scenes.studio,
+      productReference: seed.products.print,
+      perspectiveReference: seed.perspectives.studioFront,
+    }; // 1 token
+    const expensive = {
+      sceneReference: seed.scenes.lifestyle,
+      productReference: seed.products.poster,
+      perspectiveReference: seed.perspectives.lifestyleWide,
+    }; // 5 tokens
+    const jobs: RenderJob[] = [
+      { ...studio, image: a }, // 0: 1
+      { ...studio, image: a }, // 1: repeat of 0
+      { ...expensive, image: a }, // 2: 5 (total 6)
+      { ...expensive, image: b }, // 3: 5 — does not fit (6 + 5 > 8)
+      { ...studio, image: b }, // 4: 1 — still fits (7)
+      { ...studio, image: pngBytes(7) }, // 5: bytes, 1 (total 8)
+      { ...studio, image: pngBytes(7) }, // 6: the same bytes: a repeat of 5 by content
+      {
+        sceneReference: seed.scenes.lifestyle,
+        productReference: seed.products.print,
+        perspectiveReference: seed.perspectives.lifestyleWide,
+        image: a,
+      }, // 7: 410
+    ];
+    s.requests.length = 0;
+    const p = await plan(s.client, jobs, { clock });
+    expect(p.remaining).toBe(8);
+    expect(p.resetsAt.toISOString()).toBe('2026-11-22T23:00:00.000Z');
+    expect(p.totalCost).toBe(1 + 5 + 5 + 1 + 1);
+    expect(p.fits.map((j) => j.index)).toEqual([0, 1, 2, 4, 5, 6]);
+    expect(p.fitsCost).toBe(8);
+    expect(p.deferred.map((j) => j.index)).toEqual([3]);
+    expect(p.fits[1]).toMatchObject({ duplicateOf: 0, cost: 0 });
+    expect(p.fits[5]).toMatchObject({ duplicateOf: 5, cost: 0, imageKey: expect.stringMatching(/^sha256:/) });
+    expect(p.rejected.map((j) => j.index)).toEqual([7]);
+    expect(p.rejected[0]!.error).toBeInstanceOf(CompositionUnavailableError);
+    // Nothing spent, nothing uploaded while planning; one lookup per distinct combination.
+    expect(s.count('POST')).toBe(0);
+    expect(s.count('GET /lookup-composition')).toBe(3);
+    expect(s.count('GET /rendertokens')).toBe(1);
+  });
+
+  it('counts renders already in the store as free', async () => {
+    const s = setup();
+    const { seed, clock } = s.sandbox;
+    const image = await s.client.uploadImage(pngBytes(1));
+    const store = new MemoryRenderStore();
+    store.set(renderCacheKey(seed.compositions.available, image), 'Render_00000000000000000000000000');
+    const p = await plan(
+      s.client,
+      [
+        {
+          sceneReference: seed.scenes.studio,
+          productReference: seed.products.print,
+          perspectiveReference: seed.perspectives.studioFront,
+          image,
+        },
+      ],
+      { clock, cache: store },
+    );
+    expect(p.totalCost).toBe(0);
+    expect(p.fits[0]).toMatchObject({ cached: true, cost: 0 });
+  });
+});
+
+describe('renderMany', () => {
+  it('renders what fits with a concurrency limit, defers the rest, and reports progress', async () => {
+    const s = setup({ rendertokenLimit: 3, renderProcessingMs: 60_000 });
+    const { seed, clock } = s.sandbox;
+    const images = await Promise.all([1, 2, 3, 4, 5].map((v) => s.client.uploadImage(pngBytes(v))));
+    const studio = {
+      sceneReference: seed.scenes.studio,
+      productReference: seed.products.print,
+      perspectiveReference: seed.perspectives.studioFront,
+    };
+    const jobs: RenderJob[] = [
+      ...images.map((image) => ({ ...studio, image })),
+      { ...studio, image: images[0]! },
+    ];
+    const events: BatchProgressEvent[] = [];
+    let running = 0;
+    let maxRunning = 0;
+    const { plan: p, results } = await renderMany(s.client, jobs, {
+      clock,
+      concurrency: 2,
+      onProgress: (e) => {
+        events.push(e);
+        if (e.type === 'job' && e.event.type === 'image') maxRunning = Math.max(maxRunning, ++running);
+        if (e.type === 'settled') running = Math.max(0, running - 1);
+      },
+    });
+    expect(p.fits.map((j) => j.index)).toEqual([0, 1, 2, 5]);
+    expect(results.map((r) => r.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'deferred',
+      'deferred',
+      'fulfilled',
+    ]);
+    expect(maxRunning).toBeLessThanOrEqual(2);
+    expect(s.count('POST /renders')).toBe(3);
+    // The plan read the tokens once; jobs that fit go straight to POST.
+    expect(s.count('GET /rendertokens')).toBe(1);
+    const settled = events.filter((e) => e.type === 'settled');
+    expect(settled).toHaveLength(6);
+    expect(settled.at(-1)).toMatchObject({ done: 6, total: 6 });
+    expect(events[0]).toMatchObject({ type: 'planned' });
+    const deferred = results[3];
+    expect(deferred).toMatchObject({ status: 'deferred', resetsAt: new Date('2026-11-22T23:00:00.000Z') });
+  });
+
+  it('runs the deferred jobs after the reset with waitForTokens', async () => {
+    const s = setup({ rendertokenLimit: 1, renderProcessingMs: 1_000 });
+    const { seed, clock } = s.sandbox;
+    const images = await Promise.all([1, 2].map((v) => s.client.uploadImage(pngBytes(v))));
+    const jobs = images.map((image) => ({
+      sceneReference: seed.scenes.studio,
+      productReference: seed.products.print,
+      perspectiveReference: seed.perspectives.studioFront,
+      image,
+    }));
+    const { results } = await renderMany(s.client, jobs, { clock, waitForTokens: true });
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
+    const second = results[1]!;
+    if (second.status !== 'fulfilled') throw new Error('expected a render');
+    expect(Date.parse(second.value.render.created)).toBeGreaterThanOrEqual(
+      Date.parse('2026-11-22T23:00:00Z'),
+    );
+  });
+});
