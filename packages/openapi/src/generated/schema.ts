@@ -779,6 +779,8 @@ export interface components {
         };
         ClaimcategoryList: {
             claimcategories: components["schemas"]["Claimcategory"][];
+            /** @description The service reference shows no cursor for this list; it is optional here, following the list convention. */
+            nextCursor?: components["schemas"]["NextCursor"];
         };
         /**
          * ClaimcategoryReference
@@ -1133,8 +1135,6 @@ export interface components {
             perspectives: components["schemas"]["Perspective"][];
             /** @description Whether this list is paginated is not documented by the service reference. */
             nextCursor?: components["schemas"]["NextCursor"];
-        } & {
-            [key: string]: unknown;
         };
         /** @description Output of renders from this perspective. */
         PerspectiveOutput: {
@@ -1172,12 +1172,10 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description Products of the organization. Query parameters and response shape beyond the list convention are not documented by the service reference. */
+        /** @description Products of the organization. Query parameters and the response shape beyond the list convention are not documented by the service reference; unknown fields may appear next to `products`. */
         ProductList: {
             products: components["schemas"]["Product"][];
             nextCursor?: components["schemas"]["NextCursor"];
-        } & {
-            [key: string]: unknown;
         };
         /**
          * ProductReference
@@ -1195,8 +1193,6 @@ export interface components {
         ProductgroupList: {
             productgroups: components["schemas"]["Productgroup"][];
             nextCursor?: components["schemas"]["NextCursor"];
-        } & {
-            [key: string]: unknown;
         };
         /**
          * ProductgroupReference

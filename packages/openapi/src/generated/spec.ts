@@ -2944,6 +2944,14 @@ export const spec: OpenApiDocument = {
             "items": {
               "$ref": "#/components/schemas/Claimcategory"
             }
+          },
+          "nextCursor": {
+            "description": "The service reference shows no cursor for this list; it is optional here, following the list convention.\n",
+            "allOf": [
+              {
+                "$ref": "#/components/schemas/NextCursor"
+              }
+            ]
           }
         }
       },
@@ -3769,8 +3777,7 @@ export const spec: OpenApiDocument = {
               }
             ]
           }
-        },
-        "additionalProperties": true
+        }
       },
       "PerspectiveOutput": {
         "type": "object",
@@ -3842,7 +3849,7 @@ export const spec: OpenApiDocument = {
       },
       "ProductList": {
         "type": "object",
-        "description": "Products of the organization. Query parameters and response shape beyond the list convention are not documented by the service reference.",
+        "description": "Products of the organization. Query parameters and the response shape beyond the list convention are not documented by the service reference; unknown fields may appear next to `products`.",
         "required": [
           "products"
         ],
@@ -3856,8 +3863,7 @@ export const spec: OpenApiDocument = {
           "nextCursor": {
             "$ref": "#/components/schemas/NextCursor"
           }
-        },
-        "additionalProperties": true
+        }
       },
       "ProductReference": {
         "type": "string",
@@ -3897,8 +3903,7 @@ export const spec: OpenApiDocument = {
           "nextCursor": {
             "$ref": "#/components/schemas/NextCursor"
           }
-        },
-        "additionalProperties": true
+        }
       },
       "ProductgroupReference": {
         "type": "string",
