@@ -105,7 +105,7 @@ export const AUDIT_RULES: readonly AuditRule[] = [
   {
     id: 'endpoint:lookup-by-partner-reference',
     category: 'endpoint',
-    pattern: /\/orders?\/[^'"`\s]*partner[-_]?reference|lookup[^'"`\s]*partner[-_]?reference/i,
+    pattern: /\/orders?[/?][^'"`\s]*partner[-_]?reference|lookup[^'"`\s]*partner[-_]?reference/i,
     v2: 'GET /utilities/lookup-order-reference-by-custom-identifier, then GET /orders/{orderReference}',
   },
   {

@@ -1,0 +1,40 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { run } from './helpers.ts';
+
+const fixture = join(import.meta.dirname, 'fixtures', 'v1-integration');
+
+describe('audit', () => {
+  it('prints a checklist with V2 equivalents and file:line', async () => {
+    const r = await run(['audit', fixture]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('2 files scanned');
+    expect(r.stdout).toMatch(/## Base URL: \/v1 → \/v2/);
+    expect(r.stdout).toMatch(/- \[ \] X-Partner-Code → X-Service-Secret-Key: <secret key>/);
+    expect(r.stdout).toMatch(/\s+lib\/client\.js:8:\d+/);
+    expect(r.stdout).toMatch(/- \[ \] \/stock → GET \/products, GET \/productgroups, GET \/items/);
+    expect(r.stdout).toMatch(/\/stock-attributes → no equivalent/);
+    expect(r.stdout).toMatch(/cancel-all-lines → not available in V2/);
+    expect(r.stdout).toMatch(/\/render → POST \/renders/);
+    expect(r.stdout).toMatch(/partner_reference → customIdentifier/);
+    expect(r.stdout).toMatch(/settings\.py:3:\d+/);
+  });
+
+  it('--json lists each finding', async () => {
+    const r = await run(['audit', fixture, '--json']);
+    const { findings } = JSON.parse(r.stdout) as {
+      findings: Array<{ file: string; line: number; rule: string }>;
+    };
+    const at = (rule: string) => findings.filter((f) => f.rule === rule).map((f) => `${f.file}:${f.line}`);
+    expect(at('credentials:partner-code')).toEqual(['lib/client.js:8', 'settings.py:2']);
+    expect(at('credentials:api-key')).toEqual(['lib/client.js:9', 'settings.py:2']);
+    expect(at('endpoint:stock')).toEqual(['lib/client.js:17']);
+    expect(at('endpoint:stock-attributes')).toEqual(['lib/client.js:18']);
+    expect(at('endpoint:cancel-all-lines')).toEqual(['lib/client.js:19']);
+    expect(at('endpoint:render')).toEqual(['lib/client.js:20']);
+    expect(at('endpoint:lookup-by-partner-reference')).toEqual(['lib/client.js:21']);
+    expect(at('field:sku')).toEqual(['lib/client.js:28']);
+    expect(at('image:base64')).toEqual(['lib/client.js:28']);
+    expect(at('field:country_code')).toEqual(['settings.py:3']);
+  });
+});
