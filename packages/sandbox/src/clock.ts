@@ -16,11 +16,15 @@ function abortError(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
 }
 
-export function createVirtualClock(start: number): SandboxClock {
+export function createVirtualClock(start: number): SandboxClock & { set(ms: number): void } {
   let current = start;
   const listeners = new Set<() => void>();
-  const clock: SandboxClock = {
+  const clock: SandboxClock & { set(ms: number): void } = {
     kind: 'virtual',
+    // Only reset() moves virtual time backwards.
+    set(ms: number) {
+      current = ms;
+    },
     now: () => current,
     advance(ms: number) {
       if (!Number.isFinite(ms) || ms < 0)

@@ -274,7 +274,7 @@ export function createControl(deps: ControlDeps): SandboxControl {
 
 /** The control API over HTTP, mounted at `/_sandbox`. */
 export function controlApp(control: SandboxControl, info: () => unknown): Hono {
-  const app = new Hono();
+  const app = new Hono({ strict: false });
   // biome-ignore lint/suspicious/noExplicitAny: control bodies are checked by the control methods
   const body = async (c: { req: { json(): Promise<unknown> } }): Promise<any> =>
     c.req.json().catch(() => ({}));

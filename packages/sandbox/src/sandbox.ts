@@ -91,7 +91,8 @@ function abortable(ms: number, signal: AbortSignal | null): Promise<void> {
 
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const start = toEpoch(options.startTime);
-  const clock = options.clock === 'real' ? createRealClock() : createVirtualClock(start);
+  const virtual = options.clock === 'real' ? undefined : createVirtualClock(start);
+  const clock: SandboxClock = virtual ?? createRealClock();
   const seedText = options.seed ?? DEFAULT_SEED;
   const rendertokenLimit = options.rendertokenLimit ?? 100;
   const origin = (options.origin ?? 'http://sandbox.localhost').replace(/\/$/, '');
@@ -134,7 +135,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       deliverer.reset();
       ctx.renderOutcome = defaultOutcome;
       ctx.renderProcessingMs = options.renderProcessingMs ?? 90_000;
-      if (clock.kind === 'virtual') clock.advance(Math.max(0, start - clock.now()));
+      virtual?.set(start);
     },
   });
 
@@ -143,7 +144,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const seed: SandboxSeed = { ...a!.seed, otherOrganization: b!.seed };
   const baseUrl = `${origin}/v2`;
 
-  const app = new Hono();
+  const app = new Hono({ strict: false });
   app.route('/v2', createV2App(ctx));
   app.route(
     '/_sandbox',

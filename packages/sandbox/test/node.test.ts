@@ -1,0 +1,81 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { startSandboxServer } from '../src/node/index.ts';
+import { checkResponse } from './contract.ts';
+
+describe('Node server', () => {
+  it('serves the V2 API and the control API on 127.0.0.1 and closes cleanly', async () => {
+    const server = await startSandboxServer({ port: 0, virtualTime: true });
+    try {
+      expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v2$/);
+      const request = new Request(`${server.url}/claimcategories`, {
+        headers: { 'X-Service-Secret-Key': server.sandbox.keys.primary },
+      });
+      const res = await fetch(request.clone());
+      await checkResponse(request, res, { rateLimited: true });
+      expect(res.status).toBe(200);
+      const advanced = await fetch(`${server.origin}/_sandbox/clock/advance`, {
+        method: 'POST',
+        body: JSON.stringify({ seconds: 60 }),
+      });
+      expect(await advanced.json()).toMatchObject({ now: '2026-11-16T09:01:00.000Z' });
+      // A dropped connection is a network error for a real client too.
+      await fetch(`${server.origin}/_sandbox/faults`, {
+        method: 'POST',
+        body: JSON.stringify({ path: '/items', kind: 'drop-before' }),
+      });
+      await expect(
+        fetch(`${server.url}/items`, { headers: { 'X-Service-Secret-Key': server.sandbox.keys.primary } }),
+      ).rejects.toThrow(TypeError);
+      expect(
+        (
+          await fetch(`${server.url}/items`, {
+            headers: { 'X-Service-Secret-Key': server.sandbox.keys.primary },
+          })
+        ).status,
+      ).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('runs on real time with 1 s of jitter by default, and reads a seed file', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const file = join(mkdtempSync(join(tmpdir(), 'sandbox-seed-')), 'seed.json');
+    writeFileSync(file, JSON.stringify({ seed: 'custom', pageSize: 3 }));
+    const server = await startSandboxServer({ port: 0, seedFile: file });
+    try {
+      expect(server.sandbox.clock.kind).toBe('real');
+      expect(Math.abs(server.sandbox.clock.now() - Date.now())).toBeLessThan(1000);
+      const { keys } = await startSandboxServer({ port: 0 }).then(async (s) => {
+        await s.close();
+        return s.sandbox;
+      });
+      expect(server.sandbox.keys.primary).not.toBe(keys.primary);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('the CLI prints the base URL and keys and stops on SIGTERM', async () => {
+    const cli = fileURLToPath(new URL('../src/node/cli.ts', import.meta.url));
+    const tsx = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.url));
+    const child = spawn(tsx, [cli, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes('Stop with Ctrl+C')) resolve();
+      });
+      child.once('exit', (code) => reject(new Error(`exited early with ${code}: ${out}`)));
+    });
+    expect(out).toMatch(/base URL\s+http:\/\/127\.0\.0\.1:\d+\/v2/);
+    expect(out).toMatch(/primary\s+sk_test_/);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  }, 20_000);
+});
