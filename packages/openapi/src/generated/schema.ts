@@ -2494,7 +2494,7 @@ export interface operations {
             query: {
                 /** @description `prod` or `test`. */
                 environment: "prod" | "test";
-                /** @description V1-style order reference `<store_code>-<number>`. */
+                /** @description V1-style order reference `<store_code>-<number>`. Whether store codes may contain hyphens is not documented; the pattern only requires a trailing `-<number>`. */
                 order_reference: string;
                 /** @description The V2 order reference. */
                 order_reference_v2: components["schemas"]["OrderReference"];

@@ -1639,10 +1639,10 @@ export const spec: OpenApiDocument = {
             "name": "order_reference",
             "in": "query",
             "required": true,
-            "description": "V1-style order reference `<store_code>-<number>`.",
+            "description": "V1-style order reference `<store_code>-<number>`. Whether store codes may contain hyphens is not documented; the pattern only requires a trailing `-<number>`.",
             "schema": {
               "type": "string",
-              "pattern": "^[^-]+-[0-9]+$",
+              "pattern": "^.+-[0-9]+$",
               "examples": [
                 "ACME-10042"
               ]
