@@ -96,8 +96,16 @@ interface ClientState {
 
 const states = new WeakMap<object, ClientState>();
 
-const timeoutAt = (deadline: number) =>
-  new RenderTimeoutError(`Gave up waiting at the deadline (${new Date(deadline).toISOString()}).`);
+const pollTimeout = (deadline: number, renderReference: string) =>
+  new RenderTimeoutError(
+    `timeoutMs passed (at ${new Date(deadline).toISOString()}) while render ${renderReference} was still in progress. ` +
+      'It goes on in the service: call renderMockup again to pick it up without paying again.',
+    renderReference,
+  );
+const submitTimeout = (deadline: number) =>
+  new RenderTimeoutError(
+    `timeoutMs passed (at ${new Date(deadline).toISOString()}) before the render was created.`,
+  );
 
 /** Per-client state: the render store default, catalog cache and in-flight tasks are never shared across keys. */
 export function stateOf(client: RenderClient): ClientState {
@@ -109,9 +117,9 @@ export function stateOf(client: RenderClient): ClientState {
       images: new TtlCache(),
       store: new MemoryRenderStore(),
       // Spending tokens: a POST once sent finishes and lands in the store even if every caller left.
-      acquisitions: new SharedTasks(timeoutAt, false),
+      acquisitions: new SharedTasks(submitTimeout, false),
       // Polling: stops when nobody waits any more.
-      completions: new SharedTasks(timeoutAt, true),
+      completions: new SharedTasks(pollTimeout, true),
     };
     states.set(client, state);
   }

@@ -47,7 +47,7 @@ export class SharedTasks<T, E = unknown> {
   readonly #entries = new Map<string, Entry<T, E>>();
 
   constructor(
-    private readonly timeoutError: (deadline: number) => unknown,
+    private readonly timeoutError: (deadline: number, key: string) => unknown,
     /**
      * `true` (polling): when the last caller leaves, abort the task and free the key.
      * `false` (spending tokens): let the task finish, so a request already sent is not sent twice.
@@ -68,7 +68,7 @@ export class SharedTasks<T, E = unknown> {
     const { signal } = options;
     if (signal?.aborted) return Promise.reject(abortReason(signal));
     const deadline = options.deadline ?? Number.POSITIVE_INFINITY;
-    if (options.clock.now() >= deadline) return Promise.reject(this.timeoutError(deadline));
+    if (options.clock.now() >= deadline) return Promise.reject(this.timeoutError(deadline, key));
 
     let entry = this.#entries.get(key);
     const start = !entry;
@@ -109,7 +109,7 @@ export class SharedTasks<T, E = unknown> {
       for (const waiter of [...current.waiters]) {
         if (waiter.deadline <= now) {
           leave(waiter);
-          waiter.reject(this.timeoutError(waiter.deadline));
+          waiter.reject(this.timeoutError(waiter.deadline, key));
         }
       }
     };

@@ -340,6 +340,8 @@ describe('renderMockup against the sandbox', () => {
       timeoutMs: 150_000,
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RenderTimeoutError);
+    expect((error as RenderTimeoutError).renderReference).toMatch(/^Render_/);
+    expect((error as Error).message).toMatch(/without paying again/);
     expect(clock.now() - started).toBe(150_000);
   });
 
