@@ -1,7 +1,12 @@
 import { OPERATIONS, type paths } from '@partner-print/openapi';
+import {
+  createScheduler,
+  parseRateLimitHeaders,
+  type Scheduler,
+  type SchedulerOptions,
+} from '@partner-print/ratelimit';
 import type { Client, MaybeOptionalInit } from 'openapi-fetch';
 import { type CoreOptions, createCore } from './client.ts';
-import type { Fetch } from './transport.ts';
 import type {
   DownloadAs,
   Downloaded,
@@ -36,8 +41,15 @@ export type {
 
 export const USER_AGENT = 'partner-print-sdk-client/0.0.0';
 
-/** `false` turns client-side rate limiting off; a function wraps the transport (e.g. a scheduler's). */
-export type RateLimitOption = false | ((inner: Fetch) => Fetch);
+/**
+ * Client-side rate limiting by @partner-print/ratelimit's scheduler, beneath the retry layer.
+ * Default: a scheduler per client with the reference's policies, learning live values from headers.
+ * - options: a scheduler per client made with them (`store` shares a budget between processes);
+ * - a `Scheduler` instance: used as is, with the transport it was created with (the client's
+ *   `fetch` and per-attempt timeout do not apply beneath it);
+ * - `false`: off; 429s are still retried after Retry-After by the retry layer.
+ */
+export type RateLimitOption = false | Scheduler | Omit<SchedulerOptions, 'fetch'>;
 
 export interface ClientOptions extends CoreOptions<RateLimitOption> {}
 
@@ -59,6 +71,8 @@ export interface CallInit {
 }
 
 export interface PartnerPrintClient extends Client<paths, Media> {
+  /** The rate-limit scheduler beneath the retry layer (`stats()`, `on(event)`), unless turned off. */
+  readonly scheduler: Scheduler | undefined;
   /** `GET` that resolves to `data` or throws a `PartnerPrintError`. */
   get: ThrowingMethod<paths, 'get'>;
   /** `POST` that resolves to `data` or throws a `PartnerPrintError` (AmbiguousOutcomeError when a non-repeatable POST may have taken effect). */
@@ -104,9 +118,33 @@ export interface PartnerPrintClient extends Client<paths, Media> {
 
 /** The Partner Print V2 client: openapi-fetch's typed methods plus throwing helpers. */
 export function createClient(options: ClientOptions): PartnerPrintClient {
-  return createCore(options, {
+  let scheduler: Scheduler | undefined;
+  const client = createCore(options, {
     operations: OPERATIONS,
     userAgent: USER_AGENT,
-    rateLimit: (option, inner) => (typeof option === 'function' ? option(inner) : inner),
-  }) as unknown as PartnerPrintClient;
+    parseRateLimit: (headers) => parseRateLimitHeaders(headers),
+    rateLimit(option = {}, inner, clock) {
+      if (option === false) return inner;
+      const s = isScheduler(option)
+        ? option
+        : createScheduler({ clock, key: budgetKey(options.secretKey), ...option, fetch: inner });
+      scheduler = s;
+      return (request) => s.fetch(request);
+    },
+  });
+  return Object.assign(client, { scheduler }) as unknown as PartnerPrintClient;
+}
+
+const isScheduler = (value: object): value is Scheduler =>
+  typeof (value as Scheduler).fetch === 'function' && typeof (value as Scheduler).stats === 'function';
+
+/** The scheduler's default budget key (SHA-256 of the key), computed once instead of per request. */
+function budgetKey(secretKey: string): () => Promise<string> {
+  let key: Promise<string> | undefined;
+  return () =>
+    (key ??= crypto.subtle.digest('SHA-256', new TextEncoder().encode(secretKey)).then((digest) => {
+      let hex = '';
+      for (const byte of new Uint8Array(digest)) hex += byte.toString(16).padStart(2, '0');
+      return `sha256:${hex}`;
+    }));
 }

@@ -42,11 +42,6 @@ export type ResponseData<
 
 type GetData<Paths, Path extends keyof Paths> = NonNullable<ResponseData<Paths, Path, 'get'>>;
 
-/** GET paths whose response is a page: `{ <items>: [...], nextCursor }`. */
-export type ListPaths<Paths extends {}> = {
-  [P in PathsWith<Paths, 'get'>]: GetData<Paths, P> extends { nextCursor?: unknown } ? P : never;
-}[PathsWith<Paths, 'get'>];
-
 /** The item type of a list endpoint: the element type of its one array field besides `nextCursor`. */
 export type ListItem<Paths, Path extends keyof Paths> = {
   [K in Exclude<keyof GetData<Paths, Path>, 'nextCursor'>]: NonNullable<
@@ -55,6 +50,11 @@ export type ListItem<Paths, Path extends keyof Paths> = {
     ? I
     : never;
 }[Exclude<keyof GetData<Paths, Path>, 'nextCursor'>];
+
+/** GET paths whose response holds a list: `{ <items>: [...], nextCursor? }`. */
+export type ListPaths<Paths extends {}> = {
+  [P in PathsWith<Paths, 'get'>]: [ListItem<Paths, P>] extends [never] ? never : P;
+}[PathsWith<Paths, 'get'>];
 
 export type DownloadAs = 'bytes' | 'blob' | 'stream';
 export interface DownloadOptions<As extends DownloadAs = 'bytes'> {
