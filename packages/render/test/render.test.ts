@@ -392,4 +392,39 @@ describe('renderMockup against the sandbox', () => {
     expect(s.count('POST /renders')).toBe(1);
     expect(again).toBeDefined();
   });
+
+  it('uploads once and renders once for ten concurrent calls with the same image bytes', async () => {
+    const s = setup({ renderProcessingMs: 30_000 });
+    const { seed, clock } = s.sandbox;
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        renderMockup(s.client, {
+          sceneReference: seed.scenes.studio,
+          productReference: seed.products.print,
+          perspectiveReference: seed.perspectives.studioFront,
+          image: pngBytes(5),
+          clock,
+        }),
+      ),
+    );
+    expect(new Set(results.map((r) => r.imageReference)).size).toBe(1);
+    expect(s.count('POST /images')).toBe(1);
+    expect(s.count('POST /renders')).toBe(1);
+  });
+
+  it('works on real time with the default clock', async () => {
+    const s = setup({ clock: 'real', renderProcessingMs: 40 });
+    const { seed } = s.sandbox;
+    const started = Date.now();
+    const result = await renderMockup(s.client, {
+      sceneReference: seed.scenes.studio,
+      productReference: seed.products.print,
+      perspectiveReference: seed.perspectives.studioFront,
+      image: await uploaded(s),
+      pollIntervalMs: 25,
+    });
+    expect(result.render.status).toBe('completed');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(25);
+    s.sandbox.close();
+  });
 });
