@@ -1,0 +1,199 @@
+/**
+ * The built page in a real browser: headless Debian chromium driven by playwright-core, the page served from
+ * 127.0.0.1. Install chromium with tools/ci/install-chromium.sh (or point CHROMIUM_PATH at another binary).
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Manifest } from '../../tools/docs/lib/build.ts';
+import { PATHS } from '../../tools/docs/lib/paths.ts';
+import { headingRoute } from '../../tools/docs/lib/slug.ts';
+import { type DocsServer, serveDocs } from '../../tools/docs/server.ts';
+import { readManifest } from './site-files.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const MENU_ITEM = '[data-component-name="Menu/MenuItem"]';
+
+let site: DocsServer;
+let context: BrowserContext;
+let page: Page;
+let profile: string;
+let manifest: Manifest;
+const requested: string[] = [];
+const consoleErrors: string[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`no chromium at ${CHROMIUM}: run tools/ci/install-chromium.sh or set CHROMIUM_PATH`);
+  }
+  manifest = readManifest();
+  site = await serveDocs({ dir: PATHS.dist });
+  profile = mkdtempSync(join(tmpdir(), 'docs-chromium-'));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ARGS,
+    viewport: { width: 1400, height: 900 },
+  });
+  const origin = new URL(site.url).origin;
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    requested.push(url);
+    return new URL(url).origin === origin ? route.continue() : route.abort('blockedbyclient');
+  });
+  page = context.pages()[0] ?? (await context.newPage());
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+  page.on('pageerror', (error) => consoleErrors.push(`pageerror: ${error.message}`));
+  await page.goto(site.url, { waitUntil: 'networkidle' });
+  await page.locator(MENU_ITEM).first().waitFor();
+  await page.locator('[data-testid="search-trigger"]', { hasText: 'Search' }).waitFor();
+});
+
+afterAll(async () => {
+  await context?.close();
+  await site?.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+/** Hrefs of the navigation, normalised to hash routes (`/claims` and `#/claims` both become `#/claims`). */
+async function navRoutes(): Promise<Set<string>> {
+  const hrefs = await page.$$eval(`${MENU_ITEM} a[href]`, (as) =>
+    as.map((a) => a.getAttribute('href') ?? ''),
+  );
+  return new Set(hrefs.map((h) => (h.startsWith('#') ? h : `#${h}`)));
+}
+
+async function clickNav(route: string): Promise<void> {
+  const path = route.slice(1);
+  const link = page.locator(`${MENU_ITEM} a[href="${path}"], ${MENU_ITEM} a[href="${route}"]`).first();
+  await link.scrollIntoViewIfNeeded();
+  await link.click();
+  await page.waitForFunction((r) => decodeURIComponent(location.hash) === r, route);
+}
+
+/** A heading whose whole text is `text` (Redoc puts an icon-only deep link inside each heading). */
+function heading(text: string) {
+  // Prefix match: deprecated operations carry a "Deprecated" badge after the summary.
+  const exact = new RegExp(`^\\s*${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
+  return page.locator('main h1, main h2').filter({ hasText: exact }).first();
+}
+
+async function openOperation(op: Manifest['operations'][number]): Promise<void> {
+  const tag = manifest.tags.find((t) => t.name === op.tag);
+  if (tag) await clickNav(tag.route);
+  await clickNav(op.route);
+  await heading(op.summary).waitFor({ state: 'visible' });
+}
+
+async function expandAndCollect(route: string): Promise<Set<string>> {
+  await clickNav(route);
+  return navRoutes();
+}
+
+describe('the built site in Chromium', () => {
+  it('renders the guides and the reference without console errors', async () => {
+    await expect(page.title()).resolves.toContain('Partner Print');
+    expect(consoleErrors).toEqual([]);
+  });
+
+  it('every guide and each of its sections is reachable from the navigation', async () => {
+    for (const guide of manifest.guides) {
+      const routes = await expandAndCollect(guide.route);
+      expect(routes, guide.file).toContain(guide.route);
+      await heading(guide.title).waitFor({ state: 'visible' });
+      for (const heading of guide.headings) {
+        expect(routes, `${guide.file}: ## ${heading}`).toContain(headingRoute(guide.tag, heading));
+      }
+    }
+    expect(consoleErrors).toEqual([]);
+  });
+
+  it('every operation of the spec is reachable from the navigation', async () => {
+    const byTag = new Map<string, Manifest['operations']>();
+    for (const op of manifest.operations) byTag.set(op.tag, [...(byTag.get(op.tag) ?? []), op]);
+    expect(manifest.operations.length).toBeGreaterThan(20);
+    for (const [tag, operations] of byTag) {
+      const tagRoute = manifest.tags.find((t) => t.name === tag)?.route;
+      expect(tagRoute, `tag ${tag} of ${operations[0]!.operationId} is declared`).toBeDefined();
+      const routes = await expandAndCollect(tagRoute!);
+      for (const op of operations) {
+        expect(routes, `${op.operationId} in the navigation`).toContain(op.route);
+        await clickNav(op.route);
+        await heading(op.summary).waitFor({ state: 'visible' });
+      }
+    }
+    expect(consoleErrors).toEqual([]);
+  });
+
+  it('every in-page link points at a place in the navigation', async () => {
+    const known = new Set<string>(['#/']);
+    for (const g of manifest.guides) {
+      known.add(g.route);
+      for (const h of g.headings) known.add(headingRoute(g.tag, h));
+    }
+    for (const t of manifest.tags) known.add(t.route);
+    for (const op of manifest.operations) known.add(op.route);
+    const links = await page.$$eval('main a[href^="#/"]', (as) =>
+      as.map((a) => a.getAttribute('href') ?? ''),
+    );
+    expect(links.length).toBeGreaterThan(20);
+    const unknown = [...new Set(links)].filter((l) => !known.has(l) && !l.startsWith('#/section/'));
+    // Redoc also deep-links fields and responses of operations (`#/<tag>/<operation>#…`); those are its own.
+    const ours = unknown.filter(
+      (l) =>
+        !manifest.operations.some((op) => /^[#/]/.test(l.slice(op.route.length)) && l.startsWith(op.route)),
+    );
+    expect(ours).toEqual([]);
+  });
+
+  it('shows the SDK and curl samples of an operation', async () => {
+    const op = manifest.operations.find((o) => o.sdkSample && o.method === 'post') ?? manifest.operations[0]!;
+    await openOperation(op);
+    await page.locator('main').getByText('PARTNER_PRINT_SECRET_KEY').first().waitFor({ state: 'visible' });
+  });
+
+  it('search finds an operation', async () => {
+    const op = manifest.operations.find((o) => o.operationId === 'retractClaim') ?? manifest.operations[0]!;
+    await page.locator('[data-testid="search-trigger"]').click();
+    const input = page.locator('[data-testid="search-dialog"] input').first();
+    await input.fill(op.summary);
+    const hit = page.locator(`a[data-component-name="Search/SearchItem"][href="${op.route}"]`).first();
+    await hit.waitFor();
+    await expect(hit.textContent()).resolves.toContain(op.path);
+    await hit.click();
+    await page.waitForFunction((r) => decodeURIComponent(location.hash) === r, op.route);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  it('saves screenshots for review', async () => {
+    const claims = manifest.guides.find((g) => g.file === 'claims.md');
+    if (claims) await clickNav(claims.route);
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(PATHS.dist, 'screenshot.png') });
+    const op = manifest.operations.find((o) => o.operationId === 'createOrder') ?? manifest.operations[0]!;
+    await openOperation(op);
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(PATHS.dist, 'screenshot-operation.png') });
+    expect(existsSync(join(PATHS.dist, 'screenshot.png'))).toBe(true);
+  });
+
+  it('never requested anything but the page host', () => {
+    const origin = new URL(site.url).origin;
+    expect(requested.length).toBeGreaterThan(0);
+    expect(requested.filter((url) => new URL(url).origin !== origin)).toEqual([]);
+  });
+});
