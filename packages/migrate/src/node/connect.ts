@@ -12,7 +12,7 @@ export interface ConnectionOptions {
 
 export interface Connection {
   client: ReturnType<typeof createClient>;
-  scheduler: () => Scheduler | undefined;
+  scheduler: Scheduler;
   sandbox?: SandboxLike;
   clock: { now(): number };
   close(): void;
@@ -55,7 +55,12 @@ export async function connect(options: ConnectionOptions, io: CliIO): Promise<Co
     }
   }
   if (io.wrapFetch) transport = io.wrapFetch(transport ?? ((input, init) => globalThis.fetch(input, init)));
-  let scheduler: Scheduler | undefined;
+  // Our own scheduler instance (paced by the same clock), so the CLI can close it when done.
+  const scheduler: Scheduler = createScheduler({
+    fetch: transport ?? ((input, init) => globalThis.fetch(input, init)),
+    concurrency: options.concurrency,
+    ...(clock ? { clock } : {}),
+  });
   let client: ReturnType<typeof createClient>;
   try {
     client = createClient({
@@ -63,14 +68,7 @@ export async function connect(options: ConnectionOptions, io: CliIO): Promise<Co
       baseUrl: baseUrl!,
       ...(transport ? { fetch: transport } : {}),
       ...(clock ? { clock } : {}),
-      rateLimit: (inner) => {
-        scheduler = createScheduler({
-          fetch: inner,
-          concurrency: options.concurrency,
-          ...(clock ? { clock } : {}),
-        });
-        return scheduler.fetch as typeof inner;
-      },
+      rateLimit: scheduler,
     });
   } catch (e) {
     // Configuration errors (a V1 or malformed base URL) are usage errors; their messages carry no key.
@@ -78,11 +76,11 @@ export async function connect(options: ConnectionOptions, io: CliIO): Promise<Co
   }
   return {
     client,
-    scheduler: () => scheduler,
+    scheduler,
     ...(sandbox ? { sandbox } : {}),
     clock: clock ?? { now: () => Date.now() },
     close() {
-      scheduler?.close();
+      scheduler.close();
       if (sandbox && !io.sandbox) sandbox.close?.();
     },
   };
