@@ -5,6 +5,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RenderClient } from '@partner-print/render';
 import { type Clock, type RenderProgressEvent, renderMockup } from '@partner-print/render';
+import { samplePng } from './steps/sample-image.ts';
 
 /** What the render step needs from the demo. */
 export interface RenderStepContext {
@@ -62,6 +63,18 @@ export async function renderStep(ctx: RenderStepContext): Promise<void> {
   await writeFile(mockup, result.media.bytes);
   await writeFile(thumbnail, result.thumbnail.bytes);
   log(`  saved ${mockup} (${result.media.size} bytes, ${result.media.mimeType}) and ${thumbnail}`);
+  // The same composition and image again: the known render is reused, no rendertokens are spent.
+  const again = await renderMockup(ctx.client, {
+    sceneReference: ctx.seed.scenes.studio,
+    productReference: ctx.seed.products.print,
+    perspectiveReference: ctx.seed.perspectives.studioFront,
+    image: result.imageReference,
+    ...(ctx.clock ? { clock: ctx.clock } : {}),
+  });
+  log(
+    `  rendered ${result.render.reference} for ${result.tokensSpent} rendertoken(s); asking again reuses ` +
+      `${again.render.reference} for ${again.tokensSpent}`,
+  );
   if (result.placeholder) {
     const html = join(ctx.outDir, 'mockup.html');
     await writeFile(
@@ -72,3 +85,25 @@ export async function renderStep(ctx: RenderStepContext): Promise<void> {
     log(`  ${result.placeholder}`);
   }
 }
+
+/** The step as the demo's walkthrough lists it (`{ title, run(ctx) }` with the demo's context). */
+export const renderDemoStep = {
+  title: 'Render a product mockup (tokens spent once, 60-second polls on the virtual clock)',
+  run(ctx: {
+    client: RenderClient;
+    sandbox: { clock: Clock };
+    seed: RenderStepContext['seed'];
+    outDir: string;
+    log: (line: string) => void;
+    state: { image?: string };
+  }): Promise<void> {
+    return renderStep({
+      client: ctx.client,
+      seed: ctx.seed,
+      clock: ctx.sandbox.clock,
+      outDir: ctx.outDir,
+      image: ctx.state.image ?? samplePng(48, 48, 1),
+      log: (line) => ctx.log(line.trimStart()),
+    });
+  },
+};
