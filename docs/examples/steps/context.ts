@@ -1,0 +1,33 @@
+import type { PartnerPrintClient } from '@partner-print/client';
+import type { Sandbox, SandboxSeed } from '@partner-print/sandbox';
+
+/** What every demo step gets: the client, the embedded sandbox, and what earlier steps made. */
+export interface DemoContext {
+  client: PartnerPrintClient;
+  sandbox: Sandbox;
+  seed: SandboxSeed;
+  /** Prints one line of the walkthrough. */
+  log: (line: string) => void;
+  /** Where steps that write files (mockups…) put them. */
+  outDir: string;
+  /** Requests the client has sent so far (every attempt), for steps that show what went over the wire. */
+  requests: () => number;
+  /** References made by earlier steps, for the steps after them. */
+  state: DemoState;
+}
+
+export interface DemoState {
+  image?: string;
+  dropshipOrder?: string;
+  combinedOrder?: string;
+  dropshipShipment?: string;
+  combinedShipment?: string;
+  decidedClaim?: string;
+  retractedClaim?: string;
+}
+
+/** One step of the walkthrough. Add yours to the list in steps/index.ts. */
+export interface DemoStep {
+  title: string;
+  run(ctx: DemoContext): Promise<void>;
+}
