@@ -2,27 +2,48 @@
  * The local mirror of one server-side token bucket. The same arithmetic runs in the Redis store's Lua
  * script (src/redis-script.ts); keep the two in step.
  *
- * `tokens` is what may still be dispatched: the estimated server balance minus the requests sent but not
- * yet reflected in any response. The server's `r` bounds it from above and below on every response, and
- * what the server spent beyond our own requests (other processes sharing the budget) is learned as a
- * `foreign` rate that is subtracted from the refill, so several uncoordinated processes converge on
- * shares that add up to the quota instead of each assuming the whole of it.
+ * - `level` estimates the server's balance minus our requests not yet reflected in a response. Every
+ *   response's `r` (and `t` at `r=0`) bounds the server's balance; the level is corrected to the
+ *   cautious end whenever it leaves those bounds (requests sent after the answered one are assumed
+ *   unreflected).
+ * - `share` is our part of what the server spends, when others spend the same budget without a shared
+ *   store (other processes, other machines). It is measured over windows of ~10 tokens or a second: the
+ *   server spent refill + balance before − balance after, of which our requests in between were ours.
+ * - `tokens` is our claim: at most our share of the server's balance, refilled at our share of the rate,
+ *   with our share of any surplus the server reports, so uncoordinated processes do not all spend the
+ *   same spare tokens.
+ * - While others are seen, a reserve of (others' rate × reserveSeconds) stays in the bucket: racing
+ *   processes rarely empty it, and the server's `r` stays informative (at `r=0`, a whole-second `t` says
+ *   little when tokens come every 50 ms).
  */
 export interface BucketState {
   quota: number;
   windowSeconds: number;
+  /** Estimated server balance minus our unreflected requests. */
+  level: number;
+  /** Our claim on `level`: what this store may still dispatch. */
   tokens: number;
-  /** Time (ms) `tokens` was computed for. */
+  /** Time (ms) `level` and `tokens` were computed for. */
   at: number;
-  /** Estimated consumption of others, tokens per second. */
-  foreign: number;
+  /** Our estimated share (0..1] of the budget's consumption. */
+  share: number;
   pausedUntil: number;
   /** Tickets dispatched and not yet answered, in dispatch order. */
   inflight: number[];
+  /** This bucket's count of takes at each in-flight ticket's dispatch (parallel to `inflight`). */
+  inflightSeq: number[];
+  /** Takes so far, and refunds (429s) so far. */
+  taken: number;
+  refunded: number;
   /** Highest ticket whose response corrected the estimate; older responses carry staler counts. */
   lastTicket: number;
   /** True once a response described this bucket. */
   live: boolean;
+  /** Start of the current measurement window: time, server balance, take count, refund count. */
+  refAt: number;
+  refBalance: number;
+  refSeq: number;
+  refRefunded: number;
 }
 
 export interface BucketObservation {
@@ -33,13 +54,20 @@ export interface BucketObservation {
   resetSeconds?: number;
   /** Pause the bucket for everyone until this time (ms), after a 429. */
   pauseUntil?: number;
+  /** The request was refused (429): it spent no token of this bucket. */
+  refund?: boolean;
 }
 
 export const TUNING = {
-  /** Time constant (s) of the foreign-consumption estimate. */
-  tau: 2,
-  /** Tokens kept back per token/s of foreign consumption, so racing processes rarely collide. */
-  reserveSeconds: 0.1,
+  /** A share sample counts fully after this many tokens spent at the server. */
+  tauTokens: 30,
+  /** A measurement window closes after this many tokens spent at the server, or `windowMs`. */
+  windowTokens: 10,
+  windowMs: 1000,
+  /** Tokens kept back per token/s others spend, so racing processes rarely collide. */
+  reserveSeconds: 0.25,
+  /** Slack (tokens) for timing differences before the level is corrected. */
+  tolerance: 0.25,
   /** Never assume less than this share of the refill for ourselves. */
   minShare: 0.05,
 } as const;
@@ -48,33 +76,47 @@ export function newBucket(quota: number, windowSeconds: number, now: number): Bu
   return {
     quota,
     windowSeconds,
+    level: quota,
     tokens: quota,
     at: now,
-    foreign: 0,
+    share: 1,
     pausedUntil: 0,
     inflight: [],
+    inflightSeq: [],
+    taken: 0,
+    refunded: 0,
     lastTicket: -1,
     live: false,
+    refAt: -1,
+    refBalance: 0,
+    refSeq: 0,
+    refRefunded: 0,
   };
 }
 
 const rateOf = (b: BucketState): number => b.quota / b.windowSeconds;
-const effectiveRate = (b: BucketState): number =>
-  Math.max(rateOf(b) * TUNING.minShare, rateOf(b) - b.foreign);
-const reserveOf = (b: BucketState): number => Math.min(b.quota * 0.05, b.foreign * TUNING.reserveSeconds);
+const effectiveRate = (b: BucketState): number => rateOf(b) * b.share;
+/** What others spend, tokens per second. */
+export const foreignRate = (b: BucketState): number => rateOf(b) * (1 - b.share);
+const reserveOf = (b: BucketState): number =>
+  Math.min(b.quota * 0.05, foreignRate(b) * TUNING.reserveSeconds);
 
 export function refill(b: BucketState, now: number): void {
   const cap = b.quota - b.inflight.length;
-  if (now > b.at && b.tokens < cap)
-    b.tokens = Math.min(cap, b.tokens + (effectiveRate(b) * (now - b.at)) / 1000);
-  else if (b.tokens > cap) b.tokens = cap;
-  if (now > b.at) b.at = now;
+  if (now > b.at) {
+    const gain = (effectiveRate(b) * (now - b.at)) / 1000;
+    b.level = Math.min(cap, b.level + gain);
+    b.tokens = Math.min(b.level, b.tokens + gain);
+    b.at = now;
+  }
+  if (b.level > cap) b.level = cap;
+  if (b.tokens > b.level) b.tokens = b.level;
 }
 
 /** When the bucket can give one token (ms); `now` if it can now. Call after {@link refill}. */
 export function readyAt(b: BucketState, now: number): number {
-  const need = 1 + reserveOf(b);
-  const at = b.tokens >= need ? now : now + ((need - b.tokens) / effectiveRate(b)) * 1000;
+  const missing = Math.max(0, 1 - b.tokens, 1 + reserveOf(b) - b.level);
+  const at = missing > 0 ? now + (missing / effectiveRate(b)) * 1000 : now;
   return Math.max(at, b.pausedUntil);
 }
 
@@ -92,34 +134,49 @@ export function takeAll(
   if (retryAt > now) return { ok: false, retryAt };
   for (const b of buckets) {
     b.tokens -= 1;
+    b.level -= 1;
+    b.taken += 1;
     b.inflight.push(ticket);
+    b.inflightSeq.push(b.taken);
   }
   return { ok: true };
 }
 
-/** Removes a ticket (its response arrived, or it failed before one did). */
-export function settle(b: BucketState, ticket: number | undefined): void {
-  if (ticket === undefined) return;
+/** Removes a ticket (its response arrived, or it failed before one did); returns its take count. */
+export function settle(b: BucketState, ticket: number | undefined): number | undefined {
+  if (ticket === undefined) return undefined;
   const i = b.inflight.indexOf(ticket);
-  if (i !== -1) b.inflight.splice(i, 1);
+  if (i === -1) return undefined;
+  const seq = b.inflightSeq[i];
+  b.inflight.splice(i, 1);
+  b.inflightSeq.splice(i, 1);
+  return seq;
 }
 
 /** Applies what a response said about this bucket. `ticket` is the request that carried it, if known. */
 export function observe(b: BucketState, ticket: number | undefined, o: BucketObservation, now: number): void {
   refill(b, now);
-  settle(b, ticket);
+  const seq = settle(b, ticket);
+  // A 429 spent nothing at the server: the token taken for it is back.
+  if (o.refund && seq !== undefined) {
+    b.tokens += 1;
+    b.level += 1;
+    b.refunded += 1;
+  }
   if (o.quota !== undefined && o.quota >= 0) b.quota = o.quota;
   if (o.windowSeconds !== undefined && o.windowSeconds > 0) b.windowSeconds = o.windowSeconds;
   if (o.pauseUntil !== undefined && o.pauseUntil > b.pausedUntil) b.pausedUntil = o.pauseUntil;
-  if (b.tokens > b.quota - b.inflight.length) b.tokens = b.quota - b.inflight.length;
+  refill(b, now);
   if (o.remaining === undefined) return;
-  const t = ticket ?? b.lastTicket + 1;
-  if (t < b.lastTicket) return;
-  b.lastTicket = t;
+  if (ticket !== undefined) {
+    // A response to an older request than one already applied carries a staler balance.
+    if (ticket < b.lastTicket) return;
+    b.lastTicket = ticket;
+  }
 
-  // Requests sent after this one and still open are not in its `r` yet.
-  let unreflected = 0;
-  for (const other of b.inflight) if (ticket === undefined || other > ticket) unreflected++;
+  // Requests sent after this one and still open are most likely not in its `r` yet.
+  let after = 0;
+  for (const other of b.inflight) if (ticket === undefined || other > ticket) after++;
 
   // The server's balance right after this request lies in [lo, hi).
   const rate = rateOf(b);
@@ -131,20 +188,51 @@ export function observe(b: BucketState, ticket: number | undefined, o: BucketObs
       lo = Math.max(0, 1 - reset * rate);
       hi = Math.min(1, 1 - (reset - 1) * rate);
     } else {
-      const exact = Math.max(0, 1 - reset * rate);
-      lo = exact;
-      hi = Math.min(1, exact + 0.05);
+      lo = Math.max(0, 1 - reset * rate);
+      hi = Math.min(1, lo + 0.05);
     }
   }
-  const predicted = b.tokens + unreflected;
-  let balance = predicted;
-  if (predicted >= hi || predicted < lo) {
-    balance = (lo + hi) / 2;
-    if (b.live) {
-      const max = rate * (1 - TUNING.minShare);
-      b.foreign = Math.min(max, Math.max(0, b.foreign + (predicted - balance) / TUNING.tau));
+  const balance = (lo + hi) / 2;
+
+  if (!b.live) {
+    b.level = lo - after;
+    b.tokens = b.level;
+    b.live = true;
+  } else {
+    const predicted = b.level + after;
+    if (predicted >= hi + TUNING.tolerance || predicted < lo - TUNING.tolerance) {
+      const level = lo - after;
+      // A surplus is shared: every process spending this budget sees it, each takes its part.
+      if (level > b.level) b.tokens += (level - b.level) * b.share;
+      b.level = level;
     }
   }
-  b.tokens = balance - unreflected;
-  b.live = true;
+  // Our claim is at most our part of what the server holds, less what we have on the way.
+  b.tokens = Math.min(b.tokens, b.level, lo * b.share - after);
+
+  if (seq === undefined) return;
+  const elapsed = now - b.refAt;
+  if (b.refAt < 0 || elapsed < 0) {
+    startWindow(b, now, balance, seq);
+    return;
+  }
+  const ours = seq - b.refSeq - (b.refunded - b.refRefunded);
+  const spent = (rate * elapsed) / 1000 + b.refBalance - balance;
+  if (spent < TUNING.windowTokens && elapsed < TUNING.windowMs) return;
+  // A full bucket wastes refill, which would read as someone else's use: no sample then.
+  if (b.refBalance < b.quota - 1 && balance < b.quota - 1 && ours > 0) {
+    // Within a token of noise (reordering, rounding of `r`) nobody else spent anything.
+    const others = Math.max(0, spent - ours - 1);
+    const sample = Math.max(TUNING.minShare, ours / (ours + others));
+    const weight = Math.min(1, (ours + others) / TUNING.tauTokens);
+    b.share += (sample - b.share) * weight;
+  }
+  startWindow(b, now, balance, seq);
+}
+
+function startWindow(b: BucketState, now: number, balance: number, seq: number): void {
+  b.refAt = now;
+  b.refBalance = balance;
+  b.refSeq = seq;
+  b.refRefunded = b.refunded;
 }

@@ -323,14 +323,10 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
         }
         // The entry may have been aborted while the store answered.
         if (entry.state !== 'queued') {
-          if (result.ok)
-            void store.observe(
-              entry.key,
-              result.ticket,
-              buckets.map((b) => b.name),
-              [],
-              now,
-            );
+          if (result.ok) {
+            const names = buckets.map((b) => b.name);
+            void store.observe(entry.key, result.ticket, names, [], now).catch(() => {});
+          }
           admitted = true;
           break;
         }
@@ -425,6 +421,11 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
     let retryAfterSeconds: number | undefined;
     let paused: string[] = [];
     if (response.status === 429) {
+      for (const name of taken) {
+        const o = observations.find((x) => x.name === name);
+        if (o) o.refund = true;
+        else observations.push({ name, refund: true });
+      }
       paused = throttledBuckets(parsed, taken);
       if (paused.length > 0) {
         retryAfterSeconds = parsed.retryAfterSeconds ?? maxReset(parsed, paused) ?? 1;

@@ -1,6 +1,7 @@
 import {
   type BucketObservation,
   type BucketState,
+  foreignRate,
   newBucket,
   observe,
   refill,
@@ -123,7 +124,7 @@ export class MemoryStore implements RateLimitStore {
         quota: b.quota,
         windowSeconds: b.windowSeconds,
         tokens: b.tokens,
-        foreignPerSecond: b.foreign,
+        foreignPerSecond: foreignRate(b),
         pausedUntil: b.pausedUntil,
         inflight: b.inflight.length,
         live: b.live,

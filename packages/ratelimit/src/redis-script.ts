@@ -1,0 +1,250 @@
+/**
+ * The bucket arithmetic of src/bucket.ts in Lua, so take/observe are atomic in Redis. Keep the two in step.
+ *
+ * KEYS[1] ticket counter, KEYS[2] set of bucket names, then per bucket: its hash and its in-flight zset.
+ * ARGV: mode ('take' | 'observe' | 'snapshot'), now (ms), use redis TIME ('1' | '0'), JSON payload,
+ * ttl (ms), stale (ms), tauTokens, windowTokens, windowMs, reserveSeconds, tolerance, minShare.
+ * In-flight members are "<ticket>:<dispatch ms>:<take count>" scored by ticket; an answer that never comes
+ * (a crashed process) is forgotten after `stale` ms.
+ */
+export const BUCKET_SCRIPT = `
+local mode = ARGV[1]
+local now = tonumber(ARGV[2])
+if ARGV[3] == '1' then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+local payload = cjson.decode(ARGV[4])
+local ttl = tonumber(ARGV[5])
+local stale = tonumber(ARGV[6])
+local tauTokens = tonumber(ARGV[7])
+local windowTokens = tonumber(ARGV[8])
+local windowMs = tonumber(ARGV[9])
+local reserveSeconds = tonumber(ARGV[10])
+local tolerance = tonumber(ARGV[11])
+local minShare = tonumber(ARGV[12])
+
+local FIELDS = { 'quota', 'window', 'level', 'tokens', 'at', 'share', 'paused', 'taken', 'refunded', 'last',
+  'live', 'refAt', 'refBalance', 'refSeq', 'refRefunded' }
+
+local function load(i, name, quota, window)
+  local h = KEYS[1 + 2 * i]
+  local z = KEYS[2 + 2 * i]
+  local v = redis.call('HMGET', h, unpack(FIELDS))
+  local b = {}
+  if v[1] then
+    for j, f in ipairs(FIELDS) do b[f] = tonumber(v[j]) end
+  elseif quota and window then
+    b = { quota = quota, window = window, level = quota, tokens = quota, at = now, share = 1, paused = 0,
+          taken = 0, refunded = 0, last = -1, live = 0, refAt = -1, refBalance = 0, refSeq = 0, refRefunded = 0 }
+    redis.call('SADD', KEYS[2], name)
+  else
+    return nil
+  end
+  b.h = h
+  b.z = z
+  b.inflight = {}
+  b.seqs = {}
+  b.members = {}
+  local members = redis.call('ZRANGE', z, 0, -1)
+  for _, m in ipairs(members) do
+    local a = string.find(m, ':', 1, true)
+    local c = string.find(m, ':', a + 1, true)
+    local ticket = tonumber(string.sub(m, 1, a - 1))
+    local at = tonumber(string.sub(m, a + 1, c - 1))
+    local seq = tonumber(string.sub(m, c + 1))
+    if now - at > stale then
+      redis.call('ZREM', z, m)
+    else
+      table.insert(b.inflight, ticket)
+      table.insert(b.seqs, seq)
+      table.insert(b.members, m)
+    end
+  end
+  return b
+end
+
+local function rate(b) return b.quota / b.window end
+local function effective(b) return rate(b) * b.share end
+local function foreign(b) return rate(b) * (1 - b.share) end
+local function reserve(b) return math.min(b.quota * 0.05, foreign(b) * reserveSeconds) end
+
+local function refill(b)
+  local cap = b.quota - #b.inflight
+  if now > b.at then
+    local gain = effective(b) * (now - b.at) / 1000
+    b.level = math.min(cap, b.level + gain)
+    b.tokens = math.min(b.level, b.tokens + gain)
+    b.at = now
+  end
+  if b.level > cap then b.level = cap end
+  if b.tokens > b.level then b.tokens = b.level end
+end
+
+local function readyAt(b)
+  local missing = math.max(0, 1 - b.tokens, 1 + reserve(b) - b.level)
+  local at = now
+  if missing > 0 then at = now + missing / effective(b) * 1000 end
+  return math.max(at, b.paused)
+end
+
+local function save(b)
+  local args = {}
+  for _, f in ipairs(FIELDS) do
+    table.insert(args, f)
+    table.insert(args, string.format('%.17g', b[f]))
+  end
+  redis.call('HSET', b.h, unpack(args))
+  local keep = math.max(ttl, b.window * 2000)
+  redis.call('PEXPIRE', b.h, keep)
+  redis.call('PEXPIRE', b.z, keep)
+  redis.call('PEXPIRE', KEYS[2], keep)
+end
+
+local function settle(b, ticket)
+  if not ticket then return nil end
+  for i, t in ipairs(b.inflight) do
+    if t == ticket then
+      local seq = b.seqs[i]
+      redis.call('ZREM', b.z, b.members[i])
+      table.remove(b.inflight, i)
+      table.remove(b.seqs, i)
+      table.remove(b.members, i)
+      return seq
+    end
+  end
+  return nil
+end
+
+local function startWindow(b, balance, seq)
+  b.refAt = now
+  b.refBalance = balance
+  b.refSeq = seq
+  b.refRefunded = b.refunded
+end
+
+local function observe(b, ticket, o)
+  refill(b)
+  local seq = settle(b, ticket)
+  if o.refund and seq then
+    b.tokens = b.tokens + 1
+    b.level = b.level + 1
+    b.refunded = b.refunded + 1
+  end
+  if o.quota and o.quota >= 0 then b.quota = o.quota end
+  if o.windowSeconds and o.windowSeconds > 0 then b.window = o.windowSeconds end
+  if o.pauseUntil and o.pauseUntil > b.paused then b.paused = o.pauseUntil end
+  refill(b)
+  if o.remaining == nil then return end
+  if ticket then
+    if ticket < b.last then return end
+    b.last = ticket
+  end
+  local after = 0
+  for _, t in ipairs(b.inflight) do
+    if (not ticket) or t > ticket then after = after + 1 end
+  end
+  local r = rate(b)
+  local lo = o.remaining
+  local hi = o.remaining + 1
+  local reset = o.resetSeconds
+  if o.remaining == 0 and reset and reset > 0 then
+    if reset == math.floor(reset) then
+      lo = math.max(0, 1 - reset * r)
+      hi = math.min(1, 1 - (reset - 1) * r)
+    else
+      lo = math.max(0, 1 - reset * r)
+      hi = math.min(1, lo + 0.05)
+    end
+  end
+  local balance = (lo + hi) / 2
+  if b.live == 0 then
+    b.level = lo - after
+    b.tokens = b.level
+    b.live = 1
+  else
+    local predicted = b.level + after
+    if predicted >= hi + tolerance or predicted < lo - tolerance then
+      local level = lo - after
+      if level > b.level then b.tokens = b.tokens + (level - b.level) * b.share end
+      b.level = level
+    end
+  end
+  b.tokens = math.min(b.tokens, b.level, lo * b.share - after)
+
+  if not seq then return end
+  local elapsed = now - b.refAt
+  if b.refAt < 0 or elapsed < 0 then
+    startWindow(b, balance, seq)
+    return
+  end
+  local ours = seq - b.refSeq - (b.refunded - b.refRefunded)
+  local spent = r * elapsed / 1000 + b.refBalance - balance
+  if spent < windowTokens and elapsed < windowMs then return end
+  if b.refBalance < b.quota - 1 and balance < b.quota - 1 and ours > 0 then
+    local others = math.max(0, spent - ours - 1)
+    local sample = math.max(minShare, ours / (ours + others))
+    local weight = math.min(1, (ours + others) / tauTokens)
+    b.share = b.share + (sample - b.share) * weight
+  end
+  startWindow(b, balance, seq)
+end
+
+if mode == 'take' then
+  local buckets = {}
+  local retryAt = now
+  for i, spec in ipairs(payload.buckets) do
+    local b = load(i, spec.name, spec.quota, spec.windowSeconds)
+    refill(b)
+    retryAt = math.max(retryAt, readyAt(b))
+    buckets[i] = b
+  end
+  if retryAt > now then
+    for _, b in ipairs(buckets) do save(b) end
+    return { 0, math.ceil(retryAt) }
+  end
+  local ticket = redis.call('INCR', KEYS[1])
+  redis.call('PEXPIRE', KEYS[1], ttl)
+  for _, b in ipairs(buckets) do
+    b.tokens = b.tokens - 1
+    b.level = b.level - 1
+    b.taken = b.taken + 1
+    table.insert(b.inflight, ticket)
+    redis.call('ZADD', b.z, ticket, ticket .. ':' .. now .. ':' .. b.taken)
+    save(b)
+  end
+  return { 1, ticket }
+elseif mode == 'observe' then
+  local ticket = payload.ticket
+  for i, name in ipairs(payload.names) do
+    local o = payload.observations[name]
+    local b
+    if o then
+      b = load(i, name, o.quota, o.windowSeconds)
+    else
+      b = load(i, name, nil, nil)
+    end
+    if b then
+      if o then
+        observe(b, ticket, o)
+      else
+        refill(b)
+        settle(b, ticket)
+      end
+      save(b)
+    end
+  end
+  return 1
+else
+  local out = {}
+  for i, name in ipairs(payload.names) do
+    local b = load(i, name, nil, nil)
+    if b then
+      refill(b)
+      out[name] = { quota = b.quota, windowSeconds = b.window, tokens = b.tokens, foreignPerSecond = foreign(b),
+        pausedUntil = b.paused, inflight = #b.inflight, live = b.live == 1 }
+    end
+  end
+  return cjson.encode(out)
+end
+`;

@@ -1,0 +1,123 @@
+import { type BucketObservation, TUNING } from './bucket.ts';
+import { BUCKET_SCRIPT } from './redis-script.ts';
+import type { BucketRequest, BucketSnapshot, RateLimitStore, TakeResult } from './store.ts';
+
+/**
+ * The part of a node-redis (v4/v5) client the store uses. Pass a connected client created by the caller;
+ * the store never creates, connects or closes one.
+ */
+export interface RedisScriptClient {
+  evalSha(sha1: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  scriptLoad(script: string): Promise<string>;
+  sMembers(key: string): Promise<string[]>;
+}
+
+export interface RedisStoreOptions {
+  /** A connected node-redis client (`createClient({ url }).connect()`). */
+  client: RedisScriptClient;
+  /** Key prefix. Default `pp:rl`. Keys are `<prefix>:{<budget key>}:…` (one cluster slot per budget). */
+  prefix?: string;
+  /** Whose clock the bucket arithmetic uses: the caller's `now` (default) or Redis `TIME`. */
+  time?: 'caller' | 'redis';
+  /** An in-flight request never answered (its process died) stops counting after this many ms. Default 60000. */
+  staleMs?: number;
+  /** Minimum key lifetime in ms (keys live at least two windows). Default 3600000. */
+  ttlMs?: number;
+}
+
+/**
+ * A {@link RateLimitStore} in Redis: every take and observe is one Lua script call (EVALSHA, falling back
+ * to EVAL when the script cache was flushed), so processes on many machines share one budget atomically.
+ */
+export class RedisStore implements RateLimitStore {
+  private readonly client: RedisScriptClient;
+  private readonly prefix: string;
+  private readonly redisTime: boolean;
+  private readonly staleMs: number;
+  private readonly ttlMs: number;
+  private sha: Promise<string> | undefined;
+
+  constructor(options: RedisStoreOptions) {
+    this.client = options.client;
+    this.prefix = options.prefix ?? 'pp:rl';
+    this.redisTime = options.time === 'redis';
+    this.staleMs = options.staleMs ?? 60_000;
+    this.ttlMs = options.ttlMs ?? 3_600_000;
+  }
+
+  async take(key: string, buckets: readonly BucketRequest[], now: number): Promise<TakeResult> {
+    const reply = (await this.run(
+      'take',
+      key,
+      buckets.map((b) => b.name),
+      now,
+      { buckets },
+    )) as [number, number];
+    return reply[0] === 1 ? { ok: true, ticket: Number(reply[1]) } : { ok: false, retryAt: Number(reply[1]) };
+  }
+
+  async observe(
+    key: string,
+    ticket: number | undefined,
+    taken: readonly string[],
+    observations: readonly BucketObservation[],
+    now: number,
+  ): Promise<void> {
+    const names = [...new Set([...taken, ...observations.map((o) => o.name)])];
+    if (names.length === 0) return;
+    const byName: Record<string, BucketObservation> = {};
+    for (const o of observations) byName[o.name] = o;
+    await this.run('observe', key, names, now, { ticket, names, observations: byName });
+  }
+
+  async snapshot(key: string, now: number): Promise<Record<string, BucketSnapshot>> {
+    const names = await this.client.sMembers(this.keyOf(key, 'names'));
+    if (names.length === 0) return {};
+    const reply = await this.run('snapshot', key, names, now, { names });
+    const parsed = JSON.parse(String(reply)) as Record<string, BucketSnapshot> | unknown[];
+    return Array.isArray(parsed) ? {} : parsed;
+  }
+
+  private keyOf(key: string, suffix: string): string {
+    // The hash tag keeps one budget's keys in one cluster slot, as a multi-key script requires.
+    return `${this.prefix}:{${key}}:${suffix}`;
+  }
+
+  private async run(
+    mode: string,
+    key: string,
+    names: readonly string[],
+    now: number,
+    payload: unknown,
+  ): Promise<unknown> {
+    const keys = [this.keyOf(key, 'ticket'), this.keyOf(key, 'names')];
+    for (const name of names) keys.push(this.keyOf(key, `b:${name}`), this.keyOf(key, `q:${name}`));
+    const args = [
+      mode,
+      String(Math.floor(now)),
+      this.redisTime ? '1' : '0',
+      JSON.stringify(payload),
+      String(this.ttlMs),
+      String(this.staleMs),
+      String(TUNING.tauTokens),
+      String(TUNING.windowTokens),
+      String(TUNING.windowMs),
+      String(TUNING.reserveSeconds),
+      String(TUNING.tolerance),
+      String(TUNING.minShare),
+    ];
+    const options = { keys, arguments: args };
+    this.sha ??= this.client.scriptLoad(BUCKET_SCRIPT).catch((error: unknown) => {
+      this.sha = undefined;
+      throw error;
+    });
+    try {
+      return await this.client.evalSha(await this.sha, options);
+    } catch (error) {
+      if (!String((error as Error)?.message ?? error).includes('NOSCRIPT')) throw error;
+      // The script cache was flushed (restart, SCRIPT FLUSH): EVAL runs and caches it again.
+      return this.client.eval(BUCKET_SCRIPT, options);
+    }
+  }
+}
