@@ -23,6 +23,8 @@ export interface CallbackStepContext {
   orderReference: string;
   /** The order's store (whose "API Callback URL" is set); read from the order when omitted. */
   storeReference?: string;
+  /** What to ship (sandbox ShipOptions); every unshipped line when omitted. */
+  ship?: Parameters<Sandbox['control']['ship']>[1];
   log?: (line: string) => void;
 }
 
@@ -59,7 +61,7 @@ export async function callbackStep(ctx: CallbackStepContext): Promise<void> {
   control.setCallbackUrl(storeReference, configured);
   log(`  callback endpoint ${configured}`);
   try {
-    const { shipmentReference } = control.ship(ctx.orderReference);
+    const { shipmentReference } = control.ship(ctx.orderReference, ctx.ship);
     log(`  sandbox shipped ${ctx.orderReference} as ${shipmentReference}`);
     await control.runDueDeliveries();
 
@@ -89,3 +91,27 @@ export async function callbackStep(ctx: CallbackStepContext): Promise<void> {
     server.close();
   }
 }
+
+/** The step as the demo's walkthrough lists it (`{ title, run(ctx) }` with the demo's context). */
+export const callbackDemoStep = {
+  title: 'Receive the legacy order-updated callback on 127.0.0.1 when an order ships',
+  run(ctx: {
+    client: OrderFetcher<Order>;
+    sandbox: Pick<Sandbox, 'control'>;
+    seed: { stores: { combined: string } };
+    log: (line: string) => void;
+    state: { combinedOrder?: string };
+  }): Promise<void> {
+    if (!ctx.state.combinedOrder)
+      throw new Error('the callback step needs the combined order of an earlier step');
+    return callbackStep({
+      client: ctx.client,
+      sandbox: ctx.sandbox,
+      orderReference: ctx.state.combinedOrder,
+      storeReference: ctx.seed.stores.combined,
+      // Only the screen protector (line 1) ships here; the next step ships the rest.
+      ship: { lines: [{ orderlineIndex: 1, quantity: 1 }] },
+      log: (line) => ctx.log(line.trimStart()),
+    });
+  },
+};
