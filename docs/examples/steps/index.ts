@@ -1,3 +1,4 @@
+import { callbackDemoStep } from '../callback-step.ts';
 import { decideClaim, fileClaim, retractClaim } from './claims.ts';
 import type { DemoStep } from './context.ts';
 import { createOrders } from './create-orders.ts';
@@ -15,6 +16,7 @@ export const steps: DemoStep[] = [
   createOrders,
   droppedConnection,
   lookupOrder,
+  callbackDemoStep,
   shipOrders,
   pageOrders,
   fileClaim,
