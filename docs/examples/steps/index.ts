@@ -1,4 +1,5 @@
 import { callbackDemoStep } from '../callback-step.ts';
+import { renderDemoStep } from '../render-step.ts';
 import { decideClaim, fileClaim, retractClaim } from './claims.ts';
 import type { DemoStep } from './context.ts';
 import { createOrders } from './create-orders.ts';
@@ -22,4 +23,5 @@ export const steps: DemoStep[] = [
   fileClaim,
   decideClaim,
   retractClaim,
+  renderDemoStep,
 ];
