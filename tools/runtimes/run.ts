@@ -1,0 +1,256 @@
+// pnpm test:runtimes — builds the packages, bundles tools/runtimes/flow.ts against their dist/ with
+// tsdown (rolldown) into one self-contained ESM file per target, and runs it under Node 20 (this
+// machine's), Node 22, Node 24, Bun, Deno, Cloudflare workerd (miniflare) and Chromium. Prints a
+// table, writes it into README.md between the runtimes markers, exits 1 if any runtime failed.
+//
+//   pnpm test:runtimes                 everything
+//   pnpm test:runtimes bun deno        only these (names as in the table's first column)
+//   pnpm test:runtimes --no-build      skip `pnpm build` (dist/ must be current)
+//   pnpm test:runtimes --no-readme     do not rewrite README.md
+//   pnpm test:runtimes --no-typecheck  skip type-checking the flow against the built declarations
+import { execFile, execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { bundle } from './bundle.ts';
+import type { FlowResult } from './flow.ts';
+import { cacheDir, ensure, RUNTIMES } from './install.ts';
+
+const root = new URL('../..', import.meta.url).pathname;
+const args = process.argv.slice(2);
+const only = args.filter((a) => !a.startsWith('--'));
+const TIMEOUT_MS = 120_000;
+const log = (line: string) => console.error(`[runtimes] ${line}`);
+
+interface Row {
+  name: string;
+  result?: FlowResult;
+  error?: string;
+  wallMs: number;
+}
+
+const RESULT_PREFIX = 'FLOW_RESULT ';
+
+/** Runs a command that prints the flow's result line. */
+function runCli(cmd: string, argv: string[], env: Record<string, string> = {}): Promise<FlowResult> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      cmd,
+      argv,
+      { cwd: cacheDir, timeout: TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, ...env } },
+      (error, stdout, stderr) => {
+        const line = stdout.split('\n').find((l) => l.startsWith(RESULT_PREFIX));
+        if (line) return resolve(JSON.parse(line.slice(RESULT_PREFIX.length)) as FlowResult);
+        const why = error ? `${error.message}` : 'no result line';
+        reject(new Error(`${why}\n${stderr.slice(-2000)}`));
+      },
+    );
+  });
+}
+
+/** The part of miniflare's API used here (it is installed into the cache, not the workspace). */
+type MiniflareClass = new (
+  options: Record<string, unknown>,
+) => {
+  dispatchFetch(
+    url: string,
+    init?: { signal?: AbortSignal },
+  ): Promise<{ ok: boolean; status: number; text(): Promise<string> }>;
+  dispose(): Promise<void>;
+};
+
+async function runWorkerd(file: string): Promise<FlowResult> {
+  const entry = await ensure(RUNTIMES.miniflare, log);
+  const { Miniflare } = (await import(pathToFileURL(entry).href)) as { Miniflare: MiniflareClass };
+  // No nodejs_compat flag: the bundle must run on the plain Workers runtime.
+  const mf = new Miniflare({
+    modules: true,
+    scriptPath: file,
+    compatibilityDate: '2026-04-20',
+    host: '127.0.0.1',
+  });
+  try {
+    const res = await mf.dispatchFetch('http://127.0.0.1/run', { signal: AbortSignal.timeout(TIMEOUT_MS) });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`worker answered ${res.status}: ${text.slice(0, 2000)}`);
+    const workerd = join(cacheDir, RUNTIMES.miniflare.dir, 'node_modules', 'workerd', 'package.json');
+    const { version } = JSON.parse(readFileSync(workerd, 'utf8')) as { version: string };
+    return { ...(JSON.parse(text) as FlowResult), version: `workerd ${version}` };
+  } finally {
+    await mf.dispose();
+  }
+}
+
+async function runChromium(file: string): Promise<FlowResult> {
+  const { chromium } = await import('playwright-core');
+  const code = readFileSync(file);
+  const server = createServer((req, res) => {
+    if (req.url === '/flow.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(code);
+    } else if (req.url === '/') {
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end('<!doctype html><title>flow</title><script type="module" src="/flow.js"></script>\n');
+    } else {
+      res.writeHead(404).end();
+    }
+  });
+  server.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as AddressInfo;
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  try {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`http://127.0.0.1:${port}/`);
+    try {
+      await page.waitForFunction(() => (globalThis as { __flowResult?: unknown }).__flowResult, undefined, {
+        timeout: TIMEOUT_MS,
+      });
+    } catch (e) {
+      throw new Error(`no result from the page${errors.length ? `: ${errors.join('; ')}` : ''} (${e})`);
+    }
+    const result = (await page.evaluate(
+      () => (globalThis as { __flowResult?: unknown }).__flowResult,
+    )) as FlowResult;
+    return { ...result, version: browser.version() };
+  } finally {
+    await browser.close();
+    server.closeAllConnections();
+    server.close();
+  }
+}
+
+interface Runtime {
+  name: string;
+  target: 'cli' | 'worker' | 'browser';
+  run(file: string): Promise<FlowResult>;
+}
+
+const runtimes: Runtime[] = [
+  { name: 'Node 20', target: 'cli', run: (f) => runCli(process.execPath, [f]) },
+  { name: 'Node 22', target: 'cli', run: async (f) => runCli(await ensure(RUNTIMES.node22, log), [f]) },
+  { name: 'Node 24', target: 'cli', run: async (f) => runCli(await ensure(RUNTIMES.node24, log), [f]) },
+  { name: 'Bun', target: 'cli', run: async (f) => runCli(await ensure(RUNTIMES.bun, log), ['run', f]) },
+  {
+    name: 'Deno',
+    target: 'cli',
+    // No permissions granted: the flow needs none (no network, files or environment).
+    run: async (f) =>
+      runCli(await ensure(RUNTIMES.deno, log), ['run', '--no-prompt', '--no-config', '--no-lock', f], {
+        DENO_DIR: join(cacheDir, 'deno', 'cache'),
+        DENO_NO_UPDATE_CHECK: '1',
+      }),
+  },
+  { name: 'workerd', target: 'worker', run: runWorkerd },
+  { name: 'Chromium', target: 'browser', run: runChromium },
+];
+
+function table(rows: Row[]): string {
+  const lines = ['| Runtime | Version | Result | Steps | Flow time |', '|---|---|---|---|---|'];
+  for (const row of rows) {
+    const r = row.result;
+    if (!r) {
+      lines.push(`| ${row.name} | – | ❌ failed to run | – | – |`);
+      continue;
+    }
+    const passed = r.steps.filter((s) => s.ok).length;
+    const failed = r.steps.filter((s) => !s.ok).map((s) => s.name);
+    const result = r.ok ? '✅ pass' : `❌ fail (${failed.join(', ')})`;
+    lines.push(`| ${row.name} | ${r.version} | ${result} | ${passed}/${r.steps.length} | ${r.ms} ms |`);
+  }
+  return lines.join('\n');
+}
+
+function writeReadme(markdown: string): void {
+  const file = join(root, 'README.md');
+  const text = readFileSync(file, 'utf8');
+  const start = '<!-- runtimes:start -->';
+  const end = '<!-- runtimes:end -->';
+  const a = text.indexOf(start);
+  const b = text.indexOf(end);
+  if (a < 0 || b < a) {
+    log('README.md has no runtimes markers; table not written');
+    return;
+  }
+  const next = `${text.slice(0, a + start.length)}\n${markdown}\n${text.slice(b)}`;
+  if (next !== text) writeFileSync(file, next);
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  if (!args.includes('--no-build')) {
+    log('pnpm build');
+    execFileSync('pnpm', ['build', '--output-logs=errors-only'], { cwd: root, stdio: 'inherit' });
+  }
+  if (!args.includes('--no-typecheck')) {
+    log('tsc -p tools/runtimes (the flow against the built .d.ts files)');
+    execFileSync('npx', ['tsc', '-p', join(root, 'tools/runtimes/tsconfig.json')], {
+      cwd: root,
+      stdio: 'inherit',
+    });
+  }
+  const selected = runtimes.filter(
+    (r) => only.length === 0 || only.some((o) => r.name.toLowerCase().replace(/\s/g, '') === o.toLowerCase()),
+  );
+  const outDir = join(cacheDir, 'bundles');
+  const files = new Map<Runtime['target'], string>();
+  for (const target of new Set(selected.map((r) => r.target))) {
+    files.set(target, await bundle(target, outDir));
+  }
+  log(`bundled ${[...files.values()].map((f) => f.replace(root, '')).join(', ')}`);
+
+  // Install what is missing in parallel, then run the runtimes one after another (2 cores).
+  await Promise.all(
+    [RUNTIMES.node22, RUNTIMES.node24, RUNTIMES.bun, RUNTIMES.deno, RUNTIMES.miniflare].map((r) =>
+      ensure(r, log).catch(() => undefined),
+    ),
+  );
+  const rows: Row[] = [];
+  for (const runtime of selected) {
+    const t = Date.now();
+    try {
+      const result = await runtime.run(files.get(runtime.target)!);
+      rows.push({ name: runtime.name, result, wallMs: Date.now() - t });
+    } catch (error) {
+      rows.push({
+        name: runtime.name,
+        error: String((error as Error).message ?? error),
+        wallMs: Date.now() - t,
+      });
+    }
+    const row = rows.at(-1)!;
+    log(`${runtime.name}: ${row.result?.ok ? 'pass' : 'FAIL'} (${row.wallMs} ms)`);
+  }
+
+  const markdown = table(rows);
+  console.log(`\n${markdown}\n`);
+  for (const row of rows) {
+    if (row.error) console.log(`${row.name}: ${row.error}\n`);
+    for (const step of row.result?.steps ?? []) {
+      if (!step.ok) console.log(`${row.name} › ${step.name}: ${step.error}`);
+    }
+  }
+  writeFileSync(join(cacheDir, 'results.json'), `${JSON.stringify(rows, null, 2)}\n`);
+  if (!args.includes('--no-readme') && only.length === 0) writeReadme(markdown);
+  const ok = rows.every((r) => r.result?.ok);
+  console.log(`runtimes: ${ok ? 'all passed' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s`);
+  process.exit(ok ? 0 : 1);
+}
+
+await main();
