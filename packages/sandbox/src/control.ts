@@ -4,7 +4,7 @@ import type { RenderOutcome, RenderOutcomeInput, SandboxContext } from './contex
 import type { ActiveFault, FaultSpec, Faults } from './faults.ts';
 import type { ClaimlineDecision, ShipmentlineRecord, ShipmentRecord } from './model.ts';
 import { type Policies, type RateLimitOption, resolvePolicies } from './ratelimit.ts';
-import { shippedQuantities } from './routes/orders.ts';
+import { shippedQuantities, touch } from './routes/orders.ts';
 import { finishRender, settleRender } from './routes/rendering.ts';
 import type { Organization } from './state.ts';
 
@@ -150,7 +150,7 @@ export function createControl(deps: ControlDeps): SandboxControl {
       };
       org.shipments.set(reference, shipment);
       order.shipmentReferences.push(reference);
-      order.updated = now;
+      touch(order, now);
       ctx.orderChanged(org, order, 'shipped');
       return { shipmentReference: reference };
     },
@@ -202,7 +202,7 @@ export function createControl(deps: ControlDeps): SandboxControl {
         const order = org.orders.get(claim.orderReference)!;
         if (!order.replaced) {
           order.replaced = true;
-          order.updated = now;
+          touch(order, now);
           ctx.orderChanged(org, order, 'replaced');
         }
       }

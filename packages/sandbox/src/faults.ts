@@ -74,6 +74,10 @@ export class Faults {
     this.faults = [];
   }
 
+  active(): boolean {
+    return this.faults.length > 0;
+  }
+
   list(): ActiveFault[] {
     return this.faults.slice();
   }

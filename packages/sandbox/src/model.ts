@@ -125,6 +125,9 @@ export interface OrderRecord {
   updated: number;
   shipmentReferences: string[];
   replaced: boolean;
+  /** Bumped on every change; the serialized `{ order }` body is cached per version. */
+  version?: number;
+  cache?: { version: number; json: string };
 }
 
 export interface ShipmentlineRecord {

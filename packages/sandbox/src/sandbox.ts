@@ -168,8 +168,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   app.notFound((c) => fail(c as never, 404, 'not_found', `No endpoint ${c.req.method} ${c.req.path}`));
 
   const handle = async (request: Request): Promise<Response> => {
-    const path = new URL(request.url).pathname;
-    const fault = faults.take(request.method, path);
+    const fault = faults.active() ? faults.take(request.method, new URL(request.url).pathname) : undefined;
     if (fault) {
       switch (fault.kind) {
         case 'status':

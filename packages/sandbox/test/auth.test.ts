@@ -1,3 +1,4 @@
+import { OPERATIONS } from '@partner-print/openapi';
 import { describe, expect, it } from 'vitest';
 import { json } from './contract.ts';
 import { setup } from './fixtures.ts';
@@ -39,5 +40,19 @@ describe('authentication', () => {
     const res = await b.get(`/orders/${ref}`);
     expect(res.status).toBe(404);
     expect(await json(res)).toMatchObject({ code: 'not_found' });
+  });
+
+  it('answers 401 on every operation of the spec without a key', async () => {
+    const { a } = setup();
+    for (const { method, path } of Object.values(OPERATIONS)) {
+      const concrete = path
+        .replace(
+          /\{(\w+)Reference\}/g,
+          (_, name: string) => `${name[0]!.toUpperCase()}${name.slice(1)}_00000000000000000000000000`,
+        )
+        .replace('{filename}', 'front.png');
+      const res = await a.raw(concrete, { method: method.toUpperCase() }, null);
+      expect(res.status, `${method} ${path}`).toBe(401);
+    }
   });
 });
