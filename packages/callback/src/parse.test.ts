@@ -48,6 +48,11 @@ describe('parseOrderUpdatedCallback', () => {
     }
   });
 
+  it('accepts a Request of another fetch implementation (same shape, different class)', () => {
+    const foreign = { url: url(base), method: 'GET', headers: {} };
+    expect(ok(foreign).value.orderReferenceV2).toBe(V2);
+  });
+
   it('omits optional fields that are absent', () => {
     const { value } = ok(url(base));
     expect('customReference' in value).toBe(false);

@@ -79,6 +79,16 @@ function fromString(text: string): Converted {
   };
 }
 
+function isRequestLike(input: unknown): input is { url: string } {
+  if (typeof input !== 'object' || input === null) return false;
+  const candidate = input as { url?: unknown; method?: unknown; headers?: unknown };
+  return (
+    typeof candidate.url === 'string' &&
+    typeof candidate.method === 'string' &&
+    typeof candidate.headers === 'object'
+  );
+}
+
 function toSearchParams(input: unknown): Converted {
   if (typeof input === 'string') return fromString(input);
   if (input instanceof URLSearchParams) {
@@ -91,6 +101,8 @@ function toSearchParams(input: unknown): Converted {
   }
   if (input instanceof URL) return fromString(input.href);
   if (typeof Request !== 'undefined' && input instanceof Request) return fromString(input.url);
+  // A Request of another realm or fetch implementation (undici copies, framework polyfills).
+  if (isRequestLike(input)) return fromString(input.url);
   return {
     errors: [{ code: 'invalid_input', message: 'Expected a URL string, URL, URLSearchParams or Request.' }],
   };
