@@ -47,26 +47,46 @@ export function exampleFile(examplesDir: string, operationId: string): string {
 }
 
 const CLIENT_NOTE =
-  "// `client` comes from createClient({ secretKey, baseUrl }) of '@partner-print/client' (see Getting started).";
+  "// `client`: createClient({ secretKey, baseUrl }) from '@partner-print/client' (see Getting started).";
+
+/**
+ * Names the example declares before its first region (in the hidden set-up) and uses inside the shown code:
+ * the sample's inputs, named in a comment so the shown code reads on its own.
+ */
+export function sampleInputs(source: string, shown: string): string[] {
+  const start = source.indexOf(`// #region ${SAMPLE_REGION}`, source.indexOf('=>'));
+  if (start === -1) return [];
+  const setup = source.slice(source.indexOf('=>'), start);
+  const names: string[] = [];
+  for (const m of setup.matchAll(/const\s+(?:\{([^}]*)\}|([A-Za-z_$][\w$]*))\s*=/g)) {
+    const list = m[1] ? m[1].split(',').map((n) => n.split(':').pop()!.trim()) : [m[2]!];
+    names.push(...list.filter(Boolean));
+  }
+  return [...new Set(names)].filter((n) => new RegExp(`\\b${n}\\b`).test(shown));
+}
 
 /** The SDK sample of an operation, or undefined when the operation has no example file yet. */
 export function sdkSample(examplesDir: string, operationId: string): CodeSample | undefined {
   const file = exampleFile(examplesDir, operationId);
   if (!existsSync(file)) return undefined;
-  const regions = extractRegions(readFileSync(file, 'utf8'));
+  const source = readFileSync(file, 'utf8');
+  const regions = extractRegions(source);
   if (regions.length === 0) throw new Error(`${file}: no "// #region ${SAMPLE_REGION}" found`);
   const body = regions.join('\n\n');
-  const needsNote = /\bclient\b/.test(body) && !body.includes('createClient(');
-  const source = needsNote ? withNoteAfterImports(body) : body;
-  return { lang: 'TypeScript', label: 'SDK (TypeScript)', source: `${source}\n` };
+  const notes: string[] = [];
+  if (/\bclient\b/.test(body) && !body.includes('createClient(')) notes.push(CLIENT_NOTE);
+  const inputs = sampleInputs(source, body);
+  if (inputs.length) notes.push(`// Inputs from earlier calls or your configuration: ${inputs.join(', ')}.`);
+  return { lang: 'TypeScript', label: 'SDK (TypeScript)', source: `${withNotesAfterImports(body, notes)}\n` };
 }
 
-function withNoteAfterImports(body: string): string {
+function withNotesAfterImports(body: string, notes: string[]): string {
+  if (notes.length === 0) return body;
   const lines = body.split('\n');
   let lastImport = -1;
   for (const [i, line] of lines.entries()) if (/^import\b/.test(line)) lastImport = i;
-  if (lastImport === -1) return `${CLIENT_NOTE}\n${body}`;
-  lines.splice(lastImport + 1, 0, '', CLIENT_NOTE);
+  if (lastImport === -1) return [...notes, '', body].join('\n');
+  lines.splice(lastImport + 1, 0, '', ...notes);
   return lines.join('\n').replace(/\n\n\n+/g, '\n\n');
 }
 
@@ -184,8 +204,7 @@ function operationCurl(doc: JsonObject, op: Operation): CodeSample {
   const binary = successIsBinary(doc, op);
   if (binary) lines.push(`-o ${binary.includes('png') ? 'output.png' : 'output.bin'}`, '-D -');
   const header = [
-    '# export PARTNER_PRINT_BASE_URL=<base URL ending in /v2>  (production or test environment)',
-    '# export PARTNER_PRINT_SECRET_KEY=<secret key from the dashboard>',
+    '# PARTNER_PRINT_BASE_URL ends in /v2 (test or production); the key comes from the dashboard.',
   ];
   if (binary)
     header.push('# A 202 with Retry-After means "not ready yet": wait that many seconds and repeat.');
