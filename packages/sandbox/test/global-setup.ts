@@ -39,7 +39,6 @@ export default function setup(project: TestProject) {
         );
       }
     }
-    // biome-ignore lint/suspicious/noConsole: the coverage report is the point of this teardown
     console.log(`\nContract coverage (✓ exercised, · documented but not exercised)\n${rows.join('\n')}\n`);
     if (missing.length > 0 && process.env.SANDBOX_CONTRACT_PARTIAL !== '1') {
       // A teardown error alone does not change vitest's exit code.
