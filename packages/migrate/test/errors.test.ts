@@ -70,7 +70,8 @@ describe('CLI errors and exit codes', () => {
         env: { PARTNER_PRINT_SECRET_KEY: key },
         intercept: (req) => sb.fetch(req),
       });
-      expect(r.code).toBeGreaterThan(0);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/The API refused the secret key \(401\)/);
       expect(r.stdout + r.stderr).not.toContain(key);
     }
   });

@@ -15,8 +15,13 @@ export interface Connection {
   scheduler: Scheduler;
   sandbox?: SandboxLike;
   clock: { now(): number };
+  /** True once the API answered 401: the key was refused. */
+  keyRefused(): boolean;
   close(): void;
 }
+
+export const KEY_REFUSED =
+  'The API refused the secret key (401). Check PARTNER_PRINT_SECRET_KEY / --secret-key and --base-url (test and production keys differ); V1 credentials do not work against V2.';
 
 async function embeddedSandbox(): Promise<SandboxLike> {
   try {
@@ -55,9 +60,18 @@ export async function connect(options: ConnectionOptions, io: CliIO): Promise<Co
     }
   }
   if (io.wrapFetch) transport = io.wrapFetch(transport ?? ((input, init) => globalThis.fetch(input, init)));
+  // A refused key fails every request: notice the first 401 so commands stop instead of listing each line.
+  let refused = false;
+  const base =
+    transport ?? ((input: Request | string | URL, init?: RequestInit) => globalThis.fetch(input, init));
+  transport = async (input, init) => {
+    const res = await base(input, init);
+    if (res.status === 401) refused = true;
+    return res;
+  };
   // Our own scheduler instance (paced by the same clock), so the CLI can close it when done.
   const scheduler: Scheduler = createScheduler({
-    fetch: transport ?? ((input, init) => globalThis.fetch(input, init)),
+    fetch: transport,
     concurrency: options.concurrency,
     ...(clock ? { clock } : {}),
   });
@@ -66,7 +80,7 @@ export async function connect(options: ConnectionOptions, io: CliIO): Promise<Co
     client = createClient({
       secretKey: secretKey!,
       baseUrl: baseUrl!,
-      ...(transport ? { fetch: transport } : {}),
+      fetch: transport,
       ...(clock ? { clock } : {}),
       rateLimit: scheduler,
     });
@@ -79,6 +93,7 @@ export async function connect(options: ConnectionOptions, io: CliIO): Promise<Co
     scheduler,
     ...(sandbox ? { sandbox } : {}),
     clock: clock ?? { now: () => Date.now() },
+    keyRefused: () => refused,
     close() {
       scheduler.close();
       if (sandbox && !io.sandbox) sandbox.close?.();

@@ -30,6 +30,8 @@ export interface SandboxLike {
   close?: () => void;
 }
 
+const MAX_PENDING = 1024 * 1024;
+
 /** Appends to a file through a buffer; `flush()` returns once the bytes are written. */
 export async function openBufferedWriter(path: string, flags: 'a' | 'w') {
   const fh = await open(path, flags);
@@ -37,13 +39,17 @@ export async function openBufferedWriter(path: string, flags: 'a' | 'w') {
   let buffer: string[] = [];
   let buffered = 0;
   let chain: Promise<void> = Promise.resolve();
+  let pending = 0;
   const flush = () => {
     if (buffer.length) {
       const data = buffer.join('');
+      const n = buffered;
       buffer = [];
       buffered = 0;
+      pending += n;
       chain = chain.then(async () => {
         await fh.write(data);
+        pending -= n;
       });
     }
     return chain;
@@ -61,6 +67,10 @@ export async function openBufferedWriter(path: string, flags: 'a' | 'w') {
       if (buffered >= 64 * 1024) void flush();
     },
     flush,
+    /** Resolves once the disk has caught up, when more than 1 MB is waiting to be written. */
+    async backpressure() {
+      if (pending > MAX_PENDING) await chain;
+    },
     async close() {
       await flush();
       await fh.close();

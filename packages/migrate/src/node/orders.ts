@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { basename, dirname, extname, join } from 'node:path';
 import { describeError } from '../client.ts';
 import { type ConversionError, convertV1Order, type ReportEntry, type V2OrderRequest } from '../convert.ts';
-import { createImageUploader, decodeBase64Image, sha256Hex } from '../image.ts';
+import { createImageUploader, decodeBase64Image } from '../image.ts';
 import { lookupOrderByCustomIdentifier } from '../references.ts';
 import { createSkuResolver } from '../resolver.ts';
-import { connect } from './connect.ts';
+import { connect, KEY_REFUSED } from './connect.ts';
 import { createFileSkuCache } from './file-cache.ts';
 import { assertReadableFile, type JsonLine, readJsonLines, UsageError } from './files.ts';
 import { type CliIO, openBufferedWriter } from './io.ts';
@@ -86,7 +86,8 @@ export async function runOrders(file: string, opts: OrdersOptions, io: CliIO): P
   const resolver = createSkuResolver(client, { concurrency: opts.concurrency, ...(cache ? { cache } : {}) });
   const uploader = createImageUploader((bytes) => client.uploadImage(bytes));
   // A dry run changes nothing: images are decoded and checked, not uploaded.
-  const checkImage = async (b64: string) => `dry-run:sha256:${await sha256Hex(decodeBase64Image(b64).bytes)}`;
+  const checkImage = async (b64: string) =>
+    `dry-run:sha256:${createHash('sha256').update(decodeBase64Image(b64).bytes).digest('hex')}`;
 
   const out = await openBufferedWriter(output, 'w');
   const report = await openBufferedWriter(reportPath, 'w');
@@ -180,7 +181,7 @@ export async function runOrders(file: string, opts: OrdersOptions, io: CliIO): P
   const problems: string[] = [];
   const pipeline = createOrderedPipeline<LineResult>({
     concurrency: opts.concurrency,
-    emit({ output: v2, ...r }) {
+    async emit({ output: v2, ...r }) {
       if (v2) out.write(`${JSON.stringify(v2)}\n`);
       counts[r.status] = (counts[r.status] ?? 0) + 1;
       if (r.status === 'failed' && problems.length < 1000) {
@@ -190,19 +191,22 @@ export async function runOrders(file: string, opts: OrdersOptions, io: CliIO): P
       }
       report.write(`${JSON.stringify(r)}\n`);
       bar?.update(r.line);
+      await out.backpressure();
+      await report.backpressure();
     },
   });
 
   let fatal: unknown;
   try {
     for await (const l of readJsonLines(file, io.signal ? { signal: io.signal } : {})) {
-      if (io.signal?.aborted) break;
+      if (io.signal?.aborted || conn.keyRefused()) break;
       await pipeline.push(() => processLine(l));
     }
     await pipeline.drain();
   } catch (e) {
     fatal = e;
   }
+  if (conn.keyRefused()) fatal ??= new Error(KEY_REFUSED);
   await out.close();
   await report.close();
   bar?.stop();
@@ -233,7 +237,9 @@ export async function runOrders(file: string, opts: OrdersOptions, io: CliIO): P
   }
   if (fatal) {
     const d = describeError(fatal);
-    return d.status === 401 || d.name === 'AuthenticationError' ? EXIT.usage : EXIT.failures;
+    return conn.keyRefused() || d.status === 401 || d.name === 'AuthenticationError'
+      ? EXIT.usage
+      : EXIT.failures;
   }
   if (io.signal?.aborted) return EXIT.interrupted;
   return failed > 0 ? EXIT.failures : EXIT.ok;

@@ -1,6 +1,6 @@
 import { basename, dirname, extname, join } from 'node:path';
 import { createSkuResolver, type SkuResolution } from '../resolver.ts';
-import { connect } from './connect.ts';
+import { connect, KEY_REFUSED } from './connect.ts';
 import { createFileSkuCache } from './file-cache.ts';
 import { assertReadableFile, readSkuRecords, type SkuRecord, skuFileFormat, UsageError } from './files.ts';
 import { type CliIO, csvCell, openBufferedWriter } from './io.ts';
@@ -133,6 +133,7 @@ export async function runSkus(file: string, opts: SkusOptions, io: CliIO): Promi
       current.line = rec.line;
       bar?.update(rec.line);
       if (Date.now() - lastSave > 250) await save();
+      else await out.backpressure();
     },
   });
 
@@ -142,7 +143,7 @@ export async function runSkus(file: string, opts: SkusOptions, io: CliIO): Promi
       skipUntilLine: startLine,
       ...(io.signal ? { signal: io.signal } : {}),
     })) {
-      if (io.signal?.aborted) break;
+      if (io.signal?.aborted || conn.keyRefused()) break;
       await pipeline.push(async () => ({
         rec,
         ...(rec.sku ? { result: await resolver.resolve(rec.sku) } : {}),
@@ -152,6 +153,7 @@ export async function runSkus(file: string, opts: SkusOptions, io: CliIO): Promi
   } catch (e) {
     fatal = e;
   }
+  if (conn.keyRefused()) fatal ??= new Error(KEY_REFUSED);
   const interrupted = io.signal?.aborted === true || fatal !== undefined;
   current.done = !interrupted;
   await save();
@@ -187,6 +189,7 @@ export async function runSkus(file: string, opts: SkusOptions, io: CliIO): Promi
     if (interrupted)
       io.stderr.write(`Interrupted after line ${current.line}; rerun the same command to continue.\n`);
   }
+  if (conn.keyRefused()) return EXIT.usage;
   if (interrupted) return fatal ? EXIT.failures : EXIT.interrupted;
   return failed > 0 ? EXIT.failures : EXIT.ok;
 }
