@@ -1,0 +1,42 @@
+// `pnpm pack` for every publishable package (publishConfig applied, workspace: ranges replaced),
+// shared by the consumer projects and the release dry run.
+import { execFile } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export interface Packed {
+  name: string;
+  dir: string;
+  version: string;
+  tarball: string;
+}
+
+export function publishable(root: string): Array<{ name: string; dir: string; version: string }> {
+  return readdirSync(join(root, 'packages'))
+    .map((entry) => join(root, 'packages', entry))
+    .map((dir) => ({ dir, pkg: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) }))
+    .filter(({ pkg }) => !pkg.private)
+    .map(({ dir, pkg }) => ({ name: pkg.name as string, dir, version: pkg.version as string }));
+}
+
+/** Packs every publishable package of `root` into `outDir`, two at a time. */
+export async function packAll(root: string, outDir: string): Promise<Packed[]> {
+  mkdirSync(outDir, { recursive: true });
+  const todo = publishable(root);
+  const packed: Packed[] = [];
+  const worker = async () => {
+    for (let p = todo.shift(); p; p = todo.shift()) {
+      const dest = join(outDir, p.name.replace('@', '').replace('/', '-'));
+      mkdirSync(dest, { recursive: true });
+      await run('pnpm', ['pack', '--pack-destination', dest], { cwd: p.dir, maxBuffer: 16 * 1024 * 1024 });
+      const file = readdirSync(dest).find((f) => f.endsWith('.tgz'));
+      if (!file) throw new Error(`${p.name}: pnpm pack wrote no tarball`);
+      packed.push({ ...p, tarball: join(dest, file) });
+    }
+  };
+  await Promise.all([worker(), worker()]);
+  return packed.sort((a, b) => a.name.localeCompare(b.name));
+}

@@ -1,0 +1,68 @@
+// pnpm test:consumers — real consumer setups (in the spirit of stripe-node's testProjects) against the
+// packed tarballs: builds, packs every package, copies each project in tools/consumers/<name> into a
+// temp dir, installs the tarballs there with npm (third-party dependencies come from the registry) and
+// runs the project's `test` script (tsc, node, a bundler).
+//
+//   pnpm test:consumers                 every project
+//   pnpm test:consumers ts-node16       only these
+//   pnpm test:consumers --no-build      skip `pnpm build` (dist/ must be current)
+//   pnpm test:consumers --keep          keep the temp dir (printed)
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { installAndTest, type Outcome } from './install.ts';
+import { packAll } from './pack.ts';
+
+const root = new URL('../..', import.meta.url).pathname;
+const here = new URL('.', import.meta.url).pathname;
+const args = process.argv.slice(2);
+const only = args.filter((a) => !a.startsWith('--'));
+const log = (line: string) => console.error(`[consumers] ${line}`);
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  if (!args.includes('--no-build')) {
+    log('pnpm build');
+    execFileSync('pnpm', ['build', '--output-logs=errors-only'], { cwd: root, stdio: 'inherit' });
+  }
+  const projects = readdirSync(here)
+    .filter((name) => statSync(join(here, name)).isDirectory() && name !== 'node_modules')
+    .filter((name) => only.length === 0 || only.includes(name));
+  const tmp = mkdtempSync(join(tmpdir(), 'pp-consumers-'));
+  log(`packing into ${tmp}`);
+  const tarballs = await packAll(root, join(tmp, 'tarballs'));
+  log(`packed ${tarballs.map((p) => p.tarball.split('/').at(-1)).join(', ')}`);
+
+  const queue = [...projects];
+  const outcomes: Outcome[] = [];
+  const worker = async () => {
+    for (let name = queue.shift(); name; name = queue.shift()) {
+      const dir = join(tmp, name);
+      cpSync(join(here, name), dir, {
+        recursive: true,
+        filter: (src) => !/(^|\/)(node_modules|dist)(\/|$)/.test(src.slice(here.length)),
+      });
+      const outcome = await installAndTest(name, dir, tarballs);
+      log(`${name}: ${outcome.ok ? 'ok' : 'FAIL'} (${Math.round(outcome.ms / 1000)} s)`);
+      outcomes.push(outcome);
+    }
+  };
+  await Promise.all([worker(), worker(), worker()]);
+  outcomes.sort((a, b) => projects.indexOf(a.name) - projects.indexOf(b.name));
+
+  console.log('\n| Consumer project | Result | Time |\n|---|---|---|');
+  for (const o of outcomes)
+    console.log(`| ${o.name} | ${o.ok ? '✅ ok' : '❌ FAIL'} | ${Math.round(o.ms / 1000)} s |`);
+  for (const o of outcomes.filter((x) => !x.ok))
+    console.log(`\n--- ${o.name}\n${o.output.trim().slice(-6000)}`);
+  if (args.includes('--keep')) log(`kept ${tmp}`);
+  else rmSync(tmp, { recursive: true, force: true });
+  const ok = outcomes.every((o) => o.ok);
+  console.log(
+    `\nconsumers: ${ok ? 'all passed' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s`,
+  );
+  process.exit(ok ? 0 : 1);
+}
+
+await main();
