@@ -108,115 +108,135 @@ function toSearchParams(input: unknown): Converted {
   };
 }
 
-function readParams(params: URLSearchParams): ParseResult {
-  const errors: CallbackError[] = [];
-  const warnings: CallbackWarning[] = [];
-  const service = new Map<string, string[]>();
-  const extra: Array<[string, string]> = [];
-  for (const [name, value] of params) {
-    if (SERVICE_PARAMETER_NAMES.has(name)) {
-      const values = service.get(name);
-      if (values) values.push(value);
-      else service.set(name, [value]);
-    } else {
-      extra.push([name, value]);
-    }
-  }
+interface ReadState {
+  errors: CallbackError[];
+  warnings: CallbackWarning[];
+  service: Map<string, string[]>;
+  extra: Array<[string, string]>;
+}
 
-  // A repeated name with one value is harmless; with different values we cannot know which one
-  // the service meant, so the notification is refused rather than guessed at.
-  const single = (name: string): string | undefined => {
-    const values = service.get(name);
-    if (!values) return undefined;
-    const [first] = values as [string, ...string[]];
-    if (values.length > 1) {
-      if (values.some((v) => v !== first)) {
-        errors.push({
+// Module-level helpers taking the state, rather than closures made per call: cheaper, and keeps
+// transpilers' name-preserving wrappers (esbuild keepNames) off the hot path.
+function collect(this: ReadState, value: string, name: string): void {
+  if (SERVICE_PARAMETER_NAMES.has(name)) {
+    const values = this.service.get(name);
+    if (values) values.push(value);
+    else this.service.set(name, [value]);
+  } else {
+    this.extra.push([name, value]);
+  }
+}
+
+// A repeated name with one value is harmless; with different values we cannot know which one
+// the service meant, so the notification is refused rather than guessed at.
+function single(state: ReadState, name: string): string | undefined {
+  const values = state.service.get(name);
+  if (!values) return undefined;
+  const first = values[0]!;
+  if (values.length > 1) {
+    for (let i = 1; i < values.length; i++) {
+      if (values[i] !== first) {
+        state.errors.push({
           code: 'duplicate_parameter',
           parameter: name,
           message: `"${name}" is given ${values.length} times with different values.`,
         });
         return undefined;
       }
-      warnings.push({
-        code: 'duplicate_parameter',
-        parameter: name,
-        message: `"${name}" is given ${values.length} times (same value).`,
-      });
     }
-    return first;
-  };
+    state.warnings.push({
+      code: 'duplicate_parameter',
+      parameter: name,
+      message: `"${name}" is given ${values.length} times (same value).`,
+    });
+  }
+  return first;
+}
 
-  const withAlias = (canonical: string, alias: string): string | undefined => {
-    const value = single(canonical);
-    const aliasValue = single(alias);
-    if (value !== undefined) {
-      if (aliasValue !== undefined && aliasValue !== value) {
-        warnings.push({
-          code: 'alias_conflict',
-          parameter: alias,
-          message: `Deprecated "${alias}" differs from "${canonical}"; "${canonical}" is used.`,
-        });
-      }
-      return value;
-    }
-    if (aliasValue !== undefined && service.has(canonical)) return undefined; // canonical was refused
-    if (aliasValue !== undefined) {
-      warnings.push({
-        code: 'alias_only',
+function withAlias(state: ReadState, canonical: string, alias: string): string | undefined {
+  const value = single(state, canonical);
+  const aliasValue = single(state, alias);
+  if (value !== undefined) {
+    if (aliasValue !== undefined && aliasValue !== value) {
+      state.warnings.push({
+        code: 'alias_conflict',
         parameter: alias,
-        message: `Only the deprecated "${alias}" is given; used as "${canonical}".`,
+        message: `Deprecated "${alias}" differs from "${canonical}"; "${canonical}" is used.`,
       });
     }
-    return aliasValue;
-  };
+    return value;
+  }
+  if (aliasValue !== undefined && state.service.has(canonical)) return undefined; // canonical was refused
+  if (aliasValue !== undefined) {
+    state.warnings.push({
+      code: 'alias_only',
+      parameter: alias,
+      message: `Only the deprecated "${alias}" is given; used as "${canonical}".`,
+    });
+  }
+  return aliasValue;
+}
 
-  const missing = (name: string) =>
-    errors.push({ code: 'missing_parameter', parameter: name, message: `"${name}" is missing.` });
-  const invalid = (name: string, expected: string) =>
-    errors.push({ code: 'invalid_parameter', parameter: name, message: `"${name}" must be ${expected}.` });
+function missing(state: ReadState, name: string): void {
+  state.errors.push({ code: 'missing_parameter', parameter: name, message: `"${name}" is missing.` });
+}
+
+function invalid(state: ReadState, name: string, expected: string): void {
+  state.errors.push({
+    code: 'invalid_parameter',
+    parameter: name,
+    message: `"${name}" must be ${expected}.`,
+  });
+}
+
+function readParams(params: URLSearchParams): ParseResult {
+  const state: ReadState = { errors: [], warnings: [], service: new Map(), extra: [] };
+  const { errors, warnings, service, extra } = state;
+  params.forEach(collect, state);
 
   // environment
-  const environmentRaw = single(PARAMETERS.environment);
+  const environmentRaw = single(state, PARAMETERS.environment);
   let environment: Environment | undefined;
   if (environmentRaw === undefined) {
-    if (!service.has(PARAMETERS.environment)) missing(PARAMETERS.environment);
+    if (!service.has(PARAMETERS.environment)) missing(state, PARAMETERS.environment);
   } else if ((ENVIRONMENTS as readonly string[]).includes(environmentRaw)) {
     environment = environmentRaw as Environment;
   } else {
-    invalid(PARAMETERS.environment, '"prod" or "test"');
+    invalid(state, PARAMETERS.environment, '"prod" or "test"');
   }
 
   // order_reference_v2
-  const v2Raw = single(PARAMETERS.orderReferenceV2);
+  const v2Raw = single(state, PARAMETERS.orderReferenceV2);
   let orderReferenceV2: OrderReferenceV2 | undefined;
   if (v2Raw === undefined) {
-    if (!service.has(PARAMETERS.orderReferenceV2)) missing(PARAMETERS.orderReferenceV2);
+    if (!service.has(PARAMETERS.orderReferenceV2)) missing(state, PARAMETERS.orderReferenceV2);
   } else if (ORDER_REFERENCE_V2_PATTERN.test(v2Raw)) {
     orderReferenceV2 = v2Raw as OrderReferenceV2;
   } else {
-    invalid(PARAMETERS.orderReferenceV2, '"Order_" followed by 26 letters or digits');
+    invalid(state, PARAMETERS.orderReferenceV2, '"Order_" followed by 26 letters or digits');
   }
 
   // store_code (alias partner_code)
-  const storeCodeRaw = withAlias(PARAMETERS.storeCode, ALIASES.storeCode);
+  const storeCodeRaw = withAlias(state, PARAMETERS.storeCode, ALIASES.storeCode);
   let storeCode: string | undefined;
   if (storeCodeRaw === undefined) {
-    if (!service.has(PARAMETERS.storeCode) && !service.has(ALIASES.storeCode)) missing(PARAMETERS.storeCode);
+    if (!service.has(PARAMETERS.storeCode) && !service.has(ALIASES.storeCode))
+      missing(state, PARAMETERS.storeCode);
   } else if (STORE_CODE_PATTERN.test(storeCodeRaw)) {
     storeCode = storeCodeRaw;
   } else {
     invalid(
+      state,
       service.has(PARAMETERS.storeCode) ? PARAMETERS.storeCode : ALIASES.storeCode,
       'a store code (a letter or digit, then up to 63 letters, digits, "_" or "-")',
     );
   }
 
   // order_reference: <store_code>-<number>, split on the last "-" since store codes may hold "-".
-  const orderReferenceRaw = single(PARAMETERS.orderReference);
+  const orderReferenceRaw = single(state, PARAMETERS.orderReference);
   let orderReferenceParts: { storeCode: string; number: string } | undefined;
   if (orderReferenceRaw === undefined) {
-    if (!service.has(PARAMETERS.orderReference)) missing(PARAMETERS.orderReference);
+    if (!service.has(PARAMETERS.orderReference)) missing(state, PARAMETERS.orderReference);
   } else {
     const dash = orderReferenceRaw.lastIndexOf('-');
     const code = orderReferenceRaw.slice(0, Math.max(dash, 0));
@@ -232,6 +252,7 @@ function readParams(params: URLSearchParams): ParseResult {
       }
     } else {
       invalid(
+        state,
         PARAMETERS.orderReference,
         '"<store_code>-<number>" with a valid store code and 1 to 20 digits',
       );
@@ -239,7 +260,7 @@ function readParams(params: URLSearchParams): ParseResult {
   }
 
   // custom_reference (alias partner_reference)
-  const customRaw = withAlias(PARAMETERS.customReference, ALIASES.customReference);
+  const customRaw = withAlias(state, PARAMETERS.customReference, ALIASES.customReference);
   let customReference: string | undefined;
   if (customRaw !== undefined) {
     if (
@@ -248,6 +269,7 @@ function readParams(params: URLSearchParams): ParseResult {
       hasUnsafeText(customRaw)
     ) {
       invalid(
+        state,
         service.has(PARAMETERS.customReference) ? PARAMETERS.customReference : ALIASES.customReference,
         `1 to ${CUSTOM_REFERENCE_MAX_LENGTH} characters without control characters`,
       );
@@ -257,12 +279,13 @@ function readParams(params: URLSearchParams): ParseResult {
   }
 
   // via_store_code (alias via_partner_code)
-  const viaRaw = withAlias(PARAMETERS.viaStoreCode, ALIASES.viaStoreCode);
+  const viaRaw = withAlias(state, PARAMETERS.viaStoreCode, ALIASES.viaStoreCode);
   let viaStoreCode: string | undefined;
   if (viaRaw !== undefined) {
     if (STORE_CODE_PATTERN.test(viaRaw)) viaStoreCode = viaRaw;
     else
       invalid(
+        state,
         service.has(PARAMETERS.viaStoreCode) ? PARAMETERS.viaStoreCode : ALIASES.viaStoreCode,
         'a store code (a letter or digit, then up to 63 letters, digits, "_" or "-")',
       );
