@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lookups, newSandbox, run, tempDir } from './helpers.ts';
@@ -128,5 +128,21 @@ describe('skus against the sandbox', () => {
     });
     expect(lookups(b)).toHaveLength(0);
     expect(JSON.parse(b.stdout)).toMatchObject({ cacheHits: 2, counts: { resolved: 2 } });
+  });
+
+  it('refuses to run while another run holds the state, and takes over a stale lock', async () => {
+    const sb = newSandbox();
+    const dir = tempDir();
+    const file = join(dir, 'skus.csv');
+    writeFileSync(file, `sku\n${sb.seed.legacySkus.poster}\n`);
+    const lock = join(dir, 'skus.products.jsonl.state.json.lock');
+    writeFileSync(lock, String(process.ppid));
+    const busy = await run(['skus', file, '--sandbox'], { sandbox: sb });
+    expect(busy.code).toBe(2);
+    expect(busy.stderr).toMatch(/Another run \(pid \d+\) is using/);
+    writeFileSync(lock, '999999999');
+    const ok = await run(['skus', file, '--sandbox'], { sandbox: sb });
+    expect(ok.code).toBe(0);
+    expect(existsSync(lock)).toBe(false);
   });
 });

@@ -6,7 +6,7 @@ import { assertReadableFile, readSkuRecords, type SkuRecord, skuFileFormat, Usag
 import { type CliIO, csvCell, openBufferedWriter } from './io.ts';
 import { createOrderedPipeline } from './ordered.ts';
 import { countLines, createProgress } from './progress.ts';
-import { fingerprint, type RunState, readState, rewindOutput, writeState } from './state.ts';
+import { acquireLock, fingerprint, type RunState, readState, rewindOutput, writeState } from './state.ts';
 
 export interface SkusOptions {
   output?: string;
@@ -70,7 +70,24 @@ export async function runSkus(file: string, opts: SkusOptions, io: CliIO): Promi
   const output = opts.output ?? defaultOutput(file, outFormat);
   const statePath = opts.state ?? `${output}.state.json`;
   const fp = await fingerprint(file);
+  const release = await acquireLock(statePath);
+  try {
+    return await resolveFile(file, format, outFormat, output, statePath, fp, opts, io);
+  } finally {
+    await release();
+  }
+}
 
+async function resolveFile(
+  file: string,
+  format: ReturnType<typeof skuFileFormat>,
+  outFormat: 'csv' | 'jsonl',
+  output: string,
+  statePath: string,
+  fp: Awaited<ReturnType<typeof fingerprint>>,
+  opts: SkusOptions,
+  io: CliIO,
+): Promise<number> {
   let state: RunState | undefined = opts.restart ? undefined : await readState(statePath);
   if (state && (state.done || state.input !== fp.input)) state = undefined;
   if (state && (state.inputSize !== fp.inputSize || state.inputMtimeMs !== fp.inputMtimeMs)) {

@@ -66,3 +66,36 @@ export async function rewindOutput(path: string, bytes: number): Promise<void> {
     throw e;
   }
 }
+
+/**
+ * Takes `<state>.lock` (holding our pid) so two runs cannot write the same output and state at once.
+ * A lock left by a process that no longer exists is taken over. Returns the release function.
+ */
+export async function acquireLock(statePath: string): Promise<() => Promise<void>> {
+  const { open, readFile, rm: remove } = await import('node:fs/promises');
+  const lock = `${statePath}.lock`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fh = await open(lock, 'wx');
+      await fh.write(String(process.pid));
+      await fh.close();
+      return () => remove(lock, { force: true });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      const pid = Number((await readFile(lock, 'utf8').catch(() => '')).trim());
+      let alive = false;
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid) {
+        try {
+          process.kill(pid, 0);
+          alive = true;
+        } catch (err) {
+          alive = (err as NodeJS.ErrnoException).code === 'EPERM';
+        }
+      }
+      if (alive)
+        throw new UsageError(`Another run (pid ${pid}) is using ${statePath}; wait for it or stop it first`);
+      await remove(lock, { force: true });
+    }
+  }
+  throw new UsageError(`Could not lock ${statePath}`);
+}
