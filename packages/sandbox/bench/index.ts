@@ -14,7 +14,7 @@ import autocannon from 'autocannon';
 const { values } = parseArgs({
   options: {
     duration: { type: 'string', default: '60' },
-    connections: { type: 'string', default: '64' },
+    connections: { type: 'string', default: '16' },
     orders: { type: 'string', default: '4000' },
     pipelining: { type: 'string', default: '1' },
     workers: { type: 'string', default: '0' },
