@@ -4,7 +4,8 @@
  * (3 with the Redis store too), 8 concurrent callers per process, against a token-bucket server with a
  * small quota. Also the queue's memory and per-request cost with 100,000 queued requests.
  *
- *   pnpm --filter @partner-print/ratelimit bench [--duration=30] [--parallel] [--only=scheduler]
+ *   pnpm --filter @partner-print/ratelimit bench [--duration=30] [--parallel] [--only=scheduler|naive|bottleneck|memory]
+ *     [--server=bench]   (default: the sandbox's Node server; `bench` uses bench/token-bucket-api.ts)
  *
  * Utilization = successes / (q + duration·q/w). Exits 1 when a target is missed.
  */
@@ -12,6 +13,7 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { startSandboxServer } from '@partner-print/sandbox/node';
 import { createScheduler } from '../src/index.ts';
 import { startRedisServer } from './redis-server.ts';
 import { startTokenBucketServer } from './token-bucket-api.ts';
@@ -26,6 +28,7 @@ const args = new Map(
 const durationSeconds = Number(args.get('duration') ?? 30);
 const serial = !args.has('parallel');
 const only = args.get('only');
+const serverKind = args.get('server') === 'bench' ? 'bench' : 'sandbox';
 const QUOTA = 120;
 const WINDOW = 6;
 const CALLERS = 8;
@@ -96,27 +99,47 @@ function spawnWorker(): Promise<Child> {
   });
 }
 
+interface Target {
+  url: string;
+  secret: string;
+  close(): Promise<void>;
+}
+
+/** A fresh server per scenario, so every scenario starts with a full bucket of its own. */
+async function startTarget(): Promise<Target> {
+  if (serverKind === 'sandbox') {
+    const server = await startSandboxServer({
+      port: 0,
+      sandbox: { rateLimits: { default: { q: QUOTA, w: WINDOW } }, jitter: 1 },
+    });
+    return { url: server.url, secret: server.sandbox.keys.primary, close: () => server.close() };
+  }
+  const server = await startTokenBucketServer({ policies: { default: { q: QUOTA, w: WINDOW } }, jitter: 1 });
+  return { url: server.url, secret: 'bench-organization', close: () => server.close() };
+}
+
 async function runScenario(
   s: Scenario,
-  index: number,
-  url: string,
   redisUrl: string | undefined,
 ): Promise<{ s: Scenario; ok: number; limited: number; other: number; errors: number }> {
   const children = await Promise.all(Array.from({ length: s.processes }, () => spawnWorker()));
-  return runOn(children, s, index, url, redisUrl, Date.now() + 300);
+  const target = await startTarget();
+  try {
+    return await runOn(children, s, target, redisUrl, Date.now() + 300);
+  } finally {
+    await target.close();
+  }
 }
 
 async function runOn(
   children: Child[],
   s: Scenario,
-  index: number,
-  url: string,
+  target: Target,
   redisUrl: string | undefined,
   startAt: number,
 ): Promise<{ s: Scenario; ok: number; limited: number; other: number; errors: number }> {
   const endAt = startAt + durationSeconds * 1000;
-  // One organization per scenario: its own server-side buckets.
-  const secret = `bench-${process.pid}-${index}`;
+  const { url, secret } = target;
   const results = await Promise.all(
     children.map((child) =>
       child.run({
@@ -183,28 +206,32 @@ async function memoryBench(): Promise<{
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 
 async function main(): Promise<void> {
-  const server = await startTokenBucketServer({ policies: { default: { q: QUOTA, w: WINDOW } }, jitter: 1 });
   const redis = scenarios.some((s) => s.redis) ? await startRedisServer() : undefined;
   const max = QUOTA + (durationSeconds * QUOTA) / WINDOW;
   let failed = false;
   try {
     console.log(
       `ratelimit bench: q=${QUOTA}, w=${WINDOW}s, ${durationSeconds}s runs, ${CALLERS} callers per process, ` +
-        `bench token-bucket server (bench/token-bucket-api.ts), ${serial ? 'scenarios one after another' : 'scenarios side by side, one organization each'}`,
+        `${serverKind === 'sandbox' ? "the sandbox's Node server (@partner-print/sandbox/node, jitter 1 s)" : 'the bench token-bucket server (bench/token-bucket-api.ts)'}, ${serial ? 'scenarios one after another' : 'scenarios side by side, one organization each'}`,
     );
     const rows = [];
     if (serial) {
-      for (const [i, s] of scenarios.entries()) rows.push(await runScenario(s, i, server.url, redis?.url));
+      for (const s of scenarios) rows.push(await runScenario(s, redis?.url));
     } else {
       const children = await Promise.all(
         scenarios.map((s) => Promise.all(Array.from({ length: s.processes }, () => spawnWorker()))),
       );
+      const targets = await Promise.all(scenarios.map(() => startTarget()));
       const startAt = Date.now() + 500;
-      rows.push(
-        ...(await Promise.all(
-          scenarios.map((s, i) => runOn(children[i] ?? [], s, i, server.url, redis?.url, startAt)),
-        )),
-      );
+      try {
+        rows.push(
+          ...(await Promise.all(
+            scenarios.map((s, i) => runOn(children[i] ?? [], s, targets[i]!, redis?.url, startAt)),
+          )),
+        );
+      } finally {
+        await Promise.all(targets.map((t) => t.close()));
+      }
     }
     const table = rows.map(({ s, ok, limited, other, errors }) => {
       const utilization = ok / max;
@@ -241,7 +268,6 @@ async function main(): Promise<void> {
       ]);
     }
   } finally {
-    await server.close();
     await redis?.stop();
   }
   process.exit(failed ? 1 : 0);

@@ -56,6 +56,8 @@ export interface BucketObservation {
   pauseUntil?: number;
   /** The request was refused (429): it spent no token of this bucket. */
   refund?: boolean;
+  /** A response came without rate-limit fields: stop probing, keep the estimate from the defaults. */
+  seen?: boolean;
 }
 
 export const TUNING = {
@@ -120,7 +122,10 @@ export function readyAt(b: BucketState, now: number): number {
   return Math.max(at, b.pausedUntil);
 }
 
-/** Takes one token from every bucket if all have one; otherwise returns the time to try again. */
+/**
+ * Takes one token from every bucket if all have one; otherwise returns the time to try again (infinite
+ * while the first response of a bucket is awaited).
+ */
 export function takeAll(
   buckets: readonly BucketState[],
   ticket: number,
@@ -129,6 +134,10 @@ export function takeAll(
   let retryAt = now;
   for (const b of buckets) {
     refill(b, now);
+    // Until a response has described the bucket, one request at a time: the defaults may be stale
+    // (policies change within a major version) and others may have spent the budget already. The wait
+    // ends with that response, not at a time.
+    if (!b.live && b.inflight.length > 0) retryAt = Number.POSITIVE_INFINITY;
     retryAt = Math.max(retryAt, readyAt(b, now));
   }
   if (retryAt > now) return { ok: false, retryAt };
@@ -167,6 +176,7 @@ export function observe(b: BucketState, ticket: number | undefined, o: BucketObs
   if (o.windowSeconds !== undefined && o.windowSeconds > 0) b.windowSeconds = o.windowSeconds;
   if (o.pauseUntil !== undefined && o.pauseUntil > b.pausedUntil) b.pausedUntil = o.pauseUntil;
   refill(b, now);
+  if (o.seen && !b.live) b.live = true;
   if (o.remaining === undefined) return;
   if (ticket !== undefined) {
     // A response to an older request than one already applied carries a staler balance.

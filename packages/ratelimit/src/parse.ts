@@ -146,11 +146,14 @@ function nameOf(value: BareItem): string | undefined {
   return undefined;
 }
 
-function param(params: Map<string, BareItem>, keys: readonly string[]): number | undefined {
+/** A non-negative Integer parameter (the draft's rule); `decimal` also admits a Decimal (for `t`). */
+function param(params: Map<string, BareItem>, keys: readonly string[], decimal = false): number | undefined {
   for (const key of keys) {
     const value = params.get(key);
     if (value === undefined) continue;
-    return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+    const ok =
+      typeof value === 'number' && value >= 0 && (decimal ? Number.isFinite(value) : Number.isInteger(value));
+    return ok ? value : undefined;
   }
   return undefined;
 }
@@ -172,7 +175,7 @@ function toLimit(member: Item | InnerList, names: ParameterNames): RateLimitLimi
   const remaining = param(member[1], names.remaining);
   if (name === undefined || remaining === undefined) return [];
   const limit: RateLimitLimit = { name, remaining };
-  const reset = param(member[1], names.reset);
+  const reset = param(member[1], names.reset, true);
   if (reset !== undefined) limit.resetSeconds = reset;
   return [limit];
 }

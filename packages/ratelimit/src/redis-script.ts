@@ -135,6 +135,7 @@ local function observe(b, ticket, o)
   if o.windowSeconds and o.windowSeconds > 0 then b.window = o.windowSeconds end
   if o.pauseUntil and o.pauseUntil > b.paused then b.paused = o.pauseUntil end
   refill(b)
+  if o.seen and b.live == 0 then b.live = 1 end
   if o.remaining == nil then return end
   if ticket then
     if ticket < b.last then return end
@@ -193,11 +194,17 @@ end
 if mode == 'take' then
   local buckets = {}
   local retryAt = now
+  local awaiting = false
   for i, spec in ipairs(payload.buckets) do
     local b = load(i, spec.name, spec.quota, spec.windowSeconds)
     refill(b)
+    if b.live == 0 and #b.inflight > 0 then awaiting = true end
     retryAt = math.max(retryAt, readyAt(b))
     buckets[i] = b
+  end
+  if awaiting then
+    for _, b in ipairs(buckets) do save(b) end
+    return { 2, 0 }
   end
   if retryAt > now then
     for _, b in ipairs(buckets) do save(b) end

@@ -54,7 +54,9 @@ export class RedisStore implements RateLimitStore {
       now,
       { buckets },
     )) as [number, number];
-    return reply[0] === 1 ? { ok: true, ticket: Number(reply[1]) } : { ok: false, retryAt: Number(reply[1]) };
+    if (reply[0] === 1) return { ok: true, ticket: Number(reply[1]) };
+    // 2: the first response of a bucket is awaited (another request is probing it).
+    return { ok: false, retryAt: reply[0] === 2 ? Number.POSITIVE_INFINITY : Number(reply[1]) };
   }
 
   async observe(

@@ -128,6 +128,7 @@ interface Lane {
 const MIN_PRIORITY = -10;
 const MAX_PRIORITY = 10;
 const MAX_ROUTES = 1000;
+const AWAIT_POLL_MS = 250;
 const encoder = new TextEncoder();
 
 export function createScheduler(options: SchedulerOptions = {}): Scheduler {
@@ -354,6 +355,8 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
     let wake = Number.POSITIVE_INFINITY;
     for (const lane of lanes.values()) if (lane.size > 0) wake = Math.min(wake, lane.blockedUntil);
     if (Number.isFinite(wake)) schedule(wake);
+    // Waiting for a first response that another process (sharing the store) is expecting: poll.
+    else if (inflight === 0) schedule(clock.now() + AWAIT_POLL_MS);
   }
 
   function takeFromLane(lane: Lane, entry: Entry): void {
@@ -438,6 +441,13 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
       }
     }
     if (names.length > 0) learn(entry.route, names);
+    else if (parsed.source === undefined) {
+      for (const name of taken) {
+        const o = observations.find((x) => x.name === name);
+        if (o) o.seen = true;
+        else observations.push({ name, seen: true });
+      }
+    }
     try {
       await store.observe(entry.key, ticket, taken, observations, now);
     } catch {

@@ -18,6 +18,7 @@ export interface BucketRequest {
   windowSeconds: number;
 }
 
+/** `retryAt` is infinite while the first response of a bucket is awaited (one request probes it). */
 export type TakeResult = { ok: true; ticket: number } | { ok: false; retryAt: number };
 
 export interface BucketSnapshot {

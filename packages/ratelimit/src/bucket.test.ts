@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { type BucketState, newBucket, observe, readyAt, refill, TUNING, takeAll } from './bucket.ts';
+
+const T0 = 1_000_000;
+
+function live(quota: number, windowSeconds: number, remaining: number, now = T0): BucketState {
+  const b = newBucket(quota, windowSeconds, now);
+  observe(b, undefined, { name: 'default', quota, windowSeconds, remaining, resetSeconds: 0 }, now);
+  return b;
+}
+
+describe('bucket arithmetic (fake time)', () => {
+  it('refills continuously at q/w and never beyond the quota', () => {
+    const b = live(120, 6, 0);
+    expect(b.tokens).toBe(0);
+    refill(b, T0 + 500);
+    expect(b.tokens).toBeCloseTo(10);
+    refill(b, T0 + 60_000);
+    expect(b.tokens).toBe(120);
+  });
+
+  it('takes from every bucket or from none, and says when to retry', () => {
+    const a = live(10, 10, 3);
+    const u = live(2, 60, 0);
+    const result = takeAll([a, u], 1, T0);
+    expect(result).toEqual({ ok: false, retryAt: T0 + 30_000 });
+    expect(a.tokens).toBe(3);
+    expect(takeAll([a, u], 1, T0 + 30_000)).toEqual({ ok: true });
+    expect(a.tokens).toBeCloseTo(10 - 1);
+    expect(u.tokens).toBeCloseTo(0);
+    expect(u.inflight).toEqual([1]);
+  });
+
+  it('waits for a pause (Retry-After) even with tokens left', () => {
+    const b = live(10, 1, 5);
+    observe(b, undefined, { name: 'default', pauseUntil: T0 + 4000 }, T0);
+    refill(b, T0 + 1000);
+    expect(readyAt(b, T0 + 1000)).toBe(T0 + 4000);
+  });
+
+  it('lowers the estimate to what the server reports, counting requests still on the way', () => {
+    const b = live(100, 10, 50);
+    for (let ticket = 1; ticket <= 3; ticket++) expect(takeAll([b], ticket, T0).ok).toBe(true);
+    // Someone else spent 20: the answer to ticket 1 says 29 left (ticket 2 and 3 not in it yet).
+    observe(b, 1, { name: 'default', remaining: 29, resetSeconds: 0 }, T0);
+    expect(b.level).toBe(27);
+    expect(b.tokens).toBeLessThanOrEqual(27);
+    // Consistent answers change nothing.
+    observe(b, 2, { name: 'default', remaining: 28, resetSeconds: 0 }, T0);
+    expect(b.level).toBe(27);
+  });
+
+  it('ignores an answer older than one already applied', () => {
+    const b = live(100, 10, 50);
+    takeAll([b], 1, T0);
+    takeAll([b], 2, T0);
+    observe(b, 2, { name: 'default', remaining: 10, resetSeconds: 0 }, T0);
+    observe(b, 1, { name: 'default', remaining: 48, resetSeconds: 0 }, T0);
+    expect(b.level).toBe(10);
+  });
+
+  it('reads t at r=0 as the time to the next token', () => {
+    const b = live(5000, 86_400, 10);
+    takeAll([b], 1, T0);
+    b.level = 10;
+    observe(b, 1, { name: 'default', remaining: 0, resetSeconds: 17 }, T0);
+    const rate = 5000 / 86_400;
+    expect(b.level).toBeCloseTo(1 - 17 * rate, 5);
+    refill(b, T0);
+    expect(readyAt(b, T0)).toBeGreaterThan(T0 + 16_000);
+    expect(readyAt(b, T0)).toBeLessThanOrEqual(T0 + 17_000);
+  });
+
+  it('gives the token of a refused (429) request back', () => {
+    const b = live(10, 10, 1);
+    takeAll([b], 1, T0);
+    observe(b, 1, { name: 'default', refund: true, remaining: 0, resetSeconds: 1 }, T0);
+    expect(b.inflight).toEqual([]);
+    expect(b.refunded).toBe(1);
+  });
+
+  it('applies a policy change (q and w) to the refill', () => {
+    const b = live(120, 6, 0);
+    observe(
+      b,
+      undefined,
+      { name: 'default', quota: 60, windowSeconds: 60, remaining: 0, resetSeconds: 1 },
+      T0,
+    );
+    refill(b, T0 + 1000);
+    expect(b.tokens).toBeCloseTo(1, 5);
+  });
+
+  it('learns its share when others spend the same budget', () => {
+    // q=120/6 s: 20 tokens/s. Others spend 10/s; we send 10/s, answered at once.
+    const b = live(120, 6, 10);
+    let server = 10;
+    let now = T0;
+    let ticket = 0;
+    for (let step = 0; step < 600; step++) {
+      now += 50;
+      server = Math.min(120, server + 1 - 0.5); // refill 1 per 50 ms, others take 0.5
+      refill(b, now);
+      if (takeAll([b], ++ticket, now).ok) {
+        server -= 1;
+        observe(
+          b,
+          ticket,
+          { name: 'default', remaining: Math.max(0, Math.floor(server)), resetSeconds: 0 },
+          now,
+        );
+      }
+    }
+    expect(b.share).toBeGreaterThan(0.35);
+    expect(b.share).toBeLessThan(0.65);
+    expect(server).toBeGreaterThanOrEqual(0);
+    // The reserve follows what others spend.
+    expect(TUNING.reserveSeconds).toBeGreaterThan(0);
+  });
+});

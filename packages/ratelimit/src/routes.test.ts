@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { defaultBuckets, REFERENCE_DEFAULTS, routeKey } from './routes.ts';
+
+const ref = (prefix: string) => `${prefix}_${'a1B2c3D4e5F6g7H8i9J0k1L2m3'}`;
+
+describe('routeKey', () => {
+  it('takes the path after the version segment and folds references', () => {
+    expect(routeKey('post', 'https://api.example/v2/images')).toBe('POST /images');
+    expect(routeKey('GET', `https://api.example/prefix/v2/renders/${ref('Render')}/media`)).toBe(
+      'GET /renders/*/media',
+    );
+    expect(routeKey('GET', `http://sandbox.localhost/v2/orders/${ref('Order')}?x=1`)).toBe('GET /orders/*');
+    expect(routeKey('GET', `http://h/v2/products/${ref('Product')}/media/front.png`)).toBe(
+      'GET /products/*/media/*',
+    );
+    expect(routeKey('GET', '/v2/claims')).toBe('GET /claims');
+  });
+});
+
+describe('defaultBuckets', () => {
+  it('maps uploads and downloads to their dedicated bucket besides default', () => {
+    expect(defaultBuckets(REFERENCE_DEFAULTS, 'POST /images')).toEqual(['default', 'uploads']);
+    expect(defaultBuckets(REFERENCE_DEFAULTS, 'POST /evidence')).toEqual(['default', 'uploads']);
+    expect(defaultBuckets(REFERENCE_DEFAULTS, 'GET /renders/*/thumbnail')).toEqual(['default', 'downloads']);
+    expect(defaultBuckets(REFERENCE_DEFAULTS, 'GET /products/*/media/*')).toEqual(['default', 'downloads']);
+    expect(defaultBuckets(REFERENCE_DEFAULTS, 'GET /images')).toEqual(['default']);
+  });
+});

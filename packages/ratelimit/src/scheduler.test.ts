@@ -1,0 +1,315 @@
+import { describe, expect, it } from 'vitest';
+import { createTokenBucketApi } from '../bench/token-bucket-api.ts';
+import { flush, manualClock, virtualClock } from '../test/helpers.ts';
+import type { RateLimitDefaults } from './routes.ts';
+import { createScheduler } from './scheduler.ts';
+
+const BASE = 'https://api.example/v2';
+const SECRET = 'sk_test_do-not-log-me';
+const headers = { 'x-service-secret-key': SECRET };
+
+function smallDefaults(q: number, w: number): RateLimitDefaults {
+  return {
+    policies: { default: { quota: q, windowSeconds: w }, uploads: { quota: 1, windowSeconds: 60 } },
+    everyRequest: ['default'],
+    routes: [{ method: 'POST', path: '/images', policy: 'uploads' }],
+  };
+}
+
+function response(status: number, fields: Record<string, string>): Response {
+  return new Response(status === 429 ? '{"code":"rate_limited"}' : '{}', { status, headers: fields });
+}
+
+describe('createScheduler', () => {
+  it('spends the quota without a 429 and waits in (virtual) time for refills', async () => {
+    const clock = virtualClock();
+    const api = createTokenBucketApi({ policies: { default: { q: 10, w: 10 } }, now: clock.now });
+    const scheduler = createScheduler({ fetch: api.fetch, clock });
+    const start = clock.now();
+    const results = await Promise.all(
+      Array.from({ length: 30 }, () => scheduler.fetch(`${BASE}/orders`, { headers })),
+    );
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    expect(api.counts).toEqual({ ok: 30, limited: 0 });
+    // 10 from the full bucket, 20 more at one per second.
+    expect(clock.now() - start).toBeGreaterThanOrEqual(19_000);
+    expect(clock.now() - start).toBeLessThan(22_000);
+    expect(scheduler.stats()).toMatchObject({ queued: 0, inflight: 0, completed: 30, throttled: 0 });
+    expect(scheduler.stats().routes).toEqual({ 'GET /orders': ['default'] });
+  });
+
+  it('follows a policy change in the middle of a run', async () => {
+    const clock = virtualClock();
+    const api = createTokenBucketApi({ policies: { default: { q: 10, w: 10 } }, now: clock.now });
+    const scheduler = createScheduler({ fetch: api.fetch, clock, defaults: smallDefaults(10, 10) });
+    const changes: unknown[] = [];
+    scheduler.on('policy-changed', (e) => changes.push(e));
+    await Promise.all(Array.from({ length: 10 }, () => scheduler.fetch(`${BASE}/orders`, { headers })));
+    expect(changes).toEqual([]);
+    api.setPolicy('default', { q: 100, w: 10 });
+    const start = clock.now();
+    await Promise.all(Array.from({ length: 60 }, () => scheduler.fetch(`${BASE}/orders`, { headers })));
+    expect(changes).toEqual([
+      { name: 'default', quota: 100, windowSeconds: 10, previous: { quota: 10, windowSeconds: 10 } },
+    ]);
+    expect(scheduler.stats().policies.default).toEqual({ quota: 100, windowSeconds: 10 });
+    // 10 tokens/s now instead of 1/s.
+    expect(clock.now() - start).toBeLessThan(8_000);
+    expect(api.counts.limited).toBeLessThanOrEqual(1);
+  });
+
+  it('pauses the whole bucket for Retry-After after a 429, and retries at the front (no octokit #629)', async () => {
+    const clock = virtualClock();
+    const calls: { at: number; id: string }[] = [];
+    let first = true;
+    const fetch = async (request: Request): Promise<Response> => {
+      calls.push({ at: clock.now(), id: request.headers.get('x-id') ?? '' });
+      if (first) {
+        first = false;
+        return response(429, {
+          'retry-after': '5',
+          'x-ratelimit-policy': '"default";q=100;w=10',
+          'x-ratelimit': '"default";r=0;t=1',
+        });
+      }
+      return response(200, {
+        'x-ratelimit-policy': '"default";q=100;w=10',
+        'x-ratelimit': '"default";r=50;t=0',
+      });
+    };
+    const scheduler = createScheduler({ fetch, clock, concurrency: 1 });
+    const events: string[] = [];
+    scheduler.on('throttled', (e) => events.push(`throttled ${e.retryAfterSeconds}s ${e.buckets.join()}`));
+    scheduler.on('retried', (e) => events.push(`retried ${e.delayMs}ms`));
+    const t0 = clock.now();
+    const a = scheduler.fetch(`${BASE}/orders`, { headers: { ...headers, 'x-id': 'A' } });
+    const b = scheduler.fetch(`${BASE}/orders`, { headers: { ...headers, 'x-id': 'B' } });
+    const c = scheduler.fetch(`${BASE}/claims`, { headers: { ...headers, 'x-id': 'C' } });
+    const statuses = (await Promise.all([a, b, c])).map((r) => r.status);
+    expect(statuses).toEqual([200, 200, 200]);
+    expect(calls.map((x) => x.id)).toEqual(['A', 'A', 'B', 'C']);
+    // Nothing else went out during the pause: not B, not C (another route on the same bucket).
+    for (const call of calls.slice(1)) expect(call.at - t0).toBeGreaterThanOrEqual(5000);
+    expect(events).toEqual(['throttled 5s default', 'retried 5000ms']);
+  });
+
+  it('bounds retries and then hands the 429 to the caller', async () => {
+    const clock = virtualClock();
+    let attempts = 0;
+    const fetch = async (): Promise<Response> => {
+      attempts++;
+      return response(429, { 'retry-after': '2', 'x-ratelimit': '"default";r=0;t=2' });
+    };
+    const scheduler = createScheduler({ fetch, clock, maxRetries: 2 });
+    const result = await scheduler.fetch(`${BASE}/orders`, { headers });
+    expect(result.status).toBe(429);
+    expect(await result.json()).toEqual({ code: 'rate_limited' });
+    expect(attempts).toBe(3);
+    expect(scheduler.stats()).toMatchObject({ throttled: 3, retried: 2, completed: 1 });
+  });
+
+  it('returns a 429 that is not about an empty bucket (e.g. rendertokens) without pausing', async () => {
+    const clock = virtualClock();
+    const calls: number[] = [];
+    const fetch = async (request: Request): Promise<Response> => {
+      calls.push(clock.now());
+      if (request.method === 'POST') {
+        return response(429, { 'retry-after': '86400', 'x-ratelimit': '"default";r=40;t=0' });
+      }
+      return response(200, { 'x-ratelimit': '"default";r=39;t=0' });
+    };
+    const scheduler = createScheduler({ fetch, clock });
+    const t0 = clock.now();
+    expect((await scheduler.fetch(`${BASE}/renders`, { method: 'POST', headers, body: '{}' })).status).toBe(
+      429,
+    );
+    expect((await scheduler.fetch(`${BASE}/orders`, { headers })).status).toBe(200);
+    expect(calls).toEqual([t0, t0]);
+    expect(scheduler.stats().retried).toBe(0);
+  });
+
+  it('sends a fresh copy of the body on every attempt', async () => {
+    const clock = virtualClock();
+    const bodies: string[] = [];
+    const fetch = async (request: Request): Promise<Response> => {
+      bodies.push(await request.text());
+      return bodies.length === 1
+        ? response(429, { 'retry-after': '1', 'x-ratelimit': '"default";r=0;t=1' })
+        : response(201, { 'x-ratelimit': '"default";r=5;t=0' });
+    };
+    const scheduler = createScheduler({ fetch, clock });
+    const result = await scheduler.fetch(`${BASE}/images`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/octet-stream' },
+      body: new Uint8Array([1, 2, 3]),
+    });
+    expect(result.status).toBe(201);
+    expect(bodies).toEqual(['\u0001\u0002\u0003', '\u0001\u0002\u0003']);
+  });
+
+  it('removes an aborted request from the queue and rejects it with the reason', async () => {
+    const clock = manualClock();
+    const sent: string[] = [];
+    const release: (() => void)[] = [];
+    const fetch = (request: Request): Promise<Response> => {
+      sent.push(request.headers.get('x-id') ?? '');
+      return new Promise((resolve) => release.push(() => resolve(response(200, {}))));
+    };
+    const scheduler = createScheduler({ fetch, clock, concurrency: 1 });
+    const first = scheduler.fetch(`${BASE}/orders`, { headers: { ...headers, 'x-id': '1' } });
+    const controller = new AbortController();
+    const second = scheduler.fetch(`${BASE}/orders`, {
+      headers: { ...headers, 'x-id': '2' },
+      signal: controller.signal,
+    });
+    const third = scheduler.fetch(`${BASE}/orders`, { headers: { ...headers, 'x-id': '3' } });
+    await flush();
+    expect(scheduler.stats().queued).toBe(2);
+    const reason = new Error('no longer needed');
+    controller.abort(reason);
+    await expect(second).rejects.toBe(reason);
+    expect(scheduler.stats()).toMatchObject({ queued: 1, aborted: 1 });
+    release.shift()?.();
+    await first;
+    await flush();
+    release.shift()?.();
+    await third;
+    expect(sent).toEqual(['1', '3']);
+  });
+
+  it('rejects at once when the signal is already aborted', async () => {
+    const scheduler = createScheduler({ fetch: async () => response(200, {}), clock: virtualClock() });
+    const controller = new AbortController();
+    controller.abort(new Error('early'));
+    await expect(scheduler.fetch(`${BASE}/orders`, { headers, signal: controller.signal })).rejects.toThrow(
+      'early',
+    );
+  });
+
+  it('runs higher priorities first, FIFO within one, and strips the priority header', async () => {
+    const clock = manualClock();
+    const sent: string[] = [];
+    const seenHeaders: (string | null)[] = [];
+    const release: (() => void)[] = [];
+    const fetch = (request: Request): Promise<Response> => {
+      sent.push(request.headers.get('x-id') ?? '');
+      seenHeaders.push(request.headers.get('x-ratelimit-priority'));
+      return new Promise((resolve) => release.push(() => resolve(response(200, {}))));
+    };
+    const scheduler = createScheduler({ fetch, clock, concurrency: 1 });
+    const send = (id: string, init: Record<string, unknown> = {}, extra: Record<string, string> = {}) =>
+      scheduler.fetch(`${BASE}/orders`, { headers: { ...headers, 'x-id': id, ...extra }, ...init });
+    const all = [
+      send('first'),
+      send('low', { rateLimit: { priority: -1 } }),
+      send('normal-1'),
+      send('high', { rateLimit: { priority: 5 } }),
+      send('normal-2'),
+      send('header-high', {}, { 'x-ratelimit-priority': '3' }),
+    ];
+    for (let i = 0; i < all.length; i++) {
+      await flush();
+      release.shift()?.();
+    }
+    await Promise.all(all);
+    expect(sent).toEqual(['first', 'high', 'header-high', 'normal-1', 'normal-2', 'low']);
+    expect(seenHeaders.every((h) => h === null)).toBe(true);
+  });
+
+  it('keeps at most `concurrency` requests in flight', async () => {
+    const clock = manualClock();
+    let inflight = 0;
+    let max = 0;
+    const release: (() => void)[] = [];
+    const fetch = (): Promise<Response> => {
+      inflight++;
+      max = Math.max(max, inflight);
+      return new Promise((resolve) =>
+        release.push(() => {
+          inflight--;
+          resolve(
+            response(200, {
+              'x-ratelimit': '"default";r=100;t=0',
+              'x-ratelimit-policy': '"default";q=200;w=1',
+            }),
+          );
+        }),
+      );
+    };
+    const scheduler = createScheduler({ fetch, clock, concurrency: 3 });
+    let done = 0;
+    const all = Array.from({ length: 12 }, () =>
+      scheduler.fetch(`${BASE}/orders`, { headers }).then(() => done++),
+    );
+    while (done < 12) {
+      await flush();
+      release.shift()?.();
+    }
+    await Promise.all(all);
+    expect(max).toBe(3);
+  });
+
+  it('lets default-only requests pass while an empty uploads bucket holds uploads back', async () => {
+    const clock = manualClock();
+    const api = createTokenBucketApi({
+      policies: { default: { q: 100, w: 10 }, uploads: { q: 1, w: 60 } },
+      now: clock.now,
+    });
+    const calls: { at: number; route: string }[] = [];
+    const fetch = async (request: Request) => {
+      calls.push({ at: clock.now(), route: `${request.method} ${new URL(request.url).pathname}` });
+      return api.handle(request);
+    };
+    const scheduler = createScheduler({ fetch, clock, defaults: smallDefaults(100, 10) });
+    const t0 = clock.now();
+    const upload = () => scheduler.fetch(`${BASE}/images`, { method: 'POST', headers, body: 'x' });
+    const uploads = [upload(), upload()];
+    await flush();
+    const orders = await Promise.all(
+      Array.from({ length: 5 }, () => scheduler.fetch(`${BASE}/orders`, { headers })),
+    );
+    expect(orders.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(calls.filter((c) => c.route === 'GET /v2/orders').every((c) => c.at === t0)).toBe(true);
+    expect(calls.filter((c) => c.route === 'POST /v2/images')).toHaveLength(1);
+    // One timer waits for the next upload token.
+    expect(clock.pending()).toBe(1);
+    await clock.advance(60_000);
+    expect((await Promise.all(uploads)).map((r) => r.status)).toEqual([200, 200]);
+    expect(calls.filter((c) => c.route === 'POST /v2/images').map((c) => c.at - t0)).toEqual([0, 60_000]);
+    expect(api.counts.limited).toBe(0);
+    expect(scheduler.stats().routes['POST /images']).toEqual(['default', 'uploads']);
+    expect(clock.pending()).toBe(0);
+  });
+
+  it('keys the budget by a SHA-256 of the secret key and never keeps the key itself', async () => {
+    const clock = virtualClock();
+    const api = createTokenBucketApi({ policies: { default: { q: 10, w: 10 } }, now: clock.now });
+    const scheduler = createScheduler({ fetch: api.fetch, clock });
+    const admitted: unknown[] = [];
+    scheduler.on('admitted', (e) => admitted.push(e));
+    await scheduler.fetch(`${BASE}/orders`, { headers });
+    const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(SECRET));
+    const key = `sha256:${Buffer.from(digest).toString('hex')}`;
+    expect(Object.keys(await scheduler.snapshot(key))).toEqual(['default']);
+    expect(JSON.stringify([scheduler.stats(), await scheduler.snapshot(key), admitted])).not.toContain(
+      SECRET,
+    );
+  });
+
+  it('emits queued and admitted, and close() rejects what is still queued', async () => {
+    const clock = manualClock();
+    const fetch = (): Promise<Response> => new Promise(() => {});
+    const scheduler = createScheduler({ fetch, clock, concurrency: 1 });
+    const queued: number[] = [];
+    scheduler.on('queued', (e) => queued.push(e.queued));
+    const off = scheduler.on('admitted', () => {});
+    void scheduler.fetch(`${BASE}/orders`, { headers });
+    const waiting = scheduler.fetch(`${BASE}/orders`, { headers });
+    await flush();
+    expect(queued).toEqual([1, 1]);
+    scheduler.close(new Error('shutting down'));
+    await expect(waiting).rejects.toThrow('shutting down');
+    await expect(scheduler.fetch(`${BASE}/orders`, { headers })).rejects.toThrow('shutting down');
+    off();
+  });
+});
