@@ -1,3 +1,4 @@
+import { TimeoutError } from '@partner-print/client';
 import { describe, expect, it, vi } from 'vitest';
 import { buildCallbackUrl } from './build-url.ts';
 import { createOrderUpdatedHandler, type OrderFetcher } from './handler.ts';
@@ -295,6 +296,79 @@ describe('createOrderUpdatedHandler', () => {
       }
       expect(fake.total).toBeLessThanOrEqual(40);
       expect(handled.mock.calls.length).toBe(fake.total);
+    });
+  });
+
+  describe('timeoutMs', () => {
+    /** A clock whose sleeps end only when the test says so. */
+    function manualClock() {
+      const sleepers: Array<{ ms: number; wake: () => void }> = [];
+      return {
+        now: () => 0,
+        sleep: (ms: number, signal?: AbortSignal) =>
+          new Promise<void>((resolve, reject) => {
+            const sleeper = { ms, wake: resolve };
+            sleepers.push(sleeper);
+            signal?.addEventListener(
+              'abort',
+              () => {
+                sleepers.splice(sleepers.indexOf(sleeper), 1);
+                reject(signal.reason);
+              },
+              { once: true },
+            );
+          }),
+        fire() {
+          for (const s of sleepers.splice(0)) s.wake();
+        },
+        get pending() {
+          return sleepers.map((s) => s.ms);
+        },
+      };
+    }
+
+    it('answers 500 when a round hangs, and lets the next notification start a fresh round', async () => {
+      const fake = fakeClient();
+      const clock = manualClock();
+      const onError = vi.fn();
+      let hang = true;
+      const handled: number[] = [];
+      const handler = createOrderUpdatedHandler({
+        client: fake.client,
+        environment: 'test',
+        timeoutMs: 30_000,
+        clock,
+        onError,
+        onOrderUpdated: (order) => (hang ? new Promise(() => {}) : void handled.push(order.version)), // the first never settles
+      });
+      const first = handler(new Request(callbackUrl(1)));
+      await tick();
+      await fake.release();
+      expect(clock.pending).toEqual([30_000]);
+      clock.fire();
+      expect((await first).status).toBe(500);
+      expect(onError.mock.calls[0]![1].stage).toBe('timeout');
+      expect(onError.mock.calls[0]![0]).toBeInstanceOf(TimeoutError);
+
+      hang = false;
+      const second = handler(new Request(callbackUrl(1)));
+      await tick();
+      expect(fake.calls.get(ref(1))).toBe(2); // not queued behind the hung round
+      await fake.release();
+      expect((await second).status).toBe(204);
+      expect(handled).toEqual([2]);
+      expect(clock.pending).toEqual([]); // the finished round's timer was cancelled
+    });
+
+    it('refuses a timeout that is not a positive number', () => {
+      expect(() =>
+        createOrderUpdatedHandler({
+          client: fakeClient().client,
+          environment: 'test',
+          timeoutMs: 0,
+          onOrderUpdated() {},
+        }),
+      ).toThrow(TypeError);
     });
   });
 

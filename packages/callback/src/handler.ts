@@ -1,3 +1,4 @@
+import { TimeoutError } from '@partner-print/client';
 import { createCoalescer } from './coalesce.ts';
 import type { Order } from './order.ts';
 import type { Environment } from './params.ts';
@@ -15,7 +16,30 @@ export interface OrderFetcher<TOrder> {
   ): Promise<{ order: TOrder }>;
 }
 
-export type HandlerStage = 'fetch' | 'handle' | 'enqueue';
+export type HandlerStage = 'fetch' | 'handle' | 'enqueue' | 'timeout';
+
+/** Milliseconds since the epoch, and a sleep that rejects when the signal aborts (the sandbox's clock fits). */
+export interface Clock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+const systemClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', abort);
+        resolve();
+      }, ms);
+      const abort = () => {
+        clearTimeout(timer);
+        reject(signal?.reason);
+      };
+      signal?.addEventListener('abort', abort, { once: true });
+    }),
+};
 
 interface CommonOptions<TOrder> {
   client: OrderFetcher<TOrder>;
@@ -28,6 +52,14 @@ interface CommonOptions<TOrder> {
   ) => void;
   /** Called when a valid notification came with warnings (deprecated aliases, repeated parameters). */
   onWarnings?: (warnings: CallbackWarning[], notification: OrderUpdatedNotification) => void;
+  /**
+   * Give up on one fetch + `onOrderUpdated` round after this long: its notifications are answered
+   * 500 (the service retries) and the order's next notification starts a fresh round instead of
+   * waiting behind a round that hangs. Default: no limit.
+   */
+  timeoutMs?: number;
+  /** The clock timing `timeoutMs` (default: the system clock). */
+  clock?: Clock;
 }
 
 export type OnOrderUpdated<TOrder> = (order: TOrder, notification: OrderUpdatedNotification) => unknown;
@@ -83,6 +115,9 @@ export function createOrderUpdatedHandler<TOrder = Order>(
   if (!immediate && typeof options.onOrderUpdated !== 'function') {
     throw new TypeError('onOrderUpdated(order, notification) is required');
   }
+  if (options.timeoutMs !== undefined && !(options.timeoutMs > 0)) {
+    throw new TypeError('timeoutMs must be a positive number of milliseconds');
+  }
   if (environment !== 'prod' && environment !== 'test') {
     throw new TypeError("environment must be 'prod' or 'test'");
   }
@@ -95,7 +130,7 @@ export function createOrderUpdatedHandler<TOrder = Order>(
     }
   };
 
-  const coalescer = createCoalescer<OrderUpdatedNotification>(async (notification) => {
+  const round = async (notification: OrderUpdatedNotification): Promise<void> => {
     let order: TOrder;
     try {
       const data = await client.get('/orders/{orderReference}', {
@@ -112,7 +147,33 @@ export function createOrderUpdatedHandler<TOrder = Order>(
       report(error, 'handle', notification);
       throw error;
     }
-  });
+  };
+
+  const { timeoutMs } = options;
+  const clock = options.clock ?? systemClock;
+  const bounded = async (notification: OrderUpdatedNotification): Promise<void> => {
+    if (timeoutMs === undefined) return round(notification);
+    const work = round(notification);
+    const stop = new AbortController();
+    const timer = clock.sleep(timeoutMs, stop.signal).then(() => {
+      throw new TimeoutError(`Handling the order update took longer than ${timeoutMs} ms`, {
+        operation: 'orderUpdated',
+      });
+    });
+    try {
+      await Promise.race([work, timer]);
+    } catch (error) {
+      if (error instanceof TimeoutError) report(error, 'timeout', notification);
+      throw error;
+    } finally {
+      stop.abort();
+      // The losing side settles later; it is already reported (or moot), so keep it from going unhandled.
+      timer.catch(() => {});
+      work.catch(() => {});
+    }
+  };
+
+  const coalescer = createCoalescer<OrderUpdatedNotification>(bounded);
 
   const process = (notification: OrderUpdatedNotification) =>
     coalescer.run(notification.orderReferenceV2, notification);

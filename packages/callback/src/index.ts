@@ -1,6 +1,7 @@
 export { type BuildCallbackUrlOptions, buildCallbackUrl, type CallbackUrlParams } from './build-url.ts';
 export {
   type AfterHandlingOptions,
+  type Clock,
   createOrderUpdatedHandler,
   type HandlerStage,
   type ImmediateOptions,
