@@ -94,10 +94,10 @@ export function buildDocs(options: BuildOptions = {}): BuildResult {
     if (!sdk) missingSamples.push(op.operationId);
     const samples = [...(sdk ? [sdk] : []), curlSample(doc, op)];
     const labels = new Set(existing.map((s) => s.label ?? s.lang));
-    op.node['x-codeSamples'] = [
-      ...existing,
-      ...samples.filter((s) => !labels.has(s.label ?? s.lang)),
-    ] as unknown as Json;
+    const all = [...existing, ...samples.filter((s) => !labels.has(s.label ?? s.lang))];
+    op.node['x-codeSamples'] = all as unknown as Json;
+    // Redoc shows no code samples for webhooks, so they go into the description there.
+    if (op.section === 'webhooks') op.node.description = withSamples(op.node.description, all);
   }
   if (missingSamples.length) {
     const message = `operations without docs/examples/operations/<operationId>.ts: ${missingSamples.join(', ')}`;
@@ -159,6 +159,15 @@ export function buildDocs(options: BuildOptions = {}): BuildResult {
     `wrote ${PATHS.html} (${Math.round(html.length / 1024)} KiB, ${guides.length} guides, ${operations.length} operations)`,
   );
   return { html: PATHS.html, manifest };
+}
+
+function withSamples(description: Json | undefined, samples: CodeSample[]): string {
+  const intro = typeof description === 'string' ? description.trimEnd() : '';
+  const blocks = samples.map((s) => {
+    const fence = s.lang === 'Shell' ? 'sh' : 'ts';
+    return `**${s.label ?? s.lang}**\n\n\`\`\`${fence}\n${s.source.trimEnd()}\n\`\`\``;
+  });
+  return `${intro}\n\n${blocks.join('\n\n')}\n`;
 }
 
 export function linkContext(doc: JsonObject, guides: Guide[]): LinkContext {

@@ -203,11 +203,8 @@ function operationCurl(doc: JsonObject, op: Operation): CodeSample {
   }
   const binary = successIsBinary(doc, op);
   if (binary) lines.push(`-o ${binary.includes('png') ? 'output.png' : 'output.bin'}`, '-D -');
-  const header = [
-    '# PARTNER_PRINT_BASE_URL ends in /v2 (test or production); the key comes from the dashboard.',
-  ];
-  if (binary)
-    header.push('# A 202 with Retry-After means "not ready yet": wait that many seconds and repeat.');
+  const header = ['# export PARTNER_PRINT_BASE_URL=…/v2', '# export PARTNER_PRINT_SECRET_KEY=…'];
+  if (binary) header.push('# 202 + Retry-After: not ready yet, ask again later');
   return { lang: 'Shell', label: 'curl', source: `${header.join('\n')}\n${lines.join(' \\\n  ')}\n` };
 }
 
