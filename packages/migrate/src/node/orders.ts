@@ -224,6 +224,8 @@ export async function runOrders(file: string, opts: OrdersOptions, io: CliIO): P
     uploads: uploader.stats().uploads,
     complete: !fatal && !io.signal?.aborted,
     ...(fatal ? { error: (fatal as Error).message } : {}),
+    /** The first problems, with line numbers (all of them are in the output/report file). */
+    problems: problems.slice(0, 20),
   };
   if (opts.json) io.stdout.write(`${JSON.stringify(summary)}\n`);
   else {

@@ -193,6 +193,8 @@ async function resolveFile(
     lookups: stats.lookups,
     cacheHits: stats.cacheHits,
     ...(fatal ? { error: (fatal as Error).message } : {}),
+    /** The first problems, with line numbers (all of them are in the output/report file). */
+    problems: problems.slice(0, 20),
   };
   if (opts.json) io.stdout.write(`${JSON.stringify(summary)}\n`);
   else {
