@@ -5,6 +5,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../tools/docs/lib/build.ts';
@@ -25,6 +26,7 @@ const ARGS = [
   '--disable-sync',
 ];
 const MENU_ITEM = '[data-component-name="Menu/MenuItem"]';
+const pageFile = pathToFileURL(PATHS.html).href;
 
 let site: DocsServer;
 let context: BrowserContext;
@@ -51,7 +53,9 @@ beforeAll(async () => {
   await context.route('**/*', (route) => {
     const url = route.request().url();
     requested.push(url);
-    return new URL(url).origin === origin ? route.continue() : route.abort('blockedbyclient');
+    return new URL(url).origin === origin || url === pageFile
+      ? route.continue()
+      : route.abort('blockedbyclient');
   });
   page = context.pages()[0] ?? (await context.newPage());
   page.on('console', (message) => {
@@ -192,9 +196,25 @@ describe('the built site in Chromium', () => {
     expect(existsSync(join(PATHS.dist, 'screenshot.png'))).toBe(true);
   });
 
+  it('works offline, opened as a file', async () => {
+    const offline = await context.newPage();
+    const errors: string[] = [];
+    offline.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    offline.on('pageerror', (error) => errors.push(error.message));
+    try {
+      await offline.goto(pageFile, { waitUntil: 'load' });
+      await offline.locator(`${MENU_ITEM} a[href="/guide-getting-started"]`).waitFor();
+      expect(errors).toEqual([]);
+    } finally {
+      await offline.close();
+    }
+  });
+
   it('never requested anything but the page host', () => {
     const origin = new URL(site.url).origin;
     expect(requested.length).toBeGreaterThan(0);
-    expect(requested.filter((url) => new URL(url).origin !== origin)).toEqual([]);
+    expect(requested.filter((url) => new URL(url).origin !== origin && url !== pageFile)).toEqual([]);
   });
 });
