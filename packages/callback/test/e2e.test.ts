@@ -172,4 +172,32 @@ describe('legacy callback end to end over loopback', () => {
     ]);
     expect(onWarnings).not.toHaveBeenCalled();
   });
+
+  it('reads back a custom reference that needs percent-encoding, exactly as the order has it', async () => {
+    const { sandbox, client, createOrder } = setup();
+    cleanups.push(() => sandbox.close());
+    const received: OrderUpdatedNotification[] = [];
+    const handler = createOrderUpdatedHandler({
+      client,
+      environment: 'test',
+      onOrderUpdated: (_order, notification) => {
+        received.push(notification);
+      },
+    });
+    const server = await serveOnLoopback(handler);
+    cleanups.push(server.close);
+    sandbox.control.setCallbackUrl(sandbox.seed.stores.combined, `${server.origin}/hooks/print?a=%26&b=%2B`);
+    const customIdentifier = 'Shop #1 & Co/é+x=y?%20';
+    const reference = await createOrder(customIdentifier);
+    sandbox.control.ship(reference);
+    await sandbox.control.runDueDeliveries();
+    expect(received.length).toBeGreaterThan(0);
+    for (const n of received) {
+      expect(n.customReference).toBe(customIdentifier);
+      expect(n.extra).toEqual([
+        ['a', '&'],
+        ['b', '+'],
+      ]);
+    }
+  });
 });
