@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { checkCallbackUrl } from './contract.ts';
 import { MINUTE, SECOND, setup } from './fixtures.ts';
 
 function receiver(answers: Array<number | 'throw' | 'hang'> = []) {

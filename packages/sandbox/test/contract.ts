@@ -170,6 +170,30 @@ export async function checkResponse(
   return op.id;
 }
 
+/** Checks a legacy callback URL's query against the spec's `webhooks.orderUpdated` parameters. */
+export function checkCallbackUrl(url: URL): void {
+  const hook = (spec.webhooks.orderUpdated as Json).get as Json;
+  for (const param of hook.parameters as Json[]) {
+    const [p, pointer] = resolve(param, '');
+    if (p.in !== 'query') continue;
+    const name = p.name as string;
+    const values = url.searchParams.getAll(name);
+    if (values.length === 0) {
+      if (p.required === true)
+        throw new ContractError(`callback: required parameter ${name} missing in ${url}`);
+      continue;
+    }
+    if (values.length > 1) throw new ContractError(`callback: parameter ${name} repeated in ${url}`);
+    const schemaPointer = pointer ? `${pointer}/schema` : undefined;
+    const schema = p.schema as Json;
+    const validate = schemaPointer ? validator(schemaPointer) : ajv.compile(schema);
+    if (!validate(values[0])) {
+      throw new ContractError(`callback: ${name}=${values[0]} does not match ${JSON.stringify(schema)}`);
+    }
+  }
+  record('orderUpdated (webhook) GET');
+}
+
 /** A fetch that validates every /v2 response it gets from the sandbox. */
 export function contractFetch(sandbox: Sandbox) {
   return async (input: Request | string | URL, init?: RequestInit): Promise<Response> => {

@@ -39,6 +39,14 @@ export default function setup(project: TestProject) {
         );
       }
     }
+    for (const name of Object.keys(spec.webhooks)) {
+      const key = `${name} (webhook) GET`;
+      const hit = exercised.has(key);
+      if (!hit) missing.push(`${name} (webhook)`);
+      rows.push(
+        `${hit ? '✓' : '✗'} ${`${name} (webhook)`.padEnd(40)} GET   ${'callback URL (query checked against the spec)'}`,
+      );
+    }
     console.log(`\nContract coverage (✓ exercised, · documented but not exercised)\n${rows.join('\n')}\n`);
     if (missing.length > 0 && process.env.SANDBOX_CONTRACT_PARTIAL !== '1') {
       // A teardown error alone does not change vitest's exit code.
