@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { type Guide, type LinkContext, type LinkProblem, loadGuides, rewriteGuide } from './guides.ts';
 import { type CodeSample, isObject, type Json, type JsonObject, listOperations } from './openapi.ts';
 import { PATHS } from './paths.ts';
@@ -42,11 +43,27 @@ export interface BuildResult {
 export function buildDocs(options: BuildOptions = {}): BuildResult {
   const log = options.log ?? (() => {});
   if (!existsSync(PATHS.spec)) throw new Error(`no spec at ${PATHS.spec}`);
-  rmSync(PATHS.dist, { recursive: true, force: true });
-  mkdirSync(PATHS.work, { recursive: true });
+  // Build in a private directory and move the result into docs/dist at the end, so a concurrent build or a
+  // server reading docs/dist never sees a half-written site.
+  const stage = join(PATHS.root, 'docs/.tmp', `build-${process.pid}-${Date.now()}`);
+  const work = join(stage, '.build');
+  const htmlOut = join(stage, 'index.html');
+  mkdirSync(work, { recursive: true });
+  try {
+    return buildInto(work, htmlOut, options, log);
+  } finally {
+    rmSync(stage, { recursive: true, force: true });
+  }
+}
 
+function buildInto(
+  work: string,
+  htmlOut: string,
+  options: BuildOptions,
+  log: (line: string) => void,
+): BuildResult {
   // 1. A bundled copy of the spec; spec/ itself is never modified.
-  const bundled = `${PATHS.work}/openapi.bundled.json`;
+  const bundled = `${work}/openapi.bundled.json`;
   redocly(['bundle', PATHS.spec, '--output', bundled, '--lint-config', 'off']);
   const doc = JSON.parse(readFileSync(bundled, 'utf8')) as JsonObject;
   log(`bundled ${PATHS.spec}`);
@@ -105,7 +122,7 @@ export function buildDocs(options: BuildOptions = {}): BuildResult {
     log(`warning: ${message}`);
   }
 
-  const input = `${PATHS.work}/openapi.json`;
+  const input = `${work}/openapi.json`;
   writeFileSync(input, `${JSON.stringify(doc, null, 2)}\n`);
 
   // 4. One offline HTML file.
@@ -113,7 +130,7 @@ export function buildDocs(options: BuildOptions = {}): BuildResult {
     'build-docs',
     input,
     '--output',
-    PATHS.html,
+    htmlOut,
     '--inlineBundle',
     '--title',
     SITE_TITLE,
@@ -122,10 +139,10 @@ export function buildDocs(options: BuildOptions = {}): BuildResult {
     '--config',
     PATHS.redoclyConfig,
   ]);
-  const html = makeOffline(readFileSync(PATHS.html, 'utf8'));
+  const html = makeOffline(readFileSync(htmlOut, 'utf8'));
   const remote = remoteAssetUrls(html);
   if (remote.length) throw new Error(`the page would load remote assets: ${remote.join(', ')}`);
-  writeFileSync(PATHS.html, html);
+  writeFileSync(htmlOut, html);
 
   const manifest: Manifest = {
     builtAt: new Date().toISOString(),
@@ -154,7 +171,11 @@ export function buildDocs(options: BuildOptions = {}): BuildResult {
     tagGroups: doc['x-tagGroups'] as unknown as Manifest['tagGroups'],
     missingSamples,
   };
-  writeFileSync(PATHS.manifest, `${JSON.stringify(manifest, null, 2)}\n`);
+  writeFileSync(join(work, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  mkdirSync(PATHS.dist, { recursive: true });
+  rmSync(PATHS.work, { recursive: true, force: true });
+  renameSync(work, PATHS.work);
+  renameSync(htmlOut, PATHS.html);
   log(
     `wrote ${PATHS.html} (${Math.round(html.length / 1024)} KiB, ${guides.length} guides, ${operations.length} operations)`,
   );
