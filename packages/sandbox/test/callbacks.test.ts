@@ -1,11 +1,23 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { checkCallbackUrl } from './contract.ts';
 import { MINUTE, SECOND, setup } from './fixtures.ts';
+
+// A contract violation inside the delivery fetch would only show as a failed attempt: collect it here.
+const violations: unknown[] = [];
+afterEach(() => {
+  expect(violations).toEqual([]);
+  violations.length = 0;
+});
 
 function receiver(answers: Array<number | 'throw' | 'hang'> = []) {
   const calls: Array<{ url: URL; method: string; body: string | null }> = [];
   const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const request = new Request(input, init);
+    try {
+      checkCallbackUrl(new URL(request.url));
+    } catch (error) {
+      violations.push(error);
+    }
     calls.push({
       url: new URL(request.url),
       method: request.method,
