@@ -173,8 +173,8 @@ export async function checkResponse(
 /** Checks a legacy callback URL's query against the spec's `webhooks.orderUpdated` parameters. */
 export function checkCallbackUrl(url: URL): void {
   const hook = (spec.webhooks.orderUpdated as Json).get as Json;
-  for (const param of hook.parameters as Json[]) {
-    const [p, pointer] = resolve(param, '');
+  for (const [i, param] of (hook.parameters as Json[]).entries()) {
+    const [p, pointer] = resolve(param, `#/webhooks/orderUpdated/get/parameters/${i}`);
     if (p.in !== 'query') continue;
     const name = p.name as string;
     const values = url.searchParams.getAll(name);
@@ -184,11 +184,11 @@ export function checkCallbackUrl(url: URL): void {
       continue;
     }
     if (values.length > 1) throw new ContractError(`callback: parameter ${name} repeated in ${url}`);
-    const schemaPointer = pointer ? `${pointer}/schema` : undefined;
-    const schema = p.schema as Json;
-    const validate = schemaPointer ? validator(schemaPointer) : ajv.compile(schema);
+    const validate = validator(`${pointer}/schema`);
     if (!validate(values[0])) {
-      throw new ContractError(`callback: ${name}=${values[0]} does not match ${JSON.stringify(schema)}`);
+      throw new ContractError(
+        `callback: ${name}=${values[0]} does not match: ${ajv.errorsText(validate.errors)}`,
+      );
     }
   }
   record('orderUpdated (webhook) GET');
