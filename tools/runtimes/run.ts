@@ -161,18 +161,24 @@ const runtimes: Runtime[] = [
   { name: 'Chromium', target: 'browser', run: runChromium },
 ];
 
-function table(rows: Row[]): string {
-  const lines = ['| Runtime | Version | Result | Steps | Flow time |', '|---|---|---|---|---|'];
+/** The README table: no timings, so that a run that changes nothing leaves README.md as it was. */
+function table(rows: Row[], timings: boolean): string {
+  const lines = [
+    `| Runtime | Version | Result | Steps |${timings ? ' Flow time |' : ''}`,
+    `|---|---|---|---|${timings ? '---|' : ''}`,
+  ];
   for (const row of rows) {
     const r = row.result;
     if (!r) {
-      lines.push(`| ${row.name} | – | ❌ failed to run | – | – |`);
+      lines.push(`| ${row.name} | – | ❌ failed to run | – |${timings ? ' – |' : ''}`);
       continue;
     }
     const passed = r.steps.filter((s) => s.ok).length;
     const failed = r.steps.filter((s) => !s.ok).map((s) => s.name);
     const result = r.ok ? '✅ pass' : `❌ fail (${failed.join(', ')})`;
-    lines.push(`| ${row.name} | ${r.version} | ${result} | ${passed}/${r.steps.length} | ${r.ms} ms |`);
+    lines.push(
+      `| ${row.name} | ${r.version} | ${result} | ${passed}/${r.steps.length} |${timings ? ` ${r.ms} ms |` : ''}`,
+    );
   }
   return lines.join('\n');
 }
@@ -238,8 +244,10 @@ async function main(): Promise<void> {
     log(`${runtime.name}: ${row.result?.ok ? 'pass' : 'FAIL'} (${row.wallMs} ms)`);
   }
 
-  const markdown = table(rows);
-  console.log(`\n${markdown}\n`);
+  console.log(`\n${table(rows, true)}\n`);
+  const steps = rows[0]?.result?.steps ?? [];
+  for (const step of steps) console.log(`${step.name}: ${step.detail ?? step.error}`);
+  console.log('');
   for (const row of rows) {
     if (row.error) console.log(`${row.name}: ${row.error}\n`);
     for (const step of row.result?.steps ?? []) {
@@ -247,7 +255,7 @@ async function main(): Promise<void> {
     }
   }
   writeFileSync(join(cacheDir, 'results.json'), `${JSON.stringify(rows, null, 2)}\n`);
-  if (!args.includes('--no-readme') && only.length === 0) writeReadme(markdown);
+  if (!args.includes('--no-readme') && only.length === 0) writeReadme(table(rows, false));
   const ok = rows.every((r) => r.result?.ok);
   console.log(`runtimes: ${ok ? 'all passed' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s`);
   process.exit(ok ? 0 : 1);
