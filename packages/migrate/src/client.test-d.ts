@@ -1,0 +1,37 @@
+import { createClient } from '@partner-print/client';
+import { describe, expectTypeOf, it } from 'vitest';
+import {
+  type ConversionResult,
+  convertV1Order,
+  createImageUploader,
+  createOrderReferenceResolver,
+  createSkuResolver,
+  type MigrateClient,
+  type SkuResolution,
+} from './index.ts';
+
+const client = createClient({ secretKey: 'sk_test_x', baseUrl: 'http://sandbox.localhost/v2' });
+
+describe('types', () => {
+  it('takes the real client', () => {
+    expectTypeOf(client).toMatchTypeOf<MigrateClient>();
+    const resolver = createSkuResolver(client, { concurrency: 4 });
+    expectTypeOf(resolver.resolve('A')).resolves.toEqualTypeOf<SkuResolution>();
+    createImageUploader(client);
+    createOrderReferenceResolver(client);
+  });
+
+  it('plugs the resolver and uploader into convertV1Order', () => {
+    const resolver = createSkuResolver(client);
+    const images = createImageUploader(client);
+    expectTypeOf(
+      convertV1Order({}, { resolveSku: resolver.resolve, uploadImage: images.uploadBase64 }),
+    ).resolves.toEqualTypeOf<ConversionResult>();
+  });
+
+  it('narrows a resolution by status', () => {
+    const r = {} as SkuResolution;
+    if (r.status === 'resolved') expectTypeOf(r.productReference).toBeString();
+    else expectTypeOf(r.productReference).toBeUndefined();
+  });
+});
