@@ -36,7 +36,7 @@ describe('CLI errors and exit codes', () => {
       ],
       [
         ['skus', csv, '--base-url', 'https://api.example.com/v1', '--secret-key', 'sk_live_do_not_print'],
-        /points at API V1/,
+        /\bAPI V1\b.*\/v2/,
       ],
       [['orders', csv, '--sandbox', '--store', 'nonsense'], /--store expects <store_code>=<Store_reference>/],
       [['audit', join(dir, 'nope')], /Directory not found/],
