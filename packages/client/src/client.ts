@@ -64,17 +64,14 @@ const fill = (template: string, params?: Record<string, unknown>) =>
 export function createCore<RateLimit>(options: CoreOptions<RateLimit>, deps: CoreDeps<RateLimit>) {
   const { secretKey } = options;
   if (typeof secretKey !== 'string' || !secretKey.trim())
-    throw new ConfigurationError(
-      'secretKey is required: the V2 secret key from the dashboard, sent as X-Service-Secret-Key',
-      { code: 'missing_secret_key' },
-    );
+    throw new ConfigurationError('secretKey (the V2 secret key) is required', { code: 'missing_secret_key' });
   const baseUrl = checkBaseUrl(options.baseUrl);
   const clock = options.clock ?? systemClock;
   const retry =
     options.retry === false ? { ...DEFAULT_RETRY, attempts: 1 } : { ...DEFAULT_RETRY, ...options.retry };
   const scrub = (text: string) => text.split(secretKey).join('[redacted]');
   const operations = operationIndex(deps.operations);
-  const transport: Fetch = options.fetch ?? ((request) => globalThis.fetch(request));
+  const transport: Fetch = options.fetch ?? ((request, init) => globalThis.fetch(request, init));
   const fetch = createStack({
     secretKey,
     userAgent: options.userAgent ?? deps.userAgent,
@@ -117,12 +114,13 @@ export function createCore<RateLimit>(options: CoreOptions<RateLimit>, deps: Cor
     e instanceof TimeoutError ||
     (e instanceof PartnerPrintError && e.status! >= 500);
 
-  const ambiguous = (cause: PartnerPrintError | unknown, hint = '') => {
-    const e = cause as PartnerPrintError;
-    return new AmbiguousOutcomeError(
-      `${e.operation ?? `${e.method} ${e.path}`} may or may not have taken effect (${e.message}); it was not repeated. Check the resource before trying again.${hint}`,
-      { ...e.toJSON(), code: 'ambiguous_outcome', cause },
-    );
+  const ambiguous = (cause: unknown, hint = '') => {
+    const { name, message, ...fields } = (cause as PartnerPrintError).toJSON();
+    return new AmbiguousOutcomeError(`${message}: it may have taken effect, so it was not repeated${hint}`, {
+      ...fields,
+      code: 'ambiguous_outcome',
+      cause,
+    });
   };
 
   async function lookupOrderReference(customIdentifier: string, init?: AnyInit): Promise<string | null> {
@@ -151,10 +149,7 @@ export function createCore<RateLimit>(options: CoreOptions<RateLimit>, deps: Cor
       } catch (error) {
         if (!(error instanceof AmbiguousOutcomeError)) throw error;
         if (!id)
-          throw ambiguous(
-            error.cause,
-            ' Give the order a customIdentifier and createOrder reconciles through the custom-identifier lookup.',
-          );
+          throw ambiguous(error.cause, ' (with a customIdentifier, createOrder checks and reconciles)');
         // Reconcile: the lookup tells whether the failed attempt created the order.
         const reference = await lookupOrderReference(id, init);
         if (reference) return { order: { reference } };
@@ -177,13 +172,7 @@ export function createCore<RateLimit>(options: CoreOptions<RateLimit>, deps: Cor
       bodySerializer: (b: unknown) => b,
       headers: { ...init?.headers, 'Content-Type': 'application/octet-stream' },
     });
-    const reference = result?.[template === '/images' ? 'image' : 'evidence']?.reference;
-    if (typeof reference !== 'string')
-      throw new PartnerPrintError(`${operation} returned no reference`, {
-        operation,
-        code: 'unexpected_response',
-      });
-    return reference;
+    return result[template === '/images' ? 'image' : 'evidence'].reference;
   }
 
   async function* paginate(template: string, init?: AnyInit): AsyncGenerator<unknown, void, undefined> {
@@ -208,11 +197,7 @@ export function createCore<RateLimit>(options: CoreOptions<RateLimit>, deps: Cor
       if (typeof next !== 'string' || !next) return;
       // A cursor is used once; a repeated one would loop forever.
       if (seen.has(next))
-        throw new PartnerPrintError(`GET ${template} returned a cursor it had returned before`, {
-          code: 'cursor_repeated',
-          method: 'GET',
-          path: template,
-        });
+        throw new PartnerPrintError(`GET ${template}: cursor repeated`, { code: 'cursor_repeated' });
       seen.add(next);
       cursor = next;
     }
@@ -251,7 +236,7 @@ export function createCore<RateLimit>(options: CoreOptions<RateLimit>, deps: Cor
         const retryAfter = retryAfterSeconds(response.headers, clock.now()) ?? 60;
         if (!wait) return { pending: true, retryAfter };
         if (clock.now() + retryAfter * 1000 - started > maxWaitMs)
-          throw new TimeoutError(`${operation ?? path} was still not ready after ${maxWaitMs} ms`, {
+          throw new TimeoutError(`${operation ?? path}: not ready after ${maxWaitMs} ms`, {
             code: 'download_pending',
             operation,
             method: 'GET',

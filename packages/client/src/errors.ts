@@ -33,30 +33,23 @@ export interface PartnerPrintErrorInit {
  */
 export class PartnerPrintError extends Error {
   override name = 'PartnerPrintError';
-  readonly status: number | undefined;
-  readonly code: ErrorCode | undefined;
-  readonly operation: string | undefined;
-  readonly method: string | undefined;
-  readonly path: string | undefined;
-  readonly retryAfter: number | undefined;
-  readonly rateLimit: RateLimitSnapshot | undefined;
-  readonly requestId: string | undefined;
+  declare readonly status: number | undefined;
+  declare readonly code: ErrorCode | undefined;
+  declare readonly operation: string | undefined;
+  declare readonly method: string | undefined;
+  declare readonly path: string | undefined;
+  declare readonly retryAfter: number | undefined;
+  declare readonly rateLimit: RateLimitSnapshot | undefined;
+  declare readonly requestId: string | undefined;
 
-  constructor(message: string, init: PartnerPrintErrorInit = {}) {
-    super(message, 'cause' in init ? { cause: init.cause } : undefined);
-    this.status = init.status;
-    this.code = init.code;
-    this.operation = init.operation;
-    this.method = init.method;
-    this.path = init.path;
-    this.retryAfter = init.retryAfter;
-    this.rateLimit = init.rateLimit;
-    this.requestId = init.requestId;
+  constructor(message: string, { cause, ...fields }: PartnerPrintErrorInit = {}) {
+    super(message, cause === undefined ? undefined : { cause });
+    Object.assign(this, fields);
   }
 
+  /** Every field but `cause` and `stack`. */
   toJSON(): Record<string, unknown> {
-    const { name, message, status, code, operation, method, path, retryAfter, rateLimit, requestId } = this;
-    return { name, message, status, code, operation, method, path, retryAfter, rateLimit, requestId };
+    return { ...(this as object), message: this.message };
   }
 }
 
@@ -84,13 +77,9 @@ export class RateLimitedError extends PartnerPrintError {
 export class RendertokenLimitError extends PartnerPrintError {
   override name = 'RendertokenLimitError';
   /** When the weekly limit resets (now + Retry-After); earlier retries fail. */
-  readonly resetsAt: Date | undefined;
-  constructor(message: string, init: PartnerPrintErrorInit & { resetsAt?: Date } = {}) {
+  declare readonly resetsAt: Date | undefined;
+  constructor(message: string, init: PartnerPrintErrorInit & { resetsAt?: Date | undefined } = {}) {
     super(message, init);
-    this.resetsAt = init.resetsAt;
-  }
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), resetsAt: this.resetsAt };
   }
 }
 /** The connection failed; no HTTP response was received. */

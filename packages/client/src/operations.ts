@@ -16,11 +16,9 @@ export function operationIndex(table: OperationTable): OperationIndex {
     for (const [id, { method, path }] of Object.entries(table)) {
       const m = method.toUpperCase();
       templates.set(`${m} ${path}`, id);
-      const source = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+');
-      patterns.push([m, new RegExp(`^${source}$`), id]);
+      // No path of the spec is both a literal and a parameter at one position, so order does not matter.
+      patterns.push([m, new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/]+')}$`), id]);
     }
-    // Literal segments win over parameters: fewer parameters first.
-    patterns.sort((a, b) => a[1].source.split('[^/]+').length - b[1].source.split('[^/]+').length);
   };
   return {
     byTemplate(method, template) {

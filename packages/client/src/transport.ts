@@ -4,7 +4,12 @@ import { NetworkError, PartnerPrintError, TimeoutError } from './errors.ts';
 import type { OperationIndex } from './operations.ts';
 import { retryAfterSeconds } from './response.ts';
 
-export type Fetch = (request: Request) => Promise<Response>;
+/**
+ * A transport. The client passes the per-attempt abort signal as `init.signal`: a transport that
+ * honours it (as `fetch(request, init)` does) stops work on timeout; one that ignores it still gets
+ * its attempt timed out.
+ */
+export type Fetch = (request: Request, init?: { signal: AbortSignal }) => Promise<Response>;
 
 export interface RetryOptions {
   /** Attempts in total, the first included; 1 turns retrying off. Default 3. */
@@ -67,18 +72,15 @@ const CONTENT_IDEMPOTENT = /\/(images|evidence)$/;
 export const isRepeatable = (method: string, path: string): boolean =>
   IDEMPOTENT.test(method) || (method === 'POST' && CONTENT_IDEMPOTENT.test(path));
 
+/** A copy of a transport's error holding only its (scrubbed) name and message: no request, no headers. */
 function safeCause(error: unknown, scrub: (t: string) => string): Error {
-  const e = error as { name?: unknown; message?: unknown; code?: unknown; cause?: { code?: unknown } };
-  const copy = new Error(scrub(String(e?.message ?? error)));
-  copy.name = typeof e?.name === 'string' ? e.name : 'Error';
-  const code = e?.code ?? e?.cause?.code;
-  if (typeof code === 'string') Object.assign(copy, { code });
-  return copy;
+  const e = error as Error | undefined;
+  return Object.assign(new Error(scrub(String(e?.message ?? error))), { name: String(e?.name ?? 'Error') });
 }
 
 /**
- * Per-attempt timeout, started when the request leaves the rate-limit queue. It aborts the request's
- * signal for transports that honour it, and also races the response for in-process ones that do not.
+ * Per-attempt timeout, started when the request leaves the rate-limit queue. It aborts the signal it
+ * hands the transport, and races the response for transports that ignore the signal.
  */
 export function withTimeout(inner: Fetch, ms: number, describe: (req: Request) => string): Fetch {
   if (!(ms > 0) || !Number.isFinite(ms)) return inner;
@@ -97,7 +99,8 @@ export function withTimeout(inner: Fetch, ms: number, describe: (req: Request) =
         reject(error);
       }, ms);
     });
-    return Promise.race([inner(new Request(req, { signal: ctrl.signal })), timedOut]).finally(() => {
+    // The signal travels in `init`: a new Request per attempt just to carry it would cost more than the rest.
+    return Promise.race([inner(req, { signal: ctrl.signal }), timedOut]).finally(() => {
       clearTimeout(timer);
       outer.removeEventListener('abort', forward);
     });
@@ -150,8 +153,12 @@ export function createStack(o: StackOptions): Fetch {
           cause instanceof PartnerPrintError
             ? cause
             : new NetworkError(
-                `${operation ?? `${method} ${pathname}`} could not reach the service: ${scrub(String((cause as Error)?.message ?? cause))}`,
-                { ...context, code: 'network_error', cause: safeCause(cause, scrub) },
+                `${operation ?? `${method} ${pathname}`}: ${scrub(String((cause as Error)?.message))}`,
+                {
+                  ...context,
+                  code: 'network_error',
+                  cause: safeCause(cause, scrub),
+                },
               );
         if (!error.operation) Object.assign(error, context);
         const delay = repeatable && retryDelay(attempt, undefined);

@@ -31,7 +31,7 @@ export async function toBytes(data: UploadData, operation: string): Promise<Uint
     }
     return bytes;
   }
-  throw new ValidationError(`${operation} expects a Uint8Array, ArrayBuffer, Blob or ReadableStream`, {
+  throw new ValidationError(`${operation} takes a Uint8Array, ArrayBuffer, Blob or ReadableStream`, {
     code: 'invalid_upload',
     operation,
   });
@@ -40,9 +40,8 @@ export async function toBytes(data: UploadData, operation: string): Promise<Uint
 /** Throws unless the bytes start with the JPEG (FF D8 FF) or PNG (89 50 4E 47 0D 0A 1A 0A) signature. */
 export function checkImageSignature(bytes: Uint8Array, operation: string): void {
   if (startsWith(bytes, JPEG) || startsWith(bytes, PNG)) return;
-  const head = Array.from(bytes.subarray(0, 8), (b) => b.toString(16).padStart(2, '0')).join(' ');
   throw new ValidationError(
-    `${operation} accepts only JPEG or PNG images; the data starts with ${bytes.length ? head : 'nothing (it is empty)'}. Nothing was sent.`,
+    `${operation} takes JPEG or PNG only; these ${bytes.length} bytes start ${Array.from(bytes.subarray(0, 4), (b) => b.toString(16))}. Nothing was sent.`,
     { code: 'unsupported_image_format', operation },
   );
 }

@@ -1,6 +1,7 @@
 import { createSandbox, type Sandbox } from '@partner-print/sandbox';
 import { describe, expect, it } from 'vitest';
 import { createClient, type Fetch } from '../src/index.ts';
+import { withSignal } from './helpers.ts';
 
 type Fault = 'drop-after' | 'status-503' | 'timeout';
 
@@ -22,16 +23,17 @@ function random(seed: number) {
 function faulty(sandbox: Sandbox, fault: Fault, rate: number, seed: number) {
   const next = random(seed);
   const stats = { requests: 0, faults: 0 };
-  const fetch: Fetch = (request) => {
+  const send = withSignal(sandbox);
+  const fetch: Fetch = (request, init) => {
     stats.requests++;
-    if (next() >= rate) return sandbox.fetch(request);
+    if (next() >= rate) return send(request, init);
     stats.faults++;
     const target = { path: new URL(request.url).pathname, method: request.method };
     if (fault === 'drop-after') sandbox.control.injectFault({ ...target, kind: 'drop-after' });
     else if (fault === 'status-503') sandbox.control.injectFault({ ...target, kind: 'status', status: 503 });
     else if (stats.faults % 2) sandbox.control.injectFault({ ...target, kind: 'latency', latencyMs: 60_000 });
-    else return sandbox.fetch(request).then(() => new Promise<Response>(() => {})); // stored, no answer
-    return sandbox.fetch(request);
+    else return send(request, init).then(() => new Promise<Response>(() => {})); // stored, no answer
+    return send(request, init);
   };
   return { fetch, stats };
 }

@@ -1,7 +1,16 @@
 import { createSandbox, type Sandbox, type SandboxOptions } from '@partner-print/sandbox';
-import { type ClientEvent, type ClientOptions, createClient } from '../src/index.ts';
+import { type ClientEvent, type ClientOptions, createClient, type Fetch } from '../src/index.ts';
 
 export { samplePng } from '../../../docs/examples/steps/sample-image.ts';
+
+/**
+ * The sandbox's fetch, passing the client's per-attempt signal on as `fetch(request, init)` would.
+ * (sandbox.fetch(request, init) builds the request from `init` alone, dropping the request's headers.)
+ */
+export const withSignal =
+  (sandbox: Pick<Sandbox, 'fetch'>): Fetch =>
+  (request, init) =>
+    sandbox.fetch(init ? new Request(request, init) : request);
 
 /** A fresh in-process sandbox and a client on its virtual clock, recording every attempt. */
 export function sandboxClient(options: Partial<ClientOptions> = {}, sandboxOptions: SandboxOptions = {}) {
@@ -10,7 +19,7 @@ export function sandboxClient(options: Partial<ClientOptions> = {}, sandboxOptio
   const client = createClient({
     secretKey: sandbox.keys.primary,
     baseUrl: sandbox.baseUrl,
-    fetch: (request) => sandbox.fetch(request),
+    fetch: withSignal(sandbox),
     clock: sandbox.clock,
     hooks: { request: (e) => attempts.push(e) },
     ...options,

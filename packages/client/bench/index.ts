@@ -1,0 +1,130 @@
+// Per-request overhead of @partner-print/client against the in-process sandbox, as ratios to bare
+// openapi-fetch and to raw fetch measured in the same run (interleaved rounds, median of round means),
+// plus the bundle sizes from size-limit. Exits 1 when a target is missed.
+import { spawnSync } from 'node:child_process';
+import type { paths } from '@partner-print/openapi';
+import { createSandbox } from '@partner-print/sandbox';
+import createFetchClient from 'openapi-fetch';
+import { createClient } from '../src/index.ts';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
+const PER_ROUND = Number(process.env.BENCH_PER_ROUND ?? 400);
+const TARGET_RATIO = 1.1;
+
+// Rate limits off in the sandbox: the measurement is of the client, not of 429s.
+const sandbox = createSandbox({ rateLimits: false });
+const key = sandbox.keys.primary;
+const { baseUrl } = sandbox;
+const transport = (request: Request) => sandbox.fetch(request);
+const orderReference = (
+  await createClient({ secretKey: key, baseUrl, fetch: transport }).createOrder({
+    storeReference: sandbox.seed.stores.combined,
+    shippingKind: 'combined',
+    orderlines: [{ productReference: sandbox.seed.products.nonPrint, quantity: 1 }],
+  })
+).order.reference;
+const params = { path: { orderReference } };
+
+const bare = createFetchClient<paths>({
+  baseUrl,
+  fetch: transport,
+  headers: { 'X-Service-Secret-Key': key },
+});
+const off = createClient({ secretKey: key, baseUrl, fetch: transport, rateLimit: false });
+const on = createClient({ secretKey: key, baseUrl, fetch: transport });
+const url = `${baseUrl}/orders/${orderReference}`;
+
+const variants: Record<string, () => Promise<unknown>> = {
+  'raw fetch': async () => {
+    const res = await transport(new Request(url, { headers: { 'X-Service-Secret-Key': key } }));
+    return res.json();
+  },
+  'bare openapi-fetch': () => bare.GET('/orders/{orderReference}', { params }),
+  'client GET, rate limiting off': () => off.GET('/orders/{orderReference}', { params }),
+  'client get(), rate limiting off': () => off.get('/orders/{orderReference}', { params }),
+  'client GET, rate limiting on': () => on.GET('/orders/{orderReference}', { params }),
+  'client get(), rate limiting on': () => on.get('/orders/{orderReference}', { params }),
+};
+
+const samples: Record<string, number[]> = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
+for (const run of Object.values(variants)) for (let i = 0; i < 300; i++) await run(); // warm up
+for (let round = 0; round < ROUNDS; round++) {
+  const order = Object.entries(variants);
+  if (round % 2) order.reverse();
+  for (const [name, run] of order) {
+    const t0 = performance.now();
+    for (let i = 0; i < PER_ROUND; i++) await run();
+    samples[name]!.push(((performance.now() - t0) * 1000) / PER_ROUND);
+  }
+}
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+const us = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
+const anchorRaw = us['raw fetch']!;
+const anchorBare = us['bare openapi-fetch']!;
+
+console.log(
+  `\nPer-request time, GET /orders/{orderReference} on the in-process sandbox (${ROUNDS}×${PER_ROUND} requests, median of round means)\n`,
+);
+console.log(
+  `${'variant'.padEnd(34)}${'µs/request'.padStart(12)}${'× raw fetch'.padStart(14)}${'× openapi-fetch'.padStart(18)}`,
+);
+for (const [name, value] of Object.entries(us))
+  console.log(
+    `${name.padEnd(34)}${value.toFixed(1).padStart(12)}${(value / anchorRaw).toFixed(3).padStart(14)}${(value / anchorBare).toFixed(3).padStart(18)}`,
+  );
+
+const targets: Array<[string, number, number]> = [
+  [
+    'client GET (rate limiting off) ÷ bare openapi-fetch',
+    us['client GET, rate limiting off']! / anchorBare,
+    TARGET_RATIO,
+  ],
+  [
+    'client get() (rate limiting off) ÷ bare openapi-fetch',
+    us['client get(), rate limiting off']! / anchorBare,
+    TARGET_RATIO,
+  ],
+];
+const informational: Array<[string, number]> = [
+  ['client GET (rate limiting on) ÷ bare openapi-fetch', us['client GET, rate limiting on']! / anchorBare],
+  [
+    'client get() (rate limiting on) ÷ bare openapi-fetch',
+    us['client get(), rate limiting on']! / anchorBare,
+  ],
+];
+
+// Bundle sizes: size-limit with the package's .size-limit.json (min + gzip).
+const size = spawnSync('npx', ['size-limit', '--json'], {
+  cwd: new URL('..', import.meta.url).pathname,
+  encoding: 'utf8',
+});
+let sizes: Array<{ name: string; size: number; passed?: boolean; sizeLimit?: number }> = [];
+try {
+  sizes = JSON.parse(size.stdout);
+} catch {
+  console.log(`\nsize-limit did not run: ${size.stderr || size.stdout}`);
+}
+console.log('\nBundle size (size-limit, minified + gzip)\n');
+for (const s of sizes)
+  console.log(
+    `${s.name.padEnd(100)}${(s.size / 1000).toFixed(2).padStart(8)} kB${s.sizeLimit ? `  (limit ${(s.sizeLimit / 1000).toFixed(1)} kB${s.passed ? '' : ', EXCEEDED'})` : ''}`,
+  );
+
+console.log('\nTargets\n');
+let ok = sizes.length > 0 && sizes.every((s) => s.passed !== false);
+for (const [name, value, limit] of targets) {
+  const met = value <= limit;
+  ok &&= met;
+  console.log(`${met ? 'met   ' : 'MISSED'} ${name}: ${value.toFixed(3)} (target ≤ ${limit})`);
+}
+for (const [name, value] of informational) console.log(`info   ${name}: ${value.toFixed(3)}`);
+for (const s of sizes)
+  if (s.sizeLimit)
+    console.log(
+      `${s.passed ? 'met   ' : 'MISSED'} size: ${s.name}: ${(s.size / 1000).toFixed(2)} kB ≤ ${(s.sizeLimit / 1000).toFixed(1)} kB`,
+    );
+sandbox.close();
+process.exit(ok ? 0 : 1);
