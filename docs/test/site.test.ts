@@ -168,7 +168,16 @@ describe('the built site in Chromium', () => {
   it('shows the SDK and curl samples of an operation', async () => {
     const op = manifest.operations.find((o) => o.sdkSample && o.method === 'post') ?? manifest.operations[0]!;
     await openOperation(op);
-    await page.locator('main').getByText('PARTNER_PRINT_SECRET_KEY').first().waitFor({ state: 'visible' });
+    // The SDK sample is the default tab (redocly.yaml lists the sample languages), curl the next.
+    const panel = page.locator('main');
+    await panel.getByText('SDK (TypeScript)', { exact: true }).first().waitFor({ state: 'visible' });
+    await panel
+      .getByText("from '@partner-print/client', see Getting started.")
+      .first()
+      .waitFor({ state: 'visible' });
+    await panel.getByText('SDK (TypeScript)', { exact: true }).first().click();
+    await page.getByText('curl', { exact: true }).last().click();
+    await panel.getByText('PARTNER_PRINT_SECRET_KEY').first().waitFor({ state: 'visible' });
   });
 
   it('search finds an operation', async () => {

@@ -185,7 +185,7 @@ function buildInto(
 function withSamples(description: Json | undefined, samples: CodeSample[]): string {
   const intro = typeof description === 'string' ? description.trimEnd() : '';
   const blocks = samples.map((s) => {
-    const fence = s.lang === 'Shell' ? 'sh' : 'ts';
+    const fence = s.lang === 'curl' ? 'sh' : 'ts';
     return `**${s.label ?? s.lang}**\n\n\`\`\`${fence}\n${s.source.trimEnd()}\n\`\`\``;
   });
   return `${intro}\n\n${blocks.join('\n\n')}\n`;

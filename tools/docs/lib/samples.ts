@@ -46,8 +46,11 @@ export function exampleFile(examplesDir: string, operationId: string): string {
   return join(examplesDir, `${operationId}.ts`);
 }
 
-const CLIENT_NOTE =
-  "// `client`: createClient({ secretKey, baseUrl }) from '@partner-print/client' (see Getting started).";
+const CLIENT_NOTE = [
+  '// client = createClient({ secretKey, baseUrl })',
+  "// from '@partner-print/client', see Getting started.",
+].join('\n');
+("// `client`: createClient({ secretKey, baseUrl }) from '@partner-print/client' (see Getting started).");
 
 /**
  * Names the example declares before its first region (in the hidden set-up) and uses inside the shown code:
@@ -76,8 +79,23 @@ export function sdkSample(examplesDir: string, operationId: string): CodeSample 
   const notes: string[] = [];
   if (/\bclient\b/.test(body) && !body.includes('createClient(')) notes.push(CLIENT_NOTE);
   const inputs = sampleInputs(source, body);
-  if (inputs.length) notes.push(`// Inputs from earlier calls or your configuration: ${inputs.join(', ')}.`);
+  if (inputs.length) notes.push(wrapComment(`Inputs (from earlier calls): ${inputs.join(', ')}.`));
   return { lang: 'TypeScript', label: 'SDK (TypeScript)', source: `${withNotesAfterImports(body, notes)}\n` };
+}
+
+/** A `//` comment wrapped at about 56 characters, the width of the samples panel. */
+function wrapComment(text: string, width = 56): string {
+  const lines: string[] = [];
+  let line = '//';
+  for (const word of text.split(' ')) {
+    if (line.length + word.length + 1 > width && line !== '//') {
+      lines.push(line);
+      line = '//';
+    }
+    line += ` ${word}`;
+  }
+  lines.push(line);
+  return lines.join('\n');
 }
 
 function withNotesAfterImports(body: string, notes: string[]): string {
@@ -205,7 +223,7 @@ function operationCurl(doc: JsonObject, op: Operation): CodeSample {
   if (binary) lines.push(`-o ${binary.includes('png') ? 'output.png' : 'output.bin'}`, '-D -');
   const header = ['# export PARTNER_PRINT_BASE_URL=…/v2', '# export PARTNER_PRINT_SECRET_KEY=…'];
   if (binary) header.push('# 202 + Retry-After: not ready yet, ask again later');
-  return { lang: 'Shell', label: 'curl', source: `${header.join('\n')}\n${lines.join(' \\\n  ')}\n` };
+  return { lang: 'curl', label: 'curl', source: `${header.join('\n')}\n${lines.join(' \\\n  ')}\n` };
 }
 
 function webhookCurl(doc: JsonObject, op: Operation): CodeSample {
@@ -220,5 +238,5 @@ function webhookCurl(doc: JsonObject, op: Operation): CodeSample {
     `curl -i "http://127.0.0.1:8080/partner-print/callback?${query.toString()}"`,
     '',
   ].join('\n');
-  return { lang: 'Shell', label: 'curl (simulate the callback)', source };
+  return { lang: 'curl', label: 'curl (simulate the callback)', source };
 }
