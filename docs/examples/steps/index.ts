@@ -1,5 +1,4 @@
 import { callbackDemoStep } from '../callback-step.ts';
-import { migrateDemoStep } from '../migrate-step.ts';
 import { renderDemoStep } from '../render-step.ts';
 import { decideClaim, fileClaim, retractClaim } from './claims.ts';
 import type { DemoStep } from './context.ts';
@@ -25,5 +24,4 @@ export const steps: DemoStep[] = [
   decideClaim,
   retractClaim,
   renderDemoStep,
-  migrateDemoStep,
 ];
