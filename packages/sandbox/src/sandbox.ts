@@ -74,6 +74,34 @@ function toEpoch(value: SandboxOptions['startTime']): number {
   return ms;
 }
 
+interface RequestLike {
+  url: string;
+  method?: string;
+  headers?: HeadersInit;
+  body?: BodyInit | null;
+  signal?: AbortSignal | null;
+}
+
+/** Accepts what the global fetch accepts, plus Request objects of other fetch implementations. */
+function toRequest(
+  input: Request | string | URL | RequestLike,
+  init: RequestInit | undefined,
+  origin: string,
+) {
+  if (input instanceof Request) return init === undefined ? input : new Request(input, init);
+  if (typeof input === 'string' || input instanceof URL)
+    return new Request(new URL(String(input), origin), init);
+  const { url, method, headers, body, signal } = input;
+  return new Request(new URL(url, origin), {
+    method,
+    headers,
+    body: method === 'GET' || method === 'HEAD' ? undefined : body,
+    signal: signal ?? undefined,
+    duplex: 'half',
+    ...init,
+  } as RequestInit);
+}
+
 function abortable(ms: number, signal: AbortSignal | null): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
@@ -197,14 +225,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   return {
     fetch(input, init) {
       try {
-        const request =
-          input instanceof Request && init === undefined
-            ? input
-            : new Request(
-                new URL(String(input instanceof Request ? input.url : input), origin),
-                init ?? (input instanceof Request ? input : undefined),
-              );
-        return handle(request);
+        return handle(toRequest(input, init, origin));
       } catch (e) {
         return Promise.reject(e);
       }

@@ -18,3 +18,17 @@ describe('createSandbox', () => {
     expect(a.seed.otherOrganization.stores.combined).not.toBe(a.seed.stores.combined);
   });
 });
+
+describe('sandbox.fetch inputs', () => {
+  it('takes URLs, relative paths, Requests with init, and Request objects of other implementations', async () => {
+    const sandbox = createSandbox();
+    const headers = { 'X-Service-Secret-Key': sandbox.keys.primary };
+    expect((await sandbox.fetch(new URL(`${sandbox.baseUrl}/items`), { headers })).status).toBe(200);
+    expect((await sandbox.fetch('/v2/items', { headers })).status).toBe(200);
+    expect((await sandbox.fetch(new Request(`${sandbox.baseUrl}/items`), { headers })).status).toBe(200);
+    const foreign = { url: `${sandbox.baseUrl}/items`, method: 'GET', headers: new Headers(headers) };
+    expect((await sandbox.fetch(foreign as unknown as Request)).status).toBe(200);
+    const detached = sandbox.fetch;
+    expect((await detached(`${sandbox.baseUrl}/items`, { headers })).status).toBe(200);
+  });
+});
