@@ -158,7 +158,17 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     note: 'V1 sends images as base64 in JSON; V2 takes raw JPEG/PNG bytes.',
   },
   ...SNAKE_CASE_FIELDS.map(fieldRule),
+  {
+    // Any other quoted snake_case key (`"gift_wrap": …`, `'created_at' =>`): V1 fields we do not know.
+    id: 'field:snake_case',
+    category: 'field',
+    pattern: /(?<=['"])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?=['"]\s*(?::|=>|=))/,
+    v2: 'the lowerCamelCase name, if V2 has the field',
+    note: 'Not a field this package knows; check the V2 reference (convertV1Order reports such fields as unknown).',
+  },
 ];
+
+const GENERIC_FIELD = 'field:snake_case';
 
 /** Scans one file's text. */
 export function auditSource(
@@ -184,6 +194,8 @@ export function auditLine(
   for (const rule of rules) {
     // The specific endpoint rules come first; one endpoint finding per line is enough.
     if (rule.category === 'endpoint' && endpointFound) continue;
+    // The generic snake_case rule only reports lines no known field rule has reported.
+    if (rule.id === GENERIC_FIELD && out.some((f) => f.category === 'field')) continue;
     const m = rule.pattern.exec(text);
     if (!m) continue;
     if (rule.category === 'endpoint') endpointFound = true;
@@ -194,7 +206,7 @@ export function auditLine(
       rule: rule.id,
       category: rule.category,
       match: m[0],
-      v2: rule.v2,
+      v2: rule.id === GENERIC_FIELD ? `${v2FieldName(m[0])} (${rule.v2})` : rule.v2,
       ...(rule.note ? { note: rule.note } : {}),
     });
   }

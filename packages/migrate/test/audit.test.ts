@@ -36,5 +36,8 @@ describe('audit', () => {
     expect(at('field:sku')).toEqual(['lib/client.js:28']);
     expect(at('image:base64')).toEqual(['lib/client.js:28']);
     expect(at('field:country_code')).toEqual(['settings.py:3']);
+    // Unknown snake_case keys, once per line, and not on lines a known field rule reported.
+    expect(at('field:snake_case')).toEqual(['settings.py:4']);
+    expect(findings.find((f) => f.rule === 'field:snake_case')).toMatchObject({ match: 'gift_wrap' });
   });
 });
