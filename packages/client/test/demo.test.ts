@@ -28,3 +28,14 @@ describe('pnpm demo', () => {
     expect(orders).toHaveLength(4); // 1001, 1002, 1003 and the one without customIdentifier
   });
 });
+
+describe('README examples', () => {
+  it('docs/examples/client-quickstart.ts runs against the sandbox', async () => {
+    const { quickstart } = await import('../../../docs/examples/client-quickstart.ts');
+    const lines: string[] = [];
+    await quickstart((line) => lines.push(line));
+    expect(lines.join('\n')).toMatch(
+      /created Order_[\s\S]*refused: missing_image_reference \(422\) in createOrder/,
+    );
+  });
+});
