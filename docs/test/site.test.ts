@@ -165,6 +165,18 @@ describe('the built site in Chromium', () => {
     expect(ours).toEqual([]);
   });
 
+  it('saves screenshots for review', async () => {
+    const claims = manifest.guides.find((g) => g.file === 'claims.md');
+    if (claims) await clickNav(claims.route);
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(PATHS.dist, 'screenshot.png') });
+    const op = manifest.operations.find((o) => o.operationId === 'createOrder') ?? manifest.operations[0]!;
+    await openOperation(op);
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(PATHS.dist, 'screenshot-operation.png') });
+    expect(existsSync(join(PATHS.dist, 'screenshot.png'))).toBe(true);
+  });
+
   it('shows the SDK and curl samples of an operation', async () => {
     const op = manifest.operations.find((o) => o.sdkSample && o.method === 'post') ?? manifest.operations[0]!;
     await openOperation(op);
@@ -191,18 +203,6 @@ describe('the built site in Chromium', () => {
     await hit.click();
     await page.waitForFunction((r) => decodeURIComponent(location.hash) === r, op.route);
     expect(consoleErrors).toEqual([]);
-  });
-
-  it('saves screenshots for review', async () => {
-    const claims = manifest.guides.find((g) => g.file === 'claims.md');
-    if (claims) await clickNav(claims.route);
-    await page.waitForTimeout(300);
-    await page.screenshot({ path: join(PATHS.dist, 'screenshot.png') });
-    const op = manifest.operations.find((o) => o.operationId === 'createOrder') ?? manifest.operations[0]!;
-    await openOperation(op);
-    await page.waitForTimeout(300);
-    await page.screenshot({ path: join(PATHS.dist, 'screenshot-operation.png') });
-    expect(existsSync(join(PATHS.dist, 'screenshot.png'))).toBe(true);
   });
 
   it('works offline, opened as a file', async () => {

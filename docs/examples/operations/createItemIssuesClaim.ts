@@ -5,7 +5,8 @@ export const run: Example = async ({ client, world }) => {
   const photo = world.png(10);
   // #region sample
   const { claimcategories } = await client.get('/claimcategories');
-  // "Package missing" is not valid for item issues; this category requires evidence.
+  // "Package missing" is not valid for item issues; this
+  // category requires evidence.
   const category = claimcategories.find((c) => c.evidenceRequired && !/package missing/i.test(c.name));
   if (!category) throw new Error('no category that requires evidence');
 

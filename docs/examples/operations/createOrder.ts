@@ -5,8 +5,9 @@ export const run: Example = async ({ client, world }) => {
   const productReference = world.seed.products.print;
   const imageReference = await world.image();
   // #region sample
-  // createOrder never creates a duplicate: after a timeout or dropped connection it finds
-  // the order by its customIdentifier instead of posting again.
+  // createOrder never creates a duplicate: after a timeout or
+  // dropped connection it finds the order by its
+  // customIdentifier instead of posting again.
   const { order } = await client.createOrder({
     storeReference,
     shippingKind: 'dropship',

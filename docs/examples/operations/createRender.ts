@@ -4,8 +4,9 @@ export const run: Example = async ({ client, world }) => {
   const compositionReference = world.seed.compositions.available;
   const imageReference = await world.image();
   // #region sample
-  // Every POST costs the composition's tokenCost, even for a pair you rendered before:
-  // keep the render reference. (@partner-print/render's renderMockup does this for you.)
+  // Every POST costs the composition's tokenCost, even for a
+  // pair you rendered before: keep the render reference.
+  // (@partner-print/render's renderMockup does this for you.)
   const { rendertokens } = await client.get('/rendertokens');
   const { composition } = await client.get('/compositions/{compositionReference}', {
     params: { path: { compositionReference } },

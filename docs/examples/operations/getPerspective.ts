@@ -6,7 +6,8 @@ export const run: Example = async ({ client, world }) => {
   const { perspective } = await client.get('/perspectives/{perspectiveReference}', {
     params: { path: { perspectiveReference } },
   });
-  // A scene perspective lists scenes (products: null); a product perspective lists products (scenes: null).
+  // A scene perspective lists scenes (products: null); a
+  // product perspective lists products (scenes: null).
   console.log(perspective.name, perspective.scenes, perspective.products);
   // #endregion
   return perspective;

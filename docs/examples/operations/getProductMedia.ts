@@ -3,7 +3,8 @@ import type { Example } from '../harness.ts';
 export const run: Example = async ({ client, world }) => {
   const { productReference, filename } = await world.productMedia();
   // #region sample
-  // Counts against the `downloads` rate-limit bucket as well as `default`.
+  // Counts against the `downloads` rate-limit bucket as well
+  // as `default`.
   const file = await client.download('/products/{productReference}/media/{filename}', {
     params: { path: { productReference, filename } },
   });

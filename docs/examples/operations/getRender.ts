@@ -3,7 +3,8 @@ import type { Example } from '../harness.ts';
 export const run: Example = async ({ client, world }) => {
   const { renderReference } = await world.render();
   // #region sample
-  // Poll every 60 seconds until the render is completed or failed.
+  // Poll every 60 seconds until the render is completed or
+  // failed.
   const { render } = await client.get('/renders/{renderReference}', {
     params: { path: { renderReference } },
   });

@@ -4,7 +4,8 @@ export const run: Example = async ({ client, world }) => {
   await world.order();
   await world.order();
   // #region sample
-  // Newest first; paginate follows nextCursor until it is null.
+  // Newest first; paginate follows nextCursor until it is
+  // null.
   for await (const order of client.paginate('/orders')) {
     console.log(order.reference);
   }

@@ -7,7 +7,8 @@ export const run: Example = async ({ client, world }) => {
     params: { query: { customIdentifier } },
   });
   console.log(customIdentifier, '→', orderReference);
-  // or: await client.lookupOrderReference(customIdentifier), which resolves to null when absent
+  // or: await client.lookupOrderReference(customIdentifier),
+  // which resolves to null when absent
   // #endregion
   return orderReference;
 };
