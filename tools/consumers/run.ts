@@ -34,7 +34,8 @@ async function main(): Promise<void> {
   const tarballs = await packAll(root, join(tmp, 'tarballs'));
   log(`packed ${tarballs.map((p) => p.tarball.split('/').at(-1)).join(', ')}`);
 
-  const queue = [...projects];
+  // The type-checking projects take longest: start them first.
+  const queue = [...projects].sort((a, b) => Number(b.startsWith('ts-')) - Number(a.startsWith('ts-')));
   const outcomes: Outcome[] = [];
   const worker = async () => {
     for (let name = queue.shift(); name; name = queue.shift()) {
