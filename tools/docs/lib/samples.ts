@@ -34,7 +34,8 @@ export function extractRegions(source: string, name = SAMPLE_REGION): string[] {
   }
   if (current) throw new Error(`#region ${name} is not closed`);
   const out = regions.map((region) => dedent(region).join('\n').trim());
-  if (out.some((r) => r === '')) throw new Error(`an empty #region ${name} (did a formatter move code out of it?)`);
+  if (out.some((r) => r === ''))
+    throw new Error(`an empty #region ${name} (did a formatter move code out of it?)`);
   return out;
 }
 
