@@ -10,6 +10,7 @@ const { convertV1Order } = require('@partner-print/migrate');
 const { runCli } = require('@partner-print/migrate/node');
 const { OPERATIONS } = require('@partner-print/openapi');
 const { createScheduler } = require('@partner-print/ratelimit');
+const { RedisStore } = require('@partner-print/ratelimit/redis');
 const { renderMockup } = require('@partner-print/render');
 
 for (const fn of [
@@ -21,6 +22,7 @@ for (const fn of [
   convertV1Order,
   runCli,
   createScheduler,
+  RedisStore,
   renderMockup,
 ]) {
   assert.equal(typeof fn, 'function');

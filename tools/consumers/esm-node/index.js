@@ -5,7 +5,8 @@ import { AuthenticationError, createClient, PartnerPrintError } from '@partner-p
 import { convertV1Order, createSkuResolver } from '@partner-print/migrate';
 import { createFileSkuCache, runCli } from '@partner-print/migrate/node';
 import { OPERATIONS, REFERENCE_PREFIXES } from '@partner-print/openapi';
-import { createScheduler, parseRateLimitHeaders } from '@partner-print/ratelimit';
+import { createScheduler, MemoryStore, parseRateLimitHeaders } from '@partner-print/ratelimit';
+import { RedisStore } from '@partner-print/ratelimit/redis';
 import { nextRendertokenReset, renderMockup } from '@partner-print/render';
 import { createSandbox } from '@partner-print/sandbox';
 import { startSandboxServer } from '@partner-print/sandbox/node';
@@ -15,6 +16,8 @@ for (const [name, value] of Object.entries({
   createFileSkuCache,
   runCli,
   createScheduler,
+  MemoryStore,
+  RedisStore,
   renderMockup,
   createSandbox,
   convertV1Order,

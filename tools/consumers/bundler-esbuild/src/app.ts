@@ -5,6 +5,7 @@ import { createClient } from '@partner-print/client';
 import { convertV1Order, createSkuResolver } from '@partner-print/migrate';
 import { OPERATIONS } from '@partner-print/openapi';
 import { parseRateLimitHeaders } from '@partner-print/ratelimit';
+import { RedisStore } from '@partner-print/ratelimit/redis';
 import { nextRendertokenReset } from '@partner-print/render';
 import { createSandbox } from '@partner-print/sandbox';
 
@@ -33,6 +34,7 @@ const checks = {
   refused: refused.status === 400,
   operations: OPERATIONS.createOrder.method === 'post',
   headers: parseRateLimitHeaders(new Headers()).policies.length === 0,
+  redisStore: typeof RedisStore === 'function',
   reset: nextRendertokenReset(new Date('2026-10-24T12:00:00Z')).toISOString() === '2026-10-25T23:00:00.000Z',
 };
 const failed = Object.entries(checks).filter(([, ok]) => !ok);

@@ -30,6 +30,7 @@ import {
   parseRateLimitHeaders,
   type Scheduler,
 } from '@partner-print/ratelimit';
+import { type RedisScriptClient, RedisStore } from '@partner-print/ratelimit/redis';
 import { type RenderMockupResult, renderMockup } from '@partner-print/render';
 import { createSandbox, type Sandbox } from '@partner-print/sandbox';
 import { type SandboxServer, startSandboxServer } from '@partner-print/sandbox/node';
@@ -103,6 +104,7 @@ export async function migrate(v1: unknown): Promise<ConversionResult> {
 }
 
 const codes: readonly string[] = KNOWN_ERROR_CODES;
+export const redisStore = (redis: RedisScriptClient) => new RedisStore({ client: redis });
 export const used = { scheduler, limits, handler, codes, create: OPERATIONS.createOrder.method };
 
 // Node entries.
