@@ -1,10 +1,34 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { startSandboxServer } from '../src/node/index.ts';
 import { checkResponse } from './contract.ts';
 
 describe('Node server', () => {
+  it('serves the documentation page at /docs when given one, and nothing there otherwise', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pp-docs-'));
+    const file = join(dir, 'index.html');
+    writeFileSync(file, '<!doctype html><title>Partner Print API</title>');
+    const withDocs = await startSandboxServer({ port: 0, docsFile: file });
+    const withoutDocs = await startSandboxServer({ port: 0 });
+    try {
+      expect(withDocs.docs).toBe(true);
+      const page = await fetch(`${withDocs.origin}/docs`);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(await page.text()).toContain('<title>Partner Print API</title>');
+      expect(withoutDocs.docs).toBe(false);
+      expect((await fetch(`${withoutDocs.origin}/docs`)).status).toBe(404);
+    } finally {
+      await withDocs.close();
+      await withoutDocs.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('serves the V2 API and the control API on 127.0.0.1 and closes cleanly', async () => {
     const server = await startSandboxServer({ port: 0, virtualTime: true });
     try {

@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startSandboxServer } from './index.ts';
 
@@ -9,7 +11,17 @@ Starts a local imitation of the Partner Print V2 API and prints its base URL and
   --host            interface to bind (default 127.0.0.1)
   --seed FILE       JSON file with sandbox options (seed, rateLimits, pageSize, startTime, ...)
   --virtual-time    run on a virtual clock, advanced with POST /_sandbox/clock/advance
+  --docs FILE       documentation page served at /docs (default: docs/dist/index.html of the
+                    nearest checkout, when it has been built with \`pnpm run docs\`)
   --help, -h        show this help`;
+
+function findBuiltDocs(from: string): string | undefined {
+  for (let dir = resolve(from); ; dir = dirname(dir)) {
+    const candidate = join(dir, 'docs', 'dist', 'index.html');
+    if (existsSync(candidate)) return candidate;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
 
 async function main() {
   const { values } = parseArgs({
@@ -18,6 +30,7 @@ async function main() {
       host: { type: 'string', default: '127.0.0.1' },
       seed: { type: 'string' },
       'virtual-time': { type: 'boolean', default: false },
+      docs: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -33,11 +46,13 @@ async function main() {
     host: values.host,
     seedFile: values.seed,
     virtualTime: values['virtual-time'],
+    docsFile: values.docs ?? findBuiltDocs(process.cwd()),
   });
   const { keys, seed } = server.sandbox;
   console.log(`Partner Print sandbox listening
   base URL       ${server.url}
   control API    ${server.origin}/_sandbox
+  docs           ${server.docs ? `${server.origin}/docs` : 'not built (pnpm run docs)'}
   clock          ${values['virtual-time'] ? 'virtual' : 'real'}
   keys           primary   ${keys.primary}   (organization A)
                  secondary ${keys.secondary}   (organization A)

@@ -14,6 +14,11 @@ export interface SandboxServerOptions {
   seedFile?: string;
   /** Run on a virtual clock advanced through the control API (default: real time). */
   virtualTime?: boolean;
+  /**
+   * The documentation site's single HTML file (`pnpm run docs` builds docs/dist/index.html),
+   * served at /docs. Missing or unset: /docs is not served.
+   */
+  docsFile?: string;
   /** Further sandbox options; they win over the seed file. */
   sandbox?: Omit<SandboxOptions, 'origin'>;
 }
@@ -24,6 +29,8 @@ export interface SandboxServer {
   /** Origin of the control API (`${origin}/_sandbox`). */
   origin: string;
   sandbox: Sandbox;
+  /** Whether the documentation page is served at /docs. */
+  docs: boolean;
   close(): Promise<void>;
 }
 
@@ -31,11 +38,17 @@ function isDropped(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[DROPPED] === true;
 }
 
+function isDocsPath(url: string): boolean {
+  const { pathname } = new URL(url);
+  return pathname === '/docs' || pathname === '/docs/' || pathname === '/docs/index.html';
+}
+
 export async function startSandboxServer(options: SandboxServerOptions = {}): Promise<SandboxServer> {
   const host = options.host ?? '127.0.0.1';
   const fromFile: SandboxOptions = options.seedFile
     ? (JSON.parse(await readFile(options.seedFile, 'utf8')) as SandboxOptions)
     : {};
+  const docs = options.docsFile ? await readFile(options.docsFile).catch(() => undefined) : undefined;
   let sandbox: Sandbox | undefined;
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve(
@@ -43,6 +56,11 @@ export async function startSandboxServer(options: SandboxServerOptions = {}): Pr
         hostname: host,
         port: options.port ?? 4010,
         fetch: async (request: Request, env: HttpBindings | Http2Bindings) => {
+          if (docs && isDocsPath(request.url)) {
+            return new Response(new Uint8Array(docs), {
+              headers: { 'content-type': 'text/html; charset=utf-8' },
+            });
+          }
           try {
             return await sandbox!.fetch(request);
           } catch (error) {
@@ -69,6 +87,7 @@ export async function startSandboxServer(options: SandboxServerOptions = {}): Pr
     url: sandbox.baseUrl,
     origin,
     sandbox,
+    docs: docs !== undefined,
     close: () =>
       new Promise<void>((resolve, reject) => {
         sandbox!.close();
