@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createTokenBucketApi } from '../bench/token-bucket-api.ts';
-import { flush, manualClock, virtualClock } from '../test/helpers.ts';
+import { flush, manualClock, virtualClock, waitFor } from '../test/helpers.ts';
 import type { RateLimitDefaults } from './routes.ts';
 import { createScheduler } from './scheduler.ts';
 
@@ -163,15 +163,14 @@ describe('createScheduler', () => {
       signal: controller.signal,
     });
     const third = scheduler.fetch(`${BASE}/orders`, { headers: { ...headers, 'x-id': '3' } });
-    await flush();
-    expect(scheduler.stats().queued).toBe(2);
+    await waitFor(() => scheduler.stats().queued === 2);
     const reason = new Error('no longer needed');
     controller.abort(reason);
     await expect(second).rejects.toBe(reason);
     expect(scheduler.stats()).toMatchObject({ queued: 1, aborted: 1 });
     release.shift()?.();
     await first;
-    await flush();
+    await waitFor(() => release.length === 1);
     release.shift()?.();
     await third;
     expect(sent).toEqual(['1', '3']);
@@ -207,8 +206,9 @@ describe('createScheduler', () => {
       send('normal-2'),
       send('header-high', {}, { 'x-ratelimit-priority': '3' }),
     ];
+    await waitFor(() => scheduler.stats().queued === 5);
     for (let i = 0; i < all.length; i++) {
-      await flush();
+      await waitFor(() => release.length > 0);
       release.shift()?.();
     }
     await Promise.all(all);
@@ -264,7 +264,7 @@ describe('createScheduler', () => {
     const t0 = clock.now();
     const upload = () => scheduler.fetch(`${BASE}/images`, { method: 'POST', headers, body: 'x' });
     const uploads = [upload(), upload()];
-    await flush();
+    await waitFor(() => scheduler.stats().queued === 1 && scheduler.stats().inflight === 0);
     const orders = await Promise.all(
       Array.from({ length: 5 }, () => scheduler.fetch(`${BASE}/orders`, { headers })),
     );
@@ -305,7 +305,7 @@ describe('createScheduler', () => {
     const off = scheduler.on('admitted', () => {});
     void scheduler.fetch(`${BASE}/orders`, { headers });
     const waiting = scheduler.fetch(`${BASE}/orders`, { headers });
-    await flush();
+    await waitFor(() => queued.length === 2);
     expect(queued).toEqual([1, 1]);
     scheduler.close(new Error('shutting down'));
     await expect(waiting).rejects.toThrow('shutting down');

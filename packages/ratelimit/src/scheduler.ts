@@ -251,6 +251,7 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
     for (const lane of lanes.values()) lane.blockedUntil = 0;
   }
 
+  /** The one timer: wakes the queue when the earliest blocked lane may go. */
   function schedule(at: number): void {
     if (timer && timer.at <= at) return;
     cancelTimer();
@@ -265,6 +266,25 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
       },
       () => {},
     );
+  }
+
+  /**
+   * Polls while another process's first request to a bucket is awaited. This waits on something outside
+   * the (possibly virtual) clock, so it uses a real timer: a virtual sleep returns at once and would spin.
+   */
+  function schedulePoll(): void {
+    if (timer) return;
+    const controller = new AbortController();
+    const current = { at: Number.POSITIVE_INFINITY, controller };
+    timer = current;
+    const handle = setTimeout(() => {
+      if (timer !== current) return;
+      timer = undefined;
+      for (const lane of lanes.values())
+        if (lane.blockedUntil === Number.POSITIVE_INFINITY) lane.blockedUntil = 0;
+      void pump();
+    }, AWAIT_POLL_MS);
+    controller.signal.addEventListener('abort', () => clearTimeout(handle), { once: true });
   }
 
   function cancelTimer(): void {
@@ -356,7 +376,7 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
     for (const lane of lanes.values()) if (lane.size > 0) wake = Math.min(wake, lane.blockedUntil);
     if (Number.isFinite(wake)) schedule(wake);
     // Waiting for a first response that another process (sharing the store) is expecting: poll.
-    else if (inflight === 0) schedule(clock.now() + AWAIT_POLL_MS);
+    else if (inflight === 0) schedulePoll();
   }
 
   function takeFromLane(lane: Lane, entry: Entry): void {

@@ -67,3 +67,12 @@ export function manualClock(
 export const flush = async (): Promise<void> => {
   for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
 };
+
+/** Waits (real time, up to 5 s) until `condition` holds: the key hash runs on a thread pool. */
+export async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error('condition not reached');
+    await new Promise((r) => setTimeout(r, 1));
+  }
+}

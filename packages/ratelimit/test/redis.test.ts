@@ -1,0 +1,118 @@
+import { createClient } from 'redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RedisServer, startRedisServer } from '../bench/redis-server.ts';
+import { createTokenBucketApi } from '../bench/token-bucket-api.ts';
+import { createScheduler } from '../src/index.ts';
+import { RedisStore } from '../src/redis.ts';
+import { virtualClock } from './helpers.ts';
+
+// A real redis-server on 127.0.0.1 (tools/ci/install-redis.sh). Without it these tests fail, never skip.
+let server: RedisServer;
+const clients: ReturnType<typeof createClient>[] = [];
+
+async function client(): Promise<ReturnType<typeof createClient>> {
+  const c = createClient({ url: server.url });
+  await c.connect();
+  clients.push(c);
+  return c;
+}
+
+beforeAll(async () => {
+  server = await startRedisServer();
+}, 20_000);
+
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.quit()));
+  await server?.stop();
+});
+
+const T0 = 1_800_000_000_000;
+const spec = (name: string, quota: number, windowSeconds: number) => ({ name, quota, windowSeconds });
+
+describe('RedisStore', () => {
+  it('takes atomically from every bucket or none, and observes responses', async () => {
+    const store = new RedisStore({ client: await client(), prefix: 'test1' });
+    const first = await store.take('org', [spec('default', 10, 10), spec('uploads', 1, 60)], T0);
+    expect(first).toEqual({ ok: true, ticket: 1 });
+    // The buckets are not described yet: one request probes them.
+    expect(await store.take('org', [spec('default', 10, 10)], T0)).toEqual({
+      ok: false,
+      retryAt: Number.POSITIVE_INFINITY,
+    });
+    await store.observe(
+      'org',
+      1,
+      ['default', 'uploads'],
+      [
+        { name: 'default', quota: 10, windowSeconds: 10, remaining: 9, resetSeconds: 0 },
+        { name: 'uploads', quota: 1, windowSeconds: 60, remaining: 0, resetSeconds: 60 },
+      ],
+      T0,
+    );
+    const blocked = await store.take('org', [spec('default', 10, 10), spec('uploads', 1, 60)], T0);
+    expect(blocked.ok).toBe(false);
+    expect(!blocked.ok && blocked.retryAt).toBeGreaterThanOrEqual(T0 + 59_000);
+    // Nothing was taken from default by the refused take.
+    const snapshot = await store.snapshot('org', T0);
+    expect(snapshot.default).toMatchObject({ quota: 10, windowSeconds: 10, inflight: 0, live: true });
+    expect(snapshot.default?.tokens).toBeCloseTo(9, 5);
+    expect(await store.take('org', [spec('default', 10, 10)], T0)).toEqual({ ok: true, ticket: 2 });
+    expect(await store.take('org', [spec('uploads', 1, 60)], T0 + 60_000)).toEqual({ ok: true, ticket: 3 });
+  });
+
+  it('pauses a bucket for everyone after a 429', async () => {
+    const a = new RedisStore({ client: await client(), prefix: 'test2' });
+    const b = new RedisStore({ client: await client(), prefix: 'test2' });
+    await a.take('org', [spec('default', 100, 10)], T0);
+    await a.observe('org', 1, ['default'], [{ name: 'default', remaining: 50, pauseUntil: T0 + 5000 }], T0);
+    expect(await b.take('org', [spec('default', 100, 10)], T0 + 1000)).toEqual({
+      ok: false,
+      retryAt: T0 + 5000,
+    });
+    expect((await b.take('org', [spec('default', 100, 10)], T0 + 5000)).ok).toBe(true);
+  });
+
+  it('runs the script again after SCRIPT FLUSH (EVALSHA falls back to EVAL)', async () => {
+    const c = await client();
+    const store = new RedisStore({ client: c, prefix: 'test3' });
+    expect((await store.take('org', [spec('default', 5, 5)], T0)).ok).toBe(true);
+    await c.scriptFlush();
+    await store.observe('org', 1, ['default'], [{ name: 'default', remaining: 4, resetSeconds: 0 }], T0);
+    expect((await store.take('org', [spec('default', 5, 5)], T0)).ok).toBe(true);
+  });
+
+  it('forgets a request whose answer never comes (a crashed process)', async () => {
+    const store = new RedisStore({ client: await client(), prefix: 'test4', staleMs: 1000 });
+    await store.take('org', [spec('default', 5, 5)], T0);
+    expect((await store.snapshot('org', T0)).default?.inflight).toBe(1);
+    expect((await store.snapshot('org', T0 + 2000)).default?.inflight).toBe(0);
+  });
+
+  it('can use Redis TIME instead of the caller clock', async () => {
+    const store = new RedisStore({ client: await client(), prefix: 'test5', time: 'redis' });
+    expect((await store.take('org', [spec('default', 5, 5)], 0)).ok).toBe(true);
+    const snapshot = await store.snapshot('org', 0);
+    expect(snapshot.default?.inflight).toBe(1);
+  });
+
+  it('lets two schedulers (two connections) share one budget without 429s', async () => {
+    const clock = virtualClock();
+    const api = createTokenBucketApi({ policies: { default: { q: 10, w: 10 } }, now: clock.now });
+    const make = async () =>
+      createScheduler({
+        fetch: api.fetch,
+        clock,
+        key: 'organization-a',
+        store: new RedisStore({ client: await client(), prefix: 'test6' }),
+      });
+    const [one, two] = [await make(), await make()];
+    const start = clock.now();
+    const results = await Promise.all([
+      ...Array.from({ length: 15 }, () => one.fetch('https://api.example/v2/orders')),
+      ...Array.from({ length: 15 }, () => two.fetch('https://api.example/v2/claims')),
+    ]);
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    expect(api.counts).toEqual({ ok: 30, limited: 0 });
+    expect(clock.now() - start).toBeGreaterThanOrEqual(19_000);
+  });
+});
