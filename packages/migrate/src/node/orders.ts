@@ -12,6 +12,7 @@ import { type CliIO, openBufferedWriter } from './io.ts';
 import { createOrderedPipeline } from './ordered.ts';
 import { countLines, createProgress } from './progress.ts';
 import { EXIT } from './skus.ts';
+import { acquireLock } from './state.ts';
 
 export interface OrdersOptions {
   submit?: boolean;
@@ -70,6 +71,24 @@ export async function runOrders(file: string, opts: OrdersOptions, io: CliIO): P
   const reportPath = opts.report ?? `${stem}.report.jsonl`;
   const storeMap = parseStoreMap(opts.store);
 
+  // Lookup-then-create is exactly once for one submitter: the reference does not say whether POST /orders
+  // refuses a customIdentifier it already has, so two runs submitting at once are kept apart here.
+  const release = opts.submit ? await acquireLock(reportPath) : undefined;
+  try {
+    return await submitFile(file, output, reportPath, storeMap, opts, io);
+  } finally {
+    await release?.();
+  }
+}
+
+async function submitFile(
+  file: string,
+  output: string,
+  reportPath: string,
+  storeMap: Map<string, string>,
+  opts: OrdersOptions,
+  io: CliIO,
+): Promise<number> {
   const conn = await connect(opts, io);
   const client = conn.client;
   if (conn.sandbox) {
