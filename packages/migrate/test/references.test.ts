@@ -1,0 +1,50 @@
+import { createClient } from '@partner-print/client';
+import { describe, expect, it } from 'vitest';
+import { createOrderReferenceResolver, parseOrderReference } from '../src/index.ts';
+import { newSandbox } from './helpers.ts';
+
+describe('order references against the sandbox', () => {
+  it('turns partner references and V1 codes into Order_ references', async () => {
+    const sb = newSandbox();
+    const client = createClient({
+      secretKey: sb.keys.primary,
+      baseUrl: sb.baseUrl,
+      fetch: (r) => sb.fetch(r),
+      clock: sb.clock,
+    });
+    const created = (await client.createOrder({
+      storeReference: sb.seed.stores.combined,
+      shippingKind: 'combined',
+      customIdentifier: 'WEB-77',
+      orderlines: [{ productReference: sb.seed.products.nonPrint, quantity: 1 }],
+    })) as { order: { reference: string } };
+    const ref = created.order.reference;
+    const order = (await client.get('/orders/{orderReference}', {
+      params: { path: { orderReference: ref } },
+    })) as { order: { legacyOrderCode?: string } };
+    const v1Code = order.order.legacyOrderCode!;
+    expect(parseOrderReference(v1Code)).toMatchObject({
+      kind: 'v1-code',
+      storeCode: sb.seed.storeCodes.combined,
+    });
+
+    const plain = createOrderReferenceResolver(client);
+    expect(await plain.resolve('WEB-77')).toMatchObject({
+      status: 'resolved',
+      orderReference: ref,
+      via: 'custom-identifier',
+    });
+    expect(await plain.resolve(ref)).toMatchObject({ status: 'resolved', via: 'v2' });
+    const miss = await plain.resolve(v1Code);
+    expect(miss.status).toBe('not-found');
+    expect(miss.note).toMatch(/try scanOrders/);
+    expect((await plain.resolve('NO-SUCH-REF')).status).toBe('not-found');
+
+    const scanning = createOrderReferenceResolver(client, { scanOrders: true });
+    expect(await scanning.resolve(v1Code)).toMatchObject({
+      status: 'resolved',
+      orderReference: ref,
+      via: 'legacy-order-code',
+    });
+  });
+});
