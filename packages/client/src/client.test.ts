@@ -250,6 +250,48 @@ describe('retries', () => {
     expect(seen).toHaveLength(2);
   });
 
+  it('aborts the signal it hands a transport that reads init.signal', async () => {
+    const signals: AbortSignal[] = [];
+    const client = createCore<never>(
+      {
+        secretKey: KEY,
+        baseUrl: BASE,
+        clock: testClock(),
+        timeoutMs: 10,
+        retry: false,
+        fetch: (_req, init) => {
+          signals.push(init!.signal);
+          return new Promise<Response>(() => {});
+        },
+      },
+      { operations: OPS, userAgent: 'x' },
+    );
+    await expect(client.get('/orders')).rejects.toBeInstanceOf(TimeoutError);
+    expect(signals).toHaveLength(1);
+    expect(signals[0]!.aborted).toBe(true);
+    expect(signals[0]!.reason).toBeInstanceOf(TimeoutError);
+  });
+
+  it('forwards the abort of the caller to the signal of the transport', async () => {
+    const controller = new AbortController();
+    let seen: AbortSignal | undefined;
+    const client = createCore<never>(
+      {
+        secretKey: KEY,
+        baseUrl: BASE,
+        clock: testClock(),
+        fetch: (_req, init) => {
+          seen = init!.signal;
+          controller.abort(new Error('stop'));
+          return new Promise<Response>(() => {});
+        },
+      },
+      { operations: OPS, userAgent: 'x' },
+    );
+    await expect(client.get('/orders', { signal: controller.signal })).rejects.toThrow('stop');
+    expect(seen?.aborted).toBe(true);
+  });
+
   it('throws TimeoutError when every attempt times out', async () => {
     const { client } = setup(() => new Promise<Response>(() => {}), {
       timeoutMs: 10,

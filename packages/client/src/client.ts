@@ -88,18 +88,19 @@ export function createCore<RateLimit>(options: CoreOptions<RateLimit>, deps: Cor
   const raw = createFetchClient<Loose>({ baseUrl, fetch });
 
   async function call(method: 'GET' | 'POST', template: string, init?: AnyInit): Promise<Loose> {
-    const operation = operations.byTemplate(method, template);
-    const path = fill(template, init?.params?.path);
     let result: { data?: unknown; error?: unknown; response: Response };
     try {
       result = await (raw as Loose)[method](template, init);
     } catch (error) {
-      throw method === 'POST' && !isRepeatable(method, path) && isAmbiguous(error) ? ambiguous(error) : error;
+      throw method === 'POST' && !isRepeatable(method, template) && isAmbiguous(error)
+        ? ambiguous(error)
+        : error;
     }
     const { response } = result;
     if (response.ok) return result.data;
+    const path = fill(template, init?.params?.path);
     const error = errorFromResponse(response, result.error, {
-      operation,
+      operation: operations.byTemplate(method, template),
       method,
       path,
       now: clock.now(),

@@ -85,24 +85,35 @@ function safeCause(error: unknown, scrub: (t: string) => string): Error {
 export function withTimeout(inner: Fetch, ms: number, describe: (req: Request) => string): Fetch {
   if (!(ms > 0) || !Number.isFinite(ms)) return inner;
   return (req) => {
-    const ctrl = new AbortController();
-    const outer = req.signal;
-    const forward = () => ctrl.abort(outer.reason);
-    outer.addEventListener('abort', forward, { once: true });
+    // Made only when the transport reads `init.signal`: an AbortController costs more in Node than
+    // everything else here, and in-process transports never look at it.
+    let ctrl: AbortController | undefined;
+    const init = {
+      get signal() {
+        ctrl ??= new AbortController();
+        if (req.signal.aborted) ctrl.abort(req.signal.reason);
+        return ctrl.signal;
+      },
+    };
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        const error = new TimeoutError(`${describe(req)} got no response within ${ms} ms`, {
-          code: 'timeout',
-        });
-        ctrl.abort(error);
-        reject(error);
-      }, ms);
+    let stop!: (reason: unknown) => void;
+    const stopped = new Promise<never>((_, reject) => {
+      stop = (reason) => {
+        ctrl?.abort(reason);
+        reject(reason);
+      };
+      timer = setTimeout(
+        () => stop(new TimeoutError(`${describe(req)}: no response within ${ms} ms`, { code: 'timeout' })),
+        ms,
+      );
     });
+    // The caller's abort ends the attempt even when the transport ignores signals.
+    const onAbort = () => stop(req.signal.reason);
+    req.signal.addEventListener('abort', onAbort, { once: true });
     // The signal travels in `init`: a new Request per attempt just to carry it would cost more than the rest.
-    return Promise.race([inner(req, { signal: ctrl.signal }), timedOut]).finally(() => {
+    return Promise.race([inner(req, init), stopped]).finally(() => {
       clearTimeout(timer);
-      outer.removeEventListener('abort', forward);
+      req.signal.removeEventListener('abort', onAbort);
     });
   };
 }
