@@ -39,30 +39,31 @@ export async function migrateStep(ctx: MigrateStepContext): Promise<void> {
 
   const lines = (await readFile(file, 'utf8')).split('\n').filter((l) => l.trim());
   for (const [i, raw] of lines.entries()) {
-    const { order, report, errors } = await convertV1Order(JSON.parse(raw), {
+    const converted = await convertV1Order(JSON.parse(raw), {
       resolveSku: (sku) => resolver.resolve(sku),
       uploadImage: (base64) => uploader.uploadBase64(base64),
       storeReference: (code) => stores.get(code),
       customIdentifier: deriveCustomIdentifier(raw), // used only when the line has no partner_reference
     });
+    const { report } = converted;
     const counts: Partial<Record<ReportAction, number>> = {};
     for (const e of report) counts[e.action] = (counts[e.action] ?? 0) + 1;
     const summary = Object.entries(counts)
       .map(([action, n]) => `${n} ${action}`)
       .join(', ');
-    if (errors.length) {
-      log(`line ${i + 1}: not converted — ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`);
+    if (!converted.ok) {
+      const why = converted.errors.map((e) => `${e.path}: ${e.message}`).join('; ');
+      log(`line ${i + 1}: not converted — ${why}`);
       continue;
     }
+    const { order } = converted;
     for (const e of report.filter((x) => x.action === 'unknown')) {
       log(`line ${i + 1}: V1 field ${e.path} has no V2 equivalent; left out`);
     }
     // Exactly once: an order already created with this customIdentifier is not created again.
     const id = order.customIdentifier!;
     const existing = await lookupOrderByCustomIdentifier(client, id);
-    const reference =
-      existing ??
-      ((await client.createOrder(order as never)) as { order: { reference: string } }).order.reference;
+    const reference = existing ?? (await client.createOrder(order)).order.reference;
     log(
       `line ${i + 1}: ${id} → ${reference} (${existing ? 'already there' : 'created'}; fields: ${summary})`,
     );

@@ -1,3 +1,4 @@
+import type { OrderRequest } from '@partner-print/openapi';
 import { InvalidImageError } from './image.ts';
 
 /**
@@ -47,7 +48,11 @@ export interface V2Orderline {
   quantity: number;
 }
 
-export interface V2OrderRequest {
+/**
+ * The order as conversion builds it, before it is known to be complete. When conversion succeeds
+ * (`ok: true`) it is a valid {@link V2OrderRequest}: a dropship order then has its address.
+ */
+export interface V2OrderDraft {
   storeReference: string;
   shippingKind: 'dropship' | 'combined';
   customIdentifier?: string;
@@ -55,6 +60,9 @@ export interface V2OrderRequest {
   dropshipMinimalShippingLevel?: string;
   orderlines: V2Orderline[];
 }
+
+/** The V2 order request as the spec types it: dropship (with an address) or combined (without). */
+export type V2OrderRequest = OrderRequest;
 
 export type ReportAction = 'mapped' | 'renamed' | 'dropped' | 'unknown' | 'converted';
 
@@ -83,13 +91,15 @@ export interface ConversionError {
   message: string;
 }
 
-export interface ConversionResult {
-  /** The V2 request body is `{ order }`. Incomplete when `errors` is not empty. */
-  order: V2OrderRequest;
+interface ConversionOutcome {
   report: ReportEntry[];
   errors: ConversionError[];
-  ok: boolean;
 }
+
+/** The V2 request body is `{ order }`: complete when `ok`, a draft with `errors` otherwise. */
+export type ConversionResult =
+  | (ConversionOutcome & { ok: true; order: V2OrderRequest })
+  | (ConversionOutcome & { ok: false; order: V2OrderDraft });
 
 /** What `resolveSku` may return: a product reference, or a resolution object (see createSkuResolver). */
 export type SkuResolutionLike =
@@ -172,7 +182,7 @@ export async function convertV1Order(
 ): Promise<ConversionResult> {
   const report: ReportEntry[] = [];
   const errors: ConversionError[] = [];
-  const order = { orderlines: [] } as unknown as V2OrderRequest;
+  const order = { orderlines: [] } as unknown as V2OrderDraft;
   const fail = (path: string, code: ConversionError['code'], message: string) =>
     errors.push({ path, code, message });
 
@@ -451,7 +461,7 @@ export async function convertV1Order(
   }
 
   // V2 field order, for readable output.
-  const ordered = {} as V2OrderRequest;
+  const ordered = {} as V2OrderDraft;
   for (const k of [
     'storeReference',
     'shippingKind',
@@ -462,7 +472,9 @@ export async function convertV1Order(
   ] as const) {
     if (order[k] !== undefined) (ordered as unknown as Record<string, unknown>)[k] = order[k];
   }
-  return { order: ordered, report, errors, ok: errors.length === 0 };
+  // Every rule that makes a draft invalid (a dropship order without address, …) adds an error.
+  if (errors.length === 0) return { ok: true, order: ordered as V2OrderRequest, report, errors };
+  return { ok: false, order: ordered, report, errors };
 }
 
 async function convertOrderline(

@@ -40,6 +40,7 @@ export {
   type ReportEntry,
   type SkuResolutionLike,
   type V2Address,
+  type V2OrderDraft,
   type V2Orderline,
   type V2OrderRequest,
 } from './convert.ts';

@@ -124,11 +124,8 @@ async function submitFile(
       p = (async () => {
         const existing = await lookupOrderByCustomIdentifier(client, id);
         if (existing) return { status: 'existing' as const, orderReference: existing };
-        const created = (await client.createOrder(order as never)) as {
-          order?: { reference?: string };
-          reference?: string;
-        };
-        const ref = created?.order?.reference ?? created?.reference;
+        const created = await client.createOrder(order);
+        const ref = created.order?.reference;
         if (!ref) throw new Error('POST /orders returned no order reference');
         return { status: 'created' as const, orderReference: ref };
       })();
