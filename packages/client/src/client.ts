@@ -81,7 +81,7 @@ export function createCore<RateLimit>(options: CoreOptions<RateLimit>, deps: Cor
     clock,
     transport,
     rateLimit: deps.rateLimit && ((inner) => deps.rateLimit!(options.rateLimit, inner, clock)),
-    basePathLength: new URL(baseUrl).pathname.length,
+    baseUrl,
     operations,
     scrub,
   });

@@ -39,11 +39,12 @@ export function checkBaseUrl(baseUrl: string): string {
 const V1_HEADER = /partner[-_]?code|api[-_]?key/i;
 
 export function checkHeaders(headers: Headers, method: string, path: string): void {
-  for (const [name] of headers)
+  headers.forEach((_, name) => {
     if (V1_HEADER.test(name))
       throw new V1CredentialsError(`API V2 does not accept the V1 credential header ${name}. ${V2_KEY}`, {
         code: 'v1_credentials',
         method,
         path,
       });
+  });
 }

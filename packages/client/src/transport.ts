@@ -58,7 +58,8 @@ export interface StackOptions {
   clock: Clock;
   transport: Fetch;
   rateLimit: ((inner: Fetch) => Fetch) | undefined;
-  basePathLength: number;
+  /** The checked base URL, e.g. `https://host/v2`. */
+  baseUrl: string;
   operations: OperationIndex;
   scrub: (text: string) => string;
 }
@@ -84,38 +85,47 @@ function safeCause(error: unknown, scrub: (t: string) => string): Error {
  */
 export function withTimeout(inner: Fetch, ms: number, describe: (req: Request) => string): Fetch {
   if (!(ms > 0) || !Number.isFinite(ms)) return inner;
-  return (req) => {
-    // Made only when the transport reads `init.signal`: an AbortController costs more in Node than
-    // everything else here, and in-process transports never look at it.
-    let ctrl: AbortController | undefined;
-    const init = {
-      get signal() {
-        ctrl ??= new AbortController();
-        if (req.signal.aborted) ctrl.abort(req.signal.reason);
-        return ctrl.signal;
-      },
-    };
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let stop!: (reason: unknown) => void;
-    const stopped = new Promise<never>((_, reject) => {
-      stop = (reason) => {
+  return (req) =>
+    new Promise<Response>((resolve, reject) => {
+      const { signal } = req;
+      // Made only when the transport reads `init.signal`: an AbortController costs more in Node than
+      // everything else here, and in-process transports never look at it.
+      let ctrl: AbortController | undefined;
+      const init = {
+        get signal() {
+          ctrl ??= new AbortController();
+          if (signal.aborted) ctrl.abort(signal.reason);
+          return ctrl.signal;
+        },
+      };
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+      };
+      const stop = (reason: unknown) => {
+        done();
         ctrl?.abort(reason);
         reject(reason);
       };
-      timer = setTimeout(
+      // The caller's abort ends the attempt even when the transport ignores signals.
+      const onAbort = () => stop(signal.reason);
+      const timer = setTimeout(
         () => stop(new TimeoutError(`${describe(req)}: no response within ${ms} ms`, { code: 'timeout' })),
         ms,
       );
+      signal.addEventListener('abort', onAbort, { once: true });
+      // The signal travels in `init`: a new Request per attempt just to carry it would cost more than the rest.
+      inner(req, init).then(
+        (response) => {
+          done();
+          resolve(response);
+        },
+        (error: unknown) => {
+          done();
+          reject(error);
+        },
+      );
     });
-    // The caller's abort ends the attempt even when the transport ignores signals.
-    const onAbort = () => stop(req.signal.reason);
-    req.signal.addEventListener('abort', onAbort, { once: true });
-    // The signal travels in `init`: a new Request per attempt just to carry it would cost more than the rest.
-    return Promise.race([inner(req, init), stopped]).finally(() => {
-      clearTimeout(timer);
-      req.signal.removeEventListener('abort', onAbort);
-    });
-  };
 }
 
 /** The fetch openapi-fetch calls: V1 guard, key, retries with backoff, hooks; scheduler and timeout beneath. */
@@ -139,27 +149,29 @@ export function createStack(o: StackOptions): Fetch {
   };
 
   return async (request) => {
-    const { method } = request;
-    const pathname = new URL(request.url).pathname.slice(o.basePathLength);
+    const { method, url, signal } = request;
+    const query = url.indexOf('?');
+    const pathname = url.startsWith(o.baseUrl)
+      ? url.slice(o.baseUrl.length, query < 0 ? undefined : query)
+      : new URL(url).pathname.slice(new URL(o.baseUrl).pathname.length);
     checkHeaders(request.headers, method, pathname);
     request.headers.set(SECRET_HEADER, o.secretKey);
     if (o.userAgent) request.headers.set('user-agent', o.userAgent);
     const operation = operations.byPath(method, pathname);
     const repeatable = isRepeatable(method, pathname);
-    const signal = request.signal;
     const started = clock.now();
-    const context = { operation, method, path: pathname };
 
     for (let attempt = 1; ; attempt++) {
       // A Request body can be read once: every attempt gets its own copy while the original stays unread.
       const req = request.body ? request.clone() : request;
       if (hooks) emit('request', request, { operation, attempt });
-      const t0 = performance.now();
+      const t0 = hooks ? performance.now() : 0;
       let response: Response;
       try {
         response = await inner(req);
       } catch (cause) {
         if (signal.aborted) throw signal.reason;
+        const context = { operation, method, path: pathname };
         const error =
           cause instanceof PartnerPrintError
             ? cause
@@ -172,7 +184,7 @@ export function createStack(o: StackOptions): Fetch {
                 },
               );
         if (!error.operation) Object.assign(error, context);
-        const delay = repeatable && retryDelay(attempt, undefined);
+        const delay = repeatable && retryDelay(retry, clock, started, attempt, undefined);
         if (delay !== false) {
           if (hooks) emit('retry', request, { operation, attempt, delayMs: delay, error });
           await clock.sleep(delay, signal);
@@ -185,7 +197,13 @@ export function createStack(o: StackOptions): Fetch {
       if (hooks)
         emit('response', request, { operation, attempt, status, durationMs: performance.now() - t0 });
       if (status === 429 || (status >= 500 && repeatable)) {
-        const delay = retryDelay(attempt, retryAfterSeconds(response.headers, clock.now()));
+        const delay = retryDelay(
+          retry,
+          clock,
+          started,
+          attempt,
+          retryAfterSeconds(response.headers, clock.now()),
+        );
         // A rendertoken shortage lasts until the weekly reset: waiting inside a call is pointless.
         if (
           delay !== false &&
@@ -199,16 +217,23 @@ export function createStack(o: StackOptions): Fetch {
       }
       return response;
     }
-
-    function retryDelay(attempt: number, retryAfter: number | undefined): number | false {
-      if (attempt >= retry.attempts) return false;
-      const delay =
-        retryAfter !== undefined
-          ? retryAfter * 1000
-          : Math.random() * Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1));
-      return clock.now() + delay - started > retry.maxElapsedMs ? false : delay;
-    }
   };
+}
+
+/** Milliseconds to wait before the next attempt, or false when none should be made. */
+function retryDelay(
+  retry: Required<RetryOptions>,
+  clock: Clock,
+  started: number,
+  attempt: number,
+  retryAfter: number | undefined,
+): number | false {
+  if (attempt >= retry.attempts) return false;
+  const delay =
+    retryAfter !== undefined
+      ? retryAfter * 1000
+      : Math.random() * Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1));
+  return clock.now() + delay - started > retry.maxElapsedMs ? false : delay;
 }
 
 async function codeOf(response: Response): Promise<unknown> {
