@@ -306,7 +306,8 @@ describe('createScheduler', () => {
     void scheduler.fetch(`${BASE}/orders`, { headers });
     const waiting = scheduler.fetch(`${BASE}/orders`, { headers });
     await waitFor(() => queued.length === 2);
-    expect(queued).toEqual([1, 1]);
+    // Both were queued before the first was admitted (one key, hashed once).
+    expect(queued).toEqual([1, 2]);
     scheduler.close(new Error('shutting down'));
     await expect(waiting).rejects.toThrow('shutting down');
     await expect(scheduler.fetch(`${BASE}/orders`, { headers })).rejects.toThrow('shutting down');

@@ -92,18 +92,15 @@ export interface Scheduler {
   close(reason?: unknown): void;
 }
 
+/** A request in the scheduler; kept small (100,000 queued fit in well under 50 MB). */
 interface Entry {
   seq: number;
   input: RequestInfo | URL | undefined;
   init: RequestInit | undefined;
   request: Request | undefined;
   body: ArrayBuffer | null | undefined;
-  lane: Lane | undefined;
-  laneId: string;
-  key: string;
-  route: string;
-  classified: readonly string[] | undefined;
-  priority: number;
+  /** Its queue: key, route and priority live there, shared by all its entries. */
+  lane: Lane;
   signal: AbortSignal | undefined;
   onAbort: (() => void) | undefined;
   resolve: (response: Response) => void;
@@ -182,8 +179,9 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
   }
 
   function bucketsFor(entry: Entry): BucketRequest[] {
-    const names = learned.get(entry.route) ?? entry.classified ?? defaultBuckets(defaults, entry.route);
-    const known = policiesOf(entry.key);
+    const { route, classified, key } = entry.lane;
+    const names = learned.get(route) ?? classified ?? defaultBuckets(defaults, route);
+    const known = policiesOf(key);
     const out: BucketRequest[] = [];
     for (const name of names) {
       const p = known.get(name);
@@ -202,22 +200,28 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
     return level.lanes;
   }
 
-  function laneFor(entry: Entry): Lane {
-    let lane = lanes.get(entry.laneId);
+  function laneFor(
+    key: string,
+    route: string,
+    priority: number,
+    classified: readonly string[] | undefined,
+  ): Lane {
+    const id = `${key}\n${priority}\n${route}${classified ? `\n${classified.join(',')}` : ''}`;
+    let lane = lanes.get(id);
     if (!lane) {
-      lane = {
-        id: entry.laneId,
-        key: entry.key,
-        route: entry.route,
-        classified: entry.classified,
-        priority: entry.priority,
-        queue: new Deque(),
-        size: 0,
-        blockedUntil: 0,
-      };
-      lanes.set(lane.id, lane);
-      levelFor(lane.priority).add(lane);
+      lane = { id, key, route, classified, priority, queue: new Deque(), size: 0, blockedUntil: 0 };
+      lanes.set(id, lane);
+      levelFor(priority).add(lane);
     }
+    return lane;
+  }
+
+  /** A lane dropped while its entry was in flight comes back for a retry. */
+  function revive(lane: Lane): Lane {
+    const current = lanes.get(lane.id);
+    if (current) return current;
+    lanes.set(lane.id, lane);
+    levelFor(lane.priority).add(lane);
     return lane;
   }
 
@@ -228,7 +232,7 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
   }
 
   function enqueue(entry: Entry, front: boolean): void {
-    const lane = laneFor(entry);
+    const lane = revive(entry.lane);
     entry.lane = lane;
     entry.state = 'queued';
     if (front) lane.queue.unshift(entry);
@@ -332,7 +336,7 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
         const buckets = bucketsFor(entry);
         let result: Awaited<ReturnType<RateLimitStore['take']>>;
         try {
-          result = await store.take(entry.key, buckets, now);
+          result = await store.take(lane.key, buckets, now);
         } catch (error) {
           // A failing store must not strand the queue: fail this request, carry on.
           takeFromLane(lane, entry);
@@ -346,7 +350,7 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
         if (entry.state !== 'queued') {
           if (result.ok) {
             const names = buckets.map((b) => b.name);
-            void store.observe(entry.key, result.ticket, names, [], now).catch(() => {});
+            void store.observe(lane.key, result.ticket, names, [], now).catch(() => {});
           }
           admitted = true;
           break;
@@ -417,7 +421,7 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
     counters.admitted++;
     entry.attempts++;
     emit('admitted', {
-      route: entry.route,
+      route: entry.lane.route,
       buckets: taken,
       waitedMs: now - entry.enqueuedAt,
       attempt: entry.attempts,
@@ -434,7 +438,7 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
       counters.failed++;
       finish(entry);
       entry.reject(error);
-      await store.observe(entry.key, ticket, taken, [], clock.now()).catch(() => {});
+      await store.observe(entry.lane.key, ticket, taken, [], clock.now()).catch(() => {});
       void pump();
       return;
     }
@@ -460,7 +464,7 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
         }
       }
     }
-    if (names.length > 0) learn(entry.route, names);
+    if (names.length > 0) learn(entry.lane.route, names);
     else if (parsed.source === undefined) {
       for (const name of taken) {
         const o = observations.find((x) => x.name === name);
@@ -469,7 +473,7 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
       }
     }
     try {
-      await store.observe(entry.key, ticket, taken, observations, now);
+      await store.observe(entry.lane.key, ticket, taken, observations, now);
     } catch {
       // The estimate stays as it was; the next response corrects it.
     }
@@ -478,7 +482,7 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
     if (response.status === 429) {
       counters.throttled++;
       emit('throttled', {
-        route: entry.route,
+        route: entry.lane.route,
         buckets: paused,
         retryAfterSeconds: retryAfterSeconds ?? parsed.retryAfterSeconds ?? 0,
         attempt: entry.attempts,
@@ -493,7 +497,7 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
         !closed
       ) {
         counters.retried++;
-        emit('retried', { route: entry.route, attempt: entry.attempts, delayMs });
+        emit('retried', { route: entry.lane.route, attempt: entry.attempts, delayMs });
         void response.body?.cancel().catch(() => {});
         // Back to the front of its queue: it keeps its place, and the pause holds it like everyone else.
         enqueue(entry, true);
@@ -511,7 +515,7 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
     entry: Entry,
     parsed: ParsedRateLimitHeaders,
   ): { observations: BucketObservation[]; names: string[] } {
-    const known = policiesOf(entry.key);
+    const known = policiesOf(entry.lane.key);
     const byName = new Map<string, BucketObservation>();
     for (const p of parsed.policies) {
       const o: BucketObservation = { name: p.name, quota: p.quota };
@@ -553,16 +557,28 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
     learned.set(route, [...names]);
   }
 
-  async function keyOf(info: RequestInfoLite): Promise<string> {
+  // The last secret seen and its hash, so a run of requests with one key hashes once and stays in order.
+  // The secret is only referenced here (the caller holds it anyway); it never reaches the store, stats,
+  // events or errors.
+  let lastSecret: string | undefined;
+  let lastKey: string | Promise<string> | undefined;
+
+  function keyOf(info: RequestInfoLite): string | Promise<string> {
     const option = options.key;
     if (typeof option === 'string') return option;
     if (typeof option === 'function') return option(info);
     const secret = info.headers.get('x-service-secret-key');
     if (!secret) return 'anonymous';
-    const digest = await crypto.subtle.digest('SHA-256', encoder.encode(secret));
-    let hex = '';
-    for (const byte of new Uint8Array(digest)) hex += byte.toString(16).padStart(2, '0');
-    return `sha256:${hex}`;
+    if (secret === lastSecret && lastKey !== undefined) return lastKey;
+    const key = crypto.subtle.digest('SHA-256', encoder.encode(secret)).then((digest) => {
+      let hex = 'sha256:';
+      for (const byte of new Uint8Array(digest)) hex += byte.toString(16).padStart(2, '0');
+      if (lastSecret === secret) lastKey = hex;
+      return hex;
+    });
+    lastSecret = secret;
+    lastKey = key;
+    return key;
   }
 
   function priorityOf(init: SchedulerRequestInit | undefined, headers: Headers): number {
@@ -575,46 +591,56 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
     return Math.min(MAX_PRIORITY, Math.max(MIN_PRIORITY, Math.round(p)));
   }
 
-  async function schedulerFetch(input: RequestInfo | URL, init?: SchedulerRequestInit): Promise<Response> {
-    if (closed) throw closed.reason;
-    const isRequest = typeof Request !== 'undefined' && input instanceof Request;
-    const method = (init?.method ?? (isRequest ? input.method : 'GET')).toUpperCase();
-    const url = isRequest ? input.url : String(input);
-    const headers =
-      init?.headers !== undefined ? new Headers(init.headers) : isRequest ? input.headers : new Headers();
-    const signal = init?.signal ?? (isRequest ? input.signal : undefined);
-    signal?.throwIfAborted();
-    const route = routeKey(method, url);
-    const info: RequestInfoLite = { method, url, headers, route };
-    const mySeq = ++seq;
-    const key = await keyOf(info);
-    const classified = options.classify?.(info);
-    const priority = priorityOf(init, headers);
-    signal?.throwIfAborted();
-    // `closed` may have been set while the key was hashed.
-    const closedMeanwhile = closed as { reason: unknown } | undefined;
-    if (closedMeanwhile) throw closedMeanwhile.reason;
-
-    let requestInit: RequestInit | undefined = init;
-    if (init && 'rateLimit' in init) {
-      const { rateLimit: _ignored, ...rest } = init;
-      requestInit = rest;
+  function schedulerFetch(input: RequestInfo | URL, init?: SchedulerRequestInit): Promise<Response> {
+    try {
+      if (closed) throw closed.reason;
+      const isRequest = typeof Request !== 'undefined' && input instanceof Request;
+      const method = (init?.method ?? (isRequest ? input.method : 'GET')).toUpperCase();
+      const url = isRequest ? input.url : String(input);
+      const headers =
+        init?.headers !== undefined ? new Headers(init.headers) : isRequest ? input.headers : new Headers();
+      const signal = init?.signal ?? (isRequest ? input.signal : undefined) ?? undefined;
+      signal?.throwIfAborted();
+      const route = routeKey(method, url);
+      const info: RequestInfoLite = { method, url, headers, route };
+      const order = ++seq;
+      const key = keyOf(info);
+      const classified = options.classify?.(info);
+      const priority = priorityOf(init, headers);
+      let requestInit: RequestInit | undefined = init;
+      if (init && 'rateLimit' in init) {
+        const { rateLimit: _ignored, ...rest } = init;
+        requestInit = rest;
+      }
+      const admit = (k: string): Promise<Response> => {
+        // `closed` or the signal may have changed while the key was hashed.
+        const closedMeanwhile = closed as { reason: unknown } | undefined;
+        if (closedMeanwhile) throw closedMeanwhile.reason;
+        signal?.throwIfAborted();
+        return queueRequest(laneFor(k, route, priority, classified), order, input, requestInit, signal);
+      };
+      return typeof key === 'string' ? admit(key) : key.then(admit);
+    } catch (error) {
+      return Promise.reject(error);
     }
+  }
 
+  function queueRequest(
+    lane: Lane,
+    order: number,
+    input: RequestInfo | URL,
+    init: RequestInit | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<Response> {
     return new Promise<Response>((resolve, reject) => {
       const entry: Entry = {
-        seq: mySeq,
+        seq: order,
         input,
-        init: requestInit,
+        init,
         request: undefined,
         body: undefined,
-        lane: undefined,
-        laneId: `${key}\n${priority}\n${route}${classified ? `\n${classified.join(',')}` : ''}`,
-        key,
-        route,
-        classified,
-        priority,
-        signal: signal ?? undefined,
+        lane,
+        signal,
         onAbort: undefined,
         resolve,
         reject,
@@ -625,13 +651,10 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
       if (signal) {
         entry.onAbort = () => {
           if (entry.state !== 'queued') return; // in flight: the fetch itself sees the signal
-          const lane = entry.lane;
           entry.state = 'done';
-          if (lane) {
-            lane.size--;
-            queued--;
-            dropLaneIfEmpty(lane);
-          }
+          entry.lane.size--;
+          queued--;
+          dropLaneIfEmpty(entry.lane);
           counters.aborted++;
           finish(entry);
           reject(signal.reason);
@@ -640,7 +663,7 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
         signal.addEventListener('abort', entry.onAbort, { once: true });
       }
       enqueue(entry, false);
-      emit('queued', { route, priority, queued });
+      if (listeners.has('queued')) emit('queued', { route: lane.route, priority: lane.priority, queued });
       void pump();
     });
   }
