@@ -73,8 +73,6 @@ export function createCore<RateLimit>(options: CoreOptions<RateLimit>, deps: Cor
   const operations = operationIndex(deps.operations);
   const transport: Fetch = options.fetch ?? ((request, init) => globalThis.fetch(request, init));
   const fetch = createStack({
-    secretKey,
-    userAgent: options.userAgent ?? deps.userAgent,
     retry,
     timeoutMs: options.timeoutMs ?? 30_000,
     hooks: options.hooks,
@@ -85,7 +83,15 @@ export function createCore<RateLimit>(options: CoreOptions<RateLimit>, deps: Cor
     operations,
     scrub,
   });
-  const raw = createFetchClient<Loose>({ baseUrl, fetch });
+  // The key goes in at Request construction, as openapi-fetch's default headers: no per-request copy.
+  const raw = createFetchClient<Loose>({
+    baseUrl,
+    fetch,
+    headers: {
+      'X-Service-Secret-Key': secretKey,
+      'User-Agent': (options.userAgent ?? deps.userAgent) || undefined,
+    },
+  });
 
   async function call(method: 'GET' | 'POST', template: string, init?: AnyInit): Promise<Loose> {
     let result: { data?: unknown; error?: unknown; response: Response };

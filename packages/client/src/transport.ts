@@ -50,8 +50,6 @@ export interface Hooks {
 }
 
 export interface StackOptions {
-  secretKey: string;
-  userAgent: string | undefined;
   retry: Required<RetryOptions>;
   timeoutMs: number;
   hooks: Hooks | undefined;
@@ -155,8 +153,6 @@ export function createStack(o: StackOptions): Fetch {
       ? url.slice(o.baseUrl.length, query < 0 ? undefined : query)
       : new URL(url).pathname.slice(new URL(o.baseUrl).pathname.length);
     checkHeaders(request.headers, method, pathname);
-    request.headers.set(SECRET_HEADER, o.secretKey);
-    if (o.userAgent) request.headers.set('user-agent', o.userAgent);
     const operation = operations.byPath(method, pathname);
     const repeatable = isRepeatable(method, pathname);
     const started = clock.now();
