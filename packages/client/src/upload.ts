@@ -12,25 +12,9 @@ const startsWith = (bytes: Uint8Array, signature: number[]) => signature.every((
  */
 export async function toBytes(data: UploadData, operation: string): Promise<Uint8Array> {
   if (data instanceof Uint8Array) return data;
-  if (data instanceof ArrayBuffer) return new Uint8Array(data);
-  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-  if (typeof Blob !== 'undefined' && data instanceof Blob) return new Uint8Array(await data.arrayBuffer());
-  if (data && typeof (data as ReadableStream).getReader === 'function') {
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    const reader = (data as ReadableStream<Uint8Array>).getReader();
-    for (let r = await reader.read(); !r.done; r = await reader.read()) {
-      chunks.push(r.value);
-      size += r.value.byteLength;
-    }
-    const bytes = new Uint8Array(size);
-    let offset = 0;
-    for (const c of chunks) {
-      bytes.set(c, offset);
-      offset += c.byteLength;
-    }
-    return bytes;
-  }
+  // Response reads every accepted shape (BufferSource, Blob, ReadableStream) the same way in every runtime.
+  if (data && typeof data === 'object')
+    return new Uint8Array(await new Response(data as BodyInit).arrayBuffer());
   throw new ValidationError(`${operation} takes a Uint8Array, ArrayBuffer, Blob or ReadableStream`, {
     code: 'invalid_upload',
     operation,
