@@ -78,48 +78,66 @@ function safeCause(error: unknown, scrub: (t: string) => string): Error {
 }
 
 /**
- * Per-attempt timeout, started when the request leaves the rate-limit queue. It aborts the signal it
- * hands the transport, and races the response for transports that ignore the signal.
+ * Per-attempt timeout, started when the request leaves the rate-limit queue.
+ *
+ * Arming a timer and listening on the request's signal per attempt cost more CPU in Node than the
+ * whole rest of the client, so attempts share one sweeping timer (every min(ms, 1 s) while any is in
+ * flight): it times out attempts past their deadline and ends those whose caller aborted, even when
+ * the transport ignores signals. A transport that reads `init.signal` gets a signal that aborts at
+ * once on the caller's abort and on timeout.
  */
 export function withTimeout(inner: Fetch, ms: number, describe: (req: Request) => string): Fetch {
   if (!(ms > 0) || !Number.isFinite(ms)) return inner;
+  const inFlight = new Set<{ deadline: number; req: Request; stop: (reason: unknown) => void }>();
+  let sweeper: ReturnType<typeof setTimeout> | undefined;
+  const sweep = () => {
+    sweeper = undefined;
+    const now = performance.now();
+    for (const { deadline, req, stop } of inFlight)
+      if (req.signal.aborted) stop(req.signal.reason);
+      else if (deadline <= now)
+        stop(new TimeoutError(`${describe(req)}: no response within ${ms} ms`, { code: 'timeout' }));
+    if (inFlight.size) arm();
+  };
+  const arm = () => {
+    sweeper = setTimeout(sweep, Math.min(ms, 1000));
+    // Pending attempts keep the process alive through their transport, not through this timer.
+    (sweeper as { unref?: () => void }).unref?.();
+  };
   return (req) =>
     new Promise<Response>((resolve, reject) => {
-      const { signal } = req;
-      // Made only when the transport reads `init.signal`: an AbortController costs more in Node than
-      // everything else here, and in-process transports never look at it.
       let ctrl: AbortController | undefined;
+      const forward = () => stop(req.signal.reason);
       const init = {
         get signal() {
-          ctrl ??= new AbortController();
-          if (signal.aborted) ctrl.abort(signal.reason);
+          if (!ctrl) {
+            ctrl = new AbortController();
+            if (req.signal.aborted) ctrl.abort(req.signal.reason);
+            else req.signal.addEventListener('abort', forward, { once: true });
+          }
           return ctrl.signal;
         },
       };
-      const done = () => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
-      };
-      const stop = (reason: unknown) => {
-        done();
+      const entry = { deadline: performance.now() + ms, req, stop };
+      function stop(reason: unknown) {
+        if (!inFlight.delete(entry)) return;
         ctrl?.abort(reason);
         reject(reason);
+      }
+      const settle = () => {
+        inFlight.delete(entry);
+        if (ctrl) req.signal.removeEventListener('abort', forward);
       };
-      // The caller's abort ends the attempt even when the transport ignores signals.
-      const onAbort = () => stop(signal.reason);
-      const timer = setTimeout(
-        () => stop(new TimeoutError(`${describe(req)}: no response within ${ms} ms`, { code: 'timeout' })),
-        ms,
-      );
-      signal.addEventListener('abort', onAbort, { once: true });
+      inFlight.add(entry);
+      if (!sweeper) arm();
       // The signal travels in `init`: a new Request per attempt just to carry it would cost more than the rest.
       inner(req, init).then(
         (response) => {
-          done();
+          settle();
           resolve(response);
         },
         (error: unknown) => {
-          done();
+          settle();
           reject(error);
         },
       );
