@@ -64,7 +64,7 @@ const fill = (template: string, params?: Record<string, unknown>) =>
 export function createCore<RateLimit>(options: CoreOptions<RateLimit>, deps: CoreDeps<RateLimit>) {
   const { secretKey } = options;
   if (typeof secretKey !== 'string' || !secretKey.trim())
-    throw new ConfigurationError('secretKey (the V2 secret key) is required', { code: 'missing_secret_key' });
+    throw new ConfigurationError('secretKey is required', { code: 'missing_secret_key' });
   const baseUrl = checkBaseUrl(options.baseUrl);
   const clock = options.clock ?? systemClock;
   const retry =
@@ -93,33 +93,35 @@ export function createCore<RateLimit>(options: CoreOptions<RateLimit>, deps: Cor
     },
   });
 
-  async function call(method: 'GET' | 'POST', template: string, init?: AnyInit): Promise<Loose> {
-    let result: { data?: unknown; error?: unknown; response: Response };
-    try {
-      result = await (raw as Loose)[method](template, init);
-    } catch (error) {
-      throw method === 'POST' && !isRepeatable(method, template) && isAmbiguous(error)
-        ? ambiguous(error)
-        : error;
-    }
-    const { response } = result;
-    if (response.ok) return result.data;
-    const path = fill(template, init?.params?.path);
-    const error = errorFromResponse(response, result.error, {
+  /** The error for a non-2xx response to `method template`. */
+  const fail = (response: Response, body: unknown, method: string, template: string, init?: AnyInit) =>
+    errorFromResponse(response, body, {
       operation: operations.byTemplate(method, template),
       method,
-      path,
+      path: fill(template, init?.params?.path),
       now: clock.now(),
       parseRateLimit: deps.parseRateLimit,
       scrub,
     });
-    throw method === 'POST' && !isRepeatable(method, path) && isAmbiguous(error) ? ambiguous(error) : error;
-  }
 
-  const isAmbiguous = (e: unknown) =>
-    e instanceof NetworkError ||
-    e instanceof TimeoutError ||
-    (e instanceof PartnerPrintError && e.status! >= 500);
+  async function call(method: 'GET' | 'POST', template: string, init?: AnyInit): Promise<Loose> {
+    let error: unknown;
+    try {
+      const result = await (raw as Loose)[method](template, init);
+      if (result.response.ok) return result.data;
+      error = fail(result.response, result.error, method, template, init);
+    } catch (e) {
+      error = e;
+    }
+    // A non-repeatable POST that failed without a clear answer may have taken effect.
+    throw method === 'POST' &&
+      !isRepeatable(method, template) &&
+      (error instanceof NetworkError ||
+        error instanceof TimeoutError ||
+        (error instanceof PartnerPrintError && error.status! >= 500))
+      ? ambiguous(error)
+      : error;
+  }
 
   const ambiguous = (cause: unknown, hint = '') => {
     const { name, message, ...fields } = (cause as PartnerPrintError).toJSON();
@@ -226,23 +228,15 @@ export function createCore<RateLimit>(options: CoreOptions<RateLimit>, deps: Cor
     const started = clock.now();
     for (;;) {
       const { error, response } = await raw.GET(template, { ...init, parseAs: 'stream' });
-      const path = fill(template, init?.params?.path);
-      const operation = operations.byTemplate('GET', template);
-      if (!response.ok)
-        throw errorFromResponse(response, error, {
-          operation,
-          method: 'GET',
-          path,
-          now: clock.now(),
-          parseRateLimit: deps.parseRateLimit,
-          scrub,
-        });
+      if (!response.ok) throw fail(response, error, 'GET', template, init);
       if (response.status === 202) {
         await response.body?.cancel().catch(() => {});
         // Not ready yet; 60 s is the polling interval the reference gives for renders.
         const retryAfter = retryAfterSeconds(response.headers, clock.now()) ?? 60;
         if (!wait) return { pending: true, retryAfter };
-        if (clock.now() + retryAfter * 1000 - started > maxWaitMs)
+        if (clock.now() + retryAfter * 1000 - started > maxWaitMs) {
+          const operation = operations.byTemplate('GET', template);
+          const path = fill(template, init?.params?.path);
           throw new TimeoutError(`${operation ?? path}: not ready after ${maxWaitMs} ms`, {
             code: 'download_pending',
             operation,
@@ -250,6 +244,7 @@ export function createCore<RateLimit>(options: CoreOptions<RateLimit>, deps: Cor
             path,
             retryAfter,
           });
+        }
         await clock.sleep(retryAfter * 1000, init?.signal);
         continue;
       }

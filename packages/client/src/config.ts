@@ -2,34 +2,28 @@ import { ConfigurationError, V1CredentialsError } from './errors.ts';
 
 export const MIGRATION_GUIDE = 'docs/guides/migrating-from-v1.md';
 
-const V2_KEY = `API V2 takes one secret key (from the dashboard) in one header, X-Service-Secret-Key: pass it as secretKey. See ${MIGRATION_GUIDE}`;
+const V2_KEY = `API V2 takes one secret key, as secretKey (sent as X-Service-Secret-Key); see ${MIGRATION_GUIDE}`;
 
-const isLoopback = (host: string): boolean =>
-  host === 'localhost' ||
-  host.endsWith('.localhost') ||
-  host === '[::1]' ||
-  /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+// localhost, *.localhost, [::1], 127.0.0.0/8
+const LOOPBACK = /^(localhost|.*\.localhost|\[::1\]|127(\.\d{1,3}){3})$/;
 
 /** Checks `baseUrl` and returns it without a trailing slash. */
 export function checkBaseUrl(baseUrl: string): string {
   const url = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
   const path = url?.pathname.replace(/\/+$/, '');
   if (path?.endsWith('/v1'))
-    throw new V1CredentialsError(
-      `baseUrl ${baseUrl} is API V1; use the V2 base URL (ending in /v2). ${V2_KEY}`,
-      {
-        code: 'v1_base_url',
-      },
-    );
+    throw new V1CredentialsError(`baseUrl ${baseUrl} is API V1, not V2 (ending in /v2). ${V2_KEY}`, {
+      code: 'v1_base_url',
+    });
   if (
     !url ||
     !path!.endsWith('/v2') ||
     url.search ||
     url.hash ||
-    !(url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url.hostname)))
+    !(url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.test(url.hostname)))
   )
     throw new ConfigurationError(
-      `baseUrl must be an https:// URL ending in /v2 (plain http:// only for loopback hosts), not ${baseUrl}`,
+      `baseUrl must be https:// (http:// for loopback) ending in /v2, not ${baseUrl}`,
       { code: 'invalid_base_url' },
     );
   return url.origin + path;
@@ -41,7 +35,7 @@ const V1_HEADER = /partner[-_]?code|api[-_]?key/i;
 export function checkHeaders(headers: Headers, method: string, path: string): void {
   headers.forEach((_, name) => {
     if (V1_HEADER.test(name))
-      throw new V1CredentialsError(`API V2 does not accept the V1 credential header ${name}. ${V2_KEY}`, {
+      throw new V1CredentialsError(`V1 credential header ${name}: ${V2_KEY}`, {
         code: 'v1_credentials',
         method,
         path,
