@@ -27,6 +27,8 @@ export interface BucketState {
   at: number;
   /** Our estimated share (0..1] of the budget's consumption. */
   share: number;
+  /** Whether `share` has been measured yet (the first sample replaces the initial 1). */
+  sampled: boolean;
   pausedUntil: number;
   /** Tickets dispatched and not yet answered, in dispatch order. */
   inflight: number[];
@@ -68,6 +70,8 @@ export const TUNING = {
   windowMs: 1000,
   /** Tokens kept back per token/s others spend, so racing processes rarely collide. */
   reserveSeconds: 0.25,
+  /** A share sample above this is measurement noise of a process alone: it counts as 1. */
+  aloneAbove: 0.9,
   /** Slack (tokens) for timing differences before the level is corrected. */
   tolerance: 0.25,
   /** Never assume less than this share of the refill for ourselves. */
@@ -82,6 +86,7 @@ export function newBucket(quota: number, windowSeconds: number, now: number): Bu
     tokens: quota,
     at: now,
     share: 1,
+    sampled: false,
     pausedUntil: 0,
     inflight: [],
     inflightSeq: [],
@@ -233,9 +238,13 @@ export function observe(b: BucketState, ticket: number | undefined, o: BucketObs
   if (b.refBalance < b.quota - 1 && balance < b.quota - 1 && ours > 0) {
     // Within a token of noise (reordering, rounding of `r`) nobody else spent anything.
     const others = Math.max(0, spent - ours - 1);
-    const sample = Math.max(TUNING.minShare, ours / (ours + others));
-    const weight = Math.min(1, (ours + others) / TUNING.tauTokens);
+    const measured = ours / (ours + others);
+    const sample = measured >= TUNING.aloneAbove ? 1 : Math.max(TUNING.minShare, measured);
+    // The first sample of a full window replaces the initial guess (1) at once: the start, when every
+    // process drains the same full bucket, is when a wrong share collides most.
+    const weight = Math.min(1, (ours + others) / (b.sampled ? TUNING.tauTokens : TUNING.windowTokens));
     b.share += (sample - b.share) * weight;
+    b.sampled = true;
   }
   startWindow(b, now, balance, seq);
 }

@@ -3,7 +3,8 @@
  *
  * KEYS[1] ticket counter, KEYS[2] set of bucket names, then per bucket: its hash and its in-flight zset.
  * ARGV: mode ('take' | 'observe' | 'snapshot'), now (ms), use redis TIME ('1' | '0'), JSON payload,
- * ttl (ms), stale (ms), tauTokens, windowTokens, windowMs, reserveSeconds, tolerance, minShare.
+ * ttl (ms), stale (ms), tauTokens, windowTokens, windowMs, reserveSeconds, tolerance, minShare,
+ * aloneAbove.
  * In-flight members are "<ticket>:<dispatch ms>:<take count>" scored by ticket; an answer that never comes
  * (a crashed process) is forgotten after `stale` ms.
  */
@@ -23,9 +24,10 @@ local windowMs = tonumber(ARGV[9])
 local reserveSeconds = tonumber(ARGV[10])
 local tolerance = tonumber(ARGV[11])
 local minShare = tonumber(ARGV[12])
+local aloneAbove = tonumber(ARGV[13])
 
-local FIELDS = { 'quota', 'window', 'level', 'tokens', 'at', 'share', 'paused', 'taken', 'refunded', 'last',
-  'live', 'refAt', 'refBalance', 'refSeq', 'refRefunded' }
+local FIELDS = { 'quota', 'window', 'level', 'tokens', 'at', 'share', 'sampled', 'paused', 'taken', 'refunded',
+  'last', 'live', 'refAt', 'refBalance', 'refSeq', 'refRefunded' }
 
 local function load(i, name, quota, window)
   local h = KEYS[1 + 2 * i]
@@ -35,7 +37,7 @@ local function load(i, name, quota, window)
   if v[1] then
     for j, f in ipairs(FIELDS) do b[f] = tonumber(v[j]) end
   elseif quota and window then
-    b = { quota = quota, window = window, level = quota, tokens = quota, at = now, share = 1, paused = 0,
+    b = { quota = quota, window = window, level = quota, tokens = quota, at = now, share = 1, sampled = 0, paused = 0,
           taken = 0, refunded = 0, last = -1, live = 0, refAt = -1, refBalance = 0, refSeq = 0, refRefunded = 0 }
     redis.call('SADD', KEYS[2], name)
   else
@@ -184,9 +186,13 @@ local function observe(b, ticket, o)
   if spent < windowTokens and elapsed < windowMs then return end
   if b.refBalance < b.quota - 1 and balance < b.quota - 1 and ours > 0 then
     local others = math.max(0, spent - ours - 1)
-    local sample = math.max(minShare, ours / (ours + others))
-    local weight = math.min(1, (ours + others) / tauTokens)
+    local measured = ours / (ours + others)
+    local sample = 1
+    if measured < aloneAbove then sample = math.max(minShare, measured) end
+    local weight = math.min(1, (ours + others) / windowTokens)
+    if b.sampled == 1 then weight = math.min(1, (ours + others) / tauTokens) end
     b.share = b.share + (sample - b.share) * weight
+    b.sampled = 1
   end
   startWindow(b, balance, seq)
 end

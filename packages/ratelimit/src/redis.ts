@@ -108,6 +108,7 @@ export class RedisStore implements RateLimitStore {
       String(TUNING.reserveSeconds),
       String(TUNING.tolerance),
       String(TUNING.minShare),
+      String(TUNING.aloneAbove),
     ];
     const options = { keys, arguments: args };
     this.sha ??= this.client.scriptLoad(BUCKET_SCRIPT).catch((error: unknown) => {

@@ -126,6 +126,7 @@ const MIN_PRIORITY = -10;
 const MAX_PRIORITY = 10;
 const MAX_ROUTES = 1000;
 const AWAIT_POLL_MS = 250;
+const MAX_PAUSE_MS = 3_600_000;
 const encoder = new TextEncoder();
 
 export function createScheduler(options: SchedulerOptions = {}): Scheduler {
@@ -456,7 +457,8 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
       paused = throttledBuckets(parsed, taken);
       if (paused.length > 0) {
         retryAfterSeconds = parsed.retryAfterSeconds ?? maxReset(parsed, paused) ?? 1;
-        const pauseUntil = now + retryAfterSeconds * 1000;
+        // An absurd Retry-After (misconfiguration, hostile intermediary) must not stop the queue for good.
+        const pauseUntil = now + Math.min(retryAfterSeconds * 1000, MAX_PAUSE_MS);
         for (const name of paused) {
           const o = observations.find((x) => x.name === name);
           if (o) o.pauseUntil = pauseUntil;
