@@ -173,7 +173,11 @@ async function memoryBench(): Promise<{
   const scheduler = createScheduler({
     key: 'memory',
     concurrency: 1,
-    defaults: { policies: { default: { quota: 1e9, windowSeconds: 1 } }, everyRequest: ['default'], routes: [] },
+    defaults: {
+      policies: { default: { quota: 1e9, windowSeconds: 1 } },
+      everyRequest: ['default'],
+      routes: [],
+    },
     fetch: () =>
       release
         ? Promise.resolve(new Response(null, { status: 204 }))
