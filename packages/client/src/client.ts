@@ -193,14 +193,11 @@ export function createCore<RateLimit>(options: CoreOptions<RateLimit>, deps: Cor
       const page = await call('GET', template, { ...init, params: { ...init?.params, query } });
       const field = page && Object.keys(page).find((k) => k !== 'nextCursor' && Array.isArray(page[k]));
       if (!field)
-        throw new PartnerPrintError(
-          `GET ${template} is not a list endpoint: no array field besides nextCursor`,
-          {
-            code: 'not_a_list',
-            method: 'GET',
-            path: template,
-          },
-        );
+        throw new PartnerPrintError(`GET ${template} is not a list`, {
+          code: 'not_a_list',
+          method: 'GET',
+          path: template,
+        });
       yield* page[field];
       const next = page.nextCursor;
       if (typeof next !== 'string' || !next) return;

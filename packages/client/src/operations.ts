@@ -8,28 +8,20 @@ export interface OperationIndex {
 }
 
 export function operationIndex(table: OperationTable): OperationIndex {
-  let templates: Map<string, string> | undefined;
-  let patterns: Array<[string, RegExp, string]> | undefined;
-  const build = () => {
-    templates = new Map();
-    patterns = [];
-    for (const [id, { method, path }] of Object.entries(table)) {
-      const m = method.toUpperCase();
-      templates.set(`${m} ${path}`, id);
-      // No path of the spec is both a literal and a parameter at one position, so order does not matter.
-      patterns.push([m, new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/]+')}$`), id]);
-    }
+  let list: Array<[method: string, template: string, pattern: RegExp, id: string]> | undefined;
+  const find = (method: string, match: (template: string, pattern: RegExp) => boolean) => {
+    // No path of the spec is both a literal and a parameter at one position, so order does not matter.
+    list ??= Object.entries(table).map(([id, { method, path }]) => [
+      method.toUpperCase(),
+      path,
+      new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+      id,
+    ]);
+    const m = method.toUpperCase();
+    return list.find(([pm, template, pattern]) => pm === m && match(template, pattern))?.[3];
   };
   return {
-    byTemplate(method, template) {
-      if (!templates) build();
-      return templates!.get(`${method.toUpperCase()} ${template}`);
-    },
-    byPath(method, path) {
-      if (!patterns) build();
-      const m = method.toUpperCase();
-      for (const [pm, re, id] of patterns!) if (pm === m && re.test(path)) return id;
-      return undefined;
-    },
+    byTemplate: (method, template) => find(method, (t) => t === template),
+    byPath: (method, path) => find(method, (_, pattern) => pattern.test(path)),
   };
 }

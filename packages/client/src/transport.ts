@@ -180,13 +180,30 @@ export function createStack(o: StackOptions): Fetch {
       const req = request.body ? request.clone() : request;
       if (hooks) emit('request', request, { operation, attempt });
       const t0 = hooks ? performance.now() : 0;
-      let response: Response;
+      let delay: number | false = false;
+      let status: number | undefined;
+      let error: PartnerPrintError | undefined;
       try {
-        response = await inner(req);
+        const response = await inner(req);
+        status = response.status;
+        if (hooks)
+          emit('response', request, { operation, attempt, status, durationMs: performance.now() - t0 });
+        if (status === 429 || (status >= 500 && repeatable))
+          delay = retryDelay(
+            retry,
+            clock,
+            started,
+            attempt,
+            retryAfterSeconds(response.headers, clock.now()),
+          );
+        // A rendertoken shortage lasts until the weekly reset: waiting inside a call is pointless.
+        if (delay === false || (status === 429 && (await codeOf(response)) === 'rendertoken_limit_exceeded'))
+          return response;
+        await response.body?.cancel().catch(() => {});
       } catch (cause) {
         if (signal.aborted) throw signal.reason;
         const context = { operation, method, path: pathname };
-        const error =
+        error =
           cause instanceof PartnerPrintError
             ? cause
             : new NetworkError(
@@ -198,38 +215,15 @@ export function createStack(o: StackOptions): Fetch {
                 },
               );
         if (!error.operation) Object.assign(error, context);
-        const delay = repeatable && retryDelay(retry, clock, started, attempt, undefined);
-        if (delay !== false) {
-          if (hooks) emit('retry', request, { operation, attempt, delayMs: delay, error });
-          await clock.sleep(delay, signal);
-          continue;
-        }
-        if (hooks) emit('error', request, { operation, attempt, error, durationMs: performance.now() - t0 });
-        throw error;
-      }
-      const { status } = response;
-      if (hooks)
-        emit('response', request, { operation, attempt, status, durationMs: performance.now() - t0 });
-      if (status === 429 || (status >= 500 && repeatable)) {
-        const delay = retryDelay(
-          retry,
-          clock,
-          started,
-          attempt,
-          retryAfterSeconds(response.headers, clock.now()),
-        );
-        // A rendertoken shortage lasts until the weekly reset: waiting inside a call is pointless.
-        if (
-          delay !== false &&
-          !(status === 429 && (await codeOf(response)) === 'rendertoken_limit_exceeded')
-        ) {
-          await response.body?.cancel().catch(() => {});
-          if (hooks) emit('retry', request, { operation, attempt, status, delayMs: delay });
-          await clock.sleep(delay, signal);
-          continue;
+        delay = repeatable && retryDelay(retry, clock, started, attempt, undefined);
+        if (delay === false) {
+          if (hooks)
+            emit('error', request, { operation, attempt, error, durationMs: performance.now() - t0 });
+          throw error;
         }
       }
-      return response;
+      if (hooks) emit('retry', request, { operation, attempt, status, delayMs: delay, error });
+      await clock.sleep(delay, signal);
     }
   };
 }

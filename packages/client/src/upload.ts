@@ -24,8 +24,8 @@ export async function toBytes(data: UploadData, operation: string): Promise<Uint
 /** Throws unless the bytes start with the JPEG (FF D8 FF) or PNG (89 50 4E 47 0D 0A 1A 0A) signature. */
 export function checkImageSignature(bytes: Uint8Array, operation: string): void {
   if (startsWith(bytes, JPEG) || startsWith(bytes, PNG)) return;
-  throw new ValidationError(
-    `${operation} takes JPEG or PNG only; these ${bytes.length} bytes start ${Array.from(bytes.subarray(0, 4), (b) => b.toString(16))}. Nothing was sent.`,
-    { code: 'unsupported_image_format', operation },
-  );
+  throw new ValidationError(`${operation} takes JPEG or PNG only; nothing was sent`, {
+    code: 'unsupported_image_format',
+    operation,
+  });
 }
