@@ -122,7 +122,7 @@ export function createClient(options: ClientOptions): PartnerPrintClient {
   const client = createCore(options, {
     operations: OPERATIONS,
     userAgent: USER_AGENT,
-    parseRateLimit: (headers) => parseRateLimitHeaders(headers),
+    parseRateLimit: parseRateLimitHeaders,
     rateLimit(option = {}, inner, clock) {
       if (option === false) return inner;
       const s = isScheduler(option)
@@ -143,8 +143,8 @@ function budgetKey(secretKey: string): () => Promise<string> {
   let key: Promise<string> | undefined;
   return () =>
     (key ??= crypto.subtle.digest('SHA-256', new TextEncoder().encode(secretKey)).then((digest) => {
-      let hex = '';
-      for (const byte of new Uint8Array(digest)) hex += byte.toString(16).padStart(2, '0');
-      return `sha256:${hex}`;
+      let hex = 'sha256:';
+      for (const byte of new Uint8Array(digest)) hex += (byte | 256).toString(16).slice(1);
+      return hex;
     }));
 }

@@ -131,16 +131,7 @@ export function withTimeout(inner: Fetch, ms: number, describe: (req: Request) =
       inFlight.add(entry);
       if (!sweeper) arm();
       // The signal travels in `init`: a new Request per attempt just to carry it would cost more than the rest.
-      inner(req, init).then(
-        (response) => {
-          settle();
-          resolve(response);
-        },
-        (error: unknown) => {
-          settle();
-          reject(error);
-        },
-      );
+      inner(req, init).finally(settle).then(resolve, reject);
     });
 }
 
