@@ -44,7 +44,9 @@ describe('renderMockup edges', () => {
       clock,
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(IncompatibleCompositionError);
-    expect(error).toMatchObject({ reason: 'product-perspective-not-allowed', status: undefined });
+    expect(error).toMatchObject({ reason: 'product-perspective-not-allowed' });
+    // Refused before any request could answer for it: no HTTP status.
+    expect((error as IncompatibleCompositionError).status).toBeUndefined();
     expect(s.count('GET /lookup-composition')).toBe(1);
     expect(s.count('GET /rendertokens')).toBe(0);
     expect(s.count('POST /renders')).toBe(0);
