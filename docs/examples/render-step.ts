@@ -82,7 +82,8 @@ export async function renderStep(ctx: RenderStepContext): Promise<void> {
       `<!doctype html><title>Mockup</title><img width="320" src="${result.placeholder}" alt="placeholder"> <img width="320" src="mockup.${result.media.extension}" alt="mockup">\n`,
     );
     log(`  placeholder (${result.placeholder.length} characters, shown next to the mockup in ${html}):`);
-    log(`  ${result.placeholder}`);
+    // The whole data URL is several kilobytes on one line; its start shows what it is.
+    log(`  ${result.placeholder.slice(0, 96)}…`);
   }
 }
 

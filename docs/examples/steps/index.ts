@@ -1,4 +1,5 @@
 import { callbackDemoStep } from '../callback-step.ts';
+import { migrateDemoStep } from '../migrate-step.ts';
 import { renderDemoStep } from '../render-step.ts';
 import { decideClaim, fileClaim, retractClaim } from './claims.ts';
 import type { DemoStep } from './context.ts';
@@ -24,4 +25,5 @@ export const steps: DemoStep[] = [
   decideClaim,
   retractClaim,
   renderDemoStep,
+  migrateDemoStep,
 ];
