@@ -227,7 +227,7 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
   }
 
   function dropLaneIfEmpty(lane: Lane): void {
-    if (lane.size > 0) return;
+    if (lane.size > 0 || lanes.get(lane.id) !== lane) return;
     lanes.delete(lane.id);
     levelFor(lane.priority).delete(lane);
   }
