@@ -27,7 +27,7 @@ async function main(): Promise<void> {
     execFileSync('pnpm', ['build', '--output-logs=errors-only'], { cwd: root, stdio: 'inherit' });
   }
   const projects = readdirSync(here)
-    .filter((name) => statSync(join(here, name)).isDirectory() && name !== 'node_modules')
+    .filter((name) => statSync(join(here, name)).isDirectory() && !['node_modules', 'shared'].includes(name))
     .filter((name) => only.length === 0 || only.includes(name));
   const tmp = mkdtempSync(join(tmpdir(), 'pp-consumers-'));
   log(`packing into ${tmp}`);
@@ -44,6 +44,7 @@ async function main(): Promise<void> {
         recursive: true,
         filter: (src) => !/(^|\/)(node_modules|dist)(\/|$)/.test(src.slice(here.length)),
       });
+      if (name.startsWith('ts-')) cpSync(join(here, 'shared', 'web-api.ts'), join(dir, 'src', 'web-api.ts'));
       const outcome = await installAndTest(name, dir, tarballs);
       log(`${name}: ${outcome.ok ? 'ok' : 'FAIL'} (${Math.round(outcome.ms / 1000)} s)`);
       outcomes.push(outcome);

@@ -8,7 +8,7 @@ import { KNOWN_ERROR_CODES, OPERATIONS, REFERENCE_PREFIXES } from '@partner-prin
 import { parseRateLimitHeaders } from '@partner-print/ratelimit';
 import { renderMockup } from '@partner-print/render';
 import { createSandbox, type Sandbox } from '@partner-print/sandbox';
-import { samplePng } from './png.ts';
+import { samplePng } from '../../docs/examples/steps/sample-image.ts';
 
 export interface StepResult {
   name: string;
