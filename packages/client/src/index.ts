@@ -22,7 +22,7 @@ import type {
   UploadData,
 } from './types.ts';
 
-export type { Clock } from './clock.ts';
+export { type Clock, systemClock } from './clock.ts';
 export { MIGRATION_GUIDE } from './config.ts';
 export * from './errors.ts';
 export type { RateLimitParser } from './response.ts';
