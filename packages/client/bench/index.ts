@@ -142,5 +142,15 @@ for (const s of sizes)
     console.log(
       `${s.passed ? 'met   ' : 'MISSED'} size: ${s.name}: ${(s.size / 1000).toFixed(2)} kB ≤ ${(s.sizeLimit / 1000).toFixed(1)} kB`,
     );
+// The issue's target, independent of the CI regression budget in .size-limit.json.
+const ISSUE_SIZE_TARGET_KB = 6;
+const entry = sizes.find((s) => s.name.startsWith('@partner-print/client without the scheduler'));
+if (entry) {
+  const met = entry.size / 1000 <= ISSUE_SIZE_TARGET_KB;
+  ok &&= met;
+  console.log(
+    `${met ? 'met   ' : 'MISSED'} size target: client entry with openapi-fetch ${(entry.size / 1000).toFixed(2)} kB (target ≤ ${ISSUE_SIZE_TARGET_KB} kB)`,
+  );
+}
 sandbox.close();
 process.exit(ok ? 0 : 1);
