@@ -1,4 +1,4 @@
-import type { OrderRequest } from '@partner-print/openapi';
+import type { Address, OrderlineRequest, OrderRequest } from '@partner-print/openapi';
 import { InvalidImageError } from './image.ts';
 
 /**
@@ -26,27 +26,11 @@ import { InvalidImageError } from './image.ts';
  * A V1 body wrapped as `{ order: {...} }` is unwrapped (reported as `converted`).
  */
 
-export interface V2Address {
-  company?: string;
-  firstname?: string;
-  lastname?: string;
-  streetname?: string;
-  housenumber?: string;
-  housenumberAddition?: string;
-  additionalInfo?: string;
-  state?: string;
-  zipcode?: string;
-  city?: string;
-  countryCode?: string;
-  phonenumber?: string;
-  email?: string;
-}
+/** The spec's address: which fields are required is not documented, so all are optional. */
+export type V2Address = Address;
 
-export interface V2Orderline {
-  productReference: string;
-  imageReference?: string;
-  quantity: number;
-}
+/** The spec's orderline, without the deprecated `legacySku` that conversion never writes. */
+export type V2Orderline = Omit<OrderlineRequest, 'legacySku'>;
 
 /**
  * The order as conversion builds it, before it is known to be complete. When conversion succeeds

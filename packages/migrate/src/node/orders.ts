@@ -5,7 +5,7 @@ import { type ConversionError, convertV1Order, type ReportEntry, type V2OrderReq
 import { createImageUploader, decodeBase64Image } from '../image.ts';
 import { lookupOrderByCustomIdentifier } from '../references.ts';
 import { createSkuResolver } from '../resolver.ts';
-import { connect, KEY_REFUSED } from './connect.ts';
+import { type ConnectionOptions, connect, KEY_REFUSED } from './connect.ts';
 import { createFileSkuCache } from './file-cache.ts';
 import { assertReadableFile, type JsonLine, readJsonLines, UsageError } from './files.ts';
 import { type CliIO, openBufferedWriter } from './io.ts';
@@ -14,7 +14,7 @@ import { countLines, createProgress } from './progress.ts';
 import { EXIT } from './skus.ts';
 import { acquireLock } from './state.ts';
 
-export interface OrdersOptions {
+export interface OrdersOptions extends ConnectionOptions {
   submit?: boolean;
   output?: string;
   report?: string;
@@ -23,10 +23,6 @@ export interface OrdersOptions {
   cache?: string;
   progress?: boolean;
   json?: boolean;
-  baseUrl?: string;
-  secretKey?: string;
-  sandbox?: boolean;
-  concurrency: number;
 }
 
 export type OrderLineStatus = 'converted' | 'created' | 'existing' | 'failed';

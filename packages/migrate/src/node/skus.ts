@@ -1,6 +1,6 @@
 import { basename, dirname, extname, join } from 'node:path';
 import { createSkuResolver, type SkuResolution } from '../resolver.ts';
-import { connect, KEY_REFUSED } from './connect.ts';
+import { type ConnectionOptions, connect, KEY_REFUSED } from './connect.ts';
 import { createFileSkuCache } from './file-cache.ts';
 import { assertReadableFile, readSkuRecords, type SkuRecord, skuFileFormat, UsageError } from './files.ts';
 import { type CliIO, csvCell, openBufferedWriter } from './io.ts';
@@ -8,7 +8,7 @@ import { createOrderedPipeline } from './ordered.ts';
 import { countLines, createProgress } from './progress.ts';
 import { acquireLock, fingerprint, type RunState, readState, rewindOutput, writeState } from './state.ts';
 
-export interface SkusOptions {
+export interface SkusOptions extends ConnectionOptions {
   output?: string;
   format?: string;
   outputFormat?: string;
@@ -18,10 +18,6 @@ export interface SkusOptions {
   sharing?: boolean;
   progress?: boolean;
   json?: boolean;
-  baseUrl?: string;
-  secretKey?: string;
-  sandbox?: boolean;
-  concurrency: number;
 }
 
 export const EXIT = { ok: 0, failures: 1, usage: 2, interrupted: 130 } as const;
