@@ -3,6 +3,7 @@ import type { RenderClient } from './api.ts';
 import { renderCacheKey } from './cache.ts';
 import type { CompositionQuery } from './errors.ts';
 import type { RenderProgressEvent } from './events.ts';
+import { imageBytes, sha256Hex } from './image.ts';
 import {
   type CallContext,
   callContext,
@@ -84,16 +85,8 @@ async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<voi
 async function imageKeyOf(image: ImageInput, index: number): Promise<string> {
   if (typeof image === 'string') return image;
   if (typeof ReadableStream !== 'undefined' && image instanceof ReadableStream) return `stream:${index}`;
-  const bytes =
-    image instanceof Uint8Array
-      ? image
-      : image instanceof ArrayBuffer
-        ? new Uint8Array(image)
-        : new Uint8Array(await (image as Blob).arrayBuffer());
-  const subtle = globalThis.crypto?.subtle;
-  if (!subtle) return `bytes:${index}`;
-  const digest = new Uint8Array(await subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
-  return `sha256:${Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+  const digest = await sha256Hex(await imageBytes(image));
+  return digest ? `sha256:${digest}` : `bytes:${index}`;
 }
 
 async function planWith(client: RenderClient, jobs: RenderJob[], ctx: CallContext, concurrency: number) {

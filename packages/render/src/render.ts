@@ -20,6 +20,7 @@ import {
   RenderTimeoutError,
 } from './errors.ts';
 import { emitter, type ProgressListener, type RenderProgressEvent } from './events.ts';
+import { imageBytes, sha256Hex } from './image.ts';
 import { thumbhashToDataUrl } from './placeholder.ts';
 import { nextRendertokenReset } from './reset.ts';
 import { SharedTasks } from './shared.ts';
@@ -312,13 +313,6 @@ export async function resolveComposition(
   return composition;
 }
 
-async function sha256Hex(bytes: Uint8Array): Promise<string | undefined> {
-  const subtle = globalThis.crypto?.subtle;
-  if (!subtle) return undefined;
-  const digest = new Uint8Array(await subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
 /** An `Image_…` reference as given, or the reference of the uploaded bytes (one upload per distinct content). */
 export async function resolveImage(state: ClientState, image: ImageInput, ctx: CallContext): Promise<string> {
   let reference: string;
@@ -330,12 +324,7 @@ export async function resolveImage(state: ClientState, image: ImageInput, ctx: C
     ctx.emit({ type: 'upload' });
     reference = await bounded(ctx, 'uploading the image', state.api.uploadImage(image, ctx.signal));
   } else {
-    const bytes =
-      image instanceof Uint8Array
-        ? image
-        : image instanceof ArrayBuffer
-          ? new Uint8Array(image)
-          : new Uint8Array(await (image as Blob).arrayBuffer());
+    const bytes = await imageBytes(image);
     const digest = await sha256Hex(bytes);
     ctx.emit({ type: 'upload', digest });
     const upload = () => state.api.uploadImage(bytes);

@@ -87,14 +87,13 @@ function createdBy(org: Organization): string {
   return `api@${org.id === 'A' ? 'acme-prints' : 'blue-harbor-goods'}.example`;
 }
 
-function store(org: Organization, ctx: SandboxContext, claim: ClaimRecord) {
+function store(org: Organization, claim: ClaimRecord) {
   org.claims.set(claim.reference, claim);
   org.claimList.push(claim);
   for (const ref of [...claim.evidenceReferences, ...claim.claimlines.flatMap((l) => l.evidenceReferences)]) {
     const upload = org.uploads.get(ref);
     if (upload) upload.claimReference = claim.reference;
   }
-  void ctx;
 }
 
 function packageMissing(
@@ -328,7 +327,7 @@ async function create(c: Ctx, ctx: SandboxContext, kind: 'package-missing' | 'it
     const e = claim as Invalid;
     return fail(c, e.status, e.code, e.message);
   }
-  store(org, ctx, claim as ClaimRecord);
+  store(org, claim as ClaimRecord);
   return c.json({ claim: { reference: (claim as ClaimRecord).reference } }, 200);
 }
 
