@@ -4,9 +4,9 @@ export type { ErrorCode };
 
 /** The rate-limit headers of the response that failed, as sent, plus their parsed form when available. */
 export interface RateLimitSnapshot {
-  /** Raw `X-RateLimit-Policy` (or V3 `RateLimit-Policy`) value. */
+  /** Raw `X-RateLimit-Policy` value. */
   policy: string | null;
-  /** Raw `X-RateLimit` (or V3 `RateLimit`) value. */
+  /** Raw `X-RateLimit` value. */
   limit: string | null;
   /** The result of @partner-print/ratelimit's `parseRateLimitHeaders`, when it could be parsed. */
   parsed?: unknown;
@@ -25,6 +25,8 @@ export interface PartnerPrintErrorInit {
   rateLimit?: RateLimitSnapshot;
   requestId?: string;
   cause?: unknown;
+  /** RendertokenLimitError only. */
+  resetsAt?: Date;
 }
 
 /**
@@ -78,9 +80,6 @@ export class RendertokenLimitError extends PartnerPrintError {
   override name = 'RendertokenLimitError';
   /** When the weekly limit resets (now + Retry-After); earlier retries fail. */
   declare readonly resetsAt: Date | undefined;
-  constructor(message: string, init: PartnerPrintErrorInit & { resetsAt?: Date | undefined } = {}) {
-    super(message, init);
-  }
 }
 /** The connection failed; no HTTP response was received. */
 export class NetworkError extends PartnerPrintError {

@@ -142,9 +142,10 @@ const isScheduler = (value: object): value is Scheduler =>
 function budgetKey(secretKey: string): () => Promise<string> {
   let key: Promise<string> | undefined;
   return () =>
-    (key ??= crypto.subtle.digest('SHA-256', new TextEncoder().encode(secretKey)).then((digest) => {
-      let hex = 'sha256:';
-      for (const byte of new Uint8Array(digest)) hex += (byte | 256).toString(16).slice(1);
-      return hex;
-    }));
+    (key ??= crypto.subtle
+      .digest('SHA-256', new TextEncoder().encode(secretKey))
+      .then(
+        (digest) =>
+          `sha256:${Array.from(new Uint8Array(digest), (b) => (b | 256).toString(16).slice(1)).join('')}`,
+      ));
 }

@@ -8,20 +8,15 @@ export interface OperationIndex {
 }
 
 export function operationIndex(table: OperationTable): OperationIndex {
-  let list: Array<[method: string, template: string, pattern: RegExp, id: string]> | undefined;
-  const find = (method: string, match: (template: string, pattern: RegExp) => boolean) => {
+  let list: Array<[template: string, pattern: RegExp, id: string]> | undefined;
+  const find = (method: string, path: string, exact?: boolean) => {
+    const key = `${method.toUpperCase()} ${path}`;
     // No path of the spec is both a literal and a parameter at one position, so order does not matter.
-    list ??= Object.entries(table).map(([id, { method, path }]) => [
-      method.toUpperCase(),
-      path,
-      new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
-      id,
-    ]);
-    const m = method.toUpperCase();
-    return list.find(([pm, template, pattern]) => pm === m && match(template, pattern))?.[3];
+    list ??= Object.entries(table).map(([id, o]) => {
+      const template = `${o.method.toUpperCase()} ${o.path}`;
+      return [template, RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`), id];
+    });
+    return list.find(([template, pattern]) => (exact ? template === key : pattern.test(key)))?.[2];
   };
-  return {
-    byTemplate: (method, template) => find(method, (t) => t === template),
-    byPath: (method, path) => find(method, (_, pattern) => pattern.test(path)),
-  };
+  return { byTemplate: (method, template) => find(method, template, true), byPath: find };
 }

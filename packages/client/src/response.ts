@@ -3,9 +3,7 @@ import {
   GoneError,
   NotFoundError,
   PartnerPrintError,
-  type PartnerPrintErrorInit,
   RateLimitedError,
-  type RateLimitSnapshot,
   RendertokenLimitError,
   ValidationError,
 } from './errors.ts';
@@ -14,71 +12,71 @@ import {
 export function retryAfterSeconds(headers: Headers, now: number): number | undefined {
   const value = headers.get('retry-after');
   if (!value) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, (date - now) / 1000);
+  const seconds = Number.isFinite(+value) ? +value : (Date.parse(value) - now) / 1000;
+  return Number.isNaN(seconds) ? undefined : Math.max(0, seconds);
 }
 
 export type RateLimitParser = (headers: Headers) => unknown;
 
-export function rateLimitSnapshot(headers: Headers, parse?: RateLimitParser): RateLimitSnapshot | undefined {
-  const policy = headers.get('x-ratelimit-policy') ?? headers.get('ratelimit-policy');
-  const limit = headers.get('x-ratelimit') ?? headers.get('ratelimit');
-  if (policy === null && limit === null) return undefined;
-  const snapshot: RateLimitSnapshot = { policy, limit };
-  if (parse)
-    try {
-      snapshot.parsed = parse(headers);
-    } catch {
-      // malformed rate-limit fields are ignored, never fatal
-    }
-  return snapshot;
-}
-
-const requestIdOf = (h: Headers) =>
-  h.get('x-request-id') ?? h.get('request-id') ?? h.get('x-correlation-id') ?? undefined;
-
-export interface ErrorContext {
+/** What a call was: `operation` (operationId) when the path is in the spec, else `METHOD /path`. */
+export interface CallContext {
   operation?: string | undefined;
   method: string;
   path: string;
+}
+
+export const describeCall = (c: CallContext) => c.operation ?? `${c.method} ${c.path}`;
+
+export interface ErrorContext extends CallContext {
   now: number;
   parseRateLimit?: RateLimitParser | undefined;
   scrub: (text: string) => string;
 }
 
+const BY_STATUS: Record<number, typeof PartnerPrintError> = {
+  401: AuthenticationError,
+  403: AuthenticationError,
+  404: NotFoundError,
+  410: GoneError,
+};
+
 /** The error for a non-2xx response, `body` being its parsed JSON (`{ code, message }`) or text. */
 export function errorFromResponse(response: Response, body: unknown, ctx: ErrorContext): PartnerPrintError {
   const { status, headers } = response;
-  const b = (body && typeof body === 'object' ? body : {}) as { code?: unknown; message?: unknown };
-  const code = typeof b.code === 'string' ? b.code : undefined;
-  const detail = typeof b.message === 'string' ? b.message : response.statusText || `HTTP ${status}`;
+  const { code, message } = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  const known = typeof code === 'string' ? code : undefined;
   const retryAfter = retryAfterSeconds(headers, ctx.now);
-  const init: PartnerPrintErrorInit = {
-    status,
-    code,
-    operation: ctx.operation,
-    method: ctx.method,
-    path: ctx.path,
-    retryAfter,
-    rateLimit: rateLimitSnapshot(headers, ctx.parseRateLimit),
-    requestId: requestIdOf(headers),
-  };
-  const message = ctx.scrub(
-    `${ctx.operation ?? `${ctx.method} ${ctx.path}`} failed with ${status}${code ? ` ${code}` : ''}: ${detail}`,
-  );
-  if (status === 401 || status === 403) return new AuthenticationError(message, init);
-  if (status === 404) return new NotFoundError(message, init);
-  if (status === 410) return new GoneError(message, init);
-  if (status === 429) {
-    if (code === 'rendertoken_limit_exceeded')
-      return new RendertokenLimitError(message, {
-        ...init,
-        resetsAt: retryAfter === undefined ? undefined : new Date(ctx.now + retryAfter * 1000),
-      });
-    return new RateLimitedError(message, init);
+  const policy = headers.get('x-ratelimit-policy');
+  const limit = headers.get('x-ratelimit');
+  let parsed: unknown;
+  try {
+    parsed = ctx.parseRateLimit?.(headers);
+  } catch {
+    // malformed rate-limit fields are ignored, never fatal
   }
-  if (status >= 400 && status < 500) return new ValidationError(message, init);
-  return new PartnerPrintError(message, init);
+  const Class =
+    status === 429
+      ? known === 'rendertoken_limit_exceeded'
+        ? RendertokenLimitError
+        : RateLimitedError
+      : (BY_STATUS[status] ?? (status > 399 && status < 500 ? ValidationError : PartnerPrintError));
+  return new Class(
+    ctx.scrub(
+      `${describeCall(ctx)} failed with ${status}${known ? ` ${known}` : ''}: ${
+        typeof message === 'string' ? message : response.statusText || `HTTP ${status}`
+      }`,
+    ),
+    {
+      status,
+      code: known,
+      operation: ctx.operation,
+      method: ctx.method,
+      path: ctx.path,
+      retryAfter,
+      rateLimit: (policy ?? limit) ? { policy, limit, parsed } : undefined,
+      requestId: headers.get('x-request-id') ?? undefined,
+      ...(Class === RendertokenLimitError &&
+        retryAfter !== undefined && { resetsAt: new Date(ctx.now + retryAfter * 1000) }),
+    },
+  );
 }

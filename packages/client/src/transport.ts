@@ -1,8 +1,6 @@
 import type { Clock } from './clock.ts';
-import { checkHeaders } from './config.ts';
 import { NetworkError, PartnerPrintError, TimeoutError } from './errors.ts';
-import type { OperationIndex } from './operations.ts';
-import { retryAfterSeconds } from './response.ts';
+import { describeCall, retryAfterSeconds } from './response.ts';
 
 /**
  * A transport. The client passes the per-attempt abort signal as `init.signal`: a transport that
@@ -58,120 +56,138 @@ export interface StackOptions {
   rateLimit: ((inner: Fetch) => Fetch) | undefined;
   /** The checked base URL, e.g. `https://host/v2`. */
   baseUrl: string;
-  operations: OperationIndex;
+  /** operationId for a method and a concrete path below the base URL. */
+  operation: (method: string, path: string) => string | undefined;
   scrub: (text: string) => string;
 }
 
-export const SECRET_HEADER = 'x-service-secret-key';
-const IDEMPOTENT = /^(GET|HEAD|OPTIONS|PUT|DELETE)$/;
-// Uploading the same bytes twice returns the same reference, so uploads are safe to repeat.
-const CONTENT_IDEMPOTENT = /\/(images|evidence)$/;
+const SECRET_HEADER = 'x-service-secret-key';
+// Idempotent methods, and uploads: the same bytes give the same reference, so they are safe to repeat.
+const REPEATABLE = /^(GET|HEAD|OPTIONS|PUT|DELETE) |^POST \/(images|evidence)$/;
 
 /** Requests that may be repeated after a network error, a timeout or a 5xx. */
-export const isRepeatable = (method: string, path: string): boolean =>
-  IDEMPOTENT.test(method) || (method === 'POST' && CONTENT_IDEMPOTENT.test(path));
+export const isRepeatable = (method: string, path: string): boolean => REPEATABLE.test(`${method} ${path}`);
 
-/** A copy of a transport's error holding only its (scrubbed) name and message: no request, no headers. */
-function safeCause(error: unknown, scrub: (t: string) => string): Error {
-  const e = error as Error | undefined;
-  return Object.assign(new Error(scrub(String(e?.message ?? error))), { name: String(e?.name ?? 'Error') });
+/**
+ * One attempt in flight, which is also the `init` the transport receives: its `signal` is made only
+ * when the transport reads it, and aborts on the caller's abort and on timeout.
+ */
+class Attempt {
+  declare ctrl: AbortController | undefined;
+  constructor(
+    readonly req: Request,
+    readonly end: number,
+    readonly inFlight: Set<Attempt>,
+    readonly resolve: (response: Response) => void,
+    readonly reject: (reason: unknown) => void,
+  ) {}
+  /** The first outcome wins: response, transport error, timeout or the caller's abort. */
+  settle(response: Response | undefined, reason?: unknown) {
+    if (!this.inFlight.delete(this)) return;
+    if (response) return this.resolve(response);
+    this.ctrl?.abort(reason);
+    this.reject(reason);
+  }
+  get signal(): AbortSignal {
+    if (!this.ctrl) {
+      const { signal } = this.req;
+      this.ctrl = new AbortController();
+      if (signal.aborted) this.ctrl.abort(signal.reason);
+      // The request's signal is its own (openapi-fetch makes a Request per call), so nothing leaks.
+      else signal.addEventListener('abort', () => this.settle(undefined, signal.reason));
+    }
+    return this.ctrl.signal;
+  }
 }
 
 /**
  * Per-attempt timeout, started when the request leaves the rate-limit queue.
  *
- * Arming a timer and listening on the request's signal per attempt cost more CPU in Node than the
- * whole rest of the client, so attempts share one sweeping timer (every min(ms, 1 s) while any is in
- * flight): it times out attempts past their deadline and ends those whose caller aborted, even when
- * the transport ignores signals. A transport that reads `init.signal` gets a signal that aborts at
- * once on the caller's abort and on timeout.
+ * A timer and an abort listener per attempt cost more CPU in Node than the rest of the client, so
+ * attempts share one sweeping timer (every min(ms, 1 s) while any is in flight): it times out attempts
+ * past their deadline and ends those whose caller aborted, even when the transport ignores signals.
  */
-export function withTimeout(inner: Fetch, ms: number, describe: (req: Request) => string): Fetch {
-  if (!(ms > 0) || !Number.isFinite(ms)) return inner;
-  const inFlight = new Set<{ deadline: number; req: Request; stop: (reason: unknown) => void }>();
+export function withTimeout(inner: Fetch, ms: number): Fetch {
+  if (!(ms > 0 && ms < Number.POSITIVE_INFINITY)) return inner;
+  const inFlight = new Set<Attempt>();
   let sweeper: ReturnType<typeof setTimeout> | undefined;
   const sweep = () => {
-    sweeper = undefined;
     const now = performance.now();
-    for (const { deadline, req, stop } of inFlight)
-      if (req.signal.aborted) stop(req.signal.reason);
-      else if (deadline <= now)
-        stop(new TimeoutError(`${describe(req)}: no response within ${ms} ms`, { code: 'timeout' }));
-    if (inFlight.size) arm();
+    for (const a of inFlight)
+      if (a.req.signal.aborted) a.settle(undefined, a.req.signal.reason);
+      else if (a.end <= now)
+        a.settle(
+          undefined,
+          new TimeoutError(`${a.req.method} ${a.req.url}: no response within ${ms} ms`, { code: 'timeout' }),
+        );
+    sweeper = inFlight.size ? arm() : undefined;
   };
   const arm = () => {
-    sweeper = setTimeout(sweep, Math.min(ms, 1000));
+    const timer = setTimeout(sweep, Math.min(ms, 1000));
     // Pending attempts keep the process alive through their transport, not through this timer.
-    (sweeper as { unref?: () => void }).unref?.();
+    (timer as { unref?: () => void }).unref?.();
+    return timer;
   };
   return (req) =>
     new Promise<Response>((resolve, reject) => {
-      let ctrl: AbortController | undefined;
-      const forward = () => stop(req.signal.reason);
-      const init = {
-        get signal() {
-          if (!ctrl) {
-            ctrl = new AbortController();
-            if (req.signal.aborted) ctrl.abort(req.signal.reason);
-            else req.signal.addEventListener('abort', forward, { once: true });
-          }
-          return ctrl.signal;
-        },
-      };
-      const entry = { deadline: performance.now() + ms, req, stop };
-      function stop(reason: unknown) {
-        if (!inFlight.delete(entry)) return;
-        ctrl?.abort(reason);
-        reject(reason);
-      }
-      const settle = () => {
-        inFlight.delete(entry);
-        if (ctrl) req.signal.removeEventListener('abort', forward);
-      };
-      inFlight.add(entry);
-      if (!sweeper) arm();
-      // The signal travels in `init`: a new Request per attempt just to carry it would cost more than the rest.
-      inner(req, init).finally(settle).then(resolve, reject);
+      const a = new Attempt(req, performance.now() + ms, inFlight, resolve, reject);
+      inFlight.add(a);
+      if (!sweeper) sweeper = arm();
+      inner(req, a).then(
+        (response) => a.settle(response),
+        (error) => a.settle(undefined, error),
+      );
     });
 }
 
-/** The fetch openapi-fetch calls: V1 guard, key, retries with backoff, hooks; scheduler and timeout beneath. */
+/** Milliseconds to wait before attempt `attempt + 1`, or false when there is none. */
+function retryDelay(
+  { attempts, baseDelayMs, maxDelayMs, maxElapsedMs }: Required<RetryOptions>,
+  elapsed: number,
+  attempt: number,
+  retryAfter?: number,
+): number | false {
+  const delay =
+    retryAfter === undefined
+      ? Math.random() * Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1))
+      : retryAfter * 1000;
+  return attempt < attempts && elapsed + delay <= maxElapsedMs && delay;
+}
+
+/** The fetch openapi-fetch calls: retries with backoff and hooks; scheduler and timeout beneath. */
 export function createStack(o: StackOptions): Fetch {
-  const { clock, hooks, retry, scrub, operations } = o;
-  let inner = withTimeout(o.transport, o.timeoutMs, (req) => `${req.method} ${req.url}`);
+  const { clock, hooks, retry, scrub, baseUrl } = o;
+  let inner = withTimeout(o.transport, o.timeoutMs);
   if (o.rateLimit) inner = o.rateLimit(inner);
-  const redacted = (req: Request) => {
-    const h = new Headers(req.headers);
-    if (h.has(SECRET_HEADER)) h.set(SECRET_HEADER, '[redacted]');
-    return h;
-  };
   const emit = (name: keyof Hooks, req: Request, event: Omit<ClientEvent, 'headers' | 'url' | 'method'>) => {
-    const fn = hooks?.[name];
-    if (!fn) return;
     try {
-      fn.call(hooks, { method: req.method, url: req.url, headers: redacted(req), ...event });
+      const headers = new Headers(req.headers);
+      if (headers.has(SECRET_HEADER)) headers.set(SECRET_HEADER, '[redacted]');
+      hooks![name]?.({ method: req.method, url: req.url, headers, ...event });
     } catch {
       // A failing logger must not change the outcome of a request.
     }
   };
 
-  return async (request) => {
-    const { method, url, signal } = request;
+  // Below the base URL, without the query: `/orders/Order_…`.
+  const pathOf = ({ url }: Request) => {
     const query = url.indexOf('?');
-    const pathname = url.startsWith(o.baseUrl)
-      ? url.slice(o.baseUrl.length, query < 0 ? undefined : query)
-      : new URL(url).pathname.slice(new URL(o.baseUrl).pathname.length);
-    checkHeaders(request.headers, method, pathname);
-    const operation = operations.byPath(method, pathname);
-    const repeatable = isRepeatable(method, pathname);
+    return url.startsWith(baseUrl)
+      ? url.slice(baseUrl.length, query < 0 ? undefined : query)
+      : new URL(url).pathname;
+  };
+
+  return async (request) => {
+    // The path, operation and repeatability are worked out only when needed: hooks, a failure or a retry.
+    const operation = hooks && o.operation(request.method, pathOf(request));
     const started = clock.now();
 
     for (let attempt = 1; ; attempt++) {
       // A Request body can be read once: every attempt gets its own copy while the original stays unread.
       const req = request.body ? request.clone() : request;
       if (hooks) emit('request', request, { operation, attempt });
-      const t0 = hooks ? performance.now() : 0;
-      let delay: number | false = false;
+      const t0 = performance.now();
+      let delay: number | false;
       let status: number | undefined;
       let error: PartnerPrintError | undefined;
       try {
@@ -179,34 +195,27 @@ export function createStack(o: StackOptions): Fetch {
         status = response.status;
         if (hooks)
           emit('response', request, { operation, attempt, status, durationMs: performance.now() - t0 });
-        if (status === 429 || (status >= 500 && repeatable))
-          delay = retryDelay(
-            retry,
-            clock,
-            started,
-            attempt,
-            retryAfterSeconds(response.headers, clock.now()),
-          );
+        delay =
+          (status === 429 || (status > 499 && isRepeatable(request.method, pathOf(request)))) &&
+          retryDelay(retry, clock.now() - started, attempt, retryAfterSeconds(response.headers, clock.now()));
         // A rendertoken shortage lasts until the weekly reset: waiting inside a call is pointless.
         if (delay === false || (status === 429 && (await codeOf(response)) === 'rendertoken_limit_exceeded'))
           return response;
         await response.body?.cancel().catch(() => {});
       } catch (cause) {
-        if (signal.aborted) throw signal.reason;
-        const context = { operation, method, path: pathname };
+        if (request.signal.aborted) throw request.signal.reason;
+        const { method } = request;
+        const path = pathOf(request);
+        const context = { operation: operation ?? o.operation(method, path), method, path };
         error =
           cause instanceof PartnerPrintError
             ? cause
-            : new NetworkError(
-                `${operation ?? `${method} ${pathname}`}: ${scrub(String((cause as Error)?.message))}`,
-                {
-                  ...context,
-                  code: 'network_error',
-                  cause: safeCause(cause, scrub),
-                },
-              );
+            : new NetworkError(`${describeCall(context)}: ${scrub(String((cause as Error)?.message))}`, {
+                code: 'network_error',
+                cause: safeCause(cause, scrub),
+              });
         if (!error.operation) Object.assign(error, context);
-        delay = repeatable && retryDelay(retry, clock, started, attempt, undefined);
+        delay = isRepeatable(method, path) && retryDelay(retry, clock.now() - started, attempt);
         if (delay === false) {
           if (hooks)
             emit('error', request, { operation, attempt, error, durationMs: performance.now() - t0 });
@@ -214,25 +223,15 @@ export function createStack(o: StackOptions): Fetch {
         }
       }
       if (hooks) emit('retry', request, { operation, attempt, status, delayMs: delay, error });
-      await clock.sleep(delay, signal);
+      await clock.sleep(delay, request.signal);
     }
   };
 }
 
-/** Milliseconds to wait before the next attempt, or false when none should be made. */
-function retryDelay(
-  retry: Required<RetryOptions>,
-  clock: Clock,
-  started: number,
-  attempt: number,
-  retryAfter: number | undefined,
-): number | false {
-  if (attempt >= retry.attempts) return false;
-  const delay =
-    retryAfter !== undefined
-      ? retryAfter * 1000
-      : Math.random() * Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1));
-  return clock.now() + delay - started > retry.maxElapsedMs ? false : delay;
+/** A copy of a transport's error holding only its (scrubbed) name and message: no request, no headers. */
+function safeCause(error: unknown, scrub: (t: string) => string): Error {
+  const e = error as Error | undefined;
+  return Object.assign(new Error(scrub(String(e?.message ?? error))), { name: String(e?.name ?? 'Error') });
 }
 
 async function codeOf(response: Response): Promise<unknown> {

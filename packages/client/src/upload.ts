@@ -1,31 +1,53 @@
+import type { AnyInit, Core } from './core.ts';
 import { ValidationError } from './errors.ts';
+import { describeCall } from './response.ts';
 
 export type UploadData = Uint8Array | ArrayBuffer | ArrayBufferView | Blob | ReadableStream<Uint8Array>;
 
-const JPEG = [0xff, 0xd8, 0xff];
-const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-const startsWith = (bytes: Uint8Array, signature: number[]) => signature.every((b, i) => bytes[i] === b);
+// JPEG (FF D8 FF) and PNG (89 50 4E 47 0D 0A 1A 0A)
+const SIGNATURES = [
+  [0xff, 0xd8, 0xff],
+  [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
+];
 
 /**
- * The upload as one byte array. Streams are read to the end: the signature must be checked before
- * anything is sent, and a retried upload must send the same bytes again.
+ * The upload as one byte array, checked to be a JPEG or PNG before anything is sent. Streams are read
+ * to the end: the signature must be checked first, and a retried upload must send the same bytes again.
  */
-export async function toBytes(data: UploadData, operation: string): Promise<Uint8Array> {
-  if (data instanceof Uint8Array) return data;
+export async function imageBytes(data: UploadData, operation: string): Promise<Uint8Array> {
   // Response reads every accepted shape (BufferSource, Blob, ReadableStream) the same way in every runtime.
-  if (data && typeof data === 'object')
-    return new Uint8Array(await new Response(data as BodyInit).arrayBuffer());
-  throw new ValidationError(`${operation} takes a Uint8Array, ArrayBuffer, Blob or ReadableStream`, {
-    code: 'invalid_upload',
-    operation,
-  });
+  const bytes =
+    data instanceof Uint8Array
+      ? data
+      : data &&
+        typeof data === 'object' &&
+        new Uint8Array(await new Response(data as BodyInit).arrayBuffer());
+  if (!bytes)
+    throw new ValidationError(`${operation} takes a Uint8Array, ArrayBuffer, Blob or ReadableStream`, {
+      code: 'invalid_upload',
+      operation,
+    });
+  if (!SIGNATURES.some((signature) => signature.every((b, i) => bytes[i] === b)))
+    throw new ValidationError(`${operation} takes JPEG or PNG only; nothing was sent`, {
+      code: 'unsupported_image_format',
+      operation,
+    });
+  return bytes;
 }
 
-/** Throws unless the bytes start with the JPEG (FF D8 FF) or PNG (89 50 4E 47 0D 0A 1A 0A) signature. */
-export function checkImageSignature(bytes: Uint8Array, operation: string): void {
-  if (startsWith(bytes, JPEG) || startsWith(bytes, PNG)) return;
-  throw new ValidationError(`${operation} takes JPEG or PNG only; nothing was sent`, {
-    code: 'unsupported_image_format',
-    operation,
-  });
+/** `uploadImage` and `uploadEvidence`: raw bytes as `application/octet-stream`, checked first. */
+export function uploads({ call, context }: Core) {
+  const upload = async (template: '/images' | '/evidence', data: UploadData, init?: AnyInit) =>
+    (
+      await call('POST', template, {
+        ...init,
+        body: await imageBytes(data, describeCall(context('POST', template))),
+        bodySerializer: (bytes: unknown) => bytes,
+        headers: { ...init?.headers, 'Content-Type': 'application/octet-stream' },
+      })
+    )[template === '/images' ? 'image' : 'evidence'].reference as string;
+  return {
+    uploadImage: (data: UploadData, init?: AnyInit) => upload('/images', data, init),
+    uploadEvidence: (data: UploadData, init?: AnyInit) => upload('/evidence', data, init),
+  };
 }

@@ -1,0 +1,33 @@
+import type { Clock } from './clock.ts';
+import { AmbiguousOutcomeError, type PartnerPrintError } from './errors.ts';
+import type { CallContext } from './response.ts';
+import type { RetryOptions } from './transport.ts';
+
+export type AnyInit = {
+  params?: { path?: Record<string, unknown>; query?: Record<string, unknown> };
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  [option: string]: unknown;
+};
+// biome-ignore lint/suspicious/noExplicitAny: the core is untyped; index.ts types it from the spec
+export type Loose = any;
+
+/** What the helpers (orders, pagination, uploads, downloads) build on. */
+export interface Core {
+  /** openapi-fetch's result when the response is 2xx (`data` only unless `whole`); throws a PartnerPrintError otherwise. */
+  call(method: 'GET' | 'POST', template: string, init?: AnyInit, whole?: boolean): Promise<Loose>;
+  /** operationId, method and concrete path of a call. */
+  context(method: string, template: string, init?: AnyInit): CallContext;
+  clock: Clock;
+  retry: Required<RetryOptions>;
+}
+
+/** The error for a call that may have taken effect: `cause` holds the failure. */
+export function ambiguous(cause: PartnerPrintError, hint = ''): AmbiguousOutcomeError {
+  const { name, message, ...fields } = cause.toJSON();
+  return new AmbiguousOutcomeError(`${message}: it may have taken effect, so it was not repeated${hint}`, {
+    ...fields,
+    code: 'ambiguous_outcome',
+    cause,
+  });
+}
