@@ -404,17 +404,24 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
 
   async function attemptRequest(entry: Entry): Promise<Request> {
     if (!entry.request) {
-      const request = new Request(entry.input as RequestInfo | URL, entry.init);
+      const { input, init } = entry;
+      // A Request passed alone is sent as it is: copying it (and its abort signal) cost more than the
+      // rest of the scheduler's work per request. Only the priority header is removed, from a copy.
+      const request =
+        input instanceof Request && !init && !(priorityHeader && input.headers.has(priorityHeader))
+          ? input
+          : new Request(input as RequestInfo | URL, init);
       entry.input = undefined;
       entry.init = undefined;
-      if (priorityHeader) request.headers.delete(priorityHeader);
+      if (priorityHeader && request !== input) request.headers.delete(priorityHeader);
       // A retry needs a fresh body: read it once, send a copy per attempt.
       entry.body = request.body && maxRetries > 0 ? await request.arrayBuffer() : null;
       entry.request = request;
-      if (!entry.body) return maxRetries > 0 ? request.clone() : request;
+      if (!entry.body) return request;
     }
     if (entry.body) return new Request(entry.request, { body: entry.body.slice(0) });
-    return entry.request.clone();
+    // Without a body, the same Request can be sent again.
+    return entry.request;
   }
 
   function dispatch(entry: Entry, ticket: number, taken: readonly string[], now: number): void {
