@@ -147,6 +147,36 @@ describe('createScheduler', () => {
     expect(bodies).toEqual(['\u0001\u0002\u0003', '\u0001\u0002\u0003']);
   });
 
+  it('sends a Request passed alone as it is, again after a 429, and a copy when it has a body', async () => {
+    const clock = virtualClock();
+    const seen: Array<[Request, string, string | null]> = [];
+    const fetch = async (request: Request): Promise<Response> => {
+      seen.push([request, await request.text(), request.headers.get('x-ratelimit-priority')]);
+      return seen.length % 2
+        ? response(429, { 'retry-after': '1', 'x-ratelimit': '"default";r=0;t=1' })
+        : response(200, { 'x-ratelimit': '"default";r=5;t=0' });
+    };
+    const scheduler = createScheduler({ fetch, clock });
+    const get = new Request(`${BASE}/orders`, { headers });
+    expect((await scheduler.fetch(get)).status).toBe(200);
+    expect(seen.map(([r]) => r)).toEqual([get, get]);
+
+    const post = new Request(`${BASE}/images`, { method: 'POST', headers, body: new Uint8Array([7, 8]) });
+    expect((await scheduler.fetch(post)).status).toBe(200);
+    expect(seen.slice(2).map(([, body]) => body)).toEqual(['\u0007\u0008', '\u0007\u0008']);
+
+    // The priority header is removed from a copy; the caller's Request keeps it.
+    const prioritized = new Request(`${BASE}/orders`, {
+      headers: { ...headers, 'x-ratelimit-priority': '2' },
+    });
+    expect((await scheduler.fetch(prioritized)).status).toBe(200);
+    expect(seen.slice(4).map(([r, , priority]) => [r === prioritized, priority])).toEqual([
+      [false, null],
+      [false, null],
+    ]);
+    expect(prioritized.headers.get('x-ratelimit-priority')).toBe('2');
+  });
+
   it('removes an aborted request from the queue and rejects it with the reason', async () => {
     const clock = manualClock();
     const sent: string[] = [];
