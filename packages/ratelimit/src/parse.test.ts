@@ -5,6 +5,21 @@ import { parseRateLimitHeaders, parseRetryAfter } from './parse.ts';
 const NOW = Date.parse('2026-11-16T09:00:00Z');
 
 describe('parseRateLimitHeaders', () => {
+  it('gives the same reading of a repeated field value, in objects of its own', () => {
+    const headers = { 'x-ratelimit-policy': '"default";q=3000;w=60', 'x-ratelimit': '"default";r=5;t=0' };
+    const first = parseRateLimitHeaders(headers);
+    first.policies[0]!.quota = 1;
+    first.limits.pop();
+    const second = parseRateLimitHeaders(headers);
+    expect(second.policies).toEqual([{ name: 'default', quota: 3000, windowSeconds: 60 }]);
+    expect(second.limits).toEqual([{ name: 'default', remaining: 5, resetSeconds: 0 }]);
+    // A malformed value stays ignored the second time too, and many distinct values do not break it.
+    for (let i = 0; i < 200; i++) parseRateLimitHeaders({ 'x-ratelimit': `"default";r=${i};t=0` });
+    expect(parseRateLimitHeaders({ 'x-ratelimit': '"default";r=' }).limits).toEqual([]);
+    expect(parseRateLimitHeaders({ 'x-ratelimit': '"default";r=' }).limits).toEqual([]);
+    expect(parseRateLimitHeaders({ 'x-ratelimit': '"default";r=199;t=0' }).limits[0]?.remaining).toBe(199);
+  });
+
   it('reads the reference example (X- names, String names, q/w and r/t)', () => {
     const parsed = parseRateLimitHeaders(
       new Headers({

@@ -126,14 +126,24 @@ function headerReader(headers: HeadersInput): (name: string) => string | undefin
   return (name) => map.get(name)?.join(', ');
 }
 
+// The same field values come back response after response (the policy field nearly always, the limit
+// field while a bucket is full), so parsed Lists are kept by their text. They are only read, never changed.
+const parsedLists = new Map<string, (Item | InnerList)[] | undefined>();
+const PARSED_LISTS_KEPT = 64;
+
 function readList(value: string | undefined): (Item | InnerList)[] | undefined {
   if (value === undefined) return undefined;
+  if (parsedLists.has(value)) return parsedLists.get(value);
+  let list: (Item | InnerList)[] | undefined;
   try {
-    const list = parseList(value);
-    return list.length > 0 ? list : undefined;
+    list = parseList(value);
+    if (list.length === 0) list = undefined;
   } catch {
-    return undefined;
+    list = undefined;
   }
+  if (parsedLists.size >= PARSED_LISTS_KEPT) parsedLists.clear();
+  parsedLists.set(value, list);
+  return list;
 }
 
 function isInner(member: Item | InnerList): member is InnerList {

@@ -15,6 +15,15 @@ describe('routeKey', () => {
     );
     expect(routeKey('GET', '/v2/claims')).toBe('GET /claims');
   });
+
+  it('reads the path of absolute URLs with ports, user info, queries and fragments', () => {
+    expect(routeKey('GET', 'http://127.0.0.1:4010/v2/orders?cursor=a/b')).toBe('GET /orders');
+    expect(routeKey('GET', `https://user:pw@api.example:8443/v2/claims/${ref('Claim')}#top`)).toBe(
+      'GET /claims/*',
+    );
+    expect(routeKey('GET', 'https://api.example?x=/v2/orders')).toBe('GET /');
+    expect(routeKey('GET', 'HTTPS://API.EXAMPLE/v2/rendertokens')).toBe('GET /rendertokens');
+  });
 });
 
 describe('defaultBuckets', () => {

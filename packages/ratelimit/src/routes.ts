@@ -40,18 +40,24 @@ export const REFERENCE_DEFAULTS: RateLimitDefaults = {
 const REFERENCE = /^[A-Z][A-Za-z]*_[0-9A-Za-z]{26}$/;
 const NUMERIC = /^\d+$/;
 const VERSION = /^v\d+$/;
+// scheme://authority, then the path up to the query or fragment
+const ABSOLUTE = /^[a-z][a-z\d+.-]*:\/\/[^/?#]*([^?#]*)/i;
 
 /**
  * `METHOD /path/template`: the path after the version segment (`/v2`), references replaced by `*`, and the
  * file name of product media (`/products/*\/media/{filename}`) folded too, so one route has one key.
  */
 export function routeKey(method: string, url: string): string {
+  // The path of an absolute URL, read without building a URL object (the costliest step here).
+  const absolute = ABSOLUTE.exec(url);
   let pathname: string;
-  try {
-    pathname = new URL(url).pathname;
-  } catch {
-    pathname = url.split('?')[0] ?? '';
-  }
+  if (absolute) pathname = absolute[1] ?? '';
+  else
+    try {
+      pathname = new URL(url).pathname;
+    } catch {
+      pathname = url.split('?')[0] ?? '';
+    }
   const segments = pathname.split('/').filter((s) => s !== '');
   const version = segments.findIndex((s) => VERSION.test(s));
   const rest = version === -1 ? segments : segments.slice(version + 1);
