@@ -12,7 +12,9 @@ export function checkBaseUrl(baseUrl: string): string {
   const url = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
   const path = url?.pathname.replace(/\/+$/, '') ?? '';
   if (path.endsWith('/v1'))
-    throw new V1CredentialsError(`baseUrl ${baseUrl} is API V1, not V2. ${V2_KEY}`, { code: 'v1_base_url' });
+    throw new V1CredentialsError(`baseUrl ${baseUrl} is API V1, not V2 (ending in /v2). ${V2_KEY}`, {
+      code: 'v1_base_url',
+    });
   if (
     !path.endsWith('/v2') ||
     url!.search ||
