@@ -84,6 +84,21 @@ describe('requests', () => {
     expect(seen).toHaveLength(0);
   });
 
+  it('refuses V1 headers on the raw methods too, in any shape, and ignores headers set to null', async () => {
+    const { client, seen } = setup(() => json({ orders: [], nextCursor: null }));
+    const refused = [
+      client.GET('/orders', { headers: new Headers({ 'X-Api-Key': 'v1key' }) }),
+      client.POST('/orders', { body: { order: ORDER }, headers: [['partner_code', 'ACME']] }),
+      client.request('get', '/orders', { params: { header: { 'X-Partner-Code': 'ACME' } } }),
+    ];
+    for (const call of refused) await expect(call).rejects.toBeInstanceOf(V1CredentialsError);
+    expect(seen).toHaveLength(0);
+    await expect(client.GET('/orders', { headers: { 'X-Api-Key': null } })).resolves.toMatchObject({
+      data: { orders: [] },
+    });
+    expect(seen).toHaveLength(1);
+  });
+
   it('refuses a missing key and bad base URLs at creation', () => {
     expect(() => createCore({ secretKey: '', baseUrl: BASE }, { operations: OPS, userAgent: 'x' })).toThrow(
       /secretKey .*is required/,
