@@ -59,6 +59,32 @@ describe('bucket arithmetic (fake time)', () => {
     expect(b.level).toBe(10);
   });
 
+  it("counts another client's open request as maybe not in an answer (two processes, one store)", () => {
+    const b = live(10, 10, 4);
+    takeAll([b], 7, T0, 'a');
+    takeAll([b], 8, T0, 'b');
+    // The server saw 8 before 7 (each process sends its request once its ticket is back): r=3 lacks 7.
+    observe(b, 8, { name: 'default', remaining: 3, resetSeconds: 0 }, T0);
+    expect(b.level).toBe(2);
+    expect(b.tokens).toBe(2);
+    // 7's answer is older by ticket and skipped; 7 was counted already.
+    observe(b, 7, { name: 'default', remaining: 2, resetSeconds: 0 }, T0);
+    expect(b.level).toBe(2);
+  });
+
+  it("does not raise the estimate from another client's answer the server may have seen first", () => {
+    const b = live(10, 10, 4);
+    takeAll([b], 7, T0, 'a');
+    takeAll([b], 8, T0, 'b');
+    takeAll([b], 9, T0, 'a');
+    // The server saw 8, then 7; 7's answer is applied first (9 not seen yet), then 8's, staler.
+    observe(b, 7, { name: 'default', remaining: 2, resetSeconds: 0 }, T0);
+    expect(b.level).toBe(1);
+    observe(b, 8, { name: 'default', remaining: 3, resetSeconds: 0 }, T0);
+    expect(b.level).toBe(1);
+    expect(b.tokens).toBeLessThanOrEqual(1);
+  });
+
   it('reads t at r=0 as the time to the next token', () => {
     const b = live(5000, 86_400, 10);
     takeAll([b], 1, T0);

@@ -6,6 +6,12 @@
  *   response's `r` (and `t` at `r=0`) bounds the server's balance; the level is corrected to the
  *   cautious end whenever it leaves those bounds (requests sent after the answered one are assumed
  *   unreflected).
+ * - Requests of one client (one store instance) are sent in ticket order, but those of
+ *   clients sharing a store are not: a ticket travels back to its process before the request is sent, and
+ *   each answer comes back over its own connection. So for the answer to a ticket, every request of another
+ *   client that was open when that ticket was taken may have reached the server after it, and is counted
+ *   as possibly unreflected: those bounds widen downwards, and a correction goes to their cautious end.
+ *   With one client (the memory store) nothing changes.
  * - `share` is our part of what the server spends, when others spend the same budget without a shared
  *   store (other processes, other machines). It is measured over windows of ~10 tokens or a second: the
  *   server spent refill + balance before − balance after, of which our requests in between were ours.
@@ -34,6 +40,10 @@ export interface BucketState {
   inflight: number[];
   /** This bucket's count of takes at each in-flight ticket's dispatch (parallel to `inflight`). */
   inflightSeq: number[];
+  /** The client (store instance) that took each in-flight ticket (parallel to `inflight`). */
+  inflightOwner: string[];
+  /** Other clients' requests open when each in-flight ticket was taken (parallel to `inflight`). */
+  inflightForeign: number[];
   /** Takes so far, and refunds (429s) so far. */
   taken: number;
   refunded: number;
@@ -90,6 +100,8 @@ export function newBucket(quota: number, windowSeconds: number, now: number): Bu
     pausedUntil: 0,
     inflight: [],
     inflightSeq: [],
+    inflightOwner: [],
+    inflightForeign: [],
     taken: 0,
     refunded: 0,
     lastTicket: -1,
@@ -129,12 +141,14 @@ export function readyAt(b: BucketState, now: number): number {
 
 /**
  * Takes one token from every bucket if all have one; otherwise returns the time to try again (infinite
- * while the first response of a bucket is awaited).
+ * while the first response of a bucket is awaited). `owner` names the client taking it (one per store
+ * instance; the memory store has one).
  */
 export function takeAll(
   buckets: readonly BucketState[],
   ticket: number,
   now: number,
+  owner = '',
 ): { ok: true } | { ok: false; retryAt: number } {
   let retryAt = now;
   for (const b of buckets) {
@@ -150,27 +164,42 @@ export function takeAll(
     b.tokens -= 1;
     b.level -= 1;
     b.taken += 1;
+    let foreign = 0;
+    for (const other of b.inflightOwner) if (other !== owner) foreign++;
     b.inflight.push(ticket);
     b.inflightSeq.push(b.taken);
+    b.inflightOwner.push(owner);
+    b.inflightForeign.push(foreign);
   }
   return { ok: true };
 }
 
-/** Removes a ticket (its response arrived, or it failed before one did); returns its take count. */
-export function settle(b: BucketState, ticket: number | undefined): number | undefined {
+/** An in-flight ticket as {@link settle} removes it. */
+export interface Settled {
+  /** The bucket's count of takes at its dispatch. */
+  seq: number;
+  /** Other clients' requests open when it was taken. */
+  foreign: number;
+}
+
+/** Removes a ticket (its response arrived, or it failed before one did). */
+export function settle(b: BucketState, ticket: number | undefined): Settled | undefined {
   if (ticket === undefined) return undefined;
   const i = b.inflight.indexOf(ticket);
   if (i === -1) return undefined;
-  const seq = b.inflightSeq[i];
+  const settled = { seq: b.inflightSeq[i] ?? 0, foreign: b.inflightForeign[i] ?? 0 };
   b.inflight.splice(i, 1);
   b.inflightSeq.splice(i, 1);
-  return seq;
+  b.inflightOwner.splice(i, 1);
+  b.inflightForeign.splice(i, 1);
+  return settled;
 }
 
 /** Applies what a response said about this bucket. `ticket` is the request that carried it, if known. */
 export function observe(b: BucketState, ticket: number | undefined, o: BucketObservation, now: number): void {
   refill(b, now);
-  const seq = settle(b, ticket);
+  const settled = settle(b, ticket);
+  const seq = settled?.seq;
   // A 429 spent nothing at the server: the token taken for it is back.
   if (o.refund && seq !== undefined) {
     b.tokens += 1;
@@ -192,6 +221,9 @@ export function observe(b: BucketState, ticket: number | undefined, o: BucketObs
   // Requests sent after this one and still open are most likely not in its `r` yet.
   let after = 0;
   for (const other of b.inflight) if (ticket === undefined || other > ticket) after++;
+  // Other clients' requests open when this one was taken may have reached the server after it (even if
+  // answered since): maybe not in its `r` either. Always 0 with one client.
+  const unsure = settled?.foreign ?? 0;
 
   // The server's balance right after this request lies in [lo, hi).
   const rate = rateOf(b);
@@ -210,20 +242,20 @@ export function observe(b: BucketState, ticket: number | undefined, o: BucketObs
   const balance = (lo + hi) / 2;
 
   if (!b.live) {
-    b.level = lo - after;
+    b.level = lo - after - unsure;
     b.tokens = b.level;
     b.live = true;
   } else {
     const predicted = b.level + after;
-    if (predicted >= hi + TUNING.tolerance || predicted < lo - TUNING.tolerance) {
-      const level = lo - after;
+    if (predicted >= hi + TUNING.tolerance || predicted < lo - unsure - TUNING.tolerance) {
+      const level = lo - after - unsure;
       // A surplus is shared: every process spending this budget sees it, each takes its part.
       if (level > b.level) b.tokens += (level - b.level) * b.share;
       b.level = level;
     }
   }
   // Our claim is at most our part of what the server holds, less what we have on the way.
-  b.tokens = Math.min(b.tokens, b.level, lo * b.share - after);
+  b.tokens = Math.min(b.tokens, b.level, lo * b.share - after - unsure);
 
   if (seq === undefined) return;
   const elapsed = now - b.refAt;

@@ -5,8 +5,10 @@
  * ARGV: mode ('take' | 'observe' | 'snapshot'), now (ms), use redis TIME ('1' | '0'), JSON payload,
  * ttl (ms), stale (ms), tauTokens, windowTokens, windowMs, reserveSeconds, tolerance, minShare,
  * aloneAbove.
- * In-flight members are "<ticket>:<dispatch ms>:<take count>" scored by ticket; an answer that never comes
- * (a crashed process) is forgotten after `stale` ms.
+ * In-flight members are "<ticket>:<dispatch ms>:<take count>:<owner>:<foreign>" scored by ticket (owner: the
+ * store instance that took it; foreign: other owners' requests open then); members written by an older
+ * version, without the last two fields, read as owner '' and foreign 0. An answer that never comes (a
+ * crashed process) is forgotten after `stale` ms.
  */
 export const BUCKET_SCRIPT = `
 local mode = ARGV[1]
@@ -47,19 +49,34 @@ local function load(i, name, quota, window)
   b.z = z
   b.inflight = {}
   b.seqs = {}
+  b.owners = {}
+  b.foreigns = {}
   b.members = {}
   local members = redis.call('ZRANGE', z, 0, -1)
   for _, m in ipairs(members) do
     local a = string.find(m, ':', 1, true)
     local c = string.find(m, ':', a + 1, true)
+    local d = string.find(m, ':', c + 1, true)
     local ticket = tonumber(string.sub(m, 1, a - 1))
     local at = tonumber(string.sub(m, a + 1, c - 1))
-    local seq = tonumber(string.sub(m, c + 1))
+    local seq
+    local owner = ''
+    local foreign = 0
+    if d then
+      local e = string.find(m, ':', d + 1, true)
+      seq = tonumber(string.sub(m, c + 1, d - 1))
+      owner = string.sub(m, d + 1, e - 1)
+      foreign = tonumber(string.sub(m, e + 1))
+    else
+      seq = tonumber(string.sub(m, c + 1))
+    end
     if now - at > stale then
       redis.call('ZREM', z, m)
     else
       table.insert(b.inflight, ticket)
       table.insert(b.seqs, seq)
+      table.insert(b.owners, owner)
+      table.insert(b.foreigns, foreign)
       table.insert(b.members, m)
     end
   end
@@ -104,18 +121,21 @@ local function save(b)
 end
 
 local function settle(b, ticket)
-  if not ticket then return nil end
+  if not ticket then return nil, 0 end
   for i, t in ipairs(b.inflight) do
     if t == ticket then
       local seq = b.seqs[i]
+      local foreign = b.foreigns[i]
       redis.call('ZREM', b.z, b.members[i])
       table.remove(b.inflight, i)
       table.remove(b.seqs, i)
+      table.remove(b.owners, i)
+      table.remove(b.foreigns, i)
       table.remove(b.members, i)
-      return seq
+      return seq, foreign
     end
   end
-  return nil
+  return nil, 0
 end
 
 local function startWindow(b, balance, seq)
@@ -127,7 +147,7 @@ end
 
 local function observe(b, ticket, o)
   refill(b)
-  local seq = settle(b, ticket)
+  local seq, unsure = settle(b, ticket)
   if o.refund and seq then
     b.tokens = b.tokens + 1
     b.level = b.level + 1
@@ -162,18 +182,18 @@ local function observe(b, ticket, o)
   end
   local balance = (lo + hi) / 2
   if b.live == 0 then
-    b.level = lo - after
+    b.level = lo - after - unsure
     b.tokens = b.level
     b.live = 1
   else
     local predicted = b.level + after
-    if predicted >= hi + tolerance or predicted < lo - tolerance then
-      local level = lo - after
+    if predicted >= hi + tolerance or predicted < lo - unsure - tolerance then
+      local level = lo - after - unsure
       if level > b.level then b.tokens = b.tokens + (level - b.level) * b.share end
       b.level = level
     end
   end
-  b.tokens = math.min(b.tokens, b.level, lo * b.share - after)
+  b.tokens = math.min(b.tokens, b.level, lo * b.share - after - unsure)
 
   if not seq then return end
   local elapsed = now - b.refAt
@@ -218,12 +238,17 @@ if mode == 'take' then
   end
   local ticket = redis.call('INCR', KEYS[1])
   redis.call('PEXPIRE', KEYS[1], ttl)
+  local owner = payload.owner or ''
   for _, b in ipairs(buckets) do
+    local foreign = 0
+    for _, other in ipairs(b.owners) do
+      if other ~= owner then foreign = foreign + 1 end
+    end
     b.tokens = b.tokens - 1
     b.level = b.level - 1
     b.taken = b.taken + 1
     table.insert(b.inflight, ticket)
-    redis.call('ZADD', b.z, ticket, ticket .. ':' .. now .. ':' .. b.taken)
+    redis.call('ZADD', b.z, ticket, ticket .. ':' .. now .. ':' .. b.taken .. ':' .. owner .. ':' .. foreign)
     save(b)
   end
   return { 1, ticket }

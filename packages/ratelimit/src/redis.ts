@@ -37,6 +37,11 @@ export class RedisStore implements RateLimitStore {
   private readonly staleMs: number;
   private readonly ttlMs: number;
   private sha: Promise<string> | undefined;
+  /**
+   * Names this store instance's requests in Redis: its requests reach the server in ticket order, those of
+   * other instances (other processes) may not, and the bucket arithmetic allows for that.
+   */
+  private readonly owner = crypto.randomUUID();
 
   constructor(options: RedisStoreOptions) {
     this.client = options.client;
@@ -52,7 +57,7 @@ export class RedisStore implements RateLimitStore {
       key,
       buckets.map((b) => b.name),
       now,
-      { buckets },
+      { buckets, owner: this.owner },
     )) as [number, number];
     if (reply[0] === 1) return { ok: true, ticket: Number(reply[1]) };
     // 2: the first response of a bucket is awaited (another request is probing it).

@@ -95,6 +95,27 @@ describe('RedisStore', () => {
     expect(snapshot.default?.inflight).toBe(1);
   });
 
+  it("counts another process's open request as maybe not in an answer (requests arrive in any order)", async () => {
+    const a = new RedisStore({ client: await client(), prefix: 'test7' });
+    const b = new RedisStore({ client: await client(), prefix: 'test7' });
+    const d = [spec('default', 10, 10)];
+    await a.take('org', d, T0);
+    await a.observe(
+      'org',
+      1,
+      ['default'],
+      [{ name: 'default', quota: 10, windowSeconds: 10, remaining: 3 }],
+      T0,
+    );
+    expect(await a.take('org', d, T0)).toEqual({ ok: true, ticket: 2 });
+    expect(await b.take('org', d, T0)).toEqual({ ok: true, ticket: 3 });
+    expect(await a.take('org', d, T0)).toEqual({ ok: true, ticket: 4 });
+    // The server saw 3 first (r=2): 2 and 4 are not in it. Nothing is left for a fourth request.
+    await b.observe('org', 3, ['default'], [{ name: 'default', remaining: 2, resetSeconds: 0 }], T0);
+    expect(await b.take('org', d, T0)).toMatchObject({ ok: false });
+    expect((await b.snapshot('org', T0)).default?.tokens).toBeCloseTo(0, 5);
+  });
+
   it('lets two schedulers (two connections) share one budget without 429s', async () => {
     const clock = virtualClock();
     const api = createTokenBucketApi({ policies: { default: { q: 10, w: 10 } }, now: clock.now });
