@@ -3,7 +3,7 @@ import { type Clock, systemClock } from './clock.ts';
 import { checkBaseUrl, checkHeaders } from './config.ts';
 import { type AnyInit, ambiguous, type Core, type Loose } from './core.ts';
 import { downloads } from './download.ts';
-import { ConfigurationError, NetworkError, TimeoutError } from './errors.ts';
+import { ConfigurationError, NetworkError, PartnerPrintError, TimeoutError } from './errors.ts';
 import { type OperationTable, operationIndex } from './operations.ts';
 import { orders } from './orders.ts';
 import { pagination } from './paginate.ts';
@@ -111,7 +111,9 @@ export function createCore<RateLimit>(options: CoreOptions<RateLimit>, deps: Cor
     // A non-repeatable POST that failed without a clear answer may have taken effect.
     throw method === 'POST' &&
       !isRepeatable(method, template) &&
-      (error instanceof NetworkError || error instanceof TimeoutError || error?.status > 499)
+      (error instanceof NetworkError ||
+        error instanceof TimeoutError ||
+        (error instanceof PartnerPrintError && error.status! >= 500))
       ? ambiguous(error)
       : error;
   };

@@ -73,7 +73,7 @@ export function errorFromResponse(response: Response, body: unknown, ctx: ErrorC
       method: ctx.method,
       path: ctx.path,
       retryAfter,
-      rateLimit: (policy ?? limit) ? { policy, limit, parsed } : undefined,
+      rateLimit: policy !== null || limit !== null ? { policy, limit, parsed } : undefined,
       requestId: headers.get('x-request-id') ?? undefined,
       ...(Class === RendertokenLimitError &&
         retryAfter !== undefined && { resetsAt: new Date(ctx.now + retryAfter * 1000) }),
