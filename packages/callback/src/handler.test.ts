@@ -78,6 +78,7 @@ describe('createOrderUpdatedHandler', () => {
     await tick();
     expect(fake.client.get).toHaveBeenCalledWith('/orders/{orderReference}', {
       params: { path: { orderReference: ref(7) } },
+      signal: expect.any(AbortSignal),
     });
     await fake.release();
     expect(seen).toHaveLength(1);
@@ -121,6 +122,36 @@ describe('createOrderUpdatedHandler', () => {
     expect(body.code).toBe('invalid_callback');
     expect(body.errors.map((e) => e.parameter)).toEqual(['order_reference_v2']);
     expect(fake.client.get).not.toHaveBeenCalled();
+  });
+
+  it('still fetches and acknowledges a notification whose other parameters look odd (a 4xx is retried forever)', async () => {
+    const fake = fakeClient();
+    const seen: OrderUpdatedNotification[] = [];
+    const onWarnings = vi.fn();
+    const handler = createOrderUpdatedHandler({
+      client: fake.client,
+      environment: 'test',
+      onWarnings,
+      onOrderUpdated: (_order, notification) => void seen.push(notification),
+    });
+    const odd = `${callbackUrl(4)
+      .replace('store_code=ACME', 'store_code=AC.ME')
+      .replace(
+        'order_reference=ACME-4',
+        'order_reference=OTHER-4',
+      )}&custom_reference=PO%0942&via_store_code=A%20B`;
+    const pending = handler(new Request(odd));
+    await tick();
+    await fake.release();
+    expect((await pending).status).toBe(204);
+    expect(fake.calls.get(ref(4))).toBe(1);
+    expect(seen[0]).toMatchObject({ environment: 'test', orderReferenceV2: ref(4) });
+    // Values that failed their check are left out rather than passed on.
+    for (const field of ['storeCode', 'customReference', 'viaStoreCode'] as const)
+      expect(seen[0]).not.toHaveProperty(field);
+    expect(onWarnings.mock.calls[0]![0].map((w: { parameter: string }) => w.parameter).sort()).toEqual(
+      ['custom_reference', 'partner_code', 'store_code', 'via_store_code'].sort(),
+    );
   });
 
   it('answers the other environment with 422, without a fetch', async () => {
@@ -360,6 +391,50 @@ describe('createOrderUpdatedHandler', () => {
       expect(clock.pending).toEqual([]); // the finished round's timer was cancelled
     });
 
+    it('drops a timed-out fetch that answers late, so an older order is never applied after a newer one', async () => {
+      const clock = manualClock();
+      const onError = vi.fn();
+      const applied: number[] = [];
+      const fetches: Array<{ signal: AbortSignal; answer: (version: number) => void }> = [];
+      const client: OrderFetcher<FakeOrder> = {
+        get: (_path, init) =>
+          new Promise((resolve) => {
+            // A fetch that ignores its signal and answers whenever the test says so.
+            fetches.push({
+              signal: init.signal!,
+              answer: (version) =>
+                resolve({ order: { reference: init.params.path.orderReference, version } }),
+            });
+          }),
+      };
+      const handler = createOrderUpdatedHandler({
+        client,
+        environment: 'test',
+        timeoutMs: 5_000,
+        clock,
+        onError,
+        onOrderUpdated: (order, _n, { signal }) => {
+          expect(signal.aborted).toBe(false);
+          applied.push(order.version);
+        },
+      });
+      const first = handler(new Request(callbackUrl(1)));
+      await tick();
+      clock.fire(); // the first fetch hangs past timeoutMs
+      expect((await first).status).toBe(500);
+      expect(fetches[0]!.signal.aborted).toBe(true);
+      expect(fetches[0]!.signal.reason).toBeInstanceOf(TimeoutError);
+
+      const second = handler(new Request(callbackUrl(1)));
+      await tick();
+      fetches[1]!.answer(2);
+      expect((await second).status).toBe(204);
+      fetches[0]!.answer(1); // the old answer arrives last
+      await tick();
+      expect(applied).toEqual([2]);
+      expect(onError.mock.calls.map((c) => c[1].stage)).toEqual(['timeout']);
+    });
+
     it('refuses a timeout that is not a positive number', () => {
       expect(() =>
         createOrderUpdatedHandler({
@@ -394,7 +469,23 @@ describe('createOrderUpdatedHandler', () => {
       await tick();
       await fake.release();
       await processing;
-      expect(handled).toHaveBeenCalledWith({ reference: ref(3), version: 1 }, queue[0]);
+      expect(handled).toHaveBeenCalledWith({ reference: ref(3), version: 1 }, queue[0], {
+        signal: expect.any(AbortSignal),
+      });
+    });
+
+    it('process() rejects without fetching when no onOrderUpdated was given', async () => {
+      const fake = fakeClient();
+      const queue: OrderUpdatedNotification[] = [];
+      const handler = createOrderUpdatedHandler({
+        client: fake.client,
+        environment: 'test',
+        acknowledge: 'immediately',
+        enqueue: (n) => void queue.push(n),
+      });
+      expect((await handler(new Request(callbackUrl(5)))).status).toBe(202);
+      await expect(handler.process(queue[0]!)).rejects.toThrow(/onOrderUpdated/);
+      expect(fake.client.get).not.toHaveBeenCalled();
     });
 
     it('answers 500 when enqueue fails', async () => {

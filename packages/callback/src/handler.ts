@@ -1,4 +1,4 @@
-import { TimeoutError } from '@partner-print/client';
+import { type Clock, systemClock, TimeoutError } from '@partner-print/client';
 import { createCoalescer } from './coalesce.ts';
 import type { Order } from './order.ts';
 import type { Environment } from './params.ts';
@@ -12,34 +12,14 @@ import type { CallbackError, CallbackWarning, OrderUpdatedNotification } from '.
 export interface OrderFetcher<TOrder> {
   get(
     path: '/orders/{orderReference}',
-    init: { params: { path: { orderReference: string } } },
+    init: { params: { path: { orderReference: string } }; signal?: AbortSignal },
   ): Promise<{ order: TOrder }>;
 }
 
 export type HandlerStage = 'fetch' | 'handle' | 'enqueue' | 'timeout';
 
 /** Milliseconds since the epoch, and a sleep that rejects when the signal aborts (the sandbox's clock fits). */
-export interface Clock {
-  now(): number;
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-}
-
-const systemClock: Clock = {
-  now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', abort);
-        resolve();
-      }, ms);
-      const abort = () => {
-        clearTimeout(timer);
-        reject(signal?.reason);
-      };
-      signal?.addEventListener('abort', abort, { once: true });
-    }),
-};
+export type { Clock };
 
 interface CommonOptions<TOrder> {
   client: OrderFetcher<TOrder>;
@@ -55,14 +35,24 @@ interface CommonOptions<TOrder> {
   /**
    * Give up on one fetch + `onOrderUpdated` round after this long: its notifications are answered
    * 500 (the service retries) and the order's next notification starts a fresh round instead of
-   * waiting behind a round that hangs. Default: no limit.
+   * waiting behind a round that hangs. The round's signal (given to the fetch and to
+   * `onOrderUpdated`) is aborted, and a fetch that still answers late is not handled, so an
+   * older state can never be applied after a newer one. Default: no limit.
    */
   timeoutMs?: number;
   /** The clock timing `timeoutMs` (default: the system clock). */
   clock?: Clock;
 }
 
-export type OnOrderUpdated<TOrder> = (order: TOrder, notification: OrderUpdatedNotification) => unknown;
+/**
+ * Handles the current state of an order. `signal` aborts when the round times out (`timeoutMs`):
+ * pass it on to long work, and do not apply the order once it is aborted.
+ */
+export type OnOrderUpdated<TOrder> = (
+  order: TOrder,
+  notification: OrderUpdatedNotification,
+  context: { signal: AbortSignal },
+) => unknown;
 
 export interface AfterHandlingOptions<TOrder> extends CommonOptions<TOrder> {
   /** Default: answer 2xx only once `onOrderUpdated` resolved; a failure answers 500 and the service retries. */
@@ -87,7 +77,8 @@ export interface OrderUpdatedHandler {
   fetch(request: Request): Promise<Response>;
   /**
    * Fetches the order and calls `onOrderUpdated`, coalesced per order like the handler does.
-   * For the consumer of an `acknowledge: 'immediately'` queue. Rejects with the failure.
+   * For the consumer of an `acknowledge: 'immediately'` queue. Rejects with the failure, and
+   * rejects (without fetching) when no `onOrderUpdated` was given.
    */
   process(notification: OrderUpdatedNotification): Promise<void>;
 }
@@ -130,40 +121,53 @@ export function createOrderUpdatedHandler<TOrder = Order>(
     }
   };
 
-  const round = async (notification: OrderUpdatedNotification): Promise<void> => {
+  const { timeoutMs } = options;
+  const clock = options.clock ?? systemClock;
+
+  // One fetch + onOrderUpdated. Once `signal` aborts (the round timed out), a late answer is
+  // dropped: a newer round may already have applied a newer state of the order.
+  const round = async (notification: OrderUpdatedNotification, signal: AbortSignal): Promise<void> => {
     let order: TOrder;
     try {
       const data = await client.get('/orders/{orderReference}', {
         params: { path: { orderReference: notification.orderReferenceV2 } },
+        signal,
       });
       order = data.order;
     } catch (error) {
-      report(error, 'fetch', notification);
+      if (!signal.aborted) report(error, 'fetch', notification);
       throw error;
     }
+    signal.throwIfAborted();
     try {
-      await options.onOrderUpdated?.(order, notification);
+      await options.onOrderUpdated!(order, notification, { signal });
     } catch (error) {
-      report(error, 'handle', notification);
+      if (!signal.aborted) report(error, 'handle', notification);
       throw error;
     }
   };
 
-  const { timeoutMs } = options;
-  const clock = options.clock ?? systemClock;
   const bounded = async (notification: OrderUpdatedNotification): Promise<void> => {
-    if (timeoutMs === undefined) return round(notification);
-    const work = round(notification);
+    if (typeof options.onOrderUpdated !== 'function') {
+      throw new TypeError('handler.process() needs the onOrderUpdated(order, notification) option');
+    }
+    const cancel = new AbortController();
+    if (timeoutMs === undefined) return round(notification, cancel.signal);
     const stop = new AbortController();
     const timer = clock.sleep(timeoutMs, stop.signal).then(() => {
-      throw new TimeoutError(`Handling the order update took longer than ${timeoutMs} ms`, {
+      const error = new TimeoutError(`Handling the order update took longer than ${timeoutMs} ms`, {
         operation: 'orderUpdated',
       });
+      cancel.abort(error);
+      throw error;
     });
+    const work = round(notification, cancel.signal);
     try {
       await Promise.race([work, timer]);
     } catch (error) {
-      if (error instanceof TimeoutError) report(error, 'timeout', notification);
+      if (error instanceof TimeoutError && cancel.signal.reason === error) {
+        report(error, 'timeout', notification);
+      }
       throw error;
     } finally {
       stop.abort();

@@ -27,8 +27,13 @@ export const SERVICE_PARAMETER_NAMES: ReadonlySet<string> = new Set<string>([
 export const ENVIRONMENTS = ['prod', 'test'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
 
-/** The V2 reference format from the reference's conventions: `Order_` and 26 opaque characters. */
-export const ORDER_REFERENCE_V2_PATTERN = /^Order_[0-9A-Za-z]{26}$/;
+/**
+ * The V2 reference format from the reference's conventions: `Order_` and 26 opaque characters.
+ * The reference does not show their alphabet (the ones seen are letters and digits), so any of
+ * the URL-unreserved characters is accepted: each is safe in a path segment without encoding,
+ * and refusing a real reference would make the service retry the notification forever.
+ */
+export const ORDER_REFERENCE_V2_PATTERN = /^Order_[A-Za-z0-9._~-]{26}$/;
 
 /**
  * The reference does not show the store code format. We accept a deliberately conservative

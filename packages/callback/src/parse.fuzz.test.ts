@@ -25,13 +25,26 @@ function assertSound(result: ParseResult) {
   const v = result.value;
   expect(v.environment === 'prod' || v.environment === 'test').toBe(true);
   expect(v.orderReferenceV2).toMatch(ORDER_REFERENCE_V2_PATTERN);
-  expect(v.storeCode).toMatch(STORE_CODE_PATTERN);
-  expect(v.orderReference).toBe(`${v.orderReferenceParts.storeCode}-${v.orderReferenceParts.number}`);
-  expect(v.orderReferenceParts.storeCode).toBe(v.storeCode);
-  expect(v.orderReferenceParts.number).toMatch(ORDER_NUMBER_PATTERN);
+  // Every field that is present passed its check; a field that did not is absent, with a warning.
+  if (v.storeCode !== undefined) expect(v.storeCode).toMatch(STORE_CODE_PATTERN);
+  expect(v.orderReference === undefined).toBe(v.orderReferenceParts === undefined);
+  if (v.orderReferenceParts !== undefined) {
+    expect(v.orderReference).toBe(`${v.orderReferenceParts.storeCode}-${v.orderReferenceParts.number}`);
+    expect(v.orderReferenceParts.storeCode).toMatch(STORE_CODE_PATTERN);
+    if (v.storeCode !== undefined) expect(v.orderReferenceParts.storeCode).toBe(v.storeCode);
+    expect(v.orderReferenceParts.number).toMatch(ORDER_NUMBER_PATTERN);
+  }
   if (v.viaStoreCode !== undefined) expect(v.viaStoreCode).toMatch(STORE_CODE_PATTERN);
+  const fields = ['storeCode', 'orderReference', 'customReference', 'viaStoreCode'] as const;
+  if (fields.some((f) => v[f] === undefined) && result.warnings.length === 0) {
+    // Only a parameter that was simply not sent may be absent without a warning (optional ones).
+    expect(v.storeCode).toBeDefined();
+    expect(v.orderReference).toBeDefined();
+  }
   // Nothing that could alter a path survives into the values used in one.
-  for (const s of [v.orderReferenceV2, v.storeCode, v.orderReference]) expect(s).not.toMatch(/[/?#%.\s\\]/);
+  for (const s of [v.orderReferenceV2, v.storeCode, v.orderReference, v.viaStoreCode]) {
+    if (s !== undefined) expect(s).not.toMatch(/[/?#%\s\\]|^\.\.?$/);
+  }
 }
 
 const printable = (ch: string) => {

@@ -10,6 +10,10 @@ function ok(input: unknown) {
   if (!result.ok) throw new Error(`expected ok, got ${JSON.stringify(result.errors)}`);
   return result;
 }
+/** The warnings of a notification that is still accepted. */
+function warningCodes(input: unknown) {
+  return ok(input).warnings.map((w) => [w.code, w.parameter]);
+}
 function errorCodes(input: unknown) {
   const result = parseOrderUpdatedCallback(input);
   if (result.ok) throw new Error('expected errors');
@@ -103,19 +107,24 @@ describe('parseOrderUpdatedCallback', () => {
     });
 
     it('validates a value taken from an alias', () => {
-      expect(errorCodes(url(base.replace('store_code=ACME', 'partner_code=AC/ME')))).toContainEqual([
-        'invalid_parameter',
-        'partner_code',
-      ]);
+      const input = url(base.replace('store_code=ACME', 'partner_code=AC/ME'));
+      expect(warningCodes(input)).toContainEqual(['invalid_parameter', 'partner_code']);
+      expect(ok(input).value.storeCode).toBeUndefined();
     });
   });
 
   describe('duplicated parameters', () => {
-    it('refuses a repeated name with different values', () => {
+    it('refuses a repeated environment or V2 reference with different values', () => {
       expect(errorCodes(url(`${base}&order_reference_v2=Order_${'Z'.repeat(26)}`))).toEqual([
         ['duplicate_parameter', 'order_reference_v2'],
       ]);
       expect(errorCodes(url(`${base}&environment=prod`))).toEqual([['duplicate_parameter', 'environment']]);
+    });
+
+    it('leaves out another repeated parameter with different values, with a warning', () => {
+      const input = url(`${base}&custom_reference=a&custom_reference=b`);
+      expect(warningCodes(input)).toEqual([['duplicate_parameter', 'custom_reference']]);
+      expect('customReference' in ok(input).value).toBe(false);
     });
 
     it('accepts a repeated name with the same value, with a warning', () => {
@@ -126,9 +135,9 @@ describe('parseOrderUpdatedCallback', () => {
     });
 
     it('does not fall back to the alias when the canonical name was refused', () => {
-      expect(errorCodes(url(`${base}&store_code=B&partner_code=ACME`))).toEqual([
-        ['duplicate_parameter', 'store_code'],
-      ]);
+      const input = url(`${base}&store_code=B&partner_code=ACME`);
+      expect(warningCodes(input)).toEqual([['duplicate_parameter', 'store_code']]);
+      expect(ok(input).value.storeCode).toBeUndefined();
     });
   });
 
@@ -143,40 +152,50 @@ describe('parseOrderUpdatedCallback', () => {
       expect(ok(url(base.replace('store_code', 'store%5Fcode'))).value.storeCode).toBe('ACME');
     });
 
-    it('refuses encoded path characters in references and codes', () => {
+    it('refuses encoded path characters in the V2 reference, and leaves them out of codes', () => {
       expect(errorCodes(url(base.replace(V2, `Order_${'A'.repeat(24)}%2F.`)))).toEqual([
         ['invalid_parameter', 'order_reference_v2'],
       ]);
-      expect(errorCodes(url(base.replace('store_code=ACME', 'store_code=..%2FACME')))).toContainEqual([
-        'invalid_parameter',
-        'store_code',
-      ]);
-      expect(errorCodes(url(`${base}&via_store_code=%2E%2E`))).toEqual([
-        ['invalid_parameter', 'via_store_code'],
-      ]);
+      const badStore = url(base.replace('store_code=ACME', 'store_code=..%2FACME'));
+      expect(warningCodes(badStore)).toContainEqual(['invalid_parameter', 'store_code']);
+      expect(ok(badStore).value.storeCode).toBeUndefined();
+      const badVia = url(`${base}&via_store_code=%2E%2E`);
+      expect(warningCodes(badVia)).toEqual([['invalid_parameter', 'via_store_code']]);
+      expect('viaStoreCode' in ok(badVia).value).toBe(false);
     });
 
-    it('refuses broken encodings and control characters in the custom reference', () => {
-      expect(errorCodes(url(`${base}&custom_reference=%FF`))).toEqual([
-        ['invalid_parameter', 'custom_reference'],
-      ]);
-      expect(errorCodes(url(`${base}&custom_reference=a%0Ab`))).toEqual([
-        ['invalid_parameter', 'custom_reference'],
-      ]);
-      expect(errorCodes(url(`${base}&custom_reference=`))).toEqual([
-        ['invalid_parameter', 'custom_reference'],
-      ]);
+    it('leaves out a custom reference with broken encodings or control characters, with a warning', () => {
+      for (const value of ['%FF', 'a%0Ab', 'PO%0942', '', 'x'.repeat(1001)]) {
+        const input = url(`${base}&custom_reference=${value}`);
+        expect(warningCodes(input)).toEqual([['invalid_parameter', 'custom_reference']]);
+        expect('customReference' in ok(input).value).toBe(false);
+      }
+      expect(ok(url(`${base}&custom_reference=${'x'.repeat(1000)}`)).value.customReference).toHaveLength(
+        1000,
+      );
     });
   });
 
   describe('validation', () => {
-    it('reports every missing parameter', () => {
+    it('refuses a notification without environment or V2 reference', () => {
       expect(errorCodes(url('x=1'))).toEqual([
         ['missing_parameter', 'environment'],
         ['missing_parameter', 'order_reference_v2'],
+      ]);
+    });
+
+    it('accepts a notification with only environment and V2 reference, warning of the others', () => {
+      const input = url(`environment=test&order_reference_v2=${V2}`);
+      expect(warningCodes(input)).toEqual([
         ['missing_parameter', 'store_code'],
         ['missing_parameter', 'order_reference'],
       ]);
+      expect(ok(input).value).toEqual({ environment: 'test', orderReferenceV2: V2, extra: [] });
+    });
+
+    it('accepts any URL-unreserved characters in the 26 of the V2 reference (the alphabet is not shown)', () => {
+      const odd = `Order_abc-def_ghi.jkl~mnoPQRSTUV`;
+      expect(ok(url(base.replace(V2, odd))).value.orderReferenceV2).toBe(odd);
     });
 
     it.each([
@@ -195,19 +214,28 @@ describe('parseOrderUpdatedCallback', () => {
       ['store_code=AC%20ME', 'store_code'],
       ['store_code=_ACME', 'store_code'],
       [`store_code=${'A'.repeat(65)}`, 'store_code'],
-    ])('refuses %s', (replacement, parameter) => {
+    ])('checks %s', (replacement, parameter) => {
       const name = replacement.split('=')[0]!;
       const query = base
         .split('&')
         .map((pair) => (pair.startsWith(`${name}=`) ? replacement : pair))
         .join('&');
-      expect(errorCodes(url(query))).toContainEqual(['invalid_parameter', parameter]);
+      if (parameter === 'environment' || parameter === 'order_reference_v2') {
+        expect(errorCodes(url(query))).toContainEqual(['invalid_parameter', parameter]);
+      } else {
+        // Not needed to act on the notification: left out, with a warning.
+        expect(warningCodes(url(query))).toContainEqual(['invalid_parameter', parameter]);
+        const field = parameter === 'store_code' ? 'storeCode' : 'orderReference';
+        expect(field in ok(url(query)).value).toBe(false);
+      }
     });
 
-    it('requires the store code inside order_reference to match store_code', () => {
-      expect(errorCodes(url(base.replace('ACME-1001', 'OTHER-1001')))).toEqual([
-        ['store_code_mismatch', 'order_reference'],
-      ]);
+    it('leaves out order_reference when its store code differs from store_code', () => {
+      const input = url(base.replace('ACME-1001', 'OTHER-1001'));
+      expect(warningCodes(input)).toEqual([['store_code_mismatch', 'order_reference']]);
+      const { value } = ok(input);
+      expect(value.storeCode).toBe('ACME');
+      expect('orderReference' in value || 'orderReferenceParts' in value).toBe(false);
     });
   });
 
@@ -245,8 +273,8 @@ describe('parseOrderUpdatedCallback', () => {
       expect(() => parseOrderUpdatedCallback(hostile)).not.toThrow();
     });
 
-    it('turns a lone surrogate in the custom reference into a refusal', () => {
-      expect(errorCodes(`?${base}&custom_reference=a\ud800`)).toEqual([
+    it('leaves out a custom reference with a lone surrogate, with a warning', () => {
+      expect(warningCodes(`?${base}&custom_reference=a\ud800`)).toEqual([
         ['invalid_parameter', 'custom_reference'],
       ]);
     });
@@ -260,5 +288,12 @@ describe('parseOrderUpdatedCallback', () => {
       ),
     );
     expect(JSON.stringify(result)).not.toContain(secret);
+    const accepted = ok(
+      url(
+        `environment=test&order_reference_v2=${V2}&order_reference=${secret}&store_code=${secret}%20&custom_reference=${secret}%0A&via_store_code=${secret}.`,
+      ),
+    );
+    expect(accepted.warnings).toHaveLength(4);
+    expect(JSON.stringify(accepted)).not.toContain(secret);
   });
 });

@@ -127,16 +127,26 @@ function collect(this: ReadState, value: string, name: string): void {
   }
 }
 
+// Problems with `environment` and `order_reference_v2` are errors: without them the notification
+// cannot be acted on. Problems with the other parameters are warnings, and the field is left out:
+// the handler does not need them, and refusing a notification makes the service retry it forever.
+type Severity = 'error' | 'warning';
+
+function flag(state: ReadState, severity: Severity, issue: CallbackError | CallbackWarning): void {
+  if (severity === 'error') state.errors.push(issue as CallbackError);
+  else state.warnings.push(issue as CallbackWarning);
+}
+
 // A repeated name with one value is harmless; with different values we cannot know which one
-// the service meant, so the notification is refused rather than guessed at.
-function single(state: ReadState, name: string): string | undefined {
+// the service meant, so the value is not used rather than guessed at.
+function single(state: ReadState, name: string, severity: Severity): string | undefined {
   const values = state.service.get(name);
   if (!values) return undefined;
   const first = values[0]!;
   if (values.length > 1) {
     for (let i = 1; i < values.length; i++) {
       if (values[i] !== first) {
-        state.errors.push({
+        flag(state, severity, {
           code: 'duplicate_parameter',
           parameter: name,
           message: `"${name}" is given ${values.length} times with different values.`,
@@ -154,8 +164,8 @@ function single(state: ReadState, name: string): string | undefined {
 }
 
 function withAlias(state: ReadState, canonical: string, alias: string): string | undefined {
-  const value = single(state, canonical);
-  const aliasValue = single(state, alias);
+  const value = single(state, canonical, 'warning');
+  const aliasValue = single(state, alias, 'warning');
   if (value !== undefined) {
     if (aliasValue !== undefined && aliasValue !== value) {
       state.warnings.push({
@@ -177,43 +187,52 @@ function withAlias(state: ReadState, canonical: string, alias: string): string |
   return aliasValue;
 }
 
-function missing(state: ReadState, name: string): void {
-  state.errors.push({ code: 'missing_parameter', parameter: name, message: `"${name}" is missing.` });
+function missing(state: ReadState, severity: Severity, name: string): void {
+  flag(state, severity, { code: 'missing_parameter', parameter: name, message: `"${name}" is missing.` });
 }
 
-function invalid(state: ReadState, name: string, expected: string): void {
-  state.errors.push({
+function invalid(state: ReadState, severity: Severity, name: string, expected: string): void {
+  const suffix = severity === 'warning' ? ' It is left out.' : '';
+  flag(state, severity, {
     code: 'invalid_parameter',
     parameter: name,
-    message: `"${name}" must be ${expected}.`,
+    message: `"${name}" must be ${expected}.${suffix}`,
   });
 }
 
+const STORE_CODE_SHAPE = 'a store code (a letter or digit, then up to 63 letters, digits, "_" or "-")';
+
 function readParams(params: URLSearchParams): ParseResult {
   const state: ReadState = { errors: [], warnings: [], service: new Map(), extra: [] };
-  const { errors, warnings, service, extra } = state;
+  const { errors, service, extra } = state;
   params.forEach(collect, state);
+  const nameOf = (canonical: string, alias: string) => (service.has(canonical) ? canonical : alias);
 
-  // environment
-  const environmentRaw = single(state, PARAMETERS.environment);
+  // environment: needed (a notification for the other environment is refused).
+  const environmentRaw = single(state, PARAMETERS.environment, 'error');
   let environment: Environment | undefined;
   if (environmentRaw === undefined) {
-    if (!service.has(PARAMETERS.environment)) missing(state, PARAMETERS.environment);
+    if (!service.has(PARAMETERS.environment)) missing(state, 'error', PARAMETERS.environment);
   } else if ((ENVIRONMENTS as readonly string[]).includes(environmentRaw)) {
     environment = environmentRaw as Environment;
   } else {
-    invalid(state, PARAMETERS.environment, '"prod" or "test"');
+    invalid(state, 'error', PARAMETERS.environment, '"prod" or "test"');
   }
 
-  // order_reference_v2
-  const v2Raw = single(state, PARAMETERS.orderReferenceV2);
+  // order_reference_v2: needed (the order is fetched with it).
+  const v2Raw = single(state, PARAMETERS.orderReferenceV2, 'error');
   let orderReferenceV2: OrderReferenceV2 | undefined;
   if (v2Raw === undefined) {
-    if (!service.has(PARAMETERS.orderReferenceV2)) missing(state, PARAMETERS.orderReferenceV2);
+    if (!service.has(PARAMETERS.orderReferenceV2)) missing(state, 'error', PARAMETERS.orderReferenceV2);
   } else if (ORDER_REFERENCE_V2_PATTERN.test(v2Raw)) {
     orderReferenceV2 = v2Raw as OrderReferenceV2;
   } else {
-    invalid(state, PARAMETERS.orderReferenceV2, '"Order_" followed by 26 letters or digits');
+    invalid(
+      state,
+      'error',
+      PARAMETERS.orderReferenceV2,
+      '"Order_" followed by 26 letters, digits or "-", ".", "_", "~"',
+    );
   }
 
   // store_code (alias partner_code)
@@ -221,41 +240,39 @@ function readParams(params: URLSearchParams): ParseResult {
   let storeCode: string | undefined;
   if (storeCodeRaw === undefined) {
     if (!service.has(PARAMETERS.storeCode) && !service.has(ALIASES.storeCode))
-      missing(state, PARAMETERS.storeCode);
+      missing(state, 'warning', PARAMETERS.storeCode);
   } else if (STORE_CODE_PATTERN.test(storeCodeRaw)) {
     storeCode = storeCodeRaw;
   } else {
-    invalid(
-      state,
-      service.has(PARAMETERS.storeCode) ? PARAMETERS.storeCode : ALIASES.storeCode,
-      'a store code (a letter or digit, then up to 63 letters, digits, "_" or "-")',
-    );
+    invalid(state, 'warning', nameOf(PARAMETERS.storeCode, ALIASES.storeCode), STORE_CODE_SHAPE);
   }
 
   // order_reference: <store_code>-<number>, split on the last "-" since store codes may hold "-".
-  const orderReferenceRaw = single(state, PARAMETERS.orderReference);
+  const orderReferenceRaw = single(state, PARAMETERS.orderReference, 'warning');
+  let orderReference: string | undefined;
   let orderReferenceParts: { storeCode: string; number: string } | undefined;
   if (orderReferenceRaw === undefined) {
-    if (!service.has(PARAMETERS.orderReference)) missing(state, PARAMETERS.orderReference);
+    if (!service.has(PARAMETERS.orderReference)) missing(state, 'warning', PARAMETERS.orderReference);
   } else {
     const dash = orderReferenceRaw.lastIndexOf('-');
     const code = orderReferenceRaw.slice(0, Math.max(dash, 0));
     const number = orderReferenceRaw.slice(dash + 1);
-    if (dash > 0 && STORE_CODE_PATTERN.test(code) && ORDER_NUMBER_PATTERN.test(number)) {
-      orderReferenceParts = { storeCode: code, number };
-      if (storeCode !== undefined && code !== storeCode) {
-        errors.push({
-          code: 'store_code_mismatch',
-          parameter: PARAMETERS.orderReference,
-          message: `The store code in "${PARAMETERS.orderReference}" differs from "${PARAMETERS.storeCode}".`,
-        });
-      }
-    } else {
+    if (!(dash > 0 && STORE_CODE_PATTERN.test(code) && ORDER_NUMBER_PATTERN.test(number))) {
       invalid(
         state,
+        'warning',
         PARAMETERS.orderReference,
         '"<store_code>-<number>" with a valid store code and 1 to 20 digits',
       );
+    } else if (storeCode !== undefined && code !== storeCode) {
+      state.warnings.push({
+        code: 'store_code_mismatch',
+        parameter: PARAMETERS.orderReference,
+        message: `The store code in "${PARAMETERS.orderReference}" differs from "${PARAMETERS.storeCode}". It is left out.`,
+      });
+    } else {
+      orderReference = orderReferenceRaw;
+      orderReferenceParts = { storeCode: code, number };
     }
   }
 
@@ -270,7 +287,8 @@ function readParams(params: URLSearchParams): ParseResult {
     ) {
       invalid(
         state,
-        service.has(PARAMETERS.customReference) ? PARAMETERS.customReference : ALIASES.customReference,
+        'warning',
+        nameOf(PARAMETERS.customReference, ALIASES.customReference),
         `1 to ${CUSTOM_REFERENCE_MAX_LENGTH} characters without control characters`,
       );
     } else {
@@ -283,33 +301,17 @@ function readParams(params: URLSearchParams): ParseResult {
   let viaStoreCode: string | undefined;
   if (viaRaw !== undefined) {
     if (STORE_CODE_PATTERN.test(viaRaw)) viaStoreCode = viaRaw;
-    else
-      invalid(
-        state,
-        service.has(PARAMETERS.viaStoreCode) ? PARAMETERS.viaStoreCode : ALIASES.viaStoreCode,
-        'a store code (a letter or digit, then up to 63 letters, digits, "_" or "-")',
-      );
+    else invalid(state, 'warning', nameOf(PARAMETERS.viaStoreCode, ALIASES.viaStoreCode), STORE_CODE_SHAPE);
   }
 
-  if (
-    errors.length > 0 ||
-    environment === undefined ||
-    orderReferenceV2 === undefined ||
-    storeCode === undefined ||
-    orderReferenceRaw === undefined ||
-    orderReferenceParts === undefined
-  ) {
+  if (errors.length > 0 || environment === undefined || orderReferenceV2 === undefined) {
     return fail(...errors);
   }
-  const value: OrderUpdatedNotification = {
-    environment,
-    orderReference: orderReferenceRaw,
-    orderReferenceParts,
-    orderReferenceV2,
-    storeCode,
-    extra,
-  };
+  const value: OrderUpdatedNotification = { environment, orderReferenceV2, extra };
+  if (orderReference !== undefined) value.orderReference = orderReference;
+  if (orderReferenceParts !== undefined) value.orderReferenceParts = orderReferenceParts;
+  if (storeCode !== undefined) value.storeCode = storeCode;
   if (customReference !== undefined) value.customReference = customReference;
   if (viaStoreCode !== undefined) value.viaStoreCode = viaStoreCode;
-  return { ok: true, value, warnings };
+  return { ok: true, value, warnings: state.warnings };
 }

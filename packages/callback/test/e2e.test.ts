@@ -40,13 +40,14 @@ describe('legacy callback end to end over loopback', () => {
       customReference: 'shop-1001',
       extra: [['tenant', 'eu']],
     });
-    expect(last.notification.orderReferenceParts.storeCode).toBe(sandbox.seed.storeCodes.combined);
+    expect(last.notification.orderReferenceParts?.storeCode).toBe(sandbox.seed.storeCodes.combined);
     // The content comes from the fetched order, not from the notification.
     expect(last.order.reference).toBe(reference);
     expect(last.order.shipments?.map((s) => s.reference)).toContain(shipmentReference);
-    expect(getSpy).toHaveBeenCalledWith('/orders/{orderReference}', {
-      params: { path: { orderReference: reference } },
-    });
+    expect(getSpy).toHaveBeenCalledWith(
+      '/orders/{orderReference}',
+      expect.objectContaining({ params: { path: { orderReference: reference } } }),
+    );
 
     const deliveries = sandbox.control.deliveries().filter((d) => d.orderReference === reference);
     expect(deliveries.length).toBeGreaterThan(0);

@@ -677,7 +677,8 @@ export interface webhooks {
          *     Query parameters already on the configured URL are preserved and merged; on a name collision the service's
          *     value wins. The receiver acknowledges with any `2xx`; on another status, an unreachable endpoint or a timeout
          *     the service retries about 5 minutes later, repeatedly until it succeeds. The timeout duration is not
-         *     documented by the service reference. No secret key is sent.
+         *     documented by the service reference. Whether the request carries any authentication is not documented by
+         *     the service reference either.
          */
         get: operations["orderUpdated"];
         put?: never;
@@ -1069,7 +1070,7 @@ export interface components {
         };
         /**
          * OrderReference
-         * @description Typed, opaque reference of an order (`Order_` followed by 26 opaque characters). Do not parse it.
+         * @description Typed, opaque reference of an order (`Order_` followed by 26 opaque characters). Do not parse it. The reference does not show the alphabet of the 26 characters; this pattern (letters and digits) is what its examples and the sandbox use, and the SDK does not rely on it when reading references it receives.
          * @example Order_HVGT82HTHLMGVK4N9XP02EUR5L
          */
         OrderReference: string;

@@ -1619,7 +1619,7 @@ export const spec: OpenApiDocument = {
           "Callbacks"
         ],
         "summary": "Order updated (legacy callback)",
-        "description": "Sent by the service, not called by the partner: an HTTP GET without body to the store's \"API Callback URL\"\n(a store setting in the dashboard; empty disables notifications for that store) whenever an order changes,\nincluding when it ships. Orders created through V2 are covered, and the callback keeps working after V1 is\nretired.\n\nThe notification says that an order changed, not what changed: fetch the current order with\n`GET /orders/{orderReference}` using `order_reference_v2` (V1 clients use `order_reference`). Several\nnotifications for the same order can arrive, so handling must be idempotent and based on the fetched state.\n\nQuery parameters already on the configured URL are preserved and merged; on a name collision the service's\nvalue wins. The receiver acknowledges with any `2xx`; on another status, an unreachable endpoint or a timeout\nthe service retries about 5 minutes later, repeatedly until it succeeds. The timeout duration is not\ndocumented by the service reference. No secret key is sent.\n",
+        "description": "Sent by the service, not called by the partner: an HTTP GET without body to the store's \"API Callback URL\"\n(a store setting in the dashboard; empty disables notifications for that store) whenever an order changes,\nincluding when it ships. Orders created through V2 are covered, and the callback keeps working after V1 is\nretired.\n\nThe notification says that an order changed, not what changed: fetch the current order with\n`GET /orders/{orderReference}` using `order_reference_v2` (V1 clients use `order_reference`). Several\nnotifications for the same order can arrive, so handling must be idempotent and based on the fetched state.\n\nQuery parameters already on the configured URL are preserved and merged; on a name collision the service's\nvalue wins. The receiver acknowledges with any `2xx`; on another status, an unreachable endpoint or a timeout\nthe service retries about 5 minutes later, repeatedly until it succeeds. The timeout duration is not\ndocumented by the service reference. Whether the request carries any authentication is not documented by\nthe service reference either.\n",
         "security": [],
         "parameters": [
           {
@@ -3610,7 +3610,7 @@ export const spec: OpenApiDocument = {
       "OrderReference": {
         "type": "string",
         "title": "OrderReference",
-        "description": "Typed, opaque reference of an order (`Order_` followed by 26 opaque characters). Do not parse it.",
+        "description": "Typed, opaque reference of an order (`Order_` followed by 26 opaque characters). Do not parse it. The reference does not show the alphabet of the 26 characters; this pattern (letters and digits) is what its examples and the sandbox use, and the SDK does not rely on it when reading references it receives.",
         "pattern": "^Order_[0-9A-Za-z]{26}$",
         "examples": [
           "Order_HVGT82HTHLMGVK4N9XP02EUR5L"
