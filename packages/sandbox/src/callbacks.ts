@@ -61,8 +61,23 @@ export function callbackUrl(
   if (store.viaStoreCode !== null) {
     params.push(['via_store_code', store.viaStoreCode], ['via_partner_code', store.viaStoreCode]);
   }
-  for (const [name, value] of params) url.searchParams.set(name, value);
+  // The configured query is kept byte for byte (partners may compare or sign it); only pairs whose
+  // name the service sends are dropped, and the service's pairs are appended.
+  const sent = new Set(params.map(([name]) => name));
+  const kept = url.search
+    .slice(1)
+    .split('&')
+    .filter((pair) => pair !== '' && !sent.has(decodeName(pair.split('=', 1)[0]!)));
+  url.search = [...kept, new URLSearchParams(params).toString()].join('&');
   return url.toString();
+}
+
+function decodeName(name: string): string {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name;
+  }
 }
 
 /** Delivers callbacks at least once, retrying every `retryMs` of sandbox time until a 2xx. */

@@ -63,6 +63,20 @@ describe('legacy order-updated callback', () => {
     expect(url.searchParams.getAll('store_code')).toHaveLength(1);
   });
 
+  it('keeps the configured query byte for byte, dropping only the names the service sends', async () => {
+    const r = receiver();
+    const s = setup({ callbackFetch: r.fetch });
+    s.sandbox.control.setCallbackUrl(
+      s.seed.stores.combined,
+      'https://partner.example/hook?sig=a~b&q=%20x+y&store%5Fcode=mine&flag&t=1#frag',
+    );
+    await s.order();
+    await s.sandbox.control.runDueDeliveries();
+    const { url } = r.calls[0]!;
+    expect(url.search.startsWith('?sig=a~b&q=%20x+y&flag&t=1&environment=test&')).toBe(true);
+    expect(url.searchParams.getAll('store_code')).toEqual([s.seed.storeCodes.combined]);
+  });
+
   it('adds via_store_code for orders through an integrator, and leaves custom_reference out when unset', async () => {
     const r = receiver();
     const s = setup({ callbackFetch: r.fetch });
