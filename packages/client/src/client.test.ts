@@ -335,8 +335,46 @@ describe('createOrder', () => {
     await expect(client.createOrder({ ...ORDER, customIdentifier: 'my-1' })).resolves.toEqual({
       order: { reference: 'Order_stored' },
     });
-    expect(seen.map((s) => s.method)).toEqual(['POST', 'GET']);
+    expect(seen.map((s) => s.method)).toEqual(['POST', 'GET', 'GET']);
     expect(new URL(seen[1]!.url).searchParams.get('customIdentifier')).toBe('my-1');
+    expect(new URL(seen[2]!.url).pathname).toBe('/v2/orders/Order_stored');
+  });
+
+  it('does not take an order with other content for its own (identifiers are not documented as unique)', async () => {
+    const stored = (quantity: number, productReference = 'Product_x') => ({
+      order: {
+        reference: 'Order_old',
+        ...ORDER,
+        orderlines: [{ ...ORDER.orderlines[0], productReference, quantity }],
+      },
+    });
+    for (const other of [
+      stored(5),
+      stored(1, 'Product_y'),
+      { order: { ...stored(1).order, storeReference: 'Store_y' } },
+    ]) {
+      const { client, seen } = setup((req) => {
+        if (req.method === 'POST') throw new TypeError('other side closed');
+        return req.url.includes('lookup') ? json({ orderReference: 'Order_old' }) : json(other);
+      });
+      const error = await client
+        .createOrder({ ...ORDER, customIdentifier: 'reused' })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AmbiguousOutcomeError);
+      expect((error as Error).message).toContain('Order_old');
+      expect(seen.map((s) => s.method)).toEqual(['POST', 'GET', 'GET']); // never re-posted
+    }
+    // Same content as far as the payload shows (an absent field is not a difference): that order is returned.
+    const { client } = setup((req) => {
+      if (req.method === 'POST') throw new TypeError('other side closed');
+      if (req.url.includes('lookup')) return json({ orderReference: 'Order_old' });
+      return json({
+        order: { reference: 'Order_old', orderlines: [{ productReference: 'Product_x', quantity: 1 }] },
+      });
+    });
+    await expect(client.createOrder({ ...ORDER, customIdentifier: 'same' })).resolves.toEqual({
+      order: { reference: 'Order_old' },
+    });
   });
 
   it('creates the order when the lookup says it does not exist (404)', async () => {

@@ -32,13 +32,43 @@ export function orders({ call, retry }: Core) {
             error.cause as PartnerPrintError,
             ' (with a customIdentifier, createOrder checks and reconciles)',
           );
-        // Reconcile: the lookup tells whether the failed attempt created the order.
+        // Reconcile: the lookup tells whether the failed attempt created the order. The reference does
+        // not say identifiers are unique, so the order found must also have this request's content
+        // (as far as its read payload shows it) before it is taken for this request's order.
         const reference = await lookupOrderReference(id, init);
-        if (reference) return { order: { reference } };
+        if (reference) {
+          const found = await call('GET', '/orders/{orderReference}', {
+            ...init,
+            params: { path: { orderReference: reference } },
+          });
+          if (!sameContent(order, found?.order))
+            throw ambiguous(
+              error.cause as PartnerPrintError,
+              ` (${reference} has this customIdentifier but other content)`,
+            );
+          return { order: { reference } };
+        }
         if (round >= retry.attempts) throw error;
       }
     }
   }
 
   return { createOrder, lookupOrderReference };
+}
+
+// Compares what the order's read payload shows (its fields beyond `reference` are not documented, so an
+// absent field is not a difference); orderlines are compared in order.
+const same = (sent: Loose, found: Loose, keys: string[]) =>
+  keys.every((k) => found?.[k] == null || found[k] === sent?.[k]);
+
+function sameContent(sent: Loose, found: Loose): boolean {
+  const lines = found?.orderlines;
+  return (
+    same(sent, found, ['storeReference', 'shippingKind']) &&
+    (!Array.isArray(lines) ||
+      (lines.length === sent.orderlines?.length &&
+        lines.every((line, i) =>
+          same(sent.orderlines[i], line, ['productReference', 'quantity', 'imageReference']),
+        )))
+  );
 }

@@ -91,6 +91,27 @@ describe('orders against the sandbox', () => {
     expect(noImage).toMatchObject({ code: 'missing_image_reference' });
   });
 
+  it('reconciles a dropped order creation through its customIdentifier, but never with another order', async () => {
+    const { client, seed, sandbox } = sandboxClient();
+    const order = (quantity: number, customIdentifier: string) => ({
+      storeReference: seed.stores.combined,
+      shippingKind: 'combined' as const,
+      customIdentifier,
+      orderlines: [{ productReference: seed.products.nonPrint, quantity }],
+    });
+    // Stored, then the connection drops: the lookup finds it and the same order comes back.
+    sandbox.control.injectFault({ method: 'POST', path: '/v2/orders', kind: 'drop-after' });
+    const { order: created } = await client.createOrder(order(1, 'cart-42'));
+    expect(await client.collect('/orders')).toHaveLength(1);
+    // The identifier is used again for other content and the request is lost before it is stored:
+    // the existing order is not passed off as the new one.
+    sandbox.control.injectFault({ method: 'POST', path: '/v2/orders', kind: 'drop-before' });
+    const error = await client.createOrder(order(5, 'cart-42')).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'AmbiguousOutcomeError', code: 'ambiguous_outcome' });
+    expect((error as Error).message).toContain(created.reference);
+    expect(await client.collect('/orders')).toHaveLength(1);
+  });
+
   it('pages through every order, including an empty last page, never reusing a cursor', async () => {
     const { client, seed, attempts } = sandboxClient({}, { pageSize: 3 });
     const created: string[] = [];
