@@ -121,13 +121,16 @@ export function createControl(deps: ControlDeps): SandboxControl {
           .filter((l) => l.quantity > 0);
       if (lines.length === 0)
         throw new ControlError(409, 'nothing_to_ship', 'Every orderline is already shipped');
+      // Counted per orderline as the lines are read, so one orderline given twice cannot ship more than ordered.
+      const shipping = new Map<number, number>();
       for (const l of lines) {
         const line = order.orderlines[l.orderlineIndex];
         if (!line) throw new ControlError(422, 'invalid_orderline', `No orderline ${l.orderlineIndex}`);
+        const before = shipping.get(l.orderlineIndex) ?? 0;
         if (
           !Number.isInteger(l.quantity) ||
           l.quantity < 1 ||
-          l.quantity > line.quantity - shipped[l.orderlineIndex]!
+          before + l.quantity > line.quantity - shipped[l.orderlineIndex]!
         ) {
           throw new ControlError(
             422,
@@ -135,6 +138,7 @@ export function createControl(deps: ControlDeps): SandboxControl {
             `Orderline ${l.orderlineIndex}: cannot ship ${l.quantity}`,
           );
         }
+        shipping.set(l.orderlineIndex, before + l.quantity);
       }
       const now = ctx.clock.now();
       const reference = ctx.world.refs.next('Shipment');

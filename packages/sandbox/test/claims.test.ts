@@ -151,6 +151,25 @@ describe('POST /claim-package-missing', () => {
       claim: { shipmentReference: two.shipmentReference, evidenceReferences: [four[0]] },
     });
     expect(await code(reused)).toEqual({ status: 422, code: 'evidence_in_use' });
+    const twice = await s.a.post('/claim-package-missing', {
+      claim: { shipmentReference: two.shipmentReference, evidenceReferences: [four[3], four[3]] },
+    });
+    expect(await code(twice)).toEqual({ status: 422, code: 'evidence_in_use' });
+  });
+
+  it('frees the evidence of a retracted claim: the same photo can be filed again', async () => {
+    const s = setup();
+    const { shipmentReference } = await s.shipped();
+    await s.sandbox.control.advance(3 * DAY);
+    const [photo] = await evidenceList(s, 1);
+    const first = await json<Created>(
+      await s.a.post('/claim-package-missing', { claim: { shipmentReference, evidenceReferences: [photo] } }),
+    );
+    expect((await s.a.post(`/claims/${first.claim.reference}/retract`)).status).toBe(204);
+    const again = await s.a.post('/claim-package-missing', {
+      claim: { shipmentReference, evidenceReferences: [photo] },
+    });
+    expect(again.status).toBe(200);
   });
 
   it('refuses unknown, malformed and foreign references', async () => {
@@ -244,11 +263,13 @@ describe('POST /claim-item-issues', () => {
         ]),
       ),
     ).toEqual({ status: 422, code: 'quantity_exceeds_shipped' });
-    // A retracted or rejected claim frees its quantity.
+    // A retracted, rejected or resolved claim is closed, not open: it frees its quantity.
     await s.a.post(`/claims/${first.claim.reference}/retract`);
     const again = await json<Created>(await s.post([s.line({ quantity: 2 })]));
     s.sandbox.control.decideClaim(again.claim.reference, { outcome: 'rejection' });
-    expect((await s.post([s.line({ quantity: 2 })])).status).toBe(200);
+    const third = await json<Created>(await s.post([s.line({ quantity: 2 })]));
+    s.sandbox.control.decideClaim(third.claim.reference, { outcome: 'refund' });
+    expect((await s.post([s.line({ quantity: 2 })])).status).toBe(200); // with the open claim of 1: 3 of 3
   });
 
   it('counts only this shipment’s quantity', async () => {

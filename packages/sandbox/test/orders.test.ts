@@ -489,6 +489,25 @@ describe('shipments', () => {
     expect(() => sandbox.control.ship(ref, { lines: [{ orderlineIndex: 7, quantity: 1 }] })).toThrow(
       /No orderline 7/,
     );
+    // One orderline given twice adds up (3 ordered): nothing is shipped.
+    expect(() =>
+      sandbox.control.ship(ref, {
+        lines: [
+          { orderlineIndex: 0, quantity: 2 },
+          { orderlineIndex: 0, quantity: 2 },
+        ],
+      }),
+    ).toThrow(/cannot ship 2/);
+    const { shipmentReference } = sandbox.control.ship(ref, {
+      lines: [
+        { orderlineIndex: 0, quantity: 2 },
+        { orderlineIndex: 0, quantity: 1 },
+      ],
+    });
+    expect(shipmentReference).toMatch(/^Shipment_/);
+    expect(() => sandbox.control.ship(ref, { lines: [{ orderlineIndex: 0, quantity: 1 }] })).toThrow(
+      /cannot ship 1/,
+    );
   });
 
   it("hides another organization's shipment", async () => {

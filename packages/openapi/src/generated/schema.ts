@@ -81,8 +81,9 @@ export interface paths {
          * Claim a missing package
          * @description Claims that a shipment did not arrive; all items of the shipment are claimed. Requirements: the shipment is
          *     at least 48 hours old, within the 100-day warranty period, has no existing claims, and the order has no
-         *     replacement yet. Evidence: 0 to 3 references. The error codes of failed requirements and the success
-         *     status are not documented by the service reference (`200` here; accept any `2xx`).
+         *     replacement yet. Evidence: 0 to 3 references. Whether a retracted claim counts as an existing claim, the
+         *     error codes of failed requirements and the success status are not documented by the service reference
+         *     (`200` here; accept any `2xx`).
          */
         post: operations["createPackageMissingClaim"];
         delete?: never;
@@ -707,7 +708,7 @@ export interface components {
             state?: string;
             zipcode?: string;
             city?: string;
-            /** @description Two-letter country code (ISO 3166-1 alpha-2 assumed; letter case not documented). */
+            /** @description Two-letter country code (ISO 3166-1 alpha-2 assumed; letter case not documented, so both are allowed here; the sandbox requires capitals). */
             countryCode?: string;
             phonenumber?: string;
             email?: string;

@@ -253,7 +253,7 @@ export const spec: OpenApiDocument = {
           "Claims"
         ],
         "summary": "Claim a missing package",
-        "description": "Claims that a shipment did not arrive; all items of the shipment are claimed. Requirements: the shipment is\nat least 48 hours old, within the 100-day warranty period, has no existing claims, and the order has no\nreplacement yet. Evidence: 0 to 3 references. The error codes of failed requirements and the success\nstatus are not documented by the service reference (`200` here; accept any `2xx`).\n",
+        "description": "Claims that a shipment did not arrive; all items of the shipment are claimed. Requirements: the shipment is\nat least 48 hours old, within the 100-day warranty period, has no existing claims, and the order has no\nreplacement yet. Evidence: 0 to 3 references. Whether a retracted claim counts as an existing claim, the\nerror codes of failed requirements and the success status are not documented by the service reference\n(`200` here; accept any `2xx`).\n",
         "requestBody": {
           "required": true,
           "content": {
@@ -2722,8 +2722,8 @@ export const spec: OpenApiDocument = {
           },
           "countryCode": {
             "type": "string",
-            "pattern": "^[A-Z]{2}$",
-            "description": "Two-letter country code (ISO 3166-1 alpha-2 assumed; letter case not documented)."
+            "pattern": "^[A-Za-z]{2}$",
+            "description": "Two-letter country code (ISO 3166-1 alpha-2 assumed; letter case not documented, so both are allowed here; the sandbox requires capitals)."
           },
           "phonenumber": {
             "type": "string"

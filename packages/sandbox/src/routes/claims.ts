@@ -32,9 +32,9 @@ export function evidencePurged(claim: ClaimRecord, now: number): boolean {
   return closed !== null && now - closed >= EVIDENCE_RETENTION_MS;
 }
 
-/** Claims that still hold quantity of a shipment: pending and resolved ones. */
+/** Claims that hold quantity of a shipment: the open (pending) ones, as the reference says. */
 function countsTowardShipped(claim: ClaimRecord): boolean {
-  return claim.status === 'pending' || claim.status === 'resolved';
+  return claim.status === 'pending';
 }
 
 function validateEvidence(
@@ -61,8 +61,12 @@ function validateEvidence(
         'unknown_evidence',
         `${path}[${i}]: no such evidence (unused evidence expires after 1 day)`,
       );
-    if (upload.claimReference !== null)
+    // Evidence of a retracted claim is free again (a partner may refile with the same photo, and
+    // uploading the same bytes returns the same reference).
+    if (upload.claimReference !== null && org.claims.get(upload.claimReference)?.status !== 'retracted')
       return invalid('evidence_in_use', `${path}[${i}] is already attached to a claim`);
+    if (refs.indexOf(ref) !== i)
+      return invalid('evidence_in_use', `${path}[${i}] is used twice in this claim`);
   }
   return refs as string[];
 }
