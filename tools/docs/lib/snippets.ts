@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Guide, loadGuides } from './guides.ts';
 import { PATHS } from './paths.ts';
@@ -27,6 +27,28 @@ declare function handle(order: unknown): void;
 declare const orderReference: string, shipmentReference: string, claimReference: string, storeReference: string;
 declare const imageReference: string, renderReference: string, sceneReference: string, productReference: string;
 declare const perspectiveReference: string, phoneCase: string, screenProtector: string, damaged: string;
+`;
+
+/**
+ * What package README blocks take from the text around them, on top of the guides' prelude: the
+ * reader's own logger, queue, metrics and data.
+ */
+export const README_PRELUDE = `${SNIPPET_PRELUDE}
+declare const log: ((...args: unknown[]) => void) & Record<'debug' | 'info' | 'warn' | 'error', (...args: unknown[]) => void>;
+declare const logger: { warn(...args: unknown[]): void; info(...args: unknown[]): void };
+declare const metrics: { timing(name: string, ms: number, tags?: Record<string, unknown>): void };
+declare const queue: { send(message: unknown): Promise<void>; consume(handler: (message: any) => unknown): void };
+declare const bytes: Uint8Array, pngBytes: Uint8Array<ArrayBuffer>, myPng: Uint8Array, file: Blob;
+declare const designs: Uint8Array[];
+declare const img: { src: string };
+declare const url: string, headers: Record<string, string>;
+declare const newOrder: __OrderRequest;
+declare const redis: { get(key: string): Promise<string | null>; set(key: string, value: string): Promise<unknown>; del(key: string): Promise<unknown> };
+declare const job: Parameters<typeof import('@partner-print/render').renderMockup>[1];
+declare const handler: import('@partner-print/callback').OrderUpdatedHandler;
+declare const onOrderUpdated: import('@partner-print/callback').OnOrderUpdated<import('@partner-print/callback').Order>;
+declare const closedAfter: string;
+declare const scheduler: import('@partner-print/ratelimit').Scheduler;
 `;
 
 export interface Snippet {
@@ -71,7 +93,12 @@ export function snippetModule(snippet: Snippet, prelude: string): { source: stri
       imports.push(line);
       inImport = !/;\s*$/.test(line);
     } else {
-      body.push(line);
+      // A module's exports (`export const handler = …`, `export default …`) are checked as plain values.
+      body.push(
+        line
+          .replace(/^export default /, 'const __default = ')
+          .replace(/^export (const|function|async function) /, '$1 '),
+      );
     }
   }
   const head = [...imports, prelude, 'export async function snippet(): Promise<void> {'];
@@ -92,5 +119,23 @@ export function writeSnippetModules(): number {
     const header = `// Generated from docs/guides/${s.guide} line ${s.line} by tools/docs/snippets.ts. Do not edit.\n`;
     writeFileSync(join(SNIPPETS_DIR, name), header + snippetModule(s, SNIPPET_PRELUDE).source);
   }
-  return snippets.length;
+  const readmes = readmeSnippets();
+  for (const s of readmes) {
+    const name = `readme-${s.guide.split('/')[1]}-L${s.line}.ts`;
+    const header = `// Generated from ${s.guide} line ${s.line} by tools/docs/snippets.ts. Do not edit.\n`;
+    writeFileSync(join(SNIPPETS_DIR, name), header + snippetModule(s, README_PRELUDE).source);
+  }
+  return snippets.length + readmes.length;
+}
+
+/** The TypeScript blocks of every package's README (`guide` is the README's path from the root). */
+export function readmeSnippets(): Snippet[] {
+  const packages = join(PATHS.root, 'packages');
+  return readdirSync(packages)
+    .sort()
+    .map((name) => `packages/${name}/README.md`)
+    .filter((path) => existsSync(join(PATHS.root, path)))
+    .flatMap((path) =>
+      guideSnippets({ file: path, markdown: readFileSync(join(PATHS.root, path), 'utf8') } as Guide),
+    );
 }
