@@ -98,6 +98,11 @@ export interface ConvertOptions {
   uploadImage?: (base64: string) => Promise<string>;
   /** Store code → store reference, or one store reference for every order lacking `store_reference`. */
   storeReference?: string | ((storeCode: string) => string | undefined | Promise<string | undefined>);
+  /**
+   * The store reference for an order with neither `store_reference` nor a store code, when
+   * `storeReference` is a function (a string `storeReference` is its own default).
+   */
+  defaultStoreReference?: string;
   /** Used when the V1 order has neither `custom_identifier` nor `partner_reference`. */
   customIdentifier?: string;
 }
@@ -255,14 +260,16 @@ export async function convertV1Order(
       });
     }
   }
-  if (!order.storeReference && typeof options.storeReference === 'string') {
-    order.storeReference = options.storeReference;
+  const fallback =
+    typeof options.storeReference === 'string' ? options.storeReference : options.defaultStoreReference;
+  if (!order.storeReference && fallback) {
+    order.storeReference = fallback;
     report.push({
       path: '(default)',
       action: 'converted',
       from: null,
       to: 'storeReference',
-      value: options.storeReference,
+      value: fallback,
       note: 'No store in the V1 order; the default store reference was used.',
     });
   }

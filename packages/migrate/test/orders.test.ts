@@ -89,6 +89,48 @@ describe('orders against the sandbox', () => {
     );
   });
 
+  it('--store-reference is the store of orders with neither store_reference nor store_code', async () => {
+    const sb = newSandbox();
+    const dir = tempDir();
+    const file = join(dir, 'orders.jsonl');
+    const [, combined] = v1Orders(sb);
+    const { store_code: _, ...storeless } = combined!;
+    writeFileSync(file, `${JSON.stringify(storeless)}\n`);
+    const without = await run(['orders', file, '--sandbox'], { sandbox: sb });
+    expect(without.code).not.toBe(0);
+    const r = await run(['orders', file, '--sandbox', '--store-reference', sb.seed.stores.combined], {
+      sandbox: sb,
+    });
+    expect(r.code).toBe(0);
+    expect(readJsonl(join(dir, 'orders.v2.jsonl'))[0].order.storeReference).toBe(sb.seed.stores.combined);
+    const report = readJsonl(join(dir, 'orders.report.jsonl'));
+    expect(report[0].report).toEqual(
+      expect.arrayContaining([expect.objectContaining({ path: '(default)', to: 'storeReference' })]),
+    );
+  });
+
+  it('--submit refuses a second order of the file that reuses an identifier for other content', async () => {
+    const sb = newSandbox();
+    const dir = tempDir();
+    const file = join(dir, 'orders.jsonl');
+    const [dropship] = v1Orders(sb);
+    const other = { ...dropship!, orderlines: [{ sku: sb.seed.legacySkus.nonPrint, quantity: 5 }] };
+    writeFileSync(file, `${JSON.stringify(dropship)}\n${JSON.stringify(other)}\n`);
+    const before = await listOrders(sb);
+    const r = await run(['orders', file, '--sandbox', '--submit', '--json', '--concurrency', '1'], {
+      sandbox: sb,
+    });
+    expect(r.code).not.toBe(0);
+    expect(JSON.parse(r.stdout).counts).toEqual({ created: 1, failed: 1 });
+    const report = readJsonl(join(dir, 'orders.report.jsonl'));
+    expect(report[1]).toMatchObject({
+      line: 2,
+      status: 'failed',
+      errors: [expect.objectContaining({ code: 'identifier_conflict' })],
+    });
+    expect((await listOrders(sb)).length - before.length).toBe(1);
+  });
+
   it('--submit twice creates each order exactly once', async () => {
     const sb = newSandbox();
     const dir = tempDir();

@@ -109,29 +109,41 @@ async function submitFile(
   const showProgress = opts.progress !== false && !opts.json && io.stderr.isTTY === true;
   const bar = showProgress ? createProgress(io.stderr, await countLines(file), 0) : undefined;
 
-  // One submission per custom identifier at a time, so duplicate lines in one run create one order.
-  const submissions = new Map<string, Promise<{ status: 'created' | 'existing'; orderReference: string }>>();
+  // One submission per custom identifier, so duplicate lines in one run create one order. A line
+  // whose identifier an earlier-submitted line of this run used for other content is not submitted:
+  // the lookup would report the other order as "existing", passing it off as this line's.
+  const submissions = new Map<
+    string,
+    { content: string; result: Promise<{ status: 'created' | 'existing'; orderReference: string }> }
+  >();
   type LineResult = OrderLineReport & { output?: unknown };
 
   async function submit(order: V2OrderRequest) {
     const id = order.customIdentifier!;
-    let p = submissions.get(id);
-    if (!p) {
-      p = (async () => {
-        const existing = await lookupOrderByCustomIdentifier(client, id);
-        if (existing) return { status: 'existing' as const, orderReference: existing };
-        const created = await client.createOrder(order);
-        const ref = created.order?.reference;
-        if (!ref) throw new Error('POST /orders returned no order reference');
-        return { status: 'created' as const, orderReference: ref };
-      })();
-      submissions.set(id, p);
-      p.catch(() => submissions.delete(id));
-    } else {
-      const r = await p;
-      return { status: 'existing' as const, orderReference: r.orderReference };
+    const content = JSON.stringify(order);
+    const known = submissions.get(id);
+    if (known) {
+      if (known.content !== content) {
+        throw Object.assign(
+          new Error(
+            `customIdentifier ${JSON.stringify(id)} is used by another order of this file with other content; not submitted`,
+          ),
+          { code: 'identifier_conflict' },
+        );
+      }
+      return { status: 'existing' as const, orderReference: (await known.result).orderReference };
     }
-    return p;
+    const result = (async () => {
+      const existing = await lookupOrderByCustomIdentifier(client, id);
+      if (existing) return { status: 'existing' as const, orderReference: existing };
+      const created = await client.createOrder(order);
+      const ref = created.order?.reference;
+      if (!ref) throw new Error('POST /orders returned no order reference');
+      return { status: 'created' as const, orderReference: ref };
+    })();
+    submissions.set(id, { content, result });
+    result.catch(() => submissions.delete(id));
+    return result;
   }
 
   async function processLine(l: JsonLine): Promise<LineResult> {
@@ -157,6 +169,7 @@ async function submitFile(
       resolveSku: (sku) => resolver.resolve(sku),
       uploadImage: opts.submit ? (b64) => uploader.uploadBase64(b64) : checkImage,
       storeReference,
+      ...(opts.storeReference ? { defaultStoreReference: opts.storeReference } : {}),
       ...(derived ? { customIdentifier: derived } : {}),
     });
     const base = {
