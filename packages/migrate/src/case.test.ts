@@ -58,4 +58,21 @@ describe('case conversion', () => {
       }),
     );
   });
+
+  it('refuses two keys that become one name with different values, naming both', () => {
+    expect(() => toCamelDeep({ custom_reference: 'x', partner_reference: 'y' })).toThrow(
+      /"custom_reference" and "partner_reference" both become "customIdentifier"/,
+    );
+    expect(() => toCamelDeep({ order: { lines: [{ foo_bar: 1, fooBar: 2 }] } })).toThrow(
+      /"foo_bar" and "fooBar" in order\.lines\[0\] both become "fooBar"/,
+    );
+    expect(() => toSnakeDeep({ fooBar: 1, foo_bar: 2 })).toThrow(TypeError);
+    // The same value under both names is one value.
+    expect(
+      toCamelDeep({ partner_reference: 'A-1', custom_reference: 'A-1', n: { a_b: [1], aB: [1] } }),
+    ).toEqual({
+      customIdentifier: 'A-1',
+      n: { aB: [1] },
+    });
+  });
 });

@@ -70,11 +70,38 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
-function mapKeysDeep(value: unknown, rename: (key: string) => string): unknown {
-  if (Array.isArray(value)) return value.map((v) => mapKeysDeep(v, rename));
+function sameValue(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (Array.isArray(a) && Array.isArray(b))
+    return a.length === b.length && a.every((v, i) => sameValue(v, b[i]));
+  if (!isPlainObject(a) || !isPlainObject(b)) return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => k in b && sameValue(a[k], b[k]));
+}
+
+/**
+ * Two keys that become one name (`partner_reference` and `custom_reference` both become
+ * `customIdentifier`; `foo_bar` and `fooBar`) keep one value when they agree; with different values
+ * nothing is guessed: a TypeError names both keys.
+ */
+function mapKeysDeep(value: unknown, rename: (key: string) => string, path = ''): unknown {
+  if (Array.isArray(value)) return value.map((v, i) => mapKeysDeep(v, rename, `${path}[${i}]`));
   if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[rename(k)] = mapKeysDeep(v, rename);
+  const from = new Map<string, string>();
+  for (const [k, v] of Object.entries(value)) {
+    const name = rename(k);
+    const converted = mapKeysDeep(v, rename, path ? `${path}.${k}` : k);
+    const earlier = from.get(name);
+    if (earlier !== undefined && !sameValue(out[name], converted)) {
+      const where = path ? ` in ${path}` : '';
+      throw new TypeError(
+        `"${earlier}" and "${k}"${where} both become "${name}" but hold different values; keep one of them`,
+      );
+    }
+    from.set(name, k);
+    out[name] = converted;
+  }
   return out;
 }
 
