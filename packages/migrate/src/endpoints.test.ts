@@ -12,6 +12,13 @@ describe('endpoint map', () => {
     expect(mapV1Endpoint('get', 'https://api.example.com/v1/stock?x=1')?.id).toBe('stock');
     expect(mapV1Endpoint('GET', '/v1/stock-attributes')?.v2).toEqual([]);
     expect(mapV1Endpoint('POST', '/v1/orders/AB1-100001/cancel-all-lines')?.kind).toBe('no-equivalent');
+    // Their methods are not in the reference: any method gets the answer.
+    for (const method of ['GET', 'PUT', 'DELETE', 'PATCH']) {
+      expect(mapV1Endpoint(method, '/v1/orders/AB1-100001/cancel-all-lines')?.id).toBe('cancel-all-lines');
+      expect(mapV1Endpoint(method, '/v1/stock_attributes')?.id).toBe('stock-attributes');
+    }
+    // A documented path keeps its method: DELETE /stock is not GET /stock.
+    expect(mapV1Endpoint('DELETE', '/v1/stock')).toBeUndefined();
     expect(mapV1Endpoint('POST', '/render')?.v2[0]?.path).toBe('/renders');
     expect(mapV1Endpoint('POST', '/images')?.kind).toBe('same-name');
     expect(mapV1Endpoint('POST', '/orders')?.id).toBe('create-order');

@@ -147,8 +147,14 @@ export function mapV1Endpoint(method: string, path: string): EndpointMapping | u
   const p = full.replace(/[?#].*$/, '');
   // The undocumented V1 paths are matched on path and query (a partner reference may be a query
   // parameter) and before the documented ones they would otherwise fall under.
+  // The two operations the reference names without method or path (stock-attributes, cancel-all-lines)
+  // match whatever the method: either way the answer is that V2 has no equivalent.
   const ordered = [...ENDPOINT_MAP].sort((a, b) => specificity(b) - specificity(a));
-  return ordered.find((e) => e.v1.method === m && e.v1.pattern.test(e.v1.pathDocumented ? p : full));
+  return ordered.find(
+    (e) =>
+      (e.v1.method === m || (!e.v1.pathDocumented && e.kind === 'no-equivalent')) &&
+      e.v1.pattern.test(e.v1.pathDocumented ? p : full),
+  );
 }
 
 function specificity(e: EndpointMapping): number {

@@ -13,13 +13,15 @@ import { createLimiter, describeError, type MigrateClient, statusOf } from './cl
 export const LOOKUP_ORDER_PATH = '/utilities/lookup-order-reference-by-custom-identifier';
 
 export const V2_ORDER_REFERENCE = /^Order_[0-9A-Za-z]{26}$/;
-export const V1_ORDER_CODE = /^([A-Za-z0-9_]+)-(\d+)$/;
+/** `<store_code>-<number>`, split on the last `-`: whether store codes hold hyphens is not documented. */
+export const V1_ORDER_CODE = /^([A-Za-z0-9_][A-Za-z0-9_-]*)-(\d+)$/;
 
 export interface ParsedOrderReference {
   input: string;
   kind: 'v2' | 'v1-code' | 'partner-reference';
   storeCode?: string;
-  number?: number;
+  /** The order number as written: a string, so leading zeros and long numbers survive. */
+  number?: string;
 }
 
 /**
@@ -30,7 +32,7 @@ export interface ParsedOrderReference {
 export function parseOrderReference(input: string): ParsedOrderReference {
   if (V2_ORDER_REFERENCE.test(input)) return { input, kind: 'v2' };
   const m = V1_ORDER_CODE.exec(input);
-  if (m) return { input, kind: 'v1-code', storeCode: m[1]!, number: Number(m[2]) };
+  if (m) return { input, kind: 'v1-code', storeCode: m[1]!, number: m[2]! };
   return { input, kind: 'partner-reference' };
 }
 

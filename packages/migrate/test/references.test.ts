@@ -27,6 +27,15 @@ describe('order references against the sandbox', () => {
       kind: 'v1-code',
       storeCode: sb.seed.storeCodes.combined,
     });
+    // Split on the last "-"; the number keeps its leading zeros and its digits past 2^53.
+    expect(parseOrderReference('AC-ME-0042')).toEqual({
+      input: 'AC-ME-0042',
+      kind: 'v1-code',
+      storeCode: 'AC-ME',
+      number: '0042',
+    });
+    expect(parseOrderReference('ACME-90071992547409931').number).toBe('90071992547409931');
+    expect(parseOrderReference('-42').kind).toBe('partner-reference');
 
     const plain = createOrderReferenceResolver(client);
     expect(await plain.resolve('WEB-77')).toMatchObject({
