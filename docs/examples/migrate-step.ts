@@ -72,8 +72,9 @@ export async function migrateStep(ctx: MigrateStepContext): Promise<void> {
   log(
     `${s.lookups} SKU lookups for ${s.distinct} distinct SKUs; ${uploader.stats().uploads} image upload(s)`,
   );
-  const shared = await resolver.resolve('CASE-IP15-CLR');
-  if (shared.status === 'resolved' && shared.shared) log(shared.note);
+  // A plain item SKU whose item has several products: which product it names, and the others' SKUs.
+  const plain = await resolver.resolve('CASE-IP15-CLR');
+  if (plain.status === 'resolved') log(plain.note);
 }
 
 /** The step as the demo lists it (steps/index.ts). */

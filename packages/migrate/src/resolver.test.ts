@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { type CachedSku, createSkuResolver, UnknownSkuError } from './resolver.ts';
 
-function fakeClient(products: Record<string, string>, opts: { items?: unknown; delayMs?: number } = {}) {
+function fakeClient(
+  products: Record<string, string>,
+  opts: {
+    items?: unknown;
+    delayMs?: number;
+    moreProducts?: Array<{ reference: string; legacyItemSKU: string }>;
+  } = {},
+) {
   const calls: string[] = [];
   let active = 0;
   let maxActive = 0;
@@ -14,7 +21,10 @@ function fakeClient(products: Record<string, string>, opts: { items?: unknown; d
       }
       if (path === '/products') {
         return {
-          products: Object.entries(products).map(([sku, reference]) => ({ reference, legacyItemSKU: sku })),
+          products: [
+            ...Object.entries(products).map(([sku, reference]) => ({ reference, legacyItemSKU: sku })),
+            ...(opts.moreProducts ?? []),
+          ],
           nextCursor: null,
         };
       }
@@ -67,16 +77,19 @@ describe('createSkuResolver', () => {
     expect(f.calls).toEqual(['/utilities/lookup-product-by-legacy-sku']);
   });
 
-  it('explains a plain item SKU shared by several products', async () => {
+  it('explains a plain item SKU carried by several products', async () => {
     const f = fakeClient(
       { 'CASE-1': 'Product_old', 'CASE-1P001': 'Product_new1', 'CASE-1P002': 'Product_new2' },
       {
+        // Two products from before 2026-03-22 on one item: both carry the plain item SKU.
+        moreProducts: [{ reference: 'Product_old2', legacyItemSKU: 'CASE-1' }],
         items: [
           {
             reference: 'Item_1',
             sku: 'CASE-1',
             products: [
               { reference: 'Product_old' },
+              { reference: 'Product_old2' },
               { reference: 'Product_new1' },
               { reference: 'Product_new2' },
             ],
@@ -88,8 +101,8 @@ describe('createSkuResolver', () => {
     const plain = await r.resolve('CASE-1');
     expect(plain.status).toBe('resolved');
     if (plain.status !== 'resolved') return;
-    expect(plain.shared?.productReferences).toHaveLength(3);
-    expect(plain.note).toMatch(/shared by 3 products/);
+    expect(plain.shared?.productReferences).toHaveLength(4);
+    expect(plain.note).toMatch(/carried by 2 of the 4 products/);
     expect(plain.note).toMatch(/2026-03-22/);
     expect(plain.note).toContain('CASE-1P001 → Product_new1');
     const suffixed = await r.resolve('CASE-1P002');
@@ -99,6 +112,27 @@ describe('createSkuResolver', () => {
     });
     expect(suffixed.status === 'resolved' && suffixed.shared).toBeFalsy();
     expect(f.calls.filter((c) => c === '/items')).toHaveLength(1);
+  });
+
+  it('does not call a plain SKU shared when one product carries it and the others are suffixed', async () => {
+    const f = fakeClient(
+      { 'CASE-1': 'Product_old', 'CASE-1P001': 'Product_new1' },
+      {
+        items: [
+          {
+            reference: 'Item_1',
+            sku: 'CASE-1',
+            products: [{ reference: 'Product_old' }, { reference: 'Product_new1' }],
+          },
+        ],
+      },
+    );
+    const plain = await createSkuResolver(f.client).resolve('CASE-1');
+    expect(plain).toMatchObject({ status: 'resolved', productReference: 'Product_old' });
+    expect(plain.status === 'resolved' && plain.shared).toBeFalsy();
+    expect(plain.note).toMatch(/belongs to one product of item Item_1/);
+    expect(plain.note).toContain('CASE-1P001 → Product_new1');
+    expect(plain.note).not.toMatch(/shared/);
   });
 
   it('says when sharing could not be checked', async () => {

@@ -165,6 +165,20 @@ export function createSkuResolver(client: MigrateClient, options: SkuResolverOpt
       return { parsed: settled, note: settled.note };
     }
     const skus = await productSkuIndex();
+    // Products created before the cutoff carry the plain item SKU, later ones a suffixed SKU: the plain
+    // SKU is shared only when two or more of the item's products carry it (unknown without GET /products).
+    const plainCarriers = skus ? item.products.filter((ref) => skus.get(ref) === sku) : undefined;
+    if (plainCarriers && plainCarriers.length < 2) {
+      const others = item.products
+        .filter((ref) => !plainCarriers.includes(ref))
+        .map((ref) => `${skus!.get(ref) ?? '?'} → ${ref}`);
+      return {
+        parsed: settled,
+        note:
+          `${settled.note} The plain SKU ${sku} belongs to one product of item ${item.reference}` +
+          (others.length ? `; the item's other products have their own SKUs: ${others.join(', ')}.` : '.'),
+      };
+    }
     const shared: SharedItemInfo = {
       itemReference: item.reference,
       itemSku: item.sku,
@@ -181,8 +195,11 @@ export function createSkuResolver(client: MigrateClient, options: SkuResolverOpt
         }
       }
     }
+    const sharing = plainCarriers
+      ? `is carried by ${plainCarriers.length} of the ${item.products.length} products of item ${item.reference}`
+      : `may be shared: item ${item.reference} has ${item.products.length} products and their SKUs could not be read (GET /products)`;
     const note =
-      `The plain item SKU ${sku} is shared by ${item.products.length} products (item ${item.reference}); ` +
+      `The plain item SKU ${sku} ${sharing}; ` +
       `the lookup resolves a plain SKU to one of them (${productReference}). Products created from ${SUFFIXED_SKU_SINCE} ` +
       `have suffixed SKUs <item_sku>P<3 digits> that identify exactly one product; use them to order a specific product` +
       (suffixed.length ? `: ${suffixed.join(', ')}.` : '.');

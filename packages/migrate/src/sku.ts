@@ -65,7 +65,7 @@ export function parseLegacySku(sku: string, options: ParseLegacySkuOptions = {})
       kind: 'plain',
       itemSku: sku,
       readings: [{ kind: 'plain', itemSku: sku }],
-      note: `A plain item SKU: the SKU of a product created before ${SUFFIXED_SKU_SINCE} (equal to its warehouse item's SKU). If several products share this item, the lookup returns only one of them.`,
+      note: `A plain item SKU: the SKU of a product created before ${SUFFIXED_SKU_SINCE} (equal to its warehouse item's SKU). If several products created before that date share this item, they all carry it and the lookup returns only one of them.`,
     };
   }
   const itemSku = m[1]!;
