@@ -40,6 +40,26 @@ describe('readSkuRecords', () => {
     expect(await records('d.csv', 'sku\nA\nB\nC\n', 3)).toEqual([{ line: 4, sku: 'C' }]);
   });
 
+  it('reports a malformed CSV line with its own number, in order, and reads the lines after it', async () => {
+    expect(
+      await records('stray.csv', 'sku,note\nA1,x\nB2,"oops\nC3,y\nD4,"a"b\nE5,w\nF6,"say ""hi"""\n'),
+    ).toEqual([
+      { line: 2, sku: 'A1', extra: { note: 'x' } },
+      { line: 3, error: expect.stringMatching(/^Malformed CSV on line 3: /) },
+      { line: 4, sku: 'C3', extra: { note: 'y' } },
+      { line: 5, error: expect.stringMatching(/^Malformed CSV on line 5: /) },
+      { line: 6, sku: 'E5', extra: { note: 'w' } },
+      { line: 7, sku: 'F6', extra: { note: 'say "hi"' } },
+    ]);
+    // A quote inside an unquoted field is kept as it is.
+    expect(await records('inner.csv', 'sku\nMUG"1\n')).toEqual([{ line: 2, sku: 'MUG"1' }]);
+    // On resume, lines up to the last one done are skipped, malformed ones included.
+    expect(await records('resume.csv', 'sku\nA\n"B\nC\n"D\n', 3)).toEqual([
+      { line: 4, sku: 'C' },
+      { line: 5, error: expect.stringMatching(/^Malformed CSV on line 5/) },
+    ]);
+  });
+
   it('reads JSONL objects and strings and reports bad lines with their numbers', async () => {
     expect(await records('e.jsonl', '{"legacy_sku":"A","n":1}\n"B"\n\n42\n{"x":1}\n{oops\n')).toEqual([
       { line: 1, sku: 'A', extra: { n: 1 } },

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { createInterface } from 'node:readline';
-import { parse } from 'csv-parse';
+import { parse } from 'csv-parse/sync';
 
 /** A usage problem (exit code 2): a missing file, an unreadable directory, a bad option. */
 export class UsageError extends Error {
@@ -29,6 +29,27 @@ export interface JsonLine {
   error?: string;
 }
 
+/** The non-blank lines of a text file with their 1-based numbers, streamed (a BOM on line 1 is dropped). */
+async function* readTextLines(
+  path: string,
+  signal?: AbortSignal,
+): AsyncGenerator<{ line: number; text: string }> {
+  const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: 256 * 1024 });
+  const rl = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
+  let line = 0;
+  try {
+    for await (const raw of rl) {
+      line++;
+      if (signal?.aborted) return;
+      const text = line === 1 ? raw.replace(/^\uFEFF/, '') : raw;
+      if (text.trim() !== '') yield { line, text };
+    }
+  } finally {
+    rl.close();
+    stream.destroy();
+  }
+}
+
 /**
  * Streams a JSONL file line by line (memory stays flat whatever the file size). Blank lines are
  * skipped; a malformed line is yielded with `error` so the caller can report it and go on.
@@ -37,25 +58,13 @@ export async function* readJsonLines(
   path: string,
   options: { signal?: AbortSignal; skipUntilLine?: number } = {},
 ): AsyncGenerator<JsonLine> {
-  const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: 256 * 1024 });
-  const rl = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
-  let line = 0;
-  try {
-    for await (const raw of rl) {
-      line++;
-      if (options.signal?.aborted) return;
-      if (options.skipUntilLine !== undefined && line <= options.skipUntilLine) continue;
-      const text = line === 1 ? raw.replace(/^\uFEFF/, '') : raw;
-      if (text.trim() === '') continue;
-      try {
-        yield { line, raw: text, value: JSON.parse(text) };
-      } catch (e) {
-        yield { line, raw: text, error: `Malformed JSON on line ${line}: ${(e as Error).message}` };
-      }
+  for await (const { line, text } of readTextLines(path, options.signal)) {
+    if (options.skipUntilLine !== undefined && line <= options.skipUntilLine) continue;
+    try {
+      yield { line, raw: text, value: JSON.parse(text) };
+    } catch (e) {
+      yield { line, raw: text, error: `Malformed JSON on line ${line}: ${(e as Error).message}` };
     }
-  } finally {
-    rl.close();
-    stream.destroy();
   }
 }
 
@@ -120,60 +129,53 @@ export async function* readSkuRecords(
     }
     return;
   }
-  const delimiter = extname(path).toLowerCase() === '.tsv' ? '\t' : undefined;
-  const parser = createReadStream(path).pipe(
-    parse({
-      bom: true,
-      relax_column_count: true,
-      skip_empty_lines: true,
-      trim: true,
-      info: true,
-      ...(delimiter ? { delimiter } : {}),
-      // A malformed row (e.g. an unclosed quote) is skipped and reported instead of ending the stream.
-      skip_records_with_error: true,
-    }),
-  );
-  const errors: SkuRecord[] = [];
-  parser.on('skip', (err: Error & { lines?: number }) => {
-    errors.push({ line: err.lines ?? 0, error: `Malformed CSV on line ${err.lines ?? '?'}: ${err.message}` });
-  });
+  // One record per line: SKU files have no multi-line fields, and parsing each line on its own keeps a
+  // malformed line (a stray or unclosed quote) from swallowing the lines after it. Each is reported
+  // with its own line number, in file order.
+  const delimiter = extname(path).toLowerCase() === '.tsv' ? '\t' : ',';
+  const skuKeys = SKU_KEYS.map((k) => k.toLowerCase());
   let header: string[] | undefined;
   let skuColumn = 0;
   let first = true;
-  try {
-    for await (const { record, info } of parser as AsyncIterable<{
-      record: string[];
-      info: { lines: number };
-    }>) {
-      while (errors.length) yield errors.shift()!;
-      if (options.signal?.aborted) return;
-      const line = info.lines;
-      if (first) {
-        first = false;
-        const idx = record.findIndex((c) => SKU_KEYS.map((k) => k.toLowerCase()).includes(c.toLowerCase()));
-        if (idx >= 0) {
-          header = record;
-          skuColumn = idx;
-          continue;
-        }
-      }
+  for await (const { line, text } of readTextLines(path, options.signal)) {
+    let record: string[];
+    try {
+      const rows = parse(text, {
+        delimiter,
+        relax_column_count: true,
+        relax_quotes: true,
+        trim: true,
+      }) as string[][];
+      if (rows.length !== 1) throw new Error('not one record');
+      record = rows[0]!;
+    } catch (e) {
+      if (first) first = false;
       if (options.skipUntilLine !== undefined && line <= options.skipUntilLine) continue;
-      const sku = record[skuColumn];
-      if (!sku) {
-        yield { line, error: `Line ${line} has an empty SKU column` };
+      yield { line, error: `Malformed CSV on line ${line}: ${(e as Error).message}` };
+      continue;
+    }
+    if (first) {
+      first = false;
+      const idx = record.findIndex((c) => skuKeys.includes(c.toLowerCase()));
+      if (idx >= 0) {
+        header = record;
+        skuColumn = idx;
         continue;
       }
-      let extra: Record<string, unknown> | undefined;
-      if (header && record.length > 1) {
-        extra = {};
-        record.forEach((v, i) => {
-          if (i !== skuColumn) extra![header![i] ?? `column${i + 1}`] = v;
-        });
-      }
-      yield { line, sku, ...(extra ? { extra } : {}) };
     }
-    while (errors.length) yield errors.shift()!;
-  } finally {
-    parser.destroy();
+    if (options.skipUntilLine !== undefined && line <= options.skipUntilLine) continue;
+    const sku = record[skuColumn];
+    if (!sku) {
+      yield { line, error: `Line ${line} has an empty SKU column` };
+      continue;
+    }
+    let extra: Record<string, unknown> | undefined;
+    if (header && record.length > 1) {
+      extra = {};
+      record.forEach((v, i) => {
+        if (i !== skuColumn) extra![header![i] ?? `column${i + 1}`] = v;
+      });
+    }
+    yield { line, sku, ...(extra ? { extra } : {}) };
   }
 }
