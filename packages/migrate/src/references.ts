@@ -12,7 +12,8 @@ import { createLimiter, describeError, type MigrateClient, statusOf } from './cl
  */
 export const LOOKUP_ORDER_PATH = '/utilities/lookup-order-reference-by-custom-identifier';
 
-export const V2_ORDER_REFERENCE = /^Order_[0-9A-Za-z]{26}$/;
+/** `Order_` and 26 opaque characters (their alphabet is not documented: any URL-unreserved one). */
+export const V2_ORDER_REFERENCE = /^Order_[A-Za-z0-9._~-]{26}$/;
 /** `<store_code>-<number>`, split on the last `-`: whether store codes hold hyphens is not documented. */
 export const V1_ORDER_CODE = /^([A-Za-z0-9_][A-Za-z0-9_-]*)-(\d+)$/;
 

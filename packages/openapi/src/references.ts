@@ -23,7 +23,8 @@ export type Reference<P extends ReferencePrefix = ReferencePrefix> = `${P}_${str
 
 /**
  * The pattern the spec gives every reference of `prefix`. References are opaque: use this to validate input,
- * never to take one apart.
+ * never to take one apart. The letters-and-digits alphabet of the 26 characters is the spec's assumption
+ * (the service reference calls them opaque); do not refuse a reference the service itself sent you over it.
  */
 export function referencePattern(prefix: ReferencePrefix): RegExp {
   return new RegExp(`^${prefix}_[0-9A-Za-z]{26}$`);

@@ -16,6 +16,20 @@ describe('routeKey', () => {
     expect(routeKey('GET', '/v2/claims')).toBe('GET /claims');
   });
 
+  it('folds references whatever their 26 characters are (the alphabet is not documented)', () => {
+    expect(routeKey('GET', 'https://api.example/v2/renders/Render_ab-c.d~e_fGHIJKLMNOPQRSTUVW/media')).toBe(
+      'GET /renders/*/media',
+    );
+    expect(
+      routeKey('GET', 'https://api.example/v2/renders/Render_%2Babcdefghijklmnopqrstuvwxy/thumbnail'),
+    ).toBe('GET /renders/*/thumbnail');
+    // Path segments of the API itself are never folded.
+    expect(routeKey('GET', 'https://api.example/v2/utilities/lookup-product-by-legacy-sku')).toBe(
+      'GET /utilities/lookup-product-by-legacy-sku',
+    );
+    expect(routeKey('POST', 'https://api.example/v2/claim-item-issues')).toBe('POST /claim-item-issues');
+  });
+
   it('reads the path of absolute URLs with ports, user info, queries and fragments', () => {
     expect(routeKey('GET', 'http://127.0.0.1:4010/v2/orders?cursor=a/b')).toBe('GET /orders');
     expect(routeKey('GET', `https://user:pw@api.example:8443/v2/claims/${ref('Claim')}#top`)).toBe(

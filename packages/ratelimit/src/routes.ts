@@ -36,8 +36,10 @@ export const REFERENCE_DEFAULTS: RateLimitDefaults = {
   ],
 };
 
-// `<Resource>_<26 opaque characters>`; numeric ids are treated the same way.
-const REFERENCE = /^[A-Z][A-Za-z]*_[0-9A-Za-z]{26}$/;
+// `<Resource>_<26 opaque characters>`: recognised by the prefix alone (a capitalised word and `_`, which
+// no path segment of the API starts with), since the alphabet of the 26 is not documented and a
+// percent-encoded one is longer. Numeric ids are treated the same way.
+const REFERENCE = /^[A-Z][A-Za-z]*_./;
 const NUMERIC = /^\d+$/;
 const VERSION = /^v\d+$/;
 // scheme://authority, then the path up to the query or fragment
