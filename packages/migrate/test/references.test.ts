@@ -36,6 +36,8 @@ describe('order references against the sandbox', () => {
     });
     expect(parseOrderReference('ACME-90071992547409931').number).toBe('90071992547409931');
     expect(parseOrderReference('-42').kind).toBe('partner-reference');
+    // The 26 characters of a reference are opaque: not only letters and digits.
+    expect(parseOrderReference('Order_abc-def_ghi.jkl~mnoPQRSTUV').kind).toBe('v2');
 
     const plain = createOrderReferenceResolver(client);
     expect(await plain.resolve('WEB-77')).toMatchObject({
