@@ -14,6 +14,7 @@ import {
   V1CredentialsError,
   ValidationError,
 } from './errors.ts';
+import { withHelpers } from './helpers.ts';
 import type { ClientEvent } from './transport.ts';
 
 type Handler = Parameters<typeof fakeFetch>[0];
@@ -22,21 +23,23 @@ function setup(handler: Handler, options: Partial<CoreOptions<never>> = {}) {
   const { fetch, seen } = fakeFetch(handler);
   const clock = testClock();
   const events: Array<[string, ClientEvent]> = [];
-  const client = createCore<never>(
-    {
-      secretKey: KEY,
-      baseUrl: BASE,
-      fetch,
-      clock,
-      hooks: {
-        request: (e) => events.push(['request', e]),
-        response: (e) => events.push(['response', e]),
-        retry: (e) => events.push(['retry', e]),
-        error: (e) => events.push(['error', e]),
+  const client = withHelpers(
+    createCore<never>(
+      {
+        secretKey: KEY,
+        baseUrl: BASE,
+        fetch,
+        clock,
+        hooks: {
+          request: (e) => events.push(['request', e]),
+          response: (e) => events.push(['response', e]),
+          retry: (e) => events.push(['retry', e]),
+          error: (e) => events.push(['error', e]),
+        },
+        ...options,
       },
-      ...options,
-    },
-    { operations: OPS, userAgent: 'test-agent/1' },
+      { operations: OPS, userAgent: 'test-agent/1' },
+    ),
   );
   return { client, seen, clock, events };
 }

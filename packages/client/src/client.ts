@@ -1,15 +1,11 @@
 import createFetchClient from 'openapi-fetch';
 import { type Clock, systemClock } from './clock.ts';
 import { checkBaseUrl, checkHeaders } from './config.ts';
-import { type AnyInit, ambiguous, type Core, type Loose } from './core.ts';
-import { downloads } from './download.ts';
+import { type AnyInit, ambiguous, type Core, type Loose, register } from './core.ts';
 import { ConfigurationError, NetworkError, PartnerPrintError, TimeoutError } from './errors.ts';
 import { type OperationTable, operationIndex } from './operations.ts';
-import { orders } from './orders.ts';
-import { pagination } from './paginate.ts';
 import { type CallContext, errorFromResponse, type RateLimitParser } from './response.ts';
 import { createStack, type Fetch, type Hooks, isRepeatable, type RetryOptions } from './transport.ts';
-import { uploads } from './upload.ts';
 
 export interface CoreOptions<RateLimit> {
   /** The V2 secret key, sent only as `X-Service-Secret-Key`. */
@@ -36,7 +32,7 @@ export interface CoreDeps<RateLimit> {
   userAgent: string;
 }
 
-/** Untyped core; `createClient` in index.ts gives it the types of the spec. */
+/** Untyped core: openapi-fetch's methods plus `get`/`post`; the entries give it the types of the spec. */
 export function createCore<RateLimit>(options: CoreOptions<RateLimit>, deps: CoreDeps<RateLimit>) {
   const { secretKey, clock = systemClock } = options;
   if (typeof secretKey !== 'string' || !secretKey.trim())
@@ -118,13 +114,7 @@ export function createCore<RateLimit>(options: CoreOptions<RateLimit>, deps: Cor
       : error;
   };
 
-  const core: Core = { call, context, clock, retry };
-  return Object.assign(raw, {
-    get: (path: string, init?: AnyInit) => call('GET', path, init),
-    post: (path: string, init?: AnyInit) => call('POST', path, init),
-    ...orders(core),
-    ...pagination(core),
-    ...uploads(core),
-    ...downloads(core),
-  });
+  raw.get = (path: string, init?: AnyInit) => call('GET', path, init);
+  raw.post = (path: string, init?: AnyInit) => call('POST', path, init);
+  return register(raw, { call, context, clock, retry });
 }

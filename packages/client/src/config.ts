@@ -1,6 +1,7 @@
 import { ConfigurationError, V1CredentialsError } from './errors.ts';
 
 export const MIGRATION_GUIDE = 'docs/guides/migrating-from-v1.md';
+export const USER_AGENT = 'partner-print-sdk-client/0.0.0';
 
 const V2_KEY = `API V2 takes one secret key, as secretKey (sent as X-Service-Secret-Key); see ${MIGRATION_GUIDE}`;
 

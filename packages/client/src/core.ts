@@ -22,6 +22,21 @@ export interface Core {
   retry: Required<RetryOptions>;
 }
 
+const cores = new WeakMap<object, Core>();
+
+/** Makes `client` usable by the standalone helpers (paginate, uploadImage…), which find its core here. */
+export function register<C extends object>(client: C, core: Core): C {
+  cores.set(client, core);
+  return client;
+}
+
+/** The core of a client made by `createClient` (either entry); a TypeError for anything else. */
+export function coreOf(client: unknown): Core {
+  const core = cores.get(client as object);
+  if (!core) throw new TypeError('expected a client made by createClient');
+  return core;
+}
+
 /** The error for a call that may have taken effect: `cause` holds the failure. */
 export function ambiguous(cause: PartnerPrintError, hint = ''): AmbiguousOutcomeError {
   const { name, message, ...fields } = cause.toJSON();

@@ -1,30 +1,29 @@
-import { OPERATIONS, type paths } from '@partner-print/openapi';
+import { OPERATIONS } from '@partner-print/openapi';
 import {
   createScheduler,
   parseRateLimitHeaders,
   type Scheduler,
   type SchedulerOptions,
 } from '@partner-print/ratelimit';
-import type { Client, MaybeOptionalInit } from 'openapi-fetch';
 import { type CoreOptions, createCore } from './client.ts';
-import type {
-  DownloadAs,
-  Downloaded,
-  DownloadOptions,
-  DownloadPending,
-  InitParam,
-  ListItem,
-  ListPaths,
-  Media,
-  PathsWith,
-  ResponseData,
-  ThrowingMethod,
-  UploadData,
-} from './types.ts';
+import { USER_AGENT } from './config.ts';
+import { type PartnerPrintBaseClient, type PartnerPrintHelpers, withHelpers } from './helpers.ts';
 
 export { type Clock, systemClock } from './clock.ts';
-export { MIGRATION_GUIDE } from './config.ts';
+export { MIGRATION_GUIDE, USER_AGENT } from './config.ts';
 export * from './errors.ts';
+export {
+  type CallInit,
+  collect,
+  createOrder,
+  download,
+  lookupOrderReference,
+  type PartnerPrintBaseClient,
+  type PartnerPrintHelpers,
+  paginate,
+  uploadEvidence,
+  uploadImage,
+} from './helpers.ts';
 export type { RateLimitParser } from './response.ts';
 export type { ClientEvent, Fetch, Hooks, RetryOptions } from './transport.ts';
 export type {
@@ -39,8 +38,6 @@ export type {
   UploadData,
 } from './types.ts';
 
-export const USER_AGENT = 'partner-print-sdk-client/0.0.0';
-
 /**
  * Client-side rate limiting by @partner-print/ratelimit's scheduler, beneath the retry layer.
  * Default: a scheduler per client with the reference's policies, learning live values from headers.
@@ -53,70 +50,10 @@ export type RateLimitOption = false | Scheduler | Omit<SchedulerOptions, 'fetch'
 
 export interface ClientOptions extends CoreOptions<RateLimitOption> {}
 
-type DownloadPath = Extract<
-  PathsWith<paths, 'get'>,
-  | '/renders/{renderReference}/media'
-  | '/renders/{renderReference}/thumbnail'
-  | `/products/${string}/media/${string}`
->;
-type OrderInput = paths extends {
-  '/orders': { post: { requestBody: { content: { 'application/json': { order: infer O } } } } };
-}
-  ? O
-  : never;
-/** Per-call options of the helpers that build their own request. */
-export interface CallInit {
-  signal?: AbortSignal;
-  headers?: Record<string, string>;
-}
+/** The Partner Print V2 client: openapi-fetch's typed methods, the throwing `get`/`post` and the helpers. */
+export interface PartnerPrintClient extends PartnerPrintBaseClient, PartnerPrintHelpers {}
 
-export interface PartnerPrintClient extends Client<paths, Media> {
-  /** The rate-limit scheduler beneath the retry layer (`stats()`, `on(event)`), unless turned off. */
-  readonly scheduler: Scheduler | undefined;
-  /** `GET` that resolves to `data` or throws a `PartnerPrintError`. */
-  get: ThrowingMethod<paths, 'get'>;
-  /** `POST` that resolves to `data` or throws a `PartnerPrintError` (AmbiguousOutcomeError when a non-repeatable POST may have taken effect). */
-  post: ThrowingMethod<paths, 'post'>;
-  /** Every item of a list endpoint, page after page, following `nextCursor` until it is null. */
-  paginate<P extends ListPaths<paths>>(
-    path: P,
-    ...init: InitParam<MaybeOptionalInit<paths[P], 'get'>>
-  ): AsyncGenerator<ListItem<paths, P>, void, undefined>;
-  /** The items of a list endpoint, at most `max`; stops requesting pages once it has them. */
-  collect<P extends ListPaths<paths>>(
-    path: P,
-    init?: MaybeOptionalInit<paths[P], 'get'>,
-    options?: { max?: number },
-  ): Promise<ListItem<paths, P>[]>;
-  /** Uploads a JPEG or PNG print image (checked before sending) and returns its `Image_…` reference. */
-  uploadImage(data: UploadData, init?: CallInit): Promise<string>;
-  /** Uploads a JPEG or PNG evidence photo and returns its `Evidence_…` reference. */
-  uploadEvidence(data: UploadData, init?: CallInit): Promise<string>;
-  /** Render media, thumbnail or product media; waits out 202 + Retry-After unless `wait: false`. */
-  download<P extends DownloadPath, As extends DownloadAs = 'bytes'>(
-    path: P,
-    init: MaybeOptionalInit<paths[P], 'get'>,
-    options?: DownloadOptions<As> & { wait?: true },
-  ): Promise<Downloaded<As>>;
-  download<P extends DownloadPath, As extends DownloadAs = 'bytes'>(
-    path: P,
-    init: MaybeOptionalInit<paths[P], 'get'>,
-    options: DownloadOptions<As> & { wait: false },
-  ): Promise<Downloaded<As> | DownloadPending>;
-  /**
-   * POST /orders, never blindly repeated: after a network error, timeout or 5xx it looks the order up
-   * by `customIdentifier` and returns the one that exists, or creates it if absent. Without a
-   * customIdentifier such a failure throws AmbiguousOutcomeError.
-   */
-  createOrder(
-    order: OrderInput,
-    init?: CallInit,
-  ): Promise<NonNullable<ResponseData<paths, '/orders', 'post'>>>;
-  /** The order reference for a custom identifier, or null when no order has it. */
-  lookupOrderReference(customIdentifier: string, init?: CallInit): Promise<string | null>;
-}
-
-/** The Partner Print V2 client: openapi-fetch's typed methods plus throwing helpers. */
+/** The Partner Print V2 client, with the scheduler beneath the retry layer by default. */
 export function createClient(options: ClientOptions): PartnerPrintClient {
   let scheduler: Scheduler | undefined;
   const client = createCore(options, {
@@ -132,7 +69,7 @@ export function createClient(options: ClientOptions): PartnerPrintClient {
       return (request) => s.fetch(request);
     },
   });
-  return Object.assign(client, { scheduler }) as unknown as PartnerPrintClient;
+  return withHelpers(Object.assign(client, { scheduler })) as unknown as PartnerPrintClient;
 }
 
 const isScheduler = (value: object): value is Scheduler =>

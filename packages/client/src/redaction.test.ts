@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { BASE, fakeFetch, json, KEY, OPS, testClock } from '../test/fake.ts';
 import { createCore } from './client.ts';
 import { AmbiguousOutcomeError, NetworkError, PartnerPrintError } from './errors.ts';
+import { createOrder } from './orders.ts';
 import type { ClientEvent } from './transport.ts';
 
 /** Every way an error or event is likely to be shown or logged. */
@@ -55,7 +56,7 @@ describe('the secret key never shows', () => {
     const { client } = setup((req) => {
       throw new Error(echoKey(req));
     });
-    const error = await client.createOrder({}).catch((e: unknown) => e);
+    const error = await createOrder(client, {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AmbiguousOutcomeError);
     for (const text of renderings(error)) expect(text).not.toContain(KEY);
   });

@@ -1,4 +1,4 @@
-import type { AnyInit, Core } from './core.ts';
+import { type AnyInit, coreOf } from './core.ts';
 import { ValidationError } from './errors.ts';
 import { describeCall } from './response.ts';
 
@@ -35,19 +35,28 @@ export async function imageBytes(data: UploadData, operation: string): Promise<U
   return bytes;
 }
 
-/** `uploadImage` and `uploadEvidence`: raw bytes as `application/octet-stream`, checked first. */
-export function uploads({ call, context }: Core) {
-  const upload = async (template: '/images' | '/evidence', data: UploadData, init?: AnyInit) =>
-    (
-      await call('POST', template, {
-        ...init,
-        body: await imageBytes(data, describeCall(context('POST', template))),
-        bodySerializer: (bytes: unknown) => bytes,
-        headers: { ...init?.headers, 'Content-Type': 'application/octet-stream' },
-      })
-    )[template === '/images' ? 'image' : 'evidence'].reference as string;
-  return {
-    uploadImage: (data: UploadData, init?: AnyInit) => upload('/images', data, init),
-    uploadEvidence: (data: UploadData, init?: AnyInit) => upload('/evidence', data, init),
-  };
-}
+const upload = async (
+  client: object,
+  template: '/images' | '/evidence',
+  data: UploadData,
+  init?: AnyInit,
+) => {
+  const { call, context } = coreOf(client);
+  const { reference } = (
+    await call('POST', template, {
+      ...init,
+      body: await imageBytes(data, describeCall(context('POST', template))),
+      bodySerializer: (bytes: unknown) => bytes,
+      headers: { ...init?.headers, 'Content-Type': 'application/octet-stream' },
+    })
+  )[template === '/images' ? 'image' : 'evidence'];
+  return reference as string;
+};
+
+/** Uploads a JPEG or PNG print image (checked before sending, as `application/octet-stream`) and returns its `Image_…` reference. */
+export const uploadImage = (client: object, data: UploadData, init?: AnyInit): Promise<string> =>
+  upload(client, '/images', data, init);
+
+/** Uploads a JPEG or PNG evidence photo (checked before sending) and returns its `Evidence_…` reference. */
+export const uploadEvidence = (client: object, data: UploadData, init?: AnyInit): Promise<string> =>
+  upload(client, '/evidence', data, init);

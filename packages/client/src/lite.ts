@@ -1,0 +1,55 @@
+// @partner-print/client/lite: the same client without the helpers on the object and without a default
+// scheduler, for bundles that count their bytes. The helpers are standalone functions of the client here,
+// so a bundle holds only those it calls; rate limiting is opt-in (pass a scheduler).
+import { OPERATIONS } from '@partner-print/openapi';
+import type { Scheduler } from '@partner-print/ratelimit';
+import { type CoreOptions, createCore } from './client.ts';
+import { USER_AGENT } from './config.ts';
+import type { PartnerPrintBaseClient } from './helpers.ts';
+
+export { type Clock, systemClock } from './clock.ts';
+export { MIGRATION_GUIDE, USER_AGENT } from './config.ts';
+export * from './errors.ts';
+export {
+  type CallInit,
+  collect,
+  createOrder,
+  download,
+  lookupOrderReference,
+  type PartnerPrintBaseClient,
+  paginate,
+  uploadEvidence,
+  uploadImage,
+} from './helpers.ts';
+export type { ClientEvent, Fetch, Hooks, RetryOptions } from './transport.ts';
+export type {
+  DownloadAs,
+  Downloaded,
+  DownloadOptions,
+  DownloadPending,
+  ListItem,
+  ListPaths,
+  ResponseData,
+  ThrowingMethod,
+  UploadData,
+} from './types.ts';
+
+/**
+ * - a `Scheduler` (from @partner-print/ratelimit's `createScheduler`): used beneath the retry layer, with
+ *   the transport it was created with (the client's `fetch` and per-attempt timeout do not apply beneath it);
+ * - `false` or absent (the default here): none; 429s are still retried after Retry-After by the retry layer.
+ */
+export type LiteRateLimitOption = false | Scheduler;
+
+export interface LiteClientOptions extends CoreOptions<LiteRateLimitOption> {}
+
+/** The Partner Print V2 client without helper methods: openapi-fetch's typed methods and the throwing `get`/`post`. */
+export function createClient(options: LiteClientOptions): PartnerPrintBaseClient {
+  const { rateLimit } = options;
+  const client = createCore(options, {
+    operations: OPERATIONS,
+    userAgent: USER_AGENT,
+    rateLimit: (scheduler, inner) => (scheduler ? (request) => scheduler.fetch(request) : inner),
+  });
+  return Object.assign(client, { scheduler: rateLimit || undefined }) as unknown as PartnerPrintBaseClient;
+}
