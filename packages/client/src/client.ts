@@ -26,7 +26,7 @@ export interface CoreOptions<RateLimit> {
 }
 
 export interface CoreDeps<RateLimit> {
-  operations: OperationTable;
+  operations?: OperationTable | undefined;
   rateLimit?: (option: RateLimit | undefined, inner: Fetch, clock: Clock) => Fetch;
   parseRateLimit?: RateLimitParser;
   userAgent: string;

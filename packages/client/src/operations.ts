@@ -7,7 +7,8 @@ export interface OperationIndex {
   byPath(method: string, path: string): string | undefined;
 }
 
-export function operationIndex(table: OperationTable): OperationIndex {
+/** Without a table every lookup answers undefined (the lite entry's default). */
+export function operationIndex(table: OperationTable = {}): OperationIndex {
   let list: Array<[template: string, pattern: RegExp, id: string]> | undefined;
   const find = (method: string, path: string, exact?: boolean) => {
     const key = `${method.toUpperCase()} ${path}`;

@@ -74,13 +74,25 @@ export const isRepeatable = (method: string, path: string): boolean => REPEATABL
  */
 class Attempt {
   declare ctrl: AbortController | undefined;
+  // Fields assigned, not declared: a class field declaration would be emitted beside each assignment.
+  declare readonly req: Request;
+  declare readonly end: number;
+  declare readonly inFlight: Set<Attempt>;
+  declare readonly resolve: (response: Response) => void;
+  declare readonly reject: (reason: unknown) => void;
   constructor(
-    readonly req: Request,
-    readonly end: number,
-    readonly inFlight: Set<Attempt>,
-    readonly resolve: (response: Response) => void,
-    readonly reject: (reason: unknown) => void,
-  ) {}
+    req: Request,
+    end: number,
+    inFlight: Set<Attempt>,
+    resolve: (response: Response) => void,
+    reject: (reason: unknown) => void,
+  ) {
+    this.req = req;
+    this.end = end;
+    this.inFlight = inFlight;
+    this.resolve = resolve;
+    this.reject = reject;
+  }
   /** The first outcome wins: response, transport error, timeout or the caller's abort. */
   settle(response: Response | undefined, reason?: unknown) {
     if (!this.inFlight.delete(this)) return;
@@ -108,7 +120,7 @@ class Attempt {
  * past their deadline and ends those whose caller aborted, even when the transport ignores signals.
  */
 export function withTimeout(inner: Fetch, ms: number): Fetch {
-  if (!(ms > 0 && ms < Number.POSITIVE_INFINITY)) return inner;
+  if (!(ms > 0 && Number.isFinite(ms))) return inner;
   const inFlight = new Set<Attempt>();
   let sweeper: ReturnType<typeof setTimeout> | undefined;
   const sweep = () => {
