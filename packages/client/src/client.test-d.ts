@@ -1,6 +1,11 @@
 import type { components, ErrorCode, KnownErrorCode } from '@partner-print/openapi';
 import { describe, expectTypeOf, it } from 'vitest';
-import { createClient, type PartnerPrintClient, type PartnerPrintError } from './index.ts';
+import {
+  createClient,
+  type PartnerPrintBaseClient,
+  type PartnerPrintClient,
+  type PartnerPrintError,
+} from './index.ts';
 
 declare const client: PartnerPrintClient;
 type Schemas = components['schemas'];
@@ -87,5 +92,30 @@ describe('error codes', () => {
       | 'rendertoken_limit_exceeded'
       | 'rate_limited'
     >();
+  });
+});
+
+describe('lite entry', () => {
+  it('createClient returns the base client; the standalone helpers are typed like the methods', async () => {
+    const lite = await import('./lite.ts');
+    const base = lite.createClient({ secretKey: 'k', baseUrl: 'https://x/v2' });
+    expectTypeOf(base).toEqualTypeOf<PartnerPrintBaseClient>();
+    expectTypeOf(base).not.toHaveProperty('paginate');
+    expectTypeOf(lite.paginate(base, '/claims')).toEqualTypeOf<
+      AsyncGenerator<Schemas['ClaimListEntry'], void, undefined>
+    >();
+    expectTypeOf(lite.createOrder).parameter(1).toEqualTypeOf<Schemas['OrderRequest']>();
+    expectTypeOf(lite.uploadImage(base, new Uint8Array())).resolves.toEqualTypeOf<string>();
+    expectTypeOf(
+      lite.download(base, '/renders/{renderReference}/media', { params: { path: { renderReference: 'x' } } }),
+    )
+      .resolves.toHaveProperty('data')
+      .toEqualTypeOf<Uint8Array>();
+    // the full client is a base client too
+    lite.paginate(client, '/orders');
+    // @ts-expect-error not a list endpoint
+    lite.paginate(base, '/rendertokens');
+    // @ts-expect-error a client is required
+    lite.uploadImage(new Uint8Array());
   });
 });
