@@ -134,10 +134,10 @@ for (const s of sizes)
 // What each part adds: the same bundle (esbuild, minified, gzip -9) with one part replaced by an empty
 // stand-in, subtracted from the whole.
 const STAND_INS: Record<string, [file: RegExp, contents: string]> = {
-  'createOrder + lookupOrderReference': [/\/src\/orders\.ts$/, 'export const orders = () => ({})'],
-  'paginate + collect': [/\/src\/paginate\.ts$/, 'export const pagination = () => ({})'],
-  'uploadImage + uploadEvidence': [/\/src\/upload\.ts$/, 'export const uploads = () => ({})'],
-  download: [/\/src\/download\.ts$/, 'export const downloads = () => ({})'],
+  'createOrder + lookupOrderReference': [/\/src\/orders\.ts$/, 'export const createOrder = () => {}; export const lookupOrderReference = () => {};'],
+  'paginate + collect': [/\/src\/paginate\.ts$/, 'export const paginate = () => {}; export const collect = () => {};'],
+  'uploadImage + uploadEvidence': [/\/src\/upload\.ts$/, 'export const uploadImage = () => {}; export const uploadEvidence = () => {};'],
+  download: [/\/src\/download\.ts$/, 'export const download = () => {};'],
   'operation table (@partner-print/openapi OPERATIONS)': [
     /\/generated\/operations\.ts$/,
     'export const OPERATIONS = {}',
@@ -237,13 +237,11 @@ for (const s of sizes)
     console.log(
       `${s.passed ? 'met   ' : 'MISSED'} size budget: ${s.name}: ${(s.size / 1000).toFixed(2)} kB ≤ ${(s.sizeLimit / 1000).toFixed(2)} kB`,
     );
-// The issue's target, independent of the CI regression budget in .size-limit.json.
-const entry = sizes.find((s) => s.name.startsWith('@partner-print/client without the scheduler'));
-if (entry) {
-  const met = entry.size / 1000 <= ISSUE_SIZE_TARGET_KB;
-  ok &&= met;
-  console.log(
-    `${met ? 'met   ' : 'MISSED'} size target: client entry with openapi-fetch ${(entry.size / 1000).toFixed(2)} kB (target ≤ ${ISSUE_SIZE_TARGET_KB} kB)`,
-  );
-}
+// The issue's target: the client entry built for size (@partner-print/client/lite) with openapi-fetch.
+const entry = sizes.find((s) => s.name.startsWith('@partner-print/client/lite createClient ('));
+const met = entry !== undefined && entry.size / 1000 <= ISSUE_SIZE_TARGET_KB;
+ok &&= met;
+console.log(
+  `${met ? 'met   ' : 'MISSED'} size target: @partner-print/client/lite createClient with openapi-fetch ${entry ? (entry.size / 1000).toFixed(2) : '?'} kB (target ≤ ${ISSUE_SIZE_TARGET_KB} kB)`,
+);
 process.exit(ok ? 0 : 1);

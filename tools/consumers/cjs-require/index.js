@@ -2,6 +2,7 @@
 // top-level await, so CommonJS code can use them synchronously.
 const assert = require('node:assert/strict');
 const { createClient } = require('@partner-print/client');
+const lite = require('@partner-print/client/lite');
 const { createSandbox } = require('@partner-print/sandbox');
 const { startSandboxServer } = require('@partner-print/sandbox/node');
 const { parseOrderUpdatedCallback } = require('@partner-print/callback');
@@ -15,6 +16,8 @@ const { renderMockup } = require('@partner-print/render');
 
 for (const fn of [
   createClient,
+  lite.createClient,
+  lite.paginate,
   createSandbox,
   startSandboxServer,
   parseOrderUpdatedCallback,

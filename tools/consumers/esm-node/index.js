@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import * as callback from '@partner-print/callback';
 import { toNodeListener } from '@partner-print/callback/node';
 import { AuthenticationError, createClient, PartnerPrintError } from '@partner-print/client';
+import * as lite from '@partner-print/client/lite';
 import { convertV1Order, createSkuResolver } from '@partner-print/migrate';
 import { createFileSkuCache, runCli } from '@partner-print/migrate/node';
 import { OPERATIONS, REFERENCE_PREFIXES } from '@partner-print/openapi';
@@ -37,6 +38,8 @@ try {
   const client = createClient({ secretKey: server.sandbox.keys.primary, baseUrl: server.url });
   const { products } = await client.get('/products');
   assert.ok(products.length > 0);
+  const small = lite.createClient({ secretKey: server.sandbox.keys.primary, baseUrl: server.url });
+  assert.equal((await lite.collect(small, '/products', undefined, { max: 1 })).length, 1);
   const res = await fetch(`${server.url}/products`, {
     headers: { 'X-Service-Secret-Key': server.sandbox.keys.primary },
   });

@@ -15,6 +15,11 @@ import {
   RateLimitedError,
 } from '@partner-print/client';
 import {
+  createClient as createLiteClient,
+  type PartnerPrintBaseClient,
+  paginate,
+} from '@partner-print/client/lite';
+import {
   type ConversionResult,
   convertV1Order,
   createSkuResolver,
@@ -100,5 +105,13 @@ export async function migrate(v1: unknown): Promise<ConversionResult> {
 }
 
 const codes: readonly string[] = KNOWN_ERROR_CODES;
+const small: PartnerPrintBaseClient = createLiteClient({
+  secretKey: 'k',
+  baseUrl: 'https://example.test/v2',
+});
+export async function firstClaim(): Promise<string | undefined> {
+  for await (const claim of paginate(small, '/claims')) return claim.reference;
+  return undefined;
+}
 export const redisStore = (redis: RedisScriptClient) => new RedisStore({ client: redis });
 export const used = { scheduler, limits, handler, codes, create: OPERATIONS.createOrder.method };

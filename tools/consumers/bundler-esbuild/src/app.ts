@@ -2,6 +2,7 @@
 // built-in anywhere in the graph would fail the build), then run.
 import { createOrderUpdatedHandler } from '@partner-print/callback';
 import { createClient } from '@partner-print/client';
+import * as lite from '@partner-print/client/lite';
 import { convertV1Order, createSkuResolver } from '@partner-print/migrate';
 import { OPERATIONS } from '@partner-print/openapi';
 import { parseRateLimitHeaders } from '@partner-print/ratelimit';
@@ -28,8 +29,15 @@ const converted = await convertV1Order(
 );
 const handler = createOrderUpdatedHandler({ client, environment: 'test', onOrderUpdated: () => {} });
 const refused = await handler(new Request('https://hooks.example.test/?environment=test'));
+const small = lite.createClient({
+  secretKey: sandbox.keys.primary,
+  baseUrl: sandbox.baseUrl,
+  fetch: (request) => sandbox.fetch(request),
+});
+const liteProducts = await lite.collect(small, '/products', undefined, { max: 1 });
 const checks = {
   products: products.length > 0,
+  lite: liteProducts.length === 1,
   converted: converted.ok,
   refused: refused.status === 400,
   operations: OPERATIONS.createOrder.method === 'post',
