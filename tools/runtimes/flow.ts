@@ -3,6 +3,7 @@
 // bundle works in Node, Bun, Deno, workerd and a browser page. Time is the sandbox's virtual clock.
 import { createOrderUpdatedHandler, type Order, parseOrderUpdatedCallback } from '@partner-print/callback';
 import { createClient, NotFoundError, type PartnerPrintClient } from '@partner-print/client';
+import * as lite from '@partner-print/client/lite';
 import { convertV1Order, createSkuResolver, parseLegacySku } from '@partner-print/migrate';
 import { KNOWN_ERROR_CODES, OPERATIONS, REFERENCE_PREFIXES } from '@partner-print/openapi';
 import { parseRateLimitHeaders } from '@partner-print/ratelimit';
@@ -94,6 +95,24 @@ const steps: Array<[string, () => Promise<string>]> = [
       await control.body?.cancel();
       sandbox.close();
       return `${body.products.length} products, policies ${limits.policies.map((p) => p.name).join('+')}`;
+    },
+  ],
+  [
+    'client lite',
+    async () => {
+      const sandbox = createSandbox();
+      const client = lite.createClient({
+        secretKey: sandbox.keys.primary,
+        baseUrl: sandbox.baseUrl,
+        fetch: (request) => sandbox.fetch(request),
+        clock: sandbox.clock,
+      });
+      check(!('paginate' in client) && client.scheduler === undefined, 'the lite client has helper methods');
+      const image = await lite.uploadImage(client, samplePng());
+      const products = await lite.collect(client, '/products');
+      check(image.startsWith('Image_') && products.length > 0, 'lite upload or collect failed');
+      sandbox.close();
+      return `${image.slice(0, 10)}…, ${products.length} products`;
     },
   ],
   [

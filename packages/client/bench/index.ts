@@ -170,7 +170,7 @@ const STAND_INS: Record<string, [file: RegExp, contents: string]> = {
   ],
   'base URL check and V1 guard (config.ts)': [
     /\/src\/config\.ts$/,
-    "export const MIGRATION_GUIDE = ''; export const checkBaseUrl = (u) => u; export const checkHeaders = () => {};",
+    "export const MIGRATION_GUIDE = ''; export const USER_AGENT = ''; export const checkBaseUrl = (u) => u; export const checkHeaders = () => {};",
   ],
   'openapi-fetch': [/openapi-fetch\/dist\/index\.mjs$/, 'export default () => ({})'],
 };
