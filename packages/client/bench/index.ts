@@ -134,9 +134,18 @@ for (const s of sizes)
 // What each part adds: the same bundle (esbuild, minified, gzip -9) with one part replaced by an empty
 // stand-in, subtracted from the whole.
 const STAND_INS: Record<string, [file: RegExp, contents: string]> = {
-  'createOrder + lookupOrderReference': [/\/src\/orders\.ts$/, 'export const createOrder = () => {}; export const lookupOrderReference = () => {};'],
-  'paginate + collect': [/\/src\/paginate\.ts$/, 'export const paginate = () => {}; export const collect = () => {};'],
-  'uploadImage + uploadEvidence': [/\/src\/upload\.ts$/, 'export const uploadImage = () => {}; export const uploadEvidence = () => {};'],
+  'createOrder + lookupOrderReference': [
+    /\/src\/orders\.ts$/,
+    'export const createOrder = () => {}; export const lookupOrderReference = () => {};',
+  ],
+  'paginate + collect': [
+    /\/src\/paginate\.ts$/,
+    'export const paginate = () => {}; export const collect = () => {};',
+  ],
+  'uploadImage + uploadEvidence': [
+    /\/src\/upload\.ts$/,
+    'export const uploadImage = () => {}; export const uploadEvidence = () => {};',
+  ],
   download: [/\/src\/download\.ts$/, 'export const download = () => {};'],
   'operation table (@partner-print/openapi OPERATIONS)': [
     /\/generated\/operations\.ts$/,

@@ -67,19 +67,13 @@ export const collect = pages.collect as <P extends ListPaths<paths>>(
   options?: { max?: number },
 ) => Promise<ListItem<paths, P>[]>;
 
+type Upload = (client: Base, data: UploadData, init?: CallInit) => Promise<string>;
+
 /** Uploads a JPEG or PNG print image (checked before sending) and returns its `Image_…` reference. */
-export const uploadImage = uploads.uploadImage as (
-  client: Base,
-  data: UploadData,
-  init?: CallInit,
-) => Promise<string>;
+export const uploadImage = uploads.uploadImage as Upload;
 
 /** Uploads a JPEG or PNG evidence photo (checked before sending) and returns its `Evidence_…` reference. */
-export const uploadEvidence = uploads.uploadEvidence as (
-  client: Base,
-  data: UploadData,
-  init?: CallInit,
-) => Promise<string>;
+export const uploadEvidence = uploads.uploadEvidence as Upload;
 
 interface DownloadFunction {
   <P extends DownloadPath, As extends DownloadAs = 'bytes'>(

@@ -9,34 +9,8 @@ import { type CoreOptions, createCore } from './client.ts';
 import { USER_AGENT } from './config.ts';
 import { type PartnerPrintBaseClient, type PartnerPrintHelpers, withHelpers } from './helpers.ts';
 
-export { type Clock, systemClock } from './clock.ts';
-export { MIGRATION_GUIDE, USER_AGENT } from './config.ts';
-export * from './errors.ts';
-export {
-  type CallInit,
-  collect,
-  createOrder,
-  download,
-  lookupOrderReference,
-  type PartnerPrintBaseClient,
-  type PartnerPrintHelpers,
-  paginate,
-  uploadEvidence,
-  uploadImage,
-} from './helpers.ts';
-export type { RateLimitParser } from './response.ts';
-export type { ClientEvent, Fetch, Hooks, RetryOptions } from './transport.ts';
-export type {
-  DownloadAs,
-  Downloaded,
-  DownloadOptions,
-  DownloadPending,
-  ListItem,
-  ListPaths,
-  ResponseData,
-  ThrowingMethod,
-  UploadData,
-} from './types.ts';
+export type { PartnerPrintHelpers } from './helpers.ts';
+export * from './public.ts';
 
 /**
  * Client-side rate limiting by @partner-print/ratelimit's scheduler, beneath the retry layer.

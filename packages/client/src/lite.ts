@@ -7,32 +7,7 @@ import { USER_AGENT } from './config.ts';
 import type { PartnerPrintBaseClient } from './helpers.ts';
 import type { OperationTable } from './operations.ts';
 
-export { type Clock, systemClock } from './clock.ts';
-export { MIGRATION_GUIDE, USER_AGENT } from './config.ts';
-export * from './errors.ts';
-export {
-  type CallInit,
-  collect,
-  createOrder,
-  download,
-  lookupOrderReference,
-  type PartnerPrintBaseClient,
-  paginate,
-  uploadEvidence,
-  uploadImage,
-} from './helpers.ts';
-export type { ClientEvent, Fetch, Hooks, RetryOptions } from './transport.ts';
-export type {
-  DownloadAs,
-  Downloaded,
-  DownloadOptions,
-  DownloadPending,
-  ListItem,
-  ListPaths,
-  ResponseData,
-  ThrowingMethod,
-  UploadData,
-} from './types.ts';
+export * from './public.ts';
 
 /**
  * - a `Scheduler` (from @partner-print/ratelimit's `createScheduler`): used beneath the retry layer, with

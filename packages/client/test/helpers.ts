@@ -12,20 +12,28 @@ export const withSignal =
   (request, init) =>
     sandbox.fetch(init ? new Request(request, init) : request);
 
-/** A fresh in-process sandbox and a client on its virtual clock, recording every attempt. */
-export function sandboxClient(options: Partial<ClientOptions> = {}, sandboxOptions: SandboxOptions = {}) {
+/** A fresh in-process sandbox and a client of `create` (either entry's) on its virtual clock, recording every attempt. */
+export function sandboxClientOf<O extends Partial<ClientOptions>, C>(
+  create: (options: O) => C,
+  options: Partial<O> = {},
+  sandboxOptions: SandboxOptions = {},
+) {
   const sandbox: Sandbox = createSandbox({ jitter: 0, ...sandboxOptions });
   const attempts: ClientEvent[] = [];
-  const client = createClient({
+  const client = create({
     secretKey: sandbox.keys.primary,
     baseUrl: sandbox.baseUrl,
     fetch: withSignal(sandbox),
     clock: sandbox.clock,
-    hooks: { request: (e) => attempts.push(e) },
+    hooks: { request: (e: ClientEvent) => attempts.push(e) },
     ...options,
-  });
+  } as unknown as O);
   return { sandbox, client, attempts, seed: sandbox.seed };
 }
+
+/** The same with the main entry's client. */
+export const sandboxClient = (options: Partial<ClientOptions> = {}, sandboxOptions: SandboxOptions = {}) =>
+  sandboxClientOf(createClient, options, sandboxOptions);
 
 export const ADDRESS = {
   firstname: 'Ada',

@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { OPERATIONS } from '@partner-print/openapi';
 import { createScheduler } from '@partner-print/ratelimit';
-import { createSandbox } from '@partner-print/sandbox';
+import { createSandbox, type SandboxOptions } from '@partner-print/sandbox';
 import { describe, expect, it } from 'vitest';
 import { createClient as createFullClient } from '../src/index.ts';
 import {
@@ -19,21 +19,10 @@ import {
   uploadImage,
   ValidationError,
 } from '../src/lite.ts';
-import { ADDRESS, samplePng, withSignal } from './helpers.ts';
+import { ADDRESS, samplePng, sandboxClientOf, withSignal } from './helpers.ts';
 
-function liteClient(options: Partial<LiteClientOptions> = {}, sandboxOptions = {}) {
-  const sandbox = createSandbox({ jitter: 0, ...sandboxOptions });
-  const attempts: ClientEvent[] = [];
-  const client = createClient({
-    secretKey: sandbox.keys.primary,
-    baseUrl: sandbox.baseUrl,
-    fetch: withSignal(sandbox),
-    clock: sandbox.clock,
-    hooks: { request: (e) => attempts.push(e) },
-    ...options,
-  });
-  return { sandbox, client, attempts, seed: sandbox.seed };
-}
+const liteClient = (options: Partial<LiteClientOptions> = {}, sandboxOptions: SandboxOptions = {}) =>
+  sandboxClientOf(createClient, options, sandboxOptions);
 
 describe('@partner-print/client/lite', () => {
   it('is the same typed client, without helper methods and without a default scheduler', async () => {
