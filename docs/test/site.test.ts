@@ -103,9 +103,20 @@ async function openOperation(op: Manifest['operations'][number]): Promise<void> 
   await heading(op.summary).waitFor({ state: 'visible' });
 }
 
-async function expandAndCollect(route: string): Promise<Set<string>> {
+/**
+ * Opens the section at `route` and returns the navigation's routes once every `expected` one is there (or
+ * after 10 s, for the caller's assertion to name what is missing): the menu renders a section's items a
+ * moment after the hash changes, so one immediate read can miss them.
+ */
+async function expandAndCollect(route: string, expected: readonly string[]): Promise<Set<string>> {
   await clickNav(route);
-  return navRoutes();
+  const deadline = Date.now() + 10_000;
+  let routes = await navRoutes();
+  while (expected.some((r) => !routes.has(r)) && Date.now() < deadline) {
+    await page.waitForTimeout(50);
+    routes = await navRoutes();
+  }
+  return routes;
 }
 
 describe('the built site in Chromium', () => {
@@ -116,7 +127,10 @@ describe('the built site in Chromium', () => {
 
   it('every guide and each of its sections is reachable from the navigation', async () => {
     for (const guide of manifest.guides) {
-      const routes = await expandAndCollect(guide.route);
+      const routes = await expandAndCollect(guide.route, [
+        guide.route,
+        ...guide.headings.map((h) => headingRoute(guide.tag, h)),
+      ]);
       expect(routes, guide.file).toContain(guide.route);
       await heading(guide.title).waitFor({ state: 'visible' });
       for (const heading of guide.headings) {
@@ -133,7 +147,10 @@ describe('the built site in Chromium', () => {
     for (const [tag, operations] of byTag) {
       const tagRoute = manifest.tags.find((t) => t.name === tag)?.route;
       expect(tagRoute, `tag ${tag} of ${operations[0]!.operationId} is declared`).toBeDefined();
-      const routes = await expandAndCollect(tagRoute!);
+      const routes = await expandAndCollect(
+        tagRoute!,
+        operations.map((op) => op.route),
+      );
       for (const op of operations) expect(routes, `${op.operationId} in the navigation`).toContain(op.route);
       // Following a link costs about a second in this heavy page, so one operation per section is opened;
       // the others' links carry the same kind of route.
