@@ -7,7 +7,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleSpec } from './bundle.ts';
 import { loadCodegenConfig } from './config.ts';
-import { renderOperationsModule, renderSchemaModule, renderSpecModule } from './render.ts';
+import {
+  renderOperationsModule,
+  renderRateLimitRoutesModule,
+  renderSchemaModule,
+  renderSpecModule,
+} from './render.ts';
 import { generateTypes } from './types.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -21,6 +26,7 @@ async function main(): Promise<number> {
     [config.schemaOutput, renderSchemaModule(await generateTypes(doc))],
     [path.join(generatedDir, 'spec.ts'), renderSpecModule(doc)],
     [path.join(generatedDir, 'operations.ts'), renderOperationsModule(doc)],
+    [path.join(generatedDir, 'rate-limit-routes.ts'), renderRateLimitRoutesModule(doc)],
   ]);
 
   if (check) {

@@ -49,6 +49,76 @@ export function collectOperations(doc: OpenApiDocument): Map<string, OperationEn
   return operations;
 }
 
+/** The spec extension on each operation naming the rate-limit buckets a call to it consumes. */
+export const BUCKETS_EXTENSION = 'x-rate-limit-buckets';
+
+export interface RateLimitRoute {
+  method: string;
+  path: string;
+  operationId: string;
+  buckets: string[];
+}
+
+function bucketsOf(operation: Record<string, unknown>, where: string): string[] {
+  const buckets = operation[BUCKETS_EXTENSION];
+  if (!Array.isArray(buckets) || buckets.length === 0 || !buckets.every((b) => typeof b === 'string' && b)) {
+    throw new Error(`${where}: ${BUCKETS_EXTENSION} must be a non-empty list of bucket names`);
+  }
+  if (!buckets.includes('default')) throw new Error(`${where}: ${BUCKETS_EXTENSION} must include default`);
+  if (new Set(buckets).size !== buckets.length)
+    throw new Error(`${where}: ${BUCKETS_EXTENSION} repeats a bucket`);
+  return buckets as string[];
+}
+
+/** Every operation's buckets, read from its `x-rate-limit-buckets` (required on every operation). */
+export function collectRateLimitRoutes(doc: OpenApiDocument): RateLimitRoute[] {
+  const routes: RateLimitRoute[] = [];
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    for (const method of METHODS) {
+      const operation = item[method] as (Record<string, unknown> & { operationId?: string }) | undefined;
+      if (!operation) continue;
+      const where = `${method.toUpperCase()} ${path}`;
+      if (!operation.operationId) throw new Error(`${where} has no operationId`);
+      routes.push({
+        method: method.toUpperCase(),
+        path,
+        operationId: operation.operationId,
+        buckets: bucketsOf(operation, where),
+      });
+    }
+  }
+  return routes.sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
+}
+
+export function renderRateLimitRoutesModule(doc: OpenApiDocument): string {
+  const lines = collectRateLimitRoutes(doc).map(
+    ({ method, path, operationId, buckets }) =>
+      `  { method: '${method}', path: '${path}', operationId: '${operationId}', buckets: [${buckets.map((b) => `'${b}'`).join(', ')}] },`,
+  );
+  return [
+    HEADER,
+    '/** One route of the spec and the rate-limit buckets a call to it consumes. */',
+    'export interface RateLimitRoute {',
+    '  /** HTTP method, uppercase. */',
+    '  readonly method: string;',
+    '  /** Path template after the version segment, e.g. `/renders/{renderReference}/media`. */',
+    '  readonly path: string;',
+    '  readonly operationId: string;',
+    '  /** Bucket names (policy names of `X-RateLimit-Policy`); always includes `default`. */',
+    '  readonly buckets: readonly string[];',
+    '}',
+    '',
+    '/**',
+    ' * Which buckets each operation consumes, from the `x-rate-limit-buckets` extension of every operation in',
+    ' * the spec. The service may change the assignment within a major version: live headers win.',
+    ' */',
+    'export const RATE_LIMIT_ROUTES: readonly RateLimitRoute[] = [',
+    ...lines,
+    '];',
+    '',
+  ].join('\n');
+}
+
 export function renderOperationsModule(doc: OpenApiDocument): string {
   const lines = [...collectOperations(doc)]
     .sort(([a], [b]) => a.localeCompare(b))

@@ -91,6 +91,10 @@ export const spec: OpenApiDocument = {
     "/evidence": {
       "post": {
         "operationId": "uploadEvidence",
+        "x-rate-limit-buckets": [
+          "default",
+          "uploads"
+        ],
         "tags": [
           "Images"
         ],
@@ -148,6 +152,10 @@ export const spec: OpenApiDocument = {
     "/images": {
       "post": {
         "operationId": "uploadImage",
+        "x-rate-limit-buckets": [
+          "default",
+          "uploads"
+        ],
         "tags": [
           "Images"
         ],
@@ -205,6 +213,9 @@ export const spec: OpenApiDocument = {
     "/claimcategories": {
       "get": {
         "operationId": "listClaimcategories",
+        "x-rate-limit-buckets": [
+          "default"
+        ],
         "tags": [
           "Claims"
         ],
@@ -249,6 +260,9 @@ export const spec: OpenApiDocument = {
     "/claim-package-missing": {
       "post": {
         "operationId": "createPackageMissingClaim",
+        "x-rate-limit-buckets": [
+          "default"
+        ],
         "tags": [
           "Claims"
         ],
@@ -308,6 +322,9 @@ export const spec: OpenApiDocument = {
     "/claim-item-issues": {
       "post": {
         "operationId": "createItemIssuesClaim",
+        "x-rate-limit-buckets": [
+          "default"
+        ],
         "tags": [
           "Claims"
         ],
@@ -370,6 +387,9 @@ export const spec: OpenApiDocument = {
     "/claims": {
       "get": {
         "operationId": "listClaims",
+        "x-rate-limit-buckets": [
+          "default"
+        ],
         "tags": [
           "Claims"
         ],
@@ -427,6 +447,9 @@ export const spec: OpenApiDocument = {
       ],
       "get": {
         "operationId": "getClaim",
+        "x-rate-limit-buckets": [
+          "default"
+        ],
         "tags": [
           "Claims"
         ],
@@ -479,6 +502,9 @@ export const spec: OpenApiDocument = {
       ],
       "post": {
         "operationId": "retractClaim",
+        "x-rate-limit-buckets": [
+          "default"
+        ],
         "tags": [
           "Claims"
         ],
@@ -511,6 +537,9 @@ export const spec: OpenApiDocument = {
     "/orders": {
       "post": {
         "operationId": "createOrder",
+        "x-rate-limit-buckets": [
+          "default"
+        ],
         "tags": [
           "Orders"
         ],
@@ -574,6 +603,9 @@ export const spec: OpenApiDocument = {
       },
       "get": {
         "operationId": "listOrders",
+        "x-rate-limit-buckets": [
+          "default"
+        ],
         "tags": [
           "Orders"
         ],
@@ -628,6 +660,9 @@ export const spec: OpenApiDocument = {
       ],
       "get": {
         "operationId": "getOrder",
+        "x-rate-limit-buckets": [
+          "default"
+        ],
         "tags": [
           "Orders"
         ],
@@ -677,6 +712,9 @@ export const spec: OpenApiDocument = {
       ],
       "get": {
         "operationId": "getShipment",
+        "x-rate-limit-buckets": [
+          "default"
+        ],
         "tags": [
           "Orders"
         ],
@@ -721,6 +759,9 @@ export const spec: OpenApiDocument = {
     "/items": {
       "get": {
         "operationId": "listItems",
+        "x-rate-limit-buckets": [
+          "default"
+        ],
         "tags": [
           "Catalog"
         ],
@@ -765,6 +806,9 @@ export const spec: OpenApiDocument = {
     "/products": {
       "get": {
         "operationId": "listProducts",
+        "x-rate-limit-buckets": [
+          "default"
+        ],
         "tags": [
           "Catalog"
         ],
@@ -814,6 +858,9 @@ export const spec: OpenApiDocument = {
     "/productgroups": {
       "get": {
         "operationId": "listProductgroups",
+        "x-rate-limit-buckets": [
+          "default"
+        ],
         "tags": [
           "Catalog"
         ],
@@ -871,6 +918,10 @@ export const spec: OpenApiDocument = {
       ],
       "get": {
         "operationId": "getProductMedia",
+        "x-rate-limit-buckets": [
+          "default",
+          "downloads"
+        ],
         "tags": [
           "Catalog"
         ],
@@ -912,6 +963,9 @@ export const spec: OpenApiDocument = {
     "/utilities/lookup-product-by-legacy-sku": {
       "get": {
         "operationId": "lookupProductByLegacySku",
+        "x-rate-limit-buckets": [
+          "default"
+        ],
         "deprecated": true,
         "tags": [
           "Utilities"
@@ -962,6 +1016,9 @@ export const spec: OpenApiDocument = {
     "/utilities/lookup-order-reference-by-custom-identifier": {
       "get": {
         "operationId": "lookupOrderReferenceByCustomIdentifier",
+        "x-rate-limit-buckets": [
+          "default"
+        ],
         "tags": [
           "Utilities"
         ],
@@ -1011,6 +1068,9 @@ export const spec: OpenApiDocument = {
     "/scenes": {
       "get": {
         "operationId": "listScenes",
+        "x-rate-limit-buckets": [
+          "default"
+        ],
         "tags": [
           "Rendering"
         ],
@@ -1065,6 +1125,9 @@ export const spec: OpenApiDocument = {
       ],
       "get": {
         "operationId": "getScene",
+        "x-rate-limit-buckets": [
+          "default"
+        ],
         "tags": [
           "Rendering"
         ],
@@ -1109,6 +1172,9 @@ export const spec: OpenApiDocument = {
     "/perspectives": {
       "get": {
         "operationId": "listPerspectives",
+        "x-rate-limit-buckets": [
+          "default"
+        ],
         "tags": [
           "Rendering"
         ],
@@ -1166,6 +1232,9 @@ export const spec: OpenApiDocument = {
       ],
       "get": {
         "operationId": "getPerspective",
+        "x-rate-limit-buckets": [
+          "default"
+        ],
         "tags": [
           "Rendering"
         ],
@@ -1210,6 +1279,9 @@ export const spec: OpenApiDocument = {
     "/lookup-composition": {
       "get": {
         "operationId": "lookupComposition",
+        "x-rate-limit-buckets": [
+          "default"
+        ],
         "tags": [
           "Rendering"
         ],
@@ -1316,6 +1388,9 @@ export const spec: OpenApiDocument = {
       ],
       "get": {
         "operationId": "getComposition",
+        "x-rate-limit-buckets": [
+          "default"
+        ],
         "tags": [
           "Rendering"
         ],
@@ -1360,6 +1435,9 @@ export const spec: OpenApiDocument = {
     "/renders": {
       "post": {
         "operationId": "createRender",
+        "x-rate-limit-buckets": [
+          "default"
+        ],
         "tags": [
           "Rendering"
         ],
@@ -1424,6 +1502,9 @@ export const spec: OpenApiDocument = {
       ],
       "get": {
         "operationId": "getRender",
+        "x-rate-limit-buckets": [
+          "default"
+        ],
         "tags": [
           "Rendering"
         ],
@@ -1476,6 +1557,10 @@ export const spec: OpenApiDocument = {
       ],
       "get": {
         "operationId": "getRenderMedia",
+        "x-rate-limit-buckets": [
+          "default",
+          "downloads"
+        ],
         "tags": [
           "Rendering"
         ],
@@ -1525,6 +1610,10 @@ export const spec: OpenApiDocument = {
       ],
       "get": {
         "operationId": "getRenderThumbnail",
+        "x-rate-limit-buckets": [
+          "default",
+          "downloads"
+        ],
         "tags": [
           "Rendering"
         ],
@@ -1569,6 +1658,9 @@ export const spec: OpenApiDocument = {
     "/rendertokens": {
       "get": {
         "operationId": "getRendertokens",
+        "x-rate-limit-buckets": [
+          "default"
+        ],
         "tags": [
           "Rendering"
         ],
