@@ -1,0 +1,25 @@
+// The SDK's wire rules, each in one place: every SDK package imports them from here. Small and free of the
+// bundled spec document, so importing a rule costs only that rule. The sandbox keeps its own, independent
+// half on purpose (a misreading must not cancel itself out in tests).
+export { bucketsOf, DEFAULT_BUCKET, RATE_LIMIT_ROUTES, type RateLimitRoute } from './buckets.ts';
+export { type Clock, systemClock } from './clock.ts';
+export {
+  checkSecretKey,
+  isV1CredentialHeader,
+  V1_CREDENTIAL_HEADERS,
+  V2_SECRET_KEY_HEADER,
+  v1CredentialKind,
+} from './credentials.ts';
+export { sha256Hex } from './hash.ts';
+export { sniffImageType, type UploadImageType } from './image.ts';
+export {
+  isReference,
+  REFERENCE_OPAQUE_LENGTH,
+  REFERENCE_PREFIXES,
+  type Reference,
+  type ReferenceAlphabet,
+  type ReferencePrefix,
+  referencePattern,
+  referencePrefixOf,
+} from './references.ts';
+export { parseRetryAfter } from './retry-after.ts';

@@ -1,0 +1,68 @@
+/** Prefixes of the typed, opaque references (`<Prefix>_<26 opaque characters>`). */
+export const REFERENCE_PREFIXES = [
+  'Store',
+  'Order',
+  'Product',
+  'Productgroup',
+  'Image',
+  'Evidence',
+  'Claim',
+  'Claimcategory',
+  'Shipment',
+  'Item',
+  'Scene',
+  'Perspective',
+  'Composition',
+  'Render',
+] as const;
+
+export type ReferencePrefix = (typeof REFERENCE_PREFIXES)[number];
+
+/** A reference string of one resource, e.g. `Reference<'Order'>` is `` `Order_${string}` ``. */
+export type Reference<P extends ReferencePrefix = ReferencePrefix> = `${P}_${string}`;
+
+/** The number of opaque characters after `<Prefix>_` (the reference's only statement about them). */
+export const REFERENCE_OPAQUE_LENGTH = 26;
+
+/**
+ * Which characters the 26 may be. The reference calls them opaque and never names an alphabet:
+ * - `spec`: letters and digits, the spec's assumption (its schemas' `pattern`), for input a partner typed;
+ * - `unreserved`: any URL-unreserved character (`A-Z a-z 0-9 . _ ~ -`), for values the service itself sent
+ *   (a callback's query, a V1 file): never refuse those over an alphabet we assumed.
+ */
+export type ReferenceAlphabet = 'spec' | 'unreserved';
+
+const ALPHABETS: Record<ReferenceAlphabet, string> = {
+  spec: '[0-9A-Za-z]',
+  unreserved: '[A-Za-z0-9._~-]',
+};
+
+const patterns = new Map<string, RegExp>();
+
+/** The pattern of a reference of `prefix`. References are opaque: validate with it, never take one apart. */
+export function referencePattern(prefix: ReferencePrefix, alphabet: ReferenceAlphabet = 'spec'): RegExp {
+  const key = `${prefix}:${alphabet}`;
+  let pattern = patterns.get(key);
+  if (!pattern) {
+    pattern = new RegExp(`^${prefix}_${ALPHABETS[alphabet]}{${REFERENCE_OPAQUE_LENGTH}}$`);
+    patterns.set(key, pattern);
+  }
+  return pattern;
+}
+
+/** Whether `value` is a well-formed reference of `prefix` (narrows a string from outside to its type). */
+export function isReference<P extends ReferencePrefix>(
+  prefix: P,
+  value: unknown,
+  alphabet: ReferenceAlphabet = 'spec',
+): value is Reference<P> {
+  return typeof value === 'string' && referencePattern(prefix, alphabet).test(value);
+}
+
+/** The prefix of a value shaped `<Prefix>_…` when it is a known one, else undefined. */
+export function referencePrefixOf(value: string): ReferencePrefix | undefined {
+  const underscore = value.indexOf('_');
+  if (underscore <= 0) return undefined;
+  const prefix = value.slice(0, underscore);
+  return (REFERENCE_PREFIXES as readonly string[]).includes(prefix) ? (prefix as ReferencePrefix) : undefined;
+}

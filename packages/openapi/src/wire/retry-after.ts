@@ -1,0 +1,20 @@
+// Every HTTP-date form (IMF-fixdate, RFC 850, asctime) starts with a weekday; Date.parse alone accepts far
+// too much (a bare "1.5" would become a date in 2001).
+const HTTP_DATE = /^(mon|tue|wed|thu|fri|sat|sun)[a-z]*,? /i;
+// RFC 9110 delay-seconds is 1*DIGIT; a decimal is accepted too (a server that sends "1.5" means 1.5 s,
+// and reading it as "malformed" would only make the client retry sooner than asked).
+const DELAY_SECONDS = /^\d+(\.\d+)?$/;
+
+/**
+ * `Retry-After` as a delay in milliseconds (≥ 0): delay-seconds or an HTTP-date relative to `nowMs`.
+ * Undefined when the value is missing or malformed; the caller then backs off on its own.
+ */
+export function parseRetryAfter(value: string | null | undefined, nowMs: number): number | undefined {
+  if (value == null) return undefined;
+  const trimmed = value.trim();
+  if (trimmed === '') return undefined;
+  if (DELAY_SECONDS.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  if (!HTTP_DATE.test(trimmed)) return undefined;
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
+}

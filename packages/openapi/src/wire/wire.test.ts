@@ -1,0 +1,150 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  bucketsOf,
+  checkSecretKey,
+  isReference,
+  isV1CredentialHeader,
+  parseRetryAfter,
+  referencePattern,
+  referencePrefixOf,
+  sha256Hex,
+  sniffImageType,
+  systemClock,
+  V1_CREDENTIAL_HEADERS,
+  v1CredentialKind,
+} from './index.ts';
+
+describe('references', () => {
+  const opaque = 'A'.repeat(26);
+  it('checks the prefix and the 26 opaque characters', () => {
+    expect(isReference('Order', `Order_${opaque}`)).toBe(true);
+    expect(isReference('Order', `Product_${opaque}`)).toBe(false);
+    expect(isReference('Order', `Order_${opaque}A`)).toBe(false);
+    expect(isReference('Order', 42)).toBe(false);
+  });
+  it('takes URL-unreserved characters only with the unreserved alphabet', () => {
+    const value = `Order_${'a-b.c~d_'.repeat(3)}xy`;
+    expect(isReference('Order', value)).toBe(false);
+    expect(isReference('Order', value, 'unreserved')).toBe(true);
+    expect(referencePattern('Order', 'unreserved').test(`Order_${'%'.repeat(26)}`)).toBe(false);
+  });
+  it('names the prefix of a reference-shaped value', () => {
+    expect(referencePrefixOf(`Claimcategory_${opaque}`)).toBe('Claimcategory');
+    expect(referencePrefixOf('Nope_x')).toBeUndefined();
+    expect(referencePrefixOf('orders')).toBeUndefined();
+  });
+});
+
+describe('parseRetryAfter', () => {
+  const now = Date.parse('2026-11-25T10:00:00Z');
+  it.each([
+    ['0', 0],
+    ['17', 17_000],
+    ['1.5', 1500],
+    [' 3 ', 3000],
+    ['Wed, 25 Nov 2026 10:00:30 GMT', 30_000],
+    ['Wed, 25 Nov 2026 09:00:00 GMT', 0],
+  ])('%j → %d ms', (value, ms) => expect(parseRetryAfter(value, now)).toBe(ms));
+  it.each([null, undefined, '', '-1', 'soon', '1e3', '2001-01-01', '0x10'])('%j is malformed', (value) =>
+    expect(parseRetryAfter(value, now)).toBeUndefined(),
+  );
+});
+
+describe('V1 credential headers', () => {
+  it.each(['X-Partner-Key', 'Store-Code', 'partner_code', 'X-Api-Key', 'apikey', 'X-Partner-Api-Key'])(
+    '%s is V1',
+    (h) => expect(isV1CredentialHeader(h)).toBe(true),
+  );
+  it.each(['X-Service-Secret-Key', 'Authorization', 'X-Request-Id', 'Content-Type'])('%s is not', (h) =>
+    expect(isV1CredentialHeader(h)).toBe(false),
+  );
+  it('tells the two credentials apart and lists lowercase names', () => {
+    expect(v1CredentialKind('Partner-Code')).toBe('partner-code');
+    expect(v1CredentialKind('x-partner-key')).toBe('api-key');
+    for (const name of V1_CREDENTIAL_HEADERS) expect(name).toBe(name.toLowerCase());
+  });
+});
+
+describe('checkSecretKey', () => {
+  it('accepts visible ASCII', () => expect(() => checkSecretKey('sk_test_SECRET123')).not.toThrow());
+  it.each([
+    ['sk_test_SECRET123\0', /NUL/],
+    ['sk_test_SECRET123\r\nX: y', /line break/],
+    ['sk_test SECRET123', /space/],
+    ['sk_test_SECRÉT123', /non-ASCII/],
+    ['', /empty/],
+  ])('refuses %j without echoing it', (key, why) => {
+    expect(() => checkSecretKey(key)).toThrow(why);
+    try {
+      checkSecretKey(key);
+    } catch (error) {
+      if (key) expect(String((error as Error).message)).not.toContain(key.slice(0, 8));
+    }
+  });
+  it('never echoes any key it refuses', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ minLength: 4 }),
+        fc.constantFrom('\0', '\n', '\r', ' ', '\u0001', 'é'),
+        (key, bad) => {
+          const value = `${key}${bad}`;
+          try {
+            checkSecretKey(value);
+          } catch (error) {
+            expect((error as Error).message.includes(value)).toBe(false);
+            return;
+          }
+          throw new Error('accepted');
+        },
+      ),
+    );
+  });
+  it('refuses non-strings', () => expect(() => checkSecretKey(undefined)).toThrow(/must be a string/));
+});
+
+describe('bucketsOf', () => {
+  it('routes uploads and downloads from the spec', () => {
+    expect(bucketsOf('POST', '/images')).toEqual(['default', 'uploads']);
+    expect(bucketsOf('post', '/evidence')).toEqual(['default', 'uploads']);
+    expect(bucketsOf('GET', `/renders/Render_${'x'.repeat(26)}/media`)).toEqual(['default', 'downloads']);
+    expect(bucketsOf('GET', '/renders/{renderReference}/thumbnail')).toEqual(['default', 'downloads']);
+    expect(bucketsOf('GET', `/products/Product_${'x'.repeat(26)}/media/front.png?x=1`)).toEqual([
+      'default',
+      'downloads',
+    ]);
+  });
+  it('every other route spends default only', () => {
+    expect(bucketsOf('GET', '/orders')).toEqual(['default']);
+    expect(bucketsOf('GET', `/renders/Render_${'x'.repeat(26)}`)).toEqual(['default']);
+    expect(bucketsOf('GET', '/images')).toEqual(['default']);
+    expect(bucketsOf('DELETE', '/unknown/route')).toEqual(['default']);
+  });
+});
+
+describe('images and hashing', () => {
+  it('sniffs JPEG and PNG only', () => {
+    expect(sniffImageType(new Uint8Array([0xff, 0xd8, 0xff, 0xe0]))).toBe('image/jpeg');
+    expect(sniffImageType(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0]))).toBe(
+      'image/png',
+    );
+    expect(sniffImageType(new TextEncoder().encode('GIF89a'))).toBeUndefined();
+    expect(sniffImageType(new Uint8Array())).toBeUndefined();
+  });
+  it('hashes strings, buffers and views alike', async () => {
+    const abc = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
+    expect(await sha256Hex('abc')).toBe(abc);
+    expect(await sha256Hex(new TextEncoder().encode('abc').buffer)).toBe(abc);
+    expect(await sha256Hex(new TextEncoder().encode('xabcx').subarray(1, 4))).toBe(abc);
+  });
+});
+
+describe('systemClock', () => {
+  it('sleeps and aborts with the signal reason', async () => {
+    await systemClock.sleep(1);
+    const controller = new AbortController();
+    const slept = systemClock.sleep(60_000, controller.signal);
+    controller.abort(new Error('stop'));
+    await expect(slept).rejects.toThrow('stop');
+  });
+});
