@@ -1,9 +1,3 @@
-import { defineConfig } from 'tsdown';
+import { libraryBuild, packageBuild } from '../../tsdown.base.ts';
 
-export default defineConfig({
-  entry: { index: 'src/index.ts', 'node/index': 'src/node/index.ts' },
-  format: ['esm'],
-  dts: true,
-  platform: 'neutral',
-  fixedExtension: false,
-});
+export default packageBuild(libraryBuild({ index: 'src/index.ts', 'node/index': 'src/node/index.ts' }));

@@ -1,9 +1,3 @@
-import { defineConfig } from 'tsdown';
+import { libraryBuild, packageBuild } from '../../tsdown.base.ts';
 
-export default defineConfig({
-  entry: ['src/index.ts', 'src/lite.ts'],
-  format: ['esm'],
-  dts: true,
-  platform: 'neutral',
-  fixedExtension: false,
-});
+export default packageBuild(libraryBuild(['src/index.ts', 'src/lite.ts']));

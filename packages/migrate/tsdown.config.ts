@@ -1,22 +1,11 @@
-import { defineConfig } from 'tsdown';
+import { libraryBuild, nodeBuild, packageBuild } from '../../tsdown.base.ts';
 
-export default defineConfig([
-  {
-    entry: ['src/index.ts'],
-    format: ['esm'],
-    dts: true,
-    platform: 'neutral',
-    fixedExtension: false,
-  },
-  {
-    // The Node entry (file cache, streaming readers, runCli) and the bin.
-    entry: { 'node/index': 'src/node/index.ts', 'node/cli': 'src/node/cli.ts' },
-    format: ['esm'],
-    dts: true,
-    platform: 'node',
-    fixedExtension: false,
-    clean: false,
-    // Loaded only for --sandbox, and only if installed.
-    external: ['@partner-print/sandbox'],
-  },
-]);
+export default packageBuild(
+  libraryBuild(['src/index.ts']),
+  // The Node entry (file cache, streaming readers, runCli) and the bin; the sandbox is loaded only for
+  // --sandbox, and only if installed.
+  nodeBuild(
+    { 'node/index': 'src/node/index.ts', 'node/cli': 'src/node/cli.ts' },
+    { external: ['@partner-print/sandbox'] },
+  ),
+);

@@ -1,19 +1,6 @@
-import { defineConfig } from 'tsdown';
+import { libraryBuild, nodeBuild, packageBuild } from '../../tsdown.base.ts';
 
-export default defineConfig([
-  {
-    entry: ['src/index.ts'],
-    format: ['esm'],
-    dts: true,
-    platform: 'neutral',
-    fixedExtension: false,
-  },
-  {
-    entry: { 'node/index': 'src/node/index.ts', 'node/cli': 'src/node/cli.ts' },
-    format: ['esm'],
-    dts: true,
-    platform: 'node',
-    fixedExtension: false,
-    clean: false,
-  },
-]);
+export default packageBuild(
+  libraryBuild(['src/index.ts']),
+  nodeBuild({ 'node/index': 'src/node/index.ts', 'node/cli': 'src/node/cli.ts' }),
+);

@@ -1,10 +1,3 @@
-import { defineConfig } from 'vitest/config';
+import { packageTests } from '../../vitest.base.ts';
 
-export default defineConfig({
-  test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    globalSetup: ['test/global-setup.ts'],
-    typecheck: { enabled: true, include: ['src/**/*.test-d.ts', 'test/**/*.test-d.ts'] },
-    passWithNoTests: false,
-  },
-});
+export default packageTests({ globalSetup: ['test/global-setup.ts'] });
