@@ -276,8 +276,8 @@ export interface paths {
         /**
          * List warehouse items
          * @description Lists the organization's warehouse items (physical stock), with their quantities and linked products. Only
-         *     relevant when the partner stores stock with the service. Query parameters and pagination are not documented
-         *     by the service reference.
+         *     relevant when the partner stores stock with the service. Cursor-paginated like every list (the reference:
+         *     "list endpoints use cursor pagination"); other query parameters are not documented by the service reference.
          */
         get: operations["listItems"];
         put?: never;
@@ -779,10 +779,14 @@ export interface components {
             /** @description When true, every claimline in this category needs at least 1 evidence reference. */
             evidenceRequired: boolean;
         };
+        /**
+         * @description A page of claim categories. The endpoint table of the service reference shows `{ claimcategories }`;
+         *     `nextCursor` follows the list convention ("a list response … carries `nextCursor`") and cursor pagination.
+         *     The list is short in practice, but a client should still follow `nextCursor`.
+         */
         ClaimcategoryList: {
             claimcategories: components["schemas"]["Claimcategory"][];
-            /** @description The service reference shows no cursor for this list; it is optional here, following the list convention. */
-            nextCursor?: components["schemas"]["NextCursor"];
+            nextCursor: components["schemas"]["NextCursor"];
         };
         /**
          * ClaimcategoryReference
@@ -983,10 +987,14 @@ export interface components {
             comment?: string;
             claimlines: components["schemas"]["ClaimlineRequest"][];
         };
-        /** @description Warehouse items of the organization. Whether this list is paginated is not documented by the service reference. */
+        /**
+         * @description A page of the organization's warehouse items. The endpoint table of the service reference gives no envelope;
+         *     the list convention (`items` next to `nextCursor`) and cursor pagination ("list endpoints use cursor
+         *     pagination") apply.
+         */
         ItemList: {
             items: components["schemas"]["Item"][];
-            nextCursor?: components["schemas"]["NextCursor"];
+            nextCursor: components["schemas"]["NextCursor"];
         };
         /**
          * ItemReference
@@ -1130,13 +1138,12 @@ export interface components {
             products: components["schemas"]["Link"][] | null;
         };
         /**
-         * @description Perspectives. The service reference says "list of perspectives" without the shape: the `perspectives`
-         *     wrapper follows the list convention.
+         * @description A page of perspectives. The service reference says "list of perspectives" without the shape: the
+         *     `perspectives` wrapper and `nextCursor` follow the list convention and cursor pagination.
          */
         PerspectiveList: {
             perspectives: components["schemas"]["Perspective"][];
-            /** @description Whether this list is paginated is not documented by the service reference. */
-            nextCursor?: components["schemas"]["NextCursor"];
+            nextCursor: components["schemas"]["NextCursor"];
         };
         /** @description Output of renders from this perspective. */
         PerspectiveOutput: {
@@ -1270,10 +1277,13 @@ export interface components {
             compatibleProductgroups: components["schemas"]["Link"][];
             perspectives: components["schemas"]["Link"][];
         };
+        /**
+         * @description A page of scenes. The endpoint table of the service reference shows `{ scenes }`; `nextCursor` follows the
+         *     list convention ("a list response … carries `nextCursor`") and cursor pagination.
+         */
         SceneList: {
             scenes: components["schemas"]["SceneSummary"][];
-            /** @description Whether this list is paginated is not documented by the service reference. */
-            nextCursor?: components["schemas"]["NextCursor"];
+            nextCursor: components["schemas"]["NextCursor"];
         };
         /**
          * SceneReference
@@ -1435,8 +1445,8 @@ export interface components {
          */
         Unauthorized: {
             headers: {
-                "X-RateLimit-Policy": components["headers"]["XRateLimitPolicy"];
-                "X-RateLimit": components["headers"]["XRateLimit"];
+                "X-RateLimit-Policy": components["headers"]["XRateLimitPolicyUnauthenticated"];
+                "X-RateLimit": components["headers"]["XRateLimitUnauthenticated"];
                 [name: string]: unknown;
             };
             content: {
@@ -1498,7 +1508,7 @@ export interface components {
          * @description The state of each bucket that applies to this request, as a structured-field List: one item per policy name
          *     with parameters `r` (remaining tokens) and `t` (seconds until a full token is regained; 0 while tokens remain),
          *     e.g. `"default";r=2999;t=0, "uploads";r=4999;t=0`. Unknown parameters are ignored; a malformed field is
-         *     ignored rather than fatal. Present on every authenticated response. V3 renames it `RateLimit`.
+         *     ignored rather than fatal. Present on every authenticated response (hence `required`). V3 renames it `RateLimit`.
          */
         XRateLimit: string;
         /**
@@ -1509,9 +1519,19 @@ export interface components {
          *     Documented policies: `default` 3000 per 60 s (every authenticated request), `uploads` 5000 per 86400 s
          *     (image and evidence uploads), `downloads` 100000 per 86400 s (render media, render thumbnails, product media).
          *     Policies, values and bucket assignment may change within a major version: read them from this header.
-         *     Present on every authenticated response. V3 renames it `RateLimit-Policy`.
+         *     Present on every authenticated response (hence `required`). V3 renames it `RateLimit-Policy`.
          */
         XRateLimitPolicy: string;
+        /**
+         * @description `X-RateLimit-Policy` (see the authenticated responses) on a response to an unauthenticated request. Whether a response to a request without a valid secret key carries it is not documented by the
+         *     service reference (the sandbox sends it only on authenticated responses).
+         */
+        XRateLimitPolicyUnauthenticated: string;
+        /**
+         * @description `X-RateLimit` (see the authenticated responses) on a response to an unauthenticated request. Whether a response to a request without a valid secret key carries it is not documented by the
+         *     service reference (the sandbox sends it only on authenticated responses).
+         */
+        XRateLimitUnauthenticated: string;
     };
     pathItems: never;
 }
@@ -1632,6 +1652,8 @@ export type ParameterShipmentReferencePath = components['parameters']['ShipmentR
 export type HeaderRetryAfter = components['headers']['RetryAfter'];
 export type HeaderXRateLimit = components['headers']['XRateLimit'];
 export type HeaderXRateLimitPolicy = components['headers']['XRateLimitPolicy'];
+export type HeaderXRateLimitPolicyUnauthenticated = components['headers']['XRateLimitPolicyUnauthenticated'];
+export type HeaderXRateLimitUnauthenticated = components['headers']['XRateLimitUnauthenticated'];
 export type $defs = Record<string, never>;
 export interface operations {
     uploadEvidence: {
@@ -1696,7 +1718,10 @@ export interface operations {
     };
     listClaimcategories: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The `nextCursor` of the previous page. Omit for the first page. Opaque; do not construct. */
+                cursor?: components["parameters"]["Cursor"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1981,7 +2006,10 @@ export interface operations {
     };
     listItems: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The `nextCursor` of the previous page. Omit for the first page. Opaque; do not construct. */
+                cursor?: components["parameters"]["Cursor"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2074,7 +2102,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The file. Its actual content type is not documented by the service reference. */
+            /**
+             * @description The file. Its content type is not documented by the service reference: images are expected as
+             *     `image/png` or `image/jpeg` (the sandbox answers the stored image's type); anything else as
+             *     `application/octet-stream`. Read the body as bytes whatever the type.
+             */
             200: {
                 headers: {
                     "X-RateLimit-Policy": components["headers"]["XRateLimitPolicy"];
@@ -2082,6 +2114,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "image/png": Blob;
+                    "image/jpeg": Blob;
                     "application/octet-stream": Blob;
                 };
             };
@@ -2152,6 +2186,8 @@ export interface operations {
     listScenes: {
         parameters: {
             query?: {
+                /** @description The `nextCursor` of the previous page. Omit for the first page. Opaque; do not construct. */
+                cursor?: components["parameters"]["Cursor"];
                 /** @description Only scenes compatible with this productgroup. */
                 productgroupReference?: components["parameters"]["ProductgroupReferenceFilter"];
             };
@@ -2208,6 +2244,8 @@ export interface operations {
     listPerspectives: {
         parameters: {
             query?: {
+                /** @description The `nextCursor` of the previous page. Omit for the first page. Opaque; do not construct. */
+                cursor?: components["parameters"]["Cursor"];
                 /** @description Only perspectives usable with this scene. */
                 sceneReference?: components["parameters"]["SceneReferenceFilter"];
                 /** @description Only perspectives usable with this product. */
@@ -2420,7 +2458,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The file. Its actual content type is not documented by the service reference. */
+            /**
+             * @description The file. Its content type is not documented by the service reference: images are expected as
+             *     `image/png` or `image/jpeg` (the sandbox answers the stored image's type); anything else as
+             *     `application/octet-stream`. Read the body as bytes whatever the type.
+             */
             200: {
                 headers: {
                     "X-RateLimit-Policy": components["headers"]["XRateLimitPolicy"];
@@ -2428,6 +2470,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "image/png": Blob;
+                    "image/jpeg": Blob;
                     "application/octet-stream": Blob;
                 };
             };
@@ -2449,7 +2493,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The file. Its actual content type is not documented by the service reference. */
+            /**
+             * @description The file. Its content type is not documented by the service reference: images are expected as
+             *     `image/png` or `image/jpeg` (the sandbox answers the stored image's type); anything else as
+             *     `application/octet-stream`. Read the body as bytes whatever the type.
+             */
             200: {
                 headers: {
                     "X-RateLimit-Policy": components["headers"]["XRateLimitPolicy"];
@@ -2457,6 +2505,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "image/png": Blob;
+                    "image/jpeg": Blob;
                     "application/octet-stream": Blob;
                 };
             };

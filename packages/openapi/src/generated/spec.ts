@@ -28,22 +28,26 @@ export const spec: OpenApiDocument = {
   },
   "servers": [
     {
+      "url": "http://127.0.0.1:4010/v2",
+      "description": "The local sandbox (`pnpm sandbox`, or `startSandboxServer()` from `@partner-print/sandbox/node`), which\nlistens on 127.0.0.1:4010 by default. Listed first so that a client generated from this description\nstarts with a base URL that answers; point it at production or test for real traffic.\n"
+    },
+    {
       "url": "{base_url}",
-      "description": "Production. The real host is not documented by the service reference; set `base_url` to the\nproduction base address, which ends with the version segment `/v2`.\n",
+      "description": "Production. The service reference calls this address `{base_url}` and does not give it: set the variable\nto the production base address from the partner dashboard. It ends with the version segment `/v2`.\n",
       "variables": {
         "base_url": {
-          "default": "https://api.example.invalid/v2",
-          "description": "Production base URL, ending with `/v2`. The default is a placeholder."
+          "default": "http://127.0.0.1:4010/v2",
+          "description": "Production base URL, ending with `/v2`. Not given by the service reference; the default is the local\nsandbox's address, not the production host.\n"
         }
       }
     },
     {
       "url": "{test_base_url}",
-      "description": "Test environment, with its own base address and its own references. The real host is not documented\nby the service reference.\n",
+      "description": "Test environment, with its own base address and its own references. The service reference calls this\naddress `{test_base_url}` and does not give it.\n",
       "variables": {
         "test_base_url": {
-          "default": "https://api-test.example.invalid/v2",
-          "description": "Test base URL, ending with `/v2`. The default is a placeholder."
+          "default": "http://127.0.0.1:4010/v2",
+          "description": "Test base URL, ending with `/v2`. Not given by the service reference; the default is the local\nsandbox's address, not the test host.\n"
         }
       }
     }
@@ -221,6 +225,11 @@ export const spec: OpenApiDocument = {
         ],
         "summary": "List claim categories",
         "description": "Lists the categories an item-issues claimline can use, and whether each requires evidence. The list can\nchange: fetch it dynamically rather than hard-coding references.\n",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/Cursor"
+          }
+        ],
         "responses": {
           "200": {
             "description": "The claim categories.",
@@ -766,7 +775,12 @@ export const spec: OpenApiDocument = {
           "Catalog"
         ],
         "summary": "List warehouse items",
-        "description": "Lists the organization's warehouse items (physical stock), with their quantities and linked products. Only\nrelevant when the partner stores stock with the service. Query parameters and pagination are not documented\nby the service reference.\n",
+        "description": "Lists the organization's warehouse items (physical stock), with their quantities and linked products. Only\nrelevant when the partner stores stock with the service. Cursor-paginated like every list (the reference:\n\"list endpoints use cursor pagination\"); other query parameters are not documented by the service reference.\n",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/Cursor"
+          }
+        ],
         "responses": {
           "200": {
             "description": "The warehouse items.",
@@ -929,7 +943,7 @@ export const spec: OpenApiDocument = {
         "description": "Downloads a media file of a product as raw bytes. Consumes a token from the `downloads` bucket as well as\nfrom `default`. Query parameters, the response content type and how file names are discovered are not\ndocumented by the service reference.\n",
         "responses": {
           "200": {
-            "description": "The file. Its actual content type is not documented by the service reference.",
+            "description": "The file. Its content type is not documented by the service reference: images are expected as\n`image/png` or `image/jpeg` (the sandbox answers the stored image's type); anything else as\n`application/octet-stream`. Read the body as bytes whatever the type.\n",
             "headers": {
               "X-RateLimit-Policy": {
                 "$ref": "#/components/headers/XRateLimitPolicy"
@@ -939,6 +953,20 @@ export const spec: OpenApiDocument = {
               }
             },
             "content": {
+              "image/png": {
+                "schema": {
+                  "type": "string",
+                  "format": "binary",
+                  "contentMediaType": "image/png"
+                }
+              },
+              "image/jpeg": {
+                "schema": {
+                  "type": "string",
+                  "format": "binary",
+                  "contentMediaType": "image/jpeg"
+                }
+              },
               "application/octet-stream": {
                 "schema": {
                   "type": "string",
@@ -1078,6 +1106,9 @@ export const spec: OpenApiDocument = {
         "description": "Lists the scenes available to the organization, optionally only those compatible with a productgroup.",
         "parameters": [
           {
+            "$ref": "#/components/parameters/Cursor"
+          },
+          {
             "$ref": "#/components/parameters/ProductgroupReferenceFilter"
           }
         ],
@@ -1181,6 +1212,9 @@ export const spec: OpenApiDocument = {
         "summary": "List perspectives",
         "description": "Lists perspectives (camera angles), optionally only those usable with a scene or a product. The response\nshape is not documented by the service reference beyond \"list of perspectives\".\n",
         "parameters": [
+          {
+            "$ref": "#/components/parameters/Cursor"
+          },
           {
             "$ref": "#/components/parameters/SceneReferenceFilter"
           },
@@ -1568,7 +1602,7 @@ export const spec: OpenApiDocument = {
         "description": "Downloads the rendered media as raw bytes once the render is completed (its type is given by the render's\n`media.mimeType`). While the render is not complete the service answers `202` with `Retry-After` seconds.\nConsumes a token from the `downloads` bucket as well as from `default`.\n",
         "responses": {
           "200": {
-            "description": "The file. Its actual content type is not documented by the service reference.",
+            "description": "The file. Its content type is not documented by the service reference: images are expected as\n`image/png` or `image/jpeg` (the sandbox answers the stored image's type); anything else as\n`application/octet-stream`. Read the body as bytes whatever the type.\n",
             "headers": {
               "X-RateLimit-Policy": {
                 "$ref": "#/components/headers/XRateLimitPolicy"
@@ -1578,6 +1612,20 @@ export const spec: OpenApiDocument = {
               }
             },
             "content": {
+              "image/png": {
+                "schema": {
+                  "type": "string",
+                  "format": "binary",
+                  "contentMediaType": "image/png"
+                }
+              },
+              "image/jpeg": {
+                "schema": {
+                  "type": "string",
+                  "format": "binary",
+                  "contentMediaType": "image/jpeg"
+                }
+              },
               "application/octet-stream": {
                 "schema": {
                   "type": "string",
@@ -1621,7 +1669,7 @@ export const spec: OpenApiDocument = {
         "description": "Downloads the rendered thumbnail as raw bytes once the render is completed (its type is given by the render's\n`thumbnail.mimeType`). While the render is not complete the service answers `202` with `Retry-After` seconds.\nConsumes a token from the `downloads` bucket as well as from `default`.\n",
         "responses": {
           "200": {
-            "description": "The file. Its actual content type is not documented by the service reference.",
+            "description": "The file. Its content type is not documented by the service reference: images are expected as\n`image/png` or `image/jpeg` (the sandbox answers the stored image's type); anything else as\n`application/octet-stream`. Read the body as bytes whatever the type.\n",
             "headers": {
               "X-RateLimit-Policy": {
                 "$ref": "#/components/headers/XRateLimitPolicy"
@@ -1631,6 +1679,20 @@ export const spec: OpenApiDocument = {
               }
             },
             "content": {
+              "image/png": {
+                "schema": {
+                  "type": "string",
+                  "format": "binary",
+                  "contentMediaType": "image/png"
+                }
+              },
+              "image/jpeg": {
+                "schema": {
+                  "type": "string",
+                  "format": "binary",
+                  "contentMediaType": "image/jpeg"
+                }
+              },
               "application/octet-stream": {
                 "schema": {
                   "type": "string",
@@ -1946,7 +2008,8 @@ export const spec: OpenApiDocument = {
               "name": "Wrong product delivered",
               "evidenceRequired": false
             }
-          ]
+          ],
+          "nextCursor": null
         }
       },
       "CompositionResponse": {
@@ -2158,7 +2221,8 @@ export const spec: OpenApiDocument = {
                 }
               ]
             }
-          ]
+          ],
+          "nextCursor": null
         }
       },
       "LegacySkuLookupResponse": {
@@ -2237,7 +2301,8 @@ export const spec: OpenApiDocument = {
                 }
               ]
             }
-          ]
+          ],
+          "nextCursor": null
         }
       },
       "PerspectiveResponse": {
@@ -2356,7 +2421,8 @@ export const spec: OpenApiDocument = {
               "reference": "Scene_M3JT4I1HO5L18IROZODS2B8TK2",
               "name": "Living room wall"
             }
-          ]
+          ],
+          "nextCursor": null
         }
       },
       "SceneResponse": {
@@ -2420,7 +2486,8 @@ export const spec: OpenApiDocument = {
         }
       },
       "XRateLimit": {
-        "description": "The state of each bucket that applies to this request, as a structured-field List: one item per policy name\nwith parameters `r` (remaining tokens) and `t` (seconds until a full token is regained; 0 while tokens remain),\ne.g. `\"default\";r=2999;t=0, \"uploads\";r=4999;t=0`. Unknown parameters are ignored; a malformed field is\nignored rather than fatal. Present on every authenticated response. V3 renames it `RateLimit`.\n",
+        "description": "The state of each bucket that applies to this request, as a structured-field List: one item per policy name\nwith parameters `r` (remaining tokens) and `t` (seconds until a full token is regained; 0 while tokens remain),\ne.g. `\"default\";r=2999;t=0, \"uploads\";r=4999;t=0`. Unknown parameters are ignored; a malformed field is\nignored rather than fatal. Present on every authenticated response (hence `required`). V3 renames it `RateLimit`.\n",
+        "required": true,
         "schema": {
           "type": "string",
           "examples": [
@@ -2429,12 +2496,27 @@ export const spec: OpenApiDocument = {
         }
       },
       "XRateLimitPolicy": {
-        "description": "The rate-limit policies that apply to this request, as a structured-field List (draft-ietf-httpapi-ratelimit-headers):\none item per bucket, the item a policy name with parameters `q` (quota, tokens) and `w` (window, seconds), e.g.\n`\"default\";q=3000;w=60, \"uploads\";q=5000;w=86400`. Requests consuming only `default` show one entry.\n\nDocumented policies: `default` 3000 per 60 s (every authenticated request), `uploads` 5000 per 86400 s\n(image and evidence uploads), `downloads` 100000 per 86400 s (render media, render thumbnails, product media).\nPolicies, values and bucket assignment may change within a major version: read them from this header.\nPresent on every authenticated response. V3 renames it `RateLimit-Policy`.\n",
+        "description": "The rate-limit policies that apply to this request, as a structured-field List (draft-ietf-httpapi-ratelimit-headers):\none item per bucket, the item a policy name with parameters `q` (quota, tokens) and `w` (window, seconds), e.g.\n`\"default\";q=3000;w=60, \"uploads\";q=5000;w=86400`. Requests consuming only `default` show one entry.\n\nDocumented policies: `default` 3000 per 60 s (every authenticated request), `uploads` 5000 per 86400 s\n(image and evidence uploads), `downloads` 100000 per 86400 s (render media, render thumbnails, product media).\nPolicies, values and bucket assignment may change within a major version: read them from this header.\nPresent on every authenticated response (hence `required`). V3 renames it `RateLimit-Policy`.\n",
+        "required": true,
         "schema": {
           "type": "string",
           "examples": [
             "\"default\";q=3000;w=60, \"uploads\";q=5000;w=86400"
           ]
+        }
+      },
+      "XRateLimitPolicyUnauthenticated": {
+        "description": "`X-RateLimit-Policy` (see the authenticated responses) on a response to an unauthenticated request. Whether a response to a request without a valid secret key carries it is not documented by the\nservice reference (the sandbox sends it only on authenticated responses).\n",
+        "required": false,
+        "schema": {
+          "type": "string"
+        }
+      },
+      "XRateLimitUnauthenticated": {
+        "description": "`X-RateLimit` (see the authenticated responses) on a response to an unauthenticated request. Whether a response to a request without a valid secret key carries it is not documented by the\nservice reference (the sandbox sends it only on authenticated responses).\n",
+        "required": false,
+        "schema": {
+          "type": "string"
         }
       }
     },
@@ -2757,10 +2839,10 @@ export const spec: OpenApiDocument = {
         "description": "Missing or invalid secret key. The response to a missing or invalid key is not documented by the service\nreference; `401` with the common error body is the SDK's working assumption. V1 credentials are rejected too.\n",
         "headers": {
           "X-RateLimit-Policy": {
-            "$ref": "#/components/headers/XRateLimitPolicy"
+            "$ref": "#/components/headers/XRateLimitPolicyUnauthenticated"
           },
           "X-RateLimit": {
-            "$ref": "#/components/headers/XRateLimit"
+            "$ref": "#/components/headers/XRateLimitUnauthenticated"
           }
         },
         "content": {
@@ -3027,8 +3109,10 @@ export const spec: OpenApiDocument = {
       },
       "ClaimcategoryList": {
         "type": "object",
+        "description": "A page of claim categories. The endpoint table of the service reference shows `{ claimcategories }`;\n`nextCursor` follows the list convention (\"a list response … carries `nextCursor`\") and cursor pagination.\nThe list is short in practice, but a client should still follow `nextCursor`.\n",
         "required": [
-          "claimcategories"
+          "claimcategories",
+          "nextCursor"
         ],
         "properties": {
           "claimcategories": {
@@ -3038,12 +3122,7 @@ export const spec: OpenApiDocument = {
             }
           },
           "nextCursor": {
-            "description": "The service reference shows no cursor for this list; it is optional here, following the list convention.\n",
-            "allOf": [
-              {
-                "$ref": "#/components/schemas/NextCursor"
-              }
-            ]
+            "$ref": "#/components/schemas/NextCursor"
           }
         }
       },
@@ -3558,9 +3637,10 @@ export const spec: OpenApiDocument = {
       },
       "ItemList": {
         "type": "object",
-        "description": "Warehouse items of the organization. Whether this list is paginated is not documented by the service reference.",
+        "description": "A page of the organization's warehouse items. The endpoint table of the service reference gives no envelope;\nthe list convention (`items` next to `nextCursor`) and cursor pagination (\"list endpoints use cursor\npagination\") apply.\n",
         "required": [
-          "items"
+          "items",
+          "nextCursor"
         ],
         "properties": {
           "items": {
@@ -3850,9 +3930,10 @@ export const spec: OpenApiDocument = {
       },
       "PerspectiveList": {
         "type": "object",
-        "description": "Perspectives. The service reference says \"list of perspectives\" without the shape: the `perspectives`\nwrapper follows the list convention.\n",
+        "description": "A page of perspectives. The service reference says \"list of perspectives\" without the shape: the\n`perspectives` wrapper and `nextCursor` follow the list convention and cursor pagination.\n",
         "required": [
-          "perspectives"
+          "perspectives",
+          "nextCursor"
         ],
         "properties": {
           "perspectives": {
@@ -3862,12 +3943,7 @@ export const spec: OpenApiDocument = {
             }
           },
           "nextCursor": {
-            "description": "Whether this list is paginated is not documented by the service reference.",
-            "allOf": [
-              {
-                "$ref": "#/components/schemas/NextCursor"
-              }
-            ]
+            "$ref": "#/components/schemas/NextCursor"
           }
         }
       },
@@ -4219,8 +4295,10 @@ export const spec: OpenApiDocument = {
       },
       "SceneList": {
         "type": "object",
+        "description": "A page of scenes. The endpoint table of the service reference shows `{ scenes }`; `nextCursor` follows the\nlist convention (\"a list response … carries `nextCursor`\") and cursor pagination.\n",
         "required": [
-          "scenes"
+          "scenes",
+          "nextCursor"
         ],
         "properties": {
           "scenes": {
@@ -4230,12 +4308,7 @@ export const spec: OpenApiDocument = {
             }
           },
           "nextCursor": {
-            "description": "Whether this list is paginated is not documented by the service reference.",
-            "allOf": [
-              {
-                "$ref": "#/components/schemas/NextCursor"
-              }
-            ]
+            "$ref": "#/components/schemas/NextCursor"
           }
         }
       },
