@@ -152,3 +152,58 @@ describe('convertV1Order', () => {
     expect(InvalidImageError).toBeDefined();
   });
 });
+
+describe('convertV1Order messages and the orderline image rule', () => {
+  it('never repeats the field path in a message, and names the CLI flag for a missing store', async () => {
+    const r = await convertV1Order(
+      {
+        store_code: 'NOPE',
+        shipping_kind: 'sideways',
+        dropship_address: 'x',
+        custom_identifier: '',
+        orderlines: [{ sku: '', image: 12, quantity: -1 }, { product_reference: 'Product_1' }, 'junk'],
+      },
+      { storeReference: () => undefined },
+    );
+    expect(r.errors.length).toBeGreaterThan(5);
+    for (const e of r.errors) {
+      if (e.path) expect(e.message).not.toContain(e.path);
+    }
+    expect(r.errors.find((e) => e.path === 'store_code')?.message).toMatch(/--store NOPE=Store_…/);
+    const storeless = await convertV1Order({ shipping_kind: 'combined', orderlines: [] });
+    expect(storeless.errors.find((e) => e.path === 'store_reference')?.message).toMatch(/--store-reference/);
+  });
+
+  it('checks the image rule when the catalog says which products are print products', async () => {
+    const isPrintProduct = (ref: string) =>
+      ref === 'Product_print' ? true : ref === 'Product_np' ? false : undefined;
+    const order = (lines: unknown[]) => ({
+      store_reference: 'Store_1',
+      shipping_kind: 'combined',
+      orderlines: lines,
+    });
+    const r = await convertV1Order(
+      order([
+        { product_reference: 'Product_print', quantity: 1 },
+        { product_reference: 'Product_np', image_reference: 'Image_1', quantity: 1 },
+        { product_reference: 'Product_print', image_reference: 'Image_1', quantity: 1 },
+        { product_reference: 'Product_np', quantity: 1 },
+        { product_reference: 'Product_unknown', quantity: 1 },
+      ]),
+      { isPrintProduct },
+    );
+    expect(r.errors).toEqual([
+      expect.objectContaining({ path: 'orderlines[0]', code: 'missing_image_reference' }),
+      expect.objectContaining({ path: 'orderlines[1]', code: 'unexpected_image_reference' }),
+    ]);
+    // Without catalog knowledge nothing is guessed.
+    expect((await convertV1Order(order([{ product_reference: 'Product_print', quantity: 1 }]))).ok).toBe(
+      true,
+    );
+    // A SKU resolution that carries `print` is used too.
+    const viaSku = await convertV1Order(order([{ sku: 'CASE-1', quantity: 1 }]), {
+      resolveSku: async () => ({ status: 'resolved', productReference: 'Product_case', print: true }),
+    });
+    expect(viaSku.errors.map((e) => e.code)).toEqual(['missing_image_reference']);
+  });
+});

@@ -1,5 +1,6 @@
+import { sha256Hex } from '@partner-print/openapi/wire';
 import { describe, expect, it, vi } from 'vitest';
-import { createImageUploader, decodeBase64Image, InvalidImageError, sha256Hex } from './image.ts';
+import { createImageUploader, decodeBase64Image, InvalidImageError } from './image.ts';
 
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 1, 2, 3]);
 const JPEG = Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46]);

@@ -1,49 +1,41 @@
 /**
  * V1 uploads images as base64 inside JSON; V2 takes raw JPEG or PNG bytes (POST /images,
- * application/octet-stream) and returns an `Image_…` reference. Only JPEG and PNG are accepted, so we
- * check the signature before uploading rather than spending a request (and an upload token) on a 4xx.
+ * application/octet-stream) and returns an `Image_…` reference. Only JPEG and PNG are accepted (the
+ * signature rule lives in `@partner-print/openapi/wire`), so we check before uploading rather than spend a
+ * request (and an upload token) on a 4xx.
  */
+import { PartnerPrintError } from '@partner-print/client';
+import { sha256Hex, sniffImageType } from '@partner-print/openapi/wire';
 
 export type ImageKind = 'jpeg' | 'png';
 
-export class InvalidImageError extends Error {
-  override readonly name = 'InvalidImageError';
+/** The bytes are not a JPEG or PNG image (`code: 'invalid_image'`); nothing was uploaded. */
+export class InvalidImageError extends PartnerPrintError {
+  override name = 'InvalidImageError';
   /** What the bytes look like, when recognisable (`gif`, `webp`, `pdf`, …). */
   readonly detected: string | undefined;
   constructor(message: string, detected?: string) {
-    super(message);
+    super(message, { code: 'invalid_image' });
     this.detected = detected;
   }
 }
 
-const SIGNATURES: Array<{ kind: string; bytes: number[]; offset?: number }> = [
-  { kind: 'jpeg', bytes: [0xff, 0xd8, 0xff] },
-  { kind: 'png', bytes: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] },
+// Formats V2 refuses, only to name them in the error (whether bytes are accepted is the wire rule's job).
+const REFUSED_SIGNATURES: Array<{ kind: string; bytes: number[]; offset?: number }> = [
   { kind: 'gif', bytes: [0x47, 0x49, 0x46, 0x38] },
   { kind: 'pdf', bytes: [0x25, 0x50, 0x44, 0x46] },
   { kind: 'bmp', bytes: [0x42, 0x4d] },
   { kind: 'tiff', bytes: [0x49, 0x49, 0x2a, 0x00] },
   { kind: 'tiff', bytes: [0x4d, 0x4d, 0x00, 0x2a] },
   { kind: 'webp', bytes: [0x57, 0x45, 0x42, 0x50], offset: 8 },
+  { kind: 'heif/avif', bytes: [0x66, 0x74, 0x79, 0x70], offset: 4 },
 ];
 
-/** Identifies the format from the first bytes; `undefined` when unknown. */
-export function sniffImageKind(bytes: Uint8Array): string | undefined {
-  for (const sig of SIGNATURES) {
+function describeRefused(bytes: Uint8Array): string | undefined {
+  return REFUSED_SIGNATURES.find((sig) => {
     const off = sig.offset ?? 0;
-    if (bytes.length < off + sig.bytes.length) continue;
-    if (sig.bytes.every((b, i) => bytes[off + i] === b)) return sig.kind;
-  }
-  if (
-    bytes.length >= 12 &&
-    bytes[4] === 0x66 &&
-    bytes[5] === 0x74 &&
-    bytes[6] === 0x79 &&
-    bytes[7] === 0x70
-  ) {
-    return 'heif/avif';
-  }
-  return undefined;
+    return bytes.length >= off + sig.bytes.length && sig.bytes.every((b, i) => bytes[off + i] === b);
+  })?.kind;
 }
 
 export interface DecodedImage {
@@ -55,28 +47,19 @@ export interface DecodedImage {
 
 const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
 
-/**
- * Decodes a V1 base64 image (plain base64, base64url, or a `data:image/…;base64,` URL; whitespace and
- * line breaks are ignored) and checks that it is a JPEG or PNG. Throws {@link InvalidImageError}.
- */
-export function decodeBase64Image(input: string): DecodedImage {
-  if (typeof input !== 'string' || input.length === 0) {
-    throw new InvalidImageError('The image is empty or not a string.');
-  }
-  let data = input;
-  let declaredType: string | undefined;
-  const dataUrl = /^data:([^;,]*)((?:;[^;,]*)*),/i.exec(data);
-  if (dataUrl) {
-    declaredType = dataUrl[1] || undefined;
-    if (!/;base64/i.test(dataUrl[2] ?? '')) {
-      throw new InvalidImageError('The data URL is not base64-encoded.');
-    }
-    data = data.slice(dataUrl[0].length);
-  }
-  data = data.replace(/\s+/g, '');
-  if (!BASE64.test(data) || data.length % 4 === 1) {
+/** Strips a `data:…;base64,` prefix; returns the payload and the declared media type. */
+function splitDataUrl(input: string): { data: string; declaredType?: string } {
+  const dataUrl = /^data:([^;,]*)((?:;[^;,]*)*),/i.exec(input);
+  if (!dataUrl) return { data: input };
+  if (!/;base64/i.test(dataUrl[2] ?? '')) throw new InvalidImageError('The data URL is not base64-encoded.');
+  const data = input.slice(dataUrl[0].length);
+  return dataUrl[1] ? { data, declaredType: dataUrl[1] } : { data };
+}
+
+function base64ToBytes(input: string): Uint8Array {
+  let data = input.replace(/\s+/g, '');
+  if (!BASE64.test(data) || data.length % 4 === 1)
     throw new InvalidImageError('The image is not valid base64.');
-  }
   data = data.replace(/-/g, '+').replace(/_/g, '/');
   while (data.length % 4 !== 0) data += '=';
   let binary: string;
@@ -87,29 +70,35 @@ export function decodeBase64Image(input: string): DecodedImage {
   }
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/**
+ * Decodes a V1 base64 image (plain base64, base64url, or a `data:image/…;base64,` URL; whitespace and
+ * line breaks are ignored) and checks that it is a JPEG or PNG. Throws {@link InvalidImageError}.
+ */
+export function decodeBase64Image(input: string): DecodedImage {
+  if (typeof input !== 'string' || input.length === 0) {
+    throw new InvalidImageError('The image is empty or not a string.');
+  }
+  const { data, declaredType } = splitDataUrl(input);
+  const bytes = base64ToBytes(data);
   return { bytes, kind: checkImageBytes(bytes), ...(declaredType ? { declaredType } : {}) };
 }
 
 /** Returns `jpeg` or `png`, or throws {@link InvalidImageError} naming what the bytes look like. */
 export function checkImageBytes(bytes: Uint8Array): ImageKind {
   if (bytes.length === 0) throw new InvalidImageError('The image is empty.');
-  const kind = sniffImageKind(bytes);
-  if (kind === 'jpeg' || kind === 'png') return kind;
+  const type = sniffImageType(bytes);
+  if (type === 'image/jpeg') return 'jpeg';
+  if (type === 'image/png') return 'png';
+  const kind = describeRefused(bytes);
   throw new InvalidImageError(
     kind
       ? `The image is ${kind.toUpperCase()}; V2 accepts only JPEG and PNG. Convert it before migrating.`
       : 'The image is neither JPEG nor PNG (unrecognised signature); V2 accepts only JPEG and PNG.',
     kind,
   );
-}
-
-/** Hex SHA-256 of the bytes (Web Crypto). */
-export async function sha256Hex(bytes: Uint8Array | string): Promise<string> {
-  const data = typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes;
-  const digest = await crypto.subtle.digest('SHA-256', data as Uint8Array<ArrayBuffer>);
-  let hex = '';
-  for (const b of new Uint8Array(digest)) hex += b.toString(16).padStart(2, '0');
-  return hex;
 }
 
 export interface ImageUploader {

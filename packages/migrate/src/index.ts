@@ -30,7 +30,7 @@ export {
   v1FieldName,
   v2FieldName,
 } from './case.ts';
-export { createLimiter, type MigrateClient } from './client.ts';
+export type { MigrateClient } from './client.ts';
 export {
   type ConversionError,
   type ConversionResult,
@@ -59,8 +59,6 @@ export {
   type ImageKind,
   type ImageUploader,
   InvalidImageError,
-  sha256Hex,
-  sniffImageKind,
 } from './image.ts';
 export {
   createOrderReferenceResolver,

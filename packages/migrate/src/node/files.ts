@@ -2,11 +2,18 @@ import { createReadStream } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { createInterface } from 'node:readline';
+import { ConfigurationError } from '@partner-print/client';
 import { parse } from 'csv-parse/sync';
 
-/** A usage problem (exit code 2): a missing file, an unreadable directory, a bad option. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
+/**
+ * A usage problem (exit code 2): a missing file, an unreadable directory, a bad option, a refused key.
+ * A `ConfigurationError` with `code: 'usage'`; its message never holds the secret key.
+ */
+export class UsageError extends ConfigurationError {
+  override name = 'UsageError';
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, { code: 'usage', ...options });
+  }
 }
 
 export async function assertReadableFile(path: string): Promise<void> {
