@@ -175,8 +175,7 @@ async function memoryBench(): Promise<{
     concurrency: 1,
     defaults: {
       policies: { default: { quota: 1e9, windowSeconds: 1 } },
-      everyRequest: ['default'],
-      routes: [],
+      buckets: () => ['default'],
     },
     fetch: () =>
       release

@@ -19,6 +19,8 @@ export interface TokenBucketApiOptions {
   now?: () => number;
   /** Max whole seconds added to Retry-After. */
   jitter?: number;
+  /** Random numbers in [0, 1) for the jitter (seed it for a repeatable run). */
+  random?: () => number;
   /** Header names: 'x' (V2) or 'v3' (unprefixed). */
   names?: 'x' | 'v3';
 }
@@ -53,6 +55,7 @@ export function createTokenBucketApi(options: TokenBucketApiOptions = {}): Token
   const routes = options.routes ?? DEFAULT_ROUTES;
   const now = options.now ?? (() => performance.timeOrigin + performance.now());
   const jitter = options.jitter ?? 0;
+  const random = options.random ?? Math.random;
   const [policyHeader, limitHeader] =
     options.names === 'v3' ? ['RateLimit-Policy', 'RateLimit'] : ['X-RateLimit-Policy', 'X-RateLimit'];
   const orgs = new Map<string, Map<string, Bucket>>();
@@ -97,8 +100,7 @@ export function createTokenBucketApi(options: TokenBucketApiOptions = {}): Token
     );
     if (empty.length > 0) {
       counts.limited++;
-      const wait =
-        Math.max(...empty.map(waitOf)) + (jitter > 0 ? Math.floor(Math.random() * (jitter + 1)) : 0);
+      const wait = Math.max(...empty.map(waitOf)) + (jitter > 0 ? Math.floor(random() * (jitter + 1)) : 0);
       headers.set('retry-after', String(wait));
       return new Response(
         JSON.stringify({ code: 'rate_limited', message: 'A rate-limit bucket is empty.' }),

@@ -12,9 +12,15 @@
  *   client that was open when that ticket was taken may have reached the server after it, and is counted
  *   as possibly unreflected: those bounds widen downwards, and a correction goes to their cautious end.
  *   With one client (the memory store) nothing changes.
- * - `share` is our part of what the server spends, when others spend the same budget without a shared
- *   store (other processes, other machines). It is measured over windows of ~10 tokens or a second: the
- *   server spent refill + balance before − balance after, of which our requests in between were ours.
+ * - `others` is the part of what the server spends that is not ours (other processes, other machines
+ *   spending the same budget without a shared store), measured over windows of ~10 tokens or a second:
+ *   the server spent refill + balance before − balance after, of which our requests in between were ours.
+ * - `share` is the part of the refill we allow ourselves, steered like TCP's congestion window (AIMD):
+ *   while the budget is shared and the server's balance is low (congestion), it is cut by a factor at
+ *   most a few times per window; otherwise it grows by a fixed amount per second. Every sharer sees the
+ *   same balance in its answers, so all cut together: cuts keep the ratio of two shares, increases close
+ *   their gap, and the shares converge to equal parts (and to 1 for a process left alone) — unlike a
+ *   share measured from what a process already got, which keeps whoever started first ahead.
  * - `tokens` is our claim: at most our share of the server's balance, refilled at our share of the rate,
  *   with our share of any surplus the server reports, so uncoordinated processes do not all spend the
  *   same spare tokens.
@@ -31,10 +37,15 @@ export interface BucketState {
   tokens: number;
   /** Time (ms) `level` and `tokens` were computed for. */
   at: number;
-  /** Our estimated share (0..1] of the budget's consumption. */
+  /** The part (0..1] of the refill we allow ourselves (AIMD). */
   share: number;
-  /** Whether `share` has been measured yet (the first sample replaces the initial 1). */
+  /** Measured part (0..1) of the server's consumption that is not ours. */
+  others: number;
+  /** Whether a window was measured yet (the first sample sets `share` and `others` at once). */
   sampled: boolean;
+  /** Time of the last share increase step and of the last cut. */
+  grownAt: number;
+  cutAt: number;
   pausedUntil: number;
   /** Tickets dispatched and not yet answered, in dispatch order. */
   inflight: number[];
@@ -51,6 +62,8 @@ export interface BucketState {
   lastTicket: number;
   /** True once a response described this bucket. */
   live: boolean;
+  /** After a pause (a 429), one request probes the bucket until an answer describes it again. */
+  probing: boolean;
   /** Start of the current measurement window: time, server balance, take count, refund count. */
   refAt: number;
   refBalance: number;
@@ -73,19 +86,27 @@ export interface BucketObservation {
 }
 
 export const TUNING = {
-  /** A share sample counts fully after this many tokens spent at the server. */
+  /** A measurement sample counts fully after this many tokens spent at the server. */
   tauTokens: 30,
   /** A measurement window closes after this many tokens spent at the server, or `windowMs`. */
   windowTokens: 10,
   windowMs: 1000,
   /** Tokens kept back per token/s others spend, so racing processes rarely collide. */
   reserveSeconds: 0.25,
-  /** A share sample above this is measurement noise of a process alone: it counts as 1. */
+  /** A sample of our part above this is measurement noise of a process alone: nobody else spent. */
   aloneAbove: 0.9,
   /** Slack (tokens) for timing differences before the level is corrected. */
   tolerance: 0.25,
-  /** Never assume less than this share of the refill for ourselves. */
+  /** Never allow ourselves less than this share of the refill. */
   minShare: 0.05,
+  /** Additive increase: share gained per policy window (1: a process left alone is back within one). */
+  increasePerWindow: 1,
+  /** Multiplicative decrease: the share kept at a cut. */
+  decrease: 0.8,
+  /** At most one cut per this fraction of the policy window. */
+  cutEvery: 0.05,
+  /** The budget counts as shared once others' measured part is above this. */
+  sharedAbove: 0.05,
 } as const;
 
 export function newBucket(quota: number, windowSeconds: number, now: number): BucketState {
@@ -96,7 +117,10 @@ export function newBucket(quota: number, windowSeconds: number, now: number): Bu
     tokens: quota,
     at: now,
     share: 1,
+    others: 0,
     sampled: false,
+    grownAt: now,
+    cutAt: -1,
     pausedUntil: 0,
     inflight: [],
     inflightSeq: [],
@@ -106,6 +130,7 @@ export function newBucket(quota: number, windowSeconds: number, now: number): Bu
     refunded: 0,
     lastTicket: -1,
     live: false,
+    probing: false,
     refAt: -1,
     refBalance: 0,
     refSeq: 0,
@@ -115,8 +140,11 @@ export function newBucket(quota: number, windowSeconds: number, now: number): Bu
 
 const rateOf = (b: BucketState): number => b.quota / b.windowSeconds;
 const effectiveRate = (b: BucketState): number => rateOf(b) * b.share;
-/** What others spend, tokens per second. */
-export const foreignRate = (b: BucketState): number => rateOf(b) * (1 - b.share);
+/** What others spend, tokens per second (measured). */
+export const foreignRate = (b: BucketState): number => rateOf(b) * b.others;
+/** Below this server balance, a shared budget is congested: the sharers want more than the refill. */
+export const congestionLevel = (b: BucketState): number =>
+  Math.min(b.quota * 0.05, rateOf(b) * TUNING.reserveSeconds) + 1;
 const reserveOf = (b: BucketState): number =>
   Math.min(b.quota * 0.05, foreignRate(b) * TUNING.reserveSeconds);
 
@@ -156,7 +184,7 @@ export function takeAll(
     // Until a response has described the bucket, one request at a time: the defaults may be stale
     // (policies change within a major version) and others may have spent the budget already. The wait
     // ends with that response, not at a time.
-    if (!b.live && b.inflight.length > 0) retryAt = Number.POSITIVE_INFINITY;
+    if ((!b.live || b.probing) && b.inflight.length > 0) retryAt = Number.POSITIVE_INFINITY;
     retryAt = Math.max(retryAt, readyAt(b, now));
   }
   if (retryAt > now) return { ok: false, retryAt };
@@ -211,6 +239,9 @@ export function observe(b: BucketState, ticket: number | undefined, o: BucketObs
   if (o.pauseUntil !== undefined && o.pauseUntil > b.pausedUntil) b.pausedUntil = o.pauseUntil;
   refill(b, now);
   if (o.seen && !b.live) b.live = true;
+  // While others spent during the pause, our estimate grew: after it, one request asks first.
+  if (o.pauseUntil !== undefined) b.probing = true;
+  else if (o.seen || (o.remaining !== undefined && !o.refund)) b.probing = false;
   if (o.remaining === undefined) return;
   if (ticket !== undefined) {
     // A response to an older request than one already applied carries a staler balance.
@@ -256,6 +287,7 @@ export function observe(b: BucketState, ticket: number | undefined, o: BucketObs
   }
   // Our claim is at most our part of what the server holds, less what we have on the way.
   b.tokens = Math.min(b.tokens, b.level, lo * b.share - after - unsure);
+  steerShare(b, lo, now);
 
   if (seq === undefined) return;
   const elapsed = now - b.refAt;
@@ -270,15 +302,34 @@ export function observe(b: BucketState, ticket: number | undefined, o: BucketObs
   if (b.refBalance < b.quota - 1 && balance < b.quota - 1 && ours > 0) {
     // Within a token of noise (reordering, rounding of `r`) nobody else spent anything.
     const others = Math.max(0, spent - ours - 1);
-    const measured = ours / (ours + others);
-    const sample = measured >= TUNING.aloneAbove ? 1 : Math.max(TUNING.minShare, measured);
-    // The first sample of a full window replaces the initial guess (1) at once: the start, when every
+    const measured = others / (ours + others);
+    const sample = measured <= 1 - TUNING.aloneAbove ? 0 : Math.min(1 - TUNING.minShare, measured);
+    // The first sample of a full window replaces the initial guess at once: the start, when every
     // process drains the same full bucket, is when a wrong share collides most.
     const weight = Math.min(1, (ours + others) / (b.sampled ? TUNING.tauTokens : TUNING.windowTokens));
-    b.share += (sample - b.share) * weight;
+    b.others += (sample - b.others) * weight;
+    if (!b.sampled) b.share = Math.max(TUNING.minShare, 1 - sample);
     b.sampled = true;
   }
   startWindow(b, now, balance, seq);
+}
+
+/**
+ * AIMD on our share of the refill: cut (×decrease, at most once per cutEvery·w) while a shared budget is
+ * congested, grow (+increasePerWindow per window) otherwise.
+ */
+function steerShare(b: BucketState, balance: number, now: number): void {
+  const windowMs = b.windowSeconds * 1000;
+  const elapsed = Math.max(0, now - b.grownAt);
+  b.grownAt = now;
+  if (b.others > TUNING.sharedAbove && balance < congestionLevel(b)) {
+    if (b.cutAt < 0 || now - b.cutAt >= TUNING.cutEvery * windowMs) {
+      b.share = Math.max(TUNING.minShare, b.share * TUNING.decrease);
+      b.cutAt = now;
+    }
+    return;
+  }
+  b.share = Math.min(1, b.share + (TUNING.increasePerWindow * elapsed) / windowMs);
 }
 
 function startWindow(b: BucketState, now: number, balance: number, seq: number): void {

@@ -1,6 +1,4 @@
 export type { BucketObservation } from './bucket.ts';
-export { type Clock, systemClock } from './clock.ts';
-export { Deque } from './deque.ts';
 export {
   DEFAULT_PARAMETER_NAMES,
   type HeadersInput,
@@ -8,18 +6,10 @@ export {
   type ParsedRateLimitHeaders,
   type ParseOptions,
   parseRateLimitHeaders,
-  parseRetryAfter,
   type RateLimitLimit,
   type RateLimitPolicy,
 } from './parse.ts';
-export {
-  type DefaultRoute,
-  defaultBuckets,
-  type PolicySpec,
-  type RateLimitDefaults,
-  REFERENCE_DEFAULTS,
-  routeKey,
-} from './routes.ts';
+export { type PolicySpec, type RateLimitDefaults, REFERENCE_DEFAULTS } from './routes.ts';
 export {
   createScheduler,
   type FetchLike,

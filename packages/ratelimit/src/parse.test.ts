@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseRateLimitHeaders, parseRetryAfter } from './parse.ts';
+import { parseRateLimitHeaders } from './parse.ts';
 
 const NOW = Date.parse('2026-11-16T09:00:00Z');
 
@@ -158,17 +158,19 @@ describe('parseRateLimitHeaders', () => {
     expect(parsed.limits).toEqual([{ name: 'default', remaining: 4, resetSeconds: 2 }]);
   });
 
-  it('reads Retry-After as seconds or an HTTP-date', () => {
+  it('reads Retry-After with the wire rule: seconds (decimals too) or an HTTP-date', () => {
+    const retryAfter = (value: string) =>
+      parseRateLimitHeaders({ 'Retry-After': value }, { now: NOW }).retryAfterSeconds;
     expect(parseRateLimitHeaders({ 'Retry-After': '17' }, { now: NOW }).retryAfterSeconds).toBe(17);
     expect(
       parseRateLimitHeaders({ 'Retry-After': 'Mon, 16 Nov 2026 09:00:30 GMT' }, { now: NOW })
         .retryAfterSeconds,
     ).toBe(30);
-    expect(parseRetryAfter('Mon, 16 Nov 2026 08:00:00 GMT', NOW)).toBe(0);
-    expect(parseRetryAfter('soon', NOW)).toBeUndefined();
-    expect(parseRetryAfter('1.5', NOW)).toBeUndefined();
-    expect(parseRetryAfter('-3', NOW)).toBeUndefined();
-    expect(parseRetryAfter(undefined, NOW)).toBeUndefined();
+    expect(retryAfter('Mon, 16 Nov 2026 08:00:00 GMT')).toBe(0);
+    expect(retryAfter('soon')).toBeUndefined();
+    expect(retryAfter('1.5')).toBe(1.5);
+    expect(retryAfter('-3')).toBeUndefined();
+    expect(parseRateLimitHeaders({}, { now: NOW }).retryAfterSeconds).toBeUndefined();
   });
 
   it('never throws, whatever the fields hold (fast-check)', () => {

@@ -1,3 +1,4 @@
+import { parseRetryAfter } from '@partner-print/openapi/wire';
 import { type BareItem, type InnerList, type Item, parseList, Token } from 'structured-headers';
 
 /** A quota policy from `RateLimit-Policy` / `X-RateLimit-Policy`. */
@@ -85,23 +86,9 @@ export function parseRateLimitHeaders(
     break;
   }
 
-  const retryAfter = parseRetryAfter(get('retry-after'), options.now ?? Date.now());
-  if (retryAfter !== undefined) result.retryAfterSeconds = retryAfter;
+  const retryAfterMs = parseRetryAfter(get('retry-after'), options.now ?? Date.now());
+  if (retryAfterMs !== undefined) result.retryAfterSeconds = retryAfterMs / 1000;
   return result;
-}
-
-/** `Retry-After`: delay-seconds or an HTTP-date. Returns seconds (≥ 0) or undefined when absent/invalid. */
-export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
-  if (value === undefined) return undefined;
-  const trimmed = value.trim();
-  if (trimmed === '') return undefined;
-  if (/^\d+$/.test(trimmed)) return Number(trimmed);
-  // Every HTTP-date form (IMF-fixdate, RFC 850, asctime) starts with a weekday; Date.parse alone accepts
-  // far too much (a bare "1.5" would become a date in 2001).
-  if (!/^(mon|tue|wed|thu|fri|sat|sun)[a-z]*,? /i.test(trimmed)) return undefined;
-  const at = Date.parse(trimmed);
-  if (Number.isNaN(at)) return undefined;
-  return Math.max(0, (at - now) / 1000);
 }
 
 function headerReader(headers: HeadersInput): (name: string) => string | undefined {

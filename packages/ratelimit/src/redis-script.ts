@@ -4,7 +4,7 @@
  * KEYS[1] ticket counter, KEYS[2] set of bucket names, then per bucket: its hash and its in-flight zset.
  * ARGV: mode ('take' | 'observe' | 'snapshot'), now (ms), use redis TIME ('1' | '0'), JSON payload,
  * ttl (ms), stale (ms), tauTokens, windowTokens, windowMs, reserveSeconds, tolerance, minShare,
- * aloneAbove.
+ * aloneAbove, increasePerWindow, decrease, cutEvery, sharedAbove.
  * In-flight members are "<ticket>:<dispatch ms>:<take count>:<owner>:<foreign>" scored by ticket (owner: the
  * store instance that took it; foreign: other owners' requests open then); members written by an older
  * version, without the last two fields, read as owner '' and foreign 0. An answer that never comes (a
@@ -27,9 +27,13 @@ local reserveSeconds = tonumber(ARGV[10])
 local tolerance = tonumber(ARGV[11])
 local minShare = tonumber(ARGV[12])
 local aloneAbove = tonumber(ARGV[13])
+local increasePerWindow = tonumber(ARGV[14])
+local decrease = tonumber(ARGV[15])
+local cutEvery = tonumber(ARGV[16])
+local sharedAbove = tonumber(ARGV[17])
 
 local FIELDS = { 'quota', 'window', 'level', 'tokens', 'at', 'share', 'sampled', 'paused', 'taken', 'refunded',
-  'last', 'live', 'refAt', 'refBalance', 'refSeq', 'refRefunded' }
+  'last', 'live', 'refAt', 'refBalance', 'refSeq', 'refRefunded', 'others', 'grownAt', 'cutAt', 'probing' }
 
 local function load(i, name, quota, window)
   local h = KEYS[1 + 2 * i]
@@ -38,9 +42,15 @@ local function load(i, name, quota, window)
   local b = {}
   if v[1] then
     for j, f in ipairs(FIELDS) do b[f] = tonumber(v[j]) end
+    -- Written by an older version: no AIMD fields yet.
+    b.others = b.others or 0
+    b.grownAt = b.grownAt or now
+    b.cutAt = b.cutAt or -1
+    b.probing = b.probing or 0
   elseif quota and window then
     b = { quota = quota, window = window, level = quota, tokens = quota, at = now, share = 1, sampled = 0, paused = 0,
-          taken = 0, refunded = 0, last = -1, live = 0, refAt = -1, refBalance = 0, refSeq = 0, refRefunded = 0 }
+          taken = 0, refunded = 0, last = -1, live = 0, refAt = -1, refBalance = 0, refSeq = 0, refRefunded = 0,
+          others = 0, grownAt = now, cutAt = -1, probing = 0 }
     redis.call('SADD', KEYS[2], name)
   else
     return nil
@@ -85,7 +95,8 @@ end
 
 local function rate(b) return b.quota / b.window end
 local function effective(b) return rate(b) * b.share end
-local function foreign(b) return rate(b) * (1 - b.share) end
+local function foreign(b) return rate(b) * b.others end
+local function congestion(b) return math.min(b.quota * 0.05, rate(b) * reserveSeconds) + 1 end
 local function reserve(b) return math.min(b.quota * 0.05, foreign(b) * reserveSeconds) end
 
 local function refill(b)
@@ -145,6 +156,20 @@ local function startWindow(b, balance, seq)
   b.refRefunded = b.refunded
 end
 
+local function steer(b, balance)
+  local windowMs = b.window * 1000
+  local elapsed = math.max(0, now - b.grownAt)
+  b.grownAt = now
+  if b.others > sharedAbove and balance < congestion(b) then
+    if b.cutAt < 0 or now - b.cutAt >= cutEvery * windowMs then
+      b.share = math.max(minShare, b.share * decrease)
+      b.cutAt = now
+    end
+    return
+  end
+  b.share = math.min(1, b.share + increasePerWindow * elapsed / windowMs)
+end
+
 local function observe(b, ticket, o)
   refill(b)
   local seq, unsure = settle(b, ticket)
@@ -158,6 +183,11 @@ local function observe(b, ticket, o)
   if o.pauseUntil and o.pauseUntil > b.paused then b.paused = o.pauseUntil end
   refill(b)
   if o.seen and b.live == 0 then b.live = 1 end
+  if o.pauseUntil then
+    b.probing = 1
+  elseif o.seen or (o.remaining ~= nil and not o.refund) then
+    b.probing = 0
+  end
   if o.remaining == nil then return end
   if ticket then
     if ticket < b.last then return end
@@ -194,6 +224,7 @@ local function observe(b, ticket, o)
     end
   end
   b.tokens = math.min(b.tokens, b.level, lo * b.share - after - unsure)
+  steer(b, lo)
 
   if not seq then return end
   local elapsed = now - b.refAt
@@ -206,12 +237,13 @@ local function observe(b, ticket, o)
   if spent < windowTokens and elapsed < windowMs then return end
   if b.refBalance < b.quota - 1 and balance < b.quota - 1 and ours > 0 then
     local others = math.max(0, spent - ours - 1)
-    local measured = ours / (ours + others)
-    local sample = 1
-    if measured < aloneAbove then sample = math.max(minShare, measured) end
+    local measured = others / (ours + others)
+    local sample = 0
+    if measured > 1 - aloneAbove then sample = math.min(1 - minShare, measured) end
     local weight = math.min(1, (ours + others) / windowTokens)
     if b.sampled == 1 then weight = math.min(1, (ours + others) / tauTokens) end
-    b.share = b.share + (sample - b.share) * weight
+    b.others = b.others + (sample - b.others) * weight
+    if b.sampled == 0 then b.share = math.max(minShare, 1 - sample) end
     b.sampled = 1
   end
   startWindow(b, balance, seq)
@@ -224,7 +256,7 @@ if mode == 'take' then
   for i, spec in ipairs(payload.buckets) do
     local b = load(i, spec.name, spec.quota, spec.windowSeconds)
     refill(b)
-    if b.live == 0 and #b.inflight > 0 then awaiting = true end
+    if (b.live == 0 or b.probing == 1) and #b.inflight > 0 then awaiting = true end
     retryAt = math.max(retryAt, readyAt(b))
     buckets[i] = b
   end

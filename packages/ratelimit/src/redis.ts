@@ -114,6 +114,10 @@ export class RedisStore implements RateLimitStore {
       String(TUNING.tolerance),
       String(TUNING.minShare),
       String(TUNING.aloneAbove),
+      String(TUNING.increasePerWindow),
+      String(TUNING.decrease),
+      String(TUNING.cutEvery),
+      String(TUNING.sharedAbove),
     ];
     const options = { keys, arguments: args };
     this.sha ??= this.client.scriptLoad(BUCKET_SCRIPT).catch((error: unknown) => {

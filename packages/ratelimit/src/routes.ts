@@ -1,22 +1,19 @@
+import { bucketsOf } from '@partner-print/openapi/wire';
+
 /** A policy as the scheduler uses it: quota units per window. */
 export interface PolicySpec {
   quota: number;
   windowSeconds: number;
 }
 
-/** A route that consumes a dedicated bucket besides `default`, before the headers say otherwise. */
-export interface DefaultRoute {
-  method: string;
-  /** Route template as produced by {@link routeKey}'s path part, e.g. `/renders/*\/media`. */
-  path: string;
-  policy: string;
-}
-
 export interface RateLimitDefaults {
+  /** Policies before the first headers describe them. */
   policies: Record<string, PolicySpec>;
-  /** Policies every request consumes. */
-  everyRequest: readonly string[];
-  routes: readonly DefaultRoute[];
+  /**
+   * The buckets a request consumes before responses taught its route's: `path` is the route template after
+   * the version segment (`/renders/*\/media`). Default: the spec's `x-rate-limit-buckets` (`bucketsOf`).
+   */
+  buckets?: (method: string, path: string) => readonly string[];
 }
 
 /** The reference's documented policies (API v2, "Limits → Rate limits"). Live headers replace them. */
@@ -26,14 +23,7 @@ export const REFERENCE_DEFAULTS: RateLimitDefaults = {
     uploads: { quota: 5000, windowSeconds: 86400 },
     downloads: { quota: 100000, windowSeconds: 86400 },
   },
-  everyRequest: ['default'],
-  routes: [
-    { method: 'POST', path: '/images', policy: 'uploads' },
-    { method: 'POST', path: '/evidence', policy: 'uploads' },
-    { method: 'GET', path: '/renders/*/media', policy: 'downloads' },
-    { method: 'GET', path: '/renders/*/thumbnail', policy: 'downloads' },
-    { method: 'GET', path: '/products/*/media/*', policy: 'downloads' },
-  ],
+  buckets: bucketsOf,
 };
 
 // `<Resource>_<26 opaque characters>`: recognised by the prefix alone (a capitalised word and `_`, which
@@ -71,11 +61,8 @@ export function routeKey(method: string, url: string): string {
   return `${method.toUpperCase()} /${normalized.join('/')}`;
 }
 
-/** Buckets a route consumes according to the defaults. */
-export function defaultBuckets(defaults: RateLimitDefaults, route: string): string[] {
-  const names = [...defaults.everyRequest];
-  for (const r of defaults.routes) {
-    if (route === `${r.method.toUpperCase()} ${r.path}` && !names.includes(r.policy)) names.push(r.policy);
-  }
-  return names;
+/** Buckets a route (`METHOD /path/template`) consumes according to the defaults. */
+export function defaultBuckets(defaults: RateLimitDefaults, route: string): readonly string[] {
+  const space = route.indexOf(' ');
+  return (defaults.buckets ?? bucketsOf)(route.slice(0, space), route.slice(space + 1));
 }

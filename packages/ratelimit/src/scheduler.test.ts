@@ -11,8 +11,8 @@ const headers = { 'x-service-secret-key': SECRET };
 function smallDefaults(q: number, w: number): RateLimitDefaults {
   return {
     policies: { default: { quota: q, windowSeconds: w }, uploads: { quota: 1, windowSeconds: 60 } },
-    everyRequest: ['default'],
-    routes: [{ method: 'POST', path: '/images', policy: 'uploads' }],
+    buckets: (method, path) =>
+      method === 'POST' && path === '/images' ? ['default', 'uploads'] : ['default'],
   };
 }
 

@@ -1,34 +1,26 @@
-import type { BucketObservation } from './bucket.ts';
-import { type Clock, systemClock } from './clock.ts';
-import { Deque } from './deque.ts';
-import { type ParameterNames, type ParsedRateLimitHeaders, parseRateLimitHeaders } from './parse.ts';
+import { type Clock, systemClock } from '@partner-print/openapi/wire';
+import { Budget } from './budget.ts';
+import { Emitter, type SchedulerEvent, type SchedulerEvents } from './events.ts';
+import { FailoverStore } from './failover.ts';
+import { type Entry, type Lane, Lanes } from './lanes.ts';
+import { type ParameterNames, parseRateLimitHeaders } from './parse.ts';
 import {
-  defaultBuckets,
-  type PolicySpec,
-  type RateLimitDefaults,
-  REFERENCE_DEFAULTS,
-  routeKey,
-} from './routes.ts';
-import { type BucketRequest, type BucketSnapshot, MemoryStore, type RateLimitStore } from './store.ts';
+  attemptRequest,
+  type KeyOption,
+  keyResolver,
+  priorityOf,
+  type RequestInfoLite,
+  requestInitOf,
+  type SchedulerRequestInit,
+} from './request.ts';
+import { RetryPolicy, type Throttle } from './retry-policy.ts';
+import { type PolicySpec, type RateLimitDefaults, REFERENCE_DEFAULTS, routeKey } from './routes.ts';
+import { type BucketSnapshot, MemoryStore, type RateLimitStore } from './store.ts';
+
+export type { SchedulerEvent, SchedulerEvents } from './events.ts';
+export type { RateLimitRequestOptions, RequestInfoLite, SchedulerRequestInit } from './request.ts';
 
 export type FetchLike = (input: Request) => Promise<Response>;
-
-/** What `classify` and `key` see of a request before it is sent. */
-export interface RequestInfoLite {
-  method: string;
-  url: string;
-  headers: Headers;
-  /** `METHOD /path/template`, e.g. `GET /renders/*\/media`. */
-  route: string;
-}
-
-/** Per-request options, passed as `init.rateLimit` to the scheduler's `fetch`. */
-export interface RateLimitRequestOptions {
-  /** Higher runs first; default 0. Integers from -10 to 10. */
-  priority?: number;
-}
-
-export type SchedulerRequestInit = RequestInit & { rateLimit?: RateLimitRequestOptions };
 
 export interface SchedulerOptions {
   /** The fetch to wrap. Defaults to `globalThis.fetch`. */
@@ -40,20 +32,26 @@ export interface SchedulerOptions {
    * Budget key (organization). Default: SHA-256 of the `X-Service-Secret-Key` header, so keys of one
    * organization do not share state unless the same key is configured; the secret itself is never stored.
    */
-  key?: string | ((request: RequestInfoLite) => string | Promise<string>);
+  key?: KeyOption;
   /** Requests in flight at most. Default 16. */
   concurrency?: number;
-  /** Retries after a 429, each after the bucket's pause. Default 3; at most 10. */
+  /** Retries after a 429, each after its pause. Default 5; at most 10. */
   maxRetries?: number;
   /** A 429 whose Retry-After exceeds this (ms) is returned instead of retried. Default 120000. */
   maxRetryAfterMs?: number;
   /** Names the buckets a request consumes until responses have taught the route's buckets. */
   classify?: (request: RequestInfoLite) => readonly string[] | undefined;
-  /** Policies before the first headers; the reference's by default. */
+  /** Policies before the first headers (the reference's), and the spec's route → buckets table. */
   defaults?: RateLimitDefaults;
   /** Request header carrying a priority (removed before sending). Default `x-ratelimit-priority`. */
   priorityHeader?: string | false;
   parameterNames?: Partial<ParameterNames>;
+  /** Random numbers in [0, 1) for the backoff's jitter. Default `Math.random`; seed it in tests. */
+  random?: () => number;
+  /** A shared `store` slower than this (ms) counts as failed, like an error. Default 1000. */
+  storeTimeoutMs?: number;
+  /** While a shared `store` is down, it is tried again after this long (ms). Default 1000. */
+  storeRetryMs?: number;
 }
 
 export interface SchedulerStats {
@@ -71,16 +69,6 @@ export interface SchedulerStats {
   routes: Record<string, readonly string[]>;
 }
 
-export interface SchedulerEvents {
-  queued: { route: string; priority: number; queued: number };
-  admitted: { route: string; buckets: readonly string[]; waitedMs: number; attempt: number };
-  throttled: { route: string; buckets: readonly string[]; retryAfterSeconds: number; attempt: number };
-  retried: { route: string; attempt: number; delayMs: number };
-  'policy-changed': { name: string; quota: number; windowSeconds: number; previous?: PolicySpec };
-}
-
-export type SchedulerEvent = keyof SchedulerEvents;
-
 export interface Scheduler {
   fetch(input: RequestInfo | URL, init?: SchedulerRequestInit): Promise<Response>;
   stats(): SchedulerStats;
@@ -92,307 +80,297 @@ export interface Scheduler {
   close(reason?: unknown): void;
 }
 
-/** A request in the scheduler; kept small (100,000 queued fit in well under 50 MB). */
-interface Entry {
-  seq: number;
-  input: RequestInfo | URL | undefined;
-  init: RequestInit | undefined;
-  request: Request | undefined;
-  body: ArrayBuffer | null | undefined;
-  /** Its queue: key, route and priority live there, shared by all its entries. */
-  lane: Lane;
-  signal: AbortSignal | undefined;
-  onAbort: (() => void) | undefined;
-  resolve: (response: Response) => void;
-  reject: (reason: unknown) => void;
-  attempts: number;
-  enqueuedAt: number;
-  state: 'queued' | 'running' | 'done';
-}
-
-interface Lane {
-  id: string;
-  key: string;
-  route: string;
-  classified: readonly string[] | undefined;
-  priority: number;
-  queue: Deque<Entry>;
-  /** Live (not aborted) entries in the queue. */
-  size: number;
-  blockedUntil: number;
-}
-
-const MIN_PRIORITY = -10;
-const MAX_PRIORITY = 10;
-const MAX_ROUTES = 1000;
+/**
+ * Polls while another process's first request to a bucket is awaited. This waits on something outside
+ * the (possibly virtual) clock, so it uses a real timer: a virtual sleep returns at once and would spin.
+ */
 const AWAIT_POLL_MS = 250;
-const MAX_PAUSE_MS = 3_600_000;
-const encoder = new TextEncoder();
+/** A 429's body is read for its `code` for at most this long (a body that never ends must not hold a slot). */
+const CODE_READ_MS = 1000;
 
 export function createScheduler(options: SchedulerOptions = {}): Scheduler {
-  const baseFetch = (options.fetch ?? globalThis.fetch) as FetchLike;
-  const clock = options.clock ?? systemClock;
-  const store = options.store ?? new MemoryStore();
-  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 16));
-  const maxRetries = Math.min(10, Math.max(0, Math.floor(options.maxRetries ?? 3)));
-  const maxRetryAfterMs = options.maxRetryAfterMs ?? 120_000;
-  const defaults = options.defaults ?? REFERENCE_DEFAULTS;
-  const priorityHeader =
-    options.priorityHeader === false ? undefined : (options.priorityHeader ?? 'x-ratelimit-priority');
+  const core = new SchedulerCore(options);
+  return {
+    fetch: (input, init) => core.submit(input, init),
+    stats: () => core.stats(),
+    snapshot: (key) => core.store.snapshot(key, core.clock.now()),
+    on: (event, listener) => core.events.on(event, listener),
+    off: (event, listener) => core.events.off(event, listener),
+    close: (reason = new Error('Scheduler closed')) => core.close(reason),
+  };
+}
 
-  /** Policies per budget key, live from headers or from the defaults. */
-  const policies = new Map<string, Map<string, PolicySpec>>();
-  /** Route → buckets it consumes, learned from responses (same API for every key). */
-  const learned = new Map<string, readonly string[]>();
-  const lanes = new Map<string, Lane>();
-  /** Non-empty lanes per priority, highest priority first. */
-  const levels: { priority: number; lanes: Set<Lane> }[] = [];
-  const listeners = new Map<SchedulerEvent, Set<(payload: never) => void>>();
-  const counters = { admitted: 0, completed: 0, failed: 0, throttled: 0, retried: 0, aborted: 0 };
+/** The scheduler's state and its steps: queue, admit, send, read the answer, retry or complete. */
+class SchedulerCore {
+  readonly clock: Clock;
+  readonly store: RateLimitStore;
+  readonly events = new Emitter();
+  private readonly lanes = new Lanes();
+  private readonly budget: Budget;
+  private readonly retry: RetryPolicy;
+  private readonly baseFetch: FetchLike;
+  private readonly concurrency: number;
+  private readonly retries: boolean;
+  private readonly priorityHeader: string | undefined;
+  private readonly keyOf: (info: RequestInfoLite) => string | Promise<string>;
+  private readonly counters = { admitted: 0, completed: 0, failed: 0, throttled: 0, retried: 0, aborted: 0 };
+  private inflight = 0;
+  private seq = 0;
+  private closed: { reason: unknown } | undefined;
+  private pumping = false;
+  private pumpAgain = false;
+  private timer: { at: number; controller: AbortController } | undefined;
 
-  let seq = 0;
-  let queued = 0;
-  let inflight = 0;
-  let closed: { reason: unknown } | undefined;
-  let pumping = false;
-  let pumpAgain = false;
-  let timer: { at: number; controller: AbortController } | undefined;
-
-  function emit<E extends SchedulerEvent>(event: E, payload: SchedulerEvents[E]): void {
-    const set = listeners.get(event);
-    if (!set) return;
-    for (const fn of set) {
-      try {
-        (fn as (p: SchedulerEvents[E]) => void)(payload);
-      } catch {
-        // A listener's failure must not break scheduling.
-      }
-    }
-  }
-
-  function policiesOf(key: string): Map<string, PolicySpec> {
-    let map = policies.get(key);
-    if (!map) {
-      map = new Map(Object.entries(defaults.policies));
-      policies.set(key, map);
-    }
-    return map;
-  }
-
-  function bucketsFor(entry: Entry): BucketRequest[] {
-    const { route, classified, key } = entry.lane;
-    const names = learned.get(route) ?? classified ?? defaultBuckets(defaults, route);
-    const known = policiesOf(key);
-    const out: BucketRequest[] = [];
-    for (const name of names) {
-      const p = known.get(name);
-      if (p) out.push({ name, quota: p.quota, windowSeconds: p.windowSeconds });
-    }
-    return out;
-  }
-
-  function levelFor(priority: number): Set<Lane> {
-    let level = levels.find((l) => l.priority === priority);
-    if (!level) {
-      level = { priority, lanes: new Set() };
-      levels.push(level);
-      levels.sort((a, b) => b.priority - a.priority);
-    }
-    return level.lanes;
-  }
-
-  function laneFor(
-    key: string,
-    route: string,
-    priority: number,
-    classified: readonly string[] | undefined,
-  ): Lane {
-    const id = `${key}\n${priority}\n${route}${classified ? `\n${classified.join(',')}` : ''}`;
-    let lane = lanes.get(id);
-    if (!lane) {
-      lane = { id, key, route, classified, priority, queue: new Deque(), size: 0, blockedUntil: 0 };
-      lanes.set(id, lane);
-      levelFor(priority).add(lane);
-    }
-    return lane;
-  }
-
-  /** A lane dropped while its entry was in flight comes back for a retry. */
-  function revive(lane: Lane): Lane {
-    const current = lanes.get(lane.id);
-    if (current) return current;
-    lanes.set(lane.id, lane);
-    levelFor(lane.priority).add(lane);
-    return lane;
-  }
-
-  function dropLaneIfEmpty(lane: Lane): void {
-    if (lane.size > 0 || lanes.get(lane.id) !== lane) return;
-    lanes.delete(lane.id);
-    levelFor(lane.priority).delete(lane);
-  }
-
-  function enqueue(entry: Entry, front: boolean): void {
-    const lane = revive(entry.lane);
-    entry.lane = lane;
-    entry.state = 'queued';
-    if (front) lane.queue.unshift(entry);
-    else lane.queue.push(entry);
-    lane.size++;
-    queued++;
-  }
-
-  /** First live entry of a lane; aborted entries are skipped lazily (O(1) abort). */
-  function head(lane: Lane): Entry | undefined {
-    let e = lane.queue.peek();
-    while (e && e.state !== 'queued') {
-      lane.queue.shift();
-      e = lane.queue.peek();
-    }
-    return e;
-  }
-
-  function unblockAll(): void {
-    for (const lane of lanes.values()) lane.blockedUntil = 0;
-  }
-
-  /** The one timer: wakes the queue when the earliest blocked lane may go. */
-  function schedule(at: number): void {
-    if (timer && timer.at <= at) return;
-    cancelTimer();
-    const controller = new AbortController();
-    const current = { at, controller };
-    timer = current;
-    clock.sleep(Math.max(0, at - clock.now()), controller.signal).then(
-      () => {
-        if (timer !== current) return;
-        timer = undefined;
-        void pump();
-      },
-      () => {},
+  constructor(private readonly options: SchedulerOptions) {
+    this.baseFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+    this.clock = options.clock ?? systemClock;
+    this.store = storeOf(options, this.events);
+    this.concurrency = Math.max(1, Math.floor(options.concurrency ?? 16));
+    const maxRetries = Math.min(10, Math.max(0, Math.floor(options.maxRetries ?? 5)));
+    this.retries = maxRetries > 0;
+    this.retry = new RetryPolicy({
+      maxRetries,
+      maxRetryAfterMs: options.maxRetryAfterMs ?? 120_000,
+      random: options.random ?? Math.random,
+    });
+    this.budget = new Budget(options.defaults ?? REFERENCE_DEFAULTS, (change) =>
+      this.events.emit('policy-changed', change),
     );
+    this.priorityHeader =
+      options.priorityHeader === false ? undefined : (options.priorityHeader ?? 'x-ratelimit-priority');
+    this.keyOf = keyResolver(options.key);
   }
 
-  /**
-   * Polls while another process's first request to a bucket is awaited. This waits on something outside
-   * the (possibly virtual) clock, so it uses a real timer: a virtual sleep returns at once and would spin.
-   */
-  function schedulePoll(): void {
-    if (timer) return;
-    const controller = new AbortController();
-    const current = { at: Number.POSITIVE_INFINITY, controller };
-    timer = current;
-    const handle = setTimeout(() => {
-      if (timer !== current) return;
-      timer = undefined;
-      for (const lane of lanes.values())
-        if (lane.blockedUntil === Number.POSITIVE_INFINITY) lane.blockedUntil = 0;
-      void pump();
-    }, AWAIT_POLL_MS);
-    controller.signal.addEventListener('abort', () => clearTimeout(handle), { once: true });
-  }
-
-  function cancelTimer(): void {
-    if (!timer) return;
-    timer.controller.abort();
-    timer = undefined;
-  }
-
-  function candidates(now: number): Lane[] {
-    const out: { lane: Lane; seq: number; priority: number }[] = [];
-    for (const level of levels) {
-      for (const lane of level.lanes) {
-        if (lane.blockedUntil > now) continue;
-        const e = head(lane);
-        if (e) out.push({ lane, seq: e.seq, priority: level.priority });
-      }
+  submit(input: RequestInfo | URL, init?: SchedulerRequestInit): Promise<Response> {
+    try {
+      if (this.closed) throw this.closed.reason;
+      const isRequest = input instanceof Request;
+      const method = (init?.method ?? (isRequest ? input.method : 'GET')).toUpperCase();
+      const url = isRequest ? input.url : String(input);
+      const headers =
+        init?.headers !== undefined ? new Headers(init.headers) : isRequest ? input.headers : new Headers();
+      const signal = init?.signal ?? (isRequest ? input.signal : undefined) ?? undefined;
+      signal?.throwIfAborted();
+      const info: RequestInfoLite = { method, url, headers, route: routeKey(method, url) };
+      const order = ++this.seq;
+      const key = this.keyOf(info);
+      const classified = this.options.classify?.(info);
+      const priority = priorityOf(init, headers, this.priorityHeader);
+      const requestInit = requestInitOf(init);
+      const admit = (k: string): Promise<Response> => {
+        // Closed, or the signal aborted, while the key was hashed.
+        if (this.closed) throw this.closed.reason;
+        signal?.throwIfAborted();
+        const lane = this.lanes.laneFor(k, info.route, priority, classified);
+        return this.queue(lane, order, input, requestInit, signal);
+      };
+      return typeof key === 'string' ? admit(key) : key.then(admit);
+    } catch (error) {
+      return Promise.reject(error);
     }
-    out.sort((a, b) => b.priority - a.priority || a.seq - b.seq);
-    return out.map((c) => c.lane);
   }
 
-  async function pump(): Promise<void> {
-    if (pumping) {
-      pumpAgain = true;
+  stats(): SchedulerStats {
+    return { queued: this.lanes.queued, inflight: this.inflight, ...this.counters, ...this.budget.stats() };
+  }
+
+  close(reason: unknown): void {
+    if (this.closed) return;
+    this.closed = { reason };
+    this.cancelTimer();
+    for (const entry of this.lanes.drain()) {
+      entry.state = 'done';
+      this.finish(entry);
+      entry.reject(reason);
+    }
+  }
+
+  private queue(
+    lane: Lane,
+    seq: number,
+    input: RequestInfo | URL,
+    init: RequestInit | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<Response> {
+    return new Promise<Response>((resolve, reject) => {
+      const entry: Entry = {
+        ...{ seq, input, init, request: undefined, body: undefined, lane, signal, onAbort: undefined },
+        ...{ resolve, reject, attempts: 0, enqueuedAt: this.clock.now(), state: 'queued' },
+      };
+      if (signal) {
+        // The caller's deadline: a queued request leaves at once, with the signal's reason.
+        entry.onAbort = () => {
+          if (entry.state !== 'queued') return; // in flight: the fetch itself sees the signal
+          this.lanes.remove(entry);
+          this.counters.aborted++;
+          this.finish(entry);
+          reject(signal.reason);
+          if (this.lanes.queued === 0) this.cancelTimer();
+        };
+        signal.addEventListener('abort', entry.onAbort, { once: true });
+      }
+      this.lanes.enqueue(entry, false);
+      if (this.events.has('queued'))
+        this.events.emit('queued', { route: lane.route, priority: lane.priority, queued: this.lanes.queued });
+      void this.pump();
+    });
+  }
+
+  private async pump(): Promise<void> {
+    if (this.pumping) {
+      this.pumpAgain = true;
       return;
     }
-    pumping = true;
+    this.pumping = true;
     try {
       do {
-        pumpAgain = false;
-        await pumpOnce();
-      } while (pumpAgain);
+        this.pumpAgain = false;
+        while (this.inflight < this.concurrency && this.lanes.queued > 0 && !this.closed) {
+          if (!(await this.admitNext(this.clock.now()))) break;
+        }
+        this.rearm();
+      } while (this.pumpAgain);
     } finally {
-      pumping = false;
+      this.pumping = false;
     }
   }
 
-  async function pumpOnce(): Promise<void> {
-    while (inflight < concurrency && queued > 0 && !closed) {
-      const now = clock.now();
-      let admitted = false;
-      for (const lane of candidates(now)) {
-        const entry = head(lane);
-        if (!entry) continue;
-        const buckets = bucketsFor(entry);
-        let result: Awaited<ReturnType<RateLimitStore['take']>>;
-        try {
-          result = await store.take(lane.key, buckets, now);
-        } catch (error) {
-          // A failing store must not strand the queue: fail this request, carry on.
-          takeFromLane(lane, entry);
-          finish(entry);
-          counters.failed++;
-          entry.reject(error);
-          admitted = true;
-          break;
-        }
-        // The entry may have been aborted while the store answered.
-        if (entry.state !== 'queued') {
-          if (result.ok) {
-            const names = buckets.map((b) => b.name);
-            void store.observe(lane.key, result.ticket, names, [], now).catch(() => {});
-          }
-          admitted = true;
-          break;
-        }
-        if (!result.ok) {
-          lane.blockedUntil = result.retryAt;
-          continue;
-        }
-        takeFromLane(lane, entry);
-        dispatch(
-          entry,
-          result.ticket,
-          buckets.map((b) => b.name),
-          now,
-        );
-        admitted = true;
-        break;
+  /** Admits the first candidate whose buckets all have a token; false when none can go now. */
+  private async admitNext(now: number): Promise<boolean> {
+    for (const lane of this.lanes.candidates(now)) {
+      const entry = this.lanes.head(lane);
+      if (!entry) continue;
+      const buckets = this.budget.bucketsFor(lane);
+      const names = buckets.map((b) => b.name);
+      let result: Awaited<ReturnType<RateLimitStore['take']>>;
+      try {
+        result = await this.store.take(lane.key, buckets, now);
+      } catch (error) {
+        // A failing custom store must not strand the queue: fail this request, carry on.
+        this.lanes.take(lane, entry);
+        this.fail(entry, error);
+        return true;
       }
-      if (!admitted) break;
+      // The entry may have been aborted while the store answered.
+      if (entry.state !== 'queued') {
+        if (result.ok) void this.store.observe(lane.key, result.ticket, names, [], now).catch(() => {});
+        return true;
+      }
+      if (!result.ok) {
+        lane.blockedUntil = result.retryAt;
+        continue;
+      }
+      this.lanes.take(lane, entry);
+      this.dispatch(entry, result.ticket, names, now);
+      return true;
     }
-    if (queued === 0 || closed) {
-      cancelTimer();
+    return false;
+  }
+
+  private dispatch(entry: Entry, ticket: number, taken: readonly string[], now: number): void {
+    this.inflight++;
+    this.counters.admitted++;
+    entry.attempts++;
+    const { route } = entry.lane;
+    this.events.emit('admitted', {
+      route,
+      buckets: taken,
+      waitedMs: now - entry.enqueuedAt,
+      attempt: entry.attempts,
+    });
+    void this.send(entry, ticket, taken);
+  }
+
+  private async send(entry: Entry, ticket: number, taken: readonly string[]): Promise<void> {
+    let response: Response;
+    try {
+      response = await this.baseFetch(await attemptRequest(entry, this.priorityHeader, this.retries));
+    } catch (error) {
+      this.inflight--;
+      this.fail(entry, error);
+      await this.store.observe(entry.lane.key, ticket, taken, [], this.clock.now()).catch(() => {});
+      void this.pump();
       return;
     }
-    if (inflight >= concurrency) return;
-    let wake = Number.POSITIVE_INFINITY;
-    for (const lane of lanes.values()) if (lane.size > 0) wake = Math.min(wake, lane.blockedUntil);
-    if (Number.isFinite(wake)) schedule(wake);
-    // Waiting for a first response that another process (sharing the store) is expecting: poll.
-    else if (inflight === 0) schedulePoll();
+    await this.answer(entry, ticket, taken, response);
   }
 
-  function takeFromLane(lane: Lane, entry: Entry): void {
-    lane.queue.shift();
-    lane.size--;
-    queued--;
-    entry.state = 'running';
-    dropLaneIfEmpty(lane);
+  /** Reads an answer into the budget, then retries a throttled request or hands the answer over. */
+  private async answer(
+    entry: Entry,
+    ticket: number,
+    taken: readonly string[],
+    response: Response,
+  ): Promise<void> {
+    const now = this.clock.now();
+    const { lane } = entry;
+    const parsed = parseRateLimitHeaders(response.headers, {
+      now,
+      parameterNames: this.options.parameterNames,
+    });
+    let throttle: Throttle | undefined;
+    if (response.status === 429) {
+      const code = await codeOf(response);
+      throttle = this.retry.classify(parsed, code, taken, { key: lane.key, route: lane.route, now });
+      if (throttle.scope === 'route') this.lanes.pauseRoute(lane.key, lane.route, now + throttle.pauseMs);
+    } else this.retry.succeeded(lane.key, lane.route, taken);
+    const observations = this.budget.observe(lane, parsed, taken, { status: response.status, throttle, now });
+    try {
+      await this.store.observe(lane.key, ticket, taken, observations, now);
+    } catch {
+      // The estimate stays as it was; the next response corrects it.
+    }
+    this.inflight--;
+    this.lanes.unblock();
+    if (throttle && this.throttled(entry, throttle, parsed.retryAfterSeconds, response)) return;
+    this.counters.completed++;
+    this.finish(entry);
+    entry.resolve(response);
+    void this.pump();
   }
 
-  function finish(entry: Entry): void {
+  /** Reports a 429 and queues its request again when it is retried; true when it was (or it ended). */
+  private throttled(
+    entry: Entry,
+    throttle: Throttle,
+    retryAfterSeconds: number | undefined,
+    response: Response,
+  ): boolean {
+    this.counters.throttled++;
+    const { route } = entry.lane;
+    const pauseMs = throttle.scope === 'none' ? 0 : throttle.pauseMs;
+    this.events.emit('throttled', {
+      route,
+      buckets: throttle.scope === 'buckets' ? throttle.buckets : [],
+      retryAfterSeconds: retryAfterSeconds ?? pauseMs / 1000,
+      attempt: entry.attempts,
+      scope: throttle.scope,
+      pauseMs,
+    });
+    if (entry.signal?.aborted) {
+      void response.body?.cancel().catch(() => {});
+      this.fail(entry, entry.signal.reason);
+      void this.pump();
+      return true;
+    }
+    if (entry.state !== 'running' || this.closed || !this.retry.retries(throttle, entry.attempts))
+      return false;
+    this.counters.retried++;
+    this.events.emit('retried', { route, attempt: entry.attempts, delayMs: pauseMs });
+    void response.body?.cancel().catch(() => {});
+    // Back to the front of its lane: it keeps its place, and the pause holds it like everyone else.
+    this.lanes.enqueue(entry, true);
+    void this.pump();
+    return true;
+  }
+
+  private fail(entry: Entry, error: unknown): void {
+    this.counters.failed++;
+    this.finish(entry);
+    entry.reject(error);
+  }
+
+  private finish(entry: Entry): void {
     entry.state = 'done';
     if (entry.signal && entry.onAbort) entry.signal.removeEventListener('abort', entry.onAbort);
     entry.onAbort = undefined;
@@ -402,339 +380,86 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
     entry.body = undefined;
   }
 
-  async function attemptRequest(entry: Entry): Promise<Request> {
-    if (!entry.request) {
-      const { input, init } = entry;
-      // A Request passed alone is sent as it is: copying it (and its abort signal) cost more than the
-      // rest of the scheduler's work per request. Only the priority header is removed, from a copy.
-      const request =
-        input instanceof Request && !init && !(priorityHeader && input.headers.has(priorityHeader))
-          ? input
-          : new Request(input as RequestInfo | URL, init);
-      entry.input = undefined;
-      entry.init = undefined;
-      if (priorityHeader && request !== input) request.headers.delete(priorityHeader);
-      // A retry needs a fresh body: read it once, send a copy per attempt.
-      entry.body = request.body && maxRetries > 0 ? await request.arrayBuffer() : null;
-      entry.request = request;
-      if (!entry.body) return request;
-    }
-    if (entry.body) return new Request(entry.request, { body: entry.body.slice(0) });
-    // Without a body, the same Request can be sent again.
-    return entry.request;
-  }
-
-  function dispatch(entry: Entry, ticket: number, taken: readonly string[], now: number): void {
-    inflight++;
-    counters.admitted++;
-    entry.attempts++;
-    emit('admitted', {
-      route: entry.lane.route,
-      buckets: taken,
-      waitedMs: now - entry.enqueuedAt,
-      attempt: entry.attempts,
-    });
-    void run(entry, ticket, taken);
-  }
-
-  async function run(entry: Entry, ticket: number, taken: readonly string[]): Promise<void> {
-    let response: Response;
-    try {
-      response = await baseFetch(await attemptRequest(entry));
-    } catch (error) {
-      inflight--;
-      counters.failed++;
-      finish(entry);
-      entry.reject(error);
-      await store.observe(entry.lane.key, ticket, taken, [], clock.now()).catch(() => {});
-      void pump();
+  /** After a pump: one timer for the earliest waiting lane, none when nothing waits. */
+  private rearm(): void {
+    if (this.lanes.queued === 0 || this.closed) {
+      this.cancelTimer();
       return;
     }
-    const now = clock.now();
-    const parsed = parseRateLimitHeaders(response.headers, { now, parameterNames: options.parameterNames });
-    const { observations, names } = toObservations(entry, parsed);
-    let retryAfterSeconds: number | undefined;
-    let paused: string[] = [];
-    if (response.status === 429) {
-      for (const name of taken) {
-        const o = observations.find((x) => x.name === name);
-        if (o) o.refund = true;
-        else observations.push({ name, refund: true });
-      }
-      paused = throttledBuckets(parsed, taken);
-      if (paused.length > 0) {
-        retryAfterSeconds = parsed.retryAfterSeconds ?? maxReset(parsed, paused) ?? 1;
-        // An absurd Retry-After (misconfiguration, hostile intermediary) must not stop the queue for good.
-        const pauseUntil = now + Math.min(retryAfterSeconds * 1000, MAX_PAUSE_MS);
-        for (const name of paused) {
-          const o = observations.find((x) => x.name === name);
-          if (o) o.pauseUntil = pauseUntil;
-          else observations.push({ name, pauseUntil });
-        }
-      }
-    }
-    if (names.length > 0) learn(entry.lane.route, names);
-    else if (parsed.source === undefined) {
-      for (const name of taken) {
-        const o = observations.find((x) => x.name === name);
-        if (o) o.seen = true;
-        else observations.push({ name, seen: true });
-      }
-    }
-    try {
-      await store.observe(entry.lane.key, ticket, taken, observations, now);
-    } catch {
-      // The estimate stays as it was; the next response corrects it.
-    }
-    inflight--;
-    unblockAll();
-    if (response.status === 429) {
-      counters.throttled++;
-      emit('throttled', {
-        route: entry.lane.route,
-        buckets: paused,
-        retryAfterSeconds: retryAfterSeconds ?? parsed.retryAfterSeconds ?? 0,
-        attempt: entry.attempts,
-      });
-      const delayMs = (retryAfterSeconds ?? 0) * 1000;
-      if (
-        paused.length > 0 &&
-        entry.attempts <= maxRetries &&
-        delayMs <= maxRetryAfterMs &&
-        entry.state === 'running' &&
-        !entry.signal?.aborted &&
-        !closed
-      ) {
-        counters.retried++;
-        emit('retried', { route: entry.lane.route, attempt: entry.attempts, delayMs });
-        void response.body?.cancel().catch(() => {});
-        // Back to the front of its queue: it keeps its place, and the pause holds it like everyone else.
-        enqueue(entry, true);
-        void pump();
-        return;
-      }
-    }
-    counters.completed++;
-    finish(entry);
-    entry.resolve(response);
-    void pump();
+    if (this.inflight >= this.concurrency) return;
+    const wake = this.lanes.wakeAt();
+    if (Number.isFinite(wake)) this.schedule(wake);
+    // Waiting for a first answer that another process (sharing the store) is expecting: poll.
+    else if (this.inflight === 0) this.schedulePoll();
   }
 
-  function toObservations(
-    entry: Entry,
-    parsed: ParsedRateLimitHeaders,
-  ): { observations: BucketObservation[]; names: string[] } {
-    const known = policiesOf(entry.lane.key);
-    const byName = new Map<string, BucketObservation>();
-    for (const p of parsed.policies) {
-      const o: BucketObservation = { name: p.name, quota: p.quota };
-      if (p.windowSeconds !== undefined) o.windowSeconds = p.windowSeconds;
-      byName.set(p.name, o);
-      const previous = known.get(p.name);
-      const windowSeconds = p.windowSeconds ?? previous?.windowSeconds;
-      if (
-        windowSeconds !== undefined &&
-        (previous?.quota !== p.quota || previous.windowSeconds !== windowSeconds)
-      ) {
-        known.set(p.name, { quota: p.quota, windowSeconds });
-        emit('policy-changed', {
-          name: p.name,
-          quota: p.quota,
-          windowSeconds,
-          ...(previous ? { previous } : {}),
-        });
-      }
-    }
-    for (const l of parsed.limits) {
-      const o = byName.get(l.name) ?? { name: l.name };
-      o.remaining = l.remaining;
-      if (l.resetSeconds !== undefined) o.resetSeconds = l.resetSeconds;
-      byName.set(l.name, o);
-    }
-    const names =
-      parsed.policies.length > 0 ? parsed.policies.map((p) => p.name) : parsed.limits.map((l) => l.name);
-    return { observations: [...byName.values()], names };
+  private schedule(at: number): void {
+    if (this.timer && this.timer.at <= at) return;
+    this.cancelTimer();
+    const current = { at, controller: new AbortController() };
+    this.timer = current;
+    this.clock.sleep(Math.max(0, at - this.clock.now()), current.controller.signal).then(
+      () => {
+        if (this.timer !== current) return;
+        this.timer = undefined;
+        void this.pump();
+      },
+      () => {},
+    );
   }
 
-  function learn(route: string, names: readonly string[]): void {
-    const previous = learned.get(route);
-    if (previous && previous.length === names.length && previous.every((n, i) => n === names[i])) return;
-    if (!previous && learned.size >= MAX_ROUTES) {
-      const oldest = learned.keys().next().value;
-      if (oldest !== undefined) learned.delete(oldest);
-    }
-    learned.set(route, [...names]);
+  private schedulePoll(): void {
+    if (this.timer) return;
+    const current = { at: Number.POSITIVE_INFINITY, controller: new AbortController() };
+    this.timer = current;
+    const handle = setTimeout(() => {
+      if (this.timer !== current) return;
+      this.timer = undefined;
+      this.lanes.unblock(true);
+      void this.pump();
+    }, AWAIT_POLL_MS);
+    current.controller.signal.addEventListener('abort', () => clearTimeout(handle), { once: true });
   }
 
-  // The last secret seen and its hash, so a run of requests with one key hashes once and stays in order.
-  // The secret is only referenced here (the caller holds it anyway); it never reaches the store, stats,
-  // events or errors.
-  let lastSecret: string | undefined;
-  let lastKey: string | Promise<string> | undefined;
-
-  function keyOf(info: RequestInfoLite): string | Promise<string> {
-    const option = options.key;
-    if (typeof option === 'string') return option;
-    if (typeof option === 'function') return option(info);
-    const secret = info.headers.get('x-service-secret-key');
-    if (!secret) return 'anonymous';
-    if (secret === lastSecret && lastKey !== undefined) return lastKey;
-    const key = crypto.subtle.digest('SHA-256', encoder.encode(secret)).then((digest) => {
-      let hex = 'sha256:';
-      for (const byte of new Uint8Array(digest)) hex += byte.toString(16).padStart(2, '0');
-      if (lastSecret === secret) lastKey = hex;
-      return hex;
-    });
-    lastSecret = secret;
-    lastKey = key;
-    return key;
+  private cancelTimer(): void {
+    if (!this.timer) return;
+    this.timer.controller.abort();
+    this.timer = undefined;
   }
-
-  function priorityOf(init: SchedulerRequestInit | undefined, headers: Headers): number {
-    let p = init?.rateLimit?.priority;
-    if (p === undefined && priorityHeader) {
-      const raw = headers.get(priorityHeader);
-      if (raw !== null && raw.trim() !== '') p = Number(raw);
-    }
-    if (p === undefined || !Number.isFinite(p)) return 0;
-    return Math.min(MAX_PRIORITY, Math.max(MIN_PRIORITY, Math.round(p)));
-  }
-
-  function schedulerFetch(input: RequestInfo | URL, init?: SchedulerRequestInit): Promise<Response> {
-    try {
-      if (closed) throw closed.reason;
-      const isRequest = typeof Request !== 'undefined' && input instanceof Request;
-      const method = (init?.method ?? (isRequest ? input.method : 'GET')).toUpperCase();
-      const url = isRequest ? input.url : String(input);
-      const headers =
-        init?.headers !== undefined ? new Headers(init.headers) : isRequest ? input.headers : new Headers();
-      const signal = init?.signal ?? (isRequest ? input.signal : undefined) ?? undefined;
-      signal?.throwIfAborted();
-      const route = routeKey(method, url);
-      const info: RequestInfoLite = { method, url, headers, route };
-      const order = ++seq;
-      const key = keyOf(info);
-      const classified = options.classify?.(info);
-      const priority = priorityOf(init, headers);
-      let requestInit: RequestInit | undefined = init;
-      if (init && 'rateLimit' in init) {
-        const { rateLimit: _ignored, ...rest } = init;
-        requestInit = rest;
-      }
-      const admit = (k: string): Promise<Response> => {
-        // `closed` or the signal may have changed while the key was hashed.
-        const closedMeanwhile = closed as { reason: unknown } | undefined;
-        if (closedMeanwhile) throw closedMeanwhile.reason;
-        signal?.throwIfAborted();
-        return queueRequest(laneFor(k, route, priority, classified), order, input, requestInit, signal);
-      };
-      return typeof key === 'string' ? admit(key) : key.then(admit);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  }
-
-  function queueRequest(
-    lane: Lane,
-    order: number,
-    input: RequestInfo | URL,
-    init: RequestInit | undefined,
-    signal: AbortSignal | undefined,
-  ): Promise<Response> {
-    return new Promise<Response>((resolve, reject) => {
-      const entry: Entry = {
-        seq: order,
-        input,
-        init,
-        request: undefined,
-        body: undefined,
-        lane,
-        signal,
-        onAbort: undefined,
-        resolve,
-        reject,
-        attempts: 0,
-        enqueuedAt: clock.now(),
-        state: 'queued',
-      };
-      if (signal) {
-        entry.onAbort = () => {
-          if (entry.state !== 'queued') return; // in flight: the fetch itself sees the signal
-          entry.state = 'done';
-          entry.lane.size--;
-          queued--;
-          dropLaneIfEmpty(entry.lane);
-          counters.aborted++;
-          finish(entry);
-          reject(signal.reason);
-          if (queued === 0) cancelTimer();
-        };
-        signal.addEventListener('abort', entry.onAbort, { once: true });
-      }
-      enqueue(entry, false);
-      if (listeners.has('queued')) emit('queued', { route: lane.route, priority: lane.priority, queued });
-      void pump();
-    });
-  }
-
-  return {
-    fetch: schedulerFetch,
-    stats() {
-      const known: Record<string, PolicySpec> = {};
-      for (const map of policies.values()) for (const [name, p] of map) known[name] = { ...p };
-      if (policies.size === 0)
-        for (const [name, p] of Object.entries(defaults.policies)) known[name] = { ...p };
-      return {
-        queued,
-        inflight,
-        ...counters,
-        policies: known,
-        routes: Object.fromEntries(learned),
-      };
-    },
-    snapshot: (key) => store.snapshot(key, clock.now()),
-    on(event, listener) {
-      let set = listeners.get(event);
-      if (!set) {
-        set = new Set();
-        listeners.set(event, set);
-      }
-      set.add(listener as (payload: never) => void);
-      return () => set.delete(listener as (payload: never) => void);
-    },
-    off(event, listener) {
-      listeners.get(event)?.delete(listener as (payload: never) => void);
-    },
-    close(reason = new Error('Scheduler closed')) {
-      if (closed) return;
-      closed = { reason };
-      cancelTimer();
-      for (const lane of [...lanes.values()]) {
-        for (const entry of lane.queue) {
-          if (entry.state !== 'queued') continue;
-          entry.state = 'done';
-          finish(entry);
-          entry.reject(reason);
-        }
-        lane.size = 0;
-        dropLaneIfEmpty(lane);
-      }
-      queued = 0;
-    },
-  };
 }
 
-/** Buckets a 429 is about: those the response reports empty; all the request took when it reports none. */
-function throttledBuckets(parsed: ParsedRateLimitHeaders, taken: readonly string[]): string[] {
-  if (parsed.limits.length === 0) return [...taken];
-  // Buckets with tokens left mean this 429 is not a rate limit (e.g. the weekly rendertoken limit).
-  return parsed.limits.filter((l) => l.remaining === 0).map((l) => l.name);
+/** A shared store falls back to local header learning when it fails; the memory store needs no fallback. */
+function storeOf(options: SchedulerOptions, events: Emitter): RateLimitStore {
+  const store = options.store;
+  if (!store) return new MemoryStore();
+  if (store instanceof MemoryStore) return store;
+  return new FailoverStore(store, {
+    timeoutMs: options.storeTimeoutMs ?? 1000,
+    retryMs: options.storeRetryMs ?? 1000,
+    onDown: (error) => events.emit('store-down', { error }),
+    onUp: () => events.emit('store-up', {}),
+  });
 }
 
-function maxReset(parsed: ParsedRateLimitHeaders, names: readonly string[]): number | undefined {
-  let max: number | undefined;
-  for (const l of parsed.limits) {
-    if (names.includes(l.name) && l.resetSeconds !== undefined) max = Math.max(max ?? 0, l.resetSeconds);
+/** The `code` of a 429's JSON body, read from a copy, within a bounded time. */
+async function codeOf(response: Response): Promise<string | undefined> {
+  if (!response.body) return undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const copy = response.clone();
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => {
+      void copy.body?.cancel().catch(() => {});
+      resolve(undefined);
+    }, CODE_READ_MS);
+  });
+  try {
+    const text = await Promise.race([copy.text(), late]);
+    if (text === undefined || text.length > 65_536) return undefined;
+    const body: { code?: unknown } | null = JSON.parse(text);
+    return typeof body?.code === 'string' ? body.code : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    clearTimeout(timer);
   }
-  return max;
 }

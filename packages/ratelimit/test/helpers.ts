@@ -1,4 +1,4 @@
-import type { Clock } from '../src/clock.ts';
+import type { Clock } from '@partner-print/openapi/wire';
 
 /** Virtual time: `sleep` moves the clock forward at once, like the sandbox's virtual clock. */
 export function virtualClock(

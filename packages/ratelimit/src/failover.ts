@@ -1,0 +1,114 @@
+import type { BucketObservation } from './bucket.ts';
+import {
+  type BucketRequest,
+  type BucketSnapshot,
+  MemoryStore,
+  type RateLimitStore,
+  type TakeResult,
+} from './store.ts';
+
+export interface FailoverOptions {
+  /** A call slower than this counts as a failure. */
+  timeoutMs: number;
+  /** While down, the shared store is tried again after this long. */
+  retryMs: number;
+  /** The shared store failed or timed out: requests go on with the local store. */
+  onDown: (error: string) => void;
+  /** The shared store answers again. */
+  onUp: () => void;
+}
+
+/**
+ * A shared store (Redis) with a local fallback. Every answer is also applied to a local memory store, so
+ * when the shared one fails (an error or a timeout), requests go on at once from live, header-learned
+ * state instead of failing; the shared store is tried again every `retryMs` and taken back once it answers.
+ * Tickets are this wrapper's own, mapped to the store that issued them.
+ */
+export class FailoverStore implements RateLimitStore {
+  private readonly local = new MemoryStore();
+  private downUntil = 0;
+  private down = false;
+  private next = 0;
+  private readonly tickets = new Map<number, { shared: boolean; ticket: number }>();
+
+  constructor(
+    private readonly shared: RateLimitStore,
+    private readonly options: FailoverOptions,
+  ) {}
+
+  async take(key: string, buckets: readonly BucketRequest[], now: number): Promise<TakeResult> {
+    if (!this.down || now >= this.downUntil) {
+      try {
+        const result = await this.call(() => this.shared.take(key, buckets, now));
+        this.recovered();
+        return this.issue(result, true);
+      } catch (error) {
+        this.failed(error, now);
+      }
+    }
+    return this.issue(await this.local.take(key, buckets, now), false);
+  }
+
+  async observe(
+    key: string,
+    ticket: number | undefined,
+    taken: readonly string[],
+    observations: readonly BucketObservation[],
+    now: number,
+  ): Promise<void> {
+    const issued = ticket === undefined ? undefined : this.tickets.get(ticket);
+    if (ticket !== undefined) this.tickets.delete(ticket);
+    if (issued?.shared) {
+      // The local store keeps learning from every answer, so a fallback starts from live values.
+      await this.local.observe(key, undefined, [], observations, now);
+      try {
+        await this.call(() => this.shared.observe(key, issued.ticket, taken, observations, now));
+      } catch (error) {
+        this.failed(error, now);
+      }
+      return;
+    }
+    await this.local.observe(key, issued?.ticket, taken, observations, now);
+  }
+
+  async snapshot(key: string, now: number): Promise<Record<string, BucketSnapshot>> {
+    if (this.down) return this.local.snapshot(key, now);
+    try {
+      return await this.call(() => this.shared.snapshot(key, now));
+    } catch (error) {
+      this.failed(error, now);
+      return this.local.snapshot(key, now);
+    }
+  }
+
+  private issue(result: TakeResult, shared: boolean): TakeResult {
+    if (!result.ok) return result;
+    const ticket = ++this.next;
+    this.tickets.set(ticket, { shared, ticket: result.ticket });
+    return { ok: true, ticket };
+  }
+
+  private call<T>(fn: () => Promise<T>): Promise<T> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`the store did not answer within ${this.options.timeoutMs} ms`)),
+        this.options.timeoutMs,
+      );
+    });
+    return Promise.race([fn(), timeout]).finally(() => clearTimeout(timer));
+  }
+
+  private failed(error: unknown, now: number): void {
+    this.downUntil = now + this.options.retryMs;
+    if (this.down) return;
+    this.down = true;
+    this.options.onDown(error instanceof Error ? error.message : String(error));
+  }
+
+  private recovered(): void {
+    if (!this.down) return;
+    this.down = false;
+    this.options.onUp();
+  }
+}

@@ -1,0 +1,181 @@
+import { Deque } from './deque.ts';
+
+/** A request in the scheduler; kept small (100,000 queued fit in well under 50 MB). */
+export interface Entry {
+  seq: number;
+  input: RequestInfo | URL | undefined;
+  init: RequestInit | undefined;
+  request: Request | undefined;
+  body: ArrayBuffer | null | undefined;
+  /** Its queue: key, route and priority live there, shared by all its entries. */
+  lane: Lane;
+  signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
+  resolve: (response: Response) => void;
+  reject: (reason: unknown) => void;
+  attempts: number;
+  enqueuedAt: number;
+  state: 'queued' | 'running' | 'done';
+}
+
+/** One queue per budget key, route, priority (and classification): FIFO within it. */
+export interface Lane {
+  id: string;
+  key: string;
+  route: string;
+  classified: readonly string[] | undefined;
+  priority: number;
+  queue: Deque<Entry>;
+  /** Live (not aborted) entries in the queue. */
+  size: number;
+  /** The store refused its head until then (infinite: until an answer arrives). */
+  blockedUntil: number;
+}
+
+/**
+ * The scheduler's queues: lanes grouped by priority, highest first. Aborted entries stay in their deque
+ * and are skipped lazily (O(1) abort). Route pauses (a 429 without rate-limit fields) hold the lanes of one
+ * route of one budget, and nothing else.
+ */
+export class Lanes {
+  /** Live entries in all lanes. */
+  queued = 0;
+  private readonly lanes = new Map<string, Lane>();
+  private readonly levels: { priority: number; lanes: Set<Lane> }[] = [];
+  private readonly routePauses = new Map<string, number>();
+
+  laneFor(key: string, route: string, priority: number, classified: readonly string[] | undefined): Lane {
+    const id = `${key}\n${priority}\n${route}${classified ? `\n${classified.join(',')}` : ''}`;
+    let lane = this.lanes.get(id);
+    if (!lane) {
+      lane = { id, key, route, classified, priority, queue: new Deque(), size: 0, blockedUntil: 0 };
+      this.lanes.set(id, lane);
+      this.levelFor(priority).add(lane);
+    }
+    return lane;
+  }
+
+  /** Queues an entry at the back, or at the front (a retry keeps its place). */
+  enqueue(entry: Entry, front: boolean): void {
+    const lane = this.revive(entry.lane);
+    entry.lane = lane;
+    entry.state = 'queued';
+    if (front) lane.queue.unshift(entry);
+    else lane.queue.push(entry);
+    lane.size++;
+    this.queued++;
+  }
+
+  /** First live entry of a lane. */
+  head(lane: Lane): Entry | undefined {
+    let e = lane.queue.peek();
+    while (e && e.state !== 'queued') {
+      lane.queue.shift();
+      e = lane.queue.peek();
+    }
+    return e;
+  }
+
+  /** Takes the head entry out of its lane to run it. */
+  take(lane: Lane, entry: Entry): void {
+    lane.queue.shift();
+    this.forget(lane);
+    entry.state = 'running';
+  }
+
+  /** Removes a queued entry (aborted): it stays in the deque until it reaches the head. */
+  remove(entry: Entry): void {
+    entry.state = 'done';
+    this.forget(entry.lane);
+  }
+
+  /** Lanes whose head may go now, by priority then arrival. */
+  candidates(now: number): Lane[] {
+    const out: { lane: Lane; seq: number; priority: number }[] = [];
+    for (const level of this.levels) {
+      for (const lane of level.lanes) {
+        if (lane.blockedUntil > now || this.routePausedUntil(lane, now) > now) continue;
+        const e = this.head(lane);
+        if (e) out.push({ lane, seq: e.seq, priority: level.priority });
+      }
+    }
+    out.sort((a, b) => b.priority - a.priority || a.seq - b.seq);
+    return out.map((c) => c.lane);
+  }
+
+  /** When the earliest waiting lane may go (infinite when all wait for an answer). */
+  wakeAt(): number {
+    let wake = Number.POSITIVE_INFINITY;
+    for (const lane of this.lanes.values()) {
+      if (lane.size > 0) wake = Math.min(wake, Math.max(lane.blockedUntil, this.routePausedUntil(lane)));
+    }
+    return wake;
+  }
+
+  /** Something changed (an answer, a refill): every lane may try again. */
+  unblock(onlyAwaiting = false): void {
+    for (const lane of this.lanes.values()) {
+      if (!onlyAwaiting || lane.blockedUntil === Number.POSITIVE_INFINITY) lane.blockedUntil = 0;
+    }
+  }
+
+  pauseRoute(key: string, route: string, until: number): void {
+    const id = `${key}\n${route}`;
+    if ((this.routePauses.get(id) ?? 0) < until) this.routePauses.set(id, until);
+  }
+
+  /** Takes every queued entry out (close). */
+  drain(): Entry[] {
+    const out: Entry[] = [];
+    for (const lane of [...this.lanes.values()]) {
+      for (const entry of lane.queue) if (entry.state === 'queued') out.push(entry);
+      lane.size = 0;
+      this.dropIfEmpty(lane);
+    }
+    this.queued = 0;
+    return out;
+  }
+
+  /** The pause of a lane's route; one over by `now` is forgotten. */
+  private routePausedUntil(lane: Lane, now = Number.NEGATIVE_INFINITY): number {
+    if (this.routePauses.size === 0) return 0;
+    const id = `${lane.key}\n${lane.route}`;
+    const until = this.routePauses.get(id) ?? 0;
+    if (until > 0 && until <= now) {
+      this.routePauses.delete(id);
+      return 0;
+    }
+    return until;
+  }
+
+  private forget(lane: Lane): void {
+    lane.size--;
+    this.queued--;
+    this.dropIfEmpty(lane);
+  }
+
+  private levelFor(priority: number): Set<Lane> {
+    let level = this.levels.find((l) => l.priority === priority);
+    if (!level) {
+      level = { priority, lanes: new Set() };
+      this.levels.push(level);
+      this.levels.sort((a, b) => b.priority - a.priority);
+    }
+    return level.lanes;
+  }
+
+  /** A lane dropped while its entry was in flight comes back for a retry. */
+  private revive(lane: Lane): Lane {
+    const current = this.lanes.get(lane.id);
+    if (current) return current;
+    this.lanes.set(lane.id, lane);
+    this.levelFor(lane.priority).add(lane);
+    return lane;
+  }
+
+  private dropIfEmpty(lane: Lane): void {
+    if (lane.size > 0 || this.lanes.get(lane.id) !== lane) return;
+    this.lanes.delete(lane.id);
+    this.levelFor(lane.priority).delete(lane);
+  }
+}

@@ -1,0 +1,99 @@
+import { sha256Hex } from '@partner-print/openapi/wire';
+import type { Entry } from './lanes.ts';
+
+/** What `classify` and `key` see of a request before it is sent. */
+export interface RequestInfoLite {
+  method: string;
+  url: string;
+  headers: Headers;
+  /** `METHOD /path/template`, e.g. `GET /renders/*\/media`. */
+  route: string;
+}
+
+/** Per-request options, passed as `init.rateLimit` to the scheduler's `fetch`. */
+export interface RateLimitRequestOptions {
+  /** Higher runs first; default 0. Integers from -10 to 10. */
+  priority?: number;
+}
+
+export type SchedulerRequestInit = RequestInit & { rateLimit?: RateLimitRequestOptions };
+
+const MIN_PRIORITY = -10;
+const MAX_PRIORITY = 10;
+
+export type KeyOption = string | ((request: RequestInfoLite) => string | Promise<string>) | undefined;
+
+/**
+ * The budget key of a request: the option, or a SHA-256 of the secret key. The last secret and its hash
+ * are kept, so a run of requests with one key hashes once and stays in order. The secret is only referenced
+ * here (the caller holds it anyway); it never reaches the store, stats, events or errors.
+ */
+export function keyResolver(option: KeyOption): (info: RequestInfoLite) => string | Promise<string> {
+  if (typeof option === 'string') return () => option;
+  if (typeof option === 'function') return option;
+  let lastSecret: string | undefined;
+  let lastKey: Promise<string> | string | undefined;
+  return (info) => {
+    const secret = info.headers.get('x-service-secret-key');
+    if (!secret) return 'anonymous';
+    if (secret === lastSecret && lastKey !== undefined) return lastKey;
+    const key = sha256Hex(secret).then((hex) => {
+      const k = `sha256:${hex}`;
+      if (lastSecret === secret) lastKey = k;
+      return k;
+    });
+    lastSecret = secret;
+    lastKey = key;
+    return key;
+  };
+}
+
+/** A request's priority: `init.rateLimit.priority`, else the priority header; clamped to -10..10. */
+export function priorityOf(
+  init: SchedulerRequestInit | undefined,
+  headers: Headers,
+  header: string | undefined,
+): number {
+  let p = init?.rateLimit?.priority;
+  if (p === undefined && header) {
+    const raw = headers.get(header);
+    if (raw !== null && raw.trim() !== '') p = Number(raw);
+  }
+  if (p === undefined || !Number.isFinite(p)) return 0;
+  return Math.min(MAX_PRIORITY, Math.max(MIN_PRIORITY, Math.round(p)));
+}
+
+/** `init` without the scheduler's own `rateLimit` member; undefined when nothing else is left. */
+export function requestInitOf(init: SchedulerRequestInit | undefined): RequestInit | undefined {
+  if (!init || !('rateLimit' in init)) return init;
+  const { rateLimit: _ignored, ...rest } = init;
+  return Object.keys(rest).length > 0 ? rest : undefined;
+}
+
+/**
+ * The Request to send for an attempt. A Request passed alone is sent as it is: copying it (and its abort
+ * signal) cost more than the rest of the scheduler's work per request. Only the priority header is removed,
+ * from a copy. A body is read once and copied for each attempt, since a retry needs a fresh one.
+ */
+export async function attemptRequest(
+  entry: Entry,
+  priorityHeader: string | undefined,
+  retries: boolean,
+): Promise<Request> {
+  if (!entry.request) {
+    const { input, init } = entry;
+    const request =
+      input instanceof Request && !init && !(priorityHeader && input.headers.has(priorityHeader))
+        ? input
+        : new Request(input ?? '', init);
+    entry.input = undefined;
+    entry.init = undefined;
+    if (priorityHeader && request !== input) request.headers.delete(priorityHeader);
+    entry.body = request.body && retries ? await request.arrayBuffer() : null;
+    entry.request = request;
+    if (!entry.body) return request;
+  }
+  if (entry.body) return new Request(entry.request, { body: entry.body.slice(0) });
+  // Without a body, the same Request can be sent again.
+  return entry.request;
+}
