@@ -1,4 +1,5 @@
-export type FaultKind = 'status' | 'latency' | 'drop-before' | 'drop-after';
+export const FAULT_KINDS = ['status', 'latency', 'drop-before', 'drop-after'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultSpec {
   /** Route pattern, e.g. `/v2/orders`, `/v2/orders/*` (one segment) or `/v2/**` (anything). `/v2` may be left off. */

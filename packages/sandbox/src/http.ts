@@ -1,5 +1,7 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { readLimited, tooLargeMessage } from './body.ts';
 import type { Ctx } from './context.ts';
+import { MAX_JSON_BODY_BYTES } from './limits.ts';
 
 export function fail(c: Ctx, status: ContentfulStatusCode, code: string, message: string): Response {
   return c.json({ code, message }, status);
@@ -8,14 +10,13 @@ export function fail(c: Ctx, status: ContentfulStatusCode, code: string, message
 export const notFound = (c: Ctx, what = 'resource') =>
   fail(c, 404, 'not_found', `No ${what} with this reference exists in your organization`);
 
-export class BodyError extends Error {}
-
-/** Reads a JSON body `{ <wrapper>: {...} }` and returns the wrapped object. */
+/** Reads a JSON body `{ <wrapper>: {...} }` (at most MAX_JSON_BODY_BYTES) and returns the wrapped object. */
 export async function readWrapped(c: Ctx, wrapper: string): Promise<Record<string, unknown> | Response> {
+  const read = await readLimited(c.req.raw, MAX_JSON_BODY_BYTES);
+  if (read.kind === 'too_large') return fail(c, 413, 'payload_too_large', tooLargeMessage(read.limit));
   let body: unknown;
   try {
-    const text = await c.req.text();
-    body = JSON.parse(text);
+    body = JSON.parse(new TextDecoder().decode(read.bytes));
   } catch {
     return fail(c, 400, 'invalid_json', 'The request body is not valid JSON');
   }

@@ -7,7 +7,7 @@ export {
   type SandboxControl,
   type ShipOptions,
   type UploadInfo,
-} from './control.ts';
+} from './control/api.ts';
 export type { ActiveFault, FaultKind, FaultSpec } from './faults.ts';
 export {
   DEFAULT_POLICIES,

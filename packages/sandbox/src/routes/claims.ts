@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import type { Ctx, Env, SandboxContext } from '../context.ts';
 import { fail, isObject, iso, isoOrNull, notFound, paginate, readWrapped } from '../http.ts';
+import { MAX_CLAIMLINES } from '../limits.ts';
 import type { ClaimlineRecord, ClaimRecord, ShipmentRecord } from '../model.ts';
 import { isReference } from '../random.ts';
 import type { Organization } from '../state.ts';
@@ -172,6 +173,12 @@ function itemIssues(
   const lines = input.claimlines;
   if (!Array.isArray(lines) || lines.length === 0) {
     return invalid('missing_claimlines', 'claim.claimlines must hold at least one claimline');
+  }
+  if (lines.length > MAX_CLAIMLINES) {
+    return invalid(
+      'too_many_claimlines',
+      `claim.claimlines holds ${lines.length} claimlines; the sandbox accepts at most ${MAX_CLAIMLINES}`,
+    );
   }
   const expired = checkWarranty(shipment, now);
   if (expired) return expired;

@@ -1,6 +1,12 @@
 import type { Hono } from 'hono';
 import type { Ctx, Env, SandboxContext } from '../context.ts';
 import { fail, isObject, iso, notFound, paginate, readWrapped } from '../http.ts';
+import {
+  MAX_ADDRESS_FIELD_LENGTH,
+  MAX_CUSTOM_IDENTIFIER_LENGTH,
+  MAX_ORDERLINES,
+  MAX_QUANTITY,
+} from '../limits.ts';
 import type { Address, OrderlineRecord, OrderRecord, ShipmentRecord } from '../model.ts';
 import { isReference } from '../random.ts';
 import type { Organization } from '../state.ts';
@@ -106,6 +112,12 @@ function validateAddress(value: unknown): Address | Invalid {
     }
     if (v === null || v === undefined) continue;
     if (typeof v !== 'string') return invalid('invalid_address', `dropshipAddress.${key} must be a string`);
+    if (v.length > MAX_ADDRESS_FIELD_LENGTH) {
+      return invalid(
+        'invalid_address',
+        `dropshipAddress.${key} holds ${v.length} characters; at most ${MAX_ADDRESS_FIELD_LENGTH}`,
+      );
+    }
     address[key as keyof Address] = v;
   }
   if (Object.keys(address).length === 0) return invalid('missing_address', 'The dropshipAddress is empty');
@@ -129,7 +141,7 @@ function validateOrder(org: Organization, input: Record<string, unknown>, now: n
     if (
       typeof customIdentifier !== 'string' ||
       customIdentifier.length === 0 ||
-      customIdentifier.length > 255
+      customIdentifier.length > MAX_CUSTOM_IDENTIFIER_LENGTH
     ) {
       return invalid(
         'invalid_custom_identifier',
@@ -159,6 +171,12 @@ function validateOrder(org: Organization, input: Record<string, unknown>, now: n
   if (!Array.isArray(orderlines) || orderlines.length === 0) {
     return invalid('missing_orderlines', 'order.orderlines must hold at least one orderline');
   }
+  if (orderlines.length > MAX_ORDERLINES) {
+    return invalid(
+      'too_many_orderlines',
+      `order.orderlines holds ${orderlines.length} orderlines; the sandbox accepts at most ${MAX_ORDERLINES}`,
+    );
+  }
   const lines: OrderlineRecord[] = [];
   for (const [i, line] of orderlines.entries()) {
     if (!isObject(line)) return invalid('invalid_request', `order.orderlines[${i}] must be an object`);
@@ -178,8 +196,16 @@ function validateOrder(org: Organization, input: Record<string, unknown>, now: n
         `order.orderlines[${i}]: the product is deprecated and no longer available`,
       );
     }
-    if (typeof quantity !== 'number' || !Number.isInteger(quantity) || quantity < 1) {
-      return invalid('invalid_quantity', `order.orderlines[${i}].quantity must be a positive integer`);
+    if (
+      typeof quantity !== 'number' ||
+      !Number.isInteger(quantity) ||
+      quantity < 1 ||
+      quantity > MAX_QUANTITY
+    ) {
+      return invalid(
+        'invalid_quantity',
+        `order.orderlines[${i}].quantity must be an integer from 1 to ${MAX_QUANTITY}`,
+      );
     }
     const hasImage = imageReference !== undefined && imageReference !== null;
     if (product.print && !hasImage) {

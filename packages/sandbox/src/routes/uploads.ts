@@ -1,13 +1,14 @@
 import type { Hono } from 'hono';
+import { readLimited, tooLargeMessage } from '../body.ts';
 import type { Ctx, Env, SandboxContext } from '../context.ts';
 import { fail } from '../http.ts';
+import { MAX_UPLOAD_BYTES } from '../limits.ts';
 import { dimensions, sha256Hex, sniffImage } from '../media.ts';
 import type { UploadRecord } from '../model.ts';
 import type { Organization } from '../state.ts';
 
 export const MAX_SIDE = 7000;
 export const EVIDENCE_UNUSED_LIFETIME_MS = 86_400_000;
-export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
 
 /** Unused evidence disappears a day after upload; checked whenever evidence is looked up. */
 export function liveUpload(
@@ -41,11 +42,10 @@ async function upload(c: Ctx, ctx: SandboxContext, kind: UploadRecord['kind']): 
       'Send the raw image bytes with Content-Type: application/octet-stream',
     );
   }
-  const bytes = new Uint8Array(await c.req.arrayBuffer());
+  const read = await readLimited(c.req.raw, MAX_UPLOAD_BYTES);
+  if (read.kind === 'too_large') return fail(c, 413, 'payload_too_large', tooLargeMessage(read.limit));
+  const bytes = read.bytes;
   if (bytes.length === 0) return fail(c, 400, 'empty_body', 'The request body holds no image bytes');
-  if (bytes.length > MAX_UPLOAD_BYTES) {
-    return fail(c, 413, 'payload_too_large', `Uploads are limited to ${MAX_UPLOAD_BYTES} bytes`);
-  }
   const format = sniffImage(bytes);
   if (!format) {
     return fail(c, 415, 'unsupported_image_format', 'Only JPEG and PNG images are accepted');

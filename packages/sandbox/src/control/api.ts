@@ -1,23 +1,26 @@
-import { Hono } from 'hono';
-import type { CallbackDeliverer, Delivery } from './callbacks.ts';
-import type { RenderOutcome, RenderOutcomeInput, SandboxContext } from './context.ts';
-import type { ActiveFault, FaultSpec, Faults } from './faults.ts';
-import type { ClaimlineDecision, ShipmentlineRecord, ShipmentRecord } from './model.ts';
-import { type Policies, type RateLimitOption, resolvePolicies } from './ratelimit.ts';
-import { shippedQuantities, touch } from './routes/orders.ts';
-import { finishRender, settleRender } from './routes/rendering.ts';
-import type { Organization } from './state.ts';
+import type { CallbackDeliverer, Delivery } from '../callbacks.ts';
+import type { RenderOutcome, RenderOutcomeInput, SandboxContext } from '../context.ts';
+import type { ActiveFault, FaultSpec, Faults } from '../faults.ts';
+import type { ClaimlineDecision, ShipmentlineRecord, ShipmentRecord } from '../model.ts';
+import { type Policies, type RateLimitOption, resolvePolicies } from '../ratelimit.ts';
+import { shippedQuantities, touch } from '../routes/orders.ts';
+import { finishRender, settleRender } from '../routes/rendering.ts';
+import type { Organization } from '../state.ts';
+import { ControlError, invalidInput } from './error.ts';
+import {
+  parseAdvanceMs,
+  parseCallbackUrl,
+  parseDecision,
+  parseFaultSpec,
+  parseOrganization,
+  parseRateLimits,
+  parseReference,
+  parseRenderProcessingMs,
+  parseRendertokenLimit,
+  parseShipOptions,
+} from './input.ts';
 
-export class ControlError extends Error {
-  constructor(
-    readonly status: 404 | 409 | 422,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ControlError';
-  }
-}
+export { ControlError } from './error.ts';
 
 export interface ShipOptions {
   /** Lines to ship; every unshipped quantity when omitted. orderlineIndex counts from 0. */
@@ -108,11 +111,15 @@ export function createControl(deps: ControlDeps): SandboxControl {
   const control: SandboxControl = {
     now: () => ctx.clock.now(),
     async advance(ms) {
-      ctx.clock.advance(ms);
+      if (ctx.clock.kind === 'real') {
+        throw new ControlError(409, 'real_clock', 'The sandbox runs on real time; it cannot be advanced');
+      }
+      ctx.clock.advance(parseAdvanceMs(ms, ctx.clock.now()));
       await deliverer.runDue();
     },
-    ship(orderReference, options = {}) {
-      const [org, order] = owner(ctx, 'orders', orderReference);
+    ship(orderReference, shipOptions) {
+      const options = parseShipOptions(shipOptions);
+      const [org, order] = owner(ctx, 'orders', parseReference(orderReference, 'orderReference'));
       const shipped = shippedQuantities(org, order);
       const lines =
         options.lines ??
@@ -158,8 +165,9 @@ export function createControl(deps: ControlDeps): SandboxControl {
       ctx.orderChanged(org, order, 'shipped');
       return { shipmentReference: reference };
     },
-    decideClaim(claimReference, decision) {
-      const [org, claim] = owner(ctx, 'claims', claimReference);
+    decideClaim(claimReference, decisionInput) {
+      const decision = parseDecision(decisionInput);
+      const [org, claim] = owner(ctx, 'claims', parseReference(claimReference, 'claimReference'));
       if (claim.status !== 'pending') {
         throw new ControlError(409, 'claim_not_pending', `The claim is ${claim.status}`);
       }
@@ -212,48 +220,57 @@ export function createControl(deps: ControlDeps): SandboxControl {
       }
     },
     completeRender(ref) {
-      const [org, render] = owner(ctx, 'renders', ref);
+      const [org, render] = owner(ctx, 'renders', parseReference(ref, 'renderReference'));
       settleRender(org, ctx, render);
       if (render.status !== 'pending')
         throw new ControlError(409, 'render_not_pending', `The render is ${render.status}`);
       finishRender(org, render, 'completed', ctx.clock.now());
     },
     failRender(ref) {
-      const [org, render] = owner(ctx, 'renders', ref);
+      const [org, render] = owner(ctx, 'renders', parseReference(ref, 'renderReference'));
       settleRender(org, ctx, render);
       if (render.status !== 'pending')
         throw new ControlError(409, 'render_not_pending', `The render is ${render.status}`);
       finishRender(org, render, 'failed', ctx.clock.now());
     },
     setRenderOutcome(outcome) {
-      ctx.renderOutcome = typeof outcome === 'function' ? outcome : () => outcome;
+      if (typeof outcome === 'function') {
+        ctx.renderOutcome = outcome;
+        return;
+      }
+      if (outcome !== 'completed' && outcome !== 'failed') {
+        throw invalidInput('outcome must be "completed", "failed" or a function');
+      }
+      ctx.renderOutcome = () => outcome;
     },
     setRenderProcessingMs(ms) {
-      ctx.renderProcessingMs = ms;
+      ctx.renderProcessingMs = parseRenderProcessingMs(ms);
     },
-    setRendertokenLimit(limit, organization) {
+    setRendertokenLimit(limitInput, organizationInput) {
+      const limit = parseRendertokenLimit(limitInput);
+      const organization = parseOrganization(organizationInput);
       for (const org of ctx.world.organizations) {
         if (!organization || org.id === organization) org.rendertokenLimit = limit;
       }
     },
-    setCallbackUrl(storeReference, url) {
-      if (url) new URL(url);
-      const [, store] = owner(ctx, 'stores', storeReference);
+    setCallbackUrl(storeReference, urlInput) {
+      const url = parseCallbackUrl(urlInput);
+      const [, store] = owner(ctx, 'stores', parseReference(storeReference, 'storeReference'));
       store.callbackUrl = url;
     },
     setRateLimits(rateLimits) {
-      ctx.limiter.setPolicies(resolvePolicies(rateLimits));
+      ctx.limiter.setPolicies(resolvePolicies(parseRateLimits(rateLimits)));
     },
     rateLimits: () => ctx.limiter.getPolicies(),
     injectFault(fault) {
-      return { id: faults.add(fault).id };
+      return { id: faults.add(parseFaultSpec(fault)).id };
     },
     clearFaults: () => faults.clear(),
     faults: () => faults.list(),
     deliveries: () => deliverer.deliveries(),
     runDueDeliveries: () => deliverer.runDue(),
     upload(reference) {
-      const [, u] = owner(ctx, 'uploads', reference);
+      const [, u] = owner(ctx, 'uploads', parseReference(reference));
       return {
         reference: u.reference,
         kind: u.kind,
@@ -274,75 +291,4 @@ export function createControl(deps: ControlDeps): SandboxControl {
     },
   };
   return control;
-}
-
-/** The control API over HTTP, mounted at `/_sandbox`. */
-export function controlApp(control: SandboxControl, info: () => unknown): Hono {
-  const app = new Hono({ strict: false });
-  // biome-ignore lint/suspicious/noExplicitAny: control bodies are checked by the control methods
-  const body = async (c: { req: { json(): Promise<unknown> } }): Promise<any> =>
-    c.req.json().catch(() => ({}));
-  app.onError((err, c) => {
-    if (err instanceof ControlError) return c.json({ code: err.code, message: err.message }, err.status);
-    return c.json({ code: 'invalid_request', message: err.message }, 400);
-  });
-  app.get('/', (c) => c.json(info()));
-  app.get('/clock', (c) => c.json({ now: new Date(control.now()).toISOString(), epochMs: control.now() }));
-  app.post('/clock/advance', async (c) => {
-    const b = (await body(c)) as { ms?: number; seconds?: number };
-    await control.advance(b.ms ?? (b.seconds ?? 0) * 1000);
-    return c.json({ now: new Date(control.now()).toISOString(), epochMs: control.now() });
-  });
-  app.post('/shipments', async (c) => {
-    const b = (await body(c)) as ShipOptions & { orderReference: string };
-    return c.json(control.ship(b.orderReference, b), 201);
-  });
-  app.post('/claims/:ref/decision', async (c) => {
-    control.decideClaim(c.req.param('ref'), await body(c));
-    return c.body(null, 204);
-  });
-  app.post('/renders/:ref/complete', (c) => {
-    control.completeRender(c.req.param('ref'));
-    return c.body(null, 204);
-  });
-  app.post('/renders/:ref/fail', (c) => {
-    control.failRender(c.req.param('ref'));
-    return c.body(null, 204);
-  });
-  app.put('/stores/:ref/callback-url', async (c) => {
-    const b = (await body(c)) as { url?: string };
-    control.setCallbackUrl(c.req.param('ref'), b.url ?? '');
-    return c.body(null, 204);
-  });
-  app.get('/rate-limits', (c) => c.json({ rateLimits: control.rateLimits() }));
-  app.put('/rate-limits', async (c) => {
-    const b = (await body(c)) as { rateLimits?: RateLimitOption };
-    control.setRateLimits(b.rateLimits ?? {});
-    return c.json({ rateLimits: control.rateLimits() });
-  });
-  app.put('/rendertokens', async (c) => {
-    const b = (await body(c)) as { limit: number; organization?: 'A' | 'B' };
-    control.setRendertokenLimit(b.limit, b.organization);
-    return c.body(null, 204);
-  });
-  app.post('/faults', async (c) => c.json(control.injectFault((await body(c)) as FaultSpec), 201));
-  app.get('/faults', (c) => c.json({ faults: control.faults().map(({ pattern: _p, ...f }) => f) }));
-  app.delete('/faults', (c) => {
-    control.clearFaults();
-    return c.body(null, 204);
-  });
-  app.get('/deliveries', (c) => c.json({ deliveries: control.deliveries() }));
-  app.post('/deliveries/run', async (c) => {
-    await control.runDueDeliveries();
-    return c.json({ deliveries: control.deliveries() });
-  });
-  app.get('/uploads/:ref', (c) => c.json({ upload: control.upload(c.req.param('ref')) }));
-  app.post('/reset', async (c) => {
-    await control.reset();
-    return c.body(null, 204);
-  });
-  app.notFound((c) =>
-    c.json({ code: 'not_found', message: `No control endpoint ${c.req.method} ${c.req.path}` }, 404),
-  );
-  return app;
 }
