@@ -10,6 +10,7 @@ import { loadCodegenConfig } from './config.ts';
 import {
   renderOperationsModule,
   renderRateLimitRoutesModule,
+  renderReferencePrefixesModule,
   renderSchemaModule,
   renderSpecModule,
 } from './render.ts';
@@ -27,6 +28,7 @@ async function main(): Promise<number> {
     [path.join(generatedDir, 'spec.ts'), renderSpecModule(doc)],
     [path.join(generatedDir, 'operations.ts'), renderOperationsModule(doc)],
     [path.join(generatedDir, 'rate-limit-routes.ts'), renderRateLimitRoutesModule(doc)],
+    [path.join(generatedDir, 'reference-prefixes.ts'), renderReferencePrefixesModule(doc)],
   ]);
 
   if (check) {

@@ -1,12 +1,23 @@
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import type { OpenApiDocument } from './bundle.ts';
+import { type ReferenceSchema, referencePrefixOf } from './references.ts';
 
 const BLOB = ts.factory.createTypeReferenceNode('Blob');
 const UINT8ARRAY = ts.factory.createTypeReferenceNode('Uint8Array');
 
 function isBinary(schema: { format?: string; contentMediaType?: string }): boolean {
   return schema.format === 'binary' || schema.contentMediaType === 'application/octet-stream';
+}
+
+/** `` `Order_${string}` ``: the type of every reference field, so a reference of another resource does not fit. */
+function referenceType(prefix: string): ts.TypeNode {
+  return ts.factory.createTemplateLiteralType(ts.factory.createTemplateHead(`${prefix}_`), [
+    ts.factory.createTemplateLiteralTypeSpan(
+      ts.factory.createKeywordTypeNode(ts.SyntaxKind.StringKeyword),
+      ts.factory.createTemplateTail(''),
+    ),
+  ]);
 }
 
 /**
@@ -31,7 +42,8 @@ function keepOpenUnionsOpen(type: ts.TypeNode): ts.TypeNode | undefined {
 
 /**
  * openapi-typescript types binary bodies as `string`. Requests accept what `fetch` can send as raw bytes;
- * responses are what a client gets from `parseAs: 'blob'`.
+ * responses are what a client gets from `parseAs: 'blob'`. Reference schemas (`x-reference-prefix`) become
+ * template literal types.
  */
 export async function generateTypes(doc: OpenApiDocument): Promise<string> {
   const ast = await openapiTS(doc as never, {
@@ -39,6 +51,8 @@ export async function generateTypes(doc: OpenApiDocument): Promise<string> {
     rootTypesNoSchemaPrefix: true,
     silent: true,
     transform(schema, metadata) {
+      const prefix = referencePrefixOf(schema as ReferenceSchema, metadata.path ?? 'schema');
+      if (prefix) return referenceType(prefix);
       if (!isBinary(schema as { format?: string; contentMediaType?: string })) return undefined;
       const isRequest = metadata.path?.includes('/requestBody/') ?? false;
       return isRequest ? ts.factory.createUnionTypeNode([BLOB, UINT8ARRAY]) : BLOB;

@@ -34,6 +34,8 @@ function createAjv() {
   addFormats.default(ajv);
   // An OpenAPI annotation; its mapping is checked by Redocly, the `oneOf` it annotates by Ajv.
   ajv.addKeyword('discriminator');
+  // The codegen's annotation on reference schemas (their `pattern` is what validates).
+  ajv.addKeyword('x-reference-prefix');
   ajv.addSchema({
     $id: 'https://partner-print.invalid/spec',
     $defs: toJsonSchema(components.schemas) as Json,

@@ -16,8 +16,8 @@ import type {
 
 const client = createClient<paths>({ baseUrl: 'https://api.example.invalid/v2' });
 
-const orderlines = [{ productReference: 'Product_EK7ZHPBV3DGMZFQDP1AUWU5X8I', quantity: 1 }];
-const storeReference = 'Store_8UD7G0KN8EZ2EOC4373C90HMXT';
+const orderlines = [{ productReference: 'Product_EK7ZHPBV3DGMZFQDP1AUWU5X8I' as const, quantity: 1 }];
+const storeReference = 'Store_8UD7G0KN8EZ2EOC4373C90HMXT' as const;
 
 describe('order requests', () => {
   test('a dropship order needs an address', () => {
@@ -172,7 +172,7 @@ describe('constants and webhooks', () => {
   test('the legacy callback query is typed', () => {
     type Query = NonNullable<webhooks['orderUpdated']['get']['parameters']['query']>;
     expectTypeOf<Query['environment']>().toEqualTypeOf<'prod' | 'test'>();
-    expectTypeOf<Query['order_reference_v2']>().toEqualTypeOf<string>();
+    expectTypeOf<Query['order_reference_v2']>().toEqualTypeOf<`Order_${string}`>();
     expectTypeOf<Query['custom_reference']>().toEqualTypeOf<string | undefined>();
   });
 });

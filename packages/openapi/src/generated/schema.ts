@@ -757,7 +757,7 @@ export interface components {
          * @description Typed, opaque reference of a claim (`Claim_` followed by 26 opaque characters). Do not parse it.
          * @example Claim_TJPQGS3NWFG61C2KCN6D3P87ES
          */
-        ClaimReference: string;
+        ClaimReference: `Claim_${string}`;
         ClaimResponse: {
             claim: components["schemas"]["Claim"];
         };
@@ -793,7 +793,7 @@ export interface components {
          * @description Typed, opaque reference of a claimcategory (`Claimcategory_` followed by 26 opaque characters). Do not parse it.
          * @example Claimcategory_TGCRN1G07RPZ441WIHK0FI6D80
          */
-        ClaimcategoryReference: string;
+        ClaimcategoryReference: `Claimcategory_${string}`;
         ClaimcategorySummary: {
             reference: components["schemas"]["ClaimcategoryReference"];
             /** @description Display name. */
@@ -869,7 +869,7 @@ export interface components {
          * @description Typed, opaque reference of a composition (`Composition_` followed by 26 opaque characters). Do not parse it.
          * @example Composition_HZ1H917DG558520ES8Z77IXCMD
          */
-        CompositionReference: string;
+        CompositionReference: `Composition_${string}`;
         CompositionResponse: {
             composition: components["schemas"]["Composition"];
         };
@@ -953,7 +953,7 @@ export interface components {
          * @description Typed, opaque reference of an evidence (`Evidence_` followed by 26 opaque characters). Do not parse it.
          * @example Evidence_OK76PN1WG96TRTXLE0U8HOK9B1
          */
-        EvidenceReference: string;
+        EvidenceReference: `Evidence_${string}`;
         /** @description Evidence references from `POST /evidence`, 0 to 3 entries. */
         EvidenceReferences: components["schemas"]["EvidenceReference"][];
         /** @description URLs of the evidence images (served from the files host). Evidence is purged about four months after decision or retraction. */
@@ -963,7 +963,7 @@ export interface components {
          * @description Typed, opaque reference of an image (`Image_` followed by 26 opaque characters). Do not parse it.
          * @example Image_R3DQJKS56LGGCYVIFOBXR3MHSB
          */
-        ImageReference: string;
+        ImageReference: `Image_${string}`;
         /** @description Physical warehouse stock (only relevant when the partner stores stock with the service). */
         Item: {
             reference: components["schemas"]["ItemReference"];
@@ -975,7 +975,7 @@ export interface components {
              * @description Products linked to this item; several products can share one item. The shape of an entry is not
              *     documented by the service reference; `{ reference }` is the SDK's working assumption.
              */
-            products: components["schemas"]["Link"][];
+            products: components["schemas"]["ProductLink"][];
         } & {
             [key: string]: unknown;
         };
@@ -1001,7 +1001,7 @@ export interface components {
          * @description Typed, opaque reference of an item (`Item_` followed by 26 opaque characters). Do not parse it.
          * @example Item_3YXMEMEJA86ZUAA3XZ0X67F7OI
          */
-        ItemReference: string;
+        ItemReference: `Item_${string}`;
         /**
          * @description Error codes documented by the service reference. The complete list of codes per endpoint is not
          *     documented: expect other codes too.
@@ -1020,13 +1020,6 @@ export interface components {
          */
         LegacySkuLookupResponse: {
             productReference: components["schemas"]["ProductReference"];
-        };
-        /** @description A link to another resource by its reference. Fields beyond `reference` are not documented by the service reference. */
-        Link: {
-            /** @description Typed reference of the linked resource. */
-            reference: string;
-        } & {
-            [key: string]: unknown;
         };
         /**
          * @description Opaque cursor of the next page: pass it as the `cursor` query parameter. It is a string when the page is
@@ -1054,7 +1047,7 @@ export interface components {
              * @description Shipments of the order. The service reference says shipment references are present but does not
              *     document the field name or shape; `shipments` with `{ reference }` entries is the SDK's working assumption.
              */
-            shipments?: components["schemas"]["Link"][];
+            shipments?: components["schemas"]["ShipmentLink"][];
             /**
              * @deprecated
              * @description Legacy code. Deprecated; removed in V3. Which resources carry it is not documented.
@@ -1082,7 +1075,7 @@ export interface components {
          * @description Typed, opaque reference of an order (`Order_` followed by 26 opaque characters). Do not parse it. The reference does not show the alphabet of the 26 characters; this pattern (letters and digits) is what its examples and the sandbox use, and the SDK does not rely on it when reading references it receives.
          * @example Order_HVGT82HTHLMGVK4N9XP02EUR5L
          */
-        OrderReference: string;
+        OrderReference: `Order_${string}`;
         /** @description The `order` object of `POST /orders`, discriminated by `shippingKind`. */
         OrderRequest: components["schemas"]["DropshipOrderRequest"] | components["schemas"]["CombinedOrderRequest"];
         /** @description Fields shared by both shipping kinds. */
@@ -1133,9 +1126,15 @@ export interface components {
             reference: components["schemas"]["PerspectiveReference"];
             name: string;
             output: components["schemas"]["PerspectiveOutput"];
-            scenes: components["schemas"]["Link"][] | null;
+            scenes: components["schemas"]["SceneLink"][] | null;
             /** @description The entry shape is not documented by the service reference; `{ reference }` is assumed. */
-            products: components["schemas"]["Link"][] | null;
+            products: components["schemas"]["ProductLink"][] | null;
+        };
+        /** @description A link to a perspective by its reference. Fields beyond `reference` are not documented by the service reference. */
+        PerspectiveLink: {
+            reference: components["schemas"]["PerspectiveReference"];
+        } & {
+            [key: string]: unknown;
         };
         /**
          * @description A page of perspectives. The service reference says "list of perspectives" without the shape: the
@@ -1157,7 +1156,7 @@ export interface components {
          * @description Typed, opaque reference of a perspective (`Perspective_` followed by 26 opaque characters). Do not parse it.
          * @example Perspective_9WDTQ8W7IAJ8PBXPZDW9PJRFNC
          */
-        PerspectiveReference: string;
+        PerspectiveReference: `Perspective_${string}`;
         PerspectiveResponse: {
             perspective: components["schemas"]["Perspective"];
         };
@@ -1177,7 +1176,13 @@ export interface components {
              * @description Link to the product's productgroup. The service reference documents the link but not its field name or
              *     shape; `productgroup: { reference }` is the SDK's working assumption.
              */
-            productgroup?: components["schemas"]["Link"];
+            productgroup?: components["schemas"]["ProductgroupLink"];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A link to a product by its reference. Fields beyond `reference` are not documented by the service reference. */
+        ProductLink: {
+            reference: components["schemas"]["ProductReference"];
         } & {
             [key: string]: unknown;
         };
@@ -1191,9 +1196,15 @@ export interface components {
          * @description Typed, opaque reference of a product (`Product_` followed by 26 opaque characters). Do not parse it.
          * @example Product_EK7ZHPBV3DGMZFQDP1AUWU5X8I
          */
-        ProductReference: string;
+        ProductReference: `Product_${string}`;
         /** @description A productgroup. Fields beyond `reference` are not documented by the service reference. */
         Productgroup: {
+            reference: components["schemas"]["ProductgroupReference"];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A link to a productgroup by its reference. Fields beyond `reference` are not documented by the service reference. */
+        ProductgroupLink: {
             reference: components["schemas"]["ProductgroupReference"];
         } & {
             [key: string]: unknown;
@@ -1208,7 +1219,7 @@ export interface components {
          * @description Typed, opaque reference of a productgroup (`Productgroup_` followed by 26 opaque characters). Do not parse it.
          * @example Productgroup_Q7N5R9047J91JONM2Y1W3TNJGX
          */
-        ProductgroupReference: string;
+        ProductgroupReference: `Productgroup_${string}`;
         /**
          * @description A mockup render. `media`, `thumbnail`, `thumbhash` and `completed` become available when the render is
          *     `completed`. Whether `media`, `thumbnail` and `thumbhash` are absent or `null` before that is not documented by
@@ -1238,7 +1249,7 @@ export interface components {
          * @description Typed, opaque reference of a render (`Render_` followed by 26 opaque characters). Do not parse it.
          * @example Render_WQOH8JD1RI9H4O90C944E3OXO9
          */
-        RenderReference: string;
+        RenderReference: `Render_${string}`;
         RenderRequest: {
             compositionReference: components["schemas"]["CompositionReference"];
             imageReference: components["schemas"]["ImageReference"];
@@ -1274,8 +1285,14 @@ export interface components {
             private: boolean;
             /** @description When true, product-specific perspectives can be used with the scene in addition to its own. */
             allowsProductPerspectives: boolean;
-            compatibleProductgroups: components["schemas"]["Link"][];
-            perspectives: components["schemas"]["Link"][];
+            compatibleProductgroups: components["schemas"]["ProductgroupLink"][];
+            perspectives: components["schemas"]["PerspectiveLink"][];
+        };
+        /** @description A link to a scene by its reference. Fields beyond `reference` are not documented by the service reference. */
+        SceneLink: {
+            reference: components["schemas"]["SceneReference"];
+        } & {
+            [key: string]: unknown;
         };
         /**
          * @description A page of scenes. The endpoint table of the service reference shows `{ scenes }`; `nextCursor` follows the
@@ -1290,7 +1307,7 @@ export interface components {
          * @description Typed, opaque reference of a scene (`Scene_` followed by 26 opaque characters). Do not parse it.
          * @example Scene_M3JT4I1HO5L18IROZODS2B8TKE
          */
-        SceneReference: string;
+        SceneReference: `Scene_${string}`;
         SceneResponse: {
             scene: components["schemas"]["Scene"];
         };
@@ -1312,12 +1329,18 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description A link to a shipment by its reference. Fields beyond `reference` are not documented by the service reference. */
+        ShipmentLink: {
+            reference: components["schemas"]["ShipmentReference"];
+        } & {
+            [key: string]: unknown;
+        };
         /**
          * ShipmentReference
          * @description Typed, opaque reference of a shipment (`Shipment_` followed by 26 opaque characters). Do not parse it.
          * @example Shipment_D793KOVZ3V7IXV026Q1JBTGXZ7
          */
-        ShipmentReference: string;
+        ShipmentReference: `Shipment_${string}`;
         /**
          * @description The response wraps the shipment under `shipment`, following the API's convention for single resources; the
          *     payload beyond tracking information is not documented by the service reference.
@@ -1330,7 +1353,7 @@ export interface components {
          * @description Typed, opaque reference of a store (`Store_` followed by 26 opaque characters). Do not parse it.
          * @example Store_8UD7G0KN8EZ2EOC4373C90HMXT
          */
-        StoreReference: string;
+        StoreReference: `Store_${string}`;
         /**
          * Format: date-time
          * @description ISO 8601 timestamp, in UTC with `Z`.
@@ -1578,7 +1601,6 @@ export type ItemList = components['schemas']['ItemList'];
 export type ItemReference = components['schemas']['ItemReference'];
 export type KnownErrorCode = components['schemas']['KnownErrorCode'];
 export type LegacySkuLookupResponse = components['schemas']['LegacySkuLookupResponse'];
-export type Link = components['schemas']['Link'];
 export type NextCursor = components['schemas']['NextCursor'];
 export type NullableTimestamp = components['schemas']['NullableTimestamp'];
 export type Order = components['schemas']['Order'];
@@ -1591,14 +1613,17 @@ export type OrderStatus = components['schemas']['OrderStatus'];
 export type OrderlineRequest = components['schemas']['OrderlineRequest'];
 export type PackageMissingClaimRequest = components['schemas']['PackageMissingClaimRequest'];
 export type Perspective = components['schemas']['Perspective'];
+export type PerspectiveLink = components['schemas']['PerspectiveLink'];
 export type PerspectiveList = components['schemas']['PerspectiveList'];
 export type PerspectiveOutput = components['schemas']['PerspectiveOutput'];
 export type PerspectiveReference = components['schemas']['PerspectiveReference'];
 export type PerspectiveResponse = components['schemas']['PerspectiveResponse'];
 export type Product = components['schemas']['Product'];
+export type ProductLink = components['schemas']['ProductLink'];
 export type ProductList = components['schemas']['ProductList'];
 export type ProductReference = components['schemas']['ProductReference'];
 export type Productgroup = components['schemas']['Productgroup'];
+export type ProductgroupLink = components['schemas']['ProductgroupLink'];
 export type ProductgroupList = components['schemas']['ProductgroupList'];
 export type ProductgroupReference = components['schemas']['ProductgroupReference'];
 export type Render = components['schemas']['Render'];
@@ -1610,11 +1635,13 @@ export type RenderStatus = components['schemas']['RenderStatus'];
 export type Rendertokens = components['schemas']['Rendertokens'];
 export type RendertokensResponse = components['schemas']['RendertokensResponse'];
 export type Scene = components['schemas']['Scene'];
+export type SceneLink = components['schemas']['SceneLink'];
 export type SceneList = components['schemas']['SceneList'];
 export type SceneReference = components['schemas']['SceneReference'];
 export type SceneResponse = components['schemas']['SceneResponse'];
 export type SceneSummary = components['schemas']['SceneSummary'];
 export type Shipment = components['schemas']['Shipment'];
+export type ShipmentLink = components['schemas']['ShipmentLink'];
 export type ShipmentReference = components['schemas']['ShipmentReference'];
 export type ShipmentResponse = components['schemas']['ShipmentResponse'];
 export type StoreReference = components['schemas']['StoreReference'];

@@ -3058,6 +3058,7 @@ export const spec: OpenApiDocument = {
       "ClaimReference": {
         "type": "string",
         "title": "ClaimReference",
+        "x-reference-prefix": "Claim",
         "description": "Typed, opaque reference of a claim (`Claim_` followed by 26 opaque characters). Do not parse it.",
         "pattern": "^Claim_[0-9A-Za-z]{26}$",
         "examples": [
@@ -3129,6 +3130,7 @@ export const spec: OpenApiDocument = {
       "ClaimcategoryReference": {
         "type": "string",
         "title": "ClaimcategoryReference",
+        "x-reference-prefix": "Claimcategory",
         "description": "Typed, opaque reference of a claimcategory (`Claimcategory_` followed by 26 opaque characters). Do not parse it.",
         "pattern": "^Claimcategory_[0-9A-Za-z]{26}$",
         "examples": [
@@ -3324,6 +3326,7 @@ export const spec: OpenApiDocument = {
       "CompositionReference": {
         "type": "string",
         "title": "CompositionReference",
+        "x-reference-prefix": "Composition",
         "description": "Typed, opaque reference of a composition (`Composition_` followed by 26 opaque characters). Do not parse it.",
         "pattern": "^Composition_[0-9A-Za-z]{26}$",
         "examples": [
@@ -3541,6 +3544,7 @@ export const spec: OpenApiDocument = {
       "EvidenceReference": {
         "type": "string",
         "title": "EvidenceReference",
+        "x-reference-prefix": "Evidence",
         "description": "Typed, opaque reference of an evidence (`Evidence_` followed by 26 opaque characters). Do not parse it.",
         "pattern": "^Evidence_[0-9A-Za-z]{26}$",
         "examples": [
@@ -3566,6 +3570,7 @@ export const spec: OpenApiDocument = {
       "ImageReference": {
         "type": "string",
         "title": "ImageReference",
+        "x-reference-prefix": "Image",
         "description": "Typed, opaque reference of an image (`Image_` followed by 26 opaque characters). Do not parse it.",
         "pattern": "^Image_[0-9A-Za-z]{26}$",
         "examples": [
@@ -3600,7 +3605,7 @@ export const spec: OpenApiDocument = {
             "type": "array",
             "description": "Products linked to this item; several products can share one item. The shape of an entry is not\ndocumented by the service reference; `{ reference }` is the SDK's working assumption.\n",
             "items": {
-              "$ref": "#/components/schemas/Link"
+              "$ref": "#/components/schemas/ProductLink"
             }
           }
         },
@@ -3657,6 +3662,7 @@ export const spec: OpenApiDocument = {
       "ItemReference": {
         "type": "string",
         "title": "ItemReference",
+        "x-reference-prefix": "Item",
         "description": "Typed, opaque reference of an item (`Item_` followed by 26 opaque characters). Do not parse it.",
         "pattern": "^Item_[0-9A-Za-z]{26}$",
         "examples": [
@@ -3686,20 +3692,6 @@ export const spec: OpenApiDocument = {
             "$ref": "#/components/schemas/ProductReference"
           }
         }
-      },
-      "Link": {
-        "type": "object",
-        "description": "A link to another resource by its reference. Fields beyond `reference` are not documented by the service reference.",
-        "required": [
-          "reference"
-        ],
-        "properties": {
-          "reference": {
-            "type": "string",
-            "description": "Typed reference of the linked resource."
-          }
-        },
-        "additionalProperties": true
       },
       "NextCursor": {
         "type": [
@@ -3740,7 +3732,7 @@ export const spec: OpenApiDocument = {
             "type": "array",
             "description": "Shipments of the order. The service reference says shipment references are present but does not\ndocument the field name or shape; `shipments` with `{ reference }` entries is the SDK's working assumption.\n",
             "items": {
-              "$ref": "#/components/schemas/Link"
+              "$ref": "#/components/schemas/ShipmentLink"
             }
           },
           "legacyCode": {
@@ -3782,6 +3774,7 @@ export const spec: OpenApiDocument = {
       "OrderReference": {
         "type": "string",
         "title": "OrderReference",
+        "x-reference-prefix": "Order",
         "description": "Typed, opaque reference of an order (`Order_` followed by 26 opaque characters). Do not parse it. The reference does not show the alphabet of the 26 characters; this pattern (letters and digits) is what its examples and the sandbox use, and the SDK does not rely on it when reading references it receives.",
         "pattern": "^Order_[0-9A-Za-z]{26}$",
         "examples": [
@@ -3913,7 +3906,7 @@ export const spec: OpenApiDocument = {
               "null"
             ],
             "items": {
-              "$ref": "#/components/schemas/Link"
+              "$ref": "#/components/schemas/SceneLink"
             }
           },
           "products": {
@@ -3923,10 +3916,23 @@ export const spec: OpenApiDocument = {
             ],
             "description": "The entry shape is not documented by the service reference; `{ reference }` is assumed.",
             "items": {
-              "$ref": "#/components/schemas/Link"
+              "$ref": "#/components/schemas/ProductLink"
             }
           }
         }
+      },
+      "PerspectiveLink": {
+        "type": "object",
+        "description": "A link to a perspective by its reference. Fields beyond `reference` are not documented by the service reference.\n",
+        "required": [
+          "reference"
+        ],
+        "properties": {
+          "reference": {
+            "$ref": "#/components/schemas/PerspectiveReference"
+          }
+        },
+        "additionalProperties": true
       },
       "PerspectiveList": {
         "type": "object",
@@ -3973,6 +3979,7 @@ export const spec: OpenApiDocument = {
       "PerspectiveReference": {
         "type": "string",
         "title": "PerspectiveReference",
+        "x-reference-prefix": "Perspective",
         "description": "Typed, opaque reference of a perspective (`Perspective_` followed by 26 opaque characters). Do not parse it.",
         "pattern": "^Perspective_[0-9A-Za-z]{26}$",
         "examples": [
@@ -4008,9 +4015,22 @@ export const spec: OpenApiDocument = {
             "description": "Link to the product's productgroup. The service reference documents the link but not its field name or\nshape; `productgroup: { reference }` is the SDK's working assumption.\n",
             "allOf": [
               {
-                "$ref": "#/components/schemas/Link"
+                "$ref": "#/components/schemas/ProductgroupLink"
               }
             ]
+          }
+        },
+        "additionalProperties": true
+      },
+      "ProductLink": {
+        "type": "object",
+        "description": "A link to a product by its reference. Fields beyond `reference` are not documented by the service reference.\n",
+        "required": [
+          "reference"
+        ],
+        "properties": {
+          "reference": {
+            "$ref": "#/components/schemas/ProductReference"
           }
         },
         "additionalProperties": true
@@ -4036,6 +4056,7 @@ export const spec: OpenApiDocument = {
       "ProductReference": {
         "type": "string",
         "title": "ProductReference",
+        "x-reference-prefix": "Product",
         "description": "Typed, opaque reference of a product (`Product_` followed by 26 opaque characters). Do not parse it.",
         "pattern": "^Product_[0-9A-Za-z]{26}$",
         "examples": [
@@ -4045,6 +4066,19 @@ export const spec: OpenApiDocument = {
       "Productgroup": {
         "type": "object",
         "description": "A productgroup. Fields beyond `reference` are not documented by the service reference.",
+        "required": [
+          "reference"
+        ],
+        "properties": {
+          "reference": {
+            "$ref": "#/components/schemas/ProductgroupReference"
+          }
+        },
+        "additionalProperties": true
+      },
+      "ProductgroupLink": {
+        "type": "object",
+        "description": "A link to a productgroup by its reference. Fields beyond `reference` are not documented by the service reference.\n",
         "required": [
           "reference"
         ],
@@ -4076,6 +4110,7 @@ export const spec: OpenApiDocument = {
       "ProductgroupReference": {
         "type": "string",
         "title": "ProductgroupReference",
+        "x-reference-prefix": "Productgroup",
         "description": "Typed, opaque reference of a productgroup (`Productgroup_` followed by 26 opaque characters). Do not parse it.",
         "pattern": "^Productgroup_[0-9A-Za-z]{26}$",
         "examples": [
@@ -4166,6 +4201,7 @@ export const spec: OpenApiDocument = {
       "RenderReference": {
         "type": "string",
         "title": "RenderReference",
+        "x-reference-prefix": "Render",
         "description": "Typed, opaque reference of a render (`Render_` followed by 26 opaque characters). Do not parse it.",
         "pattern": "^Render_[0-9A-Za-z]{26}$",
         "examples": [
@@ -4282,16 +4318,29 @@ export const spec: OpenApiDocument = {
           "compatibleProductgroups": {
             "type": "array",
             "items": {
-              "$ref": "#/components/schemas/Link"
+              "$ref": "#/components/schemas/ProductgroupLink"
             }
           },
           "perspectives": {
             "type": "array",
             "items": {
-              "$ref": "#/components/schemas/Link"
+              "$ref": "#/components/schemas/PerspectiveLink"
             }
           }
         }
+      },
+      "SceneLink": {
+        "type": "object",
+        "description": "A link to a scene by its reference. Fields beyond `reference` are not documented by the service reference.\n",
+        "required": [
+          "reference"
+        ],
+        "properties": {
+          "reference": {
+            "$ref": "#/components/schemas/SceneReference"
+          }
+        },
+        "additionalProperties": true
       },
       "SceneList": {
         "type": "object",
@@ -4315,6 +4364,7 @@ export const spec: OpenApiDocument = {
       "SceneReference": {
         "type": "string",
         "title": "SceneReference",
+        "x-reference-prefix": "Scene",
         "description": "Typed, opaque reference of a scene (`Scene_` followed by 26 opaque characters). Do not parse it.",
         "pattern": "^Scene_[0-9A-Za-z]{26}$",
         "examples": [
@@ -4366,9 +4416,23 @@ export const spec: OpenApiDocument = {
         },
         "additionalProperties": true
       },
+      "ShipmentLink": {
+        "type": "object",
+        "description": "A link to a shipment by its reference. Fields beyond `reference` are not documented by the service reference.\n",
+        "required": [
+          "reference"
+        ],
+        "properties": {
+          "reference": {
+            "$ref": "#/components/schemas/ShipmentReference"
+          }
+        },
+        "additionalProperties": true
+      },
       "ShipmentReference": {
         "type": "string",
         "title": "ShipmentReference",
+        "x-reference-prefix": "Shipment",
         "description": "Typed, opaque reference of a shipment (`Shipment_` followed by 26 opaque characters). Do not parse it.",
         "pattern": "^Shipment_[0-9A-Za-z]{26}$",
         "examples": [
@@ -4390,6 +4454,7 @@ export const spec: OpenApiDocument = {
       "StoreReference": {
         "type": "string",
         "title": "StoreReference",
+        "x-reference-prefix": "Store",
         "description": "Typed, opaque reference of a store (`Store_` followed by 26 opaque characters). Do not parse it.",
         "pattern": "^Store_[0-9A-Za-z]{26}$",
         "examples": [
