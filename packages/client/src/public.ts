@@ -5,15 +5,30 @@ export * from './errors.ts';
 export {
   type CallInit,
   collect,
-  createOrder,
   download,
-  lookupOrderReference,
   type PartnerPrintBaseClient,
   paginate,
   uploadEvidence,
   uploadImage,
 } from './helpers.ts';
 export type { OperationTable } from './operations.ts';
+export {
+  type CreateOrderInit,
+  createOrder,
+  lookupOrderReference,
+  type OrderResult,
+} from './orders/create.ts';
+export {
+  AmbiguousOrderError,
+  IdentifierConflictError,
+  memoryOrderClaims,
+  type OrderClaim,
+  type OrderClaims,
+  type OrderRequest,
+  type OrderStep,
+  type RecordedOrder,
+  sameOrderContent,
+} from './orders.ts';
 export type { RateLimitParser } from './response.ts';
 export type { ClientEvent, Fetch, Hooks, RetryOptions } from './transport.ts';
 export type {

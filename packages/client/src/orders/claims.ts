@@ -1,0 +1,67 @@
+/**
+ * Who may POST an order with a given customIdentifier right now. createOrder takes the claim before it
+ * looks the identifier up and keeps it until the outcome is known, so two callers sharing one claim store
+ * never post the same identifier at once. The default store is per client, in process; the Redis store
+ * (`@partner-print/client/redis`) shares claims between processes.
+ */
+export interface OrderClaims {
+  /** Waits until the caller holds the claim on `customIdentifier` (rejects on abort, or when the store cannot be reached and waiting is off). */
+  acquire(customIdentifier: string, signal?: AbortSignal): Promise<OrderClaim>;
+}
+
+/** What an earlier holder recorded: the order it created, and its content key when known. */
+export interface RecordedOrder {
+  reference: string;
+  content?: string;
+}
+
+export interface OrderClaim {
+  /** The order an earlier holder created with this identifier, while the store remembers it. */
+  readonly recorded: RecordedOrder | undefined;
+  /**
+   * An earlier holder posted and did not learn the outcome (it died, or lost its claim): its request may
+   * still be running at the service, so the new holder waits out a settle window before posting.
+   */
+  readonly unsettled: boolean;
+  /** Right before each POST: true while the claim is held (extending it), false to not post. */
+  beforePost(): Promise<boolean>;
+  /** Ends the claim: `created` is remembered for later callers; `unsettled` marks an unknown outcome. */
+  release(outcome: { created?: RecordedOrder; unsettled?: boolean }): Promise<void>;
+}
+
+/**
+ * The in-process claim store: concurrent calls with one identifier are already one flight (createOrder
+ * shares it), so a claim is always free; it remembers the orders created for `rememberMs`, so a repeat
+ * soon after is answered without a request even when the service's lookup lags behind its commits.
+ */
+export function memoryOrderClaims(options: { rememberMs?: number; now?: () => number } = {}): OrderClaims {
+  const rememberMs = options.rememberMs ?? 10 * 60_000;
+  const now = options.now ?? Date.now;
+  const created = new Map<string, RecordedOrder & { at: number }>();
+  const prune = () => {
+    // Map order is insertion order (re-set entries are deleted first), so the oldest come first.
+    for (const [id, entry] of created) {
+      if (now() - entry.at < rememberMs) break;
+      created.delete(id);
+    }
+  };
+  return {
+    async acquire(id) {
+      prune();
+      const entry = created.get(id);
+      return {
+        recorded: entry && {
+          reference: entry.reference,
+          ...(entry.content ? { content: entry.content } : {}),
+        },
+        unsettled: false,
+        beforePost: async () => true,
+        async release({ created: order }) {
+          if (!order) return;
+          created.delete(id);
+          created.set(id, { ...order, at: now() });
+        },
+      };
+    },
+  };
+}

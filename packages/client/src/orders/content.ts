@@ -1,0 +1,94 @@
+import type { components } from '@partner-print/openapi';
+
+/** The `order` object of POST /orders (dropship or combined). */
+export type OrderRequest = components['schemas']['OrderRequest'];
+/** An order as GET /orders/{orderReference} reads it back (beyond `reference` its fields are undocumented). */
+export type OrderRead = components['schemas']['Order'];
+type Address = components['schemas']['Address'];
+type OrderlineRequest = components['schemas']['OrderlineRequest'];
+
+type Open = { [key: string]: unknown };
+const isOpen = (value: unknown): value is Open => typeof value === 'object' && value !== null;
+
+// The read payload's fields beyond `reference` are not documented: a field it does not show is not a
+// difference, and null, an empty string and absence are the same "not set".
+const unset = (value: unknown) => value === undefined || value === null || value === '';
+const sameValue = (sent: unknown, found: unknown) =>
+  unset(sent) === unset(found) && (unset(sent) || sent === found);
+const shown = (found: Open, key: string) => key in found;
+
+function sameFields(sent: object, found: Open, keys: readonly string[]): boolean {
+  const values: Open = { ...sent };
+  return keys.every((key) => !shown(found, key) || sameValue(values[key], found[key]));
+}
+
+const ADDRESS_FIELDS = [
+  'company',
+  'firstname',
+  'lastname',
+  'streetname',
+  'housenumber',
+  'housenumberAddition',
+  'additionalInfo',
+  'state',
+  'zipcode',
+  'city',
+  'countryCode',
+  'phonenumber',
+  'email',
+] as const satisfies readonly (keyof Address)[];
+const LINE_FIELDS = [
+  'productReference',
+  'imageReference',
+  'quantity',
+] as const satisfies readonly (keyof OrderlineRequest)[];
+const ORDER_FIELDS = [
+  'storeReference',
+  'shippingKind',
+  'customIdentifier',
+  'dropshipMinimalShippingLevel',
+] as const;
+
+function sameAddress(sent: Address | undefined, found: unknown): boolean {
+  if (unset(found)) return sent === undefined || ADDRESS_FIELDS.every((key) => unset(sent[key]));
+  return isOpen(found) && sameFields(sent ?? {}, found, ADDRESS_FIELDS);
+}
+
+function sameOrderlines(sent: readonly OrderlineRequest[], found: unknown): boolean {
+  if (!Array.isArray(found)) return true; // not shown
+  return (
+    found.length === sent.length &&
+    found.every((line: unknown, i) => isOpen(line) && sameFields(sent[i] ?? {}, line, LINE_FIELDS))
+  );
+}
+
+/**
+ * Whether the order read back (`found`) is the order `sent` would create: store, shipping kind, custom
+ * identifier, address, shipping level and the orderlines (product, image, quantity, in order), as far as
+ * the read payload shows them. Fields the payload leaves out are not differences (the reference documents
+ * only `reference` and `status`); so this can say "same" for an order that differs in a field the service
+ * does not show, never "other" for one that matches.
+ */
+export function sameOrderContent(sent: OrderRequest, found: OrderRead): boolean {
+  return (
+    sameFields(sent, found, ORDER_FIELDS) &&
+    (!shown(found, 'dropshipAddress') || sameAddress(sent.dropshipAddress, found.dropshipAddress)) &&
+    sameOrderlines(sent.orderlines ?? [], found.orderlines)
+  );
+}
+
+/** A stable text of an order request's content, for telling requests apart in one process. */
+export function contentKey(order: OrderRequest): string {
+  const sorted = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(sorted)
+      : isOpen(value)
+        ? Object.fromEntries(
+            Object.keys(value)
+              .filter((key) => !unset(value[key]))
+              .sort()
+              .map((key) => [key, sorted(value[key])]),
+          )
+        : value;
+  return JSON.stringify(sorted(order));
+}

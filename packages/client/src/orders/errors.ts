@@ -1,0 +1,23 @@
+import { PartnerPrintError, type PartnerPrintErrorInit } from '../errors.ts';
+
+/**
+ * createOrder: the order's `customIdentifier` already belongs to an order with other content
+ * (`orderReference`); nothing was created. Use another identifier, or read that order.
+ */
+export class IdentifierConflictError extends PartnerPrintError {
+  override name = 'IdentifierConflictError';
+  declare readonly customIdentifier: string;
+  declare readonly orderReference: string | undefined;
+  constructor(
+    message: string,
+    {
+      customIdentifier,
+      orderReference,
+      ...init
+    }: PartnerPrintErrorInit & { customIdentifier: string; orderReference?: string },
+  ) {
+    super(message, { code: 'identifier_conflict', ...init });
+    this.customIdentifier = customIdentifier;
+    this.orderReference = orderReference;
+  }
+}
