@@ -1,56 +1,67 @@
 /**
- * Every operation sample shown on the site runs here against the in-process sandbox, so a sample that no longer
+ * Every operation sample shown on the site runs here, whole, through the same runner the page uses (compiled
+ * from TypeScript, `process.env` filled by the session) against an in-process sandbox; a sample that no longer
  * matches the SDK or the API fails the suite (type errors are caught by `pnpm --filter @partner-print/docs
  * typecheck`).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createSandbox } from '@partner-print/sandbox';
+import { describe, expect, it } from 'vitest';
 import { listOperations } from '../../tools/docs/lib/openapi.ts';
 import { PATHS } from '../../tools/docs/lib/paths.ts';
-import { extractRegions, sdkSample } from '../../tools/docs/lib/samples.ts';
-import { createExampleContext, type Example } from '../examples/harness.ts';
+import { operationRoutes, operationSamples } from '../../tools/docs/lib/runnable.ts';
+import { sdkSample, wholeSample } from '../../tools/docs/lib/samples.ts';
+import { compileSample } from '../../tools/docs/runner/compile.ts';
+import { createModules } from '../../tools/docs/runner/modules.ts';
+import { createSession, type Session } from '../../tools/docs/runner/session.ts';
+import type { RunEvent, RunResult } from '../../tools/docs/runner/types.ts';
 import { readBundledSpec } from './site-files.ts';
 
-const operations = listOperations(readBundledSpec()).map((op) => op.operationId);
+const spec = readBundledSpec();
+const operations = listOperations(spec).map((op) => op.operationId);
+const samples = operationSamples(spec, PATHS.operationExamples);
+const routes = operationRoutes(spec);
 const files = readdirSync(PATHS.operationExamples)
   .filter((f) => f.endsWith('.ts'))
   .map((f) => basename(f, '.ts'));
 
-const REFERENCE = (prefix: string) => new RegExp(`^${prefix}_[0-9A-Za-z]{26}$`);
+const REFERENCE = (prefix: string) => new RegExp(`\\b${prefix}_[0-9A-Za-z]{26}\\b`);
 
-/** What a sample's `run` returns, checked beyond "it did not throw". */
-const EXPECT: Record<string, (result: unknown) => void> = {
-  uploadImage: (r) => expect(r).toMatch(REFERENCE('Image')),
-  uploadEvidence: (r) => expect(r).toMatch(REFERENCE('Evidence')),
-  createOrder: (r) => expect(r).toMatch(REFERENCE('Order')),
-  createPackageMissingClaim: (r) => expect(r).toMatch(REFERENCE('Claim')),
-  createItemIssuesClaim: (r) => expect(r).toMatch(REFERENCE('Claim')),
-  retractClaim: (r) => expect(r).toBe('retracted'),
-  createRender: (r) => expect(r).toMatch(REFERENCE('Render')),
-  lookupProductByLegacySku: (r) => expect(r).toMatch(REFERENCE('Product')),
-  lookupOrderReferenceByCustomIdentifier: (r) => expect(r).toMatch(REFERENCE('Order')),
-  lookupComposition: (r) => expect(r).toBe('ok'),
-  listOrders: (r) => expect((r as unknown[]).length).toBeGreaterThanOrEqual(2),
-  listClaims: (r) => expect((r as unknown[]).length).toBeGreaterThanOrEqual(1),
-  getRenderMedia: (r) => expect((r as Uint8Array).byteLength).toBeGreaterThan(0),
-  getProductMedia: (r) => expect((r as Uint8Array).byteLength).toBeGreaterThan(0),
-  getRenderThumbnail: (r) => expect(r).toMatchObject({ pending: true }),
-  orderUpdated: (r) => {
-    const { status, saved } = r as { status: number; saved: string[] };
-    expect(status).toBeGreaterThanOrEqual(200);
-    expect(status).toBeLessThan(300);
-    expect(saved).toHaveLength(1);
-    expect(saved[0]).toMatch(REFERENCE('Order'));
-  },
+function session(): Session {
+  return createSession({
+    createSandbox: () => createSandbox({ jitter: 0 }),
+    samples,
+    modules: createModules,
+    routes,
+  });
+}
+
+const output = (result: RunResult) =>
+  result.events
+    .filter((e): e is Extract<RunEvent, { kind: 'console' }> => e.kind === 'console')
+    .map((e) => e.text)
+    .join('\n');
+const exchanges = (result: RunResult) =>
+  result.events.flatMap((e) => (e.kind === 'exchange' ? [e.exchange] : []));
+const steps = (result: RunResult) => result.events.flatMap((e) => (e.kind === 'step' ? [e.text] : []));
+
+/** What a sample prints, checked beyond "it succeeded". */
+const PRINTS: Record<string, RegExp> = {
+  uploadImage: REFERENCE('Image'),
+  uploadEvidence: REFERENCE('Evidence'),
+  createOrder: REFERENCE('Order'),
+  createPackageMissingClaim: REFERENCE('Claim'),
+  createItemIssuesClaim: REFERENCE('Claim'),
+  retractClaim: /retracted/,
+  createRender: REFERENCE('Render'),
+  lookupProductByLegacySku: REFERENCE('Product'),
+  lookupOrderReferenceByCustomIdentifier: /shop-order-10042 → Order_/,
+  lookupComposition: /costs \d+ rendertokens/,
+  getRenderMedia: /image\/\w+ \d+ bytes/,
+  getRenderThumbnail: /not ready; ask again in \d+ s/,
+  orderUpdated: /^200 \[ "Order_/m,
 };
-
-beforeAll(() => {
-  vi.spyOn(console, 'log').mockImplementation(() => {});
-});
-afterAll(() => {
-  vi.restoreAllMocks();
-});
 
 describe('operation samples', () => {
   it('exist for every operation of the spec, and only for those', () => {
@@ -58,25 +69,98 @@ describe('operation samples', () => {
     expect(files.filter((f) => !operations.includes(f))).toEqual([]);
   });
 
-  it.each(files)('%s shows a self-explanatory sample region', (id) => {
+  it.each(files)('%s is whole: imports, a client from the environment, a setup part first', (id) => {
     const source = readFileSync(join(PATHS.operationExamples, `${id}.ts`), 'utf8');
-    const regions = extractRegions(source);
-    expect(regions.length).toBeGreaterThan(0);
+    const { setup } = wholeSample(source);
     const shown = sdkSample(PATHS.operationExamples, id)!.source;
-    // The harness stays out of the docs.
-    expect(shown).not.toMatch(/\bworld\b|harness|#region|#endregion/);
-    expect(shown).toMatch(/\bclient\b/);
+    expect(shown).toMatch(/^import .* from '@partner-print\/client';$/m);
+    expect(shown).toContain('secretKey: process.env.PARTNER_PRINT_SECRET_KEY');
+    expect(shown).toContain('baseUrl: process.env.PARTNER_PRINT_BASE_URL');
+    expect(shown).not.toMatch(/\bworld\b|harness|#region|#endregion|from earlier calls/);
+    expect(setup?.[0]).toBe(1);
+    // Everything the code uses is declared: the type check (docs typecheck) covers the names; here, that the
+    // part after the set-up is the sample's own.
+    expect(shown.split('\n').slice(setup![1]).join('\n')).toMatch(/\bclient\b|\bhandle\b/);
   });
 
-  it.each(files)('%s runs against the sandbox', async (id) => {
-    const { run } = (await import(join(PATHS.operationExamples, `${id}.ts`))) as { run: Example };
-    const context = createExampleContext();
-    try {
-      const result = await run(context);
-      expect(result).toBeDefined();
-      EXPECT[id]?.(result);
-    } finally {
-      context.close();
-    }
+  it.each(samples.map((s) => [s.operationId ?? s.id, s] as const))(
+    '%s runs in a fresh session with its documented status',
+    async (id, sample) => {
+      const result = await session().run(sample.id);
+      expect(result.error).toBeUndefined();
+      expect(result.ok).toBe(true);
+      if (sample.operationId) {
+        const own = exchanges(result).filter((x) => x.operationId === sample.operationId);
+        expect(own.length, `${id} made its own request`).toBeGreaterThan(0);
+        expect(sample.statuses).toContain(own.at(-1)!.status);
+      }
+      if (PRINTS[id]) expect(output(result)).toMatch(PRINTS[id]!);
+    },
+  );
+});
+
+describe('the page session', () => {
+  it('carries state: the order "Create an order" made is the one "Get an order" reads', async () => {
+    const s = session();
+    const created = await s.run('op:createOrder');
+    const reference = REFERENCE('Order').exec(output(created))![0];
+    const read = await s.run('op:getOrder');
+    expect(steps(read)).toEqual([]);
+    expect(read.env).toContainEqual(['ORDER_REFERENCE', reference]);
+    expect(exchanges(read).map((x) => `${x.method} ${x.path} ${x.status}`)).toEqual([
+      `GET /orders/${reference} 200`,
+    ]);
+  });
+
+  it('makes what a sample needs first, and says so', async () => {
+    const s = session();
+    const result = await s.run('op:createPackageMissingClaim');
+    expect(result.ok).toBe(true);
+    const said = steps(result).join('\n');
+    expect(said).toMatch(/No order in this session yet: running "Create an order" first/);
+    expect(said).toMatch(/Sandbox control: shipped Order_\w+ → Shipment_\w+/);
+    expect(said).toMatch(/Sandbox control: clock advanced 49 h/);
+    // A second claim needs a shipment without one: a new order is made and shipped.
+    const second = await s.run('op:createPackageMissingClaim');
+    expect(second.ok).toBe(true);
+    expect(steps(second).join('\n')).toMatch(/already has a claim: running "Create an order" first/);
+    expect(s.memory.orders).toHaveLength(2);
+  });
+
+  it('reset starts over from the seed', async () => {
+    const s = session();
+    await s.run('op:createOrder');
+    await s.reset();
+    expect(s.memory.orders).toEqual([]);
+    const list = await s.run('op:listOrders');
+    expect(output(list)).toBe('');
+  });
+
+  it('reports an SDK error as raised, with its fields, and the output before it', async () => {
+    const missing = compileSample(
+      [
+        "import { createClient } from '@partner-print/client';",
+        'const client = createClient({',
+        "  secretKey: process.env.PARTNER_PRINT_SECRET_KEY ?? '',",
+        "  baseUrl: process.env.PARTNER_PRINT_BASE_URL ?? '',",
+        '});',
+        "console.log('looking');",
+        "await client.get('/orders/{orderReference}', { params: { path: { orderReference: 'Order_x' } } });",
+      ].join('\n'),
+      { id: 'test:missing', title: 'missing' },
+    );
+    const s = createSession({
+      createSandbox: () => createSandbox({ jitter: 0 }),
+      samples: [missing],
+      modules: createModules,
+      routes,
+    });
+    const result = await s.run('test:missing');
+    expect(result.ok).toBe(false);
+    expect(output(result)).toBe('looking');
+    expect(result.error?.name).toBe('NotFoundError');
+    expect(result.error?.fields).toContainEqual(['status', '404']);
+    expect(result.error?.fields).toContainEqual(['operation', 'getOrder']);
+    expect(JSON.stringify(result)).not.toContain(s.sandbox.keys.primary);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type CodeSample, isObject, listOperations } from '../../tools/docs/lib/openapi.ts';
-import { dedent, extractRegions, sampleInputs } from '../../tools/docs/lib/samples.ts';
+import { wholeSample } from '../../tools/docs/lib/samples.ts';
 import { readBuiltSpec } from './site-files.ts';
 
 const built = readBuiltSpec();
@@ -46,33 +46,30 @@ describe('code samples in the built spec copy', () => {
   });
 });
 
-describe('sample regions', () => {
+describe('whole samples', () => {
   const source = [
-    '// #region sample',
+    '// #region setup',
     "import { x } from 'y';",
+    '',
+    "const a = process.env.A ?? '';",
     '// #endregion',
-    'export const run = async ({ world }) => {',
-    '  const { a, b: renamed } = world.things;',
-    '  const unused = 1;',
-    '  // #region sample',
-    '  if (a) {',
-    '    use(renamed);',
-    '  }',
-    '  // #endregion',
-    '};',
+    '',
+    'use(a);',
   ].join('\n');
 
-  it('are cut out, dedented and joined', () => {
-    expect(extractRegions(source)).toEqual(["import { x } from 'y';", 'if (a) {\n  use(renamed);\n}']);
-    expect(dedent(['    a', '      b', '', '    c'])).toEqual(['a', '  b', '', 'c']);
+  it('are shown without their markers, the setup lines noted for folding', () => {
+    expect(wholeSample(source)).toEqual({
+      source: "import { x } from 'y';\n\nconst a = process.env.A ?? '';\n\nuse(a);\n",
+      setup: [1, 3],
+    });
+    expect(wholeSample('use(a);\n')).toEqual({ source: 'use(a);\n' });
   });
 
-  it('name the inputs the hidden set-up provides', () => {
-    expect(sampleInputs(source, extractRegions(source).join('\n'))).toEqual(['a', 'renamed']);
-  });
-
-  it('must be closed and not nested', () => {
-    expect(() => extractRegions('// #region sample\nx')).toThrow(/not closed/);
-    expect(() => extractRegions('// #region sample\n// #region sample\n// #endregion')).toThrow(/nested/);
+  it('have one closed setup region and no other marker', () => {
+    expect(() => wholeSample('// #region setup\nx')).toThrow(/not closed/);
+    expect(() => wholeSample('// #region setup\n// #endregion\n// #region setup\n// #endregion')).toThrow(
+      /one/,
+    );
+    expect(() => wholeSample('// #region sample\nx\n// #endregion')).toThrow(/unexpected marker/);
   });
 });

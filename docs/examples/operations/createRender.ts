@@ -1,23 +1,26 @@
-import type { Example } from '../harness.ts';
+// #region setup
+import { readFile } from 'node:fs/promises';
+import { createClient } from '@partner-print/client';
 
-export const run: Example = async ({ client, world }) => {
-  const compositionReference = world.seed.compositions.available;
-  const imageReference = await world.image();
-  // #region sample
-  // Every POST costs the composition's tokenCost, even for a
-  // pair you rendered before: keep the render reference.
-  // (@partner-print/render's renderMockup does this for you.)
-  const { rendertokens } = await client.get('/rendertokens');
-  const { composition } = await client.get('/compositions/{compositionReference}', {
-    params: { path: { compositionReference } },
-  });
-  if (rendertokens.remaining < composition.tokenCost)
-    throw new Error(`no tokens until ${rendertokens.resets}`);
+const client = createClient({
+  secretKey: process.env.PARTNER_PRINT_SECRET_KEY ?? '',
+  baseUrl: process.env.PARTNER_PRINT_BASE_URL ?? '',
+});
+// A composition (scene + product + perspective) and your design.
+const compositionReference = process.env.COMPOSITION_REFERENCE as `Composition_${string}`;
+const imageReference = await client.uploadImage(await readFile('design.png'));
+// #endregion
 
-  const { render } = await client.post('/renders', {
-    body: { render: { compositionReference, imageReference } },
-  });
-  console.log(render.reference); // Render_…, pending
-  // #endregion
-  return render.reference;
-};
+// Every POST costs the composition's tokenCost, even for a
+// pair you rendered before: keep the render reference.
+// (@partner-print/render's renderMockup does this for you.)
+const { rendertokens } = await client.get('/rendertokens');
+const { composition } = await client.get('/compositions/{compositionReference}', {
+  params: { path: { compositionReference } },
+});
+if (rendertokens.remaining < composition.tokenCost) throw new Error(`no tokens until ${rendertokens.resets}`);
+
+const { render } = await client.post('/renders', {
+  body: { render: { compositionReference, imageReference } },
+});
+console.log(render.reference); // Render_…, pending

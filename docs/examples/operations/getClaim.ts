@@ -1,13 +1,16 @@
-import type { Example } from '../harness.ts';
+// #region setup
+import { createClient } from '@partner-print/client';
 
-export const run: Example = async ({ client, world }) => {
-  const { claimReference } = await world.claim();
-  // #region sample
-  const { claim } = await client.get('/claims/{claimReference}', {
-    params: { path: { claimReference } },
-  });
-  console.log(claim.status); // pending, resolved, rejected or retracted
-  if (claim.decision) console.log('decided', claim.decision.decided, claim.decision.comment);
-  // #endregion
-  return claim;
-};
+const client = createClient({
+  secretKey: process.env.PARTNER_PRINT_SECRET_KEY ?? '',
+  baseUrl: process.env.PARTNER_PRINT_BASE_URL ?? '',
+});
+// One of your claims, e.g. the one "Create a package-missing claim" filed.
+const claimReference = process.env.CLAIM_REFERENCE as `Claim_${string}`;
+// #endregion
+
+const { claim } = await client.get('/claims/{claimReference}', {
+  params: { path: { claimReference } },
+});
+console.log(claim.status); // pending, resolved, rejected or retracted
+if (claim.decision) console.log('decided', claim.decision.decided, claim.decision.comment);

@@ -1,12 +1,14 @@
-import type { Example } from '../harness.ts';
+// #region setup
+import { createClient } from '@partner-print/client';
 
-export const run: Example = async ({ client, world }) => {
-  const compositionReference = world.seed.compositions.available;
-  // #region sample
-  const { composition } = await client.get('/compositions/{compositionReference}', {
-    params: { path: { compositionReference } },
-  });
-  console.log(composition.tokenCost);
-  // #endregion
-  return composition;
-};
+const client = createClient({
+  secretKey: process.env.PARTNER_PRINT_SECRET_KEY ?? '',
+  baseUrl: process.env.PARTNER_PRINT_BASE_URL ?? '',
+});
+const compositionReference = process.env.COMPOSITION_REFERENCE as `Composition_${string}`;
+// #endregion
+
+const { composition } = await client.get('/compositions/{compositionReference}', {
+  params: { path: { compositionReference } },
+});
+console.log(composition.tokenCost);

@@ -1,12 +1,15 @@
-import type { Example } from '../harness.ts';
+// #region setup
+import { createClient } from '@partner-print/client';
 
-export const run: Example = async ({ client, world }) => {
-  const { orderReference } = await world.shippedOrder();
-  // #region sample
-  const { order } = await client.get('/orders/{orderReference}', {
-    params: { path: { orderReference } },
-  });
-  console.log(order.reference, order.status, order.shipments);
-  // #endregion
-  return order;
-};
+const client = createClient({
+  secretKey: process.env.PARTNER_PRINT_SECRET_KEY ?? '',
+  baseUrl: process.env.PARTNER_PRINT_BASE_URL ?? '',
+});
+// One of your orders, e.g. the one "Create an order" made.
+const orderReference = process.env.ORDER_REFERENCE as `Order_${string}`;
+// #endregion
+
+const { order } = await client.get('/orders/{orderReference}', {
+  params: { path: { orderReference } },
+});
+console.log(order.reference, order.status, order.shipments);

@@ -1,14 +1,16 @@
-import type { Example } from '../harness.ts';
+// #region setup
+import { createClient } from '@partner-print/client';
 
-export const run: Example = async ({ client, world }) => {
-  const perspectiveReference = world.seed.perspectives.studioFront;
-  // #region sample
-  const { perspective } = await client.get('/perspectives/{perspectiveReference}', {
-    params: { path: { perspectiveReference } },
-  });
-  // A scene perspective lists scenes (products: null); a
-  // product perspective lists products (scenes: null).
-  console.log(perspective.name, perspective.scenes, perspective.products);
-  // #endregion
-  return perspective;
-};
+const client = createClient({
+  secretKey: process.env.PARTNER_PRINT_SECRET_KEY ?? '',
+  baseUrl: process.env.PARTNER_PRINT_BASE_URL ?? '',
+});
+const perspectiveReference = process.env.PERSPECTIVE_REFERENCE as `Perspective_${string}`;
+// #endregion
+
+const { perspective } = await client.get('/perspectives/{perspectiveReference}', {
+  params: { path: { perspectiveReference } },
+});
+// A scene perspective lists scenes (products: null); a
+// product perspective lists products (scenes: null).
+console.log(perspective.name, perspective.scenes, perspective.products);

@@ -1,9 +1,11 @@
-import type { Example } from '../harness.ts';
+// #region setup
+import { createClient } from '@partner-print/client';
 
-export const run: Example = async ({ client }) => {
-  // #region sample
-  const { rendertokens } = await client.get('/rendertokens');
-  console.log(`${rendertokens.remaining} of ${rendertokens.limit} left until ${rendertokens.resets}`);
-  // #endregion
-  return rendertokens;
-};
+const client = createClient({
+  secretKey: process.env.PARTNER_PRINT_SECRET_KEY ?? '',
+  baseUrl: process.env.PARTNER_PRINT_BASE_URL ?? '',
+});
+// #endregion
+
+const { rendertokens } = await client.get('/rendertokens');
+console.log(`${rendertokens.remaining} of ${rendertokens.limit} left until ${rendertokens.resets}`);

@@ -1,12 +1,15 @@
-import type { Example } from '../harness.ts';
+// #region setup
+import { createClient } from '@partner-print/client';
 
-export const run: Example = async ({ client, world }) => {
-  const { shipmentReference } = await world.shippedOrder();
-  // #region sample
-  const { shipment } = await client.get('/shipments/{shipmentReference}', {
-    params: { path: { shipmentReference } },
-  });
-  console.log(shipment.reference, shipment.tracking);
-  // #endregion
-  return shipment;
-};
+const client = createClient({
+  secretKey: process.env.PARTNER_PRINT_SECRET_KEY ?? '',
+  baseUrl: process.env.PARTNER_PRINT_BASE_URL ?? '',
+});
+// A shipment of one of your orders (order.shipments lists them).
+const shipmentReference = process.env.SHIPMENT_REFERENCE as `Shipment_${string}`;
+// #endregion
+
+const { shipment } = await client.get('/shipments/{shipmentReference}', {
+  params: { path: { shipmentReference } },
+});
+console.log(shipment.reference, shipment.tracking);

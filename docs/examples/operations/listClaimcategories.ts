@@ -1,11 +1,13 @@
-import type { Example } from '../harness.ts';
+// #region setup
+import { createClient } from '@partner-print/client';
 
-export const run: Example = async ({ client }) => {
-  // #region sample
-  const { claimcategories } = await client.get('/claimcategories');
-  for (const category of claimcategories) {
-    console.log(category.reference, category.name, category.evidenceRequired ? '(evidence required)' : '');
-  }
-  // #endregion
-  return claimcategories;
-};
+const client = createClient({
+  secretKey: process.env.PARTNER_PRINT_SECRET_KEY ?? '',
+  baseUrl: process.env.PARTNER_PRINT_BASE_URL ?? '',
+});
+// #endregion
+
+const { claimcategories } = await client.get('/claimcategories');
+for (const category of claimcategories) {
+  console.log(category.reference, category.name, category.evidenceRequired ? '(evidence required)' : '');
+}

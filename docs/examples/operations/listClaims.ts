@@ -1,13 +1,14 @@
-import type { Example } from '../harness.ts';
+// #region setup
+import { createClient } from '@partner-print/client';
 
-export const run: Example = async ({ client, world }) => {
-  await world.claim();
-  // #region sample
-  // Open claims plus claims closed in the last 14 days;
-  // `closedAfter` moves that window.
-  for await (const claim of client.paginate('/claims')) {
-    console.log(claim.reference, claim.status, claim.orderReference);
-  }
-  // #endregion
-  return client.collect('/claims', {}, { max: 10 });
-};
+const client = createClient({
+  secretKey: process.env.PARTNER_PRINT_SECRET_KEY ?? '',
+  baseUrl: process.env.PARTNER_PRINT_BASE_URL ?? '',
+});
+// #endregion
+
+// Open claims plus claims closed in the last 14 days;
+// `closedAfter` moves that window.
+for await (const claim of client.paginate('/claims')) {
+  console.log(claim.reference, claim.status, claim.orderReference);
+}

@@ -1,14 +1,14 @@
-import type { Example } from '../harness.ts';
+// #region setup
+import { createClient } from '@partner-print/client';
 
-export const run: Example = async ({ client, world }) => {
-  await world.order();
-  await world.order();
-  // #region sample
-  // Newest first; paginate follows nextCursor until it is
-  // null.
-  for await (const order of client.paginate('/orders')) {
-    console.log(order.reference);
-  }
-  // #endregion
-  return client.collect('/orders', {}, { max: 5 });
-};
+const client = createClient({
+  secretKey: process.env.PARTNER_PRINT_SECRET_KEY ?? '',
+  baseUrl: process.env.PARTNER_PRINT_BASE_URL ?? '',
+});
+// #endregion
+
+// Newest first; paginate follows nextCursor until it is
+// null.
+for await (const order of client.paginate('/orders')) {
+  console.log(order.reference, order.status);
+}

@@ -1,12 +1,14 @@
-import type { Example } from '../harness.ts';
+// #region setup
+import { createClient } from '@partner-print/client';
 
-export const run: Example = async ({ client, world }) => {
-  const sceneReference = world.seed.scenes.studio;
-  // #region sample
-  const { perspectives } = await client.get('/perspectives', { params: { query: { sceneReference } } });
-  for (const p of perspectives) {
-    console.log(p.reference, p.name, `${p.output.widthPx}x${p.output.heightPx}`, p.output.format);
-  }
-  // #endregion
-  return perspectives;
-};
+const client = createClient({
+  secretKey: process.env.PARTNER_PRINT_SECRET_KEY ?? '',
+  baseUrl: process.env.PARTNER_PRINT_BASE_URL ?? '',
+});
+const sceneReference = process.env.SCENE_REFERENCE as `Scene_${string}`;
+// #endregion
+
+const { perspectives } = await client.get('/perspectives', { params: { query: { sceneReference } } });
+for (const p of perspectives) {
+  console.log(p.reference, p.name, `${p.output.widthPx}x${p.output.heightPx}`, p.output.format);
+}

@@ -1,9 +1,11 @@
-import type { Example } from '../harness.ts';
+// #region setup
+import { createClient } from '@partner-print/client';
 
-export const run: Example = async ({ client }) => {
-  // #region sample
-  const { productgroups } = await client.get('/productgroups');
-  for (const group of productgroups) console.log(group.reference);
-  // #endregion
-  return productgroups;
-};
+const client = createClient({
+  secretKey: process.env.PARTNER_PRINT_SECRET_KEY ?? '',
+  baseUrl: process.env.PARTNER_PRINT_BASE_URL ?? '',
+});
+// #endregion
+
+const { productgroups } = await client.get('/productgroups');
+for (const group of productgroups) console.log(group.reference);

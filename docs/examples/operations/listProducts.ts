@@ -1,10 +1,12 @@
-import type { Example } from '../harness.ts';
+// #region setup
+import { createClient } from '@partner-print/client';
 
-export const run: Example = async ({ client }) => {
-  // #region sample
-  for await (const product of client.paginate('/products')) {
-    console.log(product.reference, product.legacyItemSKU);
-  }
-  // #endregion
-  return client.collect('/products', {}, { max: 5 });
-};
+const client = createClient({
+  secretKey: process.env.PARTNER_PRINT_SECRET_KEY ?? '',
+  baseUrl: process.env.PARTNER_PRINT_BASE_URL ?? '',
+});
+// #endregion
+
+for await (const product of client.paginate('/products')) {
+  console.log(product.reference, product.legacyItemSKU);
+}

@@ -1,14 +1,17 @@
-import type { Example } from '../harness.ts';
+// #region setup
+import { createClient } from '@partner-print/client';
 
-export const run: Example = async ({ client, world }) => {
-  const { claimReference } = await world.claim();
-  // #region sample
-  // Only while the claim is pending; permanent and
-  // irreversible. Answers 204 with no body.
-  await client.post('/claims/{claimReference}/retract', {
-    params: { path: { claimReference } },
-  });
-  // #endregion
-  return (await client.get('/claims/{claimReference}', { params: { path: { claimReference } } })).claim
-    .status;
-};
+const client = createClient({
+  secretKey: process.env.PARTNER_PRINT_SECRET_KEY ?? '',
+  baseUrl: process.env.PARTNER_PRINT_BASE_URL ?? '',
+});
+// A pending claim of yours.
+const claimReference = process.env.CLAIM_REFERENCE as `Claim_${string}`;
+// #endregion
+
+// Only while the claim is pending; permanent and
+// irreversible. Answers 204 with no body.
+await client.post('/claims/{claimReference}/retract', {
+  params: { path: { claimReference } },
+});
+console.log(claimReference, 'retracted');

@@ -1,12 +1,16 @@
-import type { Example } from '../harness.ts';
+// #region setup
+import { readFile } from 'node:fs/promises';
+import { createClient } from '@partner-print/client';
 
-export const run: Example = async ({ client, world }) => {
-  const photo = world.png(8);
-  // #region sample
-  // Upload evidence right before filing the claim: unused
-  // evidence is deleted after 1 day.
-  const evidenceReference = await client.uploadEvidence(photo);
-  console.log(evidenceReference); // Evidence_…
-  // #endregion
-  return evidenceReference;
-};
+const client = createClient({
+  secretKey: process.env.PARTNER_PRINT_SECRET_KEY ?? '',
+  baseUrl: process.env.PARTNER_PRINT_BASE_URL ?? '',
+});
+// A photo of the problem (JPEG or PNG).
+const photo = await readFile('photo.png');
+// #endregion
+
+// Upload evidence right before filing the claim: unused
+// evidence is deleted after 1 day.
+const evidenceReference = await client.uploadEvidence(photo);
+console.log(evidenceReference); // Evidence_…

@@ -9,106 +9,44 @@ import {
   resolveRef,
 } from './openapi.ts';
 
-export const SAMPLE_REGION = 'sample';
-
-/**
- * The marked regions (`// #region sample` … `// #endregion`) of an example file, dedented and joined.
- * Several regions are allowed, so a sample can show its imports and its body while the harness code
- * around them stays out of the docs.
- */
-export function extractRegions(source: string, name = SAMPLE_REGION): string[] {
-  const lines = source.split(/\r?\n/);
-  const regions: string[][] = [];
-  let current: string[] | undefined;
-  for (const [index, line] of lines.entries()) {
-    const trimmed = line.trim();
-    if (trimmed === `// #region ${name}`) {
-      if (current) throw new Error(`line ${index + 1}: nested #region ${name}`);
-      current = [];
-    } else if (trimmed === '// #endregion' && current) {
-      regions.push(current);
-      current = undefined;
-    } else if (current) {
-      current.push(line);
-    }
-  }
-  if (current) throw new Error(`#region ${name} is not closed`);
-  const out = regions.map((region) => dedent(region).join('\n').trim());
-  if (out.some((r) => r === ''))
-    throw new Error(`an empty #region ${name} (did a formatter move code out of it?)`);
-  return out;
-}
-
-export function dedent(lines: string[]): string[] {
-  const indents = lines.filter((l) => l.trim() !== '').map((l) => l.length - l.trimStart().length);
-  const min = indents.length ? Math.min(...indents) : 0;
-  return lines.map((l) => l.slice(min));
-}
-
 export function exampleFile(examplesDir: string, operationId: string): string {
   return join(examplesDir, `${operationId}.ts`);
 }
 
-const CLIENT_NOTE = [
-  '// client = createClient({ secretKey, baseUrl })',
-  "// from '@partner-print/client', see Getting started.",
-].join('\n');
-("// `client`: createClient({ secretKey, baseUrl }) from '@partner-print/client' (see Getting started).");
+export const SETUP_REGION = 'setup';
 
 /**
- * Names the example declares before its first region (in the hidden set-up) and uses inside the shown code:
- * the sample's inputs, named in a comment so the shown code reads on its own.
+ * A whole sample as the page shows it: the file without its region markers. `setup` holds the lines (1-based,
+ * inclusive) of the `// #region setup` part — imports, the client from environment variables, the inputs —
+ * which the page folds.
  */
-export function sampleInputs(source: string, shown: string): string[] {
-  const start = source.indexOf(`// #region ${SAMPLE_REGION}`, source.indexOf('=>'));
-  if (start === -1) return [];
-  const setup = source.slice(source.indexOf('=>'), start);
-  const names: string[] = [];
-  for (const m of setup.matchAll(/const\s+(?:\{([^}]*)\}|([A-Za-z_$][\w$]*))\s*=/g)) {
-    const list = m[1] ? m[1].split(',').map((n) => n.split(':').pop()!.trim()) : [m[2]!];
-    names.push(...list.filter(Boolean));
+export function wholeSample(source: string): { source: string; setup?: [number, number] } {
+  const out: string[] = [];
+  let start: number | undefined;
+  let setup: [number, number] | undefined;
+  for (const line of source.replace(/\s+$/, '').split(/\r?\n/)) {
+    const trimmed = line.trim();
+    if (trimmed === `// #region ${SETUP_REGION}`) {
+      if (setup || start !== undefined) throw new Error('one "// #region setup" per sample');
+      start = out.length + 1;
+    } else if (trimmed === '// #endregion' && start !== undefined && !setup) {
+      setup = [start, out.length];
+    } else if (/^\/\/ #(end)?region\b/.test(trimmed)) {
+      throw new Error(`unexpected marker "${trimmed}"`);
+    } else {
+      out.push(line);
+    }
   }
-  return [...new Set(names)].filter((n) => new RegExp(`\\b${n}\\b`).test(shown));
+  if (start !== undefined && !setup) throw new Error('#region setup is not closed');
+  return { source: `${out.join('\n')}\n`, ...(setup ? { setup } : {}) };
 }
 
 /** The SDK sample of an operation, or undefined when the operation has no example file yet. */
 export function sdkSample(examplesDir: string, operationId: string): CodeSample | undefined {
   const file = exampleFile(examplesDir, operationId);
   if (!existsSync(file)) return undefined;
-  const source = readFileSync(file, 'utf8');
-  const regions = extractRegions(source);
-  if (regions.length === 0) throw new Error(`${file}: no "// #region ${SAMPLE_REGION}" found`);
-  const body = regions.join('\n\n');
-  const notes: string[] = [];
-  if (/\bclient\b/.test(body) && !body.includes('createClient(')) notes.push(CLIENT_NOTE);
-  const inputs = sampleInputs(source, body);
-  if (inputs.length) notes.push(wrapComment(`Inputs (from earlier calls): ${inputs.join(', ')}.`));
-  return { lang: 'TypeScript', label: 'SDK (TypeScript)', source: `${withNotesAfterImports(body, notes)}\n` };
-}
-
-/** A `//` comment wrapped at about 56 characters, the width of the samples panel. */
-function wrapComment(text: string, width = 56): string {
-  const lines: string[] = [];
-  let line = '//';
-  for (const word of text.split(' ')) {
-    if (line.length + word.length + 1 > width && line !== '//') {
-      lines.push(line);
-      line = '//';
-    }
-    line += ` ${word}`;
-  }
-  lines.push(line);
-  return lines.join('\n');
-}
-
-function withNotesAfterImports(body: string, notes: string[]): string {
-  if (notes.length === 0) return body;
-  const lines = body.split('\n');
-  let lastImport = -1;
-  for (const [i, line] of lines.entries()) if (/^import\b/.test(line)) lastImport = i;
-  if (lastImport === -1) return [...notes, '', body].join('\n');
-  lines.splice(lastImport + 1, 0, '', ...notes);
-  return lines.join('\n').replace(/\n\n\n+/g, '\n\n');
+  const { source } = wholeSample(readFileSync(file, 'utf8'));
+  return { lang: 'TypeScript', label: 'SDK (TypeScript)', source };
 }
 
 // ---------------------------------------------------------------------------------------------------------

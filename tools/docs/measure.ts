@@ -1,0 +1,118 @@
+/**
+ * `tsx tools/docs/measure.ts [--runs 7] [page.html …]`: the weight of documentation pages and their time to
+ * first render in headless Chromium, several runs each, interleaved so that every page sees the same machine
+ * load. Default pages: `.tmp/docs-baseline/index.html` (a copy of an earlier build, when present) and
+ * `docs/dist/index.html`.
+ *
+ * - weight: bytes of the HTML file and its gzip size (the page makes no other request);
+ * - first contentful paint (FCP), from the browser's paint timing;
+ * - first render: the moment the navigation's first entry is in the DOM (Redoc renders on the client, so FCP
+ *   alone can be a blank frame), measured in the page by a MutationObserver set up before any script runs;
+ * - load: the load event.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { PATHS } from './lib/paths.ts';
+import { serveDocs } from './server.ts';
+
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+interface Sample {
+  fcp: number;
+  firstRender: number;
+  load: number;
+}
+
+const OBSERVE = `(() => {
+  const mark = () => {
+    if (document.querySelector('[data-component-name="Menu/MenuItem"]')) {
+      window.__firstRender = performance.now();
+      return true;
+    }
+    return false;
+  };
+  const observer = new MutationObserver(() => { if (mark()) observer.disconnect(); });
+  observer.observe(document, { childList: true, subtree: true });
+})();`;
+
+function option(name: string, fallback: number): number {
+  const at = process.argv.indexOf(name);
+  return at === -1 ? fallback : Number(process.argv[at + 1]);
+}
+
+function pages(): string[] {
+  const given = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--runs');
+  if (given.length) return given;
+  const baseline = join(PATHS.root, '.tmp/docs-baseline/index.html');
+  return [...(existsSync(baseline) ? [baseline] : []), PATHS.html];
+}
+
+function stats(values: number[]): string {
+  const sorted = [...values].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)]!;
+  return `median ${median.toFixed(0)} ms (min ${sorted[0]!.toFixed(0)}, max ${sorted.at(-1)!.toFixed(0)})`;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function main(): Promise<void> {
+  const runs = option('--runs', 7);
+  const files = pages();
+  const servers = await Promise.all(
+    files.map((file) => serveDocs({ dir: join(file, '..'), port: 0 }).then((s) => ({ file, s }))),
+  );
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
+  const samples = new Map<string, Sample[]>(files.map((f) => [f, []]));
+  try {
+    for (let run = 0; run < runs + 1; run++) {
+      for (const { file, s } of servers) {
+        const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+        const page = await context.newPage();
+        await page.addInitScript(OBSERVE);
+        await page.goto(`${s.url.replace(/\/$/, '')}/index.html`, { waitUntil: 'load' });
+        await page.waitForFunction(() => (window as { __firstRender?: number }).__firstRender !== undefined);
+        const sample = await page.evaluate(() => ({
+          fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
+          firstRender: (window as { __firstRender?: number }).__firstRender ?? Number.NaN,
+          load:
+            (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)
+              ?.loadEventStart ?? Number.NaN,
+        }));
+        // The first round warms the browser up and is not counted.
+        if (run > 0) samples.get(file)!.push(sample);
+        await context.close();
+      }
+    }
+  } finally {
+    await browser.close();
+    await Promise.all(servers.map(({ s }) => s.close()));
+  }
+  const anchor = samples.get(files[0]!)!;
+  for (const file of files) {
+    const html = readFileSync(file);
+    const list = samples.get(file)!;
+    console.log(file);
+    console.log(`  weight        ${html.byteLength} bytes, gzip ${gzipSync(html).byteLength} bytes`);
+    console.log(`  FCP           ${stats(list.map((s) => s.fcp))}`);
+    console.log(`  first render  ${stats(list.map((s) => s.firstRender))}`);
+    console.log(`  load          ${stats(list.map((s) => s.load))}`);
+    if (file !== files[0]) {
+      const ratios = list.map((s, i) => s.firstRender / anchor[i]!.firstRender);
+      console.log(
+        `  first render / ${files[0]}: per-run ratios median ${median(ratios).toFixed(3)} (min ${Math.min(...ratios).toFixed(3)}, max ${Math.max(...ratios).toFixed(3)})`,
+      );
+    }
+  }
+}
+
+await main();
