@@ -1,5 +1,7 @@
 import type { Context } from 'hono';
 import type { SandboxClock } from './clock.ts';
+import type { LateCommits } from './domain/late-commits.ts';
+import type { Faults } from './faults.ts';
 import type { OrderRecord } from './model.ts';
 import type { RateLimiter } from './ratelimit.ts';
 import type { Organization, World } from './state.ts';
@@ -19,6 +21,8 @@ export interface SandboxContext {
   world: World;
   readonly clock: SandboxClock;
   readonly limiter: RateLimiter;
+  readonly faults: Faults;
+  readonly lateCommits: LateCommits;
   readonly pageSize: number;
   readonly jitter: number;
   readonly random: () => number;
@@ -29,8 +33,16 @@ export interface SandboxContext {
   orderChanged(org: Organization, order: OrderRecord, change: OrderChange): void;
 }
 
+/** Set by the fault layer for one request of a `late-commit` fault. */
+export interface LateCommitBinding {
+  delayMs: number;
+  /** Called once a valid order's commit is scheduled, with the commit (it rejects when reset drops it). */
+  onScheduled(committed: Promise<unknown>): void;
+}
+
 export interface Env {
   Variables: { org: Organization };
+  Bindings: { lateCommit?: LateCommitBinding };
 }
 
 export type Ctx = Context<Env>;

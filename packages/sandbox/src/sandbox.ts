@@ -2,12 +2,15 @@ import { Hono } from 'hono';
 import { createV2App } from './app.ts';
 import { CallbackDeliverer } from './callbacks.ts';
 import { createRealClock, createVirtualClock, type SandboxClock } from './clock.ts';
-import type { RenderOutcome, RenderOutcomeInput, SandboxContext } from './context.ts';
+import type { Env, RenderOutcome, RenderOutcomeInput, SandboxContext } from './context.ts';
 import { createControl, type SandboxControl } from './control/api.ts';
 import { controlApp } from './control/http.ts';
-import { droppedConnection, Faults } from './faults.ts';
+import { LateCommits } from './domain/late-commits.ts';
+import { withFaults } from './fault-layer.ts';
+import { Faults } from './faults.ts';
 import { fail } from './http.ts';
 import { RateLimiter, type RateLimitOption, resolvePolicies } from './ratelimit.ts';
+import { fileRoutes } from './routes/files.ts';
 import type { OrganizationSeed } from './seed.ts';
 import { World } from './state.ts';
 
@@ -103,33 +106,19 @@ function toRequest(
   } as RequestInit);
 }
 
-function abortable(ms: number, signal: AbortSignal | null): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(t);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
+interface Parts {
+  ctx: SandboxContext;
+  deliverer: CallbackDeliverer;
+  virtual: (SandboxClock & { set(ms: number): void }) | undefined;
+  start: number;
+  origin: string;
 }
 
-export function createSandbox(options: SandboxOptions = {}): Sandbox {
+function createContext(options: SandboxOptions): Parts {
   const start = toEpoch(options.startTime);
   const virtual = options.clock === 'real' ? undefined : createVirtualClock(start);
   const clock: SandboxClock = virtual ?? createRealClock();
-  const seedText = options.seed ?? DEFAULT_SEED;
-  const rendertokenLimit = options.rendertokenLimit ?? 100;
   const origin = (options.origin ?? 'http://sandbox.localhost').replace(/\/$/, '');
-  const initialPolicies = resolvePolicies(options.rateLimits);
-  const limiter = new RateLimiter(initialPolicies, () => clock.now());
-  const faults = new Faults();
-  const defaultOutcome = options.renderOutcome ?? (() => 'completed' as const);
-
   const deliverer = new CallbackDeliverer({
     clock,
     fetch: options.callbackFetch ?? ((input, init) => globalThis.fetch(input, init)),
@@ -137,91 +126,64 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     retryMs: options.callbackRetryMs ?? 300_000,
     environment: 'test',
   });
-
   const ctx: SandboxContext = {
-    world: new World({ seed: seedText, rendertokenLimit }),
+    world: new World({
+      seed: options.seed ?? DEFAULT_SEED,
+      rendertokenLimit: options.rendertokenLimit ?? 100,
+    }),
     clock,
-    limiter,
+    limiter: new RateLimiter(resolvePolicies(options.rateLimits), () => clock.now()),
+    faults: new Faults(),
+    lateCommits: new LateCommits(clock),
     pageSize: options.pageSize ?? 25,
     jitter: options.jitter ?? 0,
     random: Math.random,
     renderProcessingMs: options.renderProcessingMs ?? 90_000,
-    renderOutcome: defaultOutcome,
+    renderOutcome: options.renderOutcome ?? (() => 'completed'),
     filesUrl: `${origin}/files`,
     orderChanged(org, order, change) {
       deliverer.enqueue(org.id, org.stores.get(order.storeReference)!, order, change);
     },
   };
+  return { ctx, deliverer, virtual, start, origin };
+}
 
-  const control = createControl({
-    ctx,
-    faults,
-    deliverer,
-    reset() {
-      ctx.world = new World({ seed: seedText, rendertokenLimit });
-      limiter.setPolicies(initialPolicies);
-      faults.clear();
-      deliverer.reset();
-      ctx.renderOutcome = defaultOutcome;
-      ctx.renderProcessingMs = options.renderProcessingMs ?? 90_000;
-      virtual?.set(start);
-    },
-  });
+/** Back to the seed: state, clock, buckets, faults, pending commits and the delivery log. */
+function resetter(parts: Parts, options: SandboxOptions): () => void {
+  const { ctx, deliverer, virtual, start } = parts;
+  return () => {
+    ctx.world = new World({
+      seed: options.seed ?? DEFAULT_SEED,
+      rendertokenLimit: options.rendertokenLimit ?? 100,
+    });
+    ctx.limiter.setPolicies(resolvePolicies(options.rateLimits));
+    ctx.faults.clear();
+    ctx.lateCommits.cancelAll();
+    deliverer.reset();
+    ctx.renderOutcome = options.renderOutcome ?? (() => 'completed');
+    ctx.renderProcessingMs = options.renderProcessingMs ?? 90_000;
+    virtual?.set(start);
+  };
+}
 
+export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  const parts = createContext(options);
+  const { ctx, deliverer, origin } = parts;
+  const control = createControl({ ctx, faults: ctx.faults, deliverer, reset: resetter(parts, options) });
   const keys = ctx.world.keys;
   const [a, b] = ctx.world.organizations;
   const seed: SandboxSeed = { ...a!.seed, otherOrganization: b!.seed };
   const baseUrl = `${origin}/v2`;
 
-  const app = new Hono({ strict: false });
+  const app = new Hono<Env>({ strict: false });
   app.route('/v2', createV2App(ctx));
   app.route(
     '/_sandbox',
-    controlApp(control, () => ({ baseUrl, keys, seed, now: new Date(clock.now()).toISOString() })),
+    controlApp(control, () => ({ baseUrl, keys, seed, now: new Date(ctx.clock.now()).toISOString() })),
   );
-  app.get('/files/evidence/:name', (c) => {
-    const ref = c.req.param('name').replace(/\.(jpg|png)$/, '');
-    for (const org of ctx.world.organizations) {
-      const upload = org.uploads.get(ref);
-      const claim = upload?.claimReference ? org.claims.get(upload.claimReference) : undefined;
-      if (upload && upload.kind === 'evidence' && !upload.purged) {
-        const closed = claim ? (claim.decision?.decided ?? claim.retracted) : null;
-        if (closed !== null && clock.now() - closed >= 120 * 86_400_000) break;
-        return c.body(upload.bytes as Uint8Array<ArrayBuffer>, 200, {
-          'Content-Type': upload.format === 'png' ? 'image/png' : 'image/jpeg',
-        });
-      }
-    }
-    return c.json({ code: 'not_found', message: 'No such evidence file (it may have been purged)' }, 404);
-  });
-  app.notFound((c) => fail(c as never, 404, 'not_found', `No endpoint ${c.req.method} ${c.req.path}`));
-
-  const handle = async (request: Request): Promise<Response> => {
-    const fault = faults.active() ? faults.take(request.method, new URL(request.url).pathname) : undefined;
-    if (fault) {
-      switch (fault.kind) {
-        case 'status':
-          return Response.json(
-            {
-              code: fault.status === 503 ? 'service_unavailable' : 'internal_error',
-              message: `Injected fault: ${fault.status}`,
-            },
-            { status: fault.status, headers: { 'X-Sandbox-Fault': 'status' } },
-          );
-        case 'latency':
-          await abortable(fault.latencyMs, request.signal);
-          break;
-        case 'drop-before':
-          throw droppedConnection();
-        case 'drop-after': {
-          const res = await app.fetch(request);
-          await res.body?.cancel();
-          throw droppedConnection();
-        }
-      }
-    }
-    return app.fetch(request);
-  };
+  fileRoutes(app, ctx);
+  app.notFound((c) => fail(c, 404, 'not_found', `No endpoint ${c.req.method} ${c.req.path}`));
+  const handle = withFaults(app, ctx.faults, ctx.lateCommits);
 
   return {
     fetch(input, init) {
@@ -234,7 +196,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     baseUrl,
     keys,
     seed,
-    clock,
+    clock: ctx.clock,
     control,
     close() {
       deliverer.close();

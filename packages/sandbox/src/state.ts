@@ -41,7 +41,8 @@ export class Organization {
   readonly orders = new Map<string, OrderRecord>();
   /** Orders in creation order; lists read it backwards (newest first). */
   readonly orderList: OrderRecord[] = [];
-  readonly ordersByCustomIdentifier = new Map<string, OrderRecord>();
+  /** Orders per custom identifier, oldest first (identifiers are not unique). */
+  readonly ordersByCustomIdentifier = new Map<string, OrderRecord[]>();
   readonly shipments = new Map<string, ShipmentRecord>();
   readonly claims = new Map<string, ClaimRecord>();
   readonly claimList: ClaimRecord[] = [];

@@ -263,7 +263,12 @@ export function createControl(deps: ControlDeps): SandboxControl {
     },
     rateLimits: () => ctx.limiter.getPolicies(),
     injectFault(fault) {
-      return { id: faults.add(parseFaultSpec(fault)).id };
+      const spec = parseFaultSpec(fault);
+      try {
+        return { id: faults.add(spec).id };
+      } catch (e) {
+        throw invalidInput(e instanceof Error ? e.message : 'invalid fault');
+      }
     },
     clearFaults: () => faults.clear(),
     faults: () => faults.list(),

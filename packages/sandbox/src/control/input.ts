@@ -17,6 +17,8 @@ export const CONTROL_LIMITS = {
   /** Injected latency, in real milliseconds: ten minutes. */
   latencyMs: 600_000,
   faultCount: 1_000_000,
+  /** Sandbox-time delays of faults (`commitDelayMs`, `lagMs`): 30 days. */
+  faultDelayMs: 30 * 86_400_000,
   /** Rate-limit quota (tokens) and window (seconds). */
   quota: 1_000_000_000,
   windowSeconds: 1_000_000_000,
@@ -155,12 +157,23 @@ const METHOD = /^[A-Za-z]{1,16}$/;
 
 export function parseFaultSpec(value: unknown): FaultSpec {
   const spec = record(value, 'fault');
-  onlyKeys(spec, 'fault', ['path', 'method', 'kind', 'status', 'latencyMs', 'count']);
+  onlyKeys(spec, 'fault', [
+    'path',
+    'method',
+    'kind',
+    'status',
+    'latencyMs',
+    'commitDelayMs',
+    'answer',
+    'lagMs',
+    'count',
+  ]);
   const kind = oneOf(spec.kind, 'kind', FAULT_KINDS);
-  const path = string(spec.path, 'path', 512);
-  if (!path.startsWith('/')) throw invalidInput('path must start with /');
+  const oneRoute = kind === 'late-commit' || kind === 'lookup-lag';
+  const path = oneRoute ? optional(spec.path, parsePath) : parsePath(spec.path);
   const method = optional(spec.method, (v) => string(v, 'method', 16));
   if (method !== undefined && !METHOD.test(method)) throw invalidInput('method must be an HTTP method name');
+  const sandboxMs = { min: 0, max: CONTROL_LIMITS.faultDelayMs };
   return {
     path,
     method,
@@ -170,8 +183,17 @@ export function parseFaultSpec(value: unknown): FaultSpec {
     latencyMs: optional(spec.latencyMs, (v) =>
       number(v, 'latencyMs', { min: 0, max: CONTROL_LIMITS.latencyMs }),
     ),
+    commitDelayMs: optional(spec.commitDelayMs, (v) => number(v, 'commitDelayMs', sandboxMs)),
+    answer: optional(spec.answer, (v) => oneOf(v, 'answer', ['drop', 'hang'] as const)),
+    lagMs: optional(spec.lagMs, (v) => number(v, 'lagMs', sandboxMs)),
     count: optional(spec.count, (v) =>
       number(v, 'count', { min: 1, max: CONTROL_LIMITS.faultCount, integer: true }),
     ),
   };
+}
+
+function parsePath(value: unknown): string {
+  const path = string(value, 'path', 512);
+  if (!path.startsWith('/')) throw invalidInput('path must start with /');
+  return path;
 }

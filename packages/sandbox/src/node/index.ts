@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import type { Http2Bindings, HttpBindings } from '@hono/node-server';
 import { serve } from '@hono/node-server';
-import { DROPPED } from '../faults.ts';
+import { isDroppedConnection } from '../faults.ts';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../sandbox.ts';
 
 export interface SandboxServerOptions {
@@ -34,10 +34,6 @@ export interface SandboxServer {
   close(): Promise<void>;
 }
 
-function isDropped(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[DROPPED] === true;
-}
-
 function isDocsPath(url: string): boolean {
   const { pathname } = new URL(url);
   return pathname === '/docs' || pathname === '/docs/' || pathname === '/docs/index.html';
@@ -65,7 +61,7 @@ export async function startSandboxServer(options: SandboxServerOptions = {}): Pr
             return await sandbox!.fetch(request);
           } catch (error) {
             // An injected "connection dropped" fault: drop the socket without an answer.
-            if (isDropped(error)) env.incoming.socket.destroy();
+            if (isDroppedConnection(error)) env.incoming.socket.destroy();
             throw error;
           }
         },

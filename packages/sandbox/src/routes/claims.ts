@@ -33,6 +33,18 @@ export function evidencePurged(claim: ClaimRecord, now: number): boolean {
   return closed !== null && now - closed >= EVIDENCE_RETENTION_MS;
 }
 
+/** An evidence upload's bytes while its claim's evidence is not purged (any organization: the URL is public). */
+export function evidenceFile(ctx: SandboxContext, reference: string) {
+  for (const org of ctx.world.organizations) {
+    const upload = org.uploads.get(reference);
+    if (upload?.kind !== 'evidence' || upload.purged) continue;
+    const claim = upload.claimReference ? org.claims.get(upload.claimReference) : undefined;
+    if (claim && evidencePurged(claim, ctx.clock.now())) return undefined;
+    return { bytes: upload.bytes, type: upload.format === 'png' ? 'image/png' : 'image/jpeg' };
+  }
+  return undefined;
+}
+
 /** Claims that hold quantity of a shipment: the open (pending) ones, as the reference says. */
 function countsTowardShipped(claim: ClaimRecord): boolean {
   return claim.status === 'pending';

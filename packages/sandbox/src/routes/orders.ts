@@ -250,6 +250,44 @@ function validateOrder(org: Organization, input: Record<string, unknown>, now: n
   };
 }
 
+type ValidOrder = Exclude<ReturnType<typeof validateOrder>, Invalid>;
+
+/** Stores a validated order at the current sandbox time and announces it. */
+function commitOrder(ctx: SandboxContext, org: Organization, v: ValidOrder): OrderRecord {
+  const now = ctx.clock.now();
+  const order: OrderRecord = {
+    reference: ctx.world.refs.next('Order'),
+    seq: ++ctx.world.seq,
+    storeReference: v.store.reference,
+    shippingKind: v.shippingKind,
+    customIdentifier: v.customIdentifier,
+    dropshipAddress: v.address,
+    dropshipMinimalShippingLevel: v.level,
+    orderlines: v.lines,
+    legacyOrderCode: `${v.store.code}-${v.store.nextOrderNumber++}`,
+    created: now,
+    updated: now,
+    shipmentReferences: [],
+    replaced: false,
+  };
+  org.orders.set(order.reference, order);
+  org.orderList.push(order);
+  if (order.customIdentifier !== null) {
+    const same = org.ordersByCustomIdentifier.get(order.customIdentifier);
+    if (same) same.push(order);
+    else org.ordersByCustomIdentifier.set(order.customIdentifier, [order]);
+  }
+  ctx.orderChanged(org, order, 'created');
+  return order;
+}
+
+/** The newest order with this identifier that the lookup sees: one committed at least `lagMs` ago. */
+function lookupByCustomIdentifier(org: Organization, id: string, now: number, lagMs: number) {
+  const orders = org.ordersByCustomIdentifier.get(id) ?? [];
+  for (let i = orders.length - 1; i >= 0; i--) if (now - orders[i]!.created >= lagMs) return orders[i];
+  return undefined;
+}
+
 export function orderRoutes(app: Hono<Env>, ctx: SandboxContext) {
   app.post('/orders', async (c) => {
     const input = await readWrapped(c, 'order');
@@ -258,26 +296,11 @@ export function orderRoutes(app: Hono<Env>, ctx: SandboxContext) {
     const now = ctx.clock.now();
     const v = validateOrder(org, input, now);
     if ('status' in v) return fail(c, v.status, v.code, v.message);
-    const order: OrderRecord = {
-      reference: ctx.world.refs.next('Order'),
-      seq: ++ctx.world.seq,
-      storeReference: v.store.reference,
-      shippingKind: v.shippingKind,
-      customIdentifier: v.customIdentifier,
-      dropshipAddress: v.address,
-      dropshipMinimalShippingLevel: v.level,
-      orderlines: v.lines,
-      legacyOrderCode: `${v.store.code}-${v.store.nextOrderNumber++}`,
-      created: now,
-      updated: now,
-      shipmentReferences: [],
-      replaced: false,
-    };
-    org.orders.set(order.reference, order);
-    org.orderList.push(order);
-    if (order.customIdentifier !== null) org.ordersByCustomIdentifier.set(order.customIdentifier, order);
-    ctx.orderChanged(org, order, 'created');
-    return c.json({ order: { reference: order.reference } }, 200);
+    const late = c.env?.lateCommit;
+    if (!late) return c.json({ order: { reference: commitOrder(ctx, org, v).reference } }, 200);
+    const committed = ctx.lateCommits.schedule(now + late.delayMs, () => commitOrder(ctx, org, v));
+    late.onScheduled(committed);
+    return c.json({ order: { reference: (await committed).reference } }, 200);
   });
 
   // The hot path of the load test: the serialized body is kept until the order changes.
@@ -310,7 +333,7 @@ export function orderRoutes(app: Hono<Env>, ctx: SandboxContext) {
   app.get('/utilities/lookup-order-reference-by-custom-identifier', (c: Ctx) => {
     const id = c.req.query('customIdentifier');
     if (!id) return fail(c, 400, 'missing_parameter', 'Query parameter customIdentifier is required');
-    const order = c.get('org').ordersByCustomIdentifier.get(id);
+    const order = lookupByCustomIdentifier(c.get('org'), id, ctx.clock.now(), ctx.faults.lookupLag());
     if (!order)
       return fail(c, 404, 'not_found', 'No order with this custom identifier exists in your organization');
     return c.json({ orderReference: order.reference });
