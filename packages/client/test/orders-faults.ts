@@ -59,6 +59,7 @@ export function faultyOrders(sandbox: Sandbox, options: OrderFaultOptions = {}) 
   const send = withSignal(sandbox);
   const committedAt = new Map<string, number>();
   const due: Array<{ at: number; request: Request }> = [];
+  const committing = new Set<Promise<unknown>>();
   const stats = { posts: 0, lookups: 0, reads: 0, faults: 0, lateCommits: 0 };
   const now = () => sandbox.clock.now();
 
@@ -77,7 +78,8 @@ export function faultyOrders(sandbox: Sandbox, options: OrderFaultOptions = {}) 
       if (entry.at > now()) continue;
       due.splice(i, 1);
       stats.lateCommits++;
-      void commit(entry.request);
+      const landing: Promise<unknown> = commit(entry.request).finally(() => committing.delete(landing));
+      committing.add(landing);
     }
   };
   sandbox.clock.onAdvance(runDue);
@@ -140,7 +142,12 @@ export function faultyOrders(sandbox: Sandbox, options: OrderFaultOptions = {}) 
     if (request.method === 'GET' && pathname.startsWith('/v2/orders/')) stats.reads++;
     return send(request, init);
   };
-  return { fetch, stats, committedAt };
+  /** Moves virtual time by `ms` and waits until the late commits due by then have landed. */
+  const advance = async (ms: number) => {
+    sandbox.clock.advance(ms);
+    await Promise.all(committing);
+  };
+  return { fetch, stats, committedAt, advance };
 }
 
 /** A sandbox without rate limits, a client on its virtual clock through the faults, and a clean checker. */

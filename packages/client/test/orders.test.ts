@@ -108,13 +108,12 @@ describe('createOrder reconciles an unknown outcome over a settle window', () =>
   });
 
   it('reproduces the duplicate with settleWindowMs: 0 (one "absent" trusted, as before)', async () => {
-    const { client, checker, order, stats, sandbox } = orderSetup({
+    const { client, checker, order, stats, advance } = orderSetup({
       plan: (_, n) => (n === 1 ? 'slow-commit-after-answer' : undefined),
       commitAfterMs: 1_000,
     });
     await createOrder(client, order('dup'), { settleWindowMs: 0 });
-    sandbox.clock.advance(2_000); // the late commit lands
-    await Promise.resolve();
+    await advance(2_000); // the late commit lands
     expect(stats.posts).toBe(2);
     expect(await storedIdentifiers(checker)).toEqual(['dup', 'dup']);
   });
