@@ -40,7 +40,12 @@ interface Bucket {
 export interface TokenBucketApi {
   handle(request: Request): Response;
   fetch(request: Request): Promise<Response>;
-  setPolicy(name: string, policy: Policy): void;
+  /** Adds or changes a policy; `undefined` removes it (its requests no longer spend it). */
+  setPolicy(name: string, policy: Policy | undefined): void;
+  /** Renames a policy, keeping its bucket (the bucket every request spends follows a renamed `default`). */
+  renamePolicy(from: string, to: string): void;
+  /** Replaces the extra buckets per route. */
+  setRoutes(routes: { method: string; path: RegExp; policy: string }[]): void;
   counts: { ok: number; limited: number };
 }
 
@@ -52,7 +57,8 @@ export function createTokenBucketApi(options: TokenBucketApiOptions = {}): Token
       downloads: { q: 100000, w: 86400 },
     }),
   };
-  const routes = options.routes ?? DEFAULT_ROUTES;
+  let routes = options.routes ?? DEFAULT_ROUTES;
+  let base = 'default';
   const now = options.now ?? (() => performance.timeOrigin + performance.now());
   const jitter = options.jitter ?? 0;
   const random = options.random ?? Math.random;
@@ -82,7 +88,7 @@ export function createTokenBucketApi(options: TokenBucketApiOptions = {}): Token
     const t = now();
     const url = new URL(request.url);
     const org = request.headers.get('x-service-secret-key') ?? 'anonymous';
-    const names = ['default'];
+    const names = [base];
     for (const r of routes)
       if (r.method === request.method && r.path.test(url.pathname)) names.push(r.policy);
     const buckets = names
@@ -118,7 +124,24 @@ export function createTokenBucketApi(options: TokenBucketApiOptions = {}): Token
     handle,
     fetch: async (request) => handle(request),
     setPolicy(name, policy) {
-      policies[name] = policy;
+      if (policy) policies[name] = policy;
+      else delete policies[name];
+    },
+    renamePolicy(from, to) {
+      const policy = policies[from];
+      if (!policy) return;
+      policies[to] = policy;
+      delete policies[from];
+      for (const map of orgs.values()) {
+        const b = map.get(from);
+        if (b) map.set(to, b);
+        map.delete(from);
+      }
+      if (base === from) base = to;
+      routes = routes.map((r) => (r.policy === from ? { ...r, policy: to } : r));
+    },
+    setRoutes(next) {
+      routes = next;
     },
     counts,
   };

@@ -94,19 +94,19 @@ export const TUNING = {
   /** Tokens kept back per token/s others spend, so racing processes rarely collide. */
   reserveSeconds: 0.25,
   /** A sample of our part above this is measurement noise of a process alone: nobody else spent. */
-  aloneAbove: 0.9,
+  aloneAbove: 0.97,
   /** Slack (tokens) for timing differences before the level is corrected. */
   tolerance: 0.25,
   /** Never allow ourselves less than this share of the refill. */
   minShare: 0.05,
-  /** Additive increase: share gained per policy window (1: a process left alone is back within one). */
-  increasePerWindow: 1,
+  /** Additive increase: share gained per policy window (0.5: from a third to all of it in 1.3 windows). */
+  increasePerWindow: 0.5,
   /** Multiplicative decrease: the share kept at a cut. */
-  decrease: 0.8,
+  decrease: 0.6,
   /** At most one cut per this fraction of the policy window. */
   cutEvery: 0.05,
   /** The budget counts as shared once others' measured part is above this. */
-  sharedAbove: 0.05,
+  sharedAbove: 0.03,
 } as const;
 
 export function newBucket(quota: number, windowSeconds: number, now: number): BucketState {
@@ -162,7 +162,10 @@ export function refill(b: BucketState, now: number): void {
 
 /** When the bucket can give one token (ms); `now` if it can now. Call after {@link refill}. */
 export function readyAt(b: BucketState, now: number): number {
-  const missing = Math.max(0, 1 - b.tokens, 1 + reserveOf(b) - b.level);
+  // Tokens of our share left unspent (the reserve held us back) entitle us to dig into the reserve, so a
+  // process that keeps a reserve is never starved by one that does not (yet) see it.
+  const reserve = Math.max(0, reserveOf(b) - Math.max(0, b.tokens - 1));
+  const missing = Math.max(0, 1 - b.tokens, 1 + reserve - b.level);
   const at = missing > 0 ? now + (missing / effectiveRate(b)) * 1000 : now;
   return Math.max(at, b.pausedUntil);
 }
@@ -240,8 +243,14 @@ export function observe(b: BucketState, ticket: number | undefined, o: BucketObs
   refill(b, now);
   if (o.seen && !b.live) b.live = true;
   // While others spent during the pause, our estimate grew: after it, one request asks first.
-  if (o.pauseUntil !== undefined) b.probing = true;
-  else if (o.seen || (o.remaining !== undefined && !o.refund)) b.probing = false;
+  if (o.pauseUntil !== undefined) {
+    b.probing = true;
+    // A 429 is the strongest sign of congestion: halve at once, like TCP on a loss.
+    if (o.refund && seq !== undefined && b.others > TUNING.sharedAbove) {
+      b.share = Math.max(TUNING.minShare, b.share * 0.5);
+      b.cutAt = now;
+    }
+  } else if (o.seen || (o.remaining !== undefined && !o.refund)) b.probing = false;
   if (o.remaining === undefined) return;
   if (ticket !== undefined) {
     // A response to an older request than one already applied carries a staler balance.

@@ -42,7 +42,8 @@ export class Lanes {
   queued = 0;
   private readonly lanes = new Map<string, Lane>();
   private readonly levels: { priority: number; lanes: Set<Lane> }[] = [];
-  private readonly routePauses = new Map<string, number>();
+  /** Paused routes: until when, and whether the one request probing it after the pause is on its way. */
+  private readonly routePauses = new Map<string, { until: number; probing: boolean }>();
 
   laneFor(key: string, route: string, priority: number, classified: readonly string[] | undefined): Lane {
     const id = `${key}\n${priority}\n${route}${classified ? `\n${classified.join(',')}` : ''}`;
@@ -78,6 +79,8 @@ export class Lanes {
 
   /** Takes the head entry out of its lane to run it. */
   take(lane: Lane, entry: Entry): void {
+    const pause = this.routePauses.size > 0 ? this.routePauses.get(`${lane.key}\n${lane.route}`) : undefined;
+    if (pause) pause.probing = true;
     lane.queue.shift();
     this.forget(lane);
     entry.state = 'running';
@@ -94,7 +97,7 @@ export class Lanes {
     const out: { lane: Lane; seq: number; priority: number }[] = [];
     for (const level of this.levels) {
       for (const lane of level.lanes) {
-        if (lane.blockedUntil > now || this.routePausedUntil(lane, now) > now) continue;
+        if (lane.blockedUntil > now || this.routePausedUntil(lane) > now) continue;
         const e = this.head(lane);
         if (e) out.push({ lane, seq: e.seq, priority: level.priority });
       }
@@ -119,9 +122,18 @@ export class Lanes {
     }
   }
 
+  /** Pauses a route; after the pause one request probes it, the rest wait for its answer. */
   pauseRoute(key: string, route: string, until: number): void {
     const id = `${key}\n${route}`;
-    if ((this.routePauses.get(id) ?? 0) < until) this.routePauses.set(id, until);
+    const pause = this.routePauses.get(id);
+    if (pause) pause.probing = false;
+    if (!pause) this.routePauses.set(id, { until, probing: false });
+    else if (pause.until < until) pause.until = until;
+  }
+
+  /** An answer other than a route-wide 429 (or a failure) ends the route's pause. */
+  routeAnswered(key: string, route: string): void {
+    if (this.routePauses.size > 0) this.routePauses.delete(`${key}\n${route}`);
   }
 
   /** Takes every queued entry out (close). */
@@ -136,16 +148,12 @@ export class Lanes {
     return out;
   }
 
-  /** The pause of a lane's route; one over by `now` is forgotten. */
-  private routePausedUntil(lane: Lane, now = Number.NEGATIVE_INFINITY): number {
+  /** Until when a lane's route holds it: its pause, or for ever while the probe after it is out. */
+  private routePausedUntil(lane: Lane): number {
     if (this.routePauses.size === 0) return 0;
-    const id = `${lane.key}\n${lane.route}`;
-    const until = this.routePauses.get(id) ?? 0;
-    if (until > 0 && until <= now) {
-      this.routePauses.delete(id);
-      return 0;
-    }
-    return until;
+    const pause = this.routePauses.get(`${lane.key}\n${lane.route}`);
+    if (!pause) return 0;
+    return pause.probing ? Number.POSITIVE_INFINITY : pause.until;
   }
 
   private forget(lane: Lane): void {

@@ -112,7 +112,8 @@ local function refill(b)
 end
 
 local function readyAt(b)
-  local missing = math.max(0, 1 - b.tokens, 1 + reserve(b) - b.level)
+  local held = math.max(0, reserve(b) - math.max(0, b.tokens - 1))
+  local missing = math.max(0, 1 - b.tokens, 1 + held - b.level)
   local at = now
   if missing > 0 then at = now + missing / effective(b) * 1000 end
   return math.max(at, b.paused)
@@ -185,6 +186,10 @@ local function observe(b, ticket, o)
   if o.seen and b.live == 0 then b.live = 1 end
   if o.pauseUntil then
     b.probing = 1
+    if o.refund and seq and b.others > sharedAbove then
+      b.share = math.max(minShare, b.share * 0.5)
+      b.cutAt = now
+    end
   elseif o.seen or (o.remaining ~= nil and not o.refund) then
     b.probing = 0
   end
@@ -312,6 +317,7 @@ else
     if b then
       refill(b)
       out[name] = { quota = b.quota, windowSeconds = b.window, tokens = b.tokens, foreignPerSecond = foreign(b),
+        share = b.share,
         pausedUntil = b.paused, inflight = #b.inflight, live = b.live == 1 }
     end
   end

@@ -287,6 +287,7 @@ class SchedulerCore {
       response = await this.baseFetch(await attemptRequest(entry, this.priorityHeader, this.retries));
     } catch (error) {
       this.inflight--;
+      this.lanes.routeAnswered(entry.lane.key, entry.lane.route);
       this.fail(entry, error);
       await this.store.observe(entry.lane.key, ticket, taken, [], this.clock.now()).catch(() => {});
       void this.pump();
@@ -312,8 +313,9 @@ class SchedulerCore {
     if (response.status === 429) {
       const code = await codeOf(response);
       throttle = this.retry.classify(parsed, code, taken, { key: lane.key, route: lane.route, now });
-      if (throttle.scope === 'route') this.lanes.pauseRoute(lane.key, lane.route, now + throttle.pauseMs);
     } else this.retry.succeeded(lane.key, lane.route, taken);
+    if (throttle?.scope === 'route') this.lanes.pauseRoute(lane.key, lane.route, now + throttle.pauseMs);
+    else this.lanes.routeAnswered(lane.key, lane.route);
     const observations = this.budget.observe(lane, parsed, taken, { status: response.status, throttle, now });
     try {
       await this.store.observe(lane.key, ticket, taken, observations, now);

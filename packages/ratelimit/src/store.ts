@@ -28,6 +28,8 @@ export interface BucketSnapshot {
   tokens: number;
   /** Learned consumption of others sharing the budget, tokens per second. */
   foreignPerSecond: number;
+  /** The part (0..1] of the refill this store allows itself (AIMD; 1 when nobody else spends). */
+  share: number;
   pausedUntil: number;
   inflight: number;
   live: boolean;
@@ -126,6 +128,7 @@ export class MemoryStore implements RateLimitStore {
         windowSeconds: b.windowSeconds,
         tokens: b.tokens,
         foreignPerSecond: foreignRate(b),
+        share: b.share,
         pausedUntil: b.pausedUntil,
         inflight: b.inflight.length,
         live: b.live,

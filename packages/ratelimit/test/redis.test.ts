@@ -137,3 +137,66 @@ describe('RedisStore', () => {
     expect(clock.now() - start).toBeGreaterThanOrEqual(19_000);
   });
 });
+
+describe('RedisStore under faults (a real redis-server stopped and restarted)', () => {
+  it('falls back to header learning when Redis stops, loses no request, and shares again when it is back', async () => {
+    let redis = await startRedisServer();
+    const c = createClient({
+      url: redis.url,
+      disableOfflineQueue: true,
+      socket: { reconnectStrategy: () => 50, connectTimeout: 500 },
+    });
+    c.on('error', () => {});
+    await c.connect();
+    // Real time: 10 tokens/s, a full bucket of 20.
+    const api = createTokenBucketApi({ policies: { default: { q: 20, w: 2 } } });
+    const scheduler = createScheduler({
+      fetch: api.fetch,
+      key: 'organization-f',
+      store: new RedisStore({ client: c, prefix: 'fault' }),
+      storeTimeoutMs: 200,
+      storeRetryMs: 100,
+    });
+    const events: string[] = [];
+    scheduler.on('store-down', () => events.push('down'));
+    scheduler.on('store-up', () => events.push('up'));
+    const outcomes: (number | string)[] = [];
+    let phase = 'redis';
+    const byPhase: Record<string, number> = {};
+    const caller = async (end: number) => {
+      while (Date.now() < end) {
+        try {
+          const response = await scheduler.fetch('https://api.example/v2/orders');
+          outcomes.push(response.status);
+          if (response.status === 200) byPhase[phase] = (byPhase[phase] ?? 0) + 1;
+        } catch (error) {
+          outcomes.push(String(error));
+        }
+      }
+    };
+    const end = Date.now() + 5000;
+    const callers = Array.from({ length: 4 }, () => caller(end));
+    await new Promise((r) => setTimeout(r, 1200));
+    phase = 'down';
+    await redis.stop();
+    await new Promise((r) => setTimeout(r, 1500));
+    phase = 'back';
+    redis = await startRedisServer(redis.port);
+    await Promise.all(callers);
+    const after = new RedisStore({ client: c, prefix: 'fault' });
+    const shared = await after.snapshot('organization-f', Date.now());
+    c.destroy();
+    await redis.stop();
+
+    // Nothing lost, nothing thrown: every call got its answer.
+    expect(outcomes.filter((o) => o !== 200)).toEqual([]);
+    // Down when Redis went, up again at the end (a reconnecting client may flap in between).
+    expect(events[0]).toBe('down');
+    expect(events.at(-1)).toBe('up');
+    // Requests went on while Redis was away, and the budget lives in Redis again afterwards.
+    expect(byPhase.down ?? 0).toBeGreaterThan(5);
+    expect(byPhase.back ?? 0).toBeGreaterThan(5);
+    expect(shared.default?.live).toBe(true);
+    expect(api.counts.limited).toBe(0);
+  }, 30_000);
+});

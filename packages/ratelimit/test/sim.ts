@@ -79,6 +79,8 @@ export interface SimProcess {
   /** Successes per second of virtual time, by second since the start. */
   perSecond: number[];
   running: boolean;
+  /** Callers still looping. */
+  active: number;
   stop(): void;
 }
 
@@ -101,7 +103,7 @@ export interface Sim {
   api: TokenBucketApi;
   processes: SimProcess[];
   start: number;
-  /** Starts the callers of a process (all are started by `simulate`). */
+  /** Runs until `until` (virtual ms); first starts the callers of every running process that has none. */
   run(until: number): Promise<void>;
 }
 
@@ -151,6 +153,7 @@ export function simulate(options: SimOptions): Sim {
       },
       perSecond: counts.perSecond,
       running: true,
+      active: 0,
       stop() {
         p.running = false;
       },
@@ -158,30 +161,23 @@ export function simulate(options: SimOptions): Sim {
     processes.push(p);
   }
   const route = options.route ?? 'https://api.example/v2/orders';
-  const callers: Promise<void>[] = [];
-  let started = false;
+  const caller = async (p: SimProcess): Promise<void> => {
+    p.active++;
+    while (p.running) {
+      const response = await p.scheduler.fetch(route, { headers: { 'x-service-secret-key': 'sk_sim' } });
+      await response.arrayBuffer();
+    }
+    p.active--;
+  };
   return {
     clock,
     api,
     processes,
     start,
     async run(until) {
-      if (!started) {
-        started = true;
-        for (const p of processes) {
-          for (let c = 0; c < (options.callers ?? 8); c++) {
-            callers.push(
-              (async () => {
-                while (p.running) {
-                  const response = await p.scheduler.fetch(route, {
-                    headers: { 'x-service-secret-key': 'sk_sim' },
-                  });
-                  await response.arrayBuffer();
-                }
-              })(),
-            );
-          }
-        }
+      for (const p of processes) {
+        if (!p.running || p.active > 0) continue;
+        for (let c = 0; c < (options.callers ?? 8); c++) void caller(p);
       }
       await clock.runUntil(until);
     },

@@ -1,0 +1,221 @@
+import { describe, expect, it } from 'vitest';
+import { createTokenBucketApi } from '../bench/token-bucket-api.ts';
+import { createScheduler, type SchedulerEvents } from '../src/index.ts';
+import { seeded, simClock } from './sim.ts';
+
+const BASE = 'https://api.example/v2';
+const headers = { 'x-service-secret-key': 'sk_test_pauses' };
+const WEEK = '604800';
+const ok = () =>
+  new Response('{}', {
+    headers: { 'x-ratelimit-policy': '"default";q=100;w=10', 'x-ratelimit': '"default";r=50;t=0' },
+  });
+
+function recorder(clock: { now(): number }) {
+  const calls: { at: number; route: string }[] = [];
+  return {
+    calls,
+    note(request: Request) {
+      calls.push({ at: clock.now(), route: `${request.method} ${new URL(request.url).pathname}` });
+    },
+  };
+}
+
+describe('a 429 pauses only what it is about (issue 21, 3)', () => {
+  it('a rendertoken 429 with a week of Retry-After and no rate-limit fields pauses nothing', async () => {
+    const clock = simClock();
+    const { calls, note } = recorder(clock);
+    const fetch = async (request: Request): Promise<Response> => {
+      note(request);
+      if (request.method === 'POST')
+        return new Response('{"code":"rendertoken_limit_exceeded","message":"no tokens"}', {
+          status: 429,
+          headers: { 'retry-after': WEEK, 'content-type': 'application/json' },
+        });
+      return ok();
+    };
+    const scheduler = createScheduler({ fetch, clock, key: 'org' });
+    const throttled: SchedulerEvents['throttled'][] = [];
+    scheduler.on('throttled', (e) => throttled.push(e));
+    const t0 = clock.now();
+    const render = () => scheduler.fetch(`${BASE}/renders`, { method: 'POST', headers, body: '{}' });
+    // Fails fast: the caller gets the 429 (and its Retry-After) at once, not after a week.
+    const first = await render();
+    expect(first.status).toBe(429);
+    expect(first.headers.get('retry-after')).toBe(WEEK);
+    // Other routes go on at once…
+    expect((await scheduler.fetch(`${BASE}/orders`, { headers })).status).toBe(200);
+    // …and so does the next render request (a cheaper composition may still fit): nothing waits.
+    expect((await render()).status).toBe(429);
+    expect(calls.map((c) => [c.at - t0, c.route])).toEqual([
+      [0, 'POST /v2/renders'],
+      [0, 'GET /v2/orders'],
+      [0, 'POST /v2/renders'],
+    ]);
+    expect(throttled.map((e) => [e.scope, e.pauseMs])).toEqual([
+      ['none', 0],
+      ['none', 0],
+    ]);
+    expect(scheduler.stats().retried).toBe(0);
+  });
+
+  it('a 429 without rate-limit fields pauses only its route, bounded and backed off', async () => {
+    const clock = simClock();
+    const { calls, note } = recorder(clock);
+    const fetch = async (request: Request): Promise<Response> => {
+      note(request);
+      if (request.url.includes('/orders/'))
+        return new Response('busy', { status: 429, headers: { 'retry-after': WEEK } });
+      return ok();
+    };
+    const scheduler = createScheduler({ fetch, clock, key: 'org' });
+    const t0 = clock.now();
+    const order = (n: number) => scheduler.fetch(`${BASE}/orders/Order_${n}`, { headers });
+    const claims = () => scheduler.fetch(`${BASE}/claims`, { headers });
+    const results = [order(1), order(2), order(3), claims(), claims()];
+    await clock.runUntil(t0 + 10_000);
+    const statuses = await Promise.all(results.map((p) => p.then((r) => r.status)));
+    // A week is beyond maxRetryAfterMs: each order request is handed back, none waits a week.
+    expect(statuses).toEqual([429, 429, 429, 200, 200]);
+    const at = (route: string) => calls.filter((c) => c.route.startsWith(route)).map((c) => c.at - t0);
+    // Other routes: at once, while the orders route waits 1 s, then 2 s.
+    expect(at('GET /v2/claims')).toEqual([0, 0]);
+    expect(at('GET /v2/orders')).toEqual([0, 1000, 3000]);
+  });
+
+  it('a queued request leaves at once when its signal aborts (its deadline), with the reason', async () => {
+    const clock = simClock();
+    const { calls, note } = recorder(clock);
+    let first = true;
+    const fetch = async (request: Request): Promise<Response> => {
+      note(request);
+      if (first && request.method === 'POST') {
+        first = false;
+        // The uploads bucket is empty for an hour.
+        return new Response('{"code":"rate_limited"}', {
+          status: 429,
+          headers: {
+            'retry-after': '3600',
+            'x-ratelimit-policy': '"default";q=100;w=10, "uploads";q=5;w=86400',
+            'x-ratelimit': '"default";r=50;t=0, "uploads";r=0;t=3600',
+          },
+        });
+      }
+      return ok();
+    };
+    const scheduler = createScheduler({ fetch, clock, key: 'org' });
+    const t0 = clock.now();
+    const upload = (signal?: AbortSignal) =>
+      scheduler.fetch(`${BASE}/images`, {
+        method: 'POST',
+        headers,
+        body: 'x',
+        ...(signal ? { signal } : {}),
+      });
+    expect((await upload()).status).toBe(429);
+    const deadline = new AbortController();
+    const reason = new DOMException('The operation timed out.', 'TimeoutError');
+    void clock.sleep(500).then(() => deadline.abort(reason));
+    const waiting = upload(deadline.signal);
+    const settled = waiting.then(
+      () => 'resolved',
+      (e: unknown) => e,
+    );
+    const order = scheduler.fetch(`${BASE}/orders`, { headers });
+    await clock.runUntil(t0 + 500);
+    expect(await settled).toBe(reason);
+    expect(clock.now() - t0).toBe(500);
+    // Never blocked: a default-only request went at once.
+    expect((await order).status).toBe(200);
+    expect(calls.map((c) => [c.at - t0, c.route])).toEqual([
+      [0, 'POST /v2/images'],
+      [0, 'GET /v2/orders'],
+    ]);
+    expect(scheduler.stats()).toMatchObject({ queued: 0, aborted: 1 });
+  });
+
+  it('an aborted signal while a throttled request waits for its retry rejects with the reason', async () => {
+    const clock = simClock();
+    const fetch = async (): Promise<Response> =>
+      new Response('{"code":"rate_limited"}', {
+        status: 429,
+        headers: { 'retry-after': '30', 'x-ratelimit': '"default";r=0;t=30' },
+      });
+    const scheduler = createScheduler({ fetch, clock, key: 'org' });
+    const controller = new AbortController();
+    const waiting = scheduler.fetch(`${BASE}/orders`, { headers, signal: controller.signal }).catch((e) => e);
+    await clock.runUntil(clock.now() + 1000);
+    expect(scheduler.stats()).toMatchObject({ queued: 1, retried: 1 });
+    controller.abort(new Error('deadline'));
+    expect(await waiting).toEqual(new Error('deadline'));
+  });
+});
+
+describe('never a hot loop (issue 21, 4)', () => {
+  for (const retryAfter of ['0', undefined, 'soon']) {
+    it(`Retry-After ${retryAfter ?? 'missing'}: backoff with jitter from 250 ms, no request lost in a 3 s storm`, async () => {
+      const clock = simClock();
+      const api = createTokenBucketApi({ policies: { default: { q: 120, w: 6 } }, now: clock.now });
+      const t0 = clock.now();
+      const storm = { from: t0 + 2000, to: t0 + 5000 };
+      const limited: number[] = [];
+      const fetch = async (request: Request): Promise<Response> => {
+        await clock.sleep(2);
+        const now = clock.now();
+        if (now >= storm.from && now < storm.to) {
+          limited.push(now);
+          const h = new Headers({
+            'x-ratelimit-policy': '"default";q=120;w=6',
+            'x-ratelimit': '"default";r=0;t=0',
+          });
+          if (retryAfter !== undefined) h.set('retry-after', retryAfter);
+          return new Response('{"code":"rate_limited"}', { status: 429, headers: h });
+        }
+        return api.handle(request);
+      };
+      const scheduler = createScheduler({ fetch, clock, key: 'org', concurrency: 8, random: seeded(7) });
+      const delays: number[] = [];
+      scheduler.on('retried', (e) => delays.push(e.delayMs));
+      const statuses: number[] = [];
+      const caller = async () => {
+        while (clock.now() < t0 + 12_000) {
+          const response = await scheduler.fetch(`${BASE}/orders`, { headers });
+          statuses.push(response.status);
+        }
+      };
+      const callers = Array.from({ length: 8 }, caller);
+      await clock.runUntil(t0 + 20_000);
+      await Promise.all(callers);
+      // No request lost: every caller got a 200 each time.
+      expect(statuses.filter((s) => s !== 200)).toEqual([]);
+      // At most 2 429s per second over the storm (3 s), the first in-flight ones included.
+      expect(limited.length).toBeLessThanOrEqual(6);
+      expect(limited.length).toBeGreaterThan(1);
+      expect(Math.min(...delays)).toBeGreaterThanOrEqual(250);
+    });
+  }
+
+  it('backs off exponentially with full jitter over the upper half: 250–500, 500–1000, 1000–2000 ms', async () => {
+    const clock = simClock();
+    const attempts: number[] = [];
+    const fetch = async (): Promise<Response> => {
+      attempts.push(clock.now());
+      return attempts.length < 5
+        ? new Response('{}', {
+            status: 429,
+            headers: { 'retry-after': '0', 'x-ratelimit': '"default";r=0;t=0' },
+          })
+        : ok();
+    };
+    const scheduler = createScheduler({ fetch, clock, key: 'org', random: seeded(3) });
+    const result = scheduler.fetch(`${BASE}/orders`, { headers });
+    await clock.runUntil(clock.now() + 60_000);
+    expect((await result).status).toBe(200);
+    const gaps = attempts.slice(1).map((t, i) => t - (attempts[i] ?? 0));
+    expect(gaps).toHaveLength(4);
+    gaps.forEach((gap, i) => {
+      expect(gap).toBeGreaterThanOrEqual(250 * 2 ** i);
+      expect(gap).toBeLessThanOrEqual(500 * 2 ** i + 1);
+    });
+  });
+});
