@@ -9,6 +9,10 @@ const INPUTS = [
   PATHS.examples,
   join(PATHS.root, 'tools/docs'),
   PATHS.redoclyConfig,
+  // The in-page runner bundles these packages' sources.
+  ...['sandbox', 'client', 'callback', 'render', 'openapi', 'ratelimit'].map((p) =>
+    join(PATHS.root, 'packages', p, 'src'),
+  ),
 ];
 
 function newest(path: string): number {
@@ -24,9 +28,9 @@ function newest(path: string): number {
 }
 
 /** Build the site first when docs/dist is missing or stale (or when DOCS_REBUILD=1). */
-export default function setup(): void {
+export default async function setup(): Promise<void> {
   const built = existsSync(PATHS.manifest) && existsSync(PATHS.html) ? statSync(PATHS.html).mtimeMs : 0;
   const stale = INPUTS.some((p) => newest(p) > built);
   if (built && !stale && process.env.DOCS_REBUILD !== '1') return;
-  buildDocs({ log: (line) => process.stdout.write(`[docs] ${line}\n`) });
+  await buildDocs({ log: (line) => process.stdout.write(`[docs] ${line}\n`) });
 }

@@ -8,7 +8,10 @@ import { buildDocs } from './lib/build.ts';
 
 const started = performance.now();
 try {
-  buildDocs({ strictSamples: process.argv.includes('--strict-samples'), log: (line) => console.log(line) });
+  await buildDocs({
+    strictSamples: process.argv.includes('--strict-samples'),
+    log: (line) => console.log(line),
+  });
   console.log(`docs built in ${Math.round(performance.now() - started)} ms`);
 } catch (error) {
   console.error((error as Error).message);

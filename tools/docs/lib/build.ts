@@ -2,9 +2,11 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { join } from 'node:path';
 import { type Guide, type LinkContext, type LinkProblem, loadGuides, rewriteGuide } from './guides.ts';
 import { type CodeSample, isObject, type Json, type JsonObject, listOperations } from './openapi.ts';
+import { PAGE_CSS, pageFixes } from './page-fixes.ts';
 import { PATHS } from './paths.ts';
 import { makeOffline, remoteAssetUrls } from './postprocess.ts';
 import { redocly } from './redocly.ts';
+import { operationSample, type RunnableEntry, runnerParts, withRunner } from './runnable.ts';
 import { curlSample, sdkSample } from './samples.ts';
 import { operationRoute, tagRoute } from './slug.ts';
 
@@ -28,6 +30,10 @@ export interface Manifest {
     summary: string;
     route: string;
     sdkSample: boolean;
+    /** The SDK sample has a Run button. */
+    runnable: boolean;
+    /** Documented 2xx statuses. */
+    statuses: number[];
   }[];
   /** Routes of the spec's tags (API sections). */
   tags: { name: string; route: string }[];
@@ -40,7 +46,7 @@ export interface BuildResult {
   manifest: Manifest;
 }
 
-export function buildDocs(options: BuildOptions = {}): BuildResult {
+export async function buildDocs(options: BuildOptions = {}): Promise<BuildResult> {
   const log = options.log ?? (() => {});
   if (!existsSync(PATHS.spec)) throw new Error(`no spec at ${PATHS.spec}`);
   // Build in a private directory and move the result into docs/dist at the end, so a concurrent build or a
@@ -50,18 +56,18 @@ export function buildDocs(options: BuildOptions = {}): BuildResult {
   const htmlOut = join(stage, 'index.html');
   mkdirSync(work, { recursive: true });
   try {
-    return buildInto(work, htmlOut, options, log);
+    return await buildInto(work, htmlOut, options, log);
   } finally {
     rmSync(stage, { recursive: true, force: true });
   }
 }
 
-function buildInto(
+async function buildInto(
   work: string,
   htmlOut: string,
   options: BuildOptions,
   log: (line: string) => void,
-): BuildResult {
+): Promise<BuildResult> {
   // 1. A bundled copy of the spec; spec/ itself is never modified.
   const bundled = `${work}/openapi.bundled.json`;
   redocly(['bundle', PATHS.spec, '--output', bundled, '--lint-config', 'off']);
@@ -103,12 +109,15 @@ function buildInto(
 
   // 3. Code samples: the SDK region of docs/examples/operations/<operationId>.ts, and curl.
   const missingSamples: string[] = [];
+  const runnable: RunnableEntry[] = [];
   for (const op of operations) {
     const existing = Array.isArray(op.node['x-codeSamples'])
       ? (op.node['x-codeSamples'] as unknown as CodeSample[])
       : [];
     const sdk = sdkSample(PATHS.operationExamples, op.operationId);
     if (!sdk) missingSamples.push(op.operationId);
+    const entry = sdk ? operationSample(PATHS.operationExamples, op) : undefined;
+    if (entry) runnable.push(entry);
     const samples = [...(sdk ? [sdk] : []), curlSample(doc, op)];
     const labels = new Set(existing.map((s) => s.label ?? s.lang));
     const all = [...existing, ...samples.filter((s) => !labels.has(s.label ?? s.lang))];
@@ -139,7 +148,10 @@ function buildInto(
     '--config',
     PATHS.redoclyConfig,
   ]);
-  const html = makeOffline(readFileSync(htmlOut, 'utf8'));
+  // 5. The runnable samples: a Run button under each, the runner loaded on the first click.
+  const parts = await runnerParts(doc, runnable);
+  const html = withRunner(pageFixes(makeOffline(readFileSync(htmlOut, 'utf8'))), { css: PAGE_CSS, ...parts });
+  log(`runnable samples: ${runnable.length}, runner payload ${Math.round(parts.payload.length / 1024)} KiB`);
   const remote = remoteAssetUrls(html);
   if (remote.length) throw new Error(`the page would load remote assets: ${remote.join(', ')}`);
   writeFileSync(htmlOut, html);
@@ -163,6 +175,8 @@ function buildInto(
       summary: typeof op.node.summary === 'string' ? op.node.summary : op.operationId,
       route: operationRoute(op.tag, op.operationId),
       sdkSample: !missingSamples.includes(op.operationId),
+      runnable: runnable.some((r) => r.sample.id === `op:${op.operationId}`),
+      statuses: runnable.find((r) => r.sample.id === `op:${op.operationId}`)?.sample.statuses ?? [],
     })),
     tags: specTags
       .map((t) => t.name)

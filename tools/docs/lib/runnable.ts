@@ -3,7 +3,10 @@
  * runner, and the routes it names exchanges by.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { bundleRunner, RUNNER_GLOBAL } from '../runner/bundle.ts';
 import { compileSample } from '../runner/compile.ts';
+import { BUNDLE_ELEMENT_ID, loaderScript, runnerPayload } from '../runner/loader.ts';
 import type { OperationRoute } from '../runner/record.ts';
 import type { RunnableSample } from '../runner/types.ts';
 import { isObject, type JsonObject, listOperations, type Operation } from './openapi.ts';
@@ -21,12 +24,18 @@ export function operationRoutes(doc: JsonObject): OperationRoute[] {
     .map((op) => ({ operationId: op.operationId, method: op.method.toUpperCase(), path: op.path }));
 }
 
-export function operationSample(examplesDir: string, op: Operation): RunnableSample | undefined {
+export interface RunnableEntry {
+  sample: RunnableSample;
+  /** The code as the page shows it (the loader recognises the block by it). */
+  shown: string;
+}
+
+export function operationSample(examplesDir: string, op: Operation): RunnableEntry | undefined {
   const file = exampleFile(examplesDir, op.operationId);
   if (!existsSync(file)) return undefined;
   const { source, setup } = wholeSample(readFileSync(file, 'utf8'));
   const statuses = op.section === 'paths' ? documentedStatuses(op) : [];
-  return compileSample(
+  const sample = compileSample(
     source,
     {
       id: `op:${op.operationId}`,
@@ -37,8 +46,35 @@ export function operationSample(examplesDir: string, op: Operation): RunnableSam
     },
     file,
   );
+  return { sample, shown: source };
 }
 
 export function operationSamples(doc: JsonObject, examplesDir: string): RunnableSample[] {
-  return listOperations(doc).flatMap((op) => operationSample(examplesDir, op) ?? []);
+  return listOperations(doc).flatMap((op) => operationSample(examplesDir, op)?.sample ?? []);
+}
+
+/** Everything the page needs to run its samples: the lazily loaded payload and the loader. */
+export async function runnerParts(
+  doc: JsonObject,
+  entries: readonly RunnableEntry[],
+): Promise<{ payload: string; loader: string }> {
+  const bundle = await bundleRunner();
+  const data = { samples: entries.map((e) => e.sample), routes: operationRoutes(doc) };
+  return {
+    payload: runnerPayload(bundle, RUNNER_GLOBAL, data),
+    loader: loaderScript(new Map(entries.map((e) => [e.sample.id, e.shown])), RUNNER_GLOBAL),
+  };
+}
+
+/** The page additions: styles, the inert gzip+base64 runner payload and the loader, before `</body>`. */
+export function withRunner(html: string, parts: { css: string; payload: string; loader: string }): string {
+  const gz = gzipSync(Buffer.from(parts.payload, 'utf8'), { level: 9 }).toString('base64');
+  const tail = [
+    `<style id="pp-page-style">${parts.css}</style>`,
+    `<script type="application/octet-stream" id="${BUNDLE_ELEMENT_ID}">${gz}</script>`,
+    `<script>${parts.loader}</script>`,
+  ].join('\n');
+  const at = html.lastIndexOf('</body>');
+  if (at === -1) throw new Error('the page has no </body>');
+  return `${html.slice(0, at)}${tail}\n${html.slice(at)}`;
 }

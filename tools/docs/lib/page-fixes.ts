@@ -1,0 +1,22 @@
+/**
+ * Fixes of Redoc's layout seen in Chromium, and the styles of the Run bar the loader adds under runnable code.
+ */
+export const PAGE_CSS = `
+.pp-run-bar{display:flex;align-items:center;gap:10px;flex-wrap:wrap;margin:8px 0 12px;font:13px/1.4 system-ui,sans-serif}
+.pp-run-bar button{font:inherit;font-weight:600;padding:5px 14px;border-radius:6px;border:1px solid #1a56db;background:#1a56db;
+color:#fff;cursor:pointer}
+.pp-run-bar button:hover{background:#1646b5}
+.pp-run-bar button:disabled{opacity:.6;cursor:progress}
+.pp-run-bar span{color:inherit;opacity:.75}
+`;
+
+/** No favicon request: an inline icon (the page is one file and must make no request but itself). */
+const FAVICON =
+  '<link rel="icon" href="data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22 viewBox=%220 0 16 16%22%3E%3Crect width=%2216%22 height=%2216%22 rx=%223%22 fill=%22%231a56db%22/%3E%3C/svg%3E">';
+
+export function pageFixes(html: string): string {
+  if (html.includes('rel="icon"')) return html;
+  const at = html.indexOf('</head>');
+  if (at === -1) throw new Error('the page has no </head>');
+  return `${html.slice(0, at)}${FAVICON}\n${html.slice(at)}`;
+}

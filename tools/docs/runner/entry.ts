@@ -1,0 +1,41 @@
+/**
+ * The lazily loaded part of the page: the sandbox, the SDK packages a sample may import, the session and the
+ * panel. The page's small loader (loader.ts) decodes this bundle on the first Run and calls `boot`.
+ */
+import { createSandbox } from '../../../packages/sandbox/src/index.ts';
+import { createModules } from './modules.ts';
+import { createPanel } from './panel.ts';
+import type { OperationRoute } from './record.ts';
+import { createSession } from './session.ts';
+import type { RunnableSample } from './types.ts';
+
+export interface RunnerData {
+  samples: RunnableSample[];
+  routes: OperationRoute[];
+}
+
+export interface Runner {
+  open(id: string): void;
+}
+
+/** Legacy callbacks are never sent from the page: it makes no network request. */
+const noCallbacks: typeof fetch = () =>
+  Promise.reject(new TypeError('The in-page sandbox sends no callbacks (the page makes no network request)'));
+
+export function boot(data: RunnerData): Runner {
+  const samples = new Map(data.samples.map((s) => [s.id, s]));
+  const session = createSession({
+    createSandbox: () => createSandbox({ jitter: 0, callbackFetch: noCallbacks }),
+    samples: data.samples,
+    modules: createModules,
+    routes: data.routes,
+  });
+  const panel = createPanel(session, samples);
+  return {
+    open(id) {
+      const sample = samples.get(id);
+      if (!sample) throw new Error(`no runnable sample ${id}`);
+      panel.open(sample);
+    },
+  };
+}
