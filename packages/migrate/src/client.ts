@@ -1,20 +1,13 @@
+import type { PartnerPrintClient } from '@partner-print/client';
+
 /**
- * The part of @partner-print/client this package uses, typed structurally so that any client with
- * the same throwing helpers works (and so tests can pass small fakes).
+ * The part of `@partner-print/client` this package uses, typed from the client itself: `get` and
+ * `paginate` (with its repeated-cursor guard) are required, the order and upload helpers optional.
  */
+export type MigrateClient = Pick<PartnerPrintClient, 'get' | 'paginate'> &
+  Partial<Pick<PartnerPrintClient, 'uploadImage' | 'createOrder' | 'lookupOrderReference'>>;
 
-// biome-ignore lint/suspicious/noExplicitAny: structural over the typed client's path-generic helpers
-type AnyAsync = (...args: any[]) => Promise<any>;
-
-export interface MigrateClient {
-  /** `client.get(path, { params: { query } })` → data; throws a PartnerPrintError (status 404 → not found). */
-  get: AnyAsync;
-  post?: AnyAsync;
-  uploadImage?: (data: Uint8Array) => Promise<string>;
-  createOrder?: AnyAsync;
-}
-
-/** A small counting semaphore. */
+/** A small counting semaphore (internal: the client's scheduler paces requests, this bounds work in flight). */
 export function createLimiter(concurrency: number) {
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new RangeError('concurrency must be a positive integer');
@@ -33,31 +26,25 @@ export function createLimiter(concurrency: number) {
   };
 }
 
+function field(e: unknown, name: string): unknown {
+  return e !== null && typeof e === 'object' ? Reflect.get(e, name) : undefined;
+}
+
 export function statusOf(e: unknown): number | undefined {
-  const s = (e as { status?: unknown } | null)?.status;
+  const s = field(e, 'status');
   return typeof s === 'number' ? s : undefined;
 }
 
+/** A plain summary of an error for reports (`name` is for people to read, never to branch on). */
 export function describeError(e: unknown): { name: string; message: string; status?: number; code?: string } {
-  const err = e as { name?: string; message?: string; status?: number; code?: unknown };
-  const out: { name: string; message: string; status?: number; code?: string } = {
-    name: err?.name ?? 'Error',
-    message: err?.message ?? String(e),
+  const name = field(e, 'name');
+  const message = field(e, 'message');
+  const code = field(e, 'code');
+  const status = statusOf(e);
+  return {
+    name: typeof name === 'string' ? name : 'Error',
+    message: typeof message === 'string' ? message : String(e),
+    ...(status !== undefined ? { status } : {}),
+    ...(typeof code === 'string' ? { code } : {}),
   };
-  if (typeof err?.status === 'number') out.status = err.status;
-  if (typeof err?.code === 'string') out.code = err.code;
-  return out;
-}
-
-/** Follows `nextCursor` through a list endpoint with `client.get`. */
-export async function* listAll<T>(client: MigrateClient, path: string, field: string): AsyncGenerator<T> {
-  let cursor: string | null | undefined;
-  do {
-    const init = cursor ? { params: { query: { cursor } } } : {};
-    const page = (await client.get(path, init)) as Record<string, unknown> & { nextCursor?: string | null };
-    const items = page?.[field];
-    if (!Array.isArray(items)) return;
-    yield* items as T[];
-    cursor = page.nextCursor;
-  } while (cursor);
 }

@@ -7,6 +7,7 @@
  * the V2 request. The README's table lists them. A V1 body wrapped as `{ order: {...} }` is unwrapped
  * (reported as `converted`).
  */
+import type { Reference } from '@partner-print/openapi/wire';
 import { ORDER_RULES, V1_ORDER_FIELDS } from './convert/order-rules.ts';
 import { isRecord, ReportBuilder, summarise } from './convert/report.ts';
 import type {
@@ -47,11 +48,11 @@ function unwrap(v1Order: unknown, report: ReportBuilder): unknown {
   return v1Order;
 }
 
-const isCompleteLine = (l: Partial<V2Orderline>): l is V2Orderline =>
+const isCompleteLine = <I extends string>(l: Partial<V2Orderline<I>>): l is V2Orderline<I> =>
   typeof l.productReference === 'string' && typeof l.quantity === 'number';
 
 /** The draft as a V2 order request, when it has everything the spec requires; fields in V2 order. */
-function complete(d: V2OrderDraft): V2OrderRequest | undefined {
+function complete<I extends string>(d: V2OrderDraft<I>): V2OrderRequest<I> | undefined {
   const orderlines = d.orderlines.filter(isCompleteLine);
   if (!d.storeReference || orderlines.length === 0 || orderlines.length !== d.orderlines.length)
     return undefined;
@@ -74,7 +75,7 @@ function complete(d: V2OrderDraft): V2OrderRequest | undefined {
 }
 
 /** The draft's fields in V2 order, for readable output. */
-function ordered(d: V2OrderDraft): V2OrderDraft {
+function ordered<I extends string>(d: V2OrderDraft<I>): V2OrderDraft<I> {
   const keys = [
     'storeReference',
     'shippingKind',
@@ -82,17 +83,17 @@ function ordered(d: V2OrderDraft): V2OrderDraft {
     'dropshipAddress',
     'dropshipMinimalShippingLevel',
   ] as const;
-  const out: V2OrderDraft = { orderlines: d.orderlines };
+  const out: V2OrderDraft<I> = { orderlines: d.orderlines };
   for (const k of keys) if (d[k] !== undefined) Object.assign(out, { [k]: d[k] });
   return { ...out, orderlines: d.orderlines };
 }
 
-export async function convertV1Order(
+export async function convertV1Order<I extends string = Reference<'Image'>>(
   v1Order: unknown,
-  options: ConvertOptions = {},
-): Promise<ConversionResult> {
+  options: ConvertOptions<I> = {},
+): Promise<ConversionResult<I>> {
   const report = new ReportBuilder();
-  const draft: V2OrderDraft = { orderlines: [] };
+  const draft: V2OrderDraft<I> = { orderlines: [] };
   const src = unwrap(v1Order, report);
   if (!isRecord(src)) {
     report.fail('', 'invalid_value', 'A V1 order must be a JSON object.');

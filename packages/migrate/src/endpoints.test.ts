@@ -1,3 +1,4 @@
+import { isV1CredentialHeader, V1_CREDENTIAL_HEADERS } from '@partner-print/openapi/wire';
 import { describe, expect, it } from 'vitest';
 import { detectV1Credentials, V2_AUTH_HEADER } from './auth.ts';
 import { ENDPOINT_MAP, mapV1Endpoint } from './endpoints.ts';
@@ -55,5 +56,23 @@ describe('V1 credentials', () => {
       hasV2Key: true,
     });
     expect(detectV1Credentials([['x-api-key', 'k']]).detected).toBe(false);
+  });
+});
+
+describe('detectV1Credentials and the wire module agree on the V1 header names', () => {
+  it('flags exactly the names of V1_CREDENTIAL_HEADERS, case-insensitively', () => {
+    for (const name of V1_CREDENTIAL_HEADERS) {
+      const r = detectV1Credentials({ [name.toUpperCase()]: 'x' });
+      expect(r.partnerCodeHeader ?? r.apiKeyHeader).toBe(name.toUpperCase());
+      expect(isV1CredentialHeader(name)).toBe(true);
+    }
+    // The names the issue found disagreeing between the client's guard and this detector.
+    expect(detectV1Credentials({ 'X-Partner-Key': 'k', 'Store-Code': 'c' })).toMatchObject({
+      detected: true,
+      apiKeyHeader: 'X-Partner-Key',
+      partnerCodeHeader: 'Store-Code',
+    });
+    const other = detectV1Credentials({ 'X-Request-Id': '1', Authorization: 'Bearer x' });
+    expect(other.partnerCodeHeader ?? other.apiKeyHeader).toBeUndefined();
   });
 });

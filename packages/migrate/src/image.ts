@@ -5,7 +5,7 @@
  * request (and an upload token) on a 4xx.
  */
 import { PartnerPrintError } from '@partner-print/client';
-import { sha256Hex, sniffImageType } from '@partner-print/openapi/wire';
+import { type Reference, referencePrefixOf, sha256Hex, sniffImageType } from '@partner-print/openapi/wire';
 
 export type ImageKind = 'jpeg' | 'png';
 
@@ -101,11 +101,14 @@ export function checkImageBytes(bytes: Uint8Array): ImageKind {
   );
 }
 
+const isImageReference = (v: unknown): v is Reference<'Image'> =>
+  typeof v === 'string' && referencePrefixOf(v) === 'Image';
+
 export interface ImageUploader {
   /** Uploads bytes (checked to be JPEG/PNG) once per distinct content; returns the `Image_…` reference. */
-  upload(bytes: Uint8Array): Promise<string>;
+  upload(bytes: Uint8Array): Promise<Reference<'Image'>>;
   /** Decodes a V1 base64 image, then {@link ImageUploader.upload}. */
-  uploadBase64(base64: string): Promise<string>;
+  uploadBase64(base64: string): Promise<Reference<'Image'>>;
   stats(): { uploads: number; deduplicated: number };
 }
 
@@ -116,11 +119,18 @@ export interface ImageUploader {
 export function createImageUploader(
   target: { uploadImage(data: Uint8Array): Promise<string> } | ((data: Uint8Array) => Promise<string>),
 ): ImageUploader {
-  const uploadFn = typeof target === 'function' ? target : (d: Uint8Array) => target.uploadImage(d);
-  const byHash = new Map<string, Promise<string>>();
+  const send = typeof target === 'function' ? target : (d: Uint8Array) => target.uploadImage(d);
+  const uploadFn = async (d: Uint8Array): Promise<Reference<'Image'>> => {
+    const ref = await send(d);
+    if (isImageReference(ref)) return ref;
+    throw new PartnerPrintError('The upload answered without an Image_ reference', {
+      code: 'unexpected_response',
+    });
+  };
+  const byHash = new Map<string, Promise<Reference<'Image'>>>();
   let uploads = 0;
   let deduplicated = 0;
-  async function upload(bytes: Uint8Array): Promise<string> {
+  async function upload(bytes: Uint8Array): Promise<Reference<'Image'>> {
     checkImageBytes(bytes);
     const hash = await sha256Hex(bytes);
     const existing = byHash.get(hash);

@@ -1,22 +1,7 @@
-export {
-  AUDIT_RULES,
-  type AuditCategory,
-  type AuditFinding,
-  type AuditRule,
-  auditLine,
-  auditSource,
-  SNAKE_CASE_FIELDS,
-} from './audit.ts';
-export {
-  detectV1Credentials,
-  isV1ApiKeyHeader,
-  isV1PartnerCodeHeader,
-  V1_API_KEY_HEADER,
-  V1_PARTNER_CODE_HEADER,
-  type V1CredentialDetection,
-  V2_AUTH_HEADER,
-  V2_KEY_EXPLANATION,
-} from './auth.ts';
+// The library entry: web-standard only. Every name here is documented in the README; the exports
+// snapshot test (exports.test.ts) makes widening this list a deliberate change.
+export { AUDIT_RULES, type AuditCategory, type AuditFinding, type AuditRule, auditSource } from './audit.ts';
+export { detectV1Credentials, type V1CredentialDetection, V2_KEY_EXPLANATION } from './auth.ts';
 export {
   camelToSnake,
   type FieldRename,
@@ -52,7 +37,6 @@ export {
   type V2Endpoint,
 } from './endpoints.ts';
 export {
-  checkImageBytes,
   createImageUploader,
   type DecodedImage,
   decodeBase64Image,
@@ -62,19 +46,15 @@ export {
 } from './image.ts';
 export {
   createOrderReferenceResolver,
-  LOOKUP_ORDER_PATH,
   lookupOrderByCustomIdentifier,
   type OrderReferenceResolution,
   type OrderReferenceResolverOptions,
   type ParsedOrderReference,
   parseOrderReference,
-  V1_ORDER_CODE,
-  V2_ORDER_REFERENCE,
 } from './references.ts';
 export {
   type CachedSku,
   createSkuResolver,
-  LOOKUP_PRODUCT_PATH,
   type ResolvedSku,
   type SharedItemInfo,
   type SkuCache,
@@ -85,11 +65,4 @@ export {
   UnknownSkuError,
   type UnresolvedSku,
 } from './resolver.ts';
-export {
-  type ParsedLegacySku,
-  type ParseLegacySkuOptions,
-  parseLegacySku,
-  type SkuReading,
-  SUFFIXED_SKU_PATTERN,
-  SUFFIXED_SKU_SINCE,
-} from './sku.ts';
+export { type ParsedLegacySku, type ParseLegacySkuOptions, parseLegacySku, type SkuReading } from './sku.ts';

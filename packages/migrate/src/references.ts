@@ -1,3 +1,5 @@
+import { NotFoundError } from '@partner-print/client';
+import { referencePattern } from '@partner-print/openapi/wire';
 import { createLimiter, describeError, type MigrateClient, statusOf } from './client.ts';
 
 /**
@@ -12,8 +14,11 @@ import { createLimiter, describeError, type MigrateClient, statusOf } from './cl
  */
 export const LOOKUP_ORDER_PATH = '/utilities/lookup-order-reference-by-custom-identifier';
 
-/** `Order_` and 26 opaque characters (their alphabet is not documented: any URL-unreserved one). */
-export const V2_ORDER_REFERENCE = /^Order_[A-Za-z0-9._~-]{26}$/;
+/**
+ * `Order_` and 26 opaque characters: the wire rule's pattern with any URL-unreserved character (V1 files
+ * and callbacks carry what the service sent; their alphabet is not documented).
+ */
+export const V2_ORDER_REFERENCE = referencePattern('Order', 'unreserved');
 /** `<store_code>-<number>`, split on the last `-`: whether store codes hold hyphens is not documented. */
 export const V1_ORDER_CODE = /^([A-Za-z0-9_][A-Za-z0-9_-]*)-(\d+)$/;
 
@@ -57,105 +62,72 @@ export interface OrderReferenceResolverOptions {
   scanOrders?: boolean;
 }
 
-type LookupCapable = MigrateClient & {
-  lookupOrderReference?: (customIdentifier: string) => Promise<string | undefined | null>;
-};
+const isNotFound = (e: unknown) => e instanceof NotFoundError || statusOf(e) === 404;
 
 /** Looks up one custom identifier; `undefined` when no order carries it. */
 export async function lookupOrderByCustomIdentifier(
-  client: LookupCapable,
+  client: MigrateClient,
   customIdentifier: string,
 ): Promise<string | undefined> {
-  if (typeof client.lookupOrderReference === 'function') {
-    try {
-      return (await client.lookupOrderReference(customIdentifier)) ?? undefined;
-    } catch (e) {
-      if (statusOf(e) === 404) return undefined;
-      throw e;
-    }
-  }
   try {
-    const data = (await client.get(LOOKUP_ORDER_PATH, { params: { query: { customIdentifier } } })) as {
-      orderReference?: string;
-    };
-    return data?.orderReference ?? undefined;
+    if (client.lookupOrderReference)
+      return (await client.lookupOrderReference(customIdentifier)) ?? undefined;
+    const data = await client.get(LOOKUP_ORDER_PATH, { params: { query: { customIdentifier } } });
+    return data.orderReference ?? undefined;
   } catch (e) {
-    if (statusOf(e) === 404) return undefined;
+    if (isNotFound(e)) return undefined;
     throw e;
   }
 }
 
+/** Legacy order code → order reference, from every listed order (paginated; a repeated cursor is refused). */
+async function scanLegacyCodes(client: MigrateClient): Promise<Map<string, string>> {
+  const m = new Map<string, string>();
+  for await (const o of client.paginate('/orders')) {
+    const code = o.legacyOrderCode ?? o.legacyCode;
+    if (typeof code === 'string') m.set(code, o.reference);
+  }
+  return m;
+}
+
+function notFoundNote(parsed: ParsedOrderReference, scanOrders: boolean | undefined): string {
+  const { input } = parsed;
+  if (parsed.kind !== 'v1-code')
+    return `No order has the custom identifier ${input} (the V1 partner reference).`;
+  const scan = scanOrders ? ', and no listed order carries it as legacy code' : '; try scanOrders';
+  return `No order has the custom identifier ${input}. A V1 code <store_code>-<number> is only found this way if the order was created with it as custom identifier${scan}. The legacy callback carries both forms (order_reference and order_reference_v2).`;
+}
+
 export function createOrderReferenceResolver(
-  client: LookupCapable,
+  client: MigrateClient,
   options: OrderReferenceResolverOptions = {},
 ) {
   const limit = createLimiter(options.concurrency ?? 8);
   const memo = new Map<string, Promise<OrderReferenceResolution>>();
   let legacyIndex: Promise<Map<string, string>> | undefined;
 
-  async function scan(): Promise<Map<string, string>> {
-    const m = new Map<string, string>();
-    let cursor: string | null | undefined;
-    do {
-      const page = (await limit(() =>
-        client.get('/orders', cursor ? { params: { query: { cursor } } } : {}),
-      )) as { orders?: Array<Record<string, unknown>>; nextCursor?: string | null };
-      for (const o of page?.orders ?? []) {
-        const code = o.legacyOrderCode ?? o.legacyCode;
-        if (typeof code === 'string' && typeof o.reference === 'string') m.set(code, o.reference);
-      }
-      cursor = page?.nextCursor;
-    } while (cursor);
-    return m;
+  async function viaLegacyCode(input: string): Promise<string | undefined> {
+    legacyIndex ??= limit(() => scanLegacyCodes(client));
+    return (await legacyIndex).get(input);
   }
 
   async function run(input: string): Promise<OrderReferenceResolution> {
     const parsed = parseOrderReference(input);
-    if (parsed.kind === 'v2') {
-      return {
-        input,
-        parsed,
-        status: 'resolved',
-        orderReference: input,
-        via: 'v2',
-        note: 'Already a V2 reference.',
-      };
-    }
+    const found = (orderReference: string, via: OrderReferenceResolution['via'], note: string) =>
+      ({ input, parsed, status: 'resolved', orderReference, via, note }) as const;
+    if (parsed.kind === 'v2') return found(input, 'v2', 'Already a V2 reference.');
     try {
       const ref = await limit(() => lookupOrderByCustomIdentifier(client, input));
       if (ref) {
-        return {
-          input,
-          parsed,
-          status: 'resolved',
-          orderReference: ref,
-          via: 'custom-identifier',
-          note: 'Found through the custom-identifier lookup; read it with GET /orders/{orderReference}.',
-        };
+        const note = 'Found through the custom-identifier lookup; read it with GET /orders/{orderReference}.';
+        return found(ref, 'custom-identifier', note);
       }
-      if (parsed.kind === 'v1-code' && options.scanOrders) {
-        legacyIndex ??= scan();
-        const found = (await legacyIndex).get(input);
-        if (found) {
-          return {
-            input,
-            parsed,
-            status: 'resolved',
-            orderReference: found,
-            via: 'legacy-order-code',
-            note: 'Found by the legacy order code on GET /orders (a legacy field, removed in V3).',
-          };
-        }
+      const legacy = parsed.kind === 'v1-code' && options.scanOrders ? await viaLegacyCode(input) : undefined;
+      if (legacy) {
+        const note = 'Found by the legacy order code on GET /orders (a legacy field, removed in V3).';
+        return found(legacy, 'legacy-order-code', note);
       }
-      return {
-        input,
-        parsed,
-        status: 'not-found',
-        note:
-          parsed.kind === 'v1-code'
-            ? `No order has the custom identifier ${input}. A V1 code <store_code>-<number> is only found this way if the order was created with it as custom identifier${options.scanOrders ? ', and no listed order carries it as legacy code' : '; try scanOrders'}. The legacy callback carries both forms (order_reference and order_reference_v2).`
-            : `No order has the custom identifier ${input} (the V1 partner reference).`,
-      };
+      return { input, parsed, status: 'not-found', note: notFoundNote(parsed, options.scanOrders) };
     } catch (e) {
       return { input, parsed, status: 'error', note: `The lookup failed: ${describeError(e).message}` };
     }

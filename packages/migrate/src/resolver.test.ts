@@ -1,43 +1,53 @@
+import { AuthenticationError, createClient, NotFoundError } from '@partner-print/client';
 import { describe, expect, it } from 'vitest';
 import { type CachedSku, createSkuResolver, UnknownSkuError } from './resolver.ts';
 
+/** A real client over a fake API: the resolver talks to the client exactly as in production. */
 function fakeClient(
   products: Record<string, string>,
   opts: {
     items?: unknown;
     delayMs?: number;
-    moreProducts?: Array<{ reference: string; legacyItemSKU: string }>;
+    moreProducts?: Array<{ reference: string; legacyItemSKU: string; print?: boolean }>;
   } = {},
 ) {
   const calls: string[] = [];
   let active = 0;
   let maxActive = 0;
-  const client = {
-    async get(path: string, init?: { params?: { query?: Record<string, string> } }) {
-      calls.push(path);
-      if (path === '/items') {
-        if (!opts.items) throw Object.assign(new Error('forbidden'), { status: 403 });
-        return { items: opts.items, nextCursor: null };
-      }
-      if (path === '/products') {
-        return {
-          products: [
-            ...Object.entries(products).map(([sku, reference]) => ({ reference, legacyItemSKU: sku })),
-            ...(opts.moreProducts ?? []),
-          ],
-          nextCursor: null,
-        };
-      }
-      active++;
-      maxActive = Math.max(maxActive, active);
-      await new Promise((r) => setTimeout(r, opts.delayMs ?? 1));
-      active--;
-      const sku = init?.params?.query?.legacyItemSku ?? '';
-      const ref = products[sku];
-      if (!ref) throw Object.assign(new Error('No product carries this legacy SKU'), { status: 404 });
-      return { productReference: ref };
-    },
+  const answer = async (url: URL): Promise<Response> => {
+    const path = url.pathname.replace(/^\/v2/, '');
+    calls.push(path);
+    if (path === '/items') {
+      if (!opts.items) return Response.json({ code: 'forbidden', message: 'forbidden' }, { status: 403 });
+      return Response.json({ items: opts.items, nextCursor: null });
+    }
+    if (path === '/products') {
+      const list = [
+        ...Object.entries(products).map(([sku, reference]) => ({ reference, legacyItemSKU: sku })),
+        ...(opts.moreProducts ?? []),
+      ];
+      return Response.json({ products: list, nextCursor: null });
+    }
+    active++;
+    maxActive = Math.max(maxActive, active);
+    await new Promise((r) => setTimeout(r, opts.delayMs ?? 1));
+    active--;
+    const ref = products[url.searchParams.get('legacyItemSku') ?? ''];
+    if (!ref)
+      return Response.json(
+        { code: 'not_found', message: 'No product carries this legacy SKU' },
+        { status: 404 },
+      );
+    return Response.json({ productReference: ref });
   };
+  const client = createClient({
+    secretKey: 'sk_test_resolver',
+    baseUrl: 'https://api.test/v2',
+    fetch: (input: Request | string | URL, init?: RequestInit) =>
+      answer(new URL(new Request(input, init).url)),
+    rateLimit: false,
+    retry: false,
+  });
   return { client, calls, maxActive: () => maxActive };
 }
 
@@ -45,7 +55,7 @@ describe('createSkuResolver', () => {
   it('looks up each distinct SKU once, also concurrently, within the concurrency limit', async () => {
     const products = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`SKU-${i}`, `Product_${i}`]));
     const f = fakeClient(products);
-    const r = createSkuResolver(f.client, { concurrency: 3, detectSharing: false });
+    const r = createSkuResolver(f.client, { concurrency: 3, detectSharing: false, printProducts: false });
     const asks = Array.from({ length: 400 }, (_, i) => r.resolve(`SKU-${i % 20}`));
     const out = await Promise.all(asks);
     expect(out.every((o) => o.status === 'resolved')).toBe(true);
@@ -70,7 +80,7 @@ describe('createSkuResolver', () => {
       get: async (k: string) => store.get(k),
       set: async (k: string, v: CachedSku) => void store.set(k, v),
     };
-    const r = createSkuResolver(f.client, { cache, detectSharing: false });
+    const r = createSkuResolver(f.client, { cache, detectSharing: false, printProducts: false });
     expect(await r.resolve('CACHED')).toMatchObject({ productReference: 'Product_cached', source: 'cache' });
     expect(await r.resolve('FRESH')).toMatchObject({ productReference: 'Product_fresh', source: 'lookup' });
     expect(store.get('FRESH')?.productReference).toBe('Product_fresh');
@@ -138,5 +148,37 @@ describe('createSkuResolver', () => {
   it('says when sharing could not be checked', async () => {
     const r = createSkuResolver(fakeClient({ 'CASE-1': 'Product_old' }).client);
     expect((await r.resolve('CASE-1')).note).toMatch(/GET \/items failed/);
+  });
+
+  it('says whether a product is a print product when the catalog carries it, reading GET /products once', async () => {
+    const f = fakeClient(
+      { 'CASE-1': 'Product_case' },
+      { moreProducts: [{ reference: 'Product_np', legacyItemSKU: 'PROT-1', print: false }] },
+    );
+    const r = createSkuResolver(f.client, { detectSharing: false });
+    expect(await r.resolve('CASE-1')).not.toHaveProperty('print');
+    expect(await r.isPrintProduct('Product_np')).toBe(false);
+    expect(await r.isPrintProduct('Product_case')).toBeUndefined();
+    expect(f.calls.filter((c) => c === '/products')).toHaveLength(1);
+  });
+
+  it('keeps the thrown error of a failed lookup as cause, and rethrows it from resolveProductReference', async () => {
+    const client = createClient({
+      secretKey: 'sk_test_resolver',
+      baseUrl: 'https://api.test/v2',
+      fetch: async () => Response.json({ code: 'unauthorized', message: 'no' }, { status: 401 }),
+      rateLimit: false,
+      retry: false,
+    });
+    const r = createSkuResolver(client, { detectSharing: false, printProducts: false });
+    const res = await r.resolve('CASE-1');
+    expect(res.status).toBe('error');
+    expect(res.status !== 'resolved' && res.cause).toBeInstanceOf(AuthenticationError);
+    await expect(r.resolveProductReference('CASE-1')).rejects.toBeInstanceOf(AuthenticationError);
+    const unknown = await createSkuResolver(fakeClient({}).client)
+      .resolveProductReference('NOPE')
+      .catch((e) => e);
+    expect(unknown).toBeInstanceOf(NotFoundError);
+    expect(unknown).toMatchObject({ code: 'unknown_sku', status: 404 });
   });
 });

@@ -1,16 +1,12 @@
-import { createLimiter, describeError, listAll, type MigrateClient, statusOf } from './client.ts';
-import { type ParsedLegacySku, parseLegacySku, SUFFIXED_SKU_SINCE } from './sku.ts';
+import { NotFoundError } from '@partner-print/client';
+import { type Catalog, createCatalog } from './catalog.ts';
+import { createLimiter, describeError, type MigrateClient, statusOf } from './client.ts';
+import { explainSharing, type SharedItemInfo } from './sharing.ts';
+import { type ParsedLegacySku, parseLegacySku } from './sku.ts';
+
+export type { SharedItemInfo } from './sharing.ts';
 
 export const LOOKUP_PRODUCT_PATH = '/utilities/lookup-product-by-legacy-sku';
-
-export interface SharedItemInfo {
-  itemReference: string;
-  itemSku: string;
-  /** Every product linked to the item (from GET /items). */
-  productReferences: string[];
-  /** Legacy SKUs of those products, when GET /products could be read (suffixed ones identify one product). */
-  productSkus?: Record<string, string>;
-}
 
 interface Base {
   sku: string;
@@ -23,11 +19,18 @@ export interface ResolvedSku extends Base {
   source: 'lookup' | 'cache';
   /** Set when a plain item SKU is shared by several products: the lookup picked one of them. */
   shared?: SharedItemInfo;
+  /**
+   * Whether the product is a print product (its orderlines need an image), when the catalog says: only
+   * when GET /products carries a boolean `print` (not a documented field) and `printProducts` is on.
+   */
+  print?: boolean;
 }
 export interface UnresolvedSku extends Base {
   status: 'unknown' | 'invalid' | 'error';
   productReference?: undefined;
   error?: { name: string; message: string; status?: number; code?: string };
+  /** The error the lookup threw (a `PartnerPrintError` from the client), for `instanceof` checks. */
+  cause?: unknown;
 }
 export type SkuResolution = ResolvedSku | UnresolvedSku;
 
@@ -50,6 +53,8 @@ export interface SkuResolverOptions {
   concurrency?: number;
   /** Read GET /items (once) to detect plain SKUs shared by several products (default true). */
   detectSharing?: boolean;
+  /** Read GET /products (once) to tell print products apart (`print` on a resolution; default true). */
+  printProducts?: boolean;
 }
 
 export interface SkuResolverStats {
@@ -65,12 +70,12 @@ export interface SkuResolverStats {
   errors: number;
 }
 
-export class UnknownSkuError extends Error {
-  override readonly name = 'UnknownSkuError';
+/** A legacy SKU no product carries: a `NotFoundError` (status 404) with `code: 'unknown_sku'`. */
+export class UnknownSkuError extends NotFoundError {
+  override name = 'UnknownSkuError';
   readonly sku: string;
-  readonly status = 404;
   constructor(sku: string, note: string) {
-    super(`Unknown legacy SKU ${JSON.stringify(sku)}: ${note}`);
+    super(`Unknown legacy SKU ${JSON.stringify(sku)}: ${note}`, { status: 404, code: 'unknown_sku' });
     this.sku = sku;
   }
 }
@@ -80,11 +85,92 @@ export interface SkuResolver {
   resolve(sku: string): Promise<SkuResolution>;
   /** The product reference, or throws {@link UnknownSkuError} / the lookup's error. */
   resolveProductReference(sku: string): Promise<string>;
+  /** Whether a product is a print product, when the catalog says (GET /products, read once). */
+  isPrintProduct(productReference: string): Promise<boolean | undefined>;
   stats(): SkuResolverStats;
 }
 
-interface ItemIndex {
-  bySku: Map<string, { reference: string; sku: string; products: string[] }>;
+interface Deps {
+  client: MigrateClient;
+  options: SkuResolverOptions;
+  catalog: Catalog;
+  limit: <T>(fn: () => Promise<T>) => Promise<T>;
+  stats: SkuResolverStats;
+}
+
+const printOf = async (deps: Deps, ref: string) =>
+  deps.options.printProducts === false ? undefined : (await deps.catalog.products())?.get(ref)?.print;
+
+function failed(deps: Deps, sku: string, parsed: ParsedLegacySku, e: unknown): UnresolvedSku {
+  if (e instanceof NotFoundError || statusOf(e) === 404) {
+    deps.stats.unknown++;
+    return {
+      sku,
+      status: 'unknown',
+      parsed,
+      note: `No product carries the legacy SKU ${sku} (404). Check it against GET /products (legacyItemSKU); references and SKUs differ between test and production.`,
+    };
+  }
+  deps.stats.errors++;
+  const error = describeError(e);
+  const status = statusOf(e) === 400 ? 'invalid' : 'error';
+  return { sku, status, parsed, error, cause: e, note: `The lookup failed: ${error.message}` };
+}
+
+async function fromCache(deps: Deps, sku: string, parsed: ParsedLegacySku): Promise<ResolvedSku | undefined> {
+  const cached = await deps.options.cache?.get(sku);
+  if (!cached?.productReference) return undefined;
+  deps.stats.cacheHits++;
+  deps.stats.resolved++;
+  const print = await printOf(deps, cached.productReference);
+  return {
+    sku,
+    status: 'resolved',
+    productReference: cached.productReference,
+    source: 'cache',
+    parsed,
+    note: cached.note ?? parsed.note,
+    ...(cached.shared ? { shared: cached.shared } : {}),
+    ...(print !== undefined ? { print } : {}),
+  };
+}
+
+async function lookup(deps: Deps, sku: string): Promise<SkuResolution> {
+  const parsed = parseLegacySku(sku);
+  if (parsed.kind === 'invalid') {
+    deps.stats.unknown++;
+    return { sku, status: 'invalid', parsed, note: parsed.note };
+  }
+  const cached = await fromCache(deps, sku, parsed);
+  if (cached) return cached;
+  let productReference: string;
+  try {
+    const data = await deps.limit(() => {
+      deps.stats.lookups++;
+      return deps.client.get(LOOKUP_PRODUCT_PATH, { params: { query: { legacyItemSku: sku } } });
+    });
+    productReference = data.productReference;
+  } catch (e) {
+    return failed(deps, sku, parsed, e);
+  }
+  const explained =
+    deps.options.detectSharing === false
+      ? { parsed, note: parsed.note }
+      : await explainSharing(deps.catalog, sku, parsed, productReference);
+  deps.stats.resolved++;
+  const shared = explained.shared ? { shared: explained.shared } : {};
+  await deps.options.cache?.set(sku, { productReference, note: explained.note, ...shared });
+  const print = await printOf(deps, productReference);
+  return {
+    sku,
+    status: 'resolved',
+    productReference,
+    source: 'lookup',
+    parsed: explained.parsed,
+    note: explained.note,
+    ...shared,
+    ...(print !== undefined ? { print } : {}),
+  };
 }
 
 export function createSkuResolver(client: MigrateClient, options: SkuResolverOptions = {}): SkuResolver {
@@ -99,181 +185,7 @@ export function createSkuResolver(client: MigrateClient, options: SkuResolverOpt
     unknown: 0,
     errors: 0,
   };
-  let items: Promise<ItemIndex | { error: string }> | undefined;
-  let productSkus: Promise<Map<string, string> | undefined> | undefined;
-
-  function itemIndex() {
-    items ??= limit(async () => {
-      try {
-        const bySku: ItemIndex['bySku'] = new Map();
-        for await (const it of listAll<{ reference: string; sku: string; products?: unknown[] }>(
-          client,
-          '/items',
-          'items',
-        )) {
-          const products = (it.products ?? [])
-            .map((p) => (typeof p === 'string' ? p : (p as { reference?: string })?.reference))
-            .filter((r): r is string => typeof r === 'string');
-          bySku.set(it.sku, { reference: it.reference, sku: it.sku, products });
-        }
-        return { bySku };
-      } catch (e) {
-        return { error: describeError(e).message };
-      }
-    });
-    return items;
-  }
-
-  function productSkuIndex() {
-    productSkus ??= limit(async () => {
-      try {
-        const m = new Map<string, string>();
-        for await (const p of listAll<{ reference: string; legacyItemSKU?: string }>(
-          client,
-          '/products',
-          'products',
-        )) {
-          if (typeof p.legacyItemSKU === 'string') m.set(p.reference, p.legacyItemSKU);
-        }
-        return m;
-      } catch {
-        return undefined;
-      }
-    });
-    return productSkus;
-  }
-
-  async function explainSharing(
-    sku: string,
-    parsed: ParsedLegacySku,
-    productReference: string,
-  ): Promise<{ parsed: ParsedLegacySku; shared?: SharedItemInfo; note: string }> {
-    if (options.detectSharing === false) return { parsed, note: parsed.note };
-    const index = await itemIndex();
-    if ('error' in index) {
-      return {
-        parsed,
-        note: `${parsed.note} Sharing could not be checked: GET /items failed (${index.error}); items are only listed for partners who store stock with the service.`,
-      };
-    }
-    const settled =
-      parsed.kind === 'ambiguous'
-        ? parseLegacySku(sku, { itemSkus: { has: (s) => index.bySku.has(s) } })
-        : parsed;
-    const item = index.bySku.get(sku);
-    if (settled.kind !== 'plain' || !item || item.products.length < 2) {
-      return { parsed: settled, note: settled.note };
-    }
-    const skus = await productSkuIndex();
-    // Products created before the cutoff carry the plain item SKU, later ones a suffixed SKU: the plain
-    // SKU is shared only when two or more of the item's products carry it (unknown without GET /products).
-    const plainCarriers = skus ? item.products.filter((ref) => skus.get(ref) === sku) : undefined;
-    if (plainCarriers && plainCarriers.length < 2) {
-      const others = item.products
-        .filter((ref) => !plainCarriers.includes(ref))
-        .map((ref) => `${skus!.get(ref) ?? '?'} → ${ref}`);
-      return {
-        parsed: settled,
-        note:
-          `${settled.note} The plain SKU ${sku} belongs to one product of item ${item.reference}` +
-          (others.length ? `; the item's other products have their own SKUs: ${others.join(', ')}.` : '.'),
-      };
-    }
-    const shared: SharedItemInfo = {
-      itemReference: item.reference,
-      itemSku: item.sku,
-      productReferences: item.products,
-    };
-    const suffixed: string[] = [];
-    if (skus) {
-      shared.productSkus = {};
-      for (const ref of item.products) {
-        const s = skus.get(ref);
-        if (s) {
-          shared.productSkus[ref] = s;
-          if (s !== sku) suffixed.push(`${s} → ${ref}`);
-        }
-      }
-    }
-    const sharing = plainCarriers
-      ? `is carried by ${plainCarriers.length} of the ${item.products.length} products of item ${item.reference}`
-      : `may be shared: item ${item.reference} has ${item.products.length} products and their SKUs could not be read (GET /products)`;
-    const note =
-      `The plain item SKU ${sku} ${sharing}; ` +
-      `the lookup resolves a plain SKU to one of them (${productReference}). Products created from ${SUFFIXED_SKU_SINCE} ` +
-      `have suffixed SKUs <item_sku>P<3 digits> that identify exactly one product; use them to order a specific product` +
-      (suffixed.length ? `: ${suffixed.join(', ')}.` : '.');
-    return { parsed: settled, shared, note };
-  }
-
-  async function lookup(sku: string): Promise<SkuResolution> {
-    const parsed = parseLegacySku(sku);
-    if (parsed.kind === 'invalid') {
-      stats.unknown++;
-      return { sku, status: 'invalid', parsed, note: parsed.note };
-    }
-    const cached = await options.cache?.get(sku);
-    if (cached?.productReference) {
-      stats.cacheHits++;
-      stats.resolved++;
-      return {
-        sku,
-        status: 'resolved',
-        productReference: cached.productReference,
-        source: 'cache',
-        parsed,
-        note: cached.note ?? parsed.note,
-        ...(cached.shared ? { shared: cached.shared } : {}),
-      };
-    }
-    let productReference: string;
-    try {
-      const data = await limit(() => {
-        stats.lookups++;
-        return client.get(LOOKUP_PRODUCT_PATH, { params: { query: { legacyItemSku: sku } } });
-      });
-      productReference = (data as { productReference?: string })?.productReference as string;
-      if (typeof productReference !== 'string')
-        throw new Error('The lookup response has no productReference');
-    } catch (e) {
-      const status = statusOf(e);
-      if (status === 404) {
-        stats.unknown++;
-        return {
-          sku,
-          status: 'unknown',
-          parsed,
-          note: `No product carries the legacy SKU ${sku} (404). Check it against GET /products (legacyItemSKU); references and SKUs differ between test and production.`,
-        };
-      }
-      stats.errors++;
-      const error = describeError(e);
-      return {
-        sku,
-        status: status === 400 ? 'invalid' : 'error',
-        parsed,
-        error,
-        note: `The lookup failed: ${error.message}`,
-      };
-    }
-    const explained = await explainSharing(sku, parsed, productReference);
-    stats.resolved++;
-    const result: ResolvedSku = {
-      sku,
-      status: 'resolved',
-      productReference,
-      source: 'lookup',
-      parsed: explained.parsed,
-      note: explained.note,
-      ...(explained.shared ? { shared: explained.shared } : {}),
-    };
-    await options.cache?.set(sku, {
-      productReference,
-      note: explained.note,
-      ...(explained.shared ? { shared: explained.shared } : {}),
-    });
-    return result;
-  }
+  const deps: Deps = { client, options, catalog: createCatalog(client, limit), limit, stats };
 
   function resolve(sku: string): Promise<SkuResolution> {
     const existing = memo.get(sku);
@@ -282,7 +194,7 @@ export function createSkuResolver(client: MigrateClient, options: SkuResolverOpt
       return existing;
     }
     stats.distinct++;
-    const p = lookup(sku);
+    const p = lookup(deps, sku);
     memo.set(sku, p);
     // Transient failures are not remembered: a later call for the same SKU tries again.
     p.then((r) => {
@@ -296,9 +208,10 @@ export function createSkuResolver(client: MigrateClient, options: SkuResolverOpt
     async resolveProductReference(sku) {
       const r = await resolve(sku);
       if (r.status === 'resolved') return r.productReference;
-      if (r.status === 'error') throw Object.assign(new Error(r.note), r.error ?? {});
+      if (r.status === 'error' && r.cause !== undefined) throw r.cause;
       throw new UnknownSkuError(sku, r.note);
     },
+    isPrintProduct: (ref) => printOf(deps, ref),
     stats: () => ({ ...stats }),
   };
 }

@@ -41,3 +41,45 @@ describe('audit', () => {
     expect(findings.find((f) => f.rule === 'field:snake_case')).toMatchObject({ match: 'gift_wrap' });
   });
 });
+
+describe('audit of a callback handler and response fields', () => {
+  const callbackFixture = join(import.meta.dirname, 'fixtures', 'v1-callback');
+
+  it('advises order_reference_v2 and @partner-print/callback, not a rename, for the callback query', async () => {
+    const r = await run(['audit', callbackFixture]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('1 file scanned');
+    expect(r.stdout).toMatch(
+      /- \[ \] order_reference \(callback parameter\) → order_reference_v2 \(Order_…\).*@partner-print\/callback/,
+    );
+    expect(r.stdout).toMatch(/callback\.js:3:\d+/);
+    // No rename advice for the callback's own parameters.
+    expect(r.stdout).not.toMatch(/order_reference → orderReference/);
+    expect(r.stdout).not.toMatch(/partner_code → storeReference/);
+  });
+
+  it('flags V1 response fields with where their data lives in V2', async () => {
+    const { findings } = JSON.parse((await run(['audit', callbackFixture, '--json'])).stdout) as {
+      findings: Array<{ rule: string; line: number; v2: string }>;
+    };
+    expect(findings.find((f) => f.rule === 'response:logical_quantity')).toMatchObject({
+      line: 11,
+      v2: expect.stringContaining('GET /items'),
+    });
+    expect(findings.find((f) => f.rule === 'response:tracking_code')).toMatchObject({
+      line: 14,
+      v2: expect.stringContaining('GET /shipments/{shipmentReference}'),
+    });
+  });
+
+  it('names every checklist item cleanly, never by a raw code fragment', async () => {
+    for (const dir of [fixture, callbackFixture]) {
+      const items = (await run(['audit', dir])).stdout.split('\n').filter((l) => l.startsWith('- [ ] '));
+      expect(items.length).toBeGreaterThan(3);
+      for (const item of items) {
+        const title = item.slice(6, item.indexOf(' → '));
+        expect(title).toMatch(/^[\w\-/ ().,]+$/);
+      }
+    }
+  });
+});

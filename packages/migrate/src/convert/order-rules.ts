@@ -1,5 +1,5 @@
 import { convertOrderline } from './orderline-rules.ts';
-import { isRecord, type ReportBuilder } from './report.ts';
+import { hasPrefix, isRecord, type ReportBuilder } from './report.ts';
 import type { ConvertOptions, V2Address, V2OrderDraft } from './types.ts';
 
 /**
@@ -9,14 +9,14 @@ import type { ConvertOptions, V2Address, V2OrderDraft } from './types.ts';
  */
 export interface OrderRule {
   readonly fields: readonly string[];
-  apply(ctx: OrderContext): void | Promise<void>;
+  apply<I extends string>(ctx: OrderContext<I>): void | Promise<void>;
 }
 
-export interface OrderContext {
+export interface OrderContext<I extends string> {
   src: Record<string, unknown>;
-  draft: V2OrderDraft;
+  draft: V2OrderDraft<I>;
   report: ReportBuilder;
-  options: ConvertOptions;
+  options: ConvertOptions<I>;
 }
 
 /** V1 address fields (snake_case forms of the V2 address fields, all strings). */
@@ -43,7 +43,7 @@ const storeReference: OrderRule = {
   apply({ src, draft, report }) {
     if (!('store_reference' in src)) return;
     const value = src.store_reference;
-    if (!report.nonEmptyString('store_reference', value)) return;
+    if (!report.reference('store_reference', value, 'Store')) return;
     draft.storeReference = value;
     report.mapped('store_reference', value, 'storeReference');
   },
@@ -66,7 +66,14 @@ const storeCode: OrderRule = {
       if (!report.nonEmptyString(key, code)) continue;
       const sr = options.storeReference;
       const ref = typeof sr === 'function' ? await sr(code) : sr;
-      if (ref) {
+      if (ref && !hasPrefix('Store', ref)) {
+        report.fail(
+          key,
+          'invalid_reference',
+          `The store map gives ${ref} for store code ${code}: not a Store_ reference.`,
+        );
+        report.dropped(key, code, 'The mapped value is not a Store_ reference.');
+      } else if (hasPrefix('Store', ref)) {
         draft.storeReference = ref;
         const alias = key === 'partner_code' ? ' (partner_code is the deprecated alias of store_code)' : '';
         report.converted(key, code, 'storeReference', ref, `V1 store code → V2 store reference${alias}.`);
@@ -87,7 +94,15 @@ const storeFallback: OrderRule = {
   apply({ draft, report, options }) {
     const fallback =
       typeof options.storeReference === 'string' ? options.storeReference : options.defaultStoreReference;
-    if (!draft.storeReference && fallback) {
+    if (!draft.storeReference && fallback !== undefined && !hasPrefix('Store', fallback)) {
+      report.fail(
+        '(default)',
+        'invalid_reference',
+        `The default store ${fallback} is not a Store_ reference.`,
+      );
+      return;
+    }
+    if (!draft.storeReference && hasPrefix('Store', fallback)) {
       draft.storeReference = fallback;
       report.entries.push({
         path: '(default)',

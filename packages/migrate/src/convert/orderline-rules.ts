@@ -1,30 +1,36 @@
 import { NotFoundError } from '@partner-print/client';
 import { InvalidImageError } from '../image.ts';
-import { errorMessage, isRecord, ReportBuilder, summarise } from './report.ts';
+import { errorMessage, hasPrefix, isRecord, ReportBuilder, summarise } from './report.ts';
 import type { ConvertOptions, SkuResolutionLike, V2Orderline } from './types.ts';
 
 /** One orderline being converted: its V1 fields, the V2 line so far, and what the rules learnt. */
-interface LineContext {
+interface LineContext<I extends string> {
   line: Record<string, unknown>;
   /** `orderlines[<i>]`. */
   base: string;
-  out: Partial<V2Orderline>;
+  out: Partial<V2Orderline<I>>;
   report: ReportBuilder;
-  options: ConvertOptions;
+  options: ConvertOptions<I>;
   /** Whether the line's product is a print product, when the SKU resolution said so. */
   print?: boolean;
 }
 
 interface OrderlineRule {
   readonly fields: readonly string[];
-  apply(ctx: LineContext): void | Promise<void>;
+  apply<I extends string>(ctx: LineContext<I>): void | Promise<void>;
 }
 
 /** The first of `keys` present on the line. */
 const firstKey = (line: Record<string, unknown>, keys: readonly string[]) => keys.find((k) => k in line);
 
 /** Reports the fields of `keys` other than `used` as dropped, with `note`. */
-function dropOthers(ctx: LineContext, keys: readonly string[], used: string, note: string, image = false) {
+function dropOthers<I extends string>(
+  ctx: LineContext<I>,
+  keys: readonly string[],
+  used: string,
+  note: string,
+  image = false,
+) {
   for (const k of keys) {
     if (k !== used && k in ctx.line) ctx.report.dropped(`${ctx.base}.${k}`, ctx.line[k], note, image);
   }
@@ -40,7 +46,7 @@ function resolutionFailure(r: Exclude<SkuResolutionLike, string>, sku: string) {
   return { code: 'lookup_failed', message: `SKU lookup failed for ${sku}. ${note}` } as const;
 }
 
-async function resolveSkuInto(ctx: LineContext, path: string, sku: string) {
+async function resolveSkuInto<I extends string>(ctx: LineContext<I>, path: string, sku: string) {
   const { report, options, out } = ctx;
   if (!options.resolveSku) {
     report.fail(path, 'lookup_failed', 'No resolveSku given: cannot turn the SKU into a product reference.');
@@ -50,7 +56,12 @@ async function resolveSkuInto(ctx: LineContext, path: string, sku: string) {
   try {
     const r = await options.resolveSku(sku);
     const ref = typeof r === 'string' ? r : r.status === 'resolved' ? r.productReference : undefined;
-    if (ref) {
+    if (ref && !hasPrefix('Product', ref)) {
+      report.fail(path, 'lookup_failed', `The SKU lookup gave ${ref} for ${sku}: not a Product_ reference.`);
+      report.dropped(path, sku, 'The lookup result is not a Product_ reference.');
+      return;
+    }
+    if (hasPrefix('Product', ref)) {
       out.productReference = ref;
       if (typeof r !== 'string' && r.status === 'resolved' && r.print !== undefined) ctx.print = r.print;
       const note = typeof r === 'string' ? undefined : r.note;
@@ -82,7 +93,7 @@ const product: OrderlineRule = {
   async apply(ctx) {
     const { line, base, report } = ctx;
     const given = line.product_reference;
-    if (typeof given === 'string' && given) {
+    if (hasPrefix('Product', given)) {
       ctx.out.productReference = given;
       report.mapped(`${base}.product_reference`, given, `${base}.productReference`);
       dropOthers(
@@ -94,8 +105,7 @@ const product: OrderlineRule = {
       return;
     }
     if ('product_reference' in line) {
-      report.fail(`${base}.product_reference`, 'invalid_value', 'Must be a non-empty string.');
-      report.dropped(`${base}.product_reference`, given);
+      report.reference(`${base}.product_reference`, given, 'Product');
       return;
     }
     const skuKey = firstKey(line, ['sku', 'legacy_sku']);
@@ -118,7 +128,7 @@ const product: OrderlineRule = {
   },
 };
 
-async function uploadInto(ctx: LineContext, path: string, b64: string) {
+async function uploadInto<I extends string>(ctx: LineContext<I>, path: string, b64: string) {
   const { report, options } = ctx;
   if (!options.uploadImage) {
     report.fail(path, 'upload_failed', 'No uploadImage given: cannot upload the base64 image.');
@@ -148,7 +158,7 @@ const image: OrderlineRule = {
   async apply(ctx) {
     const { line, base, report } = ctx;
     const given = line.image_reference;
-    if (typeof given === 'string' && given) {
+    if (hasPrefix('Image', given)) {
       ctx.out.imageReference = given;
       report.mapped(`${base}.image_reference`, given, `${base}.imageReference`);
       dropOthers(
@@ -161,8 +171,7 @@ const image: OrderlineRule = {
       return;
     }
     if ('image_reference' in line && given !== null) {
-      report.fail(`${base}.image_reference`, 'invalid_value', 'Must be a non-empty string.');
-      report.dropped(`${base}.image_reference`, given);
+      report.reference(`${base}.image_reference`, given, 'Image');
       return;
     }
     const imageKey = firstKey(line, ['image', 'image_base64']);
@@ -231,14 +240,14 @@ const ORDERLINE_RULES: readonly OrderlineRule[] = [product, image, quantity, pri
 /** Every V1 orderline field conversion accepts (from the rules). */
 export const V1_ORDERLINE_FIELDS: readonly string[] = ORDERLINE_RULES.flatMap((r) => r.fields);
 
-export async function convertOrderline(
+export async function convertOrderline<I extends string>(
   line: unknown,
   i: number,
-  options: ConvertOptions,
-): Promise<{ line: Partial<V2Orderline>; report: ReportBuilder }> {
+  options: ConvertOptions<I>,
+): Promise<{ line: Partial<V2Orderline<I>>; report: ReportBuilder }> {
   const base = `orderlines[${i}]`;
   const report = new ReportBuilder();
-  const out: Partial<V2Orderline> = {};
+  const out: Partial<V2Orderline<I>> = {};
   if (!isRecord(line)) {
     report.fail(base, 'invalid_value', 'An orderline must be an object.');
     report.dropped(base, line, 'Not an object.');
@@ -249,7 +258,7 @@ export async function convertOrderline(
       report.unknown(`${base}.${k}`, v, 'Not an accepted V1 orderline field; left out of the V2 request.');
     }
   }
-  const ctx: LineContext = { line, base, out, report, options };
+  const ctx: LineContext<I> = { line, base, out, report, options };
   for (const rule of ORDERLINE_RULES) await rule.apply(ctx);
   return { line: out, report };
 }

@@ -1,4 +1,13 @@
+import { type Reference, type ReferencePrefix, referencePrefixOf } from '@partner-print/openapi/wire';
 import type { ConversionError, ReportEntry } from './types.ts';
+
+/**
+ * Whether `value` is a `<prefix>_…` reference. Only the prefix is checked: the 26 opaque characters have
+ * no documented alphabet, and V1 exports and callers' maps are not refused over one we assumed.
+ */
+export function hasPrefix<P extends ReferencePrefix>(prefix: P, value: unknown): value is Reference<P> {
+  return typeof value === 'string' && value.length > prefix.length + 1 && referencePrefixOf(value) === prefix;
+}
 
 /** Summarises a value for the report: base64 images and long strings are shortened. */
 export function summarise(value: unknown, image = false): unknown {
@@ -61,6 +70,15 @@ export class ReportBuilder {
     if (typeof value === 'string' && value.length > 0) return true;
     this.fail(path, 'invalid_value', 'Must be a non-empty string.');
     this.dropped(path, value, 'Not a non-empty string.');
+    return false;
+  }
+
+  /** A field that must be a `<prefix>_…` reference: reports and drops anything else. */
+  reference<P extends ReferencePrefix>(path: string, value: unknown, prefix: P): value is Reference<P> {
+    if (!this.nonEmptyString(path, value)) return false;
+    if (hasPrefix(prefix, value)) return true;
+    this.fail(path, 'invalid_reference', `Must be a ${prefix}_ reference.`);
+    this.dropped(path, value, `Not a ${prefix}_ reference.`);
     return false;
   }
 

@@ -1,26 +1,49 @@
-import type { Address, OrderlineRequest, OrderRequest } from '@partner-print/openapi';
+import type { Address } from '@partner-print/openapi';
+import type { Reference } from '@partner-print/openapi/wire';
 
 /** The spec's address: which fields are required is not documented, so all are optional. */
 export type V2Address = Address;
 
-/** The spec's orderline, without the deprecated `legacySku` that conversion never writes. */
-export type V2Orderline = Omit<OrderlineRequest, 'legacySku'>;
+/**
+ * A V2 orderline as conversion writes it (the spec's, without the deprecated `legacySku`). `I` is what
+ * `uploadImage` returns: an `Image_` reference, or a placeholder of your own in a dry run.
+ */
+export interface V2Orderline<I extends string = Reference<'Image'>> {
+  productReference: Reference<'Product'>;
+  imageReference?: Reference<'Image'> | I;
+  quantity: number;
+}
 
 /**
  * The order as far as conversion got. When conversion succeeds (`ok: true`) the order is a complete
  * {@link V2OrderRequest} instead; a draft is what a failed conversion could read, fields may be missing.
  */
-export interface V2OrderDraft {
-  storeReference?: string;
+export interface V2OrderDraft<I extends string = Reference<'Image'>> {
+  storeReference?: Reference<'Store'>;
   shippingKind?: 'dropship' | 'combined';
   customIdentifier?: string;
   dropshipAddress?: V2Address;
   dropshipMinimalShippingLevel?: string;
-  orderlines: Array<Partial<V2Orderline>>;
+  orderlines: Array<Partial<V2Orderline<I>>>;
 }
 
-/** The V2 order request as the spec types it: dropship (with an address) or combined (without). */
-export type V2OrderRequest = OrderRequest;
+interface V2OrderBase<I extends string> {
+  storeReference: Reference<'Store'>;
+  customIdentifier?: string;
+  orderlines: V2Orderline<I>[];
+}
+
+/**
+ * The V2 order request: dropship (with an address) or combined (without). With `Image_` references (the
+ * default) it is the spec's `OrderRequest`, ready for `client.createOrder`.
+ */
+export type V2OrderRequest<I extends string = Reference<'Image'>> =
+  | (V2OrderBase<I> & {
+      shippingKind: 'dropship';
+      dropshipAddress: V2Address;
+      dropshipMinimalShippingLevel?: string;
+    })
+  | (V2OrderBase<I> & { shippingKind: 'combined' });
 
 export type ReportAction = 'mapped' | 'renamed' | 'dropped' | 'unknown' | 'converted';
 
@@ -48,7 +71,8 @@ export interface ConversionError {
     | 'invalid_value'
     | 'missing_field'
     | 'missing_image_reference'
-    | 'unexpected_image_reference';
+    | 'unexpected_image_reference'
+    | 'invalid_reference';
   message: string;
 }
 
@@ -58,9 +82,9 @@ interface ConversionOutcome {
 }
 
 /** The V2 request body is `{ order }`: complete when `ok`, a draft with `errors` otherwise. */
-export type ConversionResult =
-  | (ConversionOutcome & { ok: true; order: V2OrderRequest })
-  | (ConversionOutcome & { ok: false; order: V2OrderDraft });
+export type ConversionResult<I extends string = Reference<'Image'>> =
+  | (ConversionOutcome & { ok: true; order: V2OrderRequest<I> })
+  | (ConversionOutcome & { ok: false; order: V2OrderDraft<I> });
 
 /**
  * What `resolveSku` may return: a product reference, or a resolution object (see createSkuResolver).
@@ -71,11 +95,14 @@ export type SkuResolutionLike =
   | { status: 'resolved'; productReference: string; note?: string; print?: boolean }
   | { status: 'unknown' | 'invalid' | 'error'; note?: string; productReference?: undefined };
 
-export interface ConvertOptions {
+export interface ConvertOptions<I extends string = Reference<'Image'>> {
   /** Legacy SKU → product reference. Throw, or return `{ status: 'unknown' }`, for an unknown SKU. */
   resolveSku?: (sku: string) => Promise<SkuResolutionLike>;
-  /** Base64 V1 image → `Image_…` reference (see createImageUploader().uploadBase64). */
-  uploadImage?: (base64: string) => Promise<string>;
+  /**
+   * Base64 V1 image → `Image_…` reference (see createImageUploader().uploadBase64). A dry run may return a
+   * placeholder of its own instead (the result's `I`), e.g. `dry-run:sha256:<hex>`.
+   */
+  uploadImage?: (base64: string) => Promise<I>;
   /** Store code → store reference, or one store reference for every order lacking `store_reference`. */
   storeReference?: string | ((storeCode: string) => string | undefined | Promise<string | undefined>);
   /**

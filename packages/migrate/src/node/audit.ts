@@ -108,7 +108,9 @@ const TITLES: Record<AuditCategory, string> = {
   'base-url': 'Base URL: /v1 → /v2',
   credentials: 'Credentials: V1 partner-code + API-key headers → one X-Service-Secret-Key',
   endpoint: 'Endpoints: V1 → V2',
-  field: 'Fields: snake_case → lowerCamelCase (wrapped resources)',
+  callback: 'Legacy callback: the query keeps its names; use order_reference_v2',
+  field: 'Request fields: snake_case → lowerCamelCase (wrapped resources)',
+  response: 'Response fields: where V1 data lives in V2',
   image: 'Images: base64 in JSON → raw bytes',
 };
 
@@ -119,7 +121,7 @@ export async function runAudit(dir: string, opts: { json?: boolean }, io: CliIO)
     return 0;
   }
   const lines: string[] = [
-    `V1 → V2 migration checklist for ${dir} (${files} files scanned, ${findings.length} findings)`,
+    `V1 → V2 migration checklist for ${dir} (${files} ${files === 1 ? 'file' : 'files'} scanned, ${findings.length} ${findings.length === 1 ? 'finding' : 'findings'})`,
   ];
   for (const category of Object.keys(TITLES) as AuditCategory[]) {
     const group = findings.filter((f) => f.category === category);
@@ -130,11 +132,13 @@ export async function runAudit(dir: string, opts: { json?: boolean }, io: CliIO)
     for (const f of group) byRule.set(f.rule, [...(byRule.get(f.rule) ?? []), f]);
     for (const [, list] of byRule) {
       const f = list[0]!;
-      lines.push(`- [ ] ${f.match} → ${f.v2}${f.note ? ` — ${f.note}` : ''}`);
+      lines.push(`- [ ] ${f.title} → ${f.v2}${f.note ? ` — ${f.note}` : ''}`);
       for (const g of list) lines.push(`      ${g.file}:${g.line}:${g.column}`);
     }
   }
-  if (!findings.length) lines.push('', 'No V1 endpoints, credential headers or snake_case fields found.');
+  if (!findings.length) {
+    lines.push('', 'No V1 endpoints, credential headers, callback parameters or snake_case fields found.');
+  }
   io.stdout.write(`${lines.join('\n')}\n`);
   return 0;
 }

@@ -1,7 +1,6 @@
 export { auditDirectory } from './audit.ts';
 export { createFileSkuCache, type FileSkuCache } from './file-cache.ts';
 export {
-  assertReadableFile,
   type JsonLine,
   readJsonLines,
   readSkuRecords,
