@@ -1,0 +1,191 @@
+import { type Clock, systemClock } from '../clock.ts';
+import { PartnerPrintError } from '../errors.ts';
+import type { OrderClaim, OrderClaims } from '../orders/claims.ts';
+import { ACQUIRE, RELEASE, RENEW } from './scripts.ts';
+
+/** The part of a node-redis (v4/v5) client the claims use: pass a connected client; it is never closed here. */
+export interface RedisEvalClient {
+  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+}
+
+export type OrderClaimEvent =
+  /** Redis could not be reached (or did not answer in time): no claim is taken, nothing is posted. */
+  | { type: 'unavailable'; error: unknown }
+  /** Redis answers again after being unavailable. */
+  | { type: 'available' }
+  /** A held claim could not be renewed (it expired or was taken over): its holder will not post again. */
+  | { type: 'lost'; customIdentifier: string }
+  /** A claim could not be released; it expires after `ttlMs` (others wait until then). */
+  | { type: 'release-failed'; customIdentifier: string; error: unknown };
+
+export interface RedisOrderClaimsOptions {
+  client: RedisEvalClient;
+  /** Key prefix; keys are `<prefix>:{<customIdentifier>}`. Use one prefix per organization. Default `pp:order-claim`. */
+  prefix?: string;
+  /** A claim lasts this long unless its holder renews it (every ttlMs / 3 while alive). Default 30 000. */
+  ttlMs?: number;
+  /** How long the order a holder created is remembered for later callers. Default 600 000. */
+  rememberMs?: number;
+  /** A Redis call without an answer within this long counts as Redis being unavailable. Default 2 000. */
+  commandTimeoutMs?: number;
+  /** While Redis is unavailable: `wait` (default) until it is back (at most `maxWaitMs`), or `error` at once. Never post. */
+  onUnavailable?: 'wait' | 'error';
+  /** Default 300 000. */
+  maxWaitMs?: number;
+  /** Time source for waits (default the system clock). */
+  clock?: Clock;
+  on?: (event: OrderClaimEvent) => void;
+}
+
+/** A claim could not be taken because Redis was unavailable; nothing was posted. */
+export class OrderClaimUnavailableError extends PartnerPrintError {
+  override name = 'OrderClaimUnavailableError';
+}
+
+type Reply = { taken: boolean; msLeft: number; ref: string; unsettled: boolean };
+const toReply = (value: unknown): Reply => {
+  const [taken, msLeft, ref, unsettled] = Array.isArray(value) ? value : [];
+  return {
+    taken: Number(taken) === 1,
+    msLeft: Number(msLeft) || 0,
+    ref: String(ref ?? ''),
+    unsettled: Number(unsettled) === 1,
+  };
+};
+
+/**
+ * Order claims shared through Redis: a claim per customIdentifier (taken if absent, with an expiry and the
+ * holder's token; renewed while held; released by compare-and-delete), so processes sharing one Redis never
+ * post one identifier at once, and a holder that dies mid-flight makes the next one wait out a settle window.
+ * Fails closed: while Redis is unavailable nothing is posted (wait, or OrderClaimUnavailableError).
+ */
+export class RedisOrderClaims implements OrderClaims {
+  private readonly o: Required<Omit<RedisOrderClaimsOptions, 'on'>> & Pick<RedisOrderClaimsOptions, 'on'>;
+  private down = false;
+
+  constructor(options: RedisOrderClaimsOptions) {
+    this.o = {
+      prefix: 'pp:order-claim',
+      ttlMs: 30_000,
+      rememberMs: 600_000,
+      commandTimeoutMs: 2_000,
+      onUnavailable: 'wait',
+      maxWaitMs: 300_000,
+      clock: systemClock,
+      ...options,
+    };
+  }
+
+  private emit(event: OrderClaimEvent) {
+    try {
+      this.o.on?.(event);
+    } catch {
+      // A failing listener must not change what the claims do.
+    }
+  }
+
+  /** One script call, failing after `commandTimeoutMs`; tracks Redis going away and coming back. */
+  private async run(script: string, id: string, args: Array<string | number>): Promise<unknown> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`no answer from Redis within ${this.o.commandTimeoutMs} ms`)),
+        this.o.commandTimeoutMs,
+      );
+    });
+    try {
+      const call = this.o.client.eval(script, {
+        keys: [`${this.o.prefix}:{${id}}`],
+        arguments: args.map(String),
+      });
+      const result = await Promise.race([call, timeout]);
+      if (this.down) {
+        this.down = false;
+        this.emit({ type: 'available' });
+      }
+      return result;
+    } catch (error) {
+      if (!this.down) {
+        this.down = true;
+        this.emit({ type: 'unavailable', error });
+      }
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async acquire(id: string, signal?: AbortSignal): Promise<OrderClaim> {
+    // One token per acquisition: a call that timed out but ran later left a claim this retry takes as its own.
+    const token = crypto.randomUUID();
+    const { clock, ttlMs, rememberMs, maxWaitMs } = this.o;
+    const giveUp = clock.now() + maxWaitMs;
+    for (let poll = 10; ; poll = Math.min(2 * poll, 200)) {
+      let reply: Reply;
+      try {
+        reply = toReply(await this.run(ACQUIRE, id, [token, ttlMs, Math.max(rememberMs, 2 * ttlMs)]));
+      } catch (error) {
+        if (this.o.onUnavailable === 'error' || clock.now() >= giveUp) throw unavailable(id, error);
+        await clock.sleep(Math.min(1_000, 4 * poll), signal);
+        continue;
+      }
+      if (reply.taken) return this.claim(id, token, reply);
+      await clock.sleep(Math.min(reply.msLeft, poll), signal);
+    }
+  }
+
+  private claim(id: string, token: string, reply: Reply): OrderClaim {
+    const { ttlMs, clock } = this.o;
+    let heldUntil = clock.now() + ttlMs; // our own estimate, only ever earlier than Redis's
+    let lost = false;
+    const renew = async (posting: boolean) => {
+      const started = clock.now();
+      const ok = Number(await this.run(RENEW, id, [token, ttlMs, posting ? 1 : 0])) === 1;
+      if (ok) heldUntil = started + ttlMs;
+      else if (!lost) {
+        lost = true;
+        this.emit({ type: 'lost', customIdentifier: id });
+      }
+      return ok;
+    };
+    const heartbeat = setInterval(() => void renew(false).catch(() => {}), Math.max(ttlMs / 3, 10));
+    (heartbeat as { unref?: () => void }).unref?.();
+    return {
+      recorded: reply.ref ? { reference: reply.ref } : undefined,
+      unsettled: reply.unsettled,
+      beforePost: async () => {
+        // Renewed and marked "posting" in one step; while Redis does not answer, retry as long as the claim
+        // surely still runs, then do not post.
+        const margin = Math.min(1_000, ttlMs / 3);
+        for (let wait = 50; !lost && clock.now() < heldUntil - margin; wait = Math.min(2 * wait, 1_000)) {
+          try {
+            return await renew(true);
+          } catch {
+            await clock.sleep(wait);
+          }
+        }
+        return false;
+      },
+      release: async ({ created, unsettled }) => {
+        clearInterval(heartbeat);
+        try {
+          await this.run(RELEASE, id, [
+            token,
+            created?.reference ?? '',
+            unsettled ? 1 : 0,
+            this.o.rememberMs,
+          ]);
+        } catch (error) {
+          this.emit({ type: 'release-failed', customIdentifier: id, error });
+        }
+      },
+    };
+  }
+}
+
+function unavailable(id: string, cause: unknown): OrderClaimUnavailableError {
+  return new OrderClaimUnavailableError(
+    `createOrder (customIdentifier ${JSON.stringify(id)}): the order claim could not be taken because Redis is unavailable; nothing was posted`,
+    { code: 'claim_unavailable', cause },
+  );
+}

@@ -1,0 +1,242 @@
+import { spawn } from 'node:child_process';
+import { createServer, type Server, type Socket, connect as tcp } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { startSandboxServer } from '@partner-print/sandbox/node';
+import { createClient as createRedis } from 'redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RedisServer, startRedisServer } from '../../ratelimit/bench/redis-server.ts';
+import { AmbiguousOutcomeError, createClient, createOrder } from '../src/index.ts';
+import { RELEASE, RENEW } from '../src/redis/scripts.ts';
+import { type OrderClaimEvent, OrderClaimUnavailableError, RedisOrderClaims } from '../src/redis.ts';
+import { orderSetup, pool, storedIdentifiers } from './orders-faults.ts';
+
+// A real redis-server on 127.0.0.1, started here (tools/ci/system-deps.sh installs it); without it these
+// tests fail, never skip. A TCP proxy in front of it plays "Redis unreachable" without losing its data.
+let server: RedisServer;
+let proxy: Awaited<ReturnType<typeof startProxy>>;
+const redisClients: Array<ReturnType<typeof createRedis>> = [];
+
+async function startProxy(port: number) {
+  const sockets = new Set<Socket>();
+  let open = true;
+  const listener: Server = createServer((socket) => {
+    if (!open) return socket.destroy();
+    const upstream = tcp(port, '127.0.0.1');
+    for (const s of [socket, upstream]) {
+      sockets.add(s);
+      s.on('error', () => {});
+      s.on('close', () => sockets.delete(s));
+    }
+    socket.pipe(upstream).pipe(socket);
+  });
+  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+  const address = listener.address();
+  return {
+    url: `redis://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`,
+    /** Redis becomes unreachable: every connection drops and new ones are refused. */
+    cut() {
+      open = false;
+      for (const s of sockets) s.destroy();
+    },
+    restore() {
+      open = true;
+    },
+    close: () => new Promise<void>((resolve) => listener.close(() => resolve())),
+  };
+}
+
+async function redis(url = proxy.url) {
+  const c = createRedis({ url, disableOfflineQueue: true, socket: { reconnectStrategy: () => 50 } });
+  c.on('error', () => {});
+  await c.connect();
+  redisClients.push(c);
+  return c;
+}
+
+beforeAll(async () => {
+  server = await startRedisServer();
+  proxy = await startProxy(server.port);
+}, 20_000);
+
+afterAll(async () => {
+  await Promise.all(redisClients.map((c) => c.quit().catch(() => {})));
+  await proxy?.close();
+  await server?.stop();
+});
+
+describe('RedisOrderClaims', () => {
+  it('two clients (two processes) with a lagging lookup: 1,000 orders, 0 duplicates; without claims, duplicates', {
+    timeout: 120_000,
+  }, async () => {
+    const run = async (shared: boolean) => {
+      const setup = orderSetup({ lookupLagMs: 60_000 });
+      const other = createClient({
+        secretKey: setup.sandbox.keys.primary,
+        baseUrl: setup.sandbox.baseUrl,
+        clock: setup.sandbox.clock,
+        fetch: setup.fetch,
+      });
+      const prefix = `lag-${shared}-${Date.now()}`;
+      const claims = async () =>
+        shared ? { claims: new RedisOrderClaims({ client: await redis(), prefix }) } : {};
+      const [a, b] = [await claims(), await claims()];
+      const results = await Promise.all(
+        [setup.client, other].map((c, k) =>
+          pool(1000, 8, (i) => createOrder(c, setup.order(`o-${k ? 999 - i : i}`), k ? b : a)),
+        ),
+      );
+      return { results: results.flat(), stored: await storedIdentifiers(setup.checker) };
+    };
+    const without = await run(false);
+    expect(without.stored.length).toBeGreaterThan(1000); // the reproduction: two processes, one identifier
+    const { results, stored } = await run(true);
+    expect(results.every((r) => 'value' in r)).toBe(true);
+    expect(stored).toHaveLength(1000);
+    expect(new Set(stored).size).toBe(1000);
+  });
+
+  it('a holder that dies after posting makes the next one wait out the settle window, not post', {
+    timeout: 60_000,
+  }, async () => {
+    const controller = new AbortController();
+    const setup = orderSetup({
+      plan: (_, n) => (n === 1 ? 'slow-commit-after-answer' : undefined),
+      commitAfterMs: 3_000,
+      // The process stops right after its POST went out (503; the commit lands 3 s later).
+      onLookup: (n) => n === 2 && controller.abort(new Error('process stopped')),
+    });
+    const live = await redis();
+    const prefix = `dies-${Date.now()}`;
+    // The dying process: its heartbeats and its release never reach Redis.
+    const dying = new RedisOrderClaims({
+      prefix,
+      ttlMs: 300,
+      client: {
+        eval: (script, o) =>
+          script === RELEASE || (script === RENEW && o.arguments[2] === '0')
+            ? Promise.reject(new Error('process gone'))
+            : live.eval(script, o),
+      },
+    });
+    const first = await createOrder(setup.client, setup.order('dies'), {
+      claims: dying,
+      signal: controller.signal,
+    }).catch((e: unknown) => e);
+    expect(first).toBeInstanceOf(AmbiguousOutcomeError);
+    const next = new RedisOrderClaims({ client: await redis(), prefix });
+    const result = await createOrder(setup.checker, setup.order('dies'), {
+      claims: next,
+      settleWindowMs: 10_000,
+    });
+    expect(result.created).toBe(false);
+    expect(setup.stats.posts).toBe(1);
+    expect(await storedIdentifiers(setup.checker)).toEqual(['dies']);
+  });
+
+  it('Redis unreachable at start: onUnavailable "error" refuses at once with an event, nothing posted', {
+    timeout: 30_000,
+  }, async () => {
+    const setup = orderSetup();
+    const c = await redis();
+    const events: OrderClaimEvent[] = [];
+    const claims = new RedisOrderClaims({
+      client: c,
+      prefix: 'down',
+      onUnavailable: 'error',
+      commandTimeoutMs: 300,
+      on: (e) => events.push(e),
+    });
+    proxy.cut();
+    try {
+      const error = await createOrder(setup.client, setup.order('down-1'), { claims }).catch(
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(OrderClaimUnavailableError);
+      expect(error).not.toBeInstanceOf(AmbiguousOutcomeError);
+      expect((error as Error).message).toContain('nothing was posted');
+      expect(events.map((e) => e.type)).toEqual(['unavailable']);
+      expect(setup.stats.posts).toBe(0);
+    } finally {
+      proxy.restore();
+    }
+  });
+
+  it('Redis unreachable mid-run with "wait": claims wait, then the batch completes; 0 duplicates', {
+    timeout: 60_000,
+  }, async () => {
+    const setup = orderSetup({ lookupLagMs: 60_000 });
+    const events: string[] = [];
+    const claims = new RedisOrderClaims({
+      client: await redis(),
+      prefix: `mid-${Date.now()}`,
+      commandTimeoutMs: 300,
+      on: (e) => events.push(e.type),
+    });
+    let cut = false;
+    const results = await pool(400, 16, async (i) => {
+      if (i === 100 && !cut) {
+        cut = true;
+        proxy.cut();
+        setTimeout(() => proxy.restore(), 1_500);
+      }
+      return createOrder(setup.client, setup.order(`m-${i % 200}`), { claims });
+    });
+    expect(results.every((r) => 'value' in r)).toBe(true);
+    const stored = await storedIdentifiers(setup.checker);
+    expect(stored).toHaveLength(200);
+    expect(events).toContain('unavailable');
+    expect(events).toContain('available');
+  });
+
+  it('4 worker processes submitting the same 1,000 orders, Redis cut mid-run: 1,000 orders, 0 duplicates', {
+    timeout: 240_000,
+  }, async () => {
+    const sandbox = await startSandboxServer({ port: 0, sandbox: { rateLimits: false, pageSize: 500 } });
+    try {
+      const worker = fileURLToPath(new URL('./orders-worker.ts', import.meta.url));
+      const env = {
+        ...process.env,
+        SANDBOX_URL: sandbox.url,
+        SECRET: sandbox.sandbox.keys.primary,
+        REDIS_URL: proxy.url,
+        COUNT: '1000',
+        STORE: sandbox.sandbox.seed.stores.combined,
+        PRODUCT: sandbox.sandbox.seed.products.nonPrint,
+      };
+      const runs = [0, 1, 2, 3].map(
+        (k) =>
+          new Promise<{ created: number; existing: number; errors: string[]; events: string[] }>(
+            (resolve, reject) => {
+              const child = spawn(process.execPath, ['--import', 'tsx', worker], {
+                cwd: fileURLToPath(new URL('..', import.meta.url)),
+                env: { ...env, WORKER: String(k) },
+                stdio: ['ignore', 'pipe', 'inherit'],
+              });
+              let out = '';
+              child.stdout.on('data', (chunk: Buffer) => {
+                out += chunk.toString();
+              });
+              child.once('exit', (code) =>
+                code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`worker ${k}: ${code} ${out}`)),
+              );
+            },
+          ),
+      );
+      setTimeout(() => proxy.cut(), 1_500);
+      setTimeout(() => proxy.restore(), 3_000);
+      const results = await Promise.all(runs);
+      const checker = createClient({
+        secretKey: sandbox.sandbox.keys.primary,
+        baseUrl: sandbox.url,
+        rateLimit: false,
+      });
+      const stored = await storedIdentifiers(checker);
+      expect(results.flatMap((r) => r.errors)).toEqual([]);
+      expect(results.reduce((n, r) => n + r.created, 0)).toBe(1000);
+      expect(stored).toHaveLength(1000);
+      expect(new Set(stored).size).toBe(1000);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});

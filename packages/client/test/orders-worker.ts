@@ -1,0 +1,45 @@
+// One order-submitting worker process for the Redis claims test: creates the same COUNT orders as its
+// siblings (in its own shuffled order), through RedisOrderClaims, and prints what happened as JSON.
+import { createClient as createRedis } from 'redis';
+import { createClient, createOrder, type OrderResult } from '../src/index.ts';
+import { type OrderClaimEvent, RedisOrderClaims } from '../src/redis.ts';
+import { pool, random, ref } from './orders-faults.ts';
+
+const env = (name: string) => {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is required`);
+  return value;
+};
+const count = Number(env('COUNT'));
+const redis = createRedis({
+  url: env('REDIS_URL'),
+  disableOfflineQueue: true,
+  socket: { reconnectStrategy: () => 100 },
+});
+redis.on('error', () => {}); // outages are reported through the claims' events
+await redis.connect();
+const events: OrderClaimEvent['type'][] = [];
+const claims = new RedisOrderClaims({ client: redis, commandTimeoutMs: 500, on: (e) => events.push(e.type) });
+const client = createClient({ secretKey: env('SECRET'), baseUrl: env('SANDBOX_URL'), rateLimit: false });
+
+const next = random(Number(env('WORKER')) + 1);
+const order = Array.from({ length: count }, (_, i) => i).sort(() => next() - 0.5);
+const results = await pool(count, 8, (i) =>
+  createOrder(
+    client,
+    {
+      storeReference: ref('Store', env('STORE')),
+      shippingKind: 'combined',
+      customIdentifier: `fleet-${order[i]}`,
+      orderlines: [{ productReference: ref('Product', env('PRODUCT')), quantity: 1 }],
+    },
+    { claims },
+  ),
+);
+const values = results.flatMap((r) => ('value' in r ? [r.value as OrderResult] : []));
+const errors = results.flatMap((r) => ('error' in r ? [String((r.error as Error).message)] : []));
+process.stdout.write(
+  `${JSON.stringify({ created: values.filter((v) => v.created).length, existing: values.filter((v) => !v.created).length, errors, events })}\n`,
+);
+await redis.quit().catch(() => {});
+process.exit(0);
