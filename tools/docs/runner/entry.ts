@@ -39,3 +39,11 @@ export function boot(data: RunnerData): Runner {
     },
   };
 }
+
+/** The page's one runner, kept for scripts and tests (`PartnerPrintRunner.runner.open('op:getOrder')`). */
+export let runner: Runner | undefined;
+
+export function bootOnce(data: RunnerData): Runner {
+  runner ??= boot(data);
+  return runner;
+}

@@ -50,7 +50,7 @@ const load = () => runner ??= (async () => {
   const script = document.createElement('script');
   script.textContent = await new Response(stream).text();
   document.head.append(script);
-  return window.${runnerGlobal}.boot(window.${runnerGlobal}.data);
+  return window.${runnerGlobal}.bootOnce(window.${runnerGlobal}.data);
 })();
 const bars = new Map();
 const bar = (id) => {
