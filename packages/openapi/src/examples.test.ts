@@ -141,11 +141,34 @@ describe('the schemas reject what the reference forbids', () => {
   const base = { storeReference: 'Store_8UD7G0KN8EZ2EOC4373C90HMXT', orderlines: [orderline] };
 
   test('a dropship order requires an address; a combined order must not have one', () => {
-    expect(validate('OrderRequest', { ...base, shippingKind: 'dropship', dropshipAddress: {} })).toBe(true);
+    const address = { city: 'Amsterdam', countryCode: 'NL' };
+    expect(validate('OrderRequest', { ...base, shippingKind: 'dropship', dropshipAddress: address })).toBe(
+      true,
+    );
     expect(validate('OrderRequest', { ...base, shippingKind: 'dropship' })).toBe(false);
     expect(validate('OrderRequest', { ...base, shippingKind: 'combined' })).toBe(true);
     expect(validate('OrderRequest', { ...base, shippingKind: 'combined', dropshipAddress: {} })).toBe(false);
     expect(validate('OrderRequest', { ...base, shippingKind: 'pickup' })).toBe(false);
+  });
+
+  test('where the reference decides nothing, the sandbox assumptions (issue 23, item 6)', () => {
+    const dropship = (extra: Record<string, unknown>) =>
+      validate('OrderRequest', {
+        ...base,
+        shippingKind: 'dropship',
+        dropshipAddress: { city: 'Utrecht' },
+        ...extra,
+      });
+    expect(dropship({ dropshipAddress: {} })).toBe(false);
+    expect(dropship({ dropshipAddress: { city: 'Utrecht', floor: '3' } })).toBe(false);
+    expect(dropship({ dropshipAddress: { countryCode: 'nl' } })).toBe(false);
+    expect(dropship({ dropshipAddress: { countryCode: 'NL' } })).toBe(true);
+    expect(dropship({ customIdentifier: '' })).toBe(false);
+    expect(dropship({ customIdentifier: 'x'.repeat(256) })).toBe(false);
+    expect(dropship({ customIdentifier: 'x'.repeat(255) })).toBe(true);
+    expect(dropship({ dropshipMinimalShippingLevel: 'tracked' })).toBe(true);
+    expect(dropship({ dropshipMinimalShippingLevel: 'express' })).toBe(true);
+    expect(dropship({ dropshipMinimalShippingLevel: 1 })).toBe(false);
   });
 
   test('claim limits', () => {

@@ -78,3 +78,110 @@ describe('4. servers', () => {
     for (const [, variable] of variables) expect(new URL(variable.default).pathname).toBe('/v2');
   });
 });
+
+describe('5. links connect the references a response returns to the operations that take them', () => {
+  interface Link {
+    operationId: string;
+    parameters?: Record<string, string>;
+    requestBody?: unknown;
+  }
+  const operationsById = new Map(allOperations.map((o) => [o.op.operationId as string, o]));
+  const webhook = spec.webhooks.orderUpdated!.get as Json & { responses: Record<string, unknown> };
+  const sources = [...allOperations, { name: 'webhook orderUpdated', op: webhook }];
+  const links = sources.flatMap(({ name, op }) =>
+    Object.entries(op.responses).flatMap(([status, response]) =>
+      Object.entries((deref(response).links ?? {}) as Record<string, Link>).map(([linkName, link]) => ({
+        from: `${name} ${status} ${linkName}`,
+        op,
+        response: deref(response),
+        link,
+      })),
+    ),
+  );
+
+  /** Follows a JSON pointer through a schema (properties, items, allOf/anyOf/oneOf branches). */
+  function schemaAt(schema: Json, pointer: string[]): Json | undefined {
+    if (pointer.length === 0) return schema;
+    const [head, ...rest] = pointer as [string, ...string[]];
+    const resolved = deref(schema);
+    const branches = ['allOf', 'anyOf', 'oneOf'].flatMap((k) => (resolved[k] as Json[] | undefined) ?? []);
+    for (const branch of branches) {
+      const found = schemaAt(branch, pointer);
+      if (found) return found;
+    }
+    const properties = resolved.properties as Record<string, Json> | undefined;
+    if (properties?.[head]) return schemaAt(properties[head], rest);
+    if (/^\d+$/.test(head) && resolved.items) return schemaAt(resolved.items as Json, rest);
+    return undefined;
+  }
+
+  function resolves(expression: string, op: Json, response: Json): boolean {
+    const body = /^\{?\$(response|request)\.body#\/([^}]*)\}?$/.exec(expression);
+    if (body) {
+      const content =
+        body[1] === 'response'
+          ? (response.content as Record<string, { schema: Json }>)
+          : (deref(op.requestBody).content as Record<string, { schema: Json }>);
+      return schemaAt(content['application/json']!.schema, body[2]!.split('/')) !== undefined;
+    }
+    const query = /^\$request\.query\.(\w+)$/.exec(expression);
+    return !!query && ((op.parameters as unknown[]) ?? []).some((p) => deref(p).name === query[1]);
+  }
+
+  test('the ones the issue names exist', () => {
+    const names = links.map((l) => `${l.from.split(' ')[1]} → ${l.link.operationId}`);
+    for (const expected of [
+      '/orders → getOrder',
+      '/images → createOrder',
+      '/images → createRender',
+      '/orders/{orderReference} → createPackageMissingClaim',
+      '/shipments/{shipmentReference} → createItemIssuesClaim',
+      '/lookup-composition → createRender',
+      '/renders → getRenderMedia',
+      '/renders/{renderReference} → getRenderThumbnail',
+      'orderUpdated → getOrder',
+    ]) {
+      expect(names).toContain(expected);
+    }
+  });
+
+  test.each(links.map((l) => [l.from, l] as const))('%s points at real parameters and fields', (_from, l) => {
+    const target = operationsById.get(l.link.operationId);
+    expect(target, `operation ${l.link.operationId}`).toBeDefined();
+    const declared = [
+      ...((spec.paths[target!.name.split(' ')[1]!]!.parameters as unknown[]) ?? []),
+      ...((target!.op.parameters as unknown[]) ?? []),
+    ].map((p) => deref(p).name);
+    for (const [name, expression] of Object.entries(l.link.parameters ?? {})) {
+      expect(declared, `${name} is a parameter of ${l.link.operationId}`).toContain(name);
+      expect(resolves(expression, l.op, l.response), `${expression} resolves`).toBe(true);
+    }
+    const embedded = JSON.stringify(l.link.requestBody ?? {}).match(/\{\$[^}]+\}/g) ?? [];
+    for (const expression of embedded) expect(resolves(expression, l.op, l.response), expression).toBe(true);
+  });
+});
+
+describe('6. where the reference decides nothing, the spec states what the sandbox enforces', () => {
+  const schemas = components.schemas as Record<string, Json>;
+  const branch = (name: string) =>
+    ((schemas[name]!.allOf as Json[])[1] as Json).properties as Record<string, Json>;
+
+  test('customIdentifier is 1 to 255 characters, said to be an assumption', () => {
+    const field = (schemas.OrderRequestBase!.properties as Record<string, Json>).customIdentifier!;
+    expect([field.minLength, field.maxLength]).toEqual([1, 255]);
+    expect(field.description).toMatch(/sandbox's assumption/);
+  });
+
+  test('an address has capital two-letter country codes, at least one field and no unknown one', () => {
+    const address = schemas.Address!;
+    expect((address.properties as Record<string, Json>).countryCode!.pattern).toBe('^[A-Z]{2}$');
+    expect([address.minProperties, address.additionalProperties]).toEqual([1, false]);
+    expect(address.description).toMatch(/assumption/);
+  });
+
+  test('dropshipMinimalShippingLevel is open, with tracked known; combined orders carry no address', () => {
+    const level = branch('DropshipOrderRequest').dropshipMinimalShippingLevel!;
+    expect(level.anyOf).toEqual([{ type: 'string', enum: ['tracked'] }, { type: 'string' }]);
+    expect(branch('CombinedOrderRequest').dropshipAddress).toBe(false);
+  });
+});

@@ -695,7 +695,10 @@ export interface components {
     schemas: {
         /**
          * @description Destination address of a dropship order. All fields are strings. Which fields are required is not documented
-         *     by the service reference, so none is marked required here.
+         *     by the service reference, so none is marked required here. The service reference lists the fields; that an
+         *     address needs at least one of them and may carry no other field (`minProperties`, `additionalProperties`)
+         *     is not documented: it is the sandbox's assumption (`invalid_address`, or `missing_address` for an empty
+         *     object), kept here so that spec and sandbox agree.
          */
         Address: {
             company?: string;
@@ -708,7 +711,12 @@ export interface components {
             state?: string;
             zipcode?: string;
             city?: string;
-            /** @description Two-letter country code (ISO 3166-1 alpha-2 assumed; letter case not documented, so both are allowed here; the sandbox requires capitals). */
+            /**
+             * @description Two-letter country code. ISO 3166-1 alpha-2 in capitals (`NL`) is an assumption: the service reference
+             *     says "two-letter country code" and documents neither the standard nor the letter case. The sandbox
+             *     refuses other values (`invalid_address`).
+             * @example NL
+             */
             countryCode?: string;
             phonenumber?: string;
             email?: string;
@@ -924,10 +932,11 @@ export interface components {
             dropshipAddress: components["schemas"]["Address"];
             /**
              * @description Minimal shipping level. One value is documented: `tracked`. Other allowed values are not documented
-             *     by the service reference.
+             *     by the service reference, so any string is allowed here; how the sandbox treats other values is a
+             *     sandbox assumption, listed on its assumptions page.
              * @example tracked
              */
-            dropshipMinimalShippingLevel?: string;
+            dropshipMinimalShippingLevel?: "tracked" | (string & {});
         } & {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1083,7 +1092,8 @@ export interface components {
             storeReference: components["schemas"]["StoreReference"];
             /**
              * @description The partner's own identifier. The order can be found by it through
-             *     `GET /utilities/lookup-order-reference-by-custom-identifier`.
+             *     `GET /utilities/lookup-order-reference-by-custom-identifier`. Its length limits are not documented by the
+             *     service reference: 1 to 255 characters is the sandbox's assumption (`invalid_custom_identifier`).
              */
             customIdentifier?: string;
             orderlines: components["schemas"]["OrderlineRequest"][];

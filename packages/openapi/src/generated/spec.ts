@@ -120,6 +120,16 @@ export const spec: OpenApiDocument = {
         "responses": {
           "200": {
             "description": "The evidence was stored.",
+            "links": {
+              "ClaimPackageMissing": {
+                "operationId": "createPackageMissingClaim",
+                "description": "Attach this evidence to a package-missing claim (`evidenceReferences`)."
+              },
+              "ClaimItemIssues": {
+                "operationId": "createItemIssuesClaim",
+                "description": "Attach this evidence to a claimline (`evidenceReferences`)."
+              }
+            },
             "headers": {
               "X-RateLimit-Policy": {
                 "$ref": "#/components/headers/XRateLimitPolicy"
@@ -181,6 +191,16 @@ export const spec: OpenApiDocument = {
         "responses": {
           "200": {
             "description": "The image was stored (or had been stored before).",
+            "links": {
+              "CreateOrder": {
+                "operationId": "createOrder",
+                "description": "Print this image: its reference is an orderline's `imageReference`."
+              },
+              "CreateRender": {
+                "operationId": "createRender",
+                "description": "Render this image on a composition: its reference is the render's `imageReference`."
+              }
+            },
             "headers": {
               "X-RateLimit-Policy": {
                 "$ref": "#/components/headers/XRateLimitPolicy"
@@ -233,6 +253,19 @@ export const spec: OpenApiDocument = {
         "responses": {
           "200": {
             "description": "The claim categories.",
+            "links": {
+              "ClaimItemIssues": {
+                "operationId": "createItemIssuesClaim",
+                "description": "A category's reference is a claimline's `claimcategoryReference`."
+              },
+              "NextPage": {
+                "operationId": "listClaimcategories",
+                "description": "The next page: pass `nextCursor` as `cursor` (only while it is not null).",
+                "parameters": {
+                  "cursor": "$response.body#/nextCursor"
+                }
+              }
+            },
             "headers": {
               "X-RateLimit-Policy": {
                 "$ref": "#/components/headers/XRateLimitPolicy"
@@ -295,6 +328,22 @@ export const spec: OpenApiDocument = {
         "responses": {
           "200": {
             "description": "The claim was created in status `pending`.",
+            "links": {
+              "GetClaim": {
+                "operationId": "getClaim",
+                "description": "Poll the claim (claims emit no events).",
+                "parameters": {
+                  "claimReference": "$response.body#/claim/reference"
+                }
+              },
+              "RetractClaim": {
+                "operationId": "retractClaim",
+                "description": "Retract the claim while it is pending.",
+                "parameters": {
+                  "claimReference": "$response.body#/claim/reference"
+                }
+              }
+            },
             "headers": {
               "X-RateLimit-Policy": {
                 "$ref": "#/components/headers/XRateLimitPolicy"
@@ -357,6 +406,22 @@ export const spec: OpenApiDocument = {
         "responses": {
           "200": {
             "description": "The claim was created in status `pending`.",
+            "links": {
+              "GetClaim": {
+                "operationId": "getClaim",
+                "description": "Poll the claim (claims emit no events).",
+                "parameters": {
+                  "claimReference": "$response.body#/claim/reference"
+                }
+              },
+              "RetractClaim": {
+                "operationId": "retractClaim",
+                "description": "Retract the claim while it is pending.",
+                "parameters": {
+                  "claimReference": "$response.body#/claim/reference"
+                }
+              }
+            },
             "headers": {
               "X-RateLimit-Policy": {
                 "$ref": "#/components/headers/XRateLimitPolicy"
@@ -415,6 +480,22 @@ export const spec: OpenApiDocument = {
         "responses": {
           "200": {
             "description": "A page of claims.",
+            "links": {
+              "GetClaim": {
+                "operationId": "getClaim",
+                "description": "Read a claim of this page (the first one shown).",
+                "parameters": {
+                  "claimReference": "$response.body#/claims/0/reference"
+                }
+              },
+              "NextPage": {
+                "operationId": "listClaims",
+                "description": "The next page: pass `nextCursor` as `cursor` (only while it is not null).",
+                "parameters": {
+                  "cursor": "$response.body#/nextCursor"
+                }
+              }
+            },
             "headers": {
               "X-RateLimit-Policy": {
                 "$ref": "#/components/headers/XRateLimitPolicy"
@@ -467,6 +548,29 @@ export const spec: OpenApiDocument = {
         "responses": {
           "200": {
             "description": "The claim.",
+            "links": {
+              "RetractClaim": {
+                "operationId": "retractClaim",
+                "description": "Retract the claim while it is pending.",
+                "parameters": {
+                  "claimReference": "$response.body#/claim/reference"
+                }
+              },
+              "GetOrder": {
+                "operationId": "getOrder",
+                "description": "The claimed order.",
+                "parameters": {
+                  "orderReference": "$response.body#/claim/orderReference"
+                }
+              },
+              "GetShipment": {
+                "operationId": "getShipment",
+                "description": "The claimed shipment.",
+                "parameters": {
+                  "shipmentReference": "$response.body#/claim/shipmentReference"
+                }
+              }
+            },
             "headers": {
               "X-RateLimit-Policy": {
                 "$ref": "#/components/headers/XRateLimitPolicy"
@@ -575,6 +679,22 @@ export const spec: OpenApiDocument = {
         "responses": {
           "200": {
             "description": "The order was created.",
+            "links": {
+              "GetOrder": {
+                "operationId": "getOrder",
+                "description": "Read the order back by the reference this response returns.",
+                "parameters": {
+                  "orderReference": "$response.body#/order/reference"
+                }
+              },
+              "LookupByCustomIdentifier": {
+                "operationId": "lookupOrderReferenceByCustomIdentifier",
+                "description": "Find the order by the `customIdentifier` the request carried (how a lost answer is reconciled).",
+                "parameters": {
+                  "customIdentifier": "$request.body#/order/customIdentifier"
+                }
+              }
+            },
             "headers": {
               "X-RateLimit-Policy": {
                 "$ref": "#/components/headers/XRateLimitPolicy"
@@ -628,6 +748,22 @@ export const spec: OpenApiDocument = {
         "responses": {
           "200": {
             "description": "A page of orders.",
+            "links": {
+              "GetOrder": {
+                "operationId": "getOrder",
+                "description": "Read an order of this page (the first one shown).",
+                "parameters": {
+                  "orderReference": "$response.body#/orders/0/reference"
+                }
+              },
+              "NextPage": {
+                "operationId": "listOrders",
+                "description": "The next page: pass `nextCursor` as `cursor` (only while it is not null).",
+                "parameters": {
+                  "cursor": "$response.body#/nextCursor"
+                }
+              }
+            },
             "headers": {
               "X-RateLimit-Policy": {
                 "$ref": "#/components/headers/XRateLimitPolicy"
@@ -680,6 +816,29 @@ export const spec: OpenApiDocument = {
         "responses": {
           "200": {
             "description": "The order.",
+            "links": {
+              "GetShipment": {
+                "operationId": "getShipment",
+                "description": "Track a shipment of the order (the first one shown).",
+                "parameters": {
+                  "shipmentReference": "$response.body#/order/shipments/0/reference"
+                }
+              },
+              "ClaimPackageMissing": {
+                "operationId": "createPackageMissingClaim",
+                "description": "Claim that a shipment of the order did not arrive.",
+                "requestBody": {
+                  "claim": {
+                    "shipmentReference": "{$response.body#/order/shipments/0/reference}",
+                    "evidenceReferences": []
+                  }
+                }
+              },
+              "ClaimItemIssues": {
+                "operationId": "createItemIssuesClaim",
+                "description": "Claim problems with items of a shipment of this order: its `shipmentReference` and this `orderReference` go into the claim, with claimlines."
+              }
+            },
             "headers": {
               "X-RateLimit-Policy": {
                 "$ref": "#/components/headers/XRateLimitPolicy"
@@ -732,6 +891,22 @@ export const spec: OpenApiDocument = {
         "responses": {
           "200": {
             "description": "The shipment.",
+            "links": {
+              "ClaimPackageMissing": {
+                "operationId": "createPackageMissingClaim",
+                "description": "Claim that this shipment did not arrive.",
+                "requestBody": {
+                  "claim": {
+                    "shipmentReference": "{$response.body#/shipment/reference}",
+                    "evidenceReferences": []
+                  }
+                }
+              },
+              "ClaimItemIssues": {
+                "operationId": "createItemIssuesClaim",
+                "description": "Claim problems with items of this shipment: its reference is the claim's `shipmentReference`."
+              }
+            },
             "headers": {
               "X-RateLimit-Policy": {
                 "$ref": "#/components/headers/XRateLimitPolicy"
@@ -784,6 +959,15 @@ export const spec: OpenApiDocument = {
         "responses": {
           "200": {
             "description": "The warehouse items.",
+            "links": {
+              "NextPage": {
+                "operationId": "listItems",
+                "description": "The next page: pass `nextCursor` as `cursor` (only while it is not null).",
+                "parameters": {
+                  "cursor": "$response.body#/nextCursor"
+                }
+              }
+            },
             "headers": {
               "X-RateLimit-Policy": {
                 "$ref": "#/components/headers/XRateLimitPolicy"
@@ -836,6 +1020,22 @@ export const spec: OpenApiDocument = {
         "responses": {
           "200": {
             "description": "A page of products.",
+            "links": {
+              "GetProductMedia": {
+                "operationId": "getProductMedia",
+                "description": "Download a media file of a product of this page (file names are not documented).",
+                "parameters": {
+                  "productReference": "$response.body#/products/0/reference"
+                }
+              },
+              "NextPage": {
+                "operationId": "listProducts",
+                "description": "The next page: pass `nextCursor` as `cursor` (only while it is not null).",
+                "parameters": {
+                  "cursor": "$response.body#/nextCursor"
+                }
+              }
+            },
             "headers": {
               "X-RateLimit-Policy": {
                 "$ref": "#/components/headers/XRateLimitPolicy"
@@ -888,6 +1088,22 @@ export const spec: OpenApiDocument = {
         "responses": {
           "200": {
             "description": "A page of productgroups.",
+            "links": {
+              "ListScenes": {
+                "operationId": "listScenes",
+                "description": "Scenes compatible with a productgroup of this page.",
+                "parameters": {
+                  "productgroupReference": "$response.body#/productgroups/0/reference"
+                }
+              },
+              "NextPage": {
+                "operationId": "listProductgroups",
+                "description": "The next page: pass `nextCursor` as `cursor` (only while it is not null).",
+                "parameters": {
+                  "cursor": "$response.body#/nextCursor"
+                }
+              }
+            },
             "headers": {
               "X-RateLimit-Policy": {
                 "$ref": "#/components/headers/XRateLimitPolicy"
@@ -1008,6 +1224,19 @@ export const spec: OpenApiDocument = {
         "responses": {
           "200": {
             "description": "The product with this legacy SKU.",
+            "links": {
+              "CreateOrder": {
+                "operationId": "createOrder",
+                "description": "Order the product: its reference is an orderline's `productReference`."
+              },
+              "ListPerspectives": {
+                "operationId": "listPerspectives",
+                "description": "Perspectives usable with the product.",
+                "parameters": {
+                  "productReference": "$response.body#/productReference"
+                }
+              }
+            },
             "headers": {
               "X-RateLimit-Policy": {
                 "$ref": "#/components/headers/XRateLimitPolicy"
@@ -1060,6 +1289,15 @@ export const spec: OpenApiDocument = {
         "responses": {
           "200": {
             "description": "The order with this custom identifier.",
+            "links": {
+              "GetOrder": {
+                "operationId": "getOrder",
+                "description": "Read the order.",
+                "parameters": {
+                  "orderReference": "$response.body#/orderReference"
+                }
+              }
+            },
             "headers": {
               "X-RateLimit-Policy": {
                 "$ref": "#/components/headers/XRateLimitPolicy"
@@ -1115,6 +1353,22 @@ export const spec: OpenApiDocument = {
         "responses": {
           "200": {
             "description": "The scenes.",
+            "links": {
+              "GetScene": {
+                "operationId": "getScene",
+                "description": "Read a scene of this page (the first one shown).",
+                "parameters": {
+                  "sceneReference": "$response.body#/scenes/0/reference"
+                }
+              },
+              "NextPage": {
+                "operationId": "listScenes",
+                "description": "The next page: pass `nextCursor` as `cursor` (only while it is not null).",
+                "parameters": {
+                  "cursor": "$response.body#/nextCursor"
+                }
+              }
+            },
             "headers": {
               "X-RateLimit-Policy": {
                 "$ref": "#/components/headers/XRateLimitPolicy"
@@ -1167,6 +1421,30 @@ export const spec: OpenApiDocument = {
         "responses": {
           "200": {
             "description": "The scene.",
+            "links": {
+              "GetPerspective": {
+                "operationId": "getPerspective",
+                "description": "Read a perspective of the scene (the first one shown).",
+                "parameters": {
+                  "perspectiveReference": "$response.body#/scene/perspectives/0/reference"
+                }
+              },
+              "ListPerspectives": {
+                "operationId": "listPerspectives",
+                "description": "Perspectives usable with the scene.",
+                "parameters": {
+                  "sceneReference": "$response.body#/scene/reference"
+                }
+              },
+              "LookupComposition": {
+                "operationId": "lookupComposition",
+                "description": "The composition of this scene with a product and a perspective.",
+                "parameters": {
+                  "sceneReference": "$response.body#/scene/reference",
+                  "perspectiveReference": "$response.body#/scene/perspectives/0/reference"
+                }
+              }
+            },
             "headers": {
               "X-RateLimit-Policy": {
                 "$ref": "#/components/headers/XRateLimitPolicy"
@@ -1225,6 +1503,22 @@ export const spec: OpenApiDocument = {
         "responses": {
           "200": {
             "description": "The perspectives.",
+            "links": {
+              "GetPerspective": {
+                "operationId": "getPerspective",
+                "description": "Read a perspective of this page (the first one shown).",
+                "parameters": {
+                  "perspectiveReference": "$response.body#/perspectives/0/reference"
+                }
+              },
+              "NextPage": {
+                "operationId": "listPerspectives",
+                "description": "The next page: pass `nextCursor` as `cursor` (only while it is not null).",
+                "parameters": {
+                  "cursor": "$response.body#/nextCursor"
+                }
+              }
+            },
             "headers": {
               "X-RateLimit-Policy": {
                 "$ref": "#/components/headers/XRateLimitPolicy"
@@ -1335,6 +1629,19 @@ export const spec: OpenApiDocument = {
         "responses": {
           "200": {
             "description": "The composition.",
+            "links": {
+              "GetComposition": {
+                "operationId": "getComposition",
+                "description": "Read the composition.",
+                "parameters": {
+                  "compositionReference": "$response.body#/composition/reference"
+                }
+              },
+              "CreateRender": {
+                "operationId": "createRender",
+                "description": "Render an image on this composition: its reference is the render's `compositionReference`."
+              }
+            },
             "headers": {
               "X-RateLimit-Policy": {
                 "$ref": "#/components/headers/XRateLimitPolicy"
@@ -1433,6 +1740,12 @@ export const spec: OpenApiDocument = {
         "responses": {
           "200": {
             "description": "The composition.",
+            "links": {
+              "CreateRender": {
+                "operationId": "createRender",
+                "description": "Render an image on this composition: its reference is the render's `compositionReference`."
+              }
+            },
             "headers": {
               "X-RateLimit-Policy": {
                 "$ref": "#/components/headers/XRateLimitPolicy"
@@ -1495,6 +1808,29 @@ export const spec: OpenApiDocument = {
         "responses": {
           "200": {
             "description": "The render was created (status `pending`) or already existed.",
+            "links": {
+              "GetRender": {
+                "operationId": "getRender",
+                "description": "Poll the render every 60 seconds.",
+                "parameters": {
+                  "renderReference": "$response.body#/render/reference"
+                }
+              },
+              "GetRenderMedia": {
+                "operationId": "getRenderMedia",
+                "description": "Download the media once the render is completed.",
+                "parameters": {
+                  "renderReference": "$response.body#/render/reference"
+                }
+              },
+              "GetRenderThumbnail": {
+                "operationId": "getRenderThumbnail",
+                "description": "Download the thumbnail once the render is completed.",
+                "parameters": {
+                  "renderReference": "$response.body#/render/reference"
+                }
+              }
+            },
             "headers": {
               "X-RateLimit-Policy": {
                 "$ref": "#/components/headers/XRateLimitPolicy"
@@ -1547,6 +1883,29 @@ export const spec: OpenApiDocument = {
         "responses": {
           "200": {
             "description": "The render.",
+            "links": {
+              "GetRenderMedia": {
+                "operationId": "getRenderMedia",
+                "description": "Download the media once the render is completed.",
+                "parameters": {
+                  "renderReference": "$response.body#/render/reference"
+                }
+              },
+              "GetRenderThumbnail": {
+                "operationId": "getRenderThumbnail",
+                "description": "Download the thumbnail once the render is completed.",
+                "parameters": {
+                  "renderReference": "$response.body#/render/reference"
+                }
+              },
+              "GetComposition": {
+                "operationId": "getComposition",
+                "description": "The render's composition.",
+                "parameters": {
+                  "compositionReference": "$response.body#/render/compositionReference"
+                }
+              }
+            },
             "headers": {
               "X-RateLimit-Policy": {
                 "$ref": "#/components/headers/XRateLimitPolicy"
@@ -1874,7 +2233,16 @@ export const spec: OpenApiDocument = {
         ],
         "responses": {
           "2XX": {
-            "description": "Any `2xx` status acknowledges the notification. The body is ignored."
+            "description": "Any `2xx` status acknowledges the notification. The body is ignored.",
+            "links": {
+              "GetOrder": {
+                "operationId": "getOrder",
+                "description": "Fetch the order's current state: the notification says that it changed, not what changed.",
+                "parameters": {
+                  "orderReference": "$request.query.order_reference_v2"
+                }
+              }
+            }
           },
           "default": {
             "description": "Any other status (or an unreachable endpoint, or a timeout): the service retries about 5 minutes later,\nrepeatedly until it succeeds.\n"
@@ -2862,7 +3230,9 @@ export const spec: OpenApiDocument = {
     "schemas": {
       "Address": {
         "type": "object",
-        "description": "Destination address of a dropship order. All fields are strings. Which fields are required is not documented\nby the service reference, so none is marked required here.\n",
+        "description": "Destination address of a dropship order. All fields are strings. Which fields are required is not documented\nby the service reference, so none is marked required here. The service reference lists the fields; that an\naddress needs at least one of them and may carry no other field (`minProperties`, `additionalProperties`)\nis not documented: it is the sandbox's assumption (`invalid_address`, or `missing_address` for an empty\nobject), kept here so that spec and sandbox agree.\n",
+        "minProperties": 1,
+        "additionalProperties": false,
         "properties": {
           "company": {
             "type": "string"
@@ -2896,8 +3266,11 @@ export const spec: OpenApiDocument = {
           },
           "countryCode": {
             "type": "string",
-            "pattern": "^[A-Za-z]{2}$",
-            "description": "Two-letter country code (ISO 3166-1 alpha-2 assumed; letter case not documented, so both are allowed here; the sandbox requires capitals)."
+            "pattern": "^[A-Z]{2}$",
+            "description": "Two-letter country code. ISO 3166-1 alpha-2 in capitals (`NL`) is an assumption: the service reference\nsays \"two-letter country code\" and documents neither the standard nor the letter case. The sandbox\nrefuses other values (`invalid_address`).\n",
+            "examples": [
+              "NL"
+            ]
           },
           "phonenumber": {
             "type": "string"
@@ -3487,8 +3860,18 @@ export const spec: OpenApiDocument = {
                 "$ref": "#/components/schemas/Address"
               },
               "dropshipMinimalShippingLevel": {
-                "type": "string",
-                "description": "Minimal shipping level. One value is documented: `tracked`. Other allowed values are not documented\nby the service reference.\n",
+                "description": "Minimal shipping level. One value is documented: `tracked`. Other allowed values are not documented\nby the service reference, so any string is allowed here; how the sandbox treats other values is a\nsandbox assumption, listed on its assumptions page.\n",
+                "anyOf": [
+                  {
+                    "type": "string",
+                    "enum": [
+                      "tracked"
+                    ]
+                  },
+                  {
+                    "type": "string"
+                  }
+                ],
                 "examples": [
                   "tracked"
                 ]
@@ -3812,7 +4195,9 @@ export const spec: OpenApiDocument = {
           },
           "customIdentifier": {
             "type": "string",
-            "description": "The partner's own identifier. The order can be found by it through\n`GET /utilities/lookup-order-reference-by-custom-identifier`.\n"
+            "minLength": 1,
+            "maxLength": 255,
+            "description": "The partner's own identifier. The order can be found by it through\n`GET /utilities/lookup-order-reference-by-custom-identifier`. Its length limits are not documented by the\nservice reference: 1 to 255 characters is the sandbox's assumption (`invalid_custom_identifier`).\n"
           },
           "orderlines": {
             "type": "array",
