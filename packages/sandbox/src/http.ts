@@ -1,10 +1,19 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { readLimited, tooLargeMessage } from './body.ts';
 import type { Ctx } from './context.ts';
+import { isRecord } from './domain/input.ts';
+import type { Refusal } from './domain/result.ts';
 import { MAX_JSON_BODY_BYTES } from './limits.ts';
 
 export function fail(c: Ctx, status: ContentfulStatusCode, code: string, message: string): Response {
   return c.json({ code, message }, status);
+}
+
+/** The answer to a domain refusal: its status and `{ code, message }` (and `Retry-After` when it says when). */
+export function refuse(c: Ctx, refusal: Refusal): Response {
+  const res = fail(c, refusal.status, refusal.code, refusal.message);
+  if (refusal.retryAfter !== undefined) res.headers.set('Retry-After', String(refusal.retryAfter));
+  return res;
 }
 
 export const notFound = (c: Ctx, what = 'resource') =>
@@ -20,8 +29,8 @@ export async function readWrapped(c: Ctx, wrapper: string): Promise<Record<strin
   } catch {
     return fail(c, 400, 'invalid_json', 'The request body is not valid JSON');
   }
-  const inner = isObject(body) ? body[wrapper] : undefined;
-  if (!isObject(inner)) {
+  const inner = isRecord(body) ? body[wrapper] : undefined;
+  if (!isRecord(inner)) {
     return fail(
       c,
       422,
@@ -30,10 +39,6 @@ export async function readWrapped(c: Ctx, wrapper: string): Promise<Record<strin
     );
   }
   return inner;
-}
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export function iso(ms: number): string {

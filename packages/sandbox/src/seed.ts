@@ -92,7 +92,7 @@ export interface Catalog {
   claimcategories: ClaimcategoryRecord[];
   scenes: SceneRecord[];
   perspectives: PerspectiveRecord[];
-  compositions: CompositionRecord[];
+  compositions: Compositions;
 }
 
 export interface OrganizationDefinition {
@@ -107,18 +107,11 @@ export interface OrganizationDefinition {
 const BEFORE_CUTOFF = Date.parse('2025-09-01T10:00:00Z');
 const AFTER_CUTOFF = Date.parse('2026-05-04T10:00:00Z');
 
-export function buildOrganization(
-  seedText: string,
-  id: string,
-  name: string,
-  codePrefix: string,
-  keyCount: number,
-): OrganizationDefinition {
-  const random = createRandom(`${seedText}/${id}`);
-  const ref = (prefix: Prefix) => `${prefix}_${random.chars(26)}`;
-  const keys = Array.from({ length: keyCount }, () => `sk_test_${random.chars(32)}`);
+type Ref = (prefix: Prefix) => string;
+type Three<T> = [T, T, T];
 
-  const stores: StoreRecord[] = [
+function seedStores(ref: Ref, name: string, codePrefix: string): Three<StoreRecord> {
+  return [
     {
       reference: ref('Store'),
       code: `${codePrefix}1`,
@@ -155,24 +148,23 @@ export function buildOrganization(
       nextOrderNumber: 300_001,
     },
   ];
-  const [combinedStore, dropshipStore, integratedStore] = stores as [StoreRecord, StoreRecord, StoreRecord];
+}
 
-  const productgroups: ProductgroupRecord[] = [
+function seedProductgroups(ref: Ref): Three<ProductgroupRecord> {
+  return [
     { reference: ref('Productgroup'), name: 'Phone cases' },
     { reference: ref('Productgroup'), name: 'Posters' },
     { reference: ref('Productgroup'), name: 'Accessories' },
   ];
-  const [phoneCases, posters, accessories] = productgroups as [
-    ProductgroupRecord,
-    ProductgroupRecord,
-    ProductgroupRecord,
-  ];
+}
 
-  const sharedSku = 'CASE-IP15-CLR';
-  const items: ItemRecord[] = [
+const SHARED_SKU = 'CASE-IP15-CLR';
+
+function seedItems(ref: Ref): Three<ItemRecord> {
+  return [
     {
       reference: ref('Item'),
-      sku: sharedSku,
+      sku: SHARED_SKU,
       logicalQuantity: 140,
       physicalQuantity: 152,
       productReferences: [],
@@ -192,8 +184,12 @@ export function buildOrganization(
       productReferences: [],
     },
   ];
-  const [sharedItem, posterItem, protectorItem] = items as [ItemRecord, ItemRecord, ItemRecord];
+}
 
+function seedProducts(ref: Ref, groups: Three<ProductgroupRecord>, items: Three<ItemRecord>) {
+  const [phoneCases, posters, accessories] = groups;
+  const [sharedItem, posterItem, protectorItem] = items;
+  const sharedSku = SHARED_SKU;
   const product = (
     productName: string,
     group: ProductgroupRecord,
@@ -259,9 +255,15 @@ export function buildOrganization(
     AFTER_CUTOFF + 2 * 86_400_000,
     false,
   );
-  const products = [printProduct, printNew, printNew2, poster, nonPrint, unavailable];
+  return { printProduct, printNew, printNew2, poster, nonPrint, unavailable };
+}
 
-  const claimcategories: ClaimcategoryRecord[] = [
+type Products = ReturnType<typeof seedProducts>;
+
+function seedClaimcategories(
+  ref: Ref,
+): [ClaimcategoryRecord, ClaimcategoryRecord, ClaimcategoryRecord, ClaimcategoryRecord] {
+  return [
     {
       reference: ref('Claimcategory'),
       name: 'Package missing',
@@ -272,13 +274,10 @@ export function buildOrganization(
     { reference: ref('Claimcategory'), name: 'Print quality', evidenceRequired: true, packageMissing: false },
     { reference: ref('Claimcategory'), name: 'Wrong item', evidenceRequired: false, packageMissing: false },
   ];
-  const [packageMissing, damaged, printQuality, wrongItem] = claimcategories as [
-    ClaimcategoryRecord,
-    ClaimcategoryRecord,
-    ClaimcategoryRecord,
-    ClaimcategoryRecord,
-  ];
+}
 
+function seedPerspectives(ref: Ref, products: Products) {
+  const { printProduct, printNew, printNew2 } = products;
   const studioRef = ref('Scene');
   const lifestyleRef = ref('Scene');
   const privateRef = ref('Scene');
@@ -304,9 +303,25 @@ export function buildOrganization(
     printNew.reference,
     printNew2.reference,
   ]);
-  const perspectives = [studioFront, studioAngled, lifestyleWide, privateFront, productCloseup];
 
-  const scenes: SceneRecord[] = [
+  return {
+    studioRef,
+    lifestyleRef,
+    privateRef,
+    studioFront,
+    studioAngled,
+    lifestyleWide,
+    privateFront,
+    productCloseup,
+  };
+}
+
+type Perspectives = ReturnType<typeof seedPerspectives>;
+
+function seedScenes(name: string, groups: Three<ProductgroupRecord>, p: Perspectives): SceneRecord[] {
+  const [phoneCases, posters] = groups;
+  const { studioRef, lifestyleRef, privateRef, studioFront, studioAngled, lifestyleWide, privateFront } = p;
+  return [
     {
       reference: studioRef,
       name: 'Studio',
@@ -335,7 +350,28 @@ export function buildOrganization(
       perspectives: [privateFront.reference],
     },
   ];
+}
 
+type Compositions = [
+  CompositionRecord,
+  CompositionRecord,
+  CompositionRecord,
+  CompositionRecord,
+  ...CompositionRecord[],
+];
+
+function seedCompositions(ref: Ref, products: Products, p: Perspectives): Compositions {
+  const { printProduct, printNew, poster } = products;
+  const {
+    studioRef,
+    lifestyleRef,
+    privateRef,
+    studioFront,
+    studioAngled,
+    lifestyleWide,
+    privateFront,
+    productCloseup,
+  } = p;
   const composition = (
     scene: string,
     p: ProductRecord,
@@ -350,7 +386,7 @@ export function buildOrganization(
     tokenCost,
     available,
   });
-  const compositions = [
+  return [
     composition(studioRef, printProduct, studioFront, 1),
     composition(studioRef, printProduct, productCloseup, 2),
     composition(lifestyleRef, poster, lifestyleWide, 5),
@@ -360,14 +396,40 @@ export function buildOrganization(
     composition(studioRef, poster, studioFront, 3),
     composition(privateRef, printProduct, privateFront, 2),
   ];
-  const [cAvailable, cProductPerspective, cExpensive, cUnavailable] = compositions as [
-    CompositionRecord,
-    CompositionRecord,
-    CompositionRecord,
-    CompositionRecord,
-  ];
+}
 
-  const seed: OrganizationSeed = {
+interface Seeded {
+  id: string;
+  name: string;
+  stores: Three<StoreRecord>;
+  groups: Three<ProductgroupRecord>;
+  items: Three<ItemRecord>;
+  products: Products;
+  categories: [ClaimcategoryRecord, ClaimcategoryRecord, ClaimcategoryRecord, ClaimcategoryRecord];
+  perspectives: Perspectives;
+  compositions: Compositions;
+}
+
+/** The seed's references by the role they play in tests and demos. */
+function seedRoles(s: Seeded): OrganizationSeed {
+  const { id, name } = s;
+  const [combinedStore, dropshipStore, integratedStore] = s.stores;
+  const [phoneCases, posters, accessories] = s.groups;
+  const [sharedItem, posterItem, protectorItem] = s.items;
+  const { printProduct, printNew, printNew2, poster, nonPrint, unavailable } = s.products;
+  const [packageMissing, damaged, printQuality, wrongItem] = s.categories;
+  const {
+    studioRef,
+    lifestyleRef,
+    privateRef,
+    studioFront,
+    studioAngled,
+    lifestyleWide,
+    privateFront,
+    productCloseup,
+  } = s.perspectives;
+  const [cAvailable, cProductPerspective, cExpensive, cUnavailable] = s.compositions;
+  return {
     organization: { id, name },
     stores: {
       combined: combinedStore.reference,
@@ -427,13 +489,54 @@ export function buildOrganization(
       perspectiveReference: productCloseup.reference,
     },
   };
+}
 
+export function buildOrganization(
+  seedText: string,
+  id: string,
+  name: string,
+  codePrefix: string,
+  keyCount: number,
+): OrganizationDefinition {
+  const random = createRandom(`${seedText}/${id}`);
+  const ref = (prefix: Prefix) => `${prefix}_${random.chars(26)}`;
+  // The order of these calls fixes every reference: keep it.
+  const keys = Array.from({ length: keyCount }, () => `sk_test_${random.chars(32)}`);
+  const stores = seedStores(ref, name, codePrefix);
+  const groups = seedProductgroups(ref);
+  const items = seedItems(ref);
+  const products = seedProducts(ref, groups, items);
+  const categories = seedClaimcategories(ref);
+  const perspectives = seedPerspectives(ref, products);
+  const scenes = seedScenes(name, groups, perspectives);
+  const compositions = seedCompositions(ref, products, perspectives);
+  const seed = seedRoles({
+    id,
+    name,
+    stores,
+    groups,
+    items,
+    products,
+    categories,
+    perspectives,
+    compositions,
+  });
+  const { studioFront, studioAngled, lifestyleWide, privateFront, productCloseup } = perspectives;
   return {
     id,
     name,
     storeCodePrefix: codePrefix,
     keys,
     seed,
-    catalog: { stores, productgroups, items, products, claimcategories, scenes, perspectives, compositions },
+    catalog: {
+      stores,
+      productgroups: groups,
+      items,
+      products: Object.values(products),
+      claimcategories: categories,
+      scenes,
+      perspectives: [studioFront, studioAngled, lifestyleWide, privateFront, productCloseup],
+      compositions,
+    },
   };
 }

@@ -81,6 +81,14 @@ describe('control API over HTTP (/_sandbox)', () => {
     );
   });
 
+  it('has methods that work unbound', async () => {
+    const { sandbox } = setup();
+    const { advance, now, ship } = sandbox.control;
+    await advance(1000);
+    expect(now()).toBe(Date.parse('2026-11-16T09:00:01Z'));
+    expect(() => ship('Order_00000000000000000000000000')).toThrow(/No order/);
+  });
+
   it('resets to the same seed references and keys', async () => {
     const s = setup();
     const before = JSON.stringify(s.sandbox.seed);

@@ -1,10 +1,11 @@
 import type { CallbackDeliverer, Delivery } from '../callbacks.ts';
 import type { RenderOutcome, RenderOutcomeInput, SandboxContext } from '../context.ts';
+import { type DecisionInput, decideClaim } from '../domain/claims.ts';
+import { type ShipInput, shipOrder } from '../domain/orders.ts';
+import { finishRenderNow } from '../domain/renders.ts';
+import type { Result } from '../domain/result.ts';
 import type { ActiveFault, FaultSpec, Faults } from '../faults.ts';
-import type { ClaimlineDecision, ShipmentlineRecord, ShipmentRecord } from '../model.ts';
 import { type Policies, type RateLimitOption, resolvePolicies } from '../ratelimit.ts';
-import { shippedQuantities, touch } from '../routes/orders.ts';
-import { finishRender, settleRender } from '../routes/rendering.ts';
 import type { Organization } from '../state.ts';
 import { ControlError, invalidInput } from './error.ts';
 import {
@@ -22,25 +23,8 @@ import {
 
 export { ControlError } from './error.ts';
 
-export interface ShipOptions {
-  /** Lines to ship; every unshipped quantity when omitted. orderlineIndex counts from 0. */
-  lines?: ShipmentlineRecord[];
-  carrier?: string;
-  trackingCode?: string;
-  trackingUrl?: string;
-}
-
-export interface ClaimDecisionInput {
-  /**
-   * Shorthand for every claimline: award its whole quantity as replacement or refund, or reject it.
-   * Ignored when `claimlines` is given.
-   */
-  outcome?: 'replacement' | 'refund' | 'rejection';
-  /** Per claimline (in claim order); each line's three quantities must add up to its claimed quantity. */
-  claimlines?: Array<Partial<ClaimlineDecision>>;
-  refundShippingCosts?: boolean;
-  comment?: string;
-}
+export type ShipOptions = ShipInput;
+export type ClaimDecisionInput = DecisionInput;
 
 export interface UploadInfo {
   reference: string;
@@ -94,206 +78,153 @@ export interface ControlDeps {
   reset(): void;
 }
 
-function owner<K extends 'orders' | 'claims' | 'renders' | 'stores' | 'uploads'>(
+/** The control API is not scoped to an organization: a reference is looked up in all of them. */
+function owner<T>(
   ctx: SandboxContext,
-  map: K,
-  reference: string,
-): [Organization, NonNullable<ReturnType<Organization[K]['get']>>] {
+  records: (org: Organization) => ReadonlyMap<string, T>,
+  what: string,
+  reference: unknown,
+): [Organization, T] {
+  const ref = parseReference(reference, `${what}Reference`);
   for (const org of ctx.world.organizations) {
-    const record = org[map].get(reference);
-    if (record) return [org, record as NonNullable<ReturnType<Organization[K]['get']>>];
+    const record = records(org).get(ref);
+    if (record) return [org, record];
   }
-  throw new ControlError(404, 'not_found', `No ${map.slice(0, -1)} ${reference} in the sandbox`);
+  throw new ControlError(404, 'not_found', `No ${what} ${ref} in the sandbox`);
+}
+
+/** A domain refusal, thrown as the control API's error. */
+function unwrap<T>(result: Result<T>): T {
+  if (result.kind === 'refused') {
+    const status =
+      result.status === 409 || result.status === 404 || result.status === 400 ? result.status : 422;
+    throw new ControlError(status, result.code, result.message);
+  }
+  return result.value;
+}
+
+/** Methods are arrow properties, so `sandbox.control.advance` can be passed around unbound. */
+class Control implements SandboxControl {
+  private readonly ctx: SandboxContext;
+
+  constructor(private readonly deps: ControlDeps) {
+    this.ctx = deps.ctx;
+  }
+
+  readonly now = () => {
+    return this.ctx.clock.now();
+  };
+
+  readonly advance = async (ms: number) => {
+    const { clock } = this.ctx;
+    if (clock.kind === 'real') {
+      throw new ControlError(409, 'real_clock', 'The sandbox runs on real time; it cannot be advanced');
+    }
+    clock.advance(parseAdvanceMs(ms, clock.now()));
+    await this.deps.deliverer.runDue();
+  };
+
+  readonly ship = (orderReference: string, options?: ShipOptions) => {
+    const input = parseShipOptions(options);
+    const [org, order] = owner(this.ctx, (o) => o.orders, 'order', orderReference);
+    return { shipmentReference: unwrap(shipOrder(this.ctx, org, order, input)).reference };
+  };
+
+  readonly decideClaim = (claimReference: string, decision: ClaimDecisionInput) => {
+    const input = parseDecision(decision);
+    const [org, claim] = owner(this.ctx, (o) => o.claims, 'claim', claimReference);
+    unwrap(decideClaim(this.ctx, org, claim, input));
+  };
+
+  readonly completeRender = (renderReference: string) => {
+    const [org, render] = owner(this.ctx, (o) => o.renders, 'render', renderReference);
+    unwrap(finishRenderNow(this.ctx, org, render, 'completed'));
+  };
+
+  readonly failRender = (renderReference: string) => {
+    const [org, render] = owner(this.ctx, (o) => o.renders, 'render', renderReference);
+    unwrap(finishRenderNow(this.ctx, org, render, 'failed'));
+  };
+
+  readonly setRenderOutcome = (outcome: RenderOutcome | ((input: RenderOutcomeInput) => RenderOutcome)) => {
+    if (typeof outcome === 'function') {
+      this.ctx.renderOutcome = outcome;
+      return;
+    }
+    if (outcome !== 'completed' && outcome !== 'failed') {
+      throw invalidInput('outcome must be "completed", "failed" or a function');
+    }
+    this.ctx.renderOutcome = () => outcome;
+  };
+
+  readonly setRenderProcessingMs = (ms: number) => {
+    this.ctx.renderProcessingMs = parseRenderProcessingMs(ms);
+  };
+
+  readonly setRendertokenLimit = (limit: number, organization?: 'A' | 'B') => {
+    const checked = parseRendertokenLimit(limit);
+    const which = parseOrganization(organization);
+    for (const org of this.ctx.world.organizations) {
+      if (!which || org.id === which) org.rendertokenLimit = checked;
+    }
+  };
+
+  readonly setCallbackUrl = (storeReference: string, url: string) => {
+    const checked = parseCallbackUrl(url);
+    const [, store] = owner(this.ctx, (o) => o.stores, 'store', storeReference);
+    store.callbackUrl = checked;
+  };
+
+  readonly setRateLimits = (rateLimits: RateLimitOption) => {
+    this.ctx.limiter.setPolicies(resolvePolicies(parseRateLimits(rateLimits)));
+  };
+
+  readonly rateLimits = () => {
+    return this.ctx.limiter.getPolicies();
+  };
+
+  readonly injectFault = (fault: FaultSpec) => {
+    const spec = parseFaultSpec(fault);
+    try {
+      return { id: this.deps.faults.add(spec).id };
+    } catch (e) {
+      throw invalidInput(e instanceof Error ? e.message : 'invalid fault');
+    }
+  };
+
+  readonly clearFaults = () => {
+    this.deps.faults.clear();
+  };
+
+  readonly faults = () => {
+    return this.deps.faults.list();
+  };
+
+  readonly deliveries = () => {
+    return this.deps.deliverer.deliveries();
+  };
+
+  readonly runDueDeliveries = () => {
+    return this.deps.deliverer.runDue();
+  };
+
+  readonly upload = (reference: string): UploadInfo => {
+    const [, u] = owner(this.ctx, (o) => o.uploads, 'upload', reference);
+    const { kind, format, width, height, originalWidth, originalHeight, downsized, size, claimReference } = u;
+    return {
+      reference: u.reference,
+      ...{ kind, format, width, height, originalWidth, originalHeight, downsized, size },
+      uploaded: new Date(u.uploaded).toISOString(),
+      claimReference,
+    };
+  };
+
+  readonly reset = async () => {
+    await this.deps.deliverer.idle();
+    this.deps.reset();
+  };
 }
 
 export function createControl(deps: ControlDeps): SandboxControl {
-  const { ctx, faults, deliverer } = deps;
-  const control: SandboxControl = {
-    now: () => ctx.clock.now(),
-    async advance(ms) {
-      if (ctx.clock.kind === 'real') {
-        throw new ControlError(409, 'real_clock', 'The sandbox runs on real time; it cannot be advanced');
-      }
-      ctx.clock.advance(parseAdvanceMs(ms, ctx.clock.now()));
-      await deliverer.runDue();
-    },
-    ship(orderReference, shipOptions) {
-      const options = parseShipOptions(shipOptions);
-      const [org, order] = owner(ctx, 'orders', parseReference(orderReference, 'orderReference'));
-      const shipped = shippedQuantities(org, order);
-      const lines =
-        options.lines ??
-        order.orderlines
-          .map((l, i) => ({ orderlineIndex: i, quantity: l.quantity - shipped[i]! }))
-          .filter((l) => l.quantity > 0);
-      if (lines.length === 0)
-        throw new ControlError(409, 'nothing_to_ship', 'Every orderline is already shipped');
-      // Counted per orderline as the lines are read, so one orderline given twice cannot ship more than ordered.
-      const shipping = new Map<number, number>();
-      for (const l of lines) {
-        const line = order.orderlines[l.orderlineIndex];
-        if (!line) throw new ControlError(422, 'invalid_orderline', `No orderline ${l.orderlineIndex}`);
-        const before = shipping.get(l.orderlineIndex) ?? 0;
-        if (
-          !Number.isInteger(l.quantity) ||
-          l.quantity < 1 ||
-          before + l.quantity > line.quantity - shipped[l.orderlineIndex]!
-        ) {
-          throw new ControlError(
-            422,
-            'invalid_quantity',
-            `Orderline ${l.orderlineIndex}: cannot ship ${l.quantity}`,
-          );
-        }
-        shipping.set(l.orderlineIndex, before + l.quantity);
-      }
-      const now = ctx.clock.now();
-      const reference = ctx.world.refs.next('Shipment');
-      const code = `3S${reference.slice(-12).toUpperCase()}`;
-      const shipment: ShipmentRecord = {
-        reference,
-        orderReference,
-        shipped: now,
-        carrier: options.carrier ?? 'PostNL',
-        trackingCode: options.trackingCode ?? code,
-        trackingUrl: options.trackingUrl ?? `https://tracking.example.com/${options.trackingCode ?? code}`,
-        lines: lines.map((l) => ({ orderlineIndex: l.orderlineIndex, quantity: l.quantity })),
-      };
-      org.shipments.set(reference, shipment);
-      order.shipmentReferences.push(reference);
-      touch(order, now);
-      ctx.orderChanged(org, order, 'shipped');
-      return { shipmentReference: reference };
-    },
-    decideClaim(claimReference, decisionInput) {
-      const decision = parseDecision(decisionInput);
-      const [org, claim] = owner(ctx, 'claims', parseReference(claimReference, 'claimReference'));
-      if (claim.status !== 'pending') {
-        throw new ControlError(409, 'claim_not_pending', `The claim is ${claim.status}`);
-      }
-      const lines = claim.claimlines.map((l, i): ClaimlineDecision => {
-        const given = decision.claimlines?.[i];
-        if (given) {
-          const d = {
-            replacementQuantity: given.replacementQuantity ?? 0,
-            refundQuantity: given.refundQuantity ?? 0,
-            rejectionQuantity: given.rejectionQuantity ?? 0,
-            comment: given.comment ?? '',
-          };
-          if (d.replacementQuantity + d.refundQuantity + d.rejectionQuantity !== l.quantity) {
-            throw new ControlError(
-              422,
-              'invalid_decision',
-              `Claimline ${i}: quantities must add up to ${l.quantity}`,
-            );
-          }
-          return d;
-        }
-        if (decision.claimlines)
-          throw new ControlError(422, 'invalid_decision', `Claimline ${i} has no decision`);
-        const outcome = decision.outcome ?? 'rejection';
-        return {
-          replacementQuantity: outcome === 'replacement' ? l.quantity : 0,
-          refundQuantity: outcome === 'refund' ? l.quantity : 0,
-          rejectionQuantity: outcome === 'rejection' ? l.quantity : 0,
-          comment: '',
-        };
-      });
-      const now = ctx.clock.now();
-      lines.forEach((d, i) => {
-        claim.claimlines[i]!.decision = d;
-      });
-      const awarded = lines.some((d) => d.replacementQuantity + d.refundQuantity > 0);
-      claim.status = awarded ? 'resolved' : 'rejected';
-      claim.decision = {
-        decided: now,
-        refundShippingCosts: decision.refundShippingCosts ?? false,
-        comment: decision.comment ?? '',
-      };
-      if (lines.some((d) => d.replacementQuantity > 0)) {
-        const order = org.orders.get(claim.orderReference)!;
-        if (!order.replaced) {
-          order.replaced = true;
-          touch(order, now);
-          ctx.orderChanged(org, order, 'replaced');
-        }
-      }
-    },
-    completeRender(ref) {
-      const [org, render] = owner(ctx, 'renders', parseReference(ref, 'renderReference'));
-      settleRender(org, ctx, render);
-      if (render.status !== 'pending')
-        throw new ControlError(409, 'render_not_pending', `The render is ${render.status}`);
-      finishRender(org, render, 'completed', ctx.clock.now());
-    },
-    failRender(ref) {
-      const [org, render] = owner(ctx, 'renders', parseReference(ref, 'renderReference'));
-      settleRender(org, ctx, render);
-      if (render.status !== 'pending')
-        throw new ControlError(409, 'render_not_pending', `The render is ${render.status}`);
-      finishRender(org, render, 'failed', ctx.clock.now());
-    },
-    setRenderOutcome(outcome) {
-      if (typeof outcome === 'function') {
-        ctx.renderOutcome = outcome;
-        return;
-      }
-      if (outcome !== 'completed' && outcome !== 'failed') {
-        throw invalidInput('outcome must be "completed", "failed" or a function');
-      }
-      ctx.renderOutcome = () => outcome;
-    },
-    setRenderProcessingMs(ms) {
-      ctx.renderProcessingMs = parseRenderProcessingMs(ms);
-    },
-    setRendertokenLimit(limitInput, organizationInput) {
-      const limit = parseRendertokenLimit(limitInput);
-      const organization = parseOrganization(organizationInput);
-      for (const org of ctx.world.organizations) {
-        if (!organization || org.id === organization) org.rendertokenLimit = limit;
-      }
-    },
-    setCallbackUrl(storeReference, urlInput) {
-      const url = parseCallbackUrl(urlInput);
-      const [, store] = owner(ctx, 'stores', parseReference(storeReference, 'storeReference'));
-      store.callbackUrl = url;
-    },
-    setRateLimits(rateLimits) {
-      ctx.limiter.setPolicies(resolvePolicies(parseRateLimits(rateLimits)));
-    },
-    rateLimits: () => ctx.limiter.getPolicies(),
-    injectFault(fault) {
-      const spec = parseFaultSpec(fault);
-      try {
-        return { id: faults.add(spec).id };
-      } catch (e) {
-        throw invalidInput(e instanceof Error ? e.message : 'invalid fault');
-      }
-    },
-    clearFaults: () => faults.clear(),
-    faults: () => faults.list(),
-    deliveries: () => deliverer.deliveries(),
-    runDueDeliveries: () => deliverer.runDue(),
-    upload(reference) {
-      const [, u] = owner(ctx, 'uploads', parseReference(reference));
-      return {
-        reference: u.reference,
-        kind: u.kind,
-        format: u.format,
-        width: u.width,
-        height: u.height,
-        originalWidth: u.originalWidth,
-        originalHeight: u.originalHeight,
-        downsized: u.downsized,
-        size: u.size,
-        uploaded: new Date(u.uploaded).toISOString(),
-        claimReference: u.claimReference,
-      };
-    },
-    async reset() {
-      await deliverer.idle();
-      deps.reset();
-    },
-  };
-  return control;
+  return new Control(deps);
 }

@@ -1,10 +1,7 @@
+import { isRecord } from '../domain/input.ts';
 import { invalidInput } from './error.ts';
 
 /** Checks of untrusted control input (JSON over HTTP, or JavaScript callers): each throws a 400 ControlError. */
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export function record(value: unknown, name: string): Record<string, unknown> {
   if (!isRecord(value)) throw invalidInput(`${name} must be an object`);

@@ -1,3 +1,5 @@
+import type { DecisionInput } from '../domain/claims.ts';
+import type { ShipInput } from '../domain/orders.ts';
 import type { FaultSpec } from '../faults.ts';
 import { FAULT_KINDS } from '../faults.ts';
 import { MAX_CLAIMLINES, MAX_ORDERLINES, MAX_QUANTITY } from '../limits.ts';
@@ -40,13 +42,6 @@ export function parseAdvanceMs(ms: unknown, now: number): number {
 export const parseReference = (value: unknown, name = 'reference') =>
   string(value, name, CONTROL_LIMITS.reference);
 
-export interface ShipInput {
-  lines?: ShipmentlineRecord[];
-  carrier?: string;
-  trackingCode?: string;
-  trackingUrl?: string;
-}
-
 function parseShipLine(value: unknown, i: number): ShipmentlineRecord {
   const line = record(value, `lines[${i}]`);
   onlyKeys(line, `lines[${i}]`, ['orderlineIndex', 'quantity']);
@@ -69,13 +64,6 @@ export function parseShipOptions(value: unknown): ShipInput {
     trackingCode: optional(options.trackingCode, (v) => string(v, 'trackingCode', 255)),
     trackingUrl: optional(options.trackingUrl, (v) => httpUrl(v, 'trackingUrl', CONTROL_LIMITS.url)),
   };
-}
-
-export interface DecisionInput {
-  outcome?: 'replacement' | 'refund' | 'rejection';
-  claimlines?: Array<Partial<ClaimlineDecision>>;
-  refundShippingCosts?: boolean;
-  comment?: string;
 }
 
 const QUANTITY = { min: 0, max: MAX_QUANTITY, integer: true } as const;

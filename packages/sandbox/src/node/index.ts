@@ -88,7 +88,7 @@ export async function startSandboxServer(options: SandboxServerOptions = {}): Pr
       new Promise<void>((resolve, reject) => {
         sandbox!.close();
         server.close((err) => (err ? reject(err) : resolve()));
-        (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+        if ('closeAllConnections' in server) server.closeAllConnections();
       }),
   };
 }

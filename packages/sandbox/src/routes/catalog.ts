@@ -1,10 +1,10 @@
 import type { Hono } from 'hono';
 import type { Env, SandboxContext } from '../context.ts';
-import { fail, iso, notFound, paginate } from '../http.ts';
-import { png } from '../media.ts';
+import { productMedia, productsOf } from '../domain/catalog.ts';
+import { fail, iso, notFound, paginate, refuse } from '../http.ts';
 import type { ItemRecord, ProductRecord } from '../model.ts';
 
-export function productBody(p: ProductRecord) {
+function productBody(p: ProductRecord) {
   return {
     reference: p.reference,
     name: p.name,
@@ -28,18 +28,9 @@ function itemBody(i: ItemRecord) {
   };
 }
 
-function seedOf(text: string): number {
-  let h = 0;
-  for (let i = 0; i < text.length; i++) h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0;
-  return h >>> 0;
-}
-
 export function catalogRoutes(app: Hono<Env>, ctx: SandboxContext) {
   app.get('/products', (c) => {
-    const group = c.req.query('productgroupReference');
-    const all = [...c.get('org').products.values()].filter(
-      (p) => !group || p.productgroupReference === group,
-    );
+    const all = productsOf(c.get('org'), c.req.query('productgroupReference'));
     const result = paginate(c, 'products', all, (p) => -all.indexOf(p), ctx.pageSize);
     if (result instanceof Response) return result;
     return c.json({ products: result.page.map(productBody), nextCursor: result.nextCursor });
@@ -66,18 +57,11 @@ export function catalogRoutes(app: Hono<Env>, ctx: SandboxContext) {
     const org = c.get('org');
     const product = org.products.get(c.req.param('productReference'));
     if (!product) return notFound(c, 'product');
-    const filename = c.req.param('filename');
-    if (!product.media.includes(filename))
-      return fail(c, 404, 'not_found', 'The product has no media file with this name');
-    const key = `${product.reference}/${filename}`;
-    let bytes = org.productMedia.get(key);
-    if (!bytes) {
-      bytes = png(320, 320, seedOf(key));
-      org.productMedia.set(key, bytes);
-    }
-    return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
+    const media = productMedia(org, product, c.req.param('filename'));
+    if (media.kind === 'refused') return refuse(c, media);
+    return c.body(media.value as Uint8Array<ArrayBuffer>, 200, {
       'Content-Type': 'image/png',
-      'Content-Length': String(bytes.length),
+      'Content-Length': String(media.value.length),
     });
   });
 

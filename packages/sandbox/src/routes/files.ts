@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import type { Env, SandboxContext } from '../context.ts';
+import { evidenceFile } from '../domain/claims.ts';
 import { fail } from '../http.ts';
-import { evidenceFile } from './claims.ts';
 
 /** Evidence files behind `evidenceUrls`: served without a key, until the evidence is purged. */
 export function fileRoutes(app: Hono<Env>, ctx: SandboxContext) {
