@@ -1,0 +1,185 @@
+// One V1 order line: convert it, then (with --submit) create it. The result is what the report records.
+import { createHash } from 'node:crypto';
+import type { OrderClaims, PartnerPrintClient } from '@partner-print/client';
+import { describeError } from '../client.ts';
+import { type ConversionError, convertV1Order, type ReportEntry } from '../convert.ts';
+import { createImageUploader, decodeBase64Image } from '../image.ts';
+import { createSkuResolver } from '../resolver.ts';
+import { createFileSkuCache } from './file-cache.ts';
+import type { JsonLine } from './files.ts';
+import { createSubmitter, failsEveryLine } from './submit.ts';
+
+/** `not-done`: the line was stopped, or failed for a passing reason (network, 5xx, unknown outcome); a rerun does it again. */
+export type OrderLineStatus = 'converted' | 'created' | 'existing' | 'failed' | 'not-done';
+
+export interface OrderLineReport {
+  line: number;
+  status: OrderLineStatus;
+  customIdentifier?: string;
+  /** Where the custom identifier came from. */
+  customIdentifierSource?: 'custom_identifier' | 'partner_reference' | 'derived';
+  orderReference?: string;
+  errors: Array<Pick<ConversionError, 'path' | 'message'> & { code: string }>;
+  report: ReportEntry[];
+}
+
+export type LineResult = OrderLineReport & { output?: unknown; done: boolean };
+
+/**
+ * A custom identifier derived from the line's content, so a rerun of the same file derives the same
+ * identifiers (and finds the orders it created). Identical lines get the same identifier: they are
+ * taken to be the same order exported twice.
+ */
+export function deriveCustomIdentifier(raw: string): string {
+  // node:crypto here (the Node entry): synchronous, and much cheaper per line than Web Crypto.
+  return `v1-${createHash('sha256').update(raw.trim()).digest('hex').slice(0, 32)}`;
+}
+
+function identifierSource(value: unknown): 'custom_identifier' | 'partner_reference' | 'derived' {
+  const src =
+    value && typeof value === 'object' && 'order' in value && Object.keys(value).length === 1
+      ? value.order
+      : value;
+  const field = (name: string) =>
+    src && typeof src === 'object' && name in src ? Reflect.get(src, name) : undefined;
+  const given = (name: string) => typeof field(name) === 'string' && field(name) !== '';
+  return given('custom_identifier')
+    ? 'custom_identifier'
+    : given('partner_reference')
+      ? 'partner_reference'
+      : 'derived';
+}
+
+export interface LineOptions {
+  client: PartnerPrintClient;
+  submit: boolean;
+  storeReference: (code: string) => string | undefined;
+  defaultStoreReference?: string;
+  concurrency: number;
+  cache?: string;
+  claims?: OrderClaims;
+  /** Aborted when the run stops: a line not yet submitted is not submitted, one in flight is given up. */
+  stop: AbortSignal;
+}
+
+/** The conversion of one line, with images uploaded (--submit) or only checked (dry run). */
+export async function createLineConverter(o: LineOptions) {
+  const cache = o.cache ? await createFileSkuCache(o.cache) : undefined;
+  const resolver = createSkuResolver(o.client, { concurrency: o.concurrency, ...(cache ? { cache } : {}) });
+  const uploader = createImageUploader((bytes) => o.client.uploadImage(bytes));
+  const common = (customIdentifier: string | undefined) => ({
+    resolveSku: (sku: string) => resolver.resolve(sku),
+    isPrintProduct: (ref: string) => resolver.isPrintProduct(ref),
+    storeReference: o.storeReference,
+    ...(o.defaultStoreReference ? { defaultStoreReference: o.defaultStoreReference } : {}),
+    ...(customIdentifier ? { customIdentifier } : {}),
+  });
+  return {
+    resolver,
+    uploader,
+    /** With the images uploaded: the order is ready for createOrder. */
+    forSubmit: (l: JsonLine, id: string | undefined) =>
+      convertV1Order(l.value, { ...common(id), uploadImage: (b64) => uploader.uploadBase64(b64) }),
+    /** A dry run changes nothing: images are decoded and checked, not uploaded. */
+    dry: (l: JsonLine, id: string | undefined) =>
+      convertV1Order(l.value, {
+        ...common(id),
+        uploadImage: async (b64) =>
+          `dry-run:sha256:${createHash('sha256').update(decodeBase64Image(b64).bytes).digest('hex')}`,
+      }),
+  };
+}
+
+type Base = Omit<OrderLineReport, 'status' | 'errors'>;
+const baseOf = (
+  l: JsonLine,
+  source: Base['customIdentifierSource'],
+  c: { order: { customIdentifier?: string }; report: ReportEntry[] },
+): Base => ({
+  line: l.line,
+  ...(c.order.customIdentifier ? { customIdentifier: c.order.customIdentifier } : {}),
+  customIdentifierSource: source,
+  report: c.report,
+});
+
+/** Converts and (with --submit) creates one line; throws only for errors that fail every line. */
+export async function createLineProcessor(o: LineOptions) {
+  const converter = await createLineConverter(o);
+  const submit = createSubmitter(o.client, { signal: o.stop, ...(o.claims ? { claims: o.claims } : {}) });
+
+  const submitLine = async (
+    l: JsonLine,
+    id: string | undefined,
+    source: Base['customIdentifierSource'],
+  ): Promise<LineResult> => {
+    const conv = await converter.forSubmit(l, id);
+    const base = baseOf(l, source, conv);
+    if (!conv.ok) return { ...base, status: 'failed', done: true, errors: conv.errors };
+    if (o.stop.aborted) return notDone(base, o.stop.reason);
+    try {
+      const r = await submit(conv.order);
+      const output = { line: l.line, order: conv.order, orderReference: r.orderReference };
+      return { ...base, ...r, errors: [], done: true, output };
+    } catch (e) {
+      if (failsEveryLine(e)) throw e;
+      if (o.stop.aborted || !isDefinite(e)) return notDone(base, e);
+      const d = describeError(e);
+      return {
+        ...base,
+        status: 'failed',
+        done: true,
+        errors: [{ path: '', code: d.code ?? d.name, message: d.message }],
+      };
+    }
+  };
+
+  const processLine = async (l: JsonLine): Promise<LineResult> => {
+    if (l.error)
+      return {
+        line: l.line,
+        status: 'failed',
+        done: true,
+        errors: [{ path: '', code: 'malformed', message: l.error }],
+        report: [],
+      };
+    const source = identifierSource(l.value);
+    const id = source === 'derived' ? deriveCustomIdentifier(l.raw) : undefined;
+    if (o.submit) return submitLine(l, id, source);
+    const conv = await converter.dry(l, id);
+    const base = baseOf(l, source, conv);
+    if (!conv.ok) return { ...base, status: 'failed', done: true, errors: conv.errors };
+    return {
+      ...base,
+      status: 'converted',
+      done: true,
+      errors: [],
+      output: { line: l.line, order: conv.order },
+    };
+  };
+  return {
+    processLine,
+    stats: () => ({
+      lookups: converter.resolver.stats().lookups,
+      uploads: converter.uploader.stats().uploads,
+    }),
+  };
+}
+
+/** A line failed for a reason of its own (refused, conflict): done; anything else may pass on a rerun. */
+function isDefinite(error: unknown): boolean {
+  const { status, code } = describeError(error);
+  return (
+    (status !== undefined && status >= 400 && status < 500 && status !== 429) ||
+    code === 'identifier_conflict'
+  );
+}
+
+function notDone(base: Base, cause: unknown): LineResult {
+  const d = describeError(cause);
+  return {
+    ...base,
+    status: 'not-done',
+    done: false,
+    errors: [{ path: '', code: d.code ?? 'not_done', message: d.message }],
+  };
+}

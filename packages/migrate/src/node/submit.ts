@@ -1,0 +1,78 @@
+// `orders --submit` creates each order through the client's createOrder (idempotent by customIdentifier,
+// settle window after unknown outcomes); `--redis <url>` shares its order claims between processes.
+import {
+  AuthenticationError,
+  createOrder,
+  type OrderClaims,
+  type OrderRequest,
+  type PartnerPrintBaseClient,
+  V1CredentialsError,
+} from '@partner-print/client';
+import { UsageError } from './files.ts';
+import type { CliIO } from './io.ts';
+
+export interface Submitted {
+  status: 'created' | 'existing';
+  orderReference: string;
+}
+
+/** One createOrder per line: `existing` when the identifier already had this order (this run or an earlier one). */
+export function createSubmitter(
+  client: PartnerPrintBaseClient,
+  options: { claims?: OrderClaims; signal: AbortSignal },
+) {
+  const { claims, signal } = options;
+  return async (order: OrderRequest): Promise<Submitted> => {
+    const result = await createOrder(client, order, { signal, ...(claims ? { claims } : {}) });
+    return { status: result.created ? 'created' : 'existing', orderReference: result.order.reference };
+  };
+}
+
+/** Errors that would fail every line the same way: the run stops instead of reporting each line. */
+export const failsEveryLine = (error: unknown): boolean =>
+  error instanceof AuthenticationError || error instanceof V1CredentialsError;
+
+interface RedisModule {
+  createClient(options: { url: string; disableOfflineQueue?: boolean }): {
+    on(event: 'error', listener: (error: unknown) => void): unknown;
+    connect(): Promise<unknown>;
+    quit(): Promise<unknown>;
+    eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  };
+}
+
+/**
+ * `--redis <url>`: order claims in Redis (node-redis, installed by the user). While Redis is unreachable,
+ * no order is posted: claims wait for it (the CLI says so once per outage) and give up after 5 minutes.
+ */
+export async function openRedisClaims(
+  url: string,
+  io: CliIO,
+): Promise<{ claims: OrderClaims; close(): Promise<void> }> {
+  let redis: RedisModule;
+  try {
+    const name = 'redis'; // optional: only --redis needs it
+    redis = (await import(name)) as RedisModule;
+  } catch (e) {
+    throw new UsageError(`--redis needs the redis package (npm i redis): ${(e as Error).message}`);
+  }
+  const { RedisOrderClaims } = await import('@partner-print/client/redis');
+  const client = redis.createClient({ url, disableOfflineQueue: true });
+  client.on('error', () => {}); // reported through the claims' events below
+  try {
+    await client.connect();
+  } catch (e) {
+    throw new UsageError(`--redis: cannot connect to ${new URL(url).host}: ${(e as Error).message}`);
+  }
+  const claims = new RedisOrderClaims({
+    client,
+    on: (event) => {
+      if (event.type === 'unavailable')
+        io.stderr.write(
+          'Redis is unreachable: no order is posted until it is back (waiting up to 5 minutes)\n',
+        );
+      if (event.type === 'available') io.stderr.write('Redis is reachable again\n');
+    },
+  });
+  return { claims, close: async () => void (await client.quit().catch(() => {})) };
+}
