@@ -41,7 +41,7 @@ export interface PrismProxy {
 export async function startPrism(
   document: string,
   upstream: string,
-  timeoutMs = 30_000,
+  timeoutMs = 90_000,
 ): Promise<PrismProxy> {
   const port = await freePort();
   const bin = path.join(TOOLS, 'node_modules', '.bin', process.platform === 'win32' ? 'prism.cmd' : 'prism');
