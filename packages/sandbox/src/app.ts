@@ -27,6 +27,21 @@ function hasV1Credentials(headers: Headers): boolean {
   return false;
 }
 
+/** The methods the app's routes answer on a path (HEAD wherever GET is, as Hono answers it), sorted. */
+function allowedMethods(app: Hono<Env>): (path: string) => string[] {
+  const routes = app.routes
+    .filter((r) => r.method !== 'ALL')
+    .map((r) => ({
+      method: r.method,
+      pattern: new RegExp(`^${r.path.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+')}/?$`),
+    }));
+  return (path) => {
+    const methods = new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method));
+    if (methods.has('GET')) methods.add('HEAD');
+    return [...methods].sort();
+  };
+}
+
 export function createV2App(ctx: SandboxContext): Hono<Env> {
   const v2 = new Hono<Env>();
 
@@ -68,7 +83,20 @@ export function createV2App(ctx: SandboxContext): Hono<Env> {
   claimRoutes(v2, ctx);
   renderingRoutes(v2, ctx);
 
-  v2.notFound((c) => fail(c, 404, 'not_found', `No endpoint ${c.req.method} ${c.req.path}`));
+  const allowed = allowedMethods(v2);
+  // A catch-all route rather than notFound: mounted under /v2, the sub-app's notFound is not consulted.
+  v2.all('*', (c) => {
+    const allow = allowed(c.req.path.replace(/^\/v2/, ''));
+    if (allow.length === 0) return fail(c, 404, 'not_found', `No endpoint ${c.req.method} ${c.req.path}`);
+    const res = fail(
+      c,
+      405,
+      'method_not_allowed',
+      `${c.req.path} answers ${allow.join(', ')}, not ${c.req.method}`,
+    );
+    res.headers.set('Allow', allow.join(', '));
+    return res;
+  });
   v2.onError((err, c) => fail(c, 500, 'internal_error', `The sandbox failed: ${err.message}`));
   return v2;
 }

@@ -163,9 +163,13 @@ export async function checkResponse(
       );
     }
   } else if ('application/octet-stream' in content) {
-    // The spec leaves the real type of binary downloads open; the sandbox sends the file's own type.
-    if (!type || type === 'application/json')
-      throw new ContractError(`${where}: binary expected, got ${type}`);
+    // Binary downloads: the sandbox sends the file's own type, which the spec must declare; a spec that declares
+    // only application/octet-stream leaves the type open.
+    const declared = Object.keys(content);
+    const open = declared.length === 1;
+    if (!type || type === 'application/json' || (!open && !declared.includes(type))) {
+      throw new ContractError(`${where}: content type ${type}, the spec declares ${declared.join(', ')}`);
+    }
     if (body.length === 0) throw new ContractError(`${where}: empty file`);
   }
   record(`${op.id} ${key}`);

@@ -116,6 +116,19 @@ function checkShipping(
   input: Record<string, unknown>,
 ): Result<{ address: Address | null; level: string | null }> {
   if (shippingKind === 'combined') {
+    // The spec forbids both fields on a combined order (present at all, even null).
+    if ('dropshipAddress' in input) {
+      return refused(
+        'unexpected_address',
+        "A combined order ships to the store's address; leave dropshipAddress out",
+      );
+    }
+    if ('dropshipMinimalShippingLevel' in input) {
+      return refused(
+        'unexpected_shipping_level',
+        'dropshipMinimalShippingLevel applies to dropship orders only; leave it out of a combined order',
+      );
+    }
     if (!store.combinedAddress) {
       return refused('missing_combined_address', 'This store has no combined address; use a dropship order');
     }

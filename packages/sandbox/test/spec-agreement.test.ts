@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { json } from './contract.ts';
+import { setup } from './fixtures.ts';
+
+type Err = { code: string; message: string };
+const address = { firstname: 'Ada', city: 'Amsterdam', countryCode: 'NL' };
+
+describe('a method the path does not have', () => {
+  it('answers 405 method_not_allowed with Allow, after authentication', async () => {
+    const { sandbox } = setup();
+    const send = (method: string, path: string, key: string | null = sandbox.keys.primary) =>
+      sandbox.fetch(`${sandbox.baseUrl}${path}`, {
+        method,
+        headers: key ? { 'X-Service-Secret-Key': key } : {},
+      });
+    const del = await send('DELETE', '/orders');
+    expect(del.status).toBe(405);
+    expect(del.headers.get('allow')).toBe('GET, HEAD, POST');
+    expect(await json<Err>(del)).toMatchObject({ code: 'method_not_allowed' });
+    expect(del.headers.get('x-ratelimit')).not.toBeNull();
+    const put = await send('PUT', '/orders/Order_00000000000000000000000000');
+    expect(put.status).toBe(405);
+    expect(put.headers.get('allow')).toBe('GET, HEAD');
+    const get = await send('GET', '/claims/Claim_00000000000000000000000000/retract');
+    expect(get.headers.get('allow')).toBe('POST');
+    expect((await send('PATCH', '/images')).headers.get('allow')).toBe('POST');
+    expect((await send('GET', '/nowhere')).status).toBe(404);
+    expect((await send('DELETE', '/orders', null)).status).toBe(401);
+  });
+});
+
+describe('list endpoints page with cursor and nextCursor', () => {
+  for (const [path, field] of [
+    ['/items', 'items'],
+    ['/scenes', 'scenes'],
+    ['/perspectives', 'perspectives'],
+    ['/claimcategories', 'claimcategories'],
+  ] as const) {
+    it(`${path}: pages of 2 add up to the whole list; a full last page is followed by an empty one`, async () => {
+      const whole = setup();
+      const all = (await json<Record<string, Array<{ reference: string }>>>(await whole.a.get(path)))[field]!;
+      const s = setup({ pageSize: 2 });
+      const seen: string[] = [];
+      const pages: number[] = [];
+      let cursor: string | null = null;
+      do {
+        const query: string = cursor === null ? '' : `?cursor=${encodeURIComponent(cursor)}`;
+        const res = await s.a.get(`${path}${query}`);
+        expect(res.status).toBe(200);
+        const page = await json<Record<string, unknown>>(res);
+        const items = page[field] as Array<{ reference: string }>;
+        seen.push(...items.map((i) => i.reference));
+        pages.push(items.length);
+        cursor = page.nextCursor as string | null;
+        if (items.length < 2) expect(cursor).toBeNull();
+        else expect(typeof cursor).toBe('string');
+      } while (cursor !== null);
+      expect(seen).toEqual(all.map((i) => i.reference));
+      expect(pages.at(-1)).toBeLessThan(2);
+      const bad = await s.a.get(`${path}?cursor=garbage`);
+      expect(bad.status).toBe(400);
+      expect(await json<Err>(bad)).toMatchObject({ code: 'invalid_cursor' });
+    });
+  }
+});
+
+describe('binary downloads', () => {
+  it('answer image/png, a type the spec declares', async () => {
+    const { a, seed } = setup();
+    const res = await a.get(`/products/${seed.products.print}/media/front.png`);
+    expect(res.headers.get('content-type')).toBe('image/png');
+  });
+});
+
+describe('order rules where spec and sandbox agree', () => {
+  it('refuses dropshipAddress (even null) on a combined order with unexpected_address', async () => {
+    const { a, order } = setup();
+    for (const dropshipAddress of [address, null]) {
+      await expect(order({ dropshipAddress })).rejects.toThrow(/422 .*unexpected_address/);
+    }
+    expect((await a.get('/orders')).status).toBe(200);
+  });
+
+  it('refuses dropshipMinimalShippingLevel on a combined order with unexpected_shipping_level', async () => {
+    const { order } = setup();
+    await expect(order({ dropshipMinimalShippingLevel: 'tracked' })).rejects.toThrow(
+      /422 .*unexpected_shipping_level/,
+    );
+  });
+
+  it('keeps refusing shipping levels other than tracked (a sandbox choice: invalid_shipping_level)', async () => {
+    const { order, seed } = setup();
+    await expect(
+      order({
+        storeReference: seed.stores.dropship,
+        shippingKind: 'dropship',
+        dropshipAddress: address,
+        dropshipMinimalShippingLevel: 'express',
+      }),
+    ).rejects.toThrow(/422 .*invalid_shipping_level/);
+  });
+});
