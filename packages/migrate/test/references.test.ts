@@ -1,7 +1,15 @@
 import { createClient } from '@partner-print/client';
+import { type Reference, type ReferencePrefix, referencePrefixOf } from '@partner-print/openapi/wire';
 import { describe, expect, it } from 'vitest';
 import { createOrderReferenceResolver, parseOrderReference } from '../src/index.ts';
 import { newSandbox } from './helpers.ts';
+
+/** A seeded reference, checked to carry its prefix (the seed's values are plain strings). */
+function ref<P extends ReferencePrefix>(prefix: P, value: string): Reference<P> {
+  const isRef = (v: string): v is Reference<P> => referencePrefixOf(v) === prefix;
+  if (!isRef(value)) throw new TypeError(`not a ${prefix}_ reference`);
+  return value;
+}
 
 describe('order references against the sandbox', () => {
   it('turns partner references and V1 codes into Order_ references', async () => {
@@ -12,16 +20,16 @@ describe('order references against the sandbox', () => {
       fetch: (r) => sb.fetch(r),
       clock: sb.clock,
     });
-    const created = (await client.createOrder({
-      storeReference: sb.seed.stores.combined,
+    const created = await client.createOrder({
+      storeReference: ref('Store', sb.seed.stores.combined),
       shippingKind: 'combined',
       customIdentifier: 'WEB-77',
-      orderlines: [{ productReference: sb.seed.products.nonPrint, quantity: 1 }],
-    })) as { order: { reference: string } };
-    const ref = created.order.reference;
-    const order = (await client.get('/orders/{orderReference}', {
-      params: { path: { orderReference: ref } },
-    })) as { order: { legacyOrderCode?: string } };
+      orderlines: [{ productReference: ref('Product', sb.seed.products.nonPrint), quantity: 1 }],
+    });
+    const orderRef = created.order.reference;
+    const order = await client.get('/orders/{orderReference}', {
+      params: { path: { orderReference: orderRef } },
+    });
     const v1Code = order.order.legacyOrderCode!;
     expect(parseOrderReference(v1Code)).toMatchObject({
       kind: 'v1-code',
@@ -42,10 +50,10 @@ describe('order references against the sandbox', () => {
     const plain = createOrderReferenceResolver(client);
     expect(await plain.resolve('WEB-77')).toMatchObject({
       status: 'resolved',
-      orderReference: ref,
+      orderReference: orderRef,
       via: 'custom-identifier',
     });
-    expect(await plain.resolve(ref)).toMatchObject({ status: 'resolved', via: 'v2' });
+    expect(await plain.resolve(orderRef)).toMatchObject({ status: 'resolved', via: 'v2' });
     const miss = await plain.resolve(v1Code);
     expect(miss.status).toBe('not-found');
     expect(miss.note).toMatch(/try scanOrders/);
@@ -54,7 +62,7 @@ describe('order references against the sandbox', () => {
     const scanning = createOrderReferenceResolver(client, { scanOrders: true });
     expect(await scanning.resolve(v1Code)).toMatchObject({
       status: 'resolved',
-      orderReference: ref,
+      orderReference: orderRef,
       via: 'legacy-order-code',
     });
   });

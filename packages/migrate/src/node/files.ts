@@ -101,88 +101,118 @@ export function skuFileFormat(path: string, explicit?: string): SkuFileFormat {
   );
 }
 
-/**
- * Streams legacy SKUs from a CSV (a header row with a `sku`-like column, or one SKU per row without a
- * header) or a JSONL file (`{"sku": "…"}` objects or JSON strings).
- */
-export async function* readSkuRecords(
-  path: string,
-  format: SkuFileFormat,
-  options: { signal?: AbortSignal; skipUntilLine?: number } = {},
-): AsyncGenerator<SkuRecord> {
-  if (format === 'jsonl') {
-    for await (const l of readJsonLines(path, options)) {
-      if (l.error) {
-        yield { line: l.line, error: l.error };
-        continue;
-      }
-      const v = l.value;
-      if (typeof v === 'string') {
-        yield { line: l.line, sku: v };
-      } else if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
-        const rec = v as Record<string, unknown>;
-        const key = SKU_KEYS.find((k) => k in rec);
-        const sku = key ? rec[key] : undefined;
-        if (typeof sku !== 'string') {
-          yield { line: l.line, error: `Line ${l.line} has no string "sku" field` };
-        } else {
-          const extra = { ...rec };
-          delete extra[key!];
-          yield { line: l.line, sku, ...(Object.keys(extra).length ? { extra } : {}) };
-        }
-      } else {
-        yield { line: l.line, error: `Line ${l.line} is neither a JSON string nor an object with "sku"` };
-      }
-    }
-    return;
+/** One JSONL line as a SKU record: a JSON string, or an object with a `sku`-like field (the rest is carried). */
+function jsonSkuRecord(l: JsonLine): SkuRecord {
+  if (l.error) return { line: l.line, error: l.error };
+  const v = l.value;
+  if (typeof v === 'string') return { line: l.line, sku: v };
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) {
+    return { line: l.line, error: `Line ${l.line} is neither a JSON string nor an object with "sku"` };
   }
-  // One record per line: SKU files have no multi-line fields, and parsing each line on its own keeps a
-  // malformed line (a stray or unclosed quote) from swallowing the lines after it. Each is reported
-  // with its own line number, in file order.
-  const delimiter = extname(path).toLowerCase() === '.tsv' ? '\t' : ',';
+  const rec: Record<string, unknown> = { ...v };
+  const key = SKU_KEYS.find((k) => k in rec);
+  const sku = key ? rec[key] : undefined;
+  if (!key || typeof sku !== 'string')
+    return { line: l.line, error: `Line ${l.line} has no string "sku" field` };
+  delete rec[key];
+  return { line: l.line, sku, ...(Object.keys(rec).length ? { extra: rec } : {}) };
+}
+
+const delimiterOf = (path: string) => (extname(path).toLowerCase() === '.tsv' ? '\t' : ',');
+
+/** One CSV line as one record (SKU files have no multi-line fields); throws on a malformed line. */
+function parseCsvLine(text: string, delimiter: string): string[] {
+  const rows: string[][] = parse(text, {
+    delimiter,
+    relax_column_count: true,
+    relax_quotes: true,
+    trim: true,
+  });
+  if (rows.length !== 1 || !rows[0]) throw new Error('not one record');
+  return rows[0];
+}
+
+/** The index of the SKU column when `record` is a header row, else -1. */
+function skuColumnOf(record: string[]): number {
   const skuKeys = SKU_KEYS.map((k) => k.toLowerCase());
+  return record.findIndex((c) => skuKeys.includes(c.toLowerCase()));
+}
+
+/**
+ * The other columns of a CSV file with a header row, in order (they are carried into the output); empty
+ * for a CSV without header and for JSONL (whose extra fields differ per line).
+ */
+export async function readSkuHeader(path: string, format: SkuFileFormat): Promise<string[]> {
+  if (format !== 'csv') return [];
+  for await (const { text } of readTextLines(path)) {
+    let record: string[];
+    try {
+      record = parseCsvLine(text, delimiterOf(path));
+    } catch {
+      return [];
+    }
+    const skuColumn = skuColumnOf(record);
+    return skuColumn < 0 ? [] : record.map((c, i) => c || `column${i + 1}`).filter((_, i) => i !== skuColumn);
+  }
+  return [];
+}
+
+async function* csvSkuRecords(
+  path: string,
+  options: { signal?: AbortSignal; skipUntilLine?: number },
+): AsyncGenerator<SkuRecord> {
+  const skip = (line: number) => options.skipUntilLine !== undefined && line <= options.skipUntilLine;
   let header: string[] | undefined;
   let skuColumn = 0;
   let first = true;
   for await (const { line, text } of readTextLines(path, options.signal)) {
     let record: string[];
     try {
-      const rows = parse(text, {
-        delimiter,
-        relax_column_count: true,
-        relax_quotes: true,
-        trim: true,
-      }) as string[][];
-      if (rows.length !== 1) throw new Error('not one record');
-      record = rows[0]!;
+      record = parseCsvLine(text, delimiterOf(path));
     } catch (e) {
-      if (first) first = false;
-      if (options.skipUntilLine !== undefined && line <= options.skipUntilLine) continue;
-      yield { line, error: `Malformed CSV on line ${line}: ${(e as Error).message}` };
+      first = false;
+      if (!skip(line))
+        yield { line, error: `Malformed CSV on line ${line}: ${e instanceof Error ? e.message : e}` };
       continue;
     }
     if (first) {
       first = false;
-      const idx = record.findIndex((c) => skuKeys.includes(c.toLowerCase()));
+      const idx = skuColumnOf(record);
       if (idx >= 0) {
-        header = record;
-        skuColumn = idx;
+        [header, skuColumn] = [record, idx];
         continue;
       }
     }
-    if (options.skipUntilLine !== undefined && line <= options.skipUntilLine) continue;
+    if (skip(line)) continue;
     const sku = record[skuColumn];
     if (!sku) {
       yield { line, error: `Line ${line} has an empty SKU column` };
       continue;
     }
-    let extra: Record<string, unknown> | undefined;
+    const extra: Record<string, unknown> = {};
     if (header && record.length > 1) {
-      extra = {};
       record.forEach((v, i) => {
-        if (i !== skuColumn) extra![header![i] ?? `column${i + 1}`] = v;
+        if (i !== skuColumn) extra[header?.[i] || `column${i + 1}`] = v;
       });
     }
-    yield { line, sku, ...(extra ? { extra } : {}) };
+    yield { line, sku, ...(Object.keys(extra).length ? { extra } : {}) };
   }
+}
+
+/**
+ * Streams legacy SKUs from a CSV (a header row with a `sku`-like column, or one SKU per row without a
+ * header) or a JSONL file (`{"sku": "…"}` objects or JSON strings). Each CSV line is parsed on its own, so
+ * a malformed line (a stray or unclosed quote) is reported with its own number and cannot swallow the
+ * lines after it.
+ */
+export async function* readSkuRecords(
+  path: string,
+  format: SkuFileFormat,
+  options: { signal?: AbortSignal; skipUntilLine?: number } = {},
+): AsyncGenerator<SkuRecord> {
+  if (format === 'csv') {
+    yield* csvSkuRecords(path, options);
+    return;
+  }
+  for await (const l of readJsonLines(path, options)) yield jsonSkuRecord(l);
 }

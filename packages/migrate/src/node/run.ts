@@ -3,12 +3,20 @@ import { runAudit } from './audit.ts';
 import { UsageError } from './files.ts';
 import type { CliIO } from './io.ts';
 import { runOrders } from './orders.ts';
+import { redactingStream, secretsOf } from './redact.ts';
 import { EXIT, runSkus } from './skus.ts';
 
 function positiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1 || n > 256)
     throw new InvalidArgumentError('must be an integer from 1 to 256');
+  return n;
+}
+
+function milliseconds(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 600_000)
+    throw new InvalidArgumentError('must be a number of milliseconds from 1 to 600000');
   return n;
 }
 
@@ -29,6 +37,11 @@ function withConnection(cmd: Command): Command {
       positiveInt,
       8,
     )
+    .option(
+      '--timeout <ms>',
+      'give up on a request attempt after this many milliseconds (default 30000)',
+      milliseconds,
+    )
     .option('--cache <file>', 'persistent SKU cache (append-only JSONL), shared between runs')
     .option(
       '--no-progress',
@@ -37,24 +50,7 @@ function withConnection(cmd: Command): Command {
     .option('--json', 'print a JSON summary on stdout');
 }
 
-/**
- * Runs `partner-print-migrate` with the given arguments (without `node` and the script) and returns
- * the exit code: 0 ok, 1 some lines failed, 2 usage error (bad option, missing file, no key),
- * 130 interrupted (rerun `skus` to resume).
- */
-export async function runCli(argv: string[], io: CliIO): Promise<number> {
-  let code: number = EXIT.ok;
-  const program = new Command('partner-print-migrate')
-    .description(
-      'Helpers for moving a Partner Print V1 integration to API V2: resolve legacy SKUs, convert (and submit) V1 orders, audit source code.',
-    )
-    .exitOverride()
-    .configureOutput({
-      writeOut: (s) => io.stdout.write(s),
-      writeErr: (s) => io.stderr.write(s),
-    })
-    .showHelpAfterError('(run with --help for usage)');
-
+function skusCommand(program: Command, io: CliIO, done: (code: number) => void): void {
   withConnection(
     program
       .command('skus')
@@ -68,10 +64,10 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
       .option('--state <file>', 'resume state file (default: <output>.state.json)')
       .option('--restart', 'ignore the state of an interrupted run and start over')
       .option('--no-sharing', 'do not read GET /items to explain SKUs shared by several products'),
-  ).action(async (file: string, opts) => {
-    code = await runSkus(file, opts, io);
-  });
+  ).action(async (file: string, opts) => done(await runSkus(file, opts, io)));
+}
 
+function ordersCommand(program: Command, io: CliIO, done: (code: number) => void): void {
   withConnection(
     program
       .command('orders')
@@ -90,32 +86,72 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
         '--store <code=ref>',
         'map a V1 store_code to a Store_ reference (repeatable, or comma-separated)',
         collect,
+      )
+      .option(
+        '--redis <url>',
+        'share order claims through Redis, so several processes can submit the same orders',
       ),
-  ).action(async (file: string, opts) => {
-    code = await runOrders(file, opts, io);
-  });
+  ).action(async (file: string, opts) => done(await runOrders(file, opts, io)));
+}
 
+function auditCommand(program: Command, io: CliIO, done: (code: number) => void): void {
   program
     .command('audit')
     .description(
-      'Scan a V1 integration for V1 endpoints, credential headers and snake_case fields; print a checklist with V2 equivalents and file:line.',
+      'Scan a V1 integration for V1 endpoints, credential headers, callback handlers and snake_case fields; print a checklist with V2 equivalents and file:line.',
     )
     .argument('<dir>', 'directory with the integration source')
     .option('--json', 'print the findings as JSON')
-    .action(async (dir: string, opts) => {
-      code = await runAudit(dir, opts, io);
-    });
+    .action(async (dir: string, opts) => done(await runAudit(dir, opts, io)));
+}
 
-  program.addHelpText(
-    'after',
-    `
+const HELP_AFTER = `
 Exit codes: 0 ok, 1 some lines failed, 2 usage error, 130 interrupted.
 Examples:
   partner-print-migrate skus skus.csv --sandbox
   PARTNER_PRINT_SECRET_KEY=... partner-print-migrate orders v1-orders.jsonl --base-url https://…/v2 --submit
-  partner-print-migrate audit ./my-v1-integration`,
-  );
+  partner-print-migrate audit ./my-v1-integration`;
 
+function buildProgram(io: CliIO, done: (code: number) => void): Command {
+  const program = new Command('partner-print-migrate')
+    .description(
+      'Helpers for moving a Partner Print V1 integration to API V2: resolve legacy SKUs, convert (and submit) V1 orders, audit source code.',
+    )
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
+    .showHelpAfterError('(run with --help for usage)');
+  skusCommand(program, io, done);
+  ordersCommand(program, io, done);
+  auditCommand(program, io, done);
+  program.addHelpText('after', HELP_AFTER);
+  return program;
+}
+
+function exitCodeOf(e: unknown, io: CliIO): number {
+  if (e instanceof CommanderError) {
+    const help = ['commander.helpDisplayed', 'commander.version', 'commander.help'];
+    return help.includes(e.code) ? EXIT.ok : EXIT.usage;
+  }
+  io.stderr.write(`error: ${e instanceof Error ? e.message : String(e)}\n`);
+  return e instanceof UsageError ? EXIT.usage : EXIT.failures;
+}
+
+/**
+ * Runs `partner-print-migrate` with the given arguments (without `node` and the script) and returns
+ * the exit code: 0 ok, 1 some lines failed, 2 usage error (bad option, missing file, no or refused key),
+ * 130 interrupted (rerun `skus` to resume). Nothing it writes holds the secret key.
+ */
+export async function runCli(argv: string[], rawIo: CliIO): Promise<number> {
+  const secrets = secretsOf(argv, rawIo.env);
+  const io: CliIO = {
+    ...rawIo,
+    stdout: redactingStream(rawIo.stdout, secrets),
+    stderr: redactingStream(rawIo.stderr, secrets),
+  };
+  let code: number = EXIT.ok;
+  const program = buildProgram(io, (c) => {
+    code = c;
+  });
   try {
     if (argv.length === 0) {
       program.outputHelp({ error: true });
@@ -124,21 +160,6 @@ Examples:
     await program.parseAsync(argv, { from: 'user' });
     return code;
   } catch (e) {
-    if (e instanceof CommanderError) {
-      if (
-        e.code === 'commander.helpDisplayed' ||
-        e.code === 'commander.version' ||
-        e.code === 'commander.help'
-      ) {
-        return EXIT.ok;
-      }
-      return EXIT.usage;
-    }
-    if (e instanceof UsageError) {
-      io.stderr.write(`error: ${e.message}\n`);
-      return EXIT.usage;
-    }
-    io.stderr.write(`error: ${(e as Error).message ?? String(e)}\n`);
-    return EXIT.failures;
+    return exitCodeOf(e, io);
   }
 }
