@@ -7,6 +7,7 @@ import { claimRoutes } from './routes/claims.ts';
 import { orderRoutes } from './routes/orders.ts';
 import { renderingRoutes } from './routes/rendering.ts';
 import { uploadRoutes } from './routes/uploads.ts';
+import { hasV1Credentials } from './v1-credentials.ts';
 
 const DEFAULT_ONLY: readonly PolicyName[] = ['default'];
 const UPLOADS: readonly PolicyName[] = ['default', 'uploads'];
@@ -17,14 +18,6 @@ function bucketsFor(method: string, path: string): readonly PolicyName[] {
   if (method === 'POST' && (path === '/v2/images' || path === '/v2/evidence')) return UPLOADS;
   if (method === 'GET' && DOWNLOAD_PATH.test(path)) return DOWNLOADS;
   return DEFAULT_ONLY;
-}
-
-// V1 sent a partner-code header and an API-key header.
-const V1_HEADER = /^x-(?:partner-?code|api-?key)$|^(?:partner-?code|api-?key)$/i;
-
-function hasV1Credentials(headers: Headers): boolean {
-  for (const name of headers.keys()) if (V1_HEADER.test(name)) return true;
-  return false;
 }
 
 /** The methods the app's routes answer on a path (HEAD wherever GET is, as Hono answers it), sorted. */

@@ -32,6 +32,22 @@ describe('authentication', () => {
     );
   });
 
+  it('says so for each V1 header spelling alone (X-Partner-Key, Store-Code, api_key, …)', async () => {
+    const { a } = setup();
+    for (const name of [
+      'X-Partner-Key',
+      'Store-Code',
+      'X-Api-Key',
+      'Partner-Code',
+      'api_key',
+      'x-store_code',
+    ]) {
+      const res = await a.raw('/orders', { headers: { [name]: 'v1-value' } }, null);
+      expect(res.status, name).toBe(401);
+      expect((await json<{ message: string }>(res)).message, name).toMatch(/V1 credentials/);
+    }
+  });
+
   it('scopes every resource to the organization: another organization gets 404', async () => {
     const { a, b, order } = setup();
     const ref = await order();
