@@ -73,6 +73,10 @@ async function submitFile(paths: Paths, storeMap: Map<string, string>, opts: Ord
       for (const [role, code] of Object.entries(storeCodes))
         if (stores[role] && !storeMap.has(code)) storeMap.set(code, stores[role]);
     }
+    const resumed = opts.submit ? await resumeState(paths.file, paths.reportPath, paths.output) : undefined;
+    const state: OrdersState | undefined =
+      resumed ?? (opts.submit ? await freshState(paths.file) : undefined);
+    const resumedAfter = resumed?.line ?? 0; // the state moves on as lines are done
     const stopLines = new AbortController();
     const lines = await createLineProcessor({
       client: conn.client,
@@ -82,11 +86,9 @@ async function submitFile(paths: Paths, storeMap: Map<string, string>, opts: Ord
       concurrency: opts.concurrency,
       ...(opts.cache ? { cache: opts.cache } : {}),
       ...(redis ? { claims: redis.claims } : {}),
+      unsettled: new Set(state?.unsettled),
       stop: stopLines.signal,
     });
-    const resumed = opts.submit ? await resumeState(paths.file, paths.reportPath, paths.output) : undefined;
-    const state: OrdersState | undefined =
-      resumed ?? (opts.submit ? await freshState(paths.file) : undefined);
     const mode = resumed ? 'a' : 'w';
     const [out, report] = await Promise.all([
       openBufferedWriter(paths.output, mode),
@@ -94,7 +96,7 @@ async function submitFile(paths: Paths, storeMap: Map<string, string>, opts: Ord
     ]);
     const showProgress = opts.progress !== false && !opts.json && io.stderr.isTTY === true;
     const bar = showProgress
-      ? createProgress(io.stderr, await countLines(paths.file), resumed?.line ?? 0)
+      ? createProgress(io.stderr, await countLines(paths.file), resumedAfter)
       : undefined;
     const run = await runLines({
       file: paths.file,
@@ -120,7 +122,7 @@ async function submitFile(paths: Paths, storeMap: Map<string, string>, opts: Ord
         submit: opts.submit === true,
         json: opts.json,
         stats: lines.stats(),
-        resumedAfter: resumed?.line ?? 0,
+        resumedAfter,
         state,
         interrupted: io.signal?.aborted === true,
         keyRefused: conn.keyRefused(),

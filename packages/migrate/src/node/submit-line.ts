@@ -1,13 +1,18 @@
 // One V1 order line: convert it, then (with --submit) create it. The result is what the report records.
 import { createHash } from 'node:crypto';
-import type { OrderClaims, PartnerPrintClient } from '@partner-print/client';
+import {
+  AmbiguousOutcomeError,
+  memoryOrderClaims,
+  type OrderClaims,
+  type PartnerPrintClient,
+} from '@partner-print/client';
 import { describeError } from '../client.ts';
 import { type ConversionError, convertV1Order, type ReportEntry } from '../convert.ts';
 import { createImageUploader, decodeBase64Image } from '../image.ts';
 import { createSkuResolver } from '../resolver.ts';
 import { createFileSkuCache } from './file-cache.ts';
 import type { JsonLine } from './files.ts';
-import { createSubmitter, failsEveryLine } from './submit.ts';
+import { createSubmitter, failsEveryLine, settleFirst } from './submit.ts';
 
 /** `not-done`: the line was stopped, or failed for a passing reason (network, 5xx, unknown outcome); a rerun does it again. */
 export type OrderLineStatus = 'converted' | 'created' | 'existing' | 'failed' | 'not-done';
@@ -23,7 +28,8 @@ export interface OrderLineReport {
   report: ReportEntry[];
 }
 
-export type LineResult = OrderLineReport & { output?: unknown; done: boolean };
+/** `unsettled`: a POST was sent whose outcome is unknown (a rerun waits out a settle window before posting). */
+export type LineResult = OrderLineReport & { output?: unknown; done: boolean; unsettled?: boolean };
 
 /**
  * A custom identifier derived from the line's content, so a rerun of the same file derives the same
@@ -58,6 +64,8 @@ export interface LineOptions {
   concurrency: number;
   cache?: string;
   claims?: OrderClaims;
+  /** Identifiers an earlier run posted without learning the outcome: settle before posting them. */
+  unsettled?: ReadonlySet<string>;
   /** Aborted when the run stops: a line not yet submitted is not submitted, one in flight is given up. */
   stop: AbortSignal;
 }
@@ -105,7 +113,8 @@ const baseOf = (
 /** Converts and (with --submit) creates one line; throws only for errors that fail every line. */
 export async function createLineProcessor(o: LineOptions) {
   const converter = await createLineConverter(o);
-  const submit = createSubmitter(o.client, { signal: o.stop, ...(o.claims ? { claims: o.claims } : {}) });
+  const claims = settleFirst(o.claims ?? memoryOrderClaims(), o.unsettled);
+  const submit = createSubmitter(o.client, { signal: o.stop, claims });
 
   const submitLine = async (
     l: JsonLine,
@@ -122,7 +131,8 @@ export async function createLineProcessor(o: LineOptions) {
       return { ...base, ...r, errors: [], done: true, output };
     } catch (e) {
       if (failsEveryLine(e)) throw e;
-      if (o.stop.aborted || !isDefinite(e)) return notDone(base, e);
+      if (o.stop.aborted || !isDefinite(e))
+        return { ...notDone(base, e), unsettled: e instanceof AmbiguousOutcomeError };
       const d = describeError(e);
       return {
         ...base,

@@ -11,6 +11,8 @@ import { type OrdersState, saveState } from './submit-state.ts';
 /** How long lines in flight may finish after Ctrl-C before they are given up. */
 export const GRACE_MS = 1_500;
 const SAVE_EVERY_MS = 500;
+/** How long a line given up may take to record itself before it is recorded as not done from outside. */
+const ANSWER_MS = 200;
 
 export interface LineRun {
   file: string;
@@ -65,7 +67,7 @@ export async function runLines(r: LineRun): Promise<RunCounts> {
   };
   const pipeline = createOrderedPipeline<LineResult>({
     concurrency: r.concurrency,
-    async emit({ output, done, ...line }) {
+    async emit({ output, done, unsettled, ...line }) {
       if (output) r.out.write(`${JSON.stringify(output)}\n`);
       r.report.write(`${JSON.stringify(line)}\n`);
       counts[line.status] = (counts[line.status] ?? 0) + 1;
@@ -74,6 +76,8 @@ export async function runLines(r: LineRun): Promise<RunCounts> {
           `line ${line.line}: ${line.errors.map((e) => `${e.path ? `${e.path}: ` : ''}${e.message}`).join('; ')}`,
         );
       resumable &&= done;
+      if (unsettled && line.customIdentifier && r.state && !r.state.unsettled.includes(line.customIdentifier))
+        r.state.unsettled.push(line.customIdentifier);
       if (resumable && r.state)
         Object.assign(r.state, {
           line: line.line,
@@ -87,7 +91,10 @@ export async function runLines(r: LineRun): Promise<RunCounts> {
       await r.report.backpressure();
     },
   });
-  const stopped = aborted(r.stopLines.signal);
+  // A line given up tells itself what it had done (a POST in flight: unsettled) unless it cannot answer at once.
+  const givenUp = aborted(r.stopLines.signal).then(
+    () => new Promise((resolve) => setTimeout(resolve, ANSWER_MS)),
+  );
   const graceTimer = () => setTimeout(() => r.stopLines.abort(new Error('interrupted (Ctrl-C)')), GRACE_MS);
   r.io.signal?.addEventListener('abort', graceTimer, { once: true });
   let fatal: unknown;
@@ -99,7 +106,7 @@ export async function runLines(r: LineRun): Promise<RunCounts> {
     for await (const l of lines) {
       if (r.io.signal?.aborted || r.keyRefused()) break;
       await pipeline.push(() =>
-        Promise.race([r.processLine(l), stopped.then(() => notDoneLine(l, r.stopLines.signal.reason))]),
+        Promise.race([r.processLine(l), givenUp.then(() => notDoneLine(l, r.stopLines.signal.reason))]),
       );
     }
     await pipeline.drain();

@@ -17,6 +17,8 @@ export interface OrdersState {
   outputBytes: number;
   reportBytes: number;
   counts: Record<string, number>;
+  /** Identifiers whose POST was sent without a known outcome: a rerun settles them before posting. */
+  unsettled: string[];
   done: boolean;
 }
 
@@ -38,7 +40,9 @@ async function readOrdersState(path: string): Promise<OrdersState | undefined> {
     state.command === 'orders' &&
     'line' in state;
   if (!valid) throw new UsageError(`The state file ${path} is not an orders state; delete it to start over`);
-  return state as OrdersState;
+  const orders = state as OrdersState;
+  orders.unsettled ??= [];
+  return orders;
 }
 
 /** The state to resume from: that of an interrupted run of the same input, else none (start at line 1). */
@@ -70,6 +74,7 @@ export async function freshState(input: string): Promise<OrdersState> {
     outputBytes: 0,
     reportBytes: 0,
     counts: {},
+    unsettled: [],
     done: false,
   };
 }

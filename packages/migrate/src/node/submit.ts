@@ -28,6 +28,17 @@ export function createSubmitter(
   };
 }
 
+/** Claims whose holders first wait out a settle window for `ids` (posted by an earlier run, outcome unknown). */
+export function settleFirst(claims: OrderClaims, ids: ReadonlySet<string> = new Set()): OrderClaims {
+  if (ids.size === 0) return claims;
+  return {
+    acquire: async (id, signal) => {
+      const claim = await claims.acquire(id, signal);
+      return ids.has(id) ? { ...claim, unsettled: true } : claim;
+    },
+  };
+}
+
 /** Errors that would fail every line the same way: the run stops instead of reporting each line. */
 export const failsEveryLine = (error: unknown): boolean =>
   error instanceof AuthenticationError || error instanceof V1CredentialsError;

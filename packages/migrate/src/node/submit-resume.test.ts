@@ -1,0 +1,147 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { newSandbox, run, tempDir } from '../../test/helpers.ts';
+
+const readJsonl = (p: string) =>
+  readFileSync(p, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+
+/** `count` combined V1 orders WEB-1…WEB-count, one per line. */
+function ordersFile(sb: ReturnType<typeof newSandbox>, count: number) {
+  const dir = tempDir();
+  const file = join(dir, 'orders.jsonl');
+  const line = (i: number) =>
+    JSON.stringify({
+      store_code: sb.seed.storeCodes.combined,
+      shipping_kind: 'combined',
+      partner_reference: `WEB-${i}`,
+      orderlines: [{ sku: sb.seed.legacySkus.nonPrint, quantity: 1 }],
+    });
+  writeFileSync(file, `${Array.from({ length: count }, (_, i) => line(i + 1)).join('\n')}\n`);
+  return { dir, file, report: join(dir, 'orders.report.jsonl') };
+}
+
+const isPost = (q: Request) => q.method === 'POST' && new URL(q.url).pathname.endsWith('/orders');
+const isLookup = (q: Request) =>
+  new URL(q.url).pathname.endsWith('/lookup-order-reference-by-custom-identifier');
+const identifierOf = async (q: Request) =>
+  ((await q.clone().json()) as { order: { customIdentifier: string } }).order.customIdentifier;
+
+async function storedIdentifiers(sb: ReturnType<typeof newSandbox>) {
+  const res = await sb.fetch(
+    new Request(`${sb.baseUrl}/orders`, { headers: { 'X-Service-Secret-Key': sb.keys.primary } }),
+  );
+  return ((await res.json()) as { orders: Array<{ customIdentifier: string }> }).orders.map(
+    (o) => o.customIdentifier,
+  );
+}
+
+describe('orders --submit resumes after the last completed line', () => {
+  it('a line that fails for a passing reason stops the resume point; the rerun starts there', async () => {
+    const sb = newSandbox({ pageSize: 100 });
+    const { file, report } = ordersFile(sb, 30);
+    const args = ['orders', file, '--sandbox', '--submit', '--json', '--concurrency', '4'];
+    // Every POST of WEB-20 is lost before it reaches the service (the network, not the order).
+    const first = await run(args, {
+      sandbox: sb,
+      intercept: async (q) => {
+        if (isPost(q) && (await identifierOf(q)) === 'WEB-20') throw new TypeError('fetch failed');
+        return undefined;
+      },
+    });
+    expect(first.code).toBe(1);
+    const summary = JSON.parse(first.stdout);
+    expect(summary).toMatchObject({
+      counts: { created: 29, 'not-done': 1 },
+      resumeAfterLine: 19,
+      interrupted: false,
+      complete: false,
+    });
+    expect(readJsonl(report).find((l) => l.line === 20)).toMatchObject({ status: 'not-done' });
+
+    const second = await run(args, { sandbox: sb });
+    expect(second.code).toBe(0);
+    expect(JSON.parse(second.stdout)).toMatchObject({
+      resumedAfterLine: 19,
+      counts: { created: 20, existing: 10 },
+      complete: true,
+    });
+    // Lines 1–19 were not looked at again: one lookup per line from 20 on.
+    expect(second.requests.filter(isLookup)).toHaveLength(11);
+    expect(second.requests.filter(isPost)).toHaveLength(1);
+    const lines = readJsonl(report);
+    expect(lines.map((l) => l.line)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    expect(lines.every((l) => l.status === 'created' || l.status === 'existing')).toBe(true);
+    expect((await storedIdentifiers(sb)).sort()).toHaveLength(30);
+
+    // A completed run leaves nothing to resume: the next one checks every line (and creates nothing).
+    const third = await run(args, { sandbox: sb });
+    expect(JSON.parse(third.stdout)).toMatchObject({ counts: { existing: 30 } });
+    expect(third.requests.filter(isPost)).toHaveLength(0);
+  });
+
+  it('Ctrl-C stops within 2 s, records the lines in flight as not done, says interrupted; the rerun creates no duplicate', async () => {
+    const sb = newSandbox({ pageSize: 100 });
+    const { file } = ordersFile(sb, 60);
+    const args = ['orders', file, '--sandbox', '--submit', '--json', '--concurrency', '4'];
+    const controller = new AbortController();
+    // From WEB-10 on, the service takes its time: the commit lands once 10 virtual seconds have passed
+    // (the client gives up long before), as a slow service would.
+    const held: Array<() => void> = [];
+    sb.clock.onAdvance(() => {
+      for (const release of held.splice(0)) release();
+    });
+    const slow = async (q: Request) => {
+      if (!isPost(q) || Number((await identifierOf(q)).slice(4)) < 10) return undefined;
+      if (!controller.signal.aborted) setTimeout(() => controller.abort(), 0);
+      // Detached from the client's signal: the service goes on after the client gave up.
+      const late = new Request(q.url, { method: 'POST', headers: q.headers, body: await q.text() });
+      await new Promise<void>((resolve) => held.push(resolve));
+      return sb.fetch(late);
+    };
+    const started = Date.now();
+    let stoppedAt = 0;
+    controller.signal.addEventListener('abort', () => {
+      stoppedAt = Date.now();
+    });
+    const first = await run(args, { sandbox: sb, signal: controller.signal, intercept: slow });
+    const ended = Date.now();
+    expect(first.code).toBe(130);
+    expect(ended - stoppedAt).toBeLessThan(2_000);
+    const summary = JSON.parse(first.stdout);
+    expect(summary).toMatchObject({ interrupted: true, complete: false });
+    expect(summary.counts['not-done']).toBeGreaterThan(0);
+    expect(summary.resumeAfterLine).toBeGreaterThanOrEqual(9);
+    expect(ended - started).toBeLessThan(10_000);
+
+    // The held POSTs reach the service when virtual time moves: the rerun's settle window moves it, finds
+    // them and does not post them again.
+    const second = await run(args, { sandbox: sb });
+    expect(second.code).toBe(0);
+    expect(JSON.parse(second.stdout)).toMatchObject({ complete: true, interrupted: false });
+    // Whatever the first run left in flight has landed by now (or lands now).
+    sb.clock.advance(60_000);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const stored = await storedIdentifiers(sb);
+    expect(stored).toHaveLength(60);
+    expect(new Set(stored).size).toBe(60);
+  });
+
+  it('the text summary says the run was interrupted and where to resume', async () => {
+    const sb = newSandbox();
+    const { file } = ordersFile(sb, 20);
+    const controller = new AbortController();
+    controller.abort();
+    const r = await run(['orders', file, '--sandbox', '--submit'], {
+      sandbox: sb,
+      signal: controller.signal,
+    });
+    expect(r.code).toBe(130);
+    expect(r.stdout).toMatch(/^Interrupted: /);
+    expect(r.stdout).toContain('rerun the same command to resume after line 0');
+  });
+});
