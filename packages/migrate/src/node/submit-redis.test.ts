@@ -1,0 +1,68 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RedisServer, startRedisServer } from '../../../ratelimit/bench/redis-server.ts';
+import { newSandbox, run, tempDir } from '../../test/helpers.ts';
+
+// A real redis-server on 127.0.0.1, started here; without it this test fails, never skips.
+let server: RedisServer;
+beforeAll(async () => {
+  server = await startRedisServer();
+}, 20_000);
+afterAll(async () => {
+  await server?.stop();
+});
+
+const isLookup = (q: Request) =>
+  new URL(q.url).pathname.endsWith('/lookup-order-reference-by-custom-identifier');
+
+describe('orders --submit --redis', () => {
+  it('two runs submitting the same orders at once create each once, even with a lookup that lags', async () => {
+    const sb = newSandbox({ pageSize: 200 });
+    const line = (i: number) =>
+      JSON.stringify({
+        store_code: sb.seed.storeCodes.combined,
+        shipping_kind: 'combined',
+        partner_reference: `FLEET-${i}`,
+        orderlines: [{ sku: sb.seed.legacySkus.nonPrint, quantity: 1 }],
+      });
+    const lines = Array.from({ length: 50 }, (_, i) => line(i + 1));
+    const files = [0, 1].map(() => {
+      const file = join(tempDir(), 'orders.jsonl');
+      writeFileSync(file, `${lines.join('\n')}\n`);
+      return file;
+    });
+    // The lookup never sees an order (a lag longer than the runs): only the claims keep the runs apart.
+    const lagging = (q: Request) =>
+      isLookup(q)
+        ? new Response(JSON.stringify({ code: 'not_found', message: 'lagging' }), { status: 404 })
+        : undefined;
+    const count = async () => {
+      const res = await sb.fetch(
+        new Request(`${sb.baseUrl}/orders`, { headers: { 'X-Service-Secret-Key': sb.keys.primary } }),
+      );
+      return ((await res.json()) as { orders: unknown[] }).orders.length;
+    };
+    const submitBoth = (extra: string[]) =>
+      Promise.all(
+        files.map((file) =>
+          run(['orders', file, '--sandbox', '--submit', '--json', '--concurrency', '4', ...extra], {
+            sandbox: sb,
+            intercept: lagging,
+          }),
+        ),
+      );
+
+    const withRedis = await submitBoth(['--redis', server.url]);
+    expect(withRedis.map((r) => r.code)).toEqual([0, 0]);
+    const counts = withRedis.map((r) => JSON.parse(r.stdout).counts);
+    expect((counts[0].created ?? 0) + (counts[1].created ?? 0)).toBe(50);
+    expect(await count()).toBe(50);
+
+    // The reproduction: the same without --redis (new identifiers) creates duplicates.
+    lines.splice(0, 50, ...lines.map((l) => l.replaceAll('FLEET-', 'ALONE-')));
+    for (const file of files) writeFileSync(file, `${lines.join('\n')}\n`);
+    await submitBoth([]);
+    expect(await count()).toBeGreaterThan(100);
+  });
+});
