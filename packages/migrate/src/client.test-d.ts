@@ -35,3 +35,13 @@ describe('types', () => {
     else expectTypeOf(r.productReference).toBeUndefined();
   });
 });
+
+describe('conversion result types', () => {
+  it('a complete order is what client.createOrder takes; a dry run with placeholders is not', async () => {
+    const images = createImageUploader(client);
+    const result = await convertV1Order({}, { uploadImage: images.uploadBase64 });
+    if (result.ok) expectTypeOf(result.order).toMatchTypeOf<Parameters<typeof client.createOrder>[0]>();
+    const dry = await convertV1Order({}, { uploadImage: async (b64: string) => `dry-run:${b64.length}` });
+    if (dry.ok) expectTypeOf(dry.order).not.toMatchTypeOf<Parameters<typeof client.createOrder>[0]>();
+  });
+});
