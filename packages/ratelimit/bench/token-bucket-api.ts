@@ -44,6 +44,8 @@ export interface TokenBucketApi {
   setPolicy(name: string, policy: Policy | undefined): void;
   /** Renames a policy, keeping its bucket (the bucket every request spends follows a renamed `default`). */
   renamePolicy(from: string, to: string): void;
+  /** Answers in place of the buckets while set (a fault: a storm of 429s, a broken route); undefined to stop. */
+  setFault(fault: ((request: Request) => Response | undefined) | undefined): void;
   /** Replaces the extra buckets per route. */
   setRoutes(routes: { method: string; path: RegExp; policy: string }[]): void;
   counts: { ok: number; limited: number };
@@ -84,7 +86,14 @@ export function createTokenBucketApi(options: TokenBucketApiOptions = {}): Token
     return b;
   }
 
+  let fault: ((request: Request) => Response | undefined) | undefined;
+
   function handle(request: Request): Response {
+    const faulty = fault?.(request);
+    if (faulty) {
+      if (faulty.status === 429) counts.limited++;
+      return faulty;
+    }
     const t = now();
     const url = new URL(request.url);
     const org = request.headers.get('x-service-secret-key') ?? 'anonymous';
@@ -139,6 +148,9 @@ export function createTokenBucketApi(options: TokenBucketApiOptions = {}): Token
       }
       if (base === from) base = to;
       routes = routes.map((r) => (r.policy === from ? { ...r, policy: to } : r));
+    },
+    setFault(next) {
+      fault = next;
     },
     setRoutes(next) {
       routes = next;

@@ -1,6 +1,7 @@
 /**
- * One bench process: 8 (or `callers`) concurrent callers hammering one route until `endAt`, with one of
- * three strategies. Started by bench/index.ts through child_process.fork; reports counts over IPC.
+ * One bench process: `callers` concurrent callers hitting the server until `endAt` (or `stopAt`, when this
+ * process leaves mid-run), with one of three strategies. Started by bench/index.ts through
+ * child_process.fork; reports its counts over IPC.
  */
 import Bottleneck from 'bottleneck';
 import { createClient } from 'redis';
@@ -16,93 +17,156 @@ export interface WorkerTask {
   callers: number;
   startAt: number;
   endAt: number;
+  /** This process stops early (a process leaving mid-run). */
+  stopAt?: number;
   quota: number;
   windowSeconds: number;
   redisUrl?: string;
+  /** Paths below the base URL, one per caller in turn (default `/orders`). */
+  paths?: string[];
 }
 
 export interface WorkerResult {
+  /** Every response this process saw, retried 429s included. */
   ok: number;
   limited: number;
   other: number;
   errors: number;
+  /** Calls whose caller got something other than a 200 (a 429 handed back, an error). */
+  lost: number;
+  /** Successes and 429s per second since `startAt`. */
+  okPerSecond: number[];
+  limitedPerSecond: number[];
+  /** Per path: successes of the callers and the longest call (ms). */
+  paths: Record<string, { ok: number; maxMs: number; okPerSecond: number[] }>;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
-export async function runWorker(task: WorkerTask): Promise<WorkerResult> {
-  const result: WorkerResult = { ok: 0, limited: 0, other: 0, errors: 0 };
-  const headers = { 'x-service-secret-key': task.secret };
-  const target = `${task.url}/orders`;
-  const stop = new AbortController();
-  let redis: ReturnType<typeof createClient> | undefined;
-  let send: (signal: AbortSignal) => Promise<Response>;
-  // Every response the server sends counts, including 429s the scheduler retried.
-  const count = (status: number): void => {
-    if (status === 200) result.ok++;
-    else if (status === 429) result.limited++;
-    else result.other++;
+function counter(task: WorkerTask) {
+  const result: WorkerResult = {
+    ...{ ok: 0, limited: 0, other: 0, errors: 0, lost: 0 },
+    ...{ okPerSecond: [], limitedPerSecond: [], paths: {} },
   };
-  const countingFetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    const response = await fetch(input, init);
-    count(response.status);
-    return response;
+  const second = () => Math.floor((Date.now() - task.startAt) / 1000);
+  const bump = (xs: number[]) => {
+    const s = second();
+    if (s >= 0) xs[s] = (xs[s] ?? 0) + 1;
   };
+  return {
+    result,
+    second,
+    bump,
+    /** Every response the server sends counts, including 429s the scheduler retried. */
+    count(status: number): void {
+      if (status === 200) {
+        result.ok++;
+        bump(result.okPerSecond);
+      } else if (status === 429) {
+        result.limited++;
+        bump(result.limitedPerSecond);
+      } else result.other++;
+    },
+  };
+}
 
+async function sender(
+  task: WorkerTask,
+  countingFetch: (input: Request) => Promise<Response>,
+): Promise<{ send: (url: string, signal: AbortSignal) => Promise<Response>; close(): Promise<void> }> {
+  const headers = { 'x-service-secret-key': task.secret };
   if (task.strategy === 'scheduler') {
-    let store: RedisStore | undefined;
+    let redis: ReturnType<typeof createClient> | undefined;
     if (task.redisUrl) {
-      redis = createClient({ url: task.redisUrl });
+      redis = createClient({ url: task.redisUrl, disableOfflineQueue: true });
+      redis.on('error', () => {});
       await redis.connect();
-      store = new RedisStore({ client: redis });
     }
     const scheduler = createScheduler({
       fetch: countingFetch,
       concurrency: task.callers,
-      ...(store ? { store } : {}),
+      ...(redis ? { store: new RedisStore({ client: redis }) } : {}),
     });
-    send = (signal) => scheduler.fetch(target, { headers, signal });
     if (process.env.BENCH_DEBUG) {
-      const debugKey = `sha256:${Buffer.from(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(task.secret))).toString('hex')}`;
-      const debug = setInterval(async () => {
-        console.error(process.pid, JSON.stringify(await scheduler.snapshot(debugKey)));
+      const timer = setInterval(async () => {
+        const key = `sha256:${Buffer.from(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(task.secret))).toString('hex')}`;
+        const d = (await scheduler.snapshot(key)).default;
+        const st = scheduler.stats();
+        console.error(process.pid, 'q', st.queued, 'in', st.inflight, JSON.stringify(d));
       }, 1000);
-      debug.unref();
+      timer.unref();
     }
-  } else if (task.strategy === 'bottleneck') {
+    return {
+      send: (url, signal) => scheduler.fetch(url, { headers, signal }),
+      close: async () => {
+        await redis?.quit();
+      },
+    };
+  }
+  if (task.strategy === 'bottleneck') {
     const limiter = new Bottleneck({
       maxConcurrent: task.callers,
       minTime: Math.ceil((task.windowSeconds * 1000) / task.quota),
     });
-    send = (signal) => limiter.schedule(() => countingFetch(target, { headers, signal }));
-  } else {
-    send = (signal) => countingFetch(target, { headers, signal });
+    return {
+      send: (url, signal) => limiter.schedule(() => countingFetch(new Request(url, { headers, signal }))),
+      close: async () => {},
+    };
   }
+  return {
+    send: (url, signal) => countingFetch(new Request(url, { headers, signal })),
+    close: async () => {},
+  };
+}
 
-  async function caller(): Promise<void> {
-    while (Date.now() < task.endAt) {
+export async function runWorker(task: WorkerTask): Promise<WorkerResult> {
+  const c = counter(task);
+  const { result } = c;
+  const countingFetch = async (request: Request): Promise<Response> => {
+    const response = await fetch(request);
+    c.count(response.status);
+    return response;
+  };
+  const { send, close } = await sender(task, countingFetch);
+  const endAt = task.stopAt ?? task.endAt;
+  const stop = new AbortController();
+  const paths = task.paths ?? ['/orders'];
+
+  async function caller(path: string): Promise<void> {
+    result.paths[path] ??= { ok: 0, maxMs: 0, okPerSecond: [] };
+    const stats = result.paths[path];
+    while (Date.now() < endAt) {
+      const t0 = Date.now();
       try {
-        const response = await send(stop.signal);
+        const response = await send(`${task.url}${path}`, stop.signal);
         await response.arrayBuffer();
+        stats.maxMs = Math.max(stats.maxMs, Date.now() - t0);
+        if (response.status === 200) {
+          stats.ok++;
+          c.bump(stats.okPerSecond);
+        } else if (task.strategy === 'scheduler') result.lost++;
         if (task.strategy === 'naive' && response.status === 429) {
           const seconds = Number(response.headers.get('retry-after') ?? '1');
-          await sleep(Math.min(seconds * 1000, task.endAt - Date.now()));
+          await sleep(Math.min(seconds * 1000, endAt - Date.now()));
         }
       } catch {
         if (stop.signal.aborted) return;
         result.errors++;
+        result.lost++;
       }
     }
   }
 
   await sleep(task.startAt - Date.now());
-  const timer = setTimeout(() => stop.abort(), task.endAt - Date.now());
-  await Promise.all(Array.from({ length: task.callers }, caller));
+  const timer = setTimeout(() => stop.abort(), endAt - Date.now());
+  await Promise.all(
+    Array.from({ length: task.callers }, (_, i) => caller(paths[i % paths.length] ?? '/orders')),
+  );
   clearTimeout(timer);
   stop.abort();
   // Let aborted requests settle with the store before the connection goes.
   await sleep(100);
-  await redis?.quit();
+  await close();
   return result;
 }
 
@@ -114,7 +178,9 @@ if (process.send) {
     runWorker(task).then(
       (result) => process.send?.({ result }, () => process.exit(0)),
       (error: unknown) =>
-        process.send?.({ error: String((error as Error)?.stack ?? error) }, () => process.exit(1)),
+        process.send?.({ error: String(error instanceof Error ? error.stack : error) }, () =>
+          process.exit(1),
+        ),
     );
   };
   process.on('message', onMessage);

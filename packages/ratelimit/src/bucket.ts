@@ -43,6 +43,8 @@ export interface BucketState {
   others: number;
   /** Whether a window was measured yet (the first sample sets `share` and `others` at once). */
   sampled: boolean;
+  /** Time of the last answer that reported this bucket's balance. */
+  seenAt: number;
   /** Time of the last share increase step and of the last cut. */
   grownAt: number;
   cutAt: number;
@@ -69,6 +71,8 @@ export interface BucketState {
   refBalance: number;
   refSeq: number;
   refRefunded: number;
+  /** The refill rate the window started with: a policy change ends the window without a sample. */
+  refRate: number;
 }
 
 export interface BucketObservation {
@@ -83,6 +87,8 @@ export interface BucketObservation {
   refund?: boolean;
   /** A response came without rate-limit fields: stop probing, keep the estimate from the defaults. */
   seen?: boolean;
+  /** When the request was sent (ms): the server's balance is of a moment between this and now. */
+  sentAt?: number;
 }
 
 export const TUNING = {
@@ -121,6 +127,7 @@ export function newBucket(quota: number, windowSeconds: number, now: number): Bu
     sampled: false,
     grownAt: now,
     cutAt: -1,
+    seenAt: now,
     pausedUntil: 0,
     inflight: [],
     inflightSeq: [],
@@ -135,11 +142,14 @@ export function newBucket(quota: number, windowSeconds: number, now: number): Bu
     refBalance: 0,
     refSeq: 0,
     refRefunded: 0,
+    refRate: quota / windowSeconds,
   };
 }
 
 const rateOf = (b: BucketState): number => b.quota / b.windowSeconds;
 const effectiveRate = (b: BucketState): number => rateOf(b) * b.share;
+/** The refill others leave to the server's balance (measured). */
+const levelRate = (b: BucketState): number => rateOf(b) * Math.max(TUNING.minShare, 1 - b.others);
 /** What others spend, tokens per second (measured). */
 export const foreignRate = (b: BucketState): number => rateOf(b) * b.others;
 /** Below this server balance, a shared budget is congested: the sharers want more than the refill. */
@@ -148,26 +158,36 @@ export const congestionLevel = (b: BucketState): number =>
 const reserveOf = (b: BucketState): number =>
   Math.min(b.quota * 0.05, foreignRate(b) * TUNING.reserveSeconds);
 
+/**
+ * The server's balance refills at the rate others leave (measured); our claim at our share (AIMD). The
+ * first is an estimate of what is there, the second of what we may take of it.
+ */
 export function refill(b: BucketState, now: number): void {
   const cap = b.quota - b.inflight.length;
   if (now > b.at) {
-    const gain = (effectiveRate(b) * (now - b.at)) / 1000;
-    b.level = Math.min(cap, b.level + gain);
-    b.tokens = Math.min(b.level, b.tokens + gain);
+    const dt = (now - b.at) / 1000;
+    b.level = Math.min(cap, b.level + levelRate(b) * dt);
+    b.tokens = Math.min(b.level, b.tokens + effectiveRate(b) * dt);
     b.at = now;
   }
   if (b.level > cap) b.level = cap;
   if (b.tokens > b.level) b.tokens = b.level;
 }
 
+/** An estimate of the balance older than this (ms) may be checked by one request, whatever it says. */
+const staleMs = (b: BucketState): number => Math.max(250, (b.windowSeconds * 1000) / 24);
+
 /** When the bucket can give one token (ms); `now` if it can now. Call after {@link refill}. */
 export function readyAt(b: BucketState, now: number): number {
   // Tokens of our share left unspent (the reserve held us back) entitle us to dig into the reserve, so a
   // process that keeps a reserve is never starved by one that does not (yet) see it.
   const reserve = Math.max(0, reserveOf(b) - Math.max(0, b.tokens - 1));
-  const missing = Math.max(0, 1 - b.tokens, 1 + reserve - b.level);
-  const at = missing > 0 ? now + (missing / effectiveRate(b)) * 1000 : now;
-  return Math.max(at, b.pausedUntil);
+  const claimAt = b.tokens >= 1 ? now : now + ((1 - b.tokens) / effectiveRate(b)) * 1000;
+  const short = 1 + reserve - b.level;
+  let levelAt = short > 0 ? now + (short / levelRate(b)) * 1000 : now;
+  // A low estimate that no answer has refreshed for a while: one request (none on the way) asks the server.
+  if (b.live && b.inflight.length === 0) levelAt = Math.min(levelAt, b.seenAt + staleMs(b));
+  return Math.max(claimAt, levelAt, b.pausedUntil, now);
 }
 
 /**
@@ -257,6 +277,7 @@ export function observe(b: BucketState, ticket: number | undefined, o: BucketObs
     if (ticket < b.lastTicket) return;
     b.lastTicket = ticket;
   }
+  b.seenAt = now;
 
   // Requests sent after this one and still open are most likely not in its `r` yet.
   let after = 0;
@@ -299,16 +320,20 @@ export function observe(b: BucketState, ticket: number | undefined, o: BucketObs
   steerShare(b, lo, now);
 
   if (seq === undefined) return;
-  const elapsed = now - b.refAt;
-  if (b.refAt < 0 || elapsed < 0) {
-    startWindow(b, now, balance, seq);
+  // Measured from send to send: a late answer (a slow network, a virtual clock that jumped) must not
+  // read as others spending the refill of the wait.
+  const at = o.sentAt ?? now;
+  const elapsed = at - b.refAt;
+  if (b.refAt < 0 || elapsed < 0 || b.refRate !== rate) {
+    startWindow(b, at, balance, seq);
     return;
   }
   const ours = seq - b.refSeq - (b.refunded - b.refRefunded);
   const spent = (rate * elapsed) / 1000 + b.refBalance - balance;
   if (spent < TUNING.windowTokens && elapsed < TUNING.windowMs) return;
-  // A full bucket wastes refill, which would read as someone else's use: no sample then.
-  if (b.refBalance < b.quota - 1 && balance < b.quota - 1 && ours > 0) {
+  // A full bucket wastes refill, which would read as someone else's use: no sample when it may have
+  // filled up during the window.
+  if (b.refBalance + (rate * elapsed) / 1000 < b.quota - 1 && balance < b.quota - 1 && ours > 0) {
     // Within a token of noise (reordering, rounding of `r`) nobody else spent anything.
     const others = Math.max(0, spent - ours - 1);
     const measured = others / (ours + others);
@@ -320,7 +345,7 @@ export function observe(b: BucketState, ticket: number | undefined, o: BucketObs
     if (!b.sampled) b.share = Math.max(TUNING.minShare, 1 - sample);
     b.sampled = true;
   }
-  startWindow(b, now, balance, seq);
+  startWindow(b, at, balance, seq);
 }
 
 /**
@@ -346,4 +371,5 @@ function startWindow(b: BucketState, now: number, balance: number, seq: number):
   b.refBalance = balance;
   b.refSeq = seq;
   b.refRefunded = b.refunded;
+  b.refRate = rateOf(b);
 }

@@ -49,7 +49,7 @@ export class Budget {
     lane: Lane,
     parsed: ParsedRateLimitHeaders,
     taken: readonly string[],
-    throttle: { status: number; throttle?: Throttle; now: number },
+    throttle: { status: number; throttle?: Throttle; now: number; sentAt: number },
   ): BucketObservation[] {
     const byName = new Map<string, BucketObservation>();
     const at = (name: string): BucketObservation => {
@@ -78,7 +78,9 @@ export class Budget {
       if (t?.scope === 'buckets')
         for (const name of t.buckets) at(name).pauseUntil = throttle.now + t.pauseMs;
     }
-    return [...byName.values()];
+    const out = [...byName.values()];
+    for (const o of out) o.sentAt = throttle.sentAt;
+    return out;
   }
 
   stats(): { policies: Record<string, PolicySpec>; routes: Record<string, readonly string[]> } {

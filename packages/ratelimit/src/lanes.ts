@@ -1,5 +1,7 @@
 import { Deque } from './deque.ts';
 
+const MAX_IDLE_LANES = 1000;
+
 /** A request in the scheduler; kept small (100,000 queued fit in well under 50 MB). */
 export interface Entry {
   seq: number;
@@ -49,17 +51,25 @@ export class Lanes {
     const id = `${key}\n${priority}\n${route}${classified ? `\n${classified.join(',')}` : ''}`;
     let lane = this.lanes.get(id);
     if (!lane) {
+      // Empty lanes are kept for reuse (a lane per request would cost an allocation each); past a
+      // thousand, the empty ones go.
+      if (this.lanes.size >= MAX_IDLE_LANES) this.sweep();
       lane = { id, key, route, classified, priority, queue: new Deque(), size: 0, blockedUntil: 0 };
       this.lanes.set(id, lane);
-      this.levelFor(priority).add(lane);
     }
     return lane;
+  }
+
+  /** Whether a request queued in this lane now would go at once (nothing queued, nothing blocked). */
+  idle(lane: Lane): boolean {
+    return this.queued === 0 && lane.blockedUntil === 0 && this.routePausedUntil(lane) === 0;
   }
 
   /** Queues an entry at the back, or at the front (a retry keeps its place). */
   enqueue(entry: Entry, front: boolean): void {
     const lane = this.revive(entry.lane);
     entry.lane = lane;
+    if (lane.size === 0) this.levelFor(lane.priority).add(lane);
     entry.state = 'queued';
     if (front) lane.queue.unshift(entry);
     else lane.queue.push(entry);
@@ -94,6 +104,12 @@ export class Lanes {
 
   /** Lanes whose head may go now, by priority then arrival. */
   candidates(now: number): Lane[] {
+    const only = this.levels.length === 1 ? this.levels[0]?.lanes : undefined;
+    if (only?.size === 1) {
+      // The common case: one waiting lane.
+      for (const lane of only)
+        return lane.blockedUntil > now || this.routePausedUntil(lane) > now ? [] : [lane];
+    }
     const out: { lane: Lane; seq: number; priority: number }[] = [];
     for (const level of this.levels) {
       for (const lane of level.lanes) {
@@ -109,16 +125,19 @@ export class Lanes {
   /** When the earliest waiting lane may go (infinite when all wait for an answer). */
   wakeAt(): number {
     let wake = Number.POSITIVE_INFINITY;
-    for (const lane of this.lanes.values()) {
-      if (lane.size > 0) wake = Math.min(wake, Math.max(lane.blockedUntil, this.routePausedUntil(lane)));
+    for (const level of this.levels) {
+      for (const lane of level.lanes)
+        wake = Math.min(wake, Math.max(lane.blockedUntil, this.routePausedUntil(lane)));
     }
     return wake;
   }
 
   /** Something changed (an answer, a refill): every lane may try again. */
   unblock(onlyAwaiting = false): void {
-    for (const lane of this.lanes.values()) {
-      if (!onlyAwaiting || lane.blockedUntil === Number.POSITIVE_INFINITY) lane.blockedUntil = 0;
+    for (const level of this.levels) {
+      for (const lane of level.lanes) {
+        if (!onlyAwaiting || lane.blockedUntil === Number.POSITIVE_INFINITY) lane.blockedUntil = 0;
+      }
     }
   }
 
@@ -143,6 +162,7 @@ export class Lanes {
       for (const entry of lane.queue) if (entry.state === 'queued') out.push(entry);
       lane.size = 0;
       this.dropIfEmpty(lane);
+      this.lanes.delete(lane.id);
     }
     this.queued = 0;
     return out;
@@ -172,18 +192,23 @@ export class Lanes {
     return level.lanes;
   }
 
-  /** A lane dropped while its entry was in flight comes back for a retry. */
+  /** A lane swept while its entry was in flight comes back for a retry. */
   private revive(lane: Lane): Lane {
     const current = this.lanes.get(lane.id);
     if (current) return current;
     this.lanes.set(lane.id, lane);
-    this.levelFor(lane.priority).add(lane);
     return lane;
   }
 
+  /** An empty lane leaves its priority level (the level only lists lanes with entries). */
   private dropIfEmpty(lane: Lane): void {
-    if (lane.size > 0 || this.lanes.get(lane.id) !== lane) return;
-    this.lanes.delete(lane.id);
-    this.levelFor(lane.priority).delete(lane);
+    if (lane.size > 0) return;
+    // Aborted entries left in the deque go with it.
+    while (lane.queue.length > 0) lane.queue.shift();
+    this.levels.find((l) => l.priority === lane.priority)?.lanes.delete(lane);
+  }
+
+  private sweep(): void {
+    for (const [id, lane] of this.lanes) if (lane.size === 0) this.lanes.delete(id);
   }
 }

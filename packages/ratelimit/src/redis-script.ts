@@ -33,7 +33,7 @@ local cutEvery = tonumber(ARGV[16])
 local sharedAbove = tonumber(ARGV[17])
 
 local FIELDS = { 'quota', 'window', 'level', 'tokens', 'at', 'share', 'sampled', 'paused', 'taken', 'refunded',
-  'last', 'live', 'refAt', 'refBalance', 'refSeq', 'refRefunded', 'others', 'grownAt', 'cutAt', 'probing' }
+  'last', 'live', 'refAt', 'refBalance', 'refSeq', 'refRefunded', 'others', 'grownAt', 'cutAt', 'probing', 'seenAt', 'refRate' }
 
 local function load(i, name, quota, window)
   local h = KEYS[1 + 2 * i]
@@ -47,10 +47,13 @@ local function load(i, name, quota, window)
     b.grownAt = b.grownAt or now
     b.cutAt = b.cutAt or -1
     b.probing = b.probing or 0
+    b.seenAt = b.seenAt or now
+    b.refRate = b.refRate or (b.quota / b.window)
   elseif quota and window then
     b = { quota = quota, window = window, level = quota, tokens = quota, at = now, share = 1, sampled = 0, paused = 0,
           taken = 0, refunded = 0, last = -1, live = 0, refAt = -1, refBalance = 0, refSeq = 0, refRefunded = 0,
-          others = 0, grownAt = now, cutAt = -1, probing = 0 }
+          others = 0, grownAt = now, cutAt = -1, probing = 0, seenAt = now,
+          refRate = quota / window }
     redis.call('SADD', KEYS[2], name)
   else
     return nil
@@ -99,12 +102,14 @@ local function foreign(b) return rate(b) * b.others end
 local function congestion(b) return math.min(b.quota * 0.05, rate(b) * reserveSeconds) + 1 end
 local function reserve(b) return math.min(b.quota * 0.05, foreign(b) * reserveSeconds) end
 
+local function levelRate(b) return rate(b) * math.max(minShare, 1 - b.others) end
+
 local function refill(b)
   local cap = b.quota - #b.inflight
   if now > b.at then
-    local gain = effective(b) * (now - b.at) / 1000
-    b.level = math.min(cap, b.level + gain)
-    b.tokens = math.min(b.level, b.tokens + gain)
+    local dt = (now - b.at) / 1000
+    b.level = math.min(cap, b.level + levelRate(b) * dt)
+    b.tokens = math.min(b.level, b.tokens + effective(b) * dt)
     b.at = now
   end
   if b.level > cap then b.level = cap end
@@ -113,10 +118,15 @@ end
 
 local function readyAt(b)
   local held = math.max(0, reserve(b) - math.max(0, b.tokens - 1))
-  local missing = math.max(0, 1 - b.tokens, 1 + held - b.level)
-  local at = now
-  if missing > 0 then at = now + missing / effective(b) * 1000 end
-  return math.max(at, b.paused)
+  local claimAt = now
+  if b.tokens < 1 then claimAt = now + (1 - b.tokens) / effective(b) * 1000 end
+  local short = 1 + held - b.level
+  local levelAt = now
+  if short > 0 then levelAt = now + short / levelRate(b) * 1000 end
+  if b.live == 1 and #b.inflight == 0 then
+    levelAt = math.min(levelAt, b.seenAt + math.max(250, b.window * 1000 / 24))
+  end
+  return math.max(claimAt, levelAt, b.paused, now)
 end
 
 local function save(b)
@@ -150,11 +160,12 @@ local function settle(b, ticket)
   return nil, 0
 end
 
-local function startWindow(b, balance, seq)
-  b.refAt = now
+local function startWindow(b, at, balance, seq)
+  b.refAt = at
   b.refBalance = balance
   b.refSeq = seq
   b.refRefunded = b.refunded
+  b.refRate = rate(b)
 end
 
 local function steer(b, balance)
@@ -198,6 +209,7 @@ local function observe(b, ticket, o)
     if ticket < b.last then return end
     b.last = ticket
   end
+  b.seenAt = now
   local after = 0
   for _, t in ipairs(b.inflight) do
     if (not ticket) or t > ticket then after = after + 1 end
@@ -232,15 +244,16 @@ local function observe(b, ticket, o)
   steer(b, lo)
 
   if not seq then return end
-  local elapsed = now - b.refAt
-  if b.refAt < 0 or elapsed < 0 then
-    startWindow(b, balance, seq)
+  local at = o.sentAt or now
+  local elapsed = at - b.refAt
+  if b.refAt < 0 or elapsed < 0 or math.abs(b.refRate - r) > 1e-9 then
+    startWindow(b, at, balance, seq)
     return
   end
   local ours = seq - b.refSeq - (b.refunded - b.refRefunded)
   local spent = r * elapsed / 1000 + b.refBalance - balance
   if spent < windowTokens and elapsed < windowMs then return end
-  if b.refBalance < b.quota - 1 and balance < b.quota - 1 and ours > 0 then
+  if b.refBalance + r * elapsed / 1000 < b.quota - 1 and balance < b.quota - 1 and ours > 0 then
     local others = math.max(0, spent - ours - 1)
     local measured = others / (ours + others)
     local sample = 0
@@ -251,7 +264,7 @@ local function observe(b, ticket, o)
     if b.sampled == 0 then b.share = math.max(minShare, 1 - sample) end
     b.sampled = 1
   end
-  startWindow(b, balance, seq)
+  startWindow(b, at, balance, seq)
 end
 
 if mode == 'take' then

@@ -75,11 +75,11 @@ export function requestInitOf(init: SchedulerRequestInit | undefined): RequestIn
  * signal) cost more than the rest of the scheduler's work per request. Only the priority header is removed,
  * from a copy. A body is read once and copied for each attempt, since a retry needs a fresh one.
  */
-export async function attemptRequest(
+export function attemptRequest(
   entry: Entry,
   priorityHeader: string | undefined,
   retries: boolean,
-): Promise<Request> {
+): Request | Promise<Request> {
   if (!entry.request) {
     const { input, init } = entry;
     const request =
@@ -89,11 +89,15 @@ export async function attemptRequest(
     entry.input = undefined;
     entry.init = undefined;
     if (priorityHeader && request !== input) request.headers.delete(priorityHeader);
-    entry.body = request.body && retries ? await request.arrayBuffer() : null;
     entry.request = request;
-    if (!entry.body) return request;
+    entry.body = null;
+    // Without a body, the same Request can be sent again.
+    if (!request.body || !retries) return request;
+    return request.arrayBuffer().then((body) => {
+      entry.body = body;
+      return new Request(request, { body: body.slice(0) });
+    });
   }
   if (entry.body) return new Request(entry.request, { body: entry.body.slice(0) });
-  // Without a body, the same Request can be sent again.
   return entry.request;
 }

@@ -197,23 +197,30 @@ class SchedulerCore {
         ...{ seq, input, init, request: undefined, body: undefined, lane, signal, onAbort: undefined },
         ...{ resolve, reject, attempts: 0, enqueuedAt: this.clock.now(), state: 'queued' },
       };
-      if (signal) {
-        // The caller's deadline: a queued request leaves at once, with the signal's reason.
-        entry.onAbort = () => {
-          if (entry.state !== 'queued') return; // in flight: the fetch itself sees the signal
-          this.lanes.remove(entry);
-          this.counters.aborted++;
-          this.finish(entry);
-          reject(signal.reason);
-          if (this.lanes.queued === 0) this.cancelTimer();
-        };
-        signal.addEventListener('abort', entry.onAbort, { once: true });
-      }
+      // A request that goes at once needs no abort listener (the costliest step per request); one that
+      // may wait gets it now, or when it is found blocked.
+      const waits = this.pumping || this.inflight >= this.concurrency || !this.lanes.idle(lane);
       this.lanes.enqueue(entry, false);
+      if (waits) this.watch(entry);
       if (this.events.has('queued'))
         this.events.emit('queued', { route: lane.route, priority: lane.priority, queued: this.lanes.queued });
       void this.pump();
     });
+  }
+
+  /** The caller's deadline: a queued request leaves at once when its signal aborts, with the reason. */
+  private watch(entry: Entry): void {
+    const { signal } = entry;
+    if (!signal || entry.onAbort) return;
+    entry.onAbort = () => {
+      if (entry.state !== 'queued') return; // in flight: the fetch itself sees the signal
+      this.lanes.remove(entry);
+      this.counters.aborted++;
+      this.finish(entry);
+      entry.reject(signal.reason);
+      if (this.lanes.queued === 0) this.cancelTimer();
+    };
+    signal.addEventListener('abort', entry.onAbort, { once: true });
   }
 
   private async pump(): Promise<void> {
@@ -240,6 +247,11 @@ class SchedulerCore {
     for (const lane of this.lanes.candidates(now)) {
       const entry = this.lanes.head(lane);
       if (!entry) continue;
+      if (entry.signal?.aborted) {
+        this.watch(entry);
+        entry.onAbort?.();
+        return true;
+      }
       const buckets = this.budget.bucketsFor(lane);
       const names = buckets.map((b) => b.name);
       let result: Awaited<ReturnType<RateLimitStore['take']>>;
@@ -258,6 +270,7 @@ class SchedulerCore {
       }
       if (!result.ok) {
         lane.blockedUntil = result.retryAt;
+        this.watch(entry);
         continue;
       }
       this.lanes.take(lane, entry);
@@ -278,10 +291,10 @@ class SchedulerCore {
       waitedMs: now - entry.enqueuedAt,
       attempt: entry.attempts,
     });
-    void this.send(entry, ticket, taken);
+    void this.send(entry, ticket, taken, now);
   }
 
-  private async send(entry: Entry, ticket: number, taken: readonly string[]): Promise<void> {
+  private async send(entry: Entry, ticket: number, taken: readonly string[], sentAt: number): Promise<void> {
     let response: Response;
     try {
       response = await this.baseFetch(await attemptRequest(entry, this.priorityHeader, this.retries));
@@ -293,14 +306,13 @@ class SchedulerCore {
       void this.pump();
       return;
     }
-    await this.answer(entry, ticket, taken, response);
+    await this.answer(entry, { ticket, taken, sentAt }, response);
   }
 
   /** Reads an answer into the budget, then retries a throttled request or hands the answer over. */
   private async answer(
     entry: Entry,
-    ticket: number,
-    taken: readonly string[],
+    { ticket, taken, sentAt }: { ticket: number; taken: readonly string[]; sentAt: number },
     response: Response,
   ): Promise<void> {
     const now = this.clock.now();
@@ -316,7 +328,8 @@ class SchedulerCore {
     } else this.retry.succeeded(lane.key, lane.route, taken);
     if (throttle?.scope === 'route') this.lanes.pauseRoute(lane.key, lane.route, now + throttle.pauseMs);
     else this.lanes.routeAnswered(lane.key, lane.route);
-    const observations = this.budget.observe(lane, parsed, taken, { status: response.status, throttle, now });
+    const status = response.status;
+    const observations = this.budget.observe(lane, parsed, taken, { status, throttle, now, sentAt });
     try {
       await this.store.observe(lane.key, ticket, taken, observations, now);
     } catch {
