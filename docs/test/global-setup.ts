@@ -10,7 +10,7 @@ const INPUTS = [
   join(PATHS.root, 'tools/docs'),
   PATHS.redoclyConfig,
   // The in-page runner bundles these packages' sources.
-  ...['sandbox', 'client', 'callback', 'render', 'openapi', 'ratelimit'].map((p) =>
+  ...['sandbox', 'client', 'callback', 'openapi', 'ratelimit'].map((p) =>
     join(PATHS.root, 'packages', p, 'src'),
   ),
 ];

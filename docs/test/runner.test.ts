@@ -203,7 +203,7 @@ describe('runnable samples in Chromium', () => {
     await expect.poll(() => panel.locator('.pp-clock').textContent()).not.toBe(clock);
     await panel.locator('[data-action="ship"]').click();
     await expect
-      .poll(() => panel.locator('.pp-log').innerText())
+      .poll(() => panel.locator('.pp-log').textContent())
       .toMatch(/Sandbox control: shipped Order_\w+ → Shipment_\w+/);
     expect(errors).toEqual([]);
   });

@@ -8,6 +8,8 @@ import { makeOffline, remoteAssetUrls } from './postprocess.ts';
 import { redocly } from './redocly.ts';
 import { operationSample, type RunnableEntry, runnerParts, withRunner } from './runnable.ts';
 import { curlSample, sdkSample } from './samples.ts';
+import { typeComposedObjects } from './schema-display.ts';
+import { searchFriendlyDescriptions } from './search-text.ts';
 import { operationRoute, tagRoute } from './slug.ts';
 
 export const SITE_TITLE = 'Partner Print SDK — API V2 reference and guides';
@@ -73,6 +75,8 @@ async function buildInto(
   redocly(['bundle', PATHS.spec, '--output', bundled, '--lint-config', 'off']);
   const doc = JSON.parse(readFileSync(bundled, 'utf8')) as JsonObject;
   log(`bundled ${PATHS.spec}`);
+  const typed = typeComposedObjects(doc);
+  if (typed.length) log(`shown as objects (oneOf of objects without a type): ${typed.join(', ')}`);
 
   // 2. Guides as trait tags, linked from the API tags they explain.
   const guides = loadGuides(PATHS.guides);
@@ -131,6 +135,8 @@ async function buildInto(
     log(`warning: ${message}`);
   }
 
+  // Search snippets keep the spaces between table cells and wrapped lines (see search-text.ts).
+  searchFriendlyDescriptions(doc);
   const input = `${work}/openapi.json`;
   writeFileSync(input, `${JSON.stringify(doc, null, 2)}\n`);
 

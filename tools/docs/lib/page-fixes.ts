@@ -2,6 +2,12 @@
  * Fixes of Redoc's layout seen in Chromium, and the styles of the Run bar the loader adds under runnable code.
  */
 export const PAGE_CSS = `
+/* Guides and the introduction have nothing for the right-hand column: their text takes the whole width. */
+[data-section-id]:not([data-item-kind="httpItem"]) [data-testid="right-panel"]:empty{display:none}
+[data-section-id]:not([data-item-kind="httpItem"]) [data-testid="middle-panel"]:has(+ [data-testid="right-panel"]:empty){
+width:100%;max-width:1100px}
+/* Code in tables (package names, field names) breaks at its hyphens, never inside a word ("ratelimi t"). */
+main td code,main th code{word-break:normal!important;overflow-wrap:normal!important}
 .pp-run-bar{display:flex;align-items:center;gap:10px;flex-wrap:wrap;margin:8px 0 12px;font:13px/1.4 system-ui,sans-serif}
 .pp-run-bar button{font:inherit;font-weight:600;padding:5px 14px;border-radius:6px;border:1px solid #1a56db;background:#1a56db;
 color:#fff;cursor:pointer}

@@ -9,7 +9,6 @@ import { samplePng } from '../../../docs/examples/steps/sample-image.ts';
 import * as callback from '../../../packages/callback/src/index.ts';
 import * as client from '../../../packages/client/src/index.ts';
 import * as lite from '../../../packages/client/src/lite.ts';
-import * as render from '../../../packages/render/src/index.ts';
 import type { ModuleFactory } from './session.ts';
 
 let photos = 0;
@@ -54,7 +53,6 @@ export const createModules: ModuleFactory = ({ fetch, clock }) => {
       createClient: (options: lite.LiteClientOptions) => lite.createClient(withSession(options)),
     },
     '@partner-print/callback': callback,
-    '@partner-print/render': render,
     'node:fs/promises': fs,
     'fs/promises': fs,
   };
