@@ -17,12 +17,32 @@ function concat(chunks: Uint8Array[], size: number): Uint8Array {
   return out;
 }
 
+/**
+ * A refused body up to this size is still read to its end (and thrown away, chunk by chunk) before the answer,
+ * so an HTTP/1.1 client that is still sending gets its 413 instead of a reset connection. Larger ones are
+ * answered at once.
+ */
+const DISCARD_BYTES = 16 * 1024 * 1024;
+
+async function discard(reader: ReadableStreamDefaultReader<Uint8Array>, budget: number): Promise<void> {
+  let left = budget;
+  while (left > 0) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    left -= value.byteLength;
+  }
+}
+
 /** Reads at most `limit` bytes of the body; more (declared or sent) is `too_large`. */
 export async function readLimited(request: Request, limit: number): Promise<BodyRead> {
   const declared = Number(request.headers.get('content-length') ?? 0);
-  if (declared > limit) return { kind: 'too_large', limit };
-  if (!request.body) return { kind: 'ok', bytes: new Uint8Array(0) };
-  const reader = request.body.getReader();
+  const reader = request.body?.getReader();
+  if (declared > limit) {
+    if (reader && declared <= DISCARD_BYTES) await discard(reader, DISCARD_BYTES);
+    reader?.releaseLock();
+    return { kind: 'too_large', limit };
+  }
+  if (!reader) return { kind: 'ok', bytes: new Uint8Array(0) };
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -30,7 +50,8 @@ export async function readLimited(request: Request, limit: number): Promise<Body
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      // Stop reading; the rest of the body is never pulled (the Node server drains and closes it).
+      chunks.length = 0;
+      await discard(reader, DISCARD_BYTES - size);
       reader.releaseLock();
       return { kind: 'too_large', limit };
     }

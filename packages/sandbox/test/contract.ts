@@ -11,11 +11,10 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { inject } from 'vitest';
 import type { Sandbox } from '../src/index.ts';
+import { type Json, resolve } from './spec-walk.ts';
 
 const SPEC_ID = 'https://partner-print.invalid/openapi.json';
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
-
-type Json = Record<string, unknown>;
 
 interface Operation {
   id: string;
@@ -47,21 +46,6 @@ for (const [template, item] of Object.entries(spec.paths)) {
       op,
     });
   }
-}
-
-/** Follows `$ref`s inside the document; returns the target and its JSON pointer. */
-function resolve(value: Json, pointer: string): [Json, string] {
-  let v = value;
-  let p = pointer;
-  while (typeof v.$ref === 'string') {
-    p = v.$ref;
-    v = (v.$ref as string)
-      .slice(2)
-      .split('/')
-      .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
-      .reduce<Json>((node, key) => node[key] as Json, spec as unknown as Json);
-  }
-  return [v, p];
 }
 
 const validators = new Map<string, ValidateFunction>();
@@ -109,6 +93,45 @@ export class ContractError extends Error {
   override name = 'ContractError';
 }
 
+/** A header value as JSON Schema sees it: a number when the schema wants one and the text is numeric. */
+function headerValue(schema: Json, text: string): unknown {
+  const numeric = schema.type === 'integer' || schema.type === 'number';
+  return numeric && /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
+}
+
+/**
+ * Each header the response documents: required ones must be there; every one present is validated against its
+ * schema and recorded for the coverage table.
+ */
+function checkHeaders(
+  op: Operation,
+  res: Json,
+  resPointer: string,
+  response: Response,
+  where: string,
+  options: { rateLimited: boolean },
+) {
+  for (const [name, header] of Object.entries((res.headers as Json | undefined) ?? {})) {
+    const [h, pointer] = resolve(header as Json, `${resPointer}/headers/${escapePointer(name)}`);
+    const value = response.headers.get(name);
+    // With `rateLimits: false` (a sandbox option) there are no buckets, so no rate-limit headers.
+    const rateLimitHeader = /^x-ratelimit/i.test(name);
+    if (value === null) {
+      if (h.required === true && !(rateLimitHeader && !options.rateLimited)) {
+        throw new ContractError(`${where}: required header ${name} missing`);
+      }
+      continue;
+    }
+    const validate = validator(`${pointer}/schema`);
+    if (!validate(headerValue(h.schema as Json, value))) {
+      throw new ContractError(
+        `${where}: header ${name}: ${value} does not match: ${ajv.errorsText(validate.errors)}`,
+      );
+    }
+    record(`${op.id} header ${name}`);
+  }
+}
+
 /** Checks one response of the V2 API against the spec; returns the operation id. */
 export async function checkResponse(
   request: Request,
@@ -125,14 +148,7 @@ export async function checkResponse(
   const responsesPointer = `${op.pointer}/responses/${key}`;
   const [res, resPointer] = resolve((op.op.responses as Json)[key] as Json, responsesPointer);
 
-  for (const [name, header] of Object.entries((res.headers as Json | undefined) ?? {})) {
-    const [h] = resolve(header as Json, '');
-    // With `rateLimits: false` (a sandbox option) there are no buckets, so no rate-limit headers.
-    const rateLimitHeader = /^x-ratelimit/i.test(name);
-    if (h.required === true && !response.headers.has(name) && !(rateLimitHeader && !options.rateLimited)) {
-      throw new ContractError(`${where}: required header ${name} missing`);
-    }
-  }
+  checkHeaders(op, res, resPointer, response, where, options);
   if (response.status === 429 || response.status === 202) {
     const ra = response.headers.get('retry-after');
     if (ra === null || !/^\d+$/.test(ra))

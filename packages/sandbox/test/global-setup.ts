@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spec } from '@partner-print/openapi';
 import type { TestProject } from 'vitest/node';
+import { documentedHeaders } from './spec-walk.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -34,8 +35,11 @@ export default function setup(project: TestProject) {
         );
         const any = Object.keys(op.responses).some((s) => exercised.has(`${op.operationId} ${s}`));
         if (!any) missing.push(op.operationId);
+        const headers = documentedHeaders(op).map((h) =>
+          exercised.has(`${op.operationId} header ${h}`) ? `${h}✓` : `${h}·`,
+        );
         rows.push(
-          `${any ? '✓' : '✗'} ${op.operationId.padEnd(40)} ${method.toUpperCase().padEnd(5)} ${path.padEnd(52)} ${statuses.join(' ')}`,
+          `${any ? '✓' : '✗'} ${op.operationId.padEnd(40)} ${method.toUpperCase().padEnd(5)} ${path.padEnd(52)} ${statuses.join(' ')}  headers: ${headers.join(' ') || '–'}`,
         );
       }
     }
@@ -47,7 +51,9 @@ export default function setup(project: TestProject) {
         `${hit ? '✓' : '✗'} ${`${name} (webhook)`.padEnd(40)} GET   ${'callback URL (query checked against the spec)'}`,
       );
     }
-    console.log(`\nContract coverage (✓ exercised, · documented but not exercised)\n${rows.join('\n')}\n`);
+    console.log(
+      `\nContract coverage (✓ exercised, · documented but not exercised; headers: each documented response header, ✓ when present and checked against its schema)\n${rows.join('\n')}\n`,
+    );
     if (missing.length > 0 && process.env.SANDBOX_CONTRACT_PARTIAL !== '1') {
       // A teardown error alone does not change vitest's exit code.
       process.exitCode = 1;
