@@ -1,9 +1,16 @@
 // Order faults on top of the in-process sandbox, for the createOrder tests and bench: a POST /orders whose
 // commit lands later than its answer (or than the client's giving up), and a custom-identifier lookup that
 // lags commits. Times are the sandbox's virtual milliseconds: a client sleeping on that clock moves them.
+import { isReference, type Reference, type ReferencePrefix } from '@partner-print/openapi';
 import { createSandbox, type Sandbox } from '@partner-print/sandbox';
-import { createClient, type Fetch } from '../src/index.ts';
+import { createClient, type Fetch, type OrderRequest } from '../src/index.ts';
 import { withSignal } from './helpers.ts';
+
+/** A seeded reference, typed (the sandbox's seed holds plain strings). */
+export function ref<P extends ReferencePrefix>(prefix: P, value: string | undefined): Reference<P> {
+  if (!isReference(prefix, value)) throw new TypeError(`not a ${prefix} reference: ${value}`);
+  return value;
+}
 
 /** Deterministic pseudo-random numbers (mulberry32), so a failing run can be repeated. */
 export function random(seed: number) {
@@ -16,20 +23,20 @@ export function random(seed: number) {
 }
 
 export type PostFault =
-  /** The service answers 503 at once and commits the order `commitAfterMs` later. */
-  | 'slow-commit-after-answer'
-  /** The service never answers (the client times out) and commits `commitAfterMs` later. */
-  | 'slow-commit-after-timeout'
+  /** The sandbox's `late-commit` fault, answer `drop`: the connection drops at once, the order lands `commitAfterMs` later. */
+  | 'late-commit-drop'
+  /** The sandbox's `late-commit` fault, answer `hang`: no answer (the client times out), the order lands later. */
+  | 'late-commit-hang'
   /** The order is stored, then the connection drops. */
   | 'drop-after'
   /** The connection drops before the order is stored. */
   | 'drop-before'
   /** 503 before anything is stored. */
   | 'status-503'
-  /** 502 after the order was stored. */
-  | 'status-502-after'
   /** 500 before anything is stored. */
-  | 'status-500';
+  | 'status-500'
+  /** 502 after the order was stored (this wrapper's; the sandbox has no such fault). */
+  | 'status-502-after';
 
 export interface OrderFaultOptions {
   /** Which fault a faulty POST /orders gets. */
@@ -37,8 +44,9 @@ export interface OrderFaultOptions {
   /** Share of POST /orders requests that get it (0..1). */
   rate?: number;
   seed?: number;
+  /** Sandbox milliseconds from a late-committed POST to its commit. */
   commitAfterMs?: number;
-  /** The lookup answers "absent" until an order is this old (virtual ms). */
+  /** The sandbox's `lookup-lag` fault: the lookup misses orders committed less than this long ago. */
   lookupLagMs?: number;
   /** Lookups after this many answer 503 (the transport retries them, then gives up). */
   lookupFailsAfter?: number;
@@ -52,50 +60,20 @@ const json = (body: unknown, status: number) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const LOOKUP = '/v2/utilities/lookup-order-reference-by-custom-identifier';
 
-/** The sandbox's fetch with order faults, and counts of what reached it. */
+/** The sandbox's fetch with order faults (the sandbox's own, injected per request), and counts of what reached it. */
 export function faultyOrders(sandbox: Sandbox, options: OrderFaultOptions = {}) {
   const { rate = 0, commitAfterMs = 2_000, lookupLagMs = 0 } = options;
   const next = random(options.seed ?? 1);
   const send = withSignal(sandbox);
-  const committedAt = new Map<string, number>();
-  const due: Array<{ at: number; request: Request }> = [];
-  const committing = new Set<Promise<unknown>>();
-  const stats = { posts: 0, lookups: 0, reads: 0, faults: 0, lateCommits: 0 };
-  const now = () => sandbox.clock.now();
-
-  const commit = async (request: Request) => {
-    const response = await send(request);
-    if (response.ok) {
-      const { order } = (await response.clone().json()) as { order: { reference: string } };
-      committedAt.set(order.reference, now());
-    }
-    return response;
-  };
-  // Late commits run when virtual time passes them (a client sleeping on the clock moves it).
-  const runDue = () => {
-    for (let i = due.length - 1; i >= 0; i--) {
-      const entry = due[i]!;
-      if (entry.at > now()) continue;
-      due.splice(i, 1);
-      stats.lateCommits++;
-      const landing: Promise<unknown> = commit(entry.request).finally(() => committing.delete(landing));
-      committing.add(landing);
-    }
-  };
-  sandbox.clock.onAdvance(runDue);
+  const stats = { posts: 0, lookups: 0, reads: 0, faults: 0 };
+  if (lookupLagMs > 0) sandbox.control.injectFault({ kind: 'lookup-lag', lagMs: lookupLagMs });
 
   const lookup = async (request: Request, init?: { signal: AbortSignal }) => {
     const n = ++stats.lookups;
     options.onLookup?.(n);
     if (options.lookupFailsAfter !== undefined && n > options.lookupFailsAfter)
       return json({ code: 'unavailable', message: 'lookup down' }, 503);
-    const response = await send(request, init);
-    if (!response.ok || lookupLagMs <= 0) return response;
-    const { orderReference } = (await response.clone().json()) as { orderReference?: string };
-    const at = orderReference ? committedAt.get(orderReference) : undefined;
-    if (at !== undefined && now() - at < lookupLagMs)
-      return json({ code: 'not_found', message: 'lagging' }, 404);
-    return response;
+    return send(request, init);
   };
 
   const post = async (request: Request, init?: { signal: AbortSignal }) => {
@@ -106,33 +84,24 @@ export function faultyOrders(sandbox: Sandbox, options: OrderFaultOptions = {}) 
       : options.fault && next() < rate
         ? options.fault
         : undefined;
-    if (!fault) return commit(request);
+    if (!fault) return send(request, init);
     stats.faults++;
     const target = { path: '/v2/orders', method: 'POST' };
-    switch (fault) {
-      case 'slow-commit-after-answer':
-        due.push({ at: now() + commitAfterMs, request: request.clone() });
-        return json({ code: 'unavailable', message: 'try later' }, 503);
-      case 'slow-commit-after-timeout':
-        due.push({ at: now() + commitAfterMs, request: request.clone() });
-        return new Promise<Response>((_, reject) => {
-          init?.signal.addEventListener('abort', () => reject(init.signal.reason));
-        });
-      case 'status-502-after':
-        await commit(request);
-        return json({ code: 'bad_gateway', message: 'upstream' }, 502);
-      case 'status-500':
-        return json({ code: 'internal', message: 'failed' }, 500);
-      case 'drop-after':
-        await commit(request);
-        throw new TypeError('fetch failed', { cause: new Error('connection reset after the commit') });
-      case 'drop-before':
-        throw new TypeError('fetch failed', { cause: new Error('connection reset') });
-      case 'status-503':
-        // The sandbox's own fault: answered before the request takes effect.
-        sandbox.control.injectFault({ ...target, kind: 'status', status: 503 });
-        return send(request, init);
+    if (fault === 'status-502-after') {
+      await send(request, init);
+      return json({ code: 'bad_gateway', message: 'upstream' }, 502);
     }
+    const { control } = sandbox;
+    if (fault === 'late-commit-drop' || fault === 'late-commit-hang')
+      control.injectFault({
+        kind: 'late-commit',
+        commitDelayMs: commitAfterMs,
+        answer: fault === 'late-commit-drop' ? 'drop' : 'hang',
+      });
+    else if (fault === 'status-503' || fault === 'status-500')
+      control.injectFault({ ...target, kind: 'status', status: fault === 'status-503' ? 503 : 500 });
+    else control.injectFault({ ...target, kind: fault });
+    return send(request, init);
   };
 
   const fetch: Fetch = (request, init) => {
@@ -142,12 +111,9 @@ export function faultyOrders(sandbox: Sandbox, options: OrderFaultOptions = {}) 
     if (request.method === 'GET' && pathname.startsWith('/v2/orders/')) stats.reads++;
     return send(request, init);
   };
-  /** Moves virtual time by `ms` and waits until the late commits due by then have landed. */
-  const advance = async (ms: number) => {
-    sandbox.clock.advance(ms);
-    await Promise.all(committing);
-  };
-  return { fetch, stats, committedAt, advance };
+  /** Moves sandbox time by `ms`: the late commits due by then land. */
+  const advance = (ms: number) => sandbox.control.advance(ms);
+  return { fetch, stats, advance };
 }
 
 /** A sandbox without rate limits, a client on its virtual clock through the faults, and a clean checker. */
@@ -163,11 +129,11 @@ export function orderSetup(
     ...faults,
     client: createClient({ ...base, fetch: faults.fetch, timeoutMs: 5_000, ...client }),
     checker: createClient({ ...base, fetch: withSignal(sandbox) }),
-    order: (customIdentifier?: string, quantity = 1) => ({
-      storeReference: sandbox.seed.stores.combined,
-      shippingKind: 'combined' as const,
+    order: (customIdentifier?: string, quantity = 1): OrderRequest => ({
+      storeReference: ref('Store', sandbox.seed.stores.combined),
+      shippingKind: 'combined',
       ...(customIdentifier === undefined ? {} : { customIdentifier }),
-      orderlines: [{ productReference: sandbox.seed.products.nonPrint, quantity }],
+      orderlines: [{ productReference: ref('Product', sandbox.seed.products.nonPrint), quantity }],
     }),
   };
 }

@@ -100,7 +100,7 @@ describe('RedisOrderClaims', () => {
   }, async () => {
     const controller = new AbortController();
     const setup = orderSetup({
-      plan: (_, n) => (n === 1 ? 'slow-commit-after-answer' : undefined),
+      plan: (_, n) => (n === 1 ? 'late-commit-drop' : undefined),
       commitAfterMs: 3_000,
       // The process stops right after its POST went out (503; the commit lands 3 s later).
       onLookup: (n) => n === 2 && controller.abort(new Error('process stopped')),

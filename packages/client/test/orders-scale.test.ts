@@ -26,8 +26,8 @@ const errors = (results: Array<{ value: OrderResult } | { error: unknown }>) =>
   results.flatMap((r) => ('error' in r ? [r.error] : []));
 
 describe(`${CALLS} createOrder calls, ${AT_ONCE} at once`, () => {
-  it('a commit landing 5 s after a 503 answer on 10% of POSTs: exactly 1,000 orders', TIMEOUT, async () => {
-    const options: OrderFaultOptions = { fault: 'slow-commit-after-answer', rate: 0.1, commitAfterMs: 5_000 };
+  it('a commit landing 5 s after a dropped answer on 10% of POSTs: exactly 1,000 orders', TIMEOUT, async () => {
+    const options: OrderFaultOptions = { fault: 'late-commit-drop', rate: 0.1, commitAfterMs: 5_000 };
     const { results, stored, stats } = await batch(options);
     expect(stats.faults).toBeGreaterThan(CALLS * 0.07);
     expect(errors(results)).toEqual([]);
@@ -40,7 +40,7 @@ describe(`${CALLS} createOrder calls, ${AT_ONCE} at once`, () => {
     TIMEOUT,
     async () => {
       const options: OrderFaultOptions = {
-        fault: 'slow-commit-after-answer',
+        fault: 'late-commit-drop',
         rate: 0.1,
         commitAfterMs: 5_000,
       };
@@ -57,7 +57,7 @@ describe(`${CALLS} createOrder calls, ${AT_ONCE} at once`, () => {
     TIMEOUT,
     async () => {
       const options: OrderFaultOptions = {
-        fault: 'slow-commit-after-timeout',
+        fault: 'late-commit-hang',
         rate: 0.1,
         commitAfterMs: 10_000,
       };

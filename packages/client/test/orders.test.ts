@@ -6,6 +6,7 @@ import {
   IdentifierConflictError,
   lookupOrderReference,
   type OrderClaims,
+  type OrderRequest,
   PartnerPrintError,
   sameOrderContent,
   ValidationError,
@@ -93,9 +94,9 @@ describe('createOrder is idempotent by customIdentifier', () => {
 });
 
 describe('createOrder reconciles an unknown outcome over a settle window', () => {
-  it('a commit that lands 20 s after a 503: found by the lookups, no second POST', async () => {
+  it('a commit that lands 20 s after the answer was dropped: found by the lookups, no second POST', async () => {
     const { client, checker, order, stats, sandbox } = orderSetup({
-      plan: (_, n) => (n === 1 ? 'slow-commit-after-answer' : undefined),
+      plan: (_, n) => (n === 1 ? 'late-commit-drop' : undefined),
       commitAfterMs: 20_000,
     });
     const start = sandbox.clock.now();
@@ -109,7 +110,7 @@ describe('createOrder reconciles an unknown outcome over a settle window', () =>
 
   it('reproduces the duplicate with settleWindowMs: 0 (one "absent" trusted, as before)', async () => {
     const { client, checker, order, stats, advance } = orderSetup({
-      plan: (_, n) => (n === 1 ? 'slow-commit-after-answer' : undefined),
+      plan: (_, n) => (n === 1 ? 'late-commit-drop' : undefined),
       commitAfterMs: 1_000,
     });
     await createOrder(client, order('dup'), { settleWindowMs: 0 });
@@ -178,7 +179,7 @@ describe('createOrder reconciles an unknown outcome over a settle window', () =>
     const { client, order } = orderSetup({
       plan: () => {
         controller.abort(new Error('shutting down'));
-        return 'slow-commit-after-timeout';
+        return 'late-commit-hang';
       },
     });
     const error = await createOrder(client, order('aborted-post'), { signal: controller.signal }).catch(
@@ -213,13 +214,13 @@ describe('createOrder reconciles an unknown outcome over a settle window', () =>
 });
 
 describe('sameOrderContent', () => {
-  const sent = {
+  const sent: OrderRequest = {
     storeReference: 'Store_a',
     shippingKind: 'dropship',
     customIdentifier: 'x',
     dropshipAddress: { firstname: 'Ada', countryCode: 'NL' },
     orderlines: [{ productReference: 'Product_p', imageReference: 'Image_i', quantity: 2 }],
-  } as const;
+  };
   it.each([
     ['the same payload', {}, true],
     ['fields the payload does not show', { storeReference: undefined, orderlines: undefined }, true],
