@@ -107,15 +107,18 @@ describe('RedisOrderClaims', () => {
     });
     const live = await redis();
     const prefix = `dies-${Date.now()}`;
-    // The dying process: its heartbeats and its release never reach Redis.
+    // The dying process: once its POST is out, its heartbeats and its release never reach Redis.
+    let posted = false;
     const dying = new RedisOrderClaims({
       prefix,
-      ttlMs: 300,
+      ttlMs: 600,
       client: {
-        eval: (script, o) =>
-          script === RELEASE || (script === RENEW && o.arguments[2] === '0')
-            ? Promise.reject(new Error('process gone'))
-            : live.eval(script, o),
+        eval: (script, o) => {
+          if (script === RENEW && o.arguments[2] === '1') posted = true;
+          else if (posted && (script === RELEASE || script === RENEW))
+            return Promise.reject(new Error('process gone'));
+          return live.eval(script, o);
+        },
       },
     });
     const first = await createOrder(setup.client, setup.order('dies'), {
