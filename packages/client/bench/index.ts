@@ -13,6 +13,7 @@ import { createSandbox } from '@partner-print/sandbox';
 import { build } from 'esbuild';
 import createFetchClient from 'openapi-fetch';
 import { createClient } from '../src/index.ts';
+import './orders.ts'; // createOrder: requests per created order, settle-window latency under faults
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
 const BLOCK = Number(process.env.BENCH_BLOCK ?? 1000);
