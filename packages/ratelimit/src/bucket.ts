@@ -278,7 +278,22 @@ export function observe(b: BucketState, ticket: number | undefined, o: BucketObs
     b.lastTicket = ticket;
   }
   b.seenAt = now;
+  const { lo, balance } = correctLevel(b, ticket, settled, o.remaining, o.resetSeconds);
+  steerShare(b, lo, now);
+  if (seq !== undefined) measure(b, seq, balance, o.sentAt ?? now);
+}
 
+/**
+ * Corrects the level from an answer's balance (`r`, and `t` at `r=0`) and bounds our claim by it. Returns
+ * the lower bound of the server's balance right after the request and its midpoint.
+ */
+function correctLevel(
+  b: BucketState,
+  ticket: number | undefined,
+  settled: Settled | undefined,
+  remaining: number,
+  reset: number | undefined,
+): { lo: number; balance: number } {
   // Requests sent after this one and still open are most likely not in its `r` yet.
   let after = 0;
   for (const other of b.inflight) if (ticket === undefined || other > ticket) after++;
@@ -288,19 +303,12 @@ export function observe(b: BucketState, ticket: number | undefined, o: BucketObs
 
   // The server's balance right after this request lies in [lo, hi).
   const rate = rateOf(b);
-  let lo = o.remaining;
-  let hi = o.remaining + 1;
-  const reset = o.resetSeconds;
-  if (o.remaining === 0 && reset !== undefined && reset > 0) {
-    if (Number.isInteger(reset)) {
-      lo = Math.max(0, 1 - reset * rate);
-      hi = Math.min(1, 1 - (reset - 1) * rate);
-    } else {
-      lo = Math.max(0, 1 - reset * rate);
-      hi = Math.min(1, lo + 0.05);
-    }
+  let lo = remaining;
+  let hi = remaining + 1;
+  if (remaining === 0 && reset !== undefined && reset > 0) {
+    lo = Math.max(0, 1 - reset * rate);
+    hi = Number.isInteger(reset) ? Math.min(1, 1 - (reset - 1) * rate) : Math.min(1, lo + 0.05);
   }
-  const balance = (lo + hi) / 2;
 
   if (!b.live) {
     b.level = lo - after - unsure;
@@ -317,12 +325,17 @@ export function observe(b: BucketState, ticket: number | undefined, o: BucketObs
   }
   // Our claim is at most our part of what the server holds, less what we have on the way.
   b.tokens = Math.min(b.tokens, b.level, lo * b.share - after - unsure);
-  steerShare(b, lo, now);
+  return { lo, balance: (lo + hi) / 2 };
+}
 
-  if (seq === undefined) return;
-  // Measured from send to send: a late answer (a slow network, a virtual clock that jumped) must not
-  // read as others spending the refill of the wait.
-  const at = o.sentAt ?? now;
+/**
+ * Measures others' part of the server's consumption over a window that ends with this answer: the
+ * server spent refill + balance before − balance after, of which our requests in between were ours.
+ * Measured from send to send: a late answer (a slow network, a virtual clock that jumped) must not read
+ * as others spending the refill of the wait.
+ */
+function measure(b: BucketState, seq: number, balance: number, at: number): void {
+  const rate = rateOf(b);
   const elapsed = at - b.refAt;
   if (b.refAt < 0 || elapsed < 0 || b.refRate !== rate) {
     startWindow(b, at, balance, seq);

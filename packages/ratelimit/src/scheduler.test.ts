@@ -344,3 +344,58 @@ describe('createScheduler', () => {
     off();
   });
 });
+
+describe('following policy changes from the first answer that shows them (issue 21, 2)', () => {
+  const orders = (s: ReturnType<typeof createScheduler>, n: number) =>
+    Promise.all(Array.from({ length: n }, () => s.fetch(`${BASE}/orders`, { headers })));
+
+  it('reads the V3 unprefixed RateLimit / RateLimit-Policy names', async () => {
+    const clock = virtualClock();
+    const api = createTokenBucketApi({
+      policies: { default: { q: 10, w: 10 } },
+      now: clock.now,
+      names: 'v3',
+    });
+    const scheduler = createScheduler({ fetch: api.fetch, clock, defaults: smallDefaults(100, 10) });
+    const start = clock.now();
+    await orders(scheduler, 20);
+    expect(scheduler.stats().policies.default).toEqual({ quota: 10, windowSeconds: 10 });
+    expect(api.counts.limited).toBe(0);
+    expect(clock.now() - start).toBeGreaterThanOrEqual(9_000);
+  });
+
+  it('follows a renamed policy, a new bucket on a route and a removed one', async () => {
+    const clock = virtualClock();
+    const api = createTokenBucketApi({
+      policies: { default: { q: 10, w: 10 }, uploads: { q: 1, w: 60 } },
+      routes: [{ method: 'POST', path: /\/images$/, policy: 'uploads' }],
+      now: clock.now,
+    });
+    const scheduler = createScheduler({ fetch: api.fetch, clock, defaults: smallDefaults(10, 10) });
+    const changes: string[] = [];
+    scheduler.on('policy-changed', (e) => changes.push(`${e.name} ${e.quota}/${e.windowSeconds}`));
+    await orders(scheduler, 5);
+    // Renamed: `default` is now `general`; the route learns it from the first answer.
+    api.renamePolicy('default', 'general');
+    await orders(scheduler, 3);
+    expect(scheduler.stats().routes['GET /orders']).toEqual(['general']);
+    expect(changes).toContain('general 10/10');
+    // A new bucket on GET /orders.
+    api.setPolicy('reads', { q: 2, w: 20 });
+    api.setRoutes([{ method: 'GET', path: /\/orders$/, policy: 'reads' }]);
+    const t0 = clock.now();
+    await orders(scheduler, 4);
+    expect(scheduler.stats().routes['GET /orders']).toEqual(['general', 'reads']);
+    // 2 from the new bucket at once, the others at its rate (one per 10 s).
+    expect(clock.now() - t0).toBeGreaterThanOrEqual(19_000);
+    // Removed again: the route no longer waits for it.
+    api.setRoutes([]);
+    api.setPolicy('reads', undefined);
+    const t1 = clock.now();
+    await orders(scheduler, 3);
+    expect(scheduler.stats().routes['GET /orders']).toEqual(['general']);
+    // At most the one wait of the request sent before an answer showed the bucket gone.
+    expect(clock.now() - t1).toBeLessThanOrEqual(10_000);
+    expect(api.counts.limited).toBeLessThanOrEqual(1);
+  });
+});

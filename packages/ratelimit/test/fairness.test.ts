@@ -13,7 +13,9 @@ const okOf = (sim: Sim) => sim.processes.reduce((a, p) => a + p.ok, 0);
 const rateOf = (sim: Sim, from: number, to: number, which = sim.processes) =>
   which.reduce((a, p) => a + between(p, from, to), 0) / (to - from);
 
-describe('fair sharing without a shared store (simulated processes, virtual clock)', () => {
+describe('fair sharing without a shared store (simulated processes, virtual clock)', {
+  timeout: 120_000,
+}, () => {
   it('1 process spends the whole budget without a 429', async () => {
     const sim = simulate({ processes: 1, jitter: 1 });
     await sim.run(sim.start + 30_000);
