@@ -59,6 +59,7 @@ describe('public surface (names documented in the README)', () => {
   it('documents every exported name in the README', async () => {
     const { readFile } = await import('node:fs/promises');
     const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
-    for (const name of [...Object.keys(library), ...Object.keys(node)]) expect(readme).toMatch(new RegExp(`\\b${name}\\b`));
+    for (const name of [...Object.keys(library), ...Object.keys(node)])
+      expect(readme).toMatch(new RegExp(`\\b${name}\\b`));
   });
 });
