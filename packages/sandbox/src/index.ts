@@ -8,7 +8,7 @@ export {
   type ShipOptions,
   type UploadInfo,
 } from './control/api.ts';
-export type { ActiveFault, FaultKind, FaultSpec } from './faults.ts';
+export type { ActiveFault, FaultKind, FaultSpec, LateCommitAnswer } from './faults.ts';
 export {
   DEFAULT_POLICIES,
   type Policies,
