@@ -6,7 +6,7 @@
  * same). Code (fenced or indented), tables, headings and HTML are left alone.
  */
 const FENCE = /^\s*(`{3,}|~{3,})/;
-const SEPARATOR_ROW = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
+const SEPARATOR_ROW = /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/;
 
 function isTableRow(line: string): boolean {
   return /^\s*\|/.test(line) && /\|\s*$/.test(line);
