@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type CodeSample, isObject, listOperations } from '../../tools/docs/lib/openapi.ts';
+import { guideRunnables, withoutRunnableMarks } from '../../tools/docs/lib/runnable.ts';
 import { wholeSample } from '../../tools/docs/lib/samples.ts';
 import { readBuiltSpec } from './site-files.ts';
 
@@ -71,5 +72,34 @@ describe('whole samples', () => {
       /one/,
     );
     expect(() => wholeSample('// #region sample\nx\n// #endregion')).toThrow(/unexpected marker/);
+  });
+});
+
+describe('runnable guide blocks', () => {
+  const guide = [
+    '# Guide',
+    '## Try it',
+    '```ts runnable',
+    "import { createClient } from '@partner-print/client';",
+    "const client = createClient({ secretKey: process.env.PARTNER_PRINT_SECRET_KEY ?? '', baseUrl: '' });",
+    "const { productgroups } = await client.get('/productgroups');",
+    '```',
+    '```ts',
+    'fragment(client);',
+    '```',
+  ].join('\n');
+
+  it('are the ```ts runnable fences, compiled as whole programs', () => {
+    const entries = guideRunnables('guide.md', 'Guide', guide);
+    expect(entries.map((e) => [e.sample.id, e.sample.title, e.sample.env])).toEqual([
+      ['guide:guide.md:3', 'Guide: Try it', ['PARTNER_PRINT_SECRET_KEY']],
+    ]);
+    expect(entries[0]!.shown).toContain("await client.get('/productgroups')");
+    expect(entries[0]!.sample.js).toContain('require("@partner-print/client")');
+  });
+
+  it('reach the page as plain ```ts fences', () => {
+    expect(withoutRunnableMarks(guide)).toBe(guide.replace('```ts runnable', '```ts'));
+    expect(withoutRunnableMarks('```ts no-check runnable')).toBe('```ts no-check');
   });
 });

@@ -6,7 +6,14 @@ import { PAGE_CSS, pageFixes } from './page-fixes.ts';
 import { PATHS } from './paths.ts';
 import { makeOffline, remoteAssetUrls } from './postprocess.ts';
 import { redocly } from './redocly.ts';
-import { operationSample, type RunnableEntry, runnerParts, withRunner } from './runnable.ts';
+import {
+  guideRunnables,
+  operationSample,
+  type RunnableEntry,
+  runnerParts,
+  withoutRunnableMarks,
+  withRunner,
+} from './runnable.ts';
 import { curlSample, sdkSample } from './samples.ts';
 import { typeComposedObjects } from './schema-display.ts';
 import { searchFriendlyDescriptions } from './search-text.ts';
@@ -41,6 +48,8 @@ export interface Manifest {
   tags: { name: string; route: string }[];
   tagGroups: { name: string; tags: string[] }[];
   missingSamples: string[];
+  /** Runnable blocks of the guides (```ts runnable), by sample id. */
+  guideRunnables: { id: string; title: string }[];
 }
 
 export interface BuildResult {
@@ -89,7 +98,7 @@ async function buildInto(
     name: g.tag,
     'x-displayName': g.title,
     'x-traitTag': true,
-    description: rewriteGuide(g, ctx, problems),
+    description: withoutRunnableMarks(rewriteGuide(g, ctx, problems)),
   }));
   if (problems.length) {
     throw new Error(
@@ -113,7 +122,7 @@ async function buildInto(
 
   // 3. Code samples: the SDK region of docs/examples/operations/<operationId>.ts, and curl.
   const missingSamples: string[] = [];
-  const runnable: RunnableEntry[] = [];
+  const runnable: RunnableEntry[] = guides.flatMap((g) => guideRunnables(g.file, g.title, g.markdown));
   for (const op of operations) {
     const existing = Array.isArray(op.node['x-codeSamples'])
       ? (op.node['x-codeSamples'] as unknown as CodeSample[])
@@ -190,6 +199,9 @@ async function buildInto(
       .map((name) => ({ name, route: tagRoute(name) })),
     tagGroups: doc['x-tagGroups'] as unknown as Manifest['tagGroups'],
     missingSamples,
+    guideRunnables: runnable
+      .filter((r) => r.sample.id.startsWith('guide:'))
+      .map((r) => ({ id: r.sample.id, title: r.sample.title })),
   };
   writeFileSync(join(work, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   mkdirSync(PATHS.dist, { recursive: true });

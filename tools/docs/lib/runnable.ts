@@ -78,3 +78,49 @@ export function withRunner(html: string, parts: { css: string; payload: string; 
   if (at === -1) throw new Error('the page has no </body>');
   return `${html.slice(0, at)}${tail}\n${html.slice(at)}`;
 }
+
+const RUNNABLE_FENCE = /^(\s*)```(ts|typescript)(\s.*)?$/;
+
+/**
+ * The guide's fences marked ```` ```ts runnable ````: whole programs (imports, a client from environment
+ * variables) that the page runs like the operation samples. The mark is a build instruction: the page shows
+ * the fence as a plain ```` ```ts ```` block.
+ */
+export function guideRunnables(file: string, title: string, markdown: string): RunnableEntry[] {
+  const lines = markdown.split('\n');
+  const entries: RunnableEntry[] = [];
+  let section = title;
+  for (let i = 0; i < lines.length; i++) {
+    const heading = /^##\s+(.+)$/.exec(lines[i]!);
+    if (heading) section = `${title}: ${heading[1]!.trim()}`;
+    const open = RUNNABLE_FENCE.exec(lines[i]!);
+    if (!open) continue;
+    let end = i + 1;
+    while (end < lines.length && lines[end]!.trim() !== '```') end++;
+    if (open[3]?.split(/\s+/).includes('runnable')) {
+      const { source, setup } = wholeSample(lines.slice(i + 1, end).join('\n'));
+      const id = `guide:${file}:${i + 1}`;
+      const sample = compileSample(
+        source,
+        { id, title: section, ...(setup ? { setup } : {}) },
+        `${file}:${i + 2}`,
+      );
+      entries.push({ sample, shown: source });
+    }
+    i = end;
+  }
+  return entries;
+}
+
+/** The markdown Redoc gets: `runnable` taken out of fence info strings. */
+export function withoutRunnableMarks(markdown: string): string {
+  return markdown
+    .split('\n')
+    .map((line) => {
+      const open = RUNNABLE_FENCE.exec(line);
+      if (!open?.[3]?.split(/\s+/).includes('runnable')) return line;
+      const rest = open[3].split(/\s+/).filter((w) => w && w !== 'runnable');
+      return `${open[1]}\`\`\`${open[2]}${rest.length ? ` ${rest.join(' ')}` : ''}`;
+    })
+    .join('\n');
+}
