@@ -5,7 +5,7 @@
 import createClient from 'openapi-fetch';
 import { describe, expectTypeOf, test } from 'vitest';
 import type { components, OrderRequest, paths, webhooks } from './index.ts';
-import { isReference, type Reference } from './wire/index.ts';
+import { isReference, type Reference, type ReferencePrefix } from './wire/index.ts';
 
 type Schemas = components['schemas'];
 const client = createClient<paths>({ baseUrl: 'http://127.0.0.1:4010/v2' });
@@ -22,6 +22,12 @@ describe('reference schemas are template literal types', () => {
     expectTypeOf<Schemas['Scene']['perspectives'][number]['reference']>().toEqualTypeOf<
       Reference<'Perspective'>
     >();
+  });
+
+  test('for every prefix of the reference', () => {
+    type Typed = { [P in ReferencePrefix]: Schemas[`${P}Reference`] };
+    type Expected = { [P in ReferencePrefix]: `${P}_${string}` };
+    expectTypeOf<Typed>().toEqualTypeOf<Expected>();
   });
 
   test('path, query and webhook parameters are typed too', () => {
