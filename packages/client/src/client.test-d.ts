@@ -53,7 +53,7 @@ describe('helpers', () => {
   });
 
   it('download returns bytes, Blob or stream, or a pending result', () => {
-    const init = { params: { path: { renderReference: 'Render_x' } } };
+    const init = { params: { path: { renderReference: 'Render_x' } } } as const;
     expectTypeOf(client.download('/renders/{renderReference}/media', init))
       .resolves.toHaveProperty('data')
       .toEqualTypeOf<Uint8Array>();
@@ -69,8 +69,9 @@ describe('helpers', () => {
 
   it('createOrder takes the order object, uploads take bytes', () => {
     expectTypeOf(client.createOrder).parameter(0).toEqualTypeOf<Schemas['OrderRequest']>();
-    expectTypeOf(client.uploadImage(new Uint8Array())).resolves.toEqualTypeOf<string>();
-    expectTypeOf(client.lookupOrderReference('x')).resolves.toEqualTypeOf<string | null>();
+    expectTypeOf(client.uploadImage(new Uint8Array())).resolves.toEqualTypeOf<`Image_${string}`>();
+    expectTypeOf(client.uploadEvidence(new Uint8Array())).resolves.toEqualTypeOf<`Evidence_${string}`>();
+    expectTypeOf(client.lookupOrderReference('x')).resolves.toEqualTypeOf<`Order_${string}` | null>();
     // @ts-expect-error strings are not image bytes
     client.uploadImage('base64...');
   });
@@ -105,9 +106,11 @@ describe('lite entry', () => {
       AsyncGenerator<Schemas['ClaimListEntry'], void, undefined>
     >();
     expectTypeOf(lite.createOrder).parameter(1).toEqualTypeOf<Schemas['OrderRequest']>();
-    expectTypeOf(lite.uploadImage(base, new Uint8Array())).resolves.toEqualTypeOf<string>();
+    expectTypeOf(lite.uploadImage(base, new Uint8Array())).resolves.toEqualTypeOf<`Image_${string}`>();
     expectTypeOf(
-      lite.download(base, '/renders/{renderReference}/media', { params: { path: { renderReference: 'x' } } }),
+      lite.download(base, '/renders/{renderReference}/media', {
+        params: { path: { renderReference: 'Render_x' } },
+      }),
     )
       .resolves.toHaveProperty('data')
       .toEqualTypeOf<Uint8Array>();
@@ -117,5 +120,65 @@ describe('lite entry', () => {
     lite.paginate(base, '/rendertokens');
     // @ts-expect-error a client is required
     lite.uploadImage(new Uint8Array());
+  });
+});
+
+describe('per-request options', () => {
+  const signal = new AbortController().signal;
+  it('every method and helper takes signal, headers, timeoutMs and retry', () => {
+    client.get('/orders', { signal, headers: { 'X-Trace': '1' }, timeoutMs: 100, retry: false });
+    client.GET('/orders', { timeoutMs: 100, retry: { attempts: 2 } });
+    client.post('/renders', {
+      body: { render: { compositionReference: 'Composition_x', imageReference: 'Image_x' } },
+      timeoutMs: 60_000,
+    });
+    client.paginate('/claims', { params: { query: { closedAfter: '2026-01-01' } }, timeoutMs: 100 });
+    client.collect('/orders', { retry: false }, { max: 5 });
+    client.uploadImage(new Uint8Array(), { timeoutMs: 120_000, retry: { attempts: 5 }, signal });
+    client.download('/renders/{renderReference}/media', {
+      params: { path: { renderReference: 'Render_x' } },
+      timeoutMs: 1,
+    });
+  });
+
+  it('an unknown option does not compile', () => {
+    // @ts-expect-error a misspelt signal
+    client.get('/orders', { singal: signal });
+    // @ts-expect-error a misspelt signal on the raw method
+    client.GET('/orders', { singal: signal });
+    const render = { compositionReference: 'Composition_x', imageReference: 'Image_x' } as const;
+    // @ts-expect-error a misspelt timeoutMs on POST
+    client.post('/renders', { body: { render }, timout: 1 });
+    // @ts-expect-error redirects follow the client's policy
+    client.get('/orders', { redirect: 'follow' });
+    // @ts-expect-error the base URL is the client's
+    client.GET('/orders', { baseUrl: 'https://elsewhere.example/v2' });
+    // @ts-expect-error unknown option on a helper
+    client.paginate('/claims', { timeoutMS: 1 });
+    // @ts-expect-error unknown option on an upload
+    client.uploadImage(new Uint8Array(), { timeoutMS: 1 });
+    // @ts-expect-error unknown option on collect
+    client.collect('/orders', { singal: signal });
+    // @ts-expect-error timeoutMs is a number
+    client.get('/orders', { timeoutMs: '100' });
+  });
+
+  it('get/GET keep their result types with the options', () => {
+    expectTypeOf(client.get('/rendertokens', { timeoutMs: 5 })).resolves.toExtend<
+      Schemas['RendertokensResponse']
+    >();
+    expectTypeOf(client.GET('/rendertokens', { retry: false }))
+      .resolves.toHaveProperty('data')
+      .toEqualTypeOf<Schemas['RendertokensResponse'] | undefined>();
+  });
+});
+
+describe('schema types', () => {
+  it('are re-exported from the client', async () => {
+    type Client = typeof import('./index.ts');
+    expectTypeOf<import('./index.ts').Order>().toEqualTypeOf<Schemas['Order']>();
+    expectTypeOf<import('./index.ts').Claim>().toEqualTypeOf<Schemas['Claim']>();
+    expectTypeOf<import('./lite.ts').Render>().toEqualTypeOf<Schemas['Render']>();
+    expectTypeOf<Client['redactSecret']>().toBeFunction();
   });
 });

@@ -1,14 +1,38 @@
-import createFetchClient from 'openapi-fetch';
-import { type Clock, systemClock } from './clock.ts';
-import { checkBaseUrl, checkHeaders } from './config.ts';
-import { type AnyInit, ambiguous, type Core, type Loose, register } from './core.ts';
-import { ConfigurationError, NetworkError, PartnerPrintError, TimeoutError } from './errors.ts';
+import type { paths } from '@partner-print/openapi';
+import { type Clock, systemClock } from '@partner-print/openapi/wire';
+import createFetchClient, { type Client } from 'openapi-fetch';
+import { checkBaseUrl, checkKey } from './config.ts';
+import { ambiguous, type Core, register, type Whole } from './core.ts';
+import type { Fetch } from './deadline.ts';
+import { NetworkError, PartnerPrintError, TimeoutError } from './errors.ts';
+import { createEmitter, type Hooks, type Logger, type LogLevel, loggerHooks } from './events.ts';
+import type { StrictMethods } from './helpers.ts';
 import { type OperationTable, operationIndex } from './operations.ts';
+import { callSettings, checkInit, checkRetry, checkTimeout, retryPolicy } from './options.ts';
+import { redactSecret } from './redact.ts';
 import { type CallContext, errorFromResponse, type RateLimitParser } from './response.ts';
-import { createStack, type Fetch, type Hooks, isRepeatable, type RetryOptions } from './transport.ts';
+import {
+  type CallSettings,
+  createStack,
+  isRepeatable,
+  type Limiter,
+  type RetryOptions,
+  type Stack,
+} from './transport.ts';
+import type {
+  ClientInit,
+  HttpMethod,
+  InitParam,
+  Media,
+  MethodResult,
+  PathsWith,
+  ResponseData,
+  StrictMethod,
+  ThrowingMethod,
+} from './types.ts';
 
 export interface CoreOptions<RateLimit> {
-  /** The V2 secret key, sent only as `X-Service-Secret-Key`. */
+  /** The V2 secret key, sent only as `X-Service-Secret-Key`; visible ASCII characters. */
   secretKey: string;
   /** Ends with `/v2`; https, or http for loopback hosts only. */
   baseUrl: string;
@@ -16,105 +40,212 @@ export interface CoreOptions<RateLimit> {
   fetch?: Fetch;
   /** Retry policy, or `false` for a single attempt. */
   retry?: RetryOptions | false;
-  /** Per attempt, started when the request leaves the rate-limit queue. Default 30 000; 0 turns it off. */
+  /** Per attempt, until the response headers. Default 30 000; 0 turns it off. See the README for the queue. */
   timeoutMs?: number;
   rateLimit?: RateLimit;
   userAgent?: string;
   hooks?: Hooks;
+  /** Where log lines go (e.g. `console`): requests and responses at debug, retries at warn, failures at error. */
+  logger?: Logger;
+  /** The least level written to `logger`. Default `'info'`. */
+  logLevel?: LogLevel;
   /** Time source for backoff, Retry-After and 202 waits (a sandbox's virtual clock in tests). */
   clock?: Clock;
 }
 
 export interface CoreDeps<RateLimit> {
   operations?: OperationTable | undefined;
-  rateLimit?: (option: RateLimit | undefined, inner: Fetch, clock: Clock) => Fetch;
+  /** The rate-limit layer for the `rateLimit` option, given the client's transport with its deadline. */
+  limiter?: (option: RateLimit | undefined, timed: Fetch, clock: Clock) => Limiter | undefined;
   parseRateLimit?: RateLimitParser;
   userAgent: string;
 }
 
-/** Untyped core: openapi-fetch's methods plus `get`/`post`; the entries give it the types of the spec. */
+/** What openapi-fetch's methods resolve to. */
+interface Result {
+  data?: unknown;
+  error?: unknown;
+  response: Response;
+}
+
+/** Checks the options; every error comes out with the key redacted (a key pasted as the base URL included). */
+function checkOptions<R>(options: CoreOptions<R>): { baseUrl: string; settings: CallSettings } {
+  checkKey(options?.secretKey);
+  try {
+    checkTimeout(options.timeoutMs, 'timeoutMs');
+    checkRetry(options.retry, 'retry');
+    const retry = { attempts: 3, baseDelayMs: 500, maxDelayMs: 20_000, maxElapsedMs: 60_000 };
+    return {
+      baseUrl: checkBaseUrl(options.baseUrl),
+      settings: { retry: retryPolicy(retry, options.retry), timeoutMs: options.timeoutMs ?? 30_000 },
+    };
+  } catch (error) {
+    throw redactSecret(error, options.secretKey);
+  }
+}
+
+/**
+ * The core both entries build on: openapi-fetch's client (with the client's transport beneath it) plus the
+ * throwing `get`/`post`; the entries add the rate-limit layer and the helpers.
+ */
 export function createCore<RateLimit>(options: CoreOptions<RateLimit>, deps: CoreDeps<RateLimit>) {
-  const { secretKey, clock = systemClock } = options;
-  if (typeof secretKey !== 'string' || !secretKey.trim())
-    throw new ConfigurationError('secretKey is required', { code: 'missing_secret_key' });
-  const baseUrl = checkBaseUrl(options.baseUrl);
-  const retry = {
-    attempts: 3,
-    baseDelayMs: 500,
-    maxDelayMs: 20_000,
-    maxElapsedMs: 60_000,
-    ...(options.retry === false ? { attempts: 1 } : options.retry),
-  };
-  const scrub = (text: string) => text.split(secretKey).join('[redacted]');
+  const { baseUrl, settings } = checkOptions(options);
+  const { secretKey, clock = systemClock, logger } = options;
   const operations = operationIndex(deps.operations);
-  const raw: Loose = createFetchClient<Loose>({
+  const stack = createStack({
+    ...settings,
+    emit: createEmitter(options.hooks, logger && loggerHooks(logger, options.logLevel), secretKey),
+    clock,
+    transport: options.fetch ?? ((request, init) => fetch(request, init)),
+    limiter: deps.limiter && ((timed) => deps.limiter?.(options.rateLimit, timed, clock)),
     baseUrl,
-    fetch: createStack({
-      retry,
-      timeoutMs: options.timeoutMs ?? 30_000,
-      hooks: options.hooks,
-      clock,
-      transport: options.fetch ?? ((request, init) => fetch(request, init)),
-      rateLimit: deps.rateLimit && ((inner) => deps.rateLimit!(options.rateLimit, inner, clock)),
-      baseUrl,
-      operation: operations.byPath,
-      scrub,
-    }),
+    operation: operations.byPath,
+    secret: secretKey,
+  });
+  const raw = createFetchClient<paths, Media>({
+    baseUrl,
+    fetch: (request: Request) => stack(request),
     // The key goes in at Request construction, as openapi-fetch's default headers: no per-request copy.
     headers: {
       'X-Service-Secret-Key': secretKey,
       'User-Agent': (options.userAgent ?? deps.userAgent) || undefined,
     },
+    // The client decides on redirects itself (redirect.ts): fetch would follow them to any origin with the key.
+    redirect: 'manual',
   });
+  const send = guarded(raw, stack, settings);
+  guardRequest(raw, send);
 
-  // The V1 guard reads the headers a call is given, before openapi-fetch builds the Request: reading
-  // a built Request's headers back costs more than the whole check. `init` is the last argument:
-  // GET(path, init), request(method, path, init).
-  for (const name of ['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH', 'TRACE', 'request']) {
-    const send = raw[name];
-    raw[name] = (a: unknown, b: Loose, c: Loose) => {
-      const init = typeof b === 'object' ? b : c;
-      try {
-        checkHeaders(init?.headers);
-        checkHeaders(init?.params?.header);
-      } catch (error) {
-        return Promise.reject(error);
-      }
-      return send(a, b, c);
-    };
-  }
-
-  const context = (method: string, template: string, init?: AnyInit): CallContext => ({
+  const context = (method: string, template: string, init?: object): CallContext => ({
     operation: operations.byTemplate(method, template),
     method,
-    path: template.replace(/\{([^}]+)\}/g, (m, name: string) => String(init?.params?.path?.[name] ?? m)),
+    path: template.replace(/\{([^}]+)\}/g, (m, name: string) => String(pathParam(init, name) ?? m)),
   });
-
-  const call: Core['call'] = async (method, template, init, whole) => {
-    let error: Loose;
+  const callWhole = async (method: 'GET' | 'POST', template: string, init?: object): Promise<Whole> => {
+    let error: unknown;
     try {
-      const result = await raw[method](template, init);
-      if (result.response.ok) return whole ? result : result.data;
-      error = errorFromResponse(result.response, result.error, {
+      const result = await send(method, template, init);
+      if (result.response.ok) return { data: result.data, response: result.response };
+      const ctx = {
         ...context(method, template, init),
         now: clock.now(),
         parseRateLimit: deps.parseRateLimit,
-        scrub,
-      });
+      };
+      error = errorFromResponse(result.response, result.error, ctx);
     } catch (e) {
       error = e;
     }
-    // A non-repeatable POST that failed without a clear answer may have taken effect.
-    throw method === 'POST' &&
-      !isRepeatable(method, template) &&
-      (error instanceof NetworkError ||
-        error instanceof TimeoutError ||
-        (error instanceof PartnerPrintError && error.status! >= 500))
-      ? ambiguous(error)
-      : error;
+    throw redactSecret(maybeAmbiguous(method, template, error), secretKey);
   };
+  const core: Core = {
+    call: async (method, template, init) => (await callWhole(method, template, init)).data,
+    callWhole,
+    context,
+    clock,
+    retry: settings.retry,
+  };
+  const methods = { ...strictMethods(send), get: throwing(core, 'get'), post: throwing(core, 'post') };
+  return register(Object.assign(raw, methods), core);
+}
 
-  raw.get = (path: string, init?: AnyInit) => call('GET', path, init);
-  raw.post = (path: string, init?: AnyInit) => call('POST', path, init);
-  return register(raw, { call, context, clock, retry });
+/** `get`/`post`: openapi-fetch's typed call, resolving to `data` or throwing. */
+function throwing<M extends 'get' | 'post'>(core: Core, m: M): ThrowingMethod<paths, M> {
+  const name = m === 'get' ? 'GET' : 'POST';
+  function method<
+    Path extends PathsWith<paths, M>,
+    Init extends ClientInit<paths[Path], M & keyof paths[Path]>,
+  >(
+    url: Path,
+    ...init: InitParam<Init, ClientInit<paths[Path], M & keyof paths[Path]>>
+  ): Promise<ResponseData<paths, Path, M, Init>>;
+  function method(url: string, init?: object): Promise<unknown> {
+    return core.call(name, url, init);
+  }
+  return method;
+}
+
+const pathParam = (init: object | undefined, name: string): unknown => {
+  const params: unknown = init && 'params' in init ? init.params : undefined;
+  const path: unknown = params && typeof params === 'object' && 'path' in params ? params.path : undefined;
+  return path && typeof path === 'object' && name in path ? Reflect.get(path, name) : undefined;
+};
+
+/** A non-repeatable POST that failed without a clear answer may have taken effect. */
+function maybeAmbiguous(method: string, template: string, error: unknown): unknown {
+  const unclear =
+    error instanceof NetworkError ||
+    error instanceof TimeoutError ||
+    (error instanceof PartnerPrintError && (error.status ?? 0) >= 500);
+  return method === 'POST' && unclear && !isRepeatable(method, template) ? ambiguous(error) : error;
+}
+
+type Raw = Client<paths, Media>;
+/** openapi-fetch's method `name` called with `url` and `init`, untyped (the typed surface is built on it). */
+type Send = (name: string, url: string, init: object | undefined) => Promise<Result>;
+
+/**
+ * Checks a call's `init` before openapi-fetch builds the Request (unknown options, V1 credential headers:
+ * reading a built Request's headers back costs more than the whole check), and sends a call with its own
+ * `timeoutMs`/`retry` through the stack with those settings.
+ */
+function guarded(raw: Raw, stack: Stack, client: CallSettings): Send {
+  // openapi-fetch's own methods, before the client object gets its typed ones in their place.
+  const methods = new Map(Object.entries(raw).filter(([name]) => name === name.toUpperCase()));
+  return (name, url, init) => {
+    try {
+      if (init !== undefined && (typeof init !== 'object' || init === null))
+        throw new TypeError(`${name} ${url}: init must be an object`);
+      checkInit(init, `${name} ${url}`);
+      const own = callSettings(init, client);
+      if (own && init) {
+        const rest = Object.entries(init).filter(([key]) => key !== 'timeoutMs' && key !== 'retry');
+        init = { ...Object.fromEntries(rest), fetch: (request: Request) => stack(request, own) };
+      }
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const method: unknown = methods.get(name);
+    return typeof method === 'function'
+      ? Reflect.apply(method, raw, [url, init])
+      : Promise.reject(new TypeError(`no method ${name}`));
+  };
+}
+
+/** openapi-fetch's `GET`, `POST`… typed without unknown keys, each through `send`. */
+function strictMethods(send: Send): StrictMethods {
+  const of = <M extends HttpMethod>(m: M): StrictMethod<paths, M> => {
+    const name = m.toUpperCase();
+    function method<
+      Path extends PathsWith<paths, M>,
+      Init extends ClientInit<paths[Path], M & keyof paths[Path]>,
+    >(
+      url: Path,
+      ...init: InitParam<Init, ClientInit<paths[Path], M & keyof paths[Path]>>
+    ): Promise<MethodResult<paths, Path, M, Init>>;
+    function method(url: string, init?: object): Promise<unknown> {
+      return send(name, url, init);
+    }
+    return method;
+  };
+  return {
+    GET: of('get'),
+    PUT: of('put'),
+    POST: of('post'),
+    DELETE: of('delete'),
+    OPTIONS: of('options'),
+    HEAD: of('head'),
+    PATCH: of('patch'),
+    TRACE: of('trace'),
+  };
+}
+
+/** openapi-fetch's `request(method, url, init)` through `send`. */
+function guardRequest(raw: Raw, send: Send): void {
+  const request: unknown = Reflect.get(raw, 'request');
+  if (typeof request !== 'function') return;
+  Reflect.set(raw, 'request', (method: unknown, url: unknown, init?: object) =>
+    typeof method === 'string' && typeof url === 'string'
+      ? send(method.toUpperCase(), url, init)
+      : Promise.reject(new TypeError('request(method, url, init) takes two strings')),
+  );
 }

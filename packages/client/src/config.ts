@@ -1,3 +1,4 @@
+import { checkSecretKey, isV1CredentialHeader } from '@partner-print/openapi/wire';
 import { ConfigurationError, V1CredentialsError } from './errors.ts';
 
 export const MIGRATION_GUIDE = 'docs/guides/migrating-from-v1.md';
@@ -7,42 +8,56 @@ const V2_KEY = `API V2 takes one secret key, as secretKey (sent as X-Service-Sec
 
 // localhost, *.localhost, [::1], 127.0.0.0/8
 const LOOPBACK = /^(.*\.)?localhost$|^\[::1\]$|^127(\.\d{1,3}){3}$/;
+const EXPECTED = 'https://<host>/…/v2 (http:// for loopback hosts only), without query or fragment';
 
-/** Checks `baseUrl` and returns it without a trailing slash. */
-export function checkBaseUrl(baseUrl: string): string {
-  const url = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
-  const path = url?.pathname.replace(/\/+$/, '') ?? '';
-  if (path.endsWith('/v1'))
-    throw new V1CredentialsError(`baseUrl ${baseUrl} is API V1, not V2 (ending in /v2). ${V2_KEY}`, {
-      code: 'v1_base_url',
+/** Checks that the key can travel as a header value; the error says what is wrong, never the value. */
+export function checkKey(secretKey: unknown): asserts secretKey is string {
+  try {
+    checkSecretKey(secretKey, 'secretKey');
+  } catch (error) {
+    throw new ConfigurationError(error instanceof Error ? error.message : 'secretKey is invalid', {
+      code: secretKey ? 'invalid_secret_key' : 'missing_secret_key',
     });
-  if (
-    !path.endsWith('/v2') ||
-    url!.search ||
-    url!.hash ||
-    !(url!.protocol === 'https:' || (url!.protocol === 'http:' && LOOPBACK.test(url!.hostname)))
-  )
-    throw new ConfigurationError(
-      `baseUrl must be https:// (http:// for loopback) ending in /v2, not ${baseUrl}`,
-      {
-        code: 'invalid_base_url',
-      },
-    );
-  return url!.origin + path;
+  }
 }
 
-// The reference names the V1 headers only as "a partner-code header and an API-key header".
-const V1_HEADER = /partner[-_]?code|api[-_]?key/i;
+/**
+ * Checks `baseUrl` and returns it without a trailing slash. Errors name only the scheme and host of a URL,
+ * and only the length of a value that is no URL: a secret pasted into the wrong setting must not reach a log.
+ */
+export function checkBaseUrl(baseUrl: unknown): string {
+  const url = typeof baseUrl === 'string' && URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
+  if (!url)
+    throw new ConfigurationError(
+      `baseUrl is not a URL (${typeof baseUrl === 'string' ? `a string of ${baseUrl.length} characters` : typeof baseUrl}); expected ${EXPECTED}`,
+      { code: 'invalid_base_url' },
+    );
+  const path = url.pathname.replace(/\/+$/, '');
+  const where = `${url.protocol}//${url.host}`;
+  if (path.endsWith('/v1'))
+    throw new V1CredentialsError(`baseUrl (${where}/…/v1) is API V1, not V2 (ending in /v2). ${V2_KEY}`, {
+      code: 'v1_base_url',
+    });
+  const secure = url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.test(url.hostname));
+  if (!path.endsWith('/v2') || url.search || url.hash || url.username || url.password || !secure)
+    throw new ConfigurationError(`baseUrl (${where}…) must be ${EXPECTED}`, { code: 'invalid_base_url' });
+  return url.origin + path;
+}
 
 /**
  * Throws on a V1 credential header among the headers given to a call: a Headers, a list of pairs or a
  * record (openapi-fetch drops null and undefined values, so those do not count).
  */
 export function checkHeaders(headers: unknown): void {
-  if (headers && typeof headers === 'object')
-    for (const [name, value] of headers instanceof Headers || Array.isArray(headers)
-      ? (headers as Iterable<[string, unknown]>)
-      : Object.entries(headers))
-      if (value != null && V1_HEADER.test(name))
-        throw new V1CredentialsError(`V1 credential header ${name}: ${V2_KEY}`, { code: 'v1_credentials' });
+  if (!headers || typeof headers !== 'object') return;
+  const pairs: Iterable<readonly [string, unknown]> =
+    headers instanceof Headers || Array.isArray(headers) ? headersOf(headers) : Object.entries(headers);
+  for (const [name, value] of pairs)
+    if (value != null && isV1CredentialHeader(name))
+      throw new V1CredentialsError(`V1 credential header ${name}: ${V2_KEY}`, { code: 'v1_credentials' });
 }
+
+const headersOf = (headers: Headers | unknown[]): Array<readonly [string, unknown]> =>
+  headers instanceof Headers
+    ? [...headers]
+    : headers.map((pair) => (Array.isArray(pair) ? [String(pair[0]), pair[1]] : ['', undefined]));

@@ -1,23 +1,42 @@
-import type { Clock } from './clock.ts';
+import type { Clock } from '@partner-print/openapi/wire';
 import { AmbiguousOutcomeError, type PartnerPrintError } from './errors.ts';
 import type { CallContext } from './response.ts';
 import type { RetryOptions } from './transport.ts';
 
-export type AnyInit = {
-  params?: { path?: Record<string, unknown>; query?: Record<string, unknown> };
-  headers?: Record<string, string>;
+/** The per-request options every method and helper takes (besides what a method takes of its own). */
+export interface RequestOptions {
+  /** Stops the call (queue, attempts and waits): it rejects with an `AbortedError` whose `cause` is the reason. */
   signal?: AbortSignal;
-  [option: string]: unknown;
-};
-// biome-ignore lint/suspicious/noExplicitAny: the core is untyped; index.ts types it from the spec
-export type Loose = any;
+  /** Extra request headers (a V1 credential header is refused). */
+  headers?: Record<string, string>;
+  /** This call's per-attempt timeout instead of the client's. */
+  timeoutMs?: number;
+  /** This call's retry policy (merged over the client's), or `false` for a single attempt. */
+  retry?: RetryOptions | false;
+}
+
+/** What a call's `init` may hold as far as the core is concerned; openapi-fetch reads the rest. */
+export interface CoreInit extends RequestOptions {
+  params?: { path?: Record<string, unknown>; query?: Record<string, unknown>; header?: unknown };
+  body?: unknown;
+  parseAs?: 'json' | 'text' | 'blob' | 'arrayBuffer' | 'stream';
+  bodySerializer?: (body: never) => unknown;
+}
+
+/** openapi-fetch's result of a call that got a 2xx answer. */
+export interface Whole {
+  data: unknown;
+  response: Response;
+}
 
 /** What the helpers (orders, pagination, uploads, downloads) build on. */
 export interface Core {
-  /** openapi-fetch's result when the response is 2xx (`data` only unless `whole`); throws a PartnerPrintError otherwise. */
-  call(method: 'GET' | 'POST', template: string, init?: AnyInit, whole?: boolean): Promise<Loose>;
+  /** The parsed body of a 2xx response; throws a PartnerPrintError otherwise. */
+  call(method: 'GET' | 'POST', template: string, init?: object): Promise<unknown>;
+  /** The same, with the response (for helpers that read status or headers). */
+  callWhole(method: 'GET' | 'POST', template: string, init?: object): Promise<Whole>;
   /** operationId, method and concrete path of a call. */
-  context(method: string, template: string, init?: AnyInit): CallContext;
+  context(method: string, template: string, init?: object): CallContext;
   clock: Clock;
   retry: Required<RetryOptions>;
 }
@@ -31,18 +50,21 @@ export function register<C extends object>(client: C, core: Core): C {
 }
 
 /** The core of a client made by `createClient` (either entry); a TypeError for anything else. */
-export function coreOf(client: unknown): Core {
-  const core = cores.get(client as object);
+export function coreOf(client: object): Core {
+  const core = cores.get(client);
   if (!core) throw new TypeError('expected a client made by createClient');
   return core;
 }
 
 /** The error for a call that may have taken effect: `cause` holds the failure. */
 export function ambiguous(cause: PartnerPrintError, hint = ''): AmbiguousOutcomeError {
-  const { name, message, ...fields } = cause.toJSON();
-  return new AmbiguousOutcomeError(`${message}: it may have taken effect, so it was not repeated${hint}`, {
-    ...fields,
-    code: 'ambiguous_outcome',
-    cause,
-  });
+  const { status, operation, method, path, retryAfter, rateLimit, requestId, attempts } = cause;
+  return new AmbiguousOutcomeError(
+    `${cause.message}: it may have taken effect, so it was not repeated${hint}`,
+    {
+      ...{ status, operation, method, path, retryAfter, rateLimit, requestId, attempts },
+      code: 'ambiguous_outcome',
+      cause,
+    },
+  );
 }

@@ -1,42 +1,86 @@
-import { type AnyInit, coreOf } from './core.ts';
-import { TimeoutError } from './errors.ts';
+import type { paths } from '@partner-print/openapi';
+import { coreOf } from './core.ts';
+import { AbortedError, PartnerPrintError, TimeoutError } from './errors.ts';
+import type { PartnerPrintBaseClient } from './helpers.ts';
 import { describeCall, retryAfterSeconds } from './response.ts';
-import type { DownloadOptions } from './types.ts';
+import type {
+  ClientInit,
+  DownloadAs,
+  Downloaded,
+  DownloadOptions,
+  DownloadPending,
+  PathsWith,
+} from './types.ts';
 
-/** Render media, thumbnails and product media, waiting out 202 + Retry-After unless told not to. */
+/** The GET paths that answer with a file (the routes that spend the downloads bucket). */
+export type DownloadPath = Extract<
+  PathsWith<paths, 'get'>,
+  | '/renders/{renderReference}/media'
+  | '/renders/{renderReference}/thumbnail'
+  | `/products/${string}/media/${string}`
+>;
+
+/** What `download` resolves to: the file, or with `wait: false` possibly `{ pending: true, retryAfter }`. */
+export type DownloadResult<As extends DownloadAs, Wait extends boolean> = Wait extends false
+  ? Downloaded<As> | DownloadPending
+  : Downloaded<As>;
+
+/** Render media, thumbnail or product media; waits out 202 + Retry-After unless `wait: false`. */
+export function download<
+  P extends DownloadPath,
+  As extends DownloadAs = 'bytes',
+  Wait extends boolean = true,
+>(
+  client: PartnerPrintBaseClient,
+  path: P,
+  init: ClientInit<paths[P], 'get'>,
+  options?: DownloadOptions<As> & { wait?: Wait },
+): Promise<DownloadResult<As, Wait>>;
 export async function download(
-  client: object,
+  client: PartnerPrintBaseClient,
   template: string,
-  init?: AnyInit,
-  { as = 'bytes', wait = true, maxWaitMs = 600_000 }: DownloadOptions<'bytes' | 'blob' | 'stream'> = {},
-) {
-  const { call, context, clock } = coreOf(client);
+  init?: object,
+  { as = 'bytes', wait = true, maxWaitMs = 600_000 }: DownloadOptions<DownloadAs> = {},
+): Promise<Downloaded<DownloadAs> | DownloadPending> {
+  const { callWhole, context, clock } = coreOf(client);
   const started = clock.now();
   for (;;) {
-    const { data, response } = await call('GET', template, { ...init, parseAs: 'stream' }, true);
+    const { data, response } = await callWhole('GET', template, { ...init, parseAs: 'stream' });
     if (response.status !== 202)
       return {
         pending: false,
-        data:
-          as === 'stream'
-            ? (data ?? new Blob().stream())
-            : as === 'blob'
-              ? await response.blob()
-              : new Uint8Array(await response.arrayBuffer()),
+        data: await body(as, data, response),
         contentType: response.headers.get('content-type'),
       };
     await response.body?.cancel().catch(() => {});
     // Not ready yet; 60 s is the polling interval the reference gives for renders.
     const retryAfter = retryAfterSeconds(response.headers, clock.now()) ?? 60;
     if (!wait) return { pending: true, retryAfter };
-    if (clock.now() + retryAfter * 1000 - started > maxWaitMs) {
-      const ctx = context('GET', template, init);
+    const ctx = context('GET', template, init);
+    if (clock.now() + retryAfter * 1000 - started > maxWaitMs)
       throw new TimeoutError(`${describeCall(ctx)}: not ready after ${maxWaitMs} ms`, {
         ...ctx,
         code: 'download_pending',
         retryAfter,
       });
-    }
-    await clock.sleep(retryAfter * 1000, init?.signal);
+    const signal = init && 'signal' in init && init.signal instanceof AbortSignal ? init.signal : undefined;
+    await clock.sleep(retryAfter * 1000, signal).catch((reason: unknown) => {
+      throw new AbortedError(
+        `${describeCall(ctx)}: aborted by the caller's signal while waiting for the file`,
+        {
+          ...ctx,
+          code: 'aborted',
+          cause: reason,
+        },
+      );
+    });
   }
+}
+
+async function body(as: DownloadAs, data: unknown, response: Response) {
+  if (as === 'bytes') return new Uint8Array(await response.arrayBuffer());
+  if (as === 'blob') return response.blob();
+  if (data instanceof ReadableStream) return data;
+  if (data === undefined || data === null) return new Blob().stream();
+  throw new PartnerPrintError('download: the answer has no body stream', { code: 'unexpected_response' });
 }

@@ -1,4 +1,5 @@
 import type { ErrorCode } from './codes.ts';
+import { docUrlOf } from './docs.ts';
 
 export type { ErrorCode };
 
@@ -25,8 +26,12 @@ export interface PartnerPrintErrorInit {
   rateLimit?: RateLimitSnapshot;
   requestId?: string;
   cause?: unknown;
+  /** Attempts made before giving up (NetworkError, TimeoutError). */
+  attempts?: number;
   /** RendertokenLimitError only. */
   resetsAt?: Date;
+  /** RedirectError only: the origin the service redirected to (`https://host:port`), never its path or query. */
+  location?: string;
 }
 
 /**
@@ -43,15 +48,30 @@ export class PartnerPrintError extends Error {
   declare readonly retryAfter: number | undefined;
   declare readonly rateLimit: RateLimitSnapshot | undefined;
   declare readonly requestId: string | undefined;
+  declare readonly attempts: number | undefined;
 
-  constructor(message: string, { cause, ...fields }: PartnerPrintErrorInit = {}) {
+  // `docUrl` is derived (a getter): an init copied from another error's toJSON() may carry it.
+  constructor(
+    message: string,
+    { cause, docUrl: _, ...fields }: PartnerPrintErrorInit & { docUrl?: unknown } = {},
+  ) {
     super(message, cause === undefined ? undefined : { cause });
     Object.assign(this, fields);
   }
 
-  /** Every field but `cause` and `stack`. */
+  /** The guide section on this error: the one for its `code` when there is one, else the one for its class. */
+  get docUrl(): string {
+    return docUrlOf(this.name, this.code);
+  }
+
+  /** Every field but `cause` and `stack`, and `docUrl`. */
   toJSON(): Record<string, unknown> {
-    return { ...(this as object), message: this.message };
+    return {
+      ...Object.fromEntries(Object.entries(this)),
+      name: this.name,
+      message: this.message,
+      docUrl: this.docUrl,
+    };
   }
 }
 
@@ -81,13 +101,26 @@ export class RendertokenLimitError extends PartnerPrintError {
   /** When the weekly limit resets (now + Retry-After); earlier retries fail. */
   declare readonly resetsAt: Date | undefined;
 }
-/** The connection failed; no HTTP response was received. */
+/** The connection failed; no HTTP response was received. The message names the cause and the attempts made. */
 export class NetworkError extends PartnerPrintError {
   override name = 'NetworkError';
 }
-/** No response within `timeoutMs`. */
+/** No response within `timeoutMs` (or a caller's `AbortSignal.timeout(…)` fired). */
 export class TimeoutError extends PartnerPrintError {
   override name = 'TimeoutError';
+}
+/** The caller's `signal` aborted the call; `cause` is the signal's reason. */
+export class AbortedError extends PartnerPrintError {
+  override name = 'AbortedError';
+}
+/**
+ * The service answered with a redirect the client does not follow with the key: to another origin, from https
+ * to http, one too many, or one the runtime hides (an opaque redirect in browsers). `location` is the target's
+ * origin when it is known.
+ */
+export class RedirectError extends PartnerPrintError {
+  override name = 'RedirectError';
+  declare readonly location: string | undefined;
 }
 /**
  * A non-idempotent request (e.g. POST /orders without customIdentifier, POST /renders) failed in a

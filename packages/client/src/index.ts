@@ -1,4 +1,5 @@
 import { OPERATIONS } from '@partner-print/openapi';
+import { sha256Hex } from '@partner-print/openapi/wire';
 import {
   createScheduler,
   parseRateLimitHeaders,
@@ -16,8 +17,8 @@ export * from './public.ts';
  * Client-side rate limiting by @partner-print/ratelimit's scheduler, beneath the retry layer.
  * Default: a scheduler per client with the reference's policies, learning live values from headers.
  * - options: a scheduler per client made with them (`store` shares a budget between processes);
- * - a `Scheduler` instance: used as is, with the transport it was created with (the client's
- *   `fetch` and per-attempt timeout do not apply beneath it);
+ * - a `Scheduler` instance: used as is, with the transport it was created with (the client's `fetch` does
+ *   not apply beneath it; `timeoutMs` does, counted from when the request enters its queue);
  * - `false`: off; 429s are still retried after Retry-After by the retry layer.
  */
 export type RateLimitOption = false | Scheduler | Omit<SchedulerOptions, 'fetch'>;
@@ -34,29 +35,28 @@ export function createClient(options: ClientOptions): PartnerPrintClient {
     operations: OPERATIONS,
     userAgent: USER_AGENT,
     parseRateLimit: parseRateLimitHeaders,
-    rateLimit(option = {}, inner, clock) {
-      if (option === false) return inner;
-      const s = isScheduler(option)
-        ? option
-        : createScheduler({ clock, key: budgetKey(options.secretKey), ...option, fetch: inner });
+    limiter(option = {}, timed, clock) {
+      if (option === false) return undefined;
+      if (isScheduler(option)) {
+        scheduler = option;
+        return { fetch: (request) => option.fetch(request), own: true };
+      }
+      const s = createScheduler({ clock, key: budgetKey(options.secretKey), ...option, fetch: timed });
       scheduler = s;
-      return (request) => s.fetch(request);
+      return { fetch: (request) => s.fetch(request) };
     },
   });
-  return withHelpers(Object.assign(client, { scheduler })) as unknown as PartnerPrintClient;
+  return withHelpers(Object.assign(client, { scheduler }));
 }
 
 const isScheduler = (value: object): value is Scheduler =>
-  typeof (value as Scheduler).fetch === 'function' && typeof (value as Scheduler).stats === 'function';
+  'fetch' in value &&
+  'stats' in value &&
+  typeof value.fetch === 'function' &&
+  typeof value.stats === 'function';
 
 /** The scheduler's default budget key (SHA-256 of the key), computed once instead of per request. */
 function budgetKey(secretKey: string): () => Promise<string> {
   let key: Promise<string> | undefined;
-  return () =>
-    (key ??= crypto.subtle
-      .digest('SHA-256', new TextEncoder().encode(secretKey))
-      .then(
-        (digest) =>
-          `sha256:${Array.from(new Uint8Array(digest), (b) => (b | 256).toString(16).slice(1)).join('')}`,
-      ));
+  return () => (key ??= sha256Hex(secretKey).then((hex) => `sha256:${hex}`));
 }

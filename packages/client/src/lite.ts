@@ -11,7 +11,8 @@ export * from './public.ts';
 
 /**
  * - a `Scheduler` (from @partner-print/ratelimit's `createScheduler`): used beneath the retry layer, with
- *   the transport it was created with (the client's `fetch` and per-attempt timeout do not apply beneath it);
+ *   the transport it was created with (the client's `fetch` does not apply beneath it; `timeoutMs` does,
+ *   counted from when the request enters its queue);
  * - `false` or absent (the default here): none; 429s are still retried after Retry-After by the retry layer.
  */
 export type LiteRateLimitOption = false | Scheduler;
@@ -31,7 +32,8 @@ export function createClient(options: LiteClientOptions): PartnerPrintBaseClient
   const client = createCore(options, {
     operations: options.operations,
     userAgent: USER_AGENT,
-    rateLimit: (scheduler, inner) => (scheduler ? (request) => scheduler.fetch(request) : inner),
+    limiter: (scheduler) =>
+      scheduler ? { fetch: (request) => scheduler.fetch(request), own: true } : undefined,
   });
-  return Object.assign(client, { scheduler: rateLimit || undefined }) as unknown as PartnerPrintBaseClient;
+  return Object.assign(client, { scheduler: rateLimit || undefined });
 }

@@ -1,28 +1,57 @@
-import { type AnyInit, coreOf } from './core.ts';
+import type { paths } from '@partner-print/openapi';
+import { coreOf } from './core.ts';
 import { PartnerPrintError } from './errors.ts';
+import type { PartnerPrintBaseClient } from './helpers.ts';
+import type { ClientInit, InitParam, ListItem, ListPaths } from './types.ts';
 
-/** Every item of a list endpoint (`{ <items>: [...], nextCursor }`), page after page, until `nextCursor` is null. */
-export async function* paginate(
-  client: object,
+/** The `init` of a list endpoint: its query parameters and the per-request options. */
+export type ListInit<P extends ListPaths<paths>> = ClientInit<paths[P], 'get'>;
+
+const objectAt = (value: unknown, key: string): Record<string, unknown> => {
+  const inner: unknown =
+    value && typeof value === 'object' && key in value ? Reflect.get(value, key) : undefined;
+  return inner && typeof inner === 'object' ? { ...inner } : {};
+};
+
+/** The page's one array field besides `nextCursor`. */
+const itemsOf = (page: unknown): unknown[] | undefined => {
+  if (!page || typeof page !== 'object') return undefined;
+  const items = Object.entries(page).find(([k, v]) => k !== 'nextCursor' && Array.isArray(v))?.[1];
+  return Array.isArray(items) ? items : undefined;
+};
+
+/** Every item of a list endpoint, page after page, following `nextCursor` until it is null. */
+export function paginate<P extends ListPaths<paths>>(
+  client: PartnerPrintBaseClient,
+  path: P,
+  ...init: InitParam<ListInit<P>>
+): AsyncGenerator<ListItem<paths, P>, void, undefined>;
+export function paginate(client: PartnerPrintBaseClient, template: string, init?: object) {
+  return pageItems(client, template, init);
+}
+
+async function* pageItems(
+  client: PartnerPrintBaseClient,
   template: string,
-  init?: AnyInit,
+  init?: object,
 ): AsyncGenerator<unknown, void, undefined> {
   const { call } = coreOf(client);
   const seen = new Set<unknown>();
-  let cursor = init?.params?.query?.cursor;
+  const params = objectAt(init, 'params');
+  let cursor: unknown = objectAt(params, 'query').cursor;
   for (;;) {
-    const query = { ...init?.params?.query, cursor };
+    const query = { ...objectAt(params, 'query'), cursor };
     if (cursor === undefined) delete query.cursor;
-    const page = await call('GET', template, { ...init, params: { ...init?.params, query } });
-    const items = Object.entries(page ?? {}).find(([k, v]) => k !== 'nextCursor' && Array.isArray(v))?.[1];
+    const page = await call('GET', template, { ...init, params: { ...params, query } });
+    const items = itemsOf(page);
     if (!items)
       throw new PartnerPrintError(`GET ${template} is not a list`, {
         code: 'not_a_list',
         method: 'GET',
         path: template,
       });
-    yield* items as unknown[];
-    cursor = page.nextCursor;
+    yield* items;
+    cursor = page && typeof page === 'object' && 'nextCursor' in page ? page.nextCursor : undefined;
     if (typeof cursor !== 'string' || !cursor) return;
     // A cursor is used once; a repeated one would loop forever.
     if (seen.has(cursor))
@@ -32,13 +61,19 @@ export async function* paginate(
 }
 
 /** The items of a list endpoint, at most `max`; stops requesting pages once it has them. */
+export function collect<P extends ListPaths<paths>>(
+  client: PartnerPrintBaseClient,
+  path: P,
+  init?: ListInit<P>,
+  options?: { max?: number },
+): Promise<ListItem<paths, P>[]>;
 export async function collect(
-  client: object,
+  client: PartnerPrintBaseClient,
   template: string,
-  init?: AnyInit,
+  init?: object,
   { max = Number.POSITIVE_INFINITY } = {},
 ): Promise<unknown[]> {
   const items: unknown[] = [];
-  if (max > 0) for await (const item of paginate(client, template, init)) if (items.push(item) >= max) break;
+  if (max > 0) for await (const item of pageItems(client, template, init)) if (items.push(item) >= max) break;
   return items;
 }

@@ -1,11 +1,17 @@
 // What both entries export besides their own createClient and options.
 export { type Clock, systemClock } from './clock.ts';
 export { MIGRATION_GUIDE, USER_AGENT } from './config.ts';
+export type { RequestOptions } from './core.ts';
+export { DOCS_URL } from './docs.ts';
 export * from './errors.ts';
+export type { Logger, LogLevel } from './events.ts';
 export {
   type CallInit,
   collect,
+  type DownloadPath,
+  type DownloadResult,
   download,
+  type ListInit,
   type PartnerPrintBaseClient,
   paginate,
   uploadEvidence,
@@ -29,9 +35,14 @@ export {
   type RecordedOrder,
   sameOrderContent,
 } from './orders.ts';
+export { REDACTED, redactSecret } from './redact.ts';
+export { MAX_REDIRECTS } from './redirect.ts';
 export type { RateLimitParser } from './response.ts';
+export type * from './schemas.ts';
 export type { ClientEvent, Fetch, Hooks, RetryOptions } from './transport.ts';
 export type {
+  CallOptions,
+  ClientInit,
   DownloadAs,
   Downloaded,
   DownloadOptions,
@@ -39,6 +50,7 @@ export type {
   ListItem,
   ListPaths,
   ResponseData,
+  StrictMethod,
   ThrowingMethod,
   UploadData,
 } from './types.ts';

@@ -1,3 +1,4 @@
+import { parseRetryAfter } from '@partner-print/openapi/wire';
 import {
   AuthenticationError,
   GoneError,
@@ -10,10 +11,8 @@ import {
 
 /** Seconds from a `Retry-After` header (delta-seconds or HTTP-date), or undefined. */
 export function retryAfterSeconds(headers: Headers, now: number): number | undefined {
-  const value = headers.get('retry-after');
-  if (!value) return undefined;
-  const seconds = Number.isFinite(+value) ? +value : (Date.parse(value) - now) / 1000;
-  return Number.isNaN(seconds) ? undefined : Math.max(0, seconds);
+  const ms = parseRetryAfter(headers.get('retry-after'), now);
+  return ms === undefined ? undefined : ms / 1000;
 }
 
 export type RateLimitParser = (headers: Headers) => unknown;
@@ -30,7 +29,6 @@ export const describeCall = (c: CallContext) => c.operation ?? `${c.method} ${c.
 export interface ErrorContext extends CallContext {
   now: number;
   parseRateLimit?: RateLimitParser | undefined;
-  scrub: (text: string) => string;
 }
 
 const BY_STATUS: Record<number, typeof PartnerPrintError> = {
@@ -40,11 +38,20 @@ const BY_STATUS: Record<number, typeof PartnerPrintError> = {
   410: GoneError,
 };
 
-/** The error for a non-2xx response, `body` being its parsed JSON (`{ code, message }`) or text. */
+const field = (body: unknown, name: string): string | undefined => {
+  const value: unknown =
+    body && typeof body === 'object' && name in body ? Reflect.get(body, name) : undefined;
+  return typeof value === 'string' ? value : undefined;
+};
+
+/**
+ * The error for a non-2xx response, `body` being its parsed JSON (`{ code, message }`) or text. The caller
+ * redacts it: every string here may come from the server.
+ */
 export function errorFromResponse(response: Response, body: unknown, ctx: ErrorContext): PartnerPrintError {
   const { status, headers } = response;
-  const { code, message } = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
-  const known = typeof code === 'string' ? code : undefined;
+  const known = field(body, 'code');
+  const message = field(body, 'message');
   const retryAfter = retryAfterSeconds(headers, ctx.now);
   const policy = headers.get('x-ratelimit-policy');
   const limit = headers.get('x-ratelimit');
@@ -61,11 +68,7 @@ export function errorFromResponse(response: Response, body: unknown, ctx: ErrorC
         : RateLimitedError
       : (BY_STATUS[status] ?? (status > 399 && status < 500 ? ValidationError : PartnerPrintError));
   return new Class(
-    ctx.scrub(
-      `${describeCall(ctx)} failed with ${status}${known ? ` ${known}` : ''}: ${
-        typeof message === 'string' ? message : response.statusText || `HTTP ${status}`
-      }`,
-    ),
+    `${describeCall(ctx)} failed with ${status}${known ? ` ${known}` : ''}: ${message ?? (response.statusText || `HTTP ${status}`)}`,
     {
       status,
       code: known,

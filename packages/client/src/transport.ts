@@ -1,13 +1,14 @@
-import type { Clock } from './clock.ts';
-import { NetworkError, PartnerPrintError, TimeoutError } from './errors.ts';
-import { describeCall, retryAfterSeconds } from './response.ts';
+import type { Clock } from '@partner-print/openapi/wire';
+import { bucketsOf } from '@partner-print/openapi/wire';
+import { type Attempt, Deadlines, type Fetch } from './deadline.ts';
+import { AbortedError, NetworkError, PartnerPrintError, TimeoutError } from './errors.ts';
+import type { Emit } from './events.ts';
+import { redactSecret } from './redact.ts';
+import { followRedirect, isRedirect } from './redirect.ts';
+import { type CallContext, describeCall, retryAfterSeconds } from './response.ts';
 
-/**
- * A transport. The client passes the per-attempt abort signal as `init.signal`: a transport that
- * honours it (as `fetch(request, init)` does) stops work on timeout; one that ignores it still gets
- * its attempt timed out.
- */
-export type Fetch = (request: Request, init?: { signal: AbortSignal }) => Promise<Response>;
+export type { ClientEvent, Hooks, Logger, LogLevel } from './events.ts';
+export type { Fetch };
 
 export interface RetryOptions {
   /** Attempts in total, the first included; 1 turns retrying off. Default 3. */
@@ -20,137 +21,45 @@ export interface RetryOptions {
   maxElapsedMs?: number;
 }
 
-/** What hooks receive: never a body; `headers` is a copy with the secret key replaced by `[redacted]`. */
-export interface ClientEvent {
-  method: string;
-  url: string;
-  /** operationId (`createOrder`…) when the path is in the spec. */
-  operation: string | undefined;
-  /** 1 for the first attempt. */
-  attempt: number;
-  headers: Headers;
-  status?: number;
-  durationMs?: number;
-  /** retry: how long the client waits before the next attempt. */
-  delayMs?: number;
-  error?: PartnerPrintError;
-}
-
-export interface Hooks {
-  /** Before each attempt. */
-  request?(event: ClientEvent): void;
-  /** After each attempt that got a response (any status). */
-  response?(event: ClientEvent): void;
-  /** Before waiting for the next attempt. */
-  retry?(event: ClientEvent): void;
-  /** When a call gives up with a network error or timeout. */
-  error?(event: ClientEvent): void;
-}
-
-export interface StackOptions {
+/** What one call may change of the client's settings (per-request options). */
+export interface CallSettings {
   retry: Required<RetryOptions>;
   timeoutMs: number;
-  hooks: Hooks | undefined;
+}
+
+/**
+ * The rate-limit layer: `fetch` queues a request and sends it. `own`: it sends with its own transport (a
+ * `Scheduler` instance), so the client cannot see when a request leaves the queue and its deadline covers the
+ * queue too; otherwise it sends through the client's `transport` (given to it as `timed`).
+ */
+export interface Limiter {
+  fetch(request: Request): Promise<Response>;
+  own?: boolean;
+}
+
+export interface StackOptions extends CallSettings {
+  emit: Emit | undefined;
   clock: Clock;
   transport: Fetch;
-  rateLimit: ((inner: Fetch) => Fetch) | undefined;
+  /** The rate-limit layer, given the client's transport with its per-attempt deadline. */
+  limiter: ((timed: Fetch) => Limiter | undefined) | undefined;
   /** The checked base URL, e.g. `https://host/v2`. */
   baseUrl: string;
   /** operationId for a method and a concrete path below the base URL. */
   operation: (method: string, path: string) => string | undefined;
-  scrub: (text: string) => string;
+  secret: string;
 }
 
-const SECRET_HEADER = 'x-service-secret-key';
-// Idempotent methods, and uploads: the same bytes give the same reference, so they are safe to repeat.
-const REPEATABLE = /^(GET|HEAD|OPTIONS|PUT|DELETE) |^POST \/(images|evidence)$/;
+/** The fetch openapi-fetch calls; `settings` are a call's own `timeoutMs`/`retry`. */
+export type Stack = (request: Request, settings?: CallSettings) => Promise<Response>;
+
+// Idempotent methods, and uploads (the routes that spend the uploads bucket): the same bytes give the same
+// reference, so they are safe to repeat.
+const IDEMPOTENT = /^(GET|HEAD|OPTIONS|PUT|DELETE)$/;
 
 /** Requests that may be repeated after a network error, a timeout or a 5xx. */
-export const isRepeatable = (method: string, path: string): boolean => REPEATABLE.test(`${method} ${path}`);
-
-/**
- * One attempt in flight, which is also the `init` the transport receives: its `signal` is made only
- * when the transport reads it, and aborts on the caller's abort and on timeout.
- */
-class Attempt {
-  declare ctrl: AbortController | undefined;
-  // Fields assigned, not declared: a class field declaration would be emitted beside each assignment.
-  declare readonly req: Request;
-  declare readonly end: number;
-  declare readonly inFlight: Set<Attempt>;
-  declare readonly resolve: (response: Response) => void;
-  declare readonly reject: (reason: unknown) => void;
-  constructor(
-    req: Request,
-    end: number,
-    inFlight: Set<Attempt>,
-    resolve: (response: Response) => void,
-    reject: (reason: unknown) => void,
-  ) {
-    this.req = req;
-    this.end = end;
-    this.inFlight = inFlight;
-    this.resolve = resolve;
-    this.reject = reject;
-  }
-  /** The first outcome wins: response, transport error, timeout or the caller's abort. */
-  settle(response: Response | undefined, reason?: unknown) {
-    if (!this.inFlight.delete(this)) return;
-    if (response) return this.resolve(response);
-    this.ctrl?.abort(reason);
-    this.reject(reason);
-  }
-  get signal(): AbortSignal {
-    if (!this.ctrl) {
-      const { signal } = this.req;
-      this.ctrl = new AbortController();
-      if (signal.aborted) this.ctrl.abort(signal.reason);
-      // The request's signal is its own (openapi-fetch makes a Request per call), so nothing leaks.
-      else signal.addEventListener('abort', () => this.settle(undefined, signal.reason));
-    }
-    return this.ctrl.signal;
-  }
-}
-
-/**
- * Per-attempt timeout, started when the request leaves the rate-limit queue.
- *
- * A timer and an abort listener per attempt cost more CPU in Node than the rest of the client, so
- * attempts share one sweeping timer (every min(ms, 1 s) while any is in flight): it times out attempts
- * past their deadline and ends those whose caller aborted, even when the transport ignores signals.
- */
-export function withTimeout(inner: Fetch, ms: number): Fetch {
-  if (!(ms > 0 && Number.isFinite(ms))) return inner;
-  const inFlight = new Set<Attempt>();
-  let sweeper: ReturnType<typeof setTimeout> | undefined;
-  const sweep = () => {
-    const now = performance.now();
-    for (const a of inFlight)
-      if (a.req.signal.aborted) a.settle(undefined, a.req.signal.reason);
-      else if (a.end <= now)
-        a.settle(
-          undefined,
-          new TimeoutError(`${a.req.method} ${a.req.url}: no response within ${ms} ms`, { code: 'timeout' }),
-        );
-    sweeper = inFlight.size ? arm() : undefined;
-  };
-  const arm = () => {
-    const timer = setTimeout(sweep, Math.min(ms, 1000));
-    // Pending attempts keep the process alive through their transport, not through this timer.
-    (timer as { unref?: () => void }).unref?.();
-    return timer;
-  };
-  return (req) =>
-    new Promise<Response>((resolve, reject) => {
-      const a = new Attempt(req, performance.now() + ms, inFlight, resolve, reject);
-      inFlight.add(a);
-      if (!sweeper) sweeper = arm();
-      inner(req, a).then(
-        (response) => a.settle(response),
-        (error) => a.settle(undefined, error),
-      );
-    });
-}
+export const isRepeatable = (method: string, path: string): boolean =>
+  IDEMPOTENT.test(method) || (method === 'POST' && bucketsOf(method, path).includes('uploads'));
 
 /** Milliseconds to wait before attempt `attempt + 1`, or false when there is none. */
 function retryDelay(
@@ -166,49 +75,104 @@ function retryDelay(
   return attempt < attempts && elapsed + delay <= maxElapsedMs && delay;
 }
 
-/** The fetch openapi-fetch calls: retries with backoff and hooks; scheduler and timeout beneath. */
-export function createStack(o: StackOptions): Fetch {
-  const { clock, hooks, retry, scrub, baseUrl } = o;
-  let inner = withTimeout(o.transport, o.timeoutMs);
-  if (o.rateLimit) inner = o.rateLimit(inner);
-  const emit = (name: keyof Hooks, req: Request, event: Omit<ClientEvent, 'headers' | 'url' | 'method'>) => {
-    try {
-      const headers = new Headers(req.headers);
-      if (headers.has(SECRET_HEADER)) headers.set(SECRET_HEADER, '[redacted]');
-      hooks![name]?.({ method: req.method, url: req.url, headers, ...event });
-    } catch {
-      // A failing logger must not change the outcome of a request.
-    }
-  };
+/** How one attempt went, for the events. */
+interface Timing {
+  start: number;
+  sentAt?: number;
+}
 
-  // Below the base URL, without the query: `/orders/Order_…`.
+/** The fetch openapi-fetch calls: redirects, retries with backoff, events; the scheduler and deadlines beneath. */
+export function createStack(o: StackOptions): Stack {
+  const { emit, secret, baseUrl } = o;
+  const deadlines = new Deadlines();
+  // Attempts the rate limiter sends through `timed` find their timing and deadline here.
+  const pending = new WeakMap<Request, Timing & { ms: number }>();
   const pathOf = ({ url }: Request) => {
     const query = url.indexOf('?');
     return url.startsWith(baseUrl)
       ? url.slice(baseUrl.length, query < 0 ? undefined : query)
       : new URL(url).pathname;
   };
+  const context = (req: Request): CallContext => {
+    const path = pathOf(req);
+    return { operation: o.operation(req.method, path), method: req.method, path };
+  };
+  const timeout = (req: Request, ms: number, queued: boolean) => () =>
+    new TimeoutError(
+      `${describeCall(context(req))}: no response within ${ms} ms${queued ? ' (the wait in the rate-limit queue included)' : ''}`,
+      { code: 'timeout' },
+    );
+  const timed: Fetch = (req, init) => {
+    const t = pending.get(req);
+    if (t) t.sentAt = performance.now();
+    const ms = t?.ms ?? o.timeoutMs;
+    return deadlines.run((r, a) => o.transport(r, init ?? a), req, ms, timeout(req, ms, false));
+  };
+  const limiter = o.limiter?.(timed);
 
-  return async (request) => {
-    // The path, operation and repeatability are worked out only when needed: hooks, a failure or a retry.
-    const operation = hooks && o.operation(request.method, pathOf(request));
+  /** One attempt through the rate limiter (if any) and the transport. */
+  const send = (req: Request, timing: Timing, ms: number): Promise<Response> => {
+    if (!limiter) {
+      timing.sentAt = timing.start;
+      return deadlines.run((r, a: Attempt) => o.transport(r, a), req, ms, timeout(req, ms, false));
+    }
+    if (!limiter.own) {
+      pending.set(req, Object.assign(timing, { ms }));
+      return limiter.fetch(req);
+    }
+    const sendOwn = (r: Request, a: Attempt) => limiter.fetch(new Request(r, { signal: a.signal }));
+    return deadlines.run(sendOwn, req, ms, timeout(req, ms, true));
+  };
+
+  const attempts = retrying(o, send, context, emit);
+  return async (request, settings = o) => {
+    try {
+      let current = request;
+      for (let hops = 0; ; hops++) {
+        const response = await attempts(current, settings);
+        if (!isRedirect(response)) return response.ok ? response : await redactResponse(response, secret);
+        await response.body?.cancel().catch(() => {});
+        const next = followRedirect(current, response, hops, context(current));
+        if (next instanceof PartnerPrintError) throw next;
+        current = next;
+      }
+    } catch (error) {
+      const failure = sdkError(error, request, context);
+      emit?.('error', request, {
+        operation: failure.operation,
+        attempt: failure.attempts ?? 1,
+        error: failure,
+      });
+      throw redactSecret(failure, secret);
+    }
+  };
+}
+
+/** The retry loop of one request: attempts until a response that is final, or an error that is. */
+function retrying(
+  o: StackOptions,
+  send: (req: Request, timing: Timing, ms: number) => Promise<Response>,
+  context: (req: Request) => CallContext,
+  emit: Emit | undefined,
+) {
+  const { clock } = o;
+  return async (request: Request, { retry, timeoutMs }: CallSettings): Promise<Response> => {
     const started = clock.now();
-
+    const operation = emit && context(request).operation;
     for (let attempt = 1; ; attempt++) {
       // A Request body can be read once: every attempt gets its own copy while the original stays unread.
       const req = request.body ? request.clone() : request;
-      if (hooks) emit('request', request, { operation, attempt });
-      const t0 = performance.now();
+      emit?.('request', request, { operation, attempt });
+      const timing: Timing = { start: performance.now() };
       let delay: number | false;
       let status: number | undefined;
-      let error: PartnerPrintError | undefined;
+      let error: unknown;
       try {
-        const response = await inner(req);
+        const response = await send(req, timing, timeoutMs);
         status = response.status;
-        if (hooks)
-          emit('response', request, { operation, attempt, status, durationMs: performance.now() - t0 });
+        if (emit) emit('response', request, { operation, attempt, status, ...durations(timing) });
         delay =
-          (status === 429 || (status > 499 && isRepeatable(request.method, pathOf(request)))) &&
+          (status === 429 || (status > 499 && isRepeatable(request.method, context(request).path))) &&
           retryDelay(retry, clock.now() - started, attempt, retryAfterSeconds(response.headers, clock.now()));
         // A rendertoken shortage lasts until the weekly reset: waiting inside a call is pointless.
         if (delay === false || (status === 429 && (await codeOf(response)) === 'rendertoken_limit_exceeded'))
@@ -216,39 +180,120 @@ export function createStack(o: StackOptions): Fetch {
         await response.body?.cancel().catch(() => {});
       } catch (cause) {
         if (request.signal.aborted) throw request.signal.reason;
-        const { method } = request;
-        const path = pathOf(request);
-        const context = { operation: operation ?? o.operation(method, path), method, path };
-        error =
-          cause instanceof PartnerPrintError
-            ? cause
-            : new NetworkError(`${describeCall(context)}: ${scrub(String((cause as Error)?.message))}`, {
-                code: 'network_error',
-                cause: safeCause(cause, scrub),
-              });
-        if (!error.operation) Object.assign(error, context);
-        delay = isRepeatable(method, path) && retryDelay(retry, clock.now() - started, attempt);
-        if (delay === false) {
-          if (hooks)
-            emit('error', request, { operation, attempt, error, durationMs: performance.now() - t0 });
-          throw error;
-        }
+        error = cause;
+        delay =
+          isRepeatable(request.method, context(request).path) &&
+          retryDelay(retry, clock.now() - started, attempt);
+        if (delay === false) throw Object.assign(new GaveUp(), { cause, attempts: attempt });
       }
-      if (hooks) emit('retry', request, { operation, attempt, status, delayMs: delay, error });
+      if (emit)
+        emit('retry', request, {
+          operation,
+          attempt,
+          status,
+          delayMs: delay,
+          error: error === undefined ? undefined : sdkError(error, request, context),
+        });
       await clock.sleep(delay, request.signal);
     }
   };
 }
 
-/** A copy of a transport's error holding only its (scrubbed) name and message: no request, no headers. */
-function safeCause(error: unknown, scrub: (t: string) => string): Error {
-  const e = error as Error | undefined;
-  return Object.assign(new Error(scrub(String(e?.message ?? error))), { name: String(e?.name ?? 'Error') });
+const durations = ({ start, sentAt }: Timing) => {
+  const end = performance.now();
+  return {
+    durationMs: end - start,
+    ...(sentAt !== undefined && { queueMs: sentAt - start, networkMs: end - sentAt }),
+  };
+};
+
+/** The retry loop gave up after `attempts` on `cause` (a transport error or a timeout). */
+class GaveUp {
+  declare cause: unknown;
+  declare attempts: number;
+}
+
+/** Whatever a call failed with, as a PartnerPrintError with the call's context. */
+function sdkError(
+  error: unknown,
+  request: Request,
+  context: (req: Request) => CallContext,
+): PartnerPrintError {
+  const ctx = context(request);
+  const call = describeCall(ctx);
+  const { cause, attempts } = error instanceof GaveUp ? error : { cause: error, attempts: undefined };
+  const after = attempts ? ` after ${attempts} attempt${attempts > 1 ? 's' : ''}` : '';
+  let result: PartnerPrintError;
+  if (request.signal.aborted && cause === request.signal.reason) result = abortError(cause, call);
+  else if (cause instanceof TimeoutError)
+    result = new TimeoutError(`${cause.message}${after}`, { code: cause.code, cause: cause.cause });
+  else if (cause instanceof PartnerPrintError) result = cause;
+  else
+    result = new NetworkError(`${call}: ${describeCause(cause)}${after}`, {
+      code: 'network_error',
+      cause: copyCause(cause),
+    });
+  if (!result.operation) Object.assign(result, ctx);
+  if (attempts) Object.assign(result, { attempts });
+  return result;
+}
+
+/** The caller's abort as an AbortedError (or a TimeoutError for `AbortSignal.timeout`), its reason as `cause`. */
+function abortError(reason: unknown, call: string): PartnerPrintError {
+  if (reason instanceof PartnerPrintError) return reason;
+  const timedOut = reason instanceof Error && reason.name === 'TimeoutError';
+  const why = reason instanceof Error && reason.message ? ` (${reason.message})` : '';
+  return timedOut
+    ? new TimeoutError(`${call}: the caller's signal timed out${why}`, { code: 'timeout', cause: reason })
+    : new AbortedError(`${call}: aborted by the caller's signal${why}`, { code: 'aborted', cause: reason });
+}
+
+/** "fetch failed: connect ECONNREFUSED 127.0.0.1:9 (ECONNREFUSED)": the messages and codes of the cause chain. */
+function describeCause(error: unknown): string {
+  const parts: string[] = [];
+  for (let e = error, depth = 0; e !== undefined && e !== null && depth < 4; depth++) {
+    const { message, code, cause } =
+      e instanceof Error
+        ? Object.assign({ code: undefined }, e)
+        : { message: String(e), code: undefined, cause: undefined };
+    const text = `${e instanceof Error ? e.message : message}${typeof code === 'string' ? ` (${code})` : ''}`;
+    if (text && !parts.includes(text)) parts.push(text);
+    e = e instanceof Error ? e.cause : cause;
+  }
+  return parts.join(': ') || 'the connection failed';
+}
+
+/** A copy of a transport's error holding only names, messages and codes: no request, no headers. */
+function copyCause(error: unknown, depth = 0): Error {
+  const e = error instanceof Error ? error : new Error(String(error));
+  const copy = Object.assign(new Error(e.message), { name: e.name });
+  const code = 'code' in e && typeof e.code === 'string' ? e.code : undefined;
+  if (code) Object.assign(copy, { code });
+  if (e.cause !== undefined && depth < 3) Object.assign(copy, { cause: copyCause(e.cause, depth + 1) });
+  return copy;
+}
+
+/** An error response with the key taken out of its status text, headers and body (parsed JSON or text). */
+async function redactResponse(response: Response, secret: string): Promise<Response> {
+  if (response.status < 400) return response;
+  const text = await response.text();
+  let body = text;
+  try {
+    body = JSON.stringify(redactSecret(JSON.parse(text), secret));
+  } catch {
+    body = redactSecret(text, secret);
+  }
+  return new Response(body, {
+    status: response.status,
+    statusText: redactSecret(response.statusText, secret),
+    headers: redactSecret(response.headers, secret),
+  });
 }
 
 async function codeOf(response: Response): Promise<unknown> {
   try {
-    return ((await response.clone().json()) as { code?: unknown })?.code;
+    const body: unknown = await response.clone().json();
+    return body && typeof body === 'object' && 'code' in body ? body.code : undefined;
   } catch {
     return undefined;
   }

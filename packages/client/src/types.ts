@@ -1,7 +1,9 @@
 import type { Client, ClientPathsWithMethod, FetchResponse, MaybeOptionalInit } from 'openapi-fetch';
+import type { RetryOptions } from './transport.ts';
 import type { UploadData } from './upload.ts';
 
 export type Media = `${string}/${string}`;
+export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
 type RequiredKeysOf<T> = {
   [K in keyof T]: Record<never, never> extends Pick<T, K> ? never : K;
 }[keyof T] extends infer R
@@ -9,13 +11,48 @@ type RequiredKeysOf<T> = {
     ? never
     : R
   : never;
-/** The same optional/required rule for the init argument as openapi-fetch's own methods. */
-export type InitParam<Init> =
-  RequiredKeysOf<Init> extends never
-    ? [(Init & { [key: string]: unknown })?]
-    : [Init & { [key: string]: unknown }];
+/** The per-request options of the client, beside openapi-fetch's. */
+export interface CallOptions {
+  /** This call's per-attempt timeout instead of the client's (0: none). */
+  timeoutMs?: number;
+  /** This call's retry policy (merged over the client's), or `false` for a single attempt. */
+  retry?: RetryOptions | false;
+}
 
-export type PathsWith<Paths extends {}, M extends 'get' | 'post'> = ClientPathsWithMethod<
+// openapi-fetch options that would take a request past the client's rules (the key to another origin).
+type Bypass = 'baseUrl' | 'fetch' | 'redirect' | 'window';
+
+/** openapi-fetch's `init` of an operation without the options that bypass the client, plus the client's own. */
+export type ClientInit<Params, M extends keyof Params> =
+  MaybeOptionalInit<Params, M> extends infer I
+    ? I extends undefined
+      ? undefined
+      : Omit<I, Bypass> & CallOptions
+    : never;
+
+/** `Init` where every key `Allowed` does not have is `never`: an unknown option (`singal`) does not compile. */
+export type Exact<Init, Allowed> = Init & { [K in Exclude<keyof Init, keyof NonNullable<Allowed>>]: never };
+
+/** The same optional/required rule for the init argument as openapi-fetch's own methods, without unknown keys. */
+export type InitParam<Init, Allowed = Init> =
+  RequiredKeysOf<Init> extends never ? [Exact<Init, Allowed>?] : [Exact<Init, Allowed>];
+
+/** openapi-fetch's `GET`, `POST`… with the client's options and without unknown keys. */
+export type StrictMethod<Paths extends {}, M extends HttpMethod> = <
+  Path extends PathsWith<Paths, M>,
+  Init extends ClientInit<Paths[Path], M & keyof Paths[Path]>,
+>(
+  url: Path,
+  ...init: InitParam<Init, ClientInit<Paths[Path], M & keyof Paths[Path]>>
+) => Promise<MethodResult<Paths, Path, M, Init>>;
+
+/** openapi-fetch's `{ data, error, response }` of an operation. */
+export type MethodResult<Paths, Path extends keyof Paths, M extends HttpMethod, Init> =
+  Paths[Path] extends Record<M, infer Op extends Record<string | number, unknown>>
+    ? FetchResponse<Op, Init, Media>
+    : never;
+
+export type PathsWith<Paths extends {}, M extends HttpMethod> = ClientPathsWithMethod<
   Client<Paths, Media>,
   M
 >;
@@ -23,10 +60,10 @@ export type PathsWith<Paths extends {}, M extends 'get' | 'post'> = ClientPathsW
 /** Like openapi-fetch's `GET`/`POST`, but resolves to `data` and throws a `PartnerPrintError` otherwise. */
 export type ThrowingMethod<Paths extends {}, M extends 'get' | 'post'> = <
   Path extends PathsWith<Paths, M>,
-  Init extends MaybeOptionalInit<Paths[Path], M & keyof Paths[Path]>,
+  Init extends ClientInit<Paths[Path], M & keyof Paths[Path]>,
 >(
   url: Path,
-  ...init: InitParam<Init>
+  ...init: InitParam<Init, ClientInit<Paths[Path], M & keyof Paths[Path]>>
 ) => Promise<ResponseData<Paths, Path, M, Init>>;
 
 export type ResponseData<
@@ -35,8 +72,7 @@ export type ResponseData<
   M extends 'get' | 'post',
   Init = Record<never, never>,
 > =
-  // biome-ignore lint/suspicious/noExplicitAny: the constraint openapi-fetch puts on an operation
-  Paths[Path] extends Record<M, infer Op extends Record<string | number, any>>
+  Paths[Path] extends Record<M, infer Op extends Record<string | number, unknown>>
     ? Exclude<FetchResponse<Op, Init, Media>, { error: unknown }>['data']
     : never;
 

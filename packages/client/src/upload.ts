@@ -1,33 +1,40 @@
-import { type AnyInit, coreOf } from './core.ts';
-import { ValidationError } from './errors.ts';
+import type { Reference } from '@partner-print/openapi';
+import { sniffImageType } from '@partner-print/openapi/wire';
+import { coreOf, type RequestOptions } from './core.ts';
+import { PartnerPrintError, ValidationError } from './errors.ts';
+import type { PartnerPrintBaseClient } from './helpers.ts';
+import { checkInit, HELPER_KEYS } from './options.ts';
 import { describeCall } from './response.ts';
 
 export type UploadData = Uint8Array | ArrayBuffer | ArrayBufferView | Blob | ReadableStream<Uint8Array>;
 
-// JPEG (FF D8 FF) and PNG (89 50 4E 47 0D 0A 1A 0A)
-const SIGNATURES = [
-  [0xff, 0xd8, 0xff],
-  [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
-];
+const isUploadData = (data: unknown): data is UploadData =>
+  data instanceof Uint8Array ||
+  data instanceof ArrayBuffer ||
+  ArrayBuffer.isView(data) ||
+  data instanceof Blob ||
+  data instanceof ReadableStream;
+
+async function bytesOf(data: UploadData): Promise<Uint8Array> {
+  if (data instanceof Uint8Array) return data;
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength).slice();
+  // Response reads a Blob or a ReadableStream the same way in every runtime.
+  return new Uint8Array(await new Response(data).arrayBuffer());
+}
 
 /**
  * The upload as one byte array, checked to be a JPEG or PNG before anything is sent. Streams are read
  * to the end: the signature must be checked first, and a retried upload must send the same bytes again.
  */
-export async function imageBytes(data: UploadData, operation: string): Promise<Uint8Array> {
-  // Response reads every accepted shape (BufferSource, Blob, ReadableStream) the same way in every runtime.
-  const bytes =
-    data instanceof Uint8Array
-      ? data
-      : data &&
-        typeof data === 'object' &&
-        new Uint8Array(await new Response(data as BodyInit).arrayBuffer());
-  if (!bytes)
+export async function imageBytes(data: unknown, operation: string): Promise<Uint8Array> {
+  if (!isUploadData(data))
     throw new ValidationError(`${operation} takes a Uint8Array, ArrayBuffer, Blob or ReadableStream`, {
       code: 'invalid_upload',
       operation,
     });
-  if (!SIGNATURES.some((signature) => signature.every((b, i) => bytes[i] === b)))
+  const bytes = await bytesOf(data);
+  if (!sniffImageType(bytes))
     throw new ValidationError(`${operation} takes JPEG or PNG only; nothing was sent`, {
       code: 'unsupported_image_format',
       operation,
@@ -35,28 +42,48 @@ export async function imageBytes(data: UploadData, operation: string): Promise<U
   return bytes;
 }
 
-const upload = async (
-  client: object,
-  template: '/images' | '/evidence',
+const upload = async <P extends 'Image' | 'Evidence'>(
+  client: PartnerPrintBaseClient,
+  prefix: P,
   data: UploadData,
-  init?: AnyInit,
-) => {
+  init?: RequestOptions,
+): Promise<Reference<P>> => {
+  const template = prefix === 'Image' ? '/images' : '/evidence';
   const { call, context } = coreOf(client);
-  const { reference } = (
-    await call('POST', template, {
-      ...init,
-      body: await imageBytes(data, describeCall(context('POST', template))),
-      bodySerializer: (bytes: unknown) => bytes,
-      headers: { ...init?.headers, 'Content-Type': 'application/octet-stream' },
-    })
-  )[template === '/images' ? 'image' : 'evidence'];
-  return reference as string;
+  const name = describeCall(context('POST', template));
+  checkInit(init, name, HELPER_KEYS);
+  const body = await call('POST', template, {
+    ...init,
+    body: await imageBytes(data, name),
+    bodySerializer: (bytes: Uint8Array) => bytes,
+    headers: { ...init?.headers, 'Content-Type': 'application/octet-stream' },
+  });
+  const field = prefix === 'Image' ? 'image' : 'evidence';
+  const created: unknown =
+    body && typeof body === 'object' && field in body ? Reflect.get(body, field) : undefined;
+  const reference: unknown =
+    created && typeof created === 'object' && 'reference' in created ? created.reference : undefined;
+  if (!isReferenceOf(prefix, reference))
+    throw new PartnerPrintError(`${name}: the answer holds no ${prefix}_ reference`, {
+      code: 'unexpected_response',
+    });
+  return reference;
 };
 
+// Only the prefix is checked: the reference says nothing certain of the characters after it.
+const isReferenceOf = <P extends string>(prefix: P, value: unknown): value is `${P}_${string}` =>
+  typeof value === 'string' && value.startsWith(`${prefix}_`);
+
 /** Uploads a JPEG or PNG print image (checked before sending, as `application/octet-stream`) and returns its `Image_…` reference. */
-export const uploadImage = (client: object, data: UploadData, init?: AnyInit): Promise<string> =>
-  upload(client, '/images', data, init);
+export const uploadImage = (
+  client: PartnerPrintBaseClient,
+  data: UploadData,
+  init?: RequestOptions,
+): Promise<Reference<'Image'>> => upload(client, 'Image', data, init);
 
 /** Uploads a JPEG or PNG evidence photo (checked before sending) and returns its `Evidence_…` reference. */
-export const uploadEvidence = (client: object, data: UploadData, init?: AnyInit): Promise<string> =>
-  upload(client, '/evidence', data, init);
+export const uploadEvidence = (
+  client: PartnerPrintBaseClient,
+  data: UploadData,
+  init?: RequestOptions,
+): Promise<Reference<'Evidence'>> => upload(client, 'Evidence', data, init);

@@ -1,7 +1,7 @@
 import { createSandbox, type Sandbox } from '@partner-print/sandbox';
 import { describe, expect, it } from 'vitest';
 import { createClient, type Fetch } from '../src/index.ts';
-import { withSignal } from './helpers.ts';
+import { typedSeed, withSignal } from './helpers.ts';
 
 type Fault = 'drop-after' | 'status-503' | 'timeout';
 
@@ -71,14 +71,15 @@ describe.each<[Fault, number]>([
       fetch,
       clock: sandbox.clock,
       timeoutMs: fault === 'timeout' ? 25 : 5_000,
-      retry: { attempts: 6 },
+      // One virtual clock for 25 concurrent flows: the waits of all of them count in each one's elapsed time.
+      retry: { attempts: 6, maxElapsedMs: 3_600_000 },
       hooks: {
         request: (e) => {
           if (e.operation === 'lookupOrderReferenceByCustomIdentifier' && e.attempt === 1) lookups++;
         },
       },
     });
-    const { stores, products } = sandbox.seed;
+    const { stores, products } = typedSeed(sandbox.seed);
     const created = await pool(ORDERS, 25, (i) =>
       client.createOrder({
         storeReference: stores.combined,

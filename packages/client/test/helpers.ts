@@ -1,3 +1,4 @@
+import type { ReferencePrefix } from '@partner-print/openapi';
 import { createSandbox, type Sandbox, type SandboxOptions } from '@partner-print/sandbox';
 import { type ClientEvent, type ClientOptions, createClient, type Fetch } from '../src/index.ts';
 
@@ -28,7 +29,33 @@ export function sandboxClientOf<O extends Partial<ClientOptions>, C>(
     hooks: { request: (e: ClientEvent) => attempts.push(e) },
     ...options,
   } as unknown as O);
-  return { sandbox, client, attempts, seed: sandbox.seed };
+  return { sandbox, client, attempts, seed: typedSeed(sandbox.seed) };
+}
+
+/** A reference the sandbox gave as a plain string, checked for its prefix and typed as the spec types it. */
+export function ref<P extends ReferencePrefix>(prefix: P, value: string): `${P}_${string}` {
+  if (!value.startsWith(`${prefix}_`)) throw new TypeError(`${value} is not a ${prefix}_ reference`);
+  return value as `${P}_${string}`;
+}
+
+const refs = <P extends ReferencePrefix, S extends Record<string, string>>(prefix: P, values: S) =>
+  Object.fromEntries(Object.entries(values).map(([k, v]) => [k, ref(prefix, v)])) as {
+    [K in keyof S]: `${P}_${string}`;
+  };
+
+/** The sandbox's seed with its references typed (the sandbox keeps plain strings: it shares no code with the SDK). */
+export function typedSeed(seed: Sandbox['seed']) {
+  return {
+    ...seed,
+    stores: refs('Store', seed.stores),
+    productgroups: refs('Productgroup', seed.productgroups),
+    items: refs('Item', seed.items),
+    products: refs('Product', seed.products),
+    claimcategories: refs('Claimcategory', seed.claimcategories),
+    scenes: refs('Scene', seed.scenes),
+    perspectives: refs('Perspective', seed.perspectives),
+    compositions: refs('Composition', seed.compositions),
+  };
 }
 
 /** The same with the main entry's client. */

@@ -96,7 +96,7 @@ describe('@partner-print/client/lite', () => {
 
   it('names operations by METHOD /path without the table, by operationId with it', async () => {
     const bare = liteClient();
-    const unknown = { params: { path: { orderReference: 'Order_00000000000000000000000000' } } };
+    const unknown = { params: { path: { orderReference: 'Order_00000000000000000000000000' } } } as const;
     const error = await bare.client.get('/orders/{orderReference}', unknown).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NotFoundError);
     expect(error).toMatchObject({ operation: undefined, method: 'GET' });

@@ -8,7 +8,7 @@ import {
   V1CredentialsError,
   ValidationError,
 } from '../src/index.ts';
-import { ADDRESS, samplePng, sandboxClient } from './helpers.ts';
+import { ADDRESS, ref, samplePng, sandboxClient } from './helpers.ts';
 
 const HOUR = 3_600_000;
 
@@ -107,7 +107,7 @@ describe('orders against the sandbox', () => {
     // the existing order is not passed off as the new one.
     sandbox.control.injectFault({ method: 'POST', path: '/v2/orders', kind: 'drop-before' });
     const error = await client.createOrder(order(5, 'cart-42')).catch((e: unknown) => e);
-    expect(error).toMatchObject({ name: 'AmbiguousOutcomeError', code: 'ambiguous_outcome' });
+    expect(error).toMatchObject({ name: 'IdentifierConflictError', code: 'identifier_conflict' });
     expect((error as Error).message).toContain(created.reference);
     expect(await client.collect('/orders')).toHaveLength(1);
   });
@@ -149,7 +149,7 @@ describe('claims against the sandbox', () => {
       customIdentifier: 'claim-me',
       orderlines: [{ productReference: seed.products.print, imageReference: image, quantity: 3 }],
     });
-    const { shipmentReference } = sandbox.control.ship(order.reference);
+    const shipmentReference = ref('Shipment', sandbox.control.ship(order.reference).shipmentReference);
     await sandbox.control.advance(49 * HOUR);
     return { ...ctx, order: order.reference, shipment: shipmentReference };
   }

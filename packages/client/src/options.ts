@@ -1,0 +1,89 @@
+// Per-request options: checked at run time for JavaScript callers (TypeScript refuses unknown keys already),
+// and a call's own `timeoutMs`/`retry` turned into the settings its requests are sent with.
+import { checkHeaders } from './config.ts';
+import type { CoreInit } from './core.ts';
+import { ConfigurationError } from './errors.ts';
+import type { CallSettings, RetryOptions } from './transport.ts';
+
+/** The keys a method's `init` may hold: openapi-fetch's request options, the client's own, and fetch's harmless ones. */
+const METHOD_KEYS = new Set([
+  'params',
+  'body',
+  'headers',
+  'signal',
+  'timeoutMs',
+  'retry',
+  'parseAs',
+  'querySerializer',
+  'bodySerializer',
+  'pathSerializer',
+  'middleware',
+  'cache',
+  'credentials',
+  'integrity',
+  'keepalive',
+  'mode',
+  'priority',
+  'referrer',
+  'referrerPolicy',
+]);
+// Refused with a reason: each would take a request past the client's rules (the key to another origin).
+const WHY: Record<string, string> = {
+  baseUrl: 'the base URL is the client’s (create another client for another base URL)',
+  fetch: 'the transport is the client’s (pass fetch to createClient)',
+  Request: 'the transport is the client’s',
+  redirect: 'redirects follow the client’s policy (same origin only)',
+};
+/** The keys of the helpers' `init` that take no request of the caller's (uploads, orders). */
+export const HELPER_KEYS: ReadonlySet<string> = new Set(['signal', 'headers', 'timeoutMs', 'retry']);
+
+/** Throws a ConfigurationError for a key `allowed` does not hold or a per-request option of the wrong type. */
+export function checkInit(
+  init: object | undefined,
+  call: string,
+  allowed: ReadonlySet<string> = METHOD_KEYS,
+): void {
+  if (!init) return;
+  for (const key in init)
+    if (!allowed.has(key))
+      throw new ConfigurationError(
+        `${call}: unknown option ${JSON.stringify(key)}${WHY[key] ? ` (${WHY[key]})` : ''}; options are ${[...allowed].join(', ')}`,
+        { code: 'invalid_option' },
+      );
+  if ('headers' in init) checkHeaders(init.headers);
+  if ('params' in init && init.params && typeof init.params === 'object' && 'header' in init.params)
+    checkHeaders(init.params.header);
+  if ('timeoutMs' in init) checkTimeout(init.timeoutMs, `${call}: timeoutMs`);
+  if ('retry' in init) checkRetry(init.retry, `${call}: retry`);
+  if ('signal' in init && init.signal !== undefined && !(init.signal instanceof AbortSignal))
+    throw new ConfigurationError(`${call}: signal must be an AbortSignal`, { code: 'invalid_option' });
+}
+
+export function checkTimeout(value: unknown, what: string): void {
+  if (value !== undefined && !(typeof value === 'number' && value >= 0 && !Number.isNaN(value)))
+    throw new ConfigurationError(`${what} must be a number of milliseconds ≥ 0 (0: no timeout)`, {
+      code: 'invalid_option',
+    });
+}
+
+export function checkRetry(value: unknown, what: string): void {
+  if (value !== undefined && value !== false && (typeof value !== 'object' || value === null))
+    throw new ConfigurationError(
+      `${what} must be false or { attempts, baseDelayMs, maxDelayMs, maxElapsedMs }`,
+      {
+        code: 'invalid_option',
+      },
+    );
+}
+
+/** The client's retry policy with `retry` over it (`false`: one attempt). */
+export const retryPolicy = (base: Required<RetryOptions>, retry: RetryOptions | false | undefined) => ({
+  ...base,
+  ...(retry === false ? { attempts: 1 } : retry),
+});
+
+/** A call's settings when it has its own `timeoutMs` or `retry`, else undefined (the client's apply). */
+export function callSettings(init: CoreInit | undefined, client: CallSettings): CallSettings | undefined {
+  if (init?.timeoutMs === undefined && init?.retry === undefined) return undefined;
+  return { timeoutMs: init.timeoutMs ?? client.timeoutMs, retry: retryPolicy(client.retry, init.retry) };
+}

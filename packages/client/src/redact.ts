@@ -1,0 +1,70 @@
+// One redaction rule for everything the SDK surfaces (errors, hook events, log lines), exported so that the
+// other packages (callback, migrate, render) apply the same one to what they surface.
+
+/** What a secret is replaced by. */
+export const REDACTED = '[redacted]';
+
+/** `text` with every occurrence of `secret` replaced by `[redacted]`. */
+export function redactText(text: string, secret: string): string {
+  if (!secret || !text.includes(secret)) return text;
+  const once = text.split(secret).join(REDACTED);
+  // Replacing can join the parts around an occurrence into a new one ("d]" + "d"…): then nothing is kept.
+  return once.includes(secret) ? REDACTED : once;
+}
+
+/**
+ * `value` with every occurrence of each secret replaced by `[redacted]`, in every string it holds: strings,
+ * arrays and plain objects are copied; `Headers` are copied; errors are redacted in place (all own properties,
+ * enumerable or not: `message`, `stack`, `code`, …, and the `cause` chain), so `instanceof` still holds.
+ * Other objects (a Request, a Response, a class instance) are returned as they are.
+ */
+export function redactSecret<T>(value: T, ...secrets: ReadonlyArray<string | undefined>): T {
+  const list = secrets.filter((s): s is string => typeof s === 'string' && s.length > 0);
+  if (!list.length) return value;
+  const text = (s: string) => list.reduce((t, secret) => redactText(t, secret), s);
+  return walk(value, text, new Map());
+}
+
+type Text = (s: string) => string;
+
+function walk<T>(value: T, text: Text, seen: Map<object, unknown>): T;
+function walk(value: unknown, text: Text, seen: Map<object, unknown>): unknown {
+  if (typeof value === 'string') return text(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (seen.has(value)) return seen.get(value);
+  if (value instanceof Error) return redactError(value, text, seen);
+  if (value instanceof Headers) {
+    const copy = new Headers();
+    seen.set(value, copy);
+    for (const [k, v] of value) copy.append(k, text(v));
+    return copy;
+  }
+  if (Array.isArray(value)) {
+    const copy: unknown[] = [];
+    seen.set(value, copy);
+    for (const item of value) copy.push(walk(item, text, seen));
+    return copy;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return value;
+  const copy: Record<string, unknown> = {};
+  seen.set(value, copy);
+  for (const [k, v] of Object.entries(value)) copy[text(k)] = walk(v, text, seen);
+  return copy;
+}
+
+function redactError(error: Error, text: Text, seen: Map<object, unknown>): Error {
+  seen.set(error, error);
+  for (const key of Object.getOwnPropertyNames(error)) {
+    const descriptor = Object.getOwnPropertyDescriptor(error, key);
+    if (!descriptor || !('value' in descriptor)) continue;
+    const redacted = walk(descriptor.value, text, seen);
+    if (redacted === descriptor.value) continue;
+    try {
+      Object.defineProperty(error, key, { ...descriptor, value: redacted });
+    } catch {
+      // A frozen foreign error: the SDK never surfaces one as it is (transport errors are copied first).
+    }
+  }
+  return error;
+}

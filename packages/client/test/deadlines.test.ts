@@ -1,0 +1,104 @@
+// timeoutMs and signal apply whatever the rate-limit setup: off, the default scheduler, a shared store, a
+// Scheduler instance (with its own transport, as the migrate CLI builds its client), in both entries; against
+// a server on 127.0.0.1 that accepts and never answers.
+import { createScheduler, MemoryStore } from '@partner-print/ratelimit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AbortedError, createClient, type RateLimitOption, TimeoutError } from '../src/index.ts';
+import { createClient as createLiteClient } from '../src/lite.ts';
+import { KEY } from './fake.ts';
+import { silentServer, type TestServer } from './servers.ts';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await silentServer();
+});
+afterAll(() => server.close());
+
+type Setup = [name: string, make: (timeoutMs: number) => { get: (signal?: AbortSignal) => Promise<unknown> }];
+
+const main = (rateLimit: () => RateLimitOption | undefined) => (timeoutMs: number) => {
+  const option = rateLimit();
+  const client = createClient({
+    secretKey: KEY,
+    baseUrl: server.baseUrl,
+    timeoutMs,
+    retry: false,
+    ...(option !== undefined && { rateLimit: option }),
+  });
+  return { get: (signal?: AbortSignal) => client.get('/orders', signal ? { signal } : undefined) };
+};
+
+const setups: Setup[] = [
+  ['main, rate limiting off', main(() => false)],
+  ['main, the default scheduler', main(() => undefined)],
+  ['main, a scheduler with a shared store', main(() => ({ store: new MemoryStore() }))],
+  ['main, a Scheduler instance (its own transport)', main(() => createScheduler())],
+  [
+    'lite, a Scheduler instance',
+    (timeoutMs) => {
+      const client = createLiteClient({
+        secretKey: KEY,
+        baseUrl: server.baseUrl,
+        timeoutMs,
+        retry: false,
+        rateLimit: createScheduler(),
+      });
+      return { get: (signal?: AbortSignal) => client.get('/orders', signal ? { signal } : undefined) };
+    },
+  ],
+];
+
+describe.each(setups)('%s', (_, make) => {
+  it('timeoutMs: 300 ends the call with TimeoutError within about a second', async () => {
+    const started = performance.now();
+    const error = await make(300)
+      .get()
+      .catch((e: unknown) => e);
+    const elapsed = performance.now() - started;
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as TimeoutError).message).toMatch(/no response within 300 ms/);
+    expect(elapsed).toBeGreaterThanOrEqual(290);
+    expect(elapsed).toBeLessThan(1500);
+  });
+
+  it("the caller's signal ends the call with AbortedError, its reason as cause", async () => {
+    const reason = new Error('user left');
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(reason), 100);
+    const started = performance.now();
+    const error = await make(0)
+      .get(controller.signal)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AbortedError);
+    expect((error as AbortedError).cause).toBe(reason);
+    expect((error as Error).message).toContain('user left');
+    expect(performance.now() - started).toBeLessThan(1500);
+  });
+
+  it('AbortSignal.timeout(…) of the caller ends the call with TimeoutError', async () => {
+    const error = await make(0)
+      .get(AbortSignal.timeout(150))
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as Error).message).toMatch(/signal timed out/);
+  });
+});
+
+describe('a timeout while queued by a Scheduler instance', () => {
+  it('is a TimeoutError too (the deadline covers the queue when the client cannot see into it)', async () => {
+    // One request at a time: the second waits in the queue behind the first, which never gets an answer.
+    const scheduler = createScheduler({ concurrency: 1 });
+    const client = createClient({
+      secretKey: KEY,
+      baseUrl: server.baseUrl,
+      timeoutMs: 300,
+      retry: false,
+      rateLimit: scheduler,
+    });
+    const first = client.get('/orders').catch((e: unknown) => e);
+    const second = client.get('/orders').catch((e: unknown) => e);
+    await expect(first).resolves.toBeInstanceOf(TimeoutError);
+    await expect(second).resolves.toBeInstanceOf(TimeoutError);
+    expect(((await second) as Error).message).toMatch(/rate-limit queue included/);
+  });
+});

@@ -1,0 +1,125 @@
+// A hostile server on 127.0.0.1 that echoes the secret key in every header, the status text and every body
+// field: the key must not come out of anything the SDK surfaces (errors and their cause chains, hook events,
+// log lines, the raw methods' error results), for random keys, in both entries.
+import { inspect } from 'node:util';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ClientEvent, createClient, PartnerPrintError, redactSecret } from '../src/index.ts';
+import { createClient as createLiteClient, uploadImage } from '../src/lite.ts';
+import { JPEG } from './fake.ts';
+import { startServer, type TestServer } from './servers.ts';
+
+/** Every way a value is likely to be shown or logged. */
+function renderings(value: unknown): string[] {
+  const out = [inspect(value, { depth: 10, showHidden: true }), String(value)];
+  try {
+    out.push(JSON.stringify(value) ?? '');
+  } catch {
+    // a cycle: inspect covers it
+  }
+  for (let e = value, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++)
+    out.push(
+      e.message,
+      e.stack ?? '',
+      JSON.stringify(Object.getOwnPropertyNames(e).map((k) => String(Reflect.get(e as object, k)))),
+    );
+  return out;
+}
+
+// The key the server echoes: it reads it from the request, so it echoes whatever key the client sends.
+let server: TestServer;
+const STATUSES = [400, 401, 403, 404, 409, 410, 422, 429, 500, 503];
+beforeAll(async () => {
+  server = await startServer((req, res) => {
+    const key = String(req.headers['x-service-secret-key'] ?? '');
+    const status = Number(new URL(req.url, 'http://x').searchParams.get('status') ?? 400);
+    const code = status === 429 && req.url.includes('tokens=') ? 'rendertoken_limit_exceeded' : key;
+    res.statusMessage = `Echo ${key}`;
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'x-request-id': key,
+      'x-ratelimit-policy': `"${key}";q=1;w=1, "default";q=3000;w=60`,
+      'x-ratelimit': `"${key}";r=0;t=1`,
+      'retry-after': key,
+      'www-authenticate': `Key ${key}`,
+      'x-echo': key,
+    });
+    res.end(JSON.stringify({ code, message: `bad key ${key}`, detail: { key, list: [key] } }));
+  });
+});
+afterAll(() => server.close());
+
+const keyArbitrary = fc
+  .array(fc.integer({ min: 0x21, max: 0x7e }), { minLength: 16, maxLength: 48 })
+  .map((codes) => String.fromCharCode(...codes));
+
+function clients(secretKey: string) {
+  const seen: unknown[] = [];
+  const record = (e: ClientEvent) => seen.push(e);
+  const logger = {
+    debug: (...args: unknown[]) => seen.push(args),
+    info: (...args: unknown[]) => seen.push(args),
+    warn: (...args: unknown[]) => seen.push(args),
+    error: (...args: unknown[]) => seen.push(args),
+  };
+  const options = {
+    secretKey,
+    baseUrl: server.baseUrl,
+    retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 },
+    hooks: { request: record, response: record, retry: record, error: record },
+    logger,
+    logLevel: 'debug' as const,
+  };
+  return { main: createClient({ ...options, rateLimit: false }), lite: createLiteClient(options), seen };
+}
+
+describe('a server that echoes the key everywhere', () => {
+  it('never gets the key back out of an error, an event, a log line or a raw error result', async () => {
+    await fc.assert(
+      fc.asyncProperty(keyArbitrary, fc.constantFrom(...STATUSES), async (key, status) => {
+        const { main, lite, seen } = clients(key);
+        const query = { params: { query: { status } } } as never;
+        const results: unknown[] = [
+          await main.get('/orders', query).catch((e: unknown) => e),
+          await lite.get('/orders', query).catch((e: unknown) => e),
+          await main
+            .post('/renders', { body: {} as never, params: { query: { status, tokens: 1 } } } as never)
+            .catch((e: unknown) => e),
+          await uploadImage(lite, JPEG).catch((e: unknown) => e),
+          await main
+            .createOrder({ storeReference: 'Store_x', shippingKind: 'combined', orderlines: [] })
+            .catch((e: unknown) => e),
+        ];
+        const raw = await main.GET('/orders', query);
+        results.push(raw.error, raw.response.headers, raw.response.statusText);
+        for (const error of results.slice(0, 5)) expect(error).toBeInstanceOf(PartnerPrintError);
+        expect(seen.length).toBeGreaterThan(10);
+        for (const text of [...results, ...seen].flatMap(renderings)) expect(text).not.toContain(key);
+      }),
+      { numRuns: 40 },
+    );
+  }, 60_000);
+
+  it('proves the test can fail: without redaction the key is there', async () => {
+    const { main } = clients('sk_test_SECRET123_abcdef');
+    const raw = await main.GET('/orders', { params: { query: { status: 401 } } } as never);
+    const unredacted = await fetch(`${server.baseUrl}/orders?status=401`, {
+      headers: { 'x-service-secret-key': 'sk_test_SECRET123_abcdef' },
+    });
+    expect(await unredacted.text()).toContain('sk_test_SECRET123_abcdef');
+    expect(JSON.stringify(raw.error)).toContain('[redacted]');
+  });
+
+  it('redactSecret redacts a value the other packages surface, the cause chain and headers included', () => {
+    const key = 'sk_live_0123456789abcdef';
+    const cause = Object.assign(new Error(`inner ${key}`), { code: key });
+    const error = Object.assign(new Error(`outer ${key}`, { cause }), {
+      headers: new Headers({ 'x-k': key }),
+    });
+    const context = { url: `https://x/?token=${key}`, nested: [{ key }], error };
+    const redacted = redactSecret(context, key);
+    for (const text of renderings(redacted)) expect(text).not.toContain(key);
+    expect(redacted.error).toBe(error); // errors in place: instanceof and identity hold
+    expect(context.url).toContain(key); // plain objects are copies
+  });
+});
