@@ -297,7 +297,7 @@ describe('runnable samples in Chromium', () => {
     const items = page.locator('[data-component-name="Search/SearchItem"]');
     await expect
       .poll(async () => (await items.allTextContents()).join('\n'), { timeout: 15_000 })
-      .toMatch(/shippingKind\s+yes\s+dropship/, { timeout: 15_000 });
+      .toMatch(/shippingKind\s+yes\s+dropship/);
     expect((await items.allTextContents()).join('\n')).not.toMatch(/shippingKindyes|acombined/);
     await page.keyboard.press('Escape');
   });
