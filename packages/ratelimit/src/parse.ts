@@ -1,5 +1,6 @@
 import { parseRetryAfter } from '@partner-print/openapi/wire';
 import { type BareItem, type InnerList, type Item, parseList, Token } from 'structured-headers';
+import { scanSimpleList } from './fast-list.ts';
 
 /** A quota policy from `RateLimit-Policy` / `X-RateLimit-Policy`. */
 export interface RateLimitPolicy {
@@ -123,7 +124,7 @@ function readList(value: string | undefined): (Item | InnerList)[] | undefined {
   if (parsedLists.has(value)) return parsedLists.get(value);
   let list: (Item | InnerList)[] | undefined;
   try {
-    list = parseList(value);
+    list = scanSimpleList(value) ?? parseList(value);
     if (list.length === 0) list = undefined;
   } catch {
     list = undefined;

@@ -193,9 +193,21 @@ class SchedulerCore {
     signal: AbortSignal | undefined,
   ): Promise<Response> {
     return new Promise<Response>((resolve, reject) => {
+      // A plain literal (no spreads): V8 gives it in-object fields, half the memory of a spread copy.
       const entry: Entry = {
-        ...{ seq, input, init, request: undefined, body: undefined, lane, signal, onAbort: undefined },
-        ...{ resolve, reject, attempts: 0, enqueuedAt: this.clock.now(), state: 'queued' },
+        seq,
+        input,
+        init,
+        request: undefined,
+        body: undefined,
+        lane,
+        signal,
+        onAbort: undefined,
+        resolve,
+        reject,
+        attempts: 0,
+        enqueuedAt: this.clock.now(),
+        state: 'queued',
       };
       // A request that goes at once needs no abort listener (the costliest step per request); one that
       // may wait gets it now, or when it is found blocked.

@@ -1,0 +1,59 @@
+import fc from 'fast-check';
+import { parseList } from 'structured-headers';
+import { describe, expect, it } from 'vitest';
+import { scanSimpleList } from './fast-list.ts';
+
+describe('scanSimpleList (the fast path of the parser)', () => {
+  it('reads the usual rate-limit fields', () => {
+    const value = '"default";r=2999;t=0, "uploads";q=5000;w=86400;t=1.5, tok;pk=abc';
+    expect(scanSimpleList(value)).toEqual(parseList(value));
+  });
+
+  it('gives up on what it does not handle, so the general parser decides', () => {
+    for (const value of [
+      '("a" "b")',
+      '"a\\"b";r=1',
+      '"a";x',
+      '"a";r=?1',
+      '"a";r=1.2345',
+      '"a";r=1;r=2',
+      '"a" ;r=1',
+      '"a",',
+      '',
+      '"a";r=:AQ==:',
+    ])
+      expect(scanSimpleList(value), value).toBeUndefined();
+  });
+
+  it('reads every value it accepts exactly as the general parser does (fast-check)', () => {
+    const name = fc.oneof(
+      fc.stringMatching(/^[A-Za-z*][A-Za-z0-9:/!#$%&'*+.^_`|~-]{0,8}$/),
+      fc.stringMatching(/^"[ -~]{0,8}"$/),
+    );
+    const param = fc.tuple(
+      fc.stringMatching(/^[a-z*][a-z0-9_.*-]{0,4}$/),
+      fc.oneof(
+        fc.integer({ min: -1e6, max: 1e15 }).map(String),
+        fc.double({ min: 0, max: 1e6, noNaN: true }).map((n) => n.toFixed(3)),
+        fc.stringMatching(/^[ -~]{0,6}$/),
+        name,
+      ),
+    );
+    const member = fc
+      .tuple(name, fc.array(param, { maxLength: 3 }))
+      .map(([n, ps]) => `${n}${ps.map(([k, v]) => `;${k}=${v}`).join('')}`);
+    const list = fc.tuple(
+      fc.array(member, { minLength: 1, maxLength: 3 }),
+      fc.constantFrom(',', ', ', ' ,  ', ',\t'),
+    );
+    fc.assert(
+      fc.property(list, ([members, sep]) => {
+        const value = members.join(sep);
+        const fast = scanSimpleList(value);
+        if (fast === undefined) return;
+        expect(fast).toEqual(parseList(value));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
