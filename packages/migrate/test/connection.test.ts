@@ -202,3 +202,22 @@ describe('skus output', () => {
     expect(existsSync(`${out}.state.json`)).toBe(true);
   });
 });
+
+describe('--verbose', () => {
+  it('logs each request on stderr through the client logger, and nothing without it', async () => {
+    const sb = newSandbox();
+    const dir = tempDir();
+    const file = skuFile(dir, [sb.seed.legacySkus.poster, 'NOPE-1']);
+    const verbose = await run(['skus', file, '--sandbox', '--no-sharing', '--verbose'], { sandbox: sb });
+    const logged = verbose.stderr.split('\n').filter((l) => l.startsWith('['));
+    expect(
+      logged.some((l) =>
+        /^\[debug\] .*lookupProductByLegacySku|^\[debug\] .*lookup-product-by-legacy-sku/.test(l),
+      ),
+    ).toBe(true);
+    expect(logged.some((l) => /status=404/.test(l))).toBe(true);
+    expect(verbose.stderr).not.toContain(sb.keys.primary);
+    const quiet = await run(['skus', file, '--sandbox', '--no-sharing', '--restart'], { sandbox: sb });
+    expect(quiet.stderr.split('\n').filter((l) => l.startsWith('['))).toEqual([]);
+  });
+});

@@ -122,7 +122,7 @@ describe('the secret key never leaves the CLI, whatever the server echoes', () =
               { env },
             ),
             await run(['skus', skus, '--base-url', baseUrl, '--json', '--restart'], { env }),
-            await run(['orders', orders, '--base-url', baseUrl], { env }),
+            await run(['orders', orders, '--base-url', baseUrl, '--verbose'], { env }),
             await run(['orders', orders, '--base-url', baseUrl, '--submit', '--json', '--secret-key', key], {
               env: {},
             }),

@@ -1,6 +1,7 @@
 import {
   AuthenticationError,
   createClient,
+  type Logger,
   NetworkError,
   NotFoundError,
   type PartnerPrintClient,
@@ -23,6 +24,8 @@ export interface ConnectionOptions {
   concurrency: number;
   /** Per-attempt timeout of every request, in milliseconds (`--timeout`; the client's `timeoutMs`). */
   timeout?: number;
+  /** Every request, retry and failure on stderr (`--verbose`; the client's `logger` at level `debug`). */
+  verbose?: boolean;
 }
 
 export interface Connection {
@@ -137,6 +140,23 @@ async function verify(client: PartnerPrintClient, baseUrl: string): Promise<void
   );
 }
 
+const logValue = (v: unknown) => {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' && !Number.isInteger(v)) return v.toFixed(1);
+  return JSON.stringify(v);
+};
+
+/** The client's log lines on stderr (already redacted by the client, and by the CLI's stderr). */
+export function stderrLogger(io: CliIO): Logger {
+  const line = (level: string) => (message: string, fields: Record<string, unknown>) => {
+    const pairs = Object.entries(fields)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => `${k}=${logValue(v)}`);
+    io.stderr.write(`[${level}] ${message}${pairs.length ? ` ${pairs.join(' ')}` : ''}\n`);
+  };
+  return { debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error') };
+}
+
 /**
  * Builds the client (the given or embedded sandbox, or a checked base URL and key), rate-limited by its
  * scheduler (`--concurrency`), with the per-attempt `--timeout`, and checks the key with one request.
@@ -162,6 +182,7 @@ export async function connect(options: ConnectionOptions, io: CliIO): Promise<Co
       fetch: transport,
       ...(t.clock ? { clock: t.clock } : {}),
       ...(options.timeout !== undefined ? { timeoutMs: options.timeout } : {}),
+      ...(options.verbose ? { logger: stderrLogger(io), logLevel: 'debug' as const } : {}),
       rateLimit: { concurrency: options.concurrency },
     });
   } catch (e) {

@@ -42,6 +42,7 @@ function withConnection(cmd: Command): Command {
       'give up on a request attempt after this many milliseconds (default 30000)',
       milliseconds,
     )
+    .option('--verbose', 'log every request, retry and failure on stderr (never the key)')
     .option('--cache <file>', 'persistent SKU cache (append-only JSONL), shared between runs')
     .option(
       '--no-progress',
