@@ -26,14 +26,18 @@ const errors = (results: Array<{ value: OrderResult } | { error: unknown }>) =>
   results.flatMap((r) => ('error' in r ? [r.error] : []));
 
 describe(`${CALLS} createOrder calls, ${AT_ONCE} at once`, () => {
-  it('a commit landing 5 s after a dropped answer on 10% of POSTs: exactly 1,000 orders', TIMEOUT, async () => {
-    const options: OrderFaultOptions = { fault: 'late-commit-drop', rate: 0.1, commitAfterMs: 5_000 };
-    const { results, stored, stats } = await batch(options);
-    expect(stats.faults).toBeGreaterThan(CALLS * 0.07);
-    expect(errors(results)).toEqual([]);
-    expect(stored).toHaveLength(CALLS);
-    expect(duplicates(stored)).toBe(0);
-  });
+  it(
+    'a commit landing 5 s after a dropped answer on 10% of POSTs: exactly 1,000 orders',
+    TIMEOUT,
+    async () => {
+      const options: OrderFaultOptions = { fault: 'late-commit-drop', rate: 0.1, commitAfterMs: 5_000 };
+      const { results, stored, stats } = await batch(options);
+      expect(stats.faults).toBeGreaterThan(CALLS * 0.07);
+      expect(errors(results)).toEqual([]);
+      expect(stored).toHaveLength(CALLS);
+      expect(duplicates(stored)).toBe(0);
+    },
+  );
 
   it(
     'reproduction: trusting one "absent" lookup (settleWindowMs: 0), the same faults duplicate orders',
