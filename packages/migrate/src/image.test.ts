@@ -1,3 +1,4 @@
+import { PartnerPrintError } from '@partner-print/client';
 import { sha256Hex } from '@partner-print/openapi/wire';
 import { describe, expect, it, vi } from 'vitest';
 import { createImageUploader, decodeBase64Image, InvalidImageError } from './image.ts';
@@ -54,5 +55,17 @@ describe('createImageUploader', () => {
     await expect(up.upload(PNG)).resolves.toBe('Image_x');
     await expect(up.upload(GIF)).rejects.toThrow(InvalidImageError);
     expect(n).toBe(2);
+  });
+
+  it('resolves to the Image_ reference, and rejects an upload answered without one', async () => {
+    const up = createImageUploader(async () => 'not-a-reference');
+    const e = await up.upload(PNG).catch((x) => x);
+    expect(e).toBeInstanceOf(PartnerPrintError);
+    expect(e).toMatchObject({ code: 'unexpected_response' });
+    const gif = await createImageUploader(async () => 'Image_x')
+      .upload(GIF)
+      .catch((x) => x);
+    expect(gif).toBeInstanceOf(PartnerPrintError);
+    expect(gif).toMatchObject({ code: 'invalid_image', detected: 'gif' });
   });
 });

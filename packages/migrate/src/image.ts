@@ -5,7 +5,8 @@
  * request (and an upload token) on a 4xx.
  */
 import { PartnerPrintError } from '@partner-print/client';
-import { type Reference, referencePrefixOf, sha256Hex, sniffImageType } from '@partner-print/openapi/wire';
+import { type Reference, sha256Hex, sniffImageType } from '@partner-print/openapi/wire';
+import { hasPrefix } from './convert/report.ts';
 
 export type ImageKind = 'jpeg' | 'png';
 
@@ -101,9 +102,6 @@ export function checkImageBytes(bytes: Uint8Array): ImageKind {
   );
 }
 
-const isImageReference = (v: unknown): v is Reference<'Image'> =>
-  typeof v === 'string' && referencePrefixOf(v) === 'Image';
-
 export interface ImageUploader {
   /** Uploads bytes (checked to be JPEG/PNG) once per distinct content; returns the `Image_…` reference. */
   upload(bytes: Uint8Array): Promise<Reference<'Image'>>;
@@ -122,7 +120,7 @@ export function createImageUploader(
   const send = typeof target === 'function' ? target : (d: Uint8Array) => target.uploadImage(d);
   const uploadFn = async (d: Uint8Array): Promise<Reference<'Image'>> => {
     const ref = await send(d);
-    if (isImageReference(ref)) return ref;
+    if (hasPrefix('Image', ref)) return ref;
     throw new PartnerPrintError('The upload answered without an Image_ reference', {
       code: 'unexpected_response',
     });
