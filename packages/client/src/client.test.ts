@@ -2,9 +2,12 @@ import type { CombinedOrderRequest } from '@partner-print/openapi';
 import { describe, expect, it } from 'vitest';
 import { BASE, fakeFetch, JPEG, json, KEY, OPS, PNG, testClock } from '../test/fake.ts';
 import { type CoreOptions, createCore } from './client.ts';
+import { DOCS_URL } from './docs.ts';
 import {
+  AbortedError,
   AmbiguousOutcomeError,
   AuthenticationError,
+  ConfigurationError,
   GoneError,
   NetworkError,
   NotFoundError,
@@ -19,6 +22,7 @@ import { withHelpers } from './helpers.ts';
 import type { ClientEvent } from './transport.ts';
 
 type Handler = Parameters<typeof fakeFetch>[0];
+type Client = ReturnType<typeof setup>['client'];
 
 function setup(handler: Handler, options: Partial<CoreOptions<never>> = {}) {
   const { fetch, seen } = fakeFetch(handler);
@@ -475,5 +479,128 @@ describe('download', () => {
     await expect(client.download('/renders/{renderReference}/media', init)).rejects.toBeInstanceOf(
       NotFoundError,
     );
+  });
+});
+
+describe('per-request options', () => {
+  it('timeoutMs and retry of a call override the client for that call only', async () => {
+    const { client, seen } = setup(
+      (_, n) => (n <= 2 ? new Promise<Response>(() => {}) : json({ orders: [] })),
+      {
+        timeoutMs: 60_000,
+        retry: { attempts: 1 },
+      },
+    );
+    const started = performance.now();
+    await expect(client.get('/orders', { timeoutMs: 20, retry: { attempts: 3 } })).resolves.toEqual({
+      orders: [],
+    });
+    expect(seen).toHaveLength(3);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    await expect(client.GET('/orders', { timeoutMs: 20, retry: false })).resolves.toMatchObject({
+      data: { orders: [] },
+    });
+  });
+
+  it('retry: false on a helper makes one attempt', async () => {
+    const { client, seen } = setup(() => json({}, 503));
+    await expect(client.uploadImage(JPEG, { retry: false })).rejects.toMatchObject({ status: 503 });
+    expect(seen).toHaveLength(1);
+  });
+
+  it.each([
+    ['get', (c: Client) => c.get('/orders', { singal: new AbortController().signal } as never)],
+    ['GET', (c: Client) => c.GET('/orders', { timeoutMS: 5 } as never)],
+    ['request', (c: Client) => c.request('get', '/orders', { fetch: globalThis.fetch } as never)],
+    ['paginate', (c: Client) => c.collect('/orders', { max: 5 } as never)],
+    ['uploadImage', (c: Client) => c.uploadImage(JPEG, { params: {} } as never)],
+    ['a timeoutMs that is not a number', (c: Client) => c.get('/orders', { timeoutMs: '5' } as never)],
+    ['a retry that is not an object', (c: Client) => c.get('/orders', { retry: 3 } as never)],
+  ])('refuses an unknown or wrong option at run time: %s', async (_, call) => {
+    const { client, seen } = setup(() => json({ orders: [] }));
+    const error = await call(client).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect((error as Error).message).toMatch(/unknown option|must be/);
+    expect(seen).toHaveLength(0);
+  });
+});
+
+describe('observability', () => {
+  it('a logger gets redacted lines at its levels: attempts at debug, retries at warn, failures at error', async () => {
+    const lines: Array<[string, string, Record<string, unknown>]> = [];
+    const logger = Object.fromEntries(
+      (['debug', 'info', 'warn', 'error'] as const).map((level) => [
+        level,
+        (message: string, fields: Record<string, unknown>) => lines.push([level, message, fields]),
+      ]),
+    );
+    const { client } = setup(
+      () => {
+        throw new TypeError(`fetch failed for ${KEY}`);
+      },
+      { logger, logLevel: 'debug', retry: { attempts: 2 } },
+    );
+    await client.get('/orders').catch(() => {});
+    expect(lines.map(([level]) => level)).toEqual(['debug', 'warn', 'debug', 'error']);
+    expect(lines[3]![1]).toMatch(/^listOrders: fetch failed for \[redacted\] after 2 attempts$/);
+    expect(JSON.stringify(lines)).not.toContain(KEY);
+
+    lines.length = 0;
+    const quiet = setup(() => json({ orders: [] }), { logger, logLevel: 'warn' }).client;
+    await quiet.get('/orders');
+    expect(lines).toEqual([]);
+  });
+
+  it('response events report queue wait and network time apart', async () => {
+    const { client, events } = setup(
+      () => new Promise<Response>((r) => setTimeout(() => r(json({ orders: [] })), 30)),
+    );
+    await client.get('/orders');
+    const [, response] = events.find(([name]) => name === 'response')!;
+    expect(response.queueMs).toBeGreaterThanOrEqual(0);
+    expect(response.queueMs).toBeLessThan(20);
+    expect(response.networkMs).toBeGreaterThanOrEqual(25);
+    expect(response.durationMs).toBeGreaterThanOrEqual(response.networkMs!);
+  });
+
+  it('NetworkError names the cause chain and the attempts', async () => {
+    const { client } = setup(() => {
+      throw new TypeError('fetch failed', {
+        cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' }),
+      });
+    });
+    const error = (await client.get('/orders').catch((e: unknown) => e)) as NetworkError;
+    expect(error.message).toBe(
+      'listOrders: fetch failed: connect ECONNREFUSED 127.0.0.1:9 (ECONNREFUSED) after 3 attempts',
+    );
+    expect(error.attempts).toBe(3);
+    expect((error.cause as Error).message).toBe('fetch failed');
+  });
+
+  it('an abort while waiting for a 202 download is an AbortedError', async () => {
+    const controller = new AbortController();
+    const { client } = setup(() => {
+      controller.abort(new Error('page closed'));
+      return new Response(null, { status: 202, headers: { 'retry-after': '5' } });
+    });
+    const error = await client
+      .download('/renders/{renderReference}/media', {
+        params: { path: { renderReference: 'Render_1' } },
+        signal: controller.signal,
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AbortedError);
+    expect(error).toMatchObject({ code: 'aborted', operation: 'getRenderMedia' });
+  });
+
+  it('errors link to the guide section for their code or class', async () => {
+    const { client } = setup(() => json({ code: 'missing_address', message: 'no' }, 422));
+    const error = (await client.get('/orders').catch((e: unknown) => e)) as PartnerPrintError;
+    expect(error.docUrl).toBe(`${DOCS_URL}#/guide-orders-and-shipments/placing-an-order`);
+    expect(new AuthenticationError('x').docUrl).toBe(
+      `${DOCS_URL}#/guide-authentication-and-environments/secret-keys`,
+    );
+    expect(new NotFoundError('x').docUrl).toBe(`${DOCS_URL}#/guide-getting-started/when-a-call-fails`);
+    expect(error.toJSON()).toMatchObject({ name: 'ValidationError', docUrl: error.docUrl });
   });
 });

@@ -1,5 +1,6 @@
+import { V1_CREDENTIAL_HEADERS } from '@partner-print/openapi/wire';
 import { describe, expect, it } from 'vitest';
-import { checkBaseUrl, checkHeaders, MIGRATION_GUIDE } from './config.ts';
+import { checkBaseUrl, checkHeaders, checkKey, MIGRATION_GUIDE } from './config.ts';
 import { ConfigurationError, V1CredentialsError } from './errors.ts';
 
 describe('checkBaseUrl', () => {
@@ -58,5 +59,87 @@ describe('checkHeaders', () => {
     expect(() =>
       checkHeaders(new Headers({ 'X-Service-Secret-Key': 'k', Accept: 'application/json' })),
     ).not.toThrow();
+  });
+});
+
+describe('checkKey', () => {
+  const SECRET = 'sk_test_SECRET123';
+  it.each([
+    ['empty', '', /empty/],
+    ['NUL', `${SECRET}\0`, /NUL character at position 18/],
+    ['CR/LF', `${SECRET}\r\nX-Injected: 1`, /line break/],
+    ['a leading space', ` ${SECRET}`, /space at position 1/],
+    ['a trailing space', `${SECRET} `, /space/],
+    ['non-ASCII', `${SECRET}é`, /non-ASCII/],
+    ['a tab', `${SECRET}\t`, /control character/],
+  ])('refuses a key with %s, without the value in the error', (_, key, message) => {
+    const error = (() => {
+      try {
+        checkKey(key);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect((error as Error).message).toMatch(message);
+    if (key) expect(JSON.stringify(error) + String(error) + (error as Error).stack).not.toContain(SECRET);
+  });
+
+  it.each([undefined, null, 42, {}])('refuses %s as a key', (key) => {
+    expect(() => checkKey(key)).toThrow(ConfigurationError);
+  });
+
+  it('accepts visible ASCII', () => {
+    expect(() => checkKey('sk_test_!#$%&*+-.^_`|~0123456789')).not.toThrow();
+  });
+});
+
+describe('checkBaseUrl never echoes what it was given', () => {
+  it('reports a value that is not a URL by its length (a key pasted in the wrong setting)', () => {
+    const error = (() => {
+      try {
+        checkBaseUrl('sk_live_abcdefghijklmnop');
+      } catch (e) {
+        return e as Error;
+      }
+    })();
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect(error?.message).toMatch(/not a URL \(a string of 24 characters\); expected https:\/\//);
+    expect(`${error?.message}${error?.stack}`).not.toContain('sk_live');
+  });
+
+  it('names only the scheme and host of a URL it refuses, never its path, query or credentials', () => {
+    for (const url of [
+      'http://api.example.com/v2?token=sk_secret',
+      'https://user:sk_secret@api.example.com/v2',
+      'https://api.example.com/sk_secret',
+    ]) {
+      const message = (() => {
+        try {
+          checkBaseUrl(url);
+        } catch (e) {
+          return (e as Error).message;
+        }
+      })();
+      expect(message).toContain('api.example.com');
+      expect(message).not.toContain('sk_secret');
+    }
+  });
+
+  it('refuses undefined', () => {
+    expect(() => checkBaseUrl(undefined)).toThrow(/not a URL \(undefined\)/);
+  });
+});
+
+describe('the V1 guard uses the shared list of V1 header names', () => {
+  it.each(['X-Partner-Key', 'Store-Code', 'x-store-code', 'Partner-Api-Key', 'API_KEY'])(
+    'refuses %s',
+    (name) => {
+      expect(() => checkHeaders({ [name]: 'v' })).toThrow(V1CredentialsError);
+    },
+  );
+  it('agrees with isV1CredentialHeader for every name of V1_CREDENTIAL_HEADERS', () => {
+    for (const name of V1_CREDENTIAL_HEADERS)
+      expect(() => checkHeaders([[name, 'v']])).toThrow(V1CredentialsError);
   });
 });

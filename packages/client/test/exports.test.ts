@@ -1,0 +1,62 @@
+// The public surface of each entry point, names and kinds: widening it is a deliberate change of this file.
+import { describe, expect, it } from 'vitest';
+import * as main from '../src/index.ts';
+import * as lite from '../src/lite.ts';
+
+const kind = (value: unknown) =>
+  typeof value === 'function'
+    ? /^class\b/.test(Function.prototype.toString.call(value))
+      ? 'class'
+      : 'function'
+    : typeof value;
+
+const surface = (entry: object) =>
+  Object.fromEntries(Object.entries(entry).map(([name, value]) => [name, kind(value)]));
+
+describe('exports', () => {
+  it('of @partner-print/client', () => {
+    expect(surface(main)).toMatchInlineSnapshot(`
+      {
+        "AbortedError": "class",
+        "AmbiguousOrderError": "class",
+        "AmbiguousOutcomeError": "class",
+        "AuthenticationError": "class",
+        "ConfigurationError": "class",
+        "DOCS_URL": "string",
+        "GoneError": "class",
+        "IdentifierConflictError": "class",
+        "MAX_REDIRECTS": "number",
+        "MIGRATION_GUIDE": "string",
+        "NetworkError": "class",
+        "NotFoundError": "class",
+        "PartnerPrintError": "class",
+        "REDACTED": "string",
+        "RateLimitedError": "class",
+        "RedirectError": "class",
+        "RendertokenLimitError": "class",
+        "TimeoutError": "class",
+        "USER_AGENT": "string",
+        "V1CredentialsError": "class",
+        "ValidationError": "class",
+        "collect": "function",
+        "createClient": "function",
+        "createOrder": "function",
+        "download": "function",
+        "isPartnerPrintError": "function",
+        "lookupOrderReference": "function",
+        "memoryOrderClaims": "function",
+        "paginate": "function",
+        "redactSecret": "function",
+        "sameOrderContent": "function",
+        "systemClock": "object",
+        "uploadEvidence": "function",
+        "uploadImage": "function",
+      }
+    `);
+  });
+
+  it('of @partner-print/client/lite: the same, its own createClient', () => {
+    expect(surface(lite)).toEqual(surface(main));
+    expect(lite.createClient).not.toBe(main.createClient);
+  });
+});
