@@ -1,8 +1,8 @@
 /**
  * `tsx tools/docs/measure.ts [--runs 7] [page.html …]`: the weight of documentation pages and their time to
  * first render in headless Chromium, several runs each, interleaved so that every page sees the same machine
- * load. Default pages: `.tmp/docs-baseline/index.html` (a copy of an earlier build, when present) and
- * `docs/dist/index.html`.
+ * load. Default pages: `.tmp/docs-baseline/index.html` (a copy of an earlier build, when present), the current
+ * build with the runner taken out (`.tmp/docs-no-runner/`), and `docs/dist/index.html`.
  *
  * - weight: bytes of the HTML file and its gzip size (the page makes no other request);
  * - first contentful paint (FCP), from the browser's paint timing;
@@ -10,8 +10,8 @@
  *   alone can be a blank frame), measured in the page by a MutationObserver set up before any script runs;
  * - load: the load event.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { PATHS } from './lib/paths.ts';
@@ -31,6 +31,8 @@ interface Sample {
   fcp: number;
   firstRender: number;
   load: number;
+  /** Main-thread busy time until the load event (Chromium's TaskDuration): less sensitive to machine load. */
+  busy: number;
 }
 
 const OBSERVE = `(() => {
@@ -50,11 +52,24 @@ function option(name: string, fallback: number): number {
   return at === -1 ? fallback : Number(process.argv[at + 1]);
 }
 
+/** The current build without what the runner adds (styles, payload, loader): the runner's own cost. */
+function withoutRunner(): string {
+  const html = readFileSync(PATHS.html, 'utf8')
+    .replace(/<style id="pp-page-style">[\s\S]*?<\/style>\n?/, '')
+    .replace(/<script type="application\/octet-stream" id="pp-runner-code">[\s\S]*?<\/script>\n?/, '')
+    .replace(/<script>\(\(\) => \{\nconst RUNNABLE[\s\S]*?<\/script>\n?/, '');
+  if (html.includes('pp-runner')) throw new Error('could not take the runner out of the page');
+  const dir = join(PATHS.root, '.tmp/docs-no-runner');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'index.html'), html);
+  return join(dir, 'index.html');
+}
+
 function pages(): string[] {
   const given = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--runs');
   if (given.length) return given;
   const baseline = join(PATHS.root, '.tmp/docs-baseline/index.html');
-  return [...(existsSync(baseline) ? [baseline] : []), PATHS.html];
+  return [...(existsSync(baseline) ? [baseline] : []), withoutRunner(), PATHS.html];
 }
 
 function stats(values: number[]): string {
@@ -79,9 +94,13 @@ async function main(): Promise<void> {
         const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
         const page = await context.newPage();
         await page.addInitScript(OBSERVE);
-        await page.goto(`${s.url.replace(/\/$/, '')}/index.html`, { waitUntil: 'load' });
+        await page.goto(`${s.url.replace(/\/$/, '')}/${basename(file)}`, { waitUntil: 'load' });
         await page.waitForFunction(() => (window as { __firstRender?: number }).__firstRender !== undefined);
-        const sample = await page.evaluate(() => ({
+        const cdp = await context.newCDPSession(page);
+        await cdp.send('Performance.enable');
+        const metrics = await cdp.send('Performance.getMetrics');
+        const busy = (metrics.metrics.find((m) => m.name === 'TaskDuration')?.value ?? Number.NaN) * 1000;
+        const timing = await page.evaluate(() => ({
           fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
           firstRender: (window as { __firstRender?: number }).__firstRender ?? Number.NaN,
           load:
@@ -89,7 +108,7 @@ async function main(): Promise<void> {
               ?.loadEventStart ?? Number.NaN,
         }));
         // The first round warms the browser up and is not counted.
-        if (run > 0) samples.get(file)!.push(sample);
+        if (run > 0) samples.get(file)!.push({ ...timing, busy });
         await context.close();
       }
     }
@@ -106,11 +125,14 @@ async function main(): Promise<void> {
     console.log(`  FCP           ${stats(list.map((s) => s.fcp))}`);
     console.log(`  first render  ${stats(list.map((s) => s.firstRender))}`);
     console.log(`  load          ${stats(list.map((s) => s.load))}`);
+    console.log(`  busy to load  ${stats(list.map((s) => s.busy))}`);
     if (file !== files[0]) {
-      const ratios = list.map((s, i) => s.firstRender / anchor[i]!.firstRender);
-      console.log(
-        `  first render / ${files[0]}: per-run ratios median ${median(ratios).toFixed(3)} (min ${Math.min(...ratios).toFixed(3)}, max ${Math.max(...ratios).toFixed(3)})`,
-      );
+      for (const key of ['firstRender', 'fcp', 'busy'] as const) {
+        const ratios = list.map((s, i) => s[key] / anchor[i]![key]);
+        console.log(
+          `  ${key} / first page, per run: median ${median(ratios).toFixed(3)} (min ${Math.min(...ratios).toFixed(3)}, max ${Math.max(...ratios).toFixed(3)})`,
+        );
+      }
     }
   }
 }
