@@ -309,7 +309,8 @@ class SchedulerCore {
   private async send(entry: Entry, ticket: number, taken: readonly string[], sentAt: number): Promise<void> {
     let response: Response;
     try {
-      response = await this.baseFetch(await attemptRequest(entry, this.priorityHeader, this.retries));
+      const request = await attemptRequest(entry, this.priorityHeader, this.retries);
+      response = await untilAborted(this.baseFetch(request), entry.signal);
     } catch (error) {
       this.inflight--;
       this.lanes.routeAnswered(entry.lane.key, entry.lane.route);
@@ -489,4 +490,39 @@ async function codeOf(response: Response): Promise<string | undefined> {
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * The wrapped fetch's answer, or the signal's reason as soon as it aborts: a deadline holds in flight too,
+ * even under a fetch that ignores the signal (a late answer is then dropped, its body cancelled).
+ */
+function untilAborted(pending: Promise<Response>, signal: AbortSignal | undefined): Promise<Response> {
+  if (!signal) return pending;
+  if (signal.aborted) {
+    void pending.then(
+      (r) => r.body?.cancel().catch(() => {}),
+      () => {},
+    );
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<Response>((resolve, reject) => {
+    const onAbort = (): void => {
+      void pending.then(
+        (r) => r.body?.cancel().catch(() => {}),
+        () => {},
+      );
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    pending.then(
+      (response) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(response);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }

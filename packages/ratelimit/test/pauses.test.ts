@@ -219,3 +219,24 @@ describe('never a hot loop (issue 21, 4)', { timeout: 60_000 }, () => {
     });
   });
 });
+
+describe('deadlines under a scheduler instance (issue 19, 5)', () => {
+  it('AbortSignal.timeout ends a call to a server that never answers, even if the fetch ignores the signal', async () => {
+    const never = (): Promise<Response> => new Promise(() => {});
+    const scheduler = createScheduler({ fetch: never, key: 'org', concurrency: 1 });
+    const started = Date.now();
+    const inFlight = scheduler.fetch(`${BASE}/orders`, { headers, signal: AbortSignal.timeout(100) });
+    // Queued behind it (concurrency 1), with a deadline of its own, via AbortSignal.any.
+    const queued = scheduler.fetch(`${BASE}/orders`, {
+      headers,
+      signal: AbortSignal.any([new AbortController().signal, AbortSignal.timeout(150)]),
+    });
+    const reasons = await Promise.all([inFlight.catch((e: unknown) => e), queued.catch((e: unknown) => e)]);
+    for (const reason of reasons) {
+      expect(reason).toBeInstanceOf(DOMException);
+      expect((reason as DOMException).name).toBe('TimeoutError');
+    }
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(scheduler.stats()).toMatchObject({ queued: 0, inflight: 0 });
+  });
+});
