@@ -74,7 +74,7 @@ export async function runPrism(document: string, operations: readonly string[]):
     `${calls} calls through Prism (${Object.keys(summary.validated).length} routes), ${summary.outcomes.length} examples, Prism started in ${summary.prismStartMs} ms`,
     `bypassed: ${JSON.stringify(summary.bypassed)}`,
     `deliberately invalid requests the sandbox refused (not findings): ${summary.refusedInvalidRequests.length}`,
-    ...summary.refusedInvalidRequests.map((v) => `  ${describeViolation(v)}`),
+    ...[...new Set(summary.refusedInvalidRequests.map(describeViolation))].map((line) => `  ${line}`),
   ];
   return { name: 'prism', findings, notes, ms };
 }

@@ -74,6 +74,11 @@ async function runExamples(): Promise<Outcome[]> {
   );
   // Scripts that run on import.
   for (const file of ['render.ts', 'callback.ts']) outcomes.push(await attempt(file, () => load(file)));
+  outcomes.push(
+    await attempt('agreement probes (spec-invalid orders)', async () =>
+      (await import('./probes.ts')).runProbes(),
+    ),
+  );
   const samples = await runOperationSamples().catch((error: unknown) => [
     { name: 'operation samples', ok: false, error: String(error) },
   ]);
