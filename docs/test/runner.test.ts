@@ -56,6 +56,9 @@ beforeAll(async () => {
     args: ARGS,
     viewport: { width: 1400, height: 900 },
   });
+  // The page is heavy (2.9 MB, hydrated by Redoc): on a loaded machine a load can take tens of seconds.
+  context.setDefaultTimeout(90_000);
+  context.setDefaultNavigationTimeout(120_000);
   // Every request is recorded; only the page's own origin (or its file) gets an answer.
   await context.route('**/*', (route) => {
     const url = route.request().url();
@@ -120,7 +123,7 @@ async function finished(p: Page): Promise<RunOutcome> {
         document.querySelector('#pp-runner .pp-status')?.getAttribute('data-state') ?? '',
       ),
     undefined,
-    { timeout: 30_000 },
+    { timeout: 90_000 },
   );
   return p.evaluate(READ_PANEL);
 }
@@ -131,7 +134,7 @@ async function run(p: Page, route: string, id: string): Promise<RunOutcome> {
   if (await close.count()) await close.click();
   await go(p, route);
   const button = p.locator(`[data-pp-run="${id}"]`).first();
-  await button.waitFor({ state: 'attached', timeout: 20_000 });
+  await button.waitFor({ state: 'attached', timeout: 90_000 });
   await clearPanel(p);
   await button.scrollIntoViewIfNeeded();
   await button.click();
@@ -188,12 +191,12 @@ describe('runnable samples in Chromium', () => {
     const webhook = runnable.find((o) => o.operationId === 'orderUpdated')!;
     expectDocumented(webhook, await run(page, webhook.route, 'op:orderUpdated'));
     expect(errors).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 
   it('every operation runs in the page with a documented status', async () => {
     for (const op of manifest.operations) expectDocumented(op, await runDirect(page, `op:${op.operationId}`));
     expect(errors).toEqual([]);
-  }, 120_000);
+  }, 240_000);
 
   it('carries state from "Create an order" to "Get an order"; Reset starts over', async () => {
     const created = await runDirect(page, 'op:createOrder');
@@ -211,7 +214,7 @@ describe('runnable samples in Chromium', () => {
     const again = await runDirect(page, 'op:getOrder');
     expect(again.steps.join('\n')).toMatch(/No order in this session yet: running "Create an order" first/);
     expect(errors).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 
   it('advances the clock and ships from the panel, visibly', async () => {
     const panel = page.locator('#pp-runner');
@@ -238,7 +241,7 @@ describe('runnable samples in Chromium', () => {
       await offline.close();
     }
     expect(errors).toEqual([]);
-  }, 60_000);
+  }, 240_000);
 
   it("runs from the sandbox server's /docs", async () => {
     const server = await startSandboxServer({ port: 0, docsFile: PATHS.html });
@@ -255,7 +258,7 @@ describe('runnable samples in Chromium', () => {
       await server.close();
     }
     expect(errors).toEqual([]);
-  }, 60_000);
+  }, 240_000);
 
   it('lays guides out on the whole width, without words broken inside', async () => {
     const guide = manifest.guides.find((g) => g.file === 'getting-started.md')!;
