@@ -1,3 +1,9 @@
 import { libraryBuild, packageBuild } from '../../tsdown.base.ts';
 
-export default packageBuild(libraryBuild({ index: 'src/index.ts', 'node/index': 'src/node/index.ts' }));
+export default packageBuild(
+  libraryBuild({
+    index: 'src/index.ts',
+    'node/index': 'src/node/index.ts',
+    'redis/index': 'src/redis/index.ts',
+  }),
+);

@@ -1,61 +1,100 @@
-interface Waiting<T> {
+import { type Clock, systemClock } from '@partner-print/openapi/wire';
+
+interface Round<T> {
   input: T;
+  /** When the round's first call arrived: its window is counted from here. */
+  openedAt: number;
   promise: Promise<void>;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
 
 interface Slot<T> {
-  next: Waiting<T> | undefined;
+  /** A round is waiting out its window or running. */
+  busy: boolean;
+  /** The round that has not started its task yet: calls arriving now join it. */
+  next: Round<T> | undefined;
+}
+
+export interface CoalescerOptions {
+  /**
+   * How long a round waits after its first call before it starts, so that calls within the window
+   * share it. Default 0: the round starts on the next microtask.
+   */
+  windowMs?: number;
+  clock?: Clock;
+}
+
+export interface Coalescer<T> {
+  run(key: string, input: T): Promise<void>;
+  /** Keys with a round waiting or running (for tests and metrics). */
+  readonly active: number;
+}
+
+function openRound<T>(input: T, openedAt: number): Round<T> {
+  let resolve!: () => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { input, openedAt, promise, resolve, reject };
 }
 
 /**
- * Runs `task` at most once at a time per key. Calls arriving while a run is in flight share a
- * single follow-up run, which starts when the current one settles and receives the latest input;
- * all of those callers settle with the follow-up's outcome. So a burst of any size costs at most
- * two runs per key, and the last run always starts after the last call arrived.
+ * Runs `task` at most once at a time per key. A round starts `windowMs` after its first call (or when
+ * the key's previous round settles, if later) with the latest input; every call that arrived before it
+ * started shares its outcome. Calls arriving while a round runs open the next round. So a burst no
+ * longer than the window costs one run per key, any burst at most two per window, and a run always
+ * starts after the calls it answers arrived.
  */
-export function createCoalescer<T>(task: (input: T) => Promise<void>) {
+export function createCoalescer<T>(
+  task: (input: T) => Promise<void>,
+  options: CoalescerOptions = {},
+): Coalescer<T> {
+  const windowMs = options.windowMs ?? 0;
+  const clock = options.clock ?? systemClock;
   const slots = new Map<string, Slot<T>>();
 
-  const start = (key: string, slot: Slot<T>, input: T): Promise<void> => {
-    const run = Promise.resolve().then(() => task(input));
-    const settle = () => {
-      const waiting = slot.next;
-      if (!waiting) {
+  const launch = (key: string, slot: Slot<T>, round: Round<T>): void => {
+    slot.busy = true;
+    const wait = round.openedAt + windowMs - clock.now();
+    const opened = wait > 0 ? clock.sleep(wait) : Promise.resolve();
+    const settle = (): void => {
+      const following = slot.next;
+      if (following) launch(key, slot, following);
+      else {
+        slot.busy = false;
         slots.delete(key);
-        return;
       }
-      slot.next = undefined;
-      start(key, slot, waiting.input).then(waiting.resolve, waiting.reject);
     };
-    run.then(settle, settle);
-    return run;
+    opened
+      .then(() => {
+        // From here on, new calls open the following round.
+        if (slot.next === round) slot.next = undefined;
+        return task(round.input);
+      })
+      .then(round.resolve, round.reject)
+      .then(settle);
   };
 
   return {
-    run(key: string, input: T): Promise<void> {
-      const slot = slots.get(key);
+    run(key, input) {
+      let slot = slots.get(key);
       if (!slot) {
-        const fresh: Slot<T> = { next: undefined };
-        slots.set(key, fresh);
-        return start(key, fresh, input);
+        slot = { busy: false, next: undefined };
+        slots.set(key, slot);
       }
       if (slot.next) {
         slot.next.input = input;
         return slot.next.promise;
       }
-      let resolve!: () => void;
-      let reject!: (error: unknown) => void;
-      const promise = new Promise<void>((res, rej) => {
-        resolve = res;
-        reject = rej;
-      });
-      slot.next = { input, promise, resolve, reject };
-      return promise;
+      const round = openRound(input, clock.now());
+      slot.next = round;
+      if (!slot.busy) launch(key, slot, round);
+      return round.promise;
     },
-    /** Keys with a run in flight (for tests and metrics). */
-    get active(): number {
+    get active() {
       return slots.size;
     },
   };

@@ -257,12 +257,33 @@ describe('createOrderUpdatedHandler', () => {
           extras.push(new URLSearchParams(n.extra).get('n') ?? '');
         },
       });
-      const all = ['a', 'b', 'c'].map((n) => handler(new Request(callbackUrl(1, 'test', `?n=${n}`))));
+      const send = (n: string) => handler(new Request(callbackUrl(1, 'test', `?n=${n}`)));
+      const all = [send('a')];
+      await tick(); // the round for 'a' has started: 'b' and 'c' share the follow-up
+      all.push(send('b'), send('c'));
       await tick();
       await fake.release();
       await fake.release();
       await Promise.all(all);
       expect(extras).toEqual(['a', 'c']);
+    });
+
+    it('lets notifications that arrive before a round starts share it', async () => {
+      const fake = fakeClient();
+      const extras: string[] = [];
+      const handler = createOrderUpdatedHandler({
+        client: fake.client,
+        environment: 'test',
+        onOrderUpdated: (_order, n) => {
+          extras.push(new URLSearchParams(n.extra).get('n') ?? '');
+        },
+      });
+      const all = ['a', 'b', 'c'].map((n) => handler(new Request(callbackUrl(1, 'test', `?n=${n}`))));
+      await tick();
+      await fake.release();
+      expect((await Promise.all(all)).map((r) => r.status)).toEqual([204, 204, 204]);
+      expect(fake.calls.get(ref(1))).toBe(1);
+      expect(extras).toEqual(['c']);
     });
 
     it('does not let different orders wait on each other', async () => {

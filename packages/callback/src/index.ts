@@ -19,6 +19,7 @@ export {
   STORE_CODE_PATTERN,
 } from './params.ts';
 export { parseOrderUpdatedCallback } from './parse.ts';
+export type { SharedCoalescer, SharedOutcome } from './shared.ts';
 export type {
   CallbackError,
   CallbackErrorCode,

@@ -1,3 +1,5 @@
+import { referencePattern } from '@partner-print/openapi/wire';
+
 // The wire format of the legacy order-updated callback, read from the API reference ("Legacy
 // order-updated callback"). Implemented here independently of the sandbox, which writes it.
 
@@ -30,10 +32,11 @@ export type Environment = (typeof ENVIRONMENTS)[number];
 /**
  * The V2 reference format from the reference's conventions: `Order_` and 26 opaque characters.
  * The reference does not show their alphabet (the ones seen are letters and digits), so any of
- * the URL-unreserved characters is accepted: each is safe in a path segment without encoding,
- * and refusing a real reference would make the service retry the notification forever.
+ * the URL-unreserved characters is accepted (the wire rules' `unreserved` alphabet, for values the
+ * service sent): each is safe in a path segment without encoding, and refusing a real reference
+ * would make the service retry the notification forever.
  */
-export const ORDER_REFERENCE_V2_PATTERN = /^Order_[A-Za-z0-9._~-]{26}$/;
+export const ORDER_REFERENCE_V2_PATTERN: RegExp = referencePattern('Order', 'unreserved');
 
 /**
  * The reference does not show the store code format. We accept a deliberately conservative

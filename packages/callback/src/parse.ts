@@ -202,114 +202,116 @@ function invalid(state: ReadState, severity: Severity, name: string, expected: s
 
 const STORE_CODE_SHAPE = 'a store code (a letter or digit, then up to 63 letters, digits, "_" or "-")';
 
+const isEnvironment = (value: string): value is Environment =>
+  (ENVIRONMENTS as readonly string[]).includes(value);
+
+const isOrderReferenceV2 = (value: string): value is OrderReferenceV2 =>
+  ORDER_REFERENCE_V2_PATTERN.test(value);
+
+/** A required parameter (`environment`, `order_reference_v2`): every problem with it is an error. */
+function readRequired<V extends string>(
+  state: ReadState,
+  name: string,
+  valid: (value: string) => value is V,
+  expected: string,
+): V | undefined {
+  const raw = single(state, name, 'error');
+  if (raw === undefined) {
+    if (!state.service.has(name)) missing(state, 'error', name);
+    return undefined;
+  }
+  if (valid(raw)) return raw;
+  invalid(state, 'error', name, expected);
+  return undefined;
+}
+
+/** A store code under its canonical name or alias (`store_code`/`partner_code`, `via_…`). */
+function readStoreCode(
+  state: ReadState,
+  canonical: string,
+  alias: string,
+  required: boolean,
+): string | undefined {
+  const raw = withAlias(state, canonical, alias);
+  if (raw === undefined) {
+    if (required && !state.service.has(canonical) && !state.service.has(alias)) {
+      missing(state, 'warning', canonical);
+    }
+    return undefined;
+  }
+  if (STORE_CODE_PATTERN.test(raw)) return raw;
+  invalid(state, 'warning', state.service.has(canonical) ? canonical : alias, STORE_CODE_SHAPE);
+  return undefined;
+}
+
+type OrderReferenceFields = Pick<OrderUpdatedNotification, 'orderReference' | 'orderReferenceParts'>;
+
+/** `order_reference`: `<store_code>-<number>`, split on the last "-" since store codes may hold "-". */
+function readOrderReference(state: ReadState, storeCode: string | undefined): OrderReferenceFields {
+  const name = PARAMETERS.orderReference;
+  const raw = single(state, name, 'warning');
+  if (raw === undefined) {
+    if (!state.service.has(name)) missing(state, 'warning', name);
+    return {};
+  }
+  const dash = raw.lastIndexOf('-');
+  const code = raw.slice(0, Math.max(dash, 0));
+  const number = raw.slice(dash + 1);
+  if (!(dash > 0 && STORE_CODE_PATTERN.test(code) && ORDER_NUMBER_PATTERN.test(number))) {
+    invalid(state, 'warning', name, '"<store_code>-<number>" with a valid store code and 1 to 20 digits');
+    return {};
+  }
+  if (storeCode !== undefined && code !== storeCode) {
+    state.warnings.push({
+      code: 'store_code_mismatch',
+      parameter: name,
+      message: `The store code in "${name}" differs from "${PARAMETERS.storeCode}". It is left out.`,
+    });
+    return {};
+  }
+  return { orderReference: raw, orderReferenceParts: { storeCode: code, number } };
+}
+
+/** `custom_reference` (alias `partner_reference`): 1 to 1000 characters without control characters. */
+function readCustomReference(state: ReadState): string | undefined {
+  const raw = withAlias(state, PARAMETERS.customReference, ALIASES.customReference);
+  if (raw === undefined) return undefined;
+  if (raw.length > 0 && raw.length <= CUSTOM_REFERENCE_MAX_LENGTH && !hasUnsafeText(raw)) return raw;
+  const name = state.service.has(PARAMETERS.customReference)
+    ? PARAMETERS.customReference
+    : ALIASES.customReference;
+  invalid(
+    state,
+    'warning',
+    name,
+    `1 to ${CUSTOM_REFERENCE_MAX_LENGTH} characters without control characters`,
+  );
+  return undefined;
+}
+
+// Problems with `environment` and `order_reference_v2` are errors: without them the notification
+// cannot be acted on. Problems with the other parameters are warnings, and the field is left out.
 function readParams(params: URLSearchParams): ParseResult {
   const state: ReadState = { errors: [], warnings: [], service: new Map(), extra: [] };
-  const { errors, service, extra } = state;
   params.forEach(collect, state);
-  const nameOf = (canonical: string, alias: string) => (service.has(canonical) ? canonical : alias);
-
-  // environment: needed (a notification for the other environment is refused).
-  const environmentRaw = single(state, PARAMETERS.environment, 'error');
-  let environment: Environment | undefined;
-  if (environmentRaw === undefined) {
-    if (!service.has(PARAMETERS.environment)) missing(state, 'error', PARAMETERS.environment);
-  } else if ((ENVIRONMENTS as readonly string[]).includes(environmentRaw)) {
-    environment = environmentRaw as Environment;
-  } else {
-    invalid(state, 'error', PARAMETERS.environment, '"prod" or "test"');
+  const environment = readRequired(state, PARAMETERS.environment, isEnvironment, '"prod" or "test"');
+  const orderReferenceV2 = readRequired(
+    state,
+    PARAMETERS.orderReferenceV2,
+    isOrderReferenceV2,
+    '"Order_" followed by 26 letters, digits or "-", ".", "_", "~"',
+  );
+  const storeCode = readStoreCode(state, PARAMETERS.storeCode, ALIASES.storeCode, true);
+  const orderReference = readOrderReference(state, storeCode);
+  const customReference = readCustomReference(state);
+  const viaStoreCode = readStoreCode(state, PARAMETERS.viaStoreCode, ALIASES.viaStoreCode, false);
+  if (state.errors.length > 0 || environment === undefined || orderReferenceV2 === undefined) {
+    return fail(...state.errors);
   }
-
-  // order_reference_v2: needed (the order is fetched with it).
-  const v2Raw = single(state, PARAMETERS.orderReferenceV2, 'error');
-  let orderReferenceV2: OrderReferenceV2 | undefined;
-  if (v2Raw === undefined) {
-    if (!service.has(PARAMETERS.orderReferenceV2)) missing(state, 'error', PARAMETERS.orderReferenceV2);
-  } else if (ORDER_REFERENCE_V2_PATTERN.test(v2Raw)) {
-    orderReferenceV2 = v2Raw as OrderReferenceV2;
-  } else {
-    invalid(
-      state,
-      'error',
-      PARAMETERS.orderReferenceV2,
-      '"Order_" followed by 26 letters, digits or "-", ".", "_", "~"',
-    );
-  }
-
-  // store_code (alias partner_code)
-  const storeCodeRaw = withAlias(state, PARAMETERS.storeCode, ALIASES.storeCode);
-  let storeCode: string | undefined;
-  if (storeCodeRaw === undefined) {
-    if (!service.has(PARAMETERS.storeCode) && !service.has(ALIASES.storeCode))
-      missing(state, 'warning', PARAMETERS.storeCode);
-  } else if (STORE_CODE_PATTERN.test(storeCodeRaw)) {
-    storeCode = storeCodeRaw;
-  } else {
-    invalid(state, 'warning', nameOf(PARAMETERS.storeCode, ALIASES.storeCode), STORE_CODE_SHAPE);
-  }
-
-  // order_reference: <store_code>-<number>, split on the last "-" since store codes may hold "-".
-  const orderReferenceRaw = single(state, PARAMETERS.orderReference, 'warning');
-  let orderReference: string | undefined;
-  let orderReferenceParts: { storeCode: string; number: string } | undefined;
-  if (orderReferenceRaw === undefined) {
-    if (!service.has(PARAMETERS.orderReference)) missing(state, 'warning', PARAMETERS.orderReference);
-  } else {
-    const dash = orderReferenceRaw.lastIndexOf('-');
-    const code = orderReferenceRaw.slice(0, Math.max(dash, 0));
-    const number = orderReferenceRaw.slice(dash + 1);
-    if (!(dash > 0 && STORE_CODE_PATTERN.test(code) && ORDER_NUMBER_PATTERN.test(number))) {
-      invalid(
-        state,
-        'warning',
-        PARAMETERS.orderReference,
-        '"<store_code>-<number>" with a valid store code and 1 to 20 digits',
-      );
-    } else if (storeCode !== undefined && code !== storeCode) {
-      state.warnings.push({
-        code: 'store_code_mismatch',
-        parameter: PARAMETERS.orderReference,
-        message: `The store code in "${PARAMETERS.orderReference}" differs from "${PARAMETERS.storeCode}". It is left out.`,
-      });
-    } else {
-      orderReference = orderReferenceRaw;
-      orderReferenceParts = { storeCode: code, number };
-    }
-  }
-
-  // custom_reference (alias partner_reference)
-  const customRaw = withAlias(state, PARAMETERS.customReference, ALIASES.customReference);
-  let customReference: string | undefined;
-  if (customRaw !== undefined) {
-    if (
-      customRaw.length === 0 ||
-      customRaw.length > CUSTOM_REFERENCE_MAX_LENGTH ||
-      hasUnsafeText(customRaw)
-    ) {
-      invalid(
-        state,
-        'warning',
-        nameOf(PARAMETERS.customReference, ALIASES.customReference),
-        `1 to ${CUSTOM_REFERENCE_MAX_LENGTH} characters without control characters`,
-      );
-    } else {
-      customReference = customRaw;
-    }
-  }
-
-  // via_store_code (alias via_partner_code)
-  const viaRaw = withAlias(state, PARAMETERS.viaStoreCode, ALIASES.viaStoreCode);
-  let viaStoreCode: string | undefined;
-  if (viaRaw !== undefined) {
-    if (STORE_CODE_PATTERN.test(viaRaw)) viaStoreCode = viaRaw;
-    else invalid(state, 'warning', nameOf(PARAMETERS.viaStoreCode, ALIASES.viaStoreCode), STORE_CODE_SHAPE);
-  }
-
-  if (errors.length > 0 || environment === undefined || orderReferenceV2 === undefined) {
-    return fail(...errors);
-  }
-  const value: OrderUpdatedNotification = { environment, orderReferenceV2, extra };
-  if (orderReference !== undefined) value.orderReference = orderReference;
-  if (orderReferenceParts !== undefined) value.orderReferenceParts = orderReferenceParts;
+  const value: OrderUpdatedNotification = { environment, orderReferenceV2, extra: state.extra };
+  if (orderReference.orderReference !== undefined) value.orderReference = orderReference.orderReference;
+  if (orderReference.orderReferenceParts !== undefined)
+    value.orderReferenceParts = orderReference.orderReferenceParts;
   if (storeCode !== undefined) value.storeCode = storeCode;
   if (customReference !== undefined) value.customReference = customReference;
   if (viaStoreCode !== undefined) value.viaStoreCode = viaStoreCode;

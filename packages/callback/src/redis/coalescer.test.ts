@@ -1,0 +1,125 @@
+import { systemClock } from '@partner-print/openapi/wire';
+import { createClient } from 'redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RedisServer, startRedisServer } from '../../../ratelimit/bench/redis-server.ts';
+import { RedisCoalescer } from './coalescer.ts';
+
+// A real redis-server on 127.0.0.1; without it these tests fail, never skip.
+let server: RedisServer;
+const clients: ReturnType<typeof createClient>[] = [];
+
+async function client(url = server.url) {
+  const c = createClient({ url, socket: { reconnectStrategy: 100 } });
+  c.on('error', () => {});
+  await c.connect();
+  clients.push(c);
+  return c;
+}
+
+beforeAll(async () => {
+  server = await startRedisServer();
+}, 20_000);
+afterAll(async () => {
+  for (const c of clients) {
+    try {
+      await c.disconnect();
+    } catch {
+      // already gone (the test that kills its connection)
+    }
+  }
+  await server?.stop();
+});
+
+const timing = { windowMs: 200, clock: systemClock };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('RedisCoalescer', () => {
+  it('lets two processes share one round for calls within the window', async () => {
+    const events: string[] = [];
+    const a = new RedisCoalescer({
+      client: await client(),
+      prefix: 't1',
+      onEvent: (e) => events.push(e.type),
+    });
+    const b = new RedisCoalescer({
+      client: await client(),
+      prefix: 't1',
+      onEvent: (e) => events.push(e.type),
+    });
+    const ran: string[] = [];
+    const round = (who: string) => async () => {
+      ran.push(who);
+      await sleep(30);
+    };
+    const calls = [];
+    for (let i = 0; i < 100; i++) {
+      calls.push(a.run('Order_1', round('a'), timing), b.run('Order_1', round('b'), timing));
+      if (i % 20 === 0) await sleep(10);
+    }
+    expect(await Promise.all(calls)).toEqual(calls.map(() => 'done'));
+    expect(ran).toHaveLength(1);
+    expect(events).toEqual([]);
+  });
+
+  it('runs a second round for calls that came while the first ran, and fails the calls of a failed round', async () => {
+    const a = new RedisCoalescer({ client: await client(), prefix: 't2' });
+    const b = new RedisCoalescer({ client: await client(), prefix: 't2' });
+    let runs = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const first = a.run(
+      'Order_2',
+      async () => {
+        runs++;
+        await gate;
+      },
+      timing,
+    );
+    await sleep(300); // the first round is running
+    const failing = async () => {
+      runs++;
+      throw new Error('upstream down');
+    };
+    const during = [b.run('Order_2', failing, timing), b.run('Order_2', failing, timing)];
+    release();
+    expect(await first).toBe('done');
+    await expect(Promise.all(during)).rejects.toThrow('upstream down');
+    expect(runs).toBe(2);
+  });
+
+  it("takes over a dead runner's order once its lease expires", async () => {
+    const dying = await client();
+    const a = new RedisCoalescer({ client: dying, prefix: 't3', leaseMs: 300, commandTimeoutMs: 200 });
+    const b = new RedisCoalescer({ client: await client(), prefix: 't3', leaseMs: 300, pollMs: 20 });
+    const hung = a.run('Order_3', () => new Promise<void>(() => {}), { ...timing, windowMs: 0 });
+    await sleep(100);
+    await dying.disconnect(); // the runner's process is gone: its lease is no longer renewed
+    let ran = 0;
+    const started = Date.now();
+    expect(await b.run('Order_3', async () => void ran++, { ...timing, windowMs: 0 })).toBe('done');
+    expect(ran).toBe(1);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+    void hung;
+  });
+
+  it("answers 'unavailable' with one event when Redis does not answer, and tries again after retryMs", async () => {
+    const own = await startRedisServer();
+    const events: string[] = [];
+    const c = await client(own.url);
+    const coalescer = new RedisCoalescer({
+      client: c,
+      prefix: 't4',
+      commandTimeoutMs: 200,
+      retryMs: 300,
+      onEvent: (e) => events.push(e.type),
+    });
+    expect(await coalescer.run('Order_4', async () => {}, { ...timing, windowMs: 0 })).toBe('done');
+    await own.stop();
+    const outcomes = await Promise.all([1, 2, 3].map(() => coalescer.run('Order_4', async () => {}, timing)));
+    expect(outcomes).toEqual(['unavailable', 'unavailable', 'unavailable']);
+    expect(await coalescer.run('Order_4', async () => {}, timing)).toBe('unavailable'); // no Redis call
+    expect(events).toEqual(['redis-unavailable']);
+  });
+});

@@ -1,0 +1,205 @@
+/**
+ * A fleet of callback receivers on 127.0.0.1 for tests and the bench: an order API that counts every
+ * GET /orders/{orderReference} (with a delay, like a busy upstream), N receiver processes, and a sender
+ * that spreads notifications over the receivers.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { Agent, createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { buildCallbackUrl } from '../../src/index.ts';
+import type { ReceiverMessage, ReceiverTask } from './receiver.ts';
+
+export const orderRef = (i: number): string => `Order_FLEET${String(i).padStart(21, '0')}`;
+
+/** Every order fetch the API saw: which order, and when it started (ms, this process's clock). */
+export interface Fetch {
+  order: string;
+  at: number;
+}
+
+async function startOrderApi(delayMs: number) {
+  const fetches: Fetch[] = [];
+  let gate: Promise<void> = Promise.resolve();
+  // Long keep-alive: a socket the server closes while a receiver reuses it fails that fetch.
+  const server = createServer({ keepAliveTimeout: 120_000 }, (req, res) => {
+    const match = /^\/v2\/orders\/(Order_[A-Za-z0-9]+)$/.exec(req.url ?? '');
+    if (!match?.[1]) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"code":"not_found","message":"no"}');
+      return;
+    }
+    const order = match[1];
+    fetches.push({ order, at: Date.now() });
+    const answer = () => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ order: { reference: order, status: { state: 'open' } } }));
+    };
+    void gate.then(() => setTimeout(answer, delayMs));
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v2`,
+    fetches,
+    /** Holds every order answer until `open()`: a busy upstream while a storm arrives. */
+    hold(): () => void {
+      let open!: () => void;
+      gate = new Promise<void>((resolve) => {
+        open = resolve;
+      });
+      return open;
+    },
+    close: async () => {
+      server.closeAllConnections();
+      server.close();
+      await once(server, 'close');
+    },
+  };
+}
+
+interface Receiver {
+  child: ChildProcess;
+  url: string;
+  events: string[];
+  arrived: number;
+}
+
+async function startReceiver(task: ReceiverTask): Promise<Receiver> {
+  const script = fileURLToPath(new URL('./receiver.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: fileURLToPath(new URL('../..', import.meta.url)),
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const receiver: Receiver = { child, url: '', events: [], arrived: 0 };
+  const port = await new Promise<number>((resolve, reject) => {
+    child.on('message', (message: ReceiverMessage) => {
+      if (message.type === 'ready') resolve(message.port);
+      if (message.type === 'event') receiver.events.push(message.event);
+      if (message.type === 'arrived') receiver.arrived = message.count;
+    });
+    child.once('exit', (code) => reject(new Error(`receiver exited with ${code}`)));
+    child.send(task);
+  });
+  receiver.url = `http://127.0.0.1:${port}/hooks/print`;
+  return receiver;
+}
+
+export interface FleetOptions {
+  receivers: number;
+  redisUrl?: string;
+  windowMs: number;
+  /** How long the order API takes to answer. */
+  apiDelayMs?: number;
+  commandTimeoutMs?: number;
+}
+
+export interface BurstResult {
+  statuses: Record<number, number>;
+  /** Order fetches during the burst, per order. */
+  fetchesPerOrder: Map<string, number>;
+  /** Orders whose last successful fetch did not start after their last notification was sent. */
+  lost: string[];
+  ms: number;
+}
+
+export async function startFleet(options: FleetOptions) {
+  const api = await startOrderApi(options.apiDelayMs ?? 50);
+  const task: ReceiverTask = {
+    kind: 'receiver',
+    apiUrl: api.url,
+    windowMs: options.windowMs,
+    commandTimeoutMs: options.commandTimeoutMs ?? 5_000,
+    ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}),
+  };
+  const receivers = await Promise.all(Array.from({ length: options.receivers }, () => startReceiver(task)));
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+
+  const get = (url: string) =>
+    new Promise<number>((resolve) => {
+      const req = request(url, { agent }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', () => resolve(0));
+      req.end();
+    });
+
+  const arrivedInAll = () => receivers.reduce((sum, r) => sum + r.arrived, 0);
+
+  /** Opens the held order API once every notification sent has reached its receiver, plus `settleMs`. */
+  async function openWhenArrived(open: () => void, expected: number, settleMs: number): Promise<void> {
+    const giveUp = Date.now() + 60_000;
+    while (arrivedInAll() < expected && Date.now() < giveUp) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, settleMs));
+    open();
+  }
+
+  /**
+   * Sends `perReceiver` notifications for `orders` orders to every receiver, in `waves` waves spread
+   * over `spreadMs`; `during()` runs once halfway. With `hold`, the order API answers nothing until
+   * every notification has arrived (a storm on a busy upstream). Resolves when every one is answered.
+   */
+  async function burst(
+    perReceiver: number,
+    orders: number,
+    spread: { waves: number; spreadMs: number; hold?: boolean },
+    during?: () => Promise<void> | void,
+  ): Promise<BurstResult> {
+    const first = api.fetches.length;
+    const expected = arrivedInAll() + perReceiver * receivers.length;
+    const opened = spread.hold ? openWhenArrived(api.hold(), expected, 300) : Promise.resolve();
+    const started = Date.now();
+    const lastSent = new Map<string, number>();
+    const answers: Promise<number>[] = [];
+    const perWave = Math.ceil(perReceiver / spread.waves);
+    for (let wave = 0; wave < spread.waves; wave++) {
+      if (wave === Math.floor(spread.waves / 2)) await during?.();
+      for (const receiver of receivers) {
+        for (let i = wave * perWave; i < Math.min(perReceiver, (wave + 1) * perWave); i++) {
+          const order = orderRef(i % orders);
+          lastSent.set(order, Date.now());
+          const url = buildCallbackUrl(receiver.url, {
+            environment: 'test',
+            orderReference: `FLEET-${i % orders}`,
+            orderReferenceV2: order,
+            storeCode: 'FLEET',
+          });
+          answers.push(get(url));
+        }
+      }
+      await new Promise((r) => setTimeout(r, spread.spreadMs / spread.waves));
+    }
+    const codes = await Promise.all(answers);
+    await opened;
+    const statuses: Record<number, number> = {};
+    for (const code of codes) statuses[code] = (statuses[code] ?? 0) + 1;
+    const fetches = api.fetches.slice(first);
+    const fetchesPerOrder = new Map<string, number>();
+    const lastFetch = new Map<string, number>();
+    for (const f of fetches) {
+      fetchesPerOrder.set(f.order, (fetchesPerOrder.get(f.order) ?? 0) + 1);
+      lastFetch.set(f.order, Math.max(lastFetch.get(f.order) ?? 0, f.at));
+    }
+    const lost = [...lastSent].filter(([order, at]) => (lastFetch.get(order) ?? 0) < at).map(([o]) => o);
+    return { statuses, fetchesPerOrder, lost, ms: Date.now() - started };
+  }
+
+  async function stop(): Promise<void> {
+    agent.destroy();
+    await Promise.all(
+      receivers.map(async (r) => {
+        if (r.child.exitCode !== null) return;
+        const exited = once(r.child, 'exit');
+        r.child.send('stop');
+        const timer = setTimeout(() => r.child.kill('SIGKILL'), 5_000);
+        await exited;
+        clearTimeout(timer);
+      }),
+    );
+    await api.close();
+  }
+
+  return { api, receivers, burst, stop };
+}

@@ -1,0 +1,109 @@
+/**
+ * One callback receiver process of a fleet test: the handler behind node:http on 127.0.0.1, coalescing
+ * through Redis when given a URL. Started by harness.ts with an IPC channel; reports its port, and the
+ * coalescer's events as they happen.
+ */
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createClient as createRedisClient } from 'redis';
+import { createOrderUpdatedHandler, type OrderFetcher } from '../../src/index.ts';
+import { toNodeListener } from '../../src/node/index.ts';
+import { createRedisCoalescer } from '../../src/redis/index.ts';
+
+export interface ReceiverTask {
+  kind: 'receiver';
+  apiUrl: string;
+  redisUrl?: string;
+  windowMs: number;
+  commandTimeoutMs: number;
+}
+
+export type ReceiverMessage =
+  | { type: 'ready'; port: number }
+  | { type: 'event'; event: string }
+  | { type: 'handled'; count: number }
+  /** Notifications received so far (sent every 20 ms while it changes). */
+  | { type: 'arrived'; count: number };
+
+const send = (message: ReceiverMessage): void => {
+  process.send?.(message);
+};
+
+async function start(task: ReceiverTask): Promise<void> {
+  let coalescer: ReturnType<typeof createRedisCoalescer> | undefined;
+  if (task.redisUrl) {
+    // No retries of its own: the coalescer's deadline decides when Redis counts as gone.
+    const redis = createRedisClient({ url: task.redisUrl, socket: { reconnectStrategy: 100 } });
+    redis.on('error', () => {});
+    // Not awaited: Redis unreachable at start must not stop the receiver from serving.
+    redis.connect().catch(() => {});
+    coalescer = createRedisCoalescer({
+      client: redis,
+      commandTimeoutMs: task.commandTimeoutMs,
+      // A loaded test machine can stall a process for seconds: keep the lease through a 2-minute round.
+      leaseMs: 120_000,
+      retryMs: 60_000,
+      onEvent: (event) => send({ type: 'event', event: event.type }),
+    });
+  }
+  // A bare fetcher rather than the client: this measures coalescing, nothing else.
+  const client: OrderFetcher<{ reference: string }> = {
+    async get(_path, init) {
+      const response = await fetch(`${task.apiUrl}/orders/${init.params.path.orderReference}`, {
+        signal: init.signal ?? null,
+      });
+      if (!response.ok) throw new Error(`order API answered ${response.status}`);
+      return (await response.json()) as { order: { reference: string } };
+    },
+  };
+  let handled = 0;
+  const handler = createOrderUpdatedHandler({
+    client,
+    environment: 'test',
+    windowMs: task.windowMs,
+    ...(coalescer ? { coalescer } : {}),
+    onOrderUpdated: () => {
+      handled++;
+    },
+    onError: (error, { stage }) => {
+      if (process.env.FLEET_DEBUG) process.stderr.write(`${stage}: ${String(error)}\n`);
+    },
+  });
+  let arrived = 0;
+  let reported = 0;
+  const listener = toNodeListener((request) => {
+    arrived++;
+    return handler(request);
+  });
+  setInterval(() => {
+    if (arrived === reported) return;
+    reported = arrived;
+    send({ type: 'arrived', count: arrived });
+  }, 20).unref();
+  const server = createServer({ keepAliveTimeout: 120_000 }, listener).listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  process.on('message', (message) => {
+    if (message === 'stop') {
+      send({ type: 'handled', count: handled });
+      server.closeAllConnections();
+      server.close(() => process.exit(0));
+    }
+  });
+  send({ type: 'ready', port });
+}
+
+const isTask = (message: unknown): message is ReceiverTask =>
+  typeof message === 'object' && message !== null && 'kind' in message && message.kind === 'receiver';
+
+// Only our task: the tsx loader may use the IPC channel for its own messages.
+const onTask = (message: unknown): void => {
+  if (!isTask(message)) return;
+  process.off('message', onTask);
+  start(message).catch((error: unknown) => {
+    process.stderr.write(`receiver failed: ${String(error)}\n`);
+    process.exit(1);
+  });
+};
+process.on('message', onTask);
