@@ -4,7 +4,7 @@
  * policy or misbehaves mid-run; per-process counts give utilization, the 429 share and Jain's index per row.
  * Then the scheduler's cost per request against bare openapi-fetch, and the queue's memory.
  *
- *   pnpm bench ratelimit [-- --duration=18] [--only=<text in a row name>] [--skip=overhead,memory]
+ *   pnpm bench ratelimit [-- --duration=18] [--only=<text in a row name>] [--skip=sim,overhead,memory]
  *
  * Utilization = successes / (q + duration·q/w). Exits 1 when a target is missed.
  */
@@ -120,6 +120,11 @@ async function main(): Promise<void> {
           console.log(' ok/s', r.okPerSecond.join(' '), ' 429/s', r.limitedPerSecond.join(' '));
     }
     console.table(table);
+    if (!skip.has('sim') && !only) {
+      const { simulatedRows } = await import('./sim-rows.ts');
+      console.log('\nThe same rows on a virtual clock (bench/sim.ts; seeds 1–3, worst – best):');
+      console.table(await simulatedRows());
+    }
     if (!skip.has('overhead') && !only) {
       // Loaded only here: it needs the in-process sandbox.
       const { overheadBench } = await import('./overhead.ts');

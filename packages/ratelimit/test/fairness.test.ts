@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { between, jain, type Sim, simulate } from './sim.ts';
+import { between, jain, type Sim, simulate } from '../bench/sim.ts';
 
 // q=120, w=6 s: 20 tokens/s. Each simulated process has its own scheduler and memory store (no shared
 // store) and 8 callers; they share the budget only through the server's headers (issue 21, 1 and 2).

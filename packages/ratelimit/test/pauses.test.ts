@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { seeded, simClock } from '../bench/sim.ts';
 import { createTokenBucketApi } from '../bench/token-bucket-api.ts';
 import { createScheduler, type SchedulerEvents } from '../src/index.ts';
-import { seeded, simClock } from './sim.ts';
 
 const BASE = 'https://api.example/v2';
 const headers = { 'x-service-secret-key': 'sk_test_pauses' };

@@ -5,8 +5,8 @@
  */
 
 import type { Clock } from '@partner-print/openapi/wire';
-import { createTokenBucketApi, type Policy, type TokenBucketApi } from '../bench/token-bucket-api.ts';
 import { createScheduler, type Scheduler, type SchedulerOptions } from '../src/index.ts';
+import { createTokenBucketApi, type Policy, type TokenBucketApi } from './token-bucket-api.ts';
 
 export interface SimClock extends Clock {
   /** Runs everything due until `until` (virtual ms), then sets the clock there. */
