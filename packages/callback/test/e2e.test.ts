@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createOrderUpdatedHandler, type Order, type OrderUpdatedNotification } from '../src/index.ts';
-import { MINUTE, serveOnLoopback, setup } from './helpers.ts';
+import { MINUTE, ref, serveOnLoopback, setup } from './helpers.ts';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -144,7 +144,7 @@ describe('legacy callback end to end over loopback', () => {
     const { order } = await client.post('/orders', {
       body: {
         order: {
-          storeReference: sandbox.seed.stores.integrated,
+          storeReference: ref('Store', sandbox.seed.stores.integrated),
           shippingKind: 'dropship',
           dropshipAddress: {
             firstname: 'Ada',
@@ -155,7 +155,7 @@ describe('legacy callback end to end over loopback', () => {
             city: 'Amsterdam',
             countryCode: 'NL',
           },
-          orderlines: [{ productReference: sandbox.seed.products.nonPrint, quantity: 1 }],
+          orderlines: [{ productReference: ref('Product', sandbox.seed.products.nonPrint), quantity: 1 }],
         },
       },
     });

@@ -130,7 +130,7 @@ export async function startFleet(options: FleetOptions) {
 
   /** Opens the held order API once every notification sent has reached its receiver, plus `settleMs`. */
   async function openWhenArrived(open: () => void, expected: number, settleMs: number): Promise<void> {
-    const giveUp = Date.now() + 60_000;
+    const giveUp = Date.now() + 600_000;
     while (arrivedInAll() < expected && Date.now() < giveUp) await new Promise((r) => setTimeout(r, 20));
     await new Promise((r) => setTimeout(r, settleMs));
     open();
