@@ -27,9 +27,8 @@ const ERROR_FIELDS = [
 export function errorView(error: unknown): ErrorView {
   if (!(error instanceof Error)) return { name: 'Thrown value', message: formatValue(error), fields: [] };
   const fields: [string, string][] = [];
-  const record = error as unknown as Record<string, unknown>;
   for (const key of ERROR_FIELDS) {
-    const value = record[key];
+    const value: unknown = Reflect.get(error, key);
     if (typeof value === 'string' || typeof value === 'number') fields.push([key, String(value)]);
   }
   if (error.cause instanceof Error) fields.push(['cause', `${error.cause.name}: ${error.cause.message}`]);
