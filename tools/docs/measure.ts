@@ -94,10 +94,10 @@ async function main(): Promise<void> {
         const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
         const page = await context.newPage();
         await page.addInitScript(OBSERVE);
-        await page.goto(`${s.url.replace(/\/$/, '')}/${basename(file)}`, { waitUntil: 'load' });
-        await page.waitForFunction(() => (window as { __firstRender?: number }).__firstRender !== undefined);
         const cdp = await context.newCDPSession(page);
         await cdp.send('Performance.enable');
+        await page.goto(`${s.url.replace(/\/$/, '')}/${basename(file)}`, { waitUntil: 'load' });
+        await page.waitForFunction(() => (window as { __firstRender?: number }).__firstRender !== undefined);
         const metrics = await cdp.send('Performance.getMetrics');
         const busy = (metrics.metrics.find((m) => m.name === 'TaskDuration')?.value ?? Number.NaN) * 1000;
         const timing = await page.evaluate(() => ({
