@@ -18,7 +18,9 @@ import './orders.ts'; // createOrder: requests per created order, settle-window 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
 const BLOCK = Number(process.env.BENCH_BLOCK ?? 1000);
 const TARGET_RATIO = 1.1;
-const ISSUE_SIZE_TARGET_KB = 6;
+// Was 6 (the lite entry before the redirect policy, redaction, option checks, logger and deadlines under every
+// scheduler); raised deliberately with the size-limit budget in .size-limit.json.
+const ISSUE_SIZE_TARGET_KB = 10.5;
 
 // A quota no run can exhaust: the sandbox still sends rate-limit headers (the scheduler learns them)
 // but never throttles, so this measures the client's work, not waiting for tokens.

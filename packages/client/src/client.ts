@@ -135,7 +135,7 @@ export function createCore<RateLimit>(options: CoreOptions<RateLimit>, deps: Cor
     } catch (e) {
       error = e;
     }
-    throw redactSecret(maybeAmbiguous(method, template, error), secretKey);
+    throw redactSecret(maybeAmbiguous(method, init, error), secretKey);
   };
   const core: Core = {
     call: async (method, template, init) => (await callWhole(method, template, init)).data,
@@ -170,13 +170,22 @@ const pathParam = (init: object | undefined, name: string): unknown => {
   return path && typeof path === 'object' && name in path ? Reflect.get(path, name) : undefined;
 };
 
+const contentTypeOf = (init: object | undefined): string | undefined => {
+  const headers: unknown = init && 'headers' in init ? init.headers : undefined;
+  const type: unknown =
+    headers && typeof headers === 'object' && 'Content-Type' in headers ? headers['Content-Type'] : undefined;
+  return typeof type === 'string' ? type : undefined;
+};
+
 /** A non-repeatable POST that failed without a clear answer may have taken effect. */
-function maybeAmbiguous(method: string, template: string, error: unknown): unknown {
+function maybeAmbiguous(method: string, init: object | undefined, error: unknown): unknown {
   const unclear =
     error instanceof NetworkError ||
     error instanceof TimeoutError ||
     (error instanceof PartnerPrintError && (error.status ?? 0) >= 500);
-  return method === 'POST' && unclear && !isRepeatable(method, template) ? ambiguous(error) : error;
+  return method === 'POST' && unclear && !isRepeatable(method, contentTypeOf(init))
+    ? ambiguous(error)
+    : error;
 }
 
 type Raw = Client<paths, Media>;

@@ -1,5 +1,5 @@
 // What both entries export besides their own createClient and options.
-export { type Clock, systemClock } from './clock.ts';
+export { type Clock, systemClock } from '@partner-print/openapi/wire';
 export { MIGRATION_GUIDE, USER_AGENT } from './config.ts';
 export type { RequestOptions } from './core.ts';
 export { DOCS_URL } from './docs.ts';

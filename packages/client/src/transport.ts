@@ -1,5 +1,4 @@
 import type { Clock } from '@partner-print/openapi/wire';
-import { bucketsOf } from '@partner-print/openapi/wire';
 import { type Attempt, Deadlines, type Fetch } from './deadline.ts';
 import { AbortedError, NetworkError, PartnerPrintError, TimeoutError } from './errors.ts';
 import type { Emit } from './events.ts';
@@ -53,13 +52,14 @@ export interface StackOptions extends CallSettings {
 /** The fetch openapi-fetch calls; `settings` are a call's own `timeoutMs`/`retry`. */
 export type Stack = (request: Request, settings?: CallSettings) => Promise<Response>;
 
-// Idempotent methods, and uploads (the routes that spend the uploads bucket): the same bytes give the same
-// reference, so they are safe to repeat.
 const IDEMPOTENT = /^(GET|HEAD|OPTIONS|PUT|DELETE)$/;
 
-/** Requests that may be repeated after a network error, a timeout or a 5xx. */
-export const isRepeatable = (method: string, path: string): boolean =>
-  IDEMPOTENT.test(method) || (method === 'POST' && bucketsOf(method, path).includes('uploads'));
+/**
+ * Requests that may be repeated after a network error, a timeout or a 5xx: idempotent methods, and uploads —
+ * the only POSTs of raw bytes (`application/octet-stream`), where the same bytes give the same reference.
+ */
+export const isRepeatable = (method: string, contentType: string | null | undefined): boolean =>
+  IDEMPOTENT.test(method) || (method === 'POST' && contentType === 'application/octet-stream');
 
 /** Milliseconds to wait before attempt `attempt + 1`, or false when there is none. */
 function retryDelay(
@@ -172,7 +172,8 @@ function retrying(
         status = response.status;
         if (emit) emit('response', request, { operation, attempt, status, ...durations(timing) });
         delay =
-          (status === 429 || (status > 499 && isRepeatable(request.method, context(request).path))) &&
+          (status === 429 ||
+            (status > 499 && isRepeatable(request.method, request.headers.get('content-type')))) &&
           retryDelay(retry, clock.now() - started, attempt, retryAfterSeconds(response.headers, clock.now()));
         // A rendertoken shortage lasts until the weekly reset: waiting inside a call is pointless.
         if (delay === false || (status === 429 && (await codeOf(response)) === 'rendertoken_limit_exceeded'))
@@ -182,7 +183,7 @@ function retrying(
         if (request.signal.aborted) throw request.signal.reason;
         error = cause;
         delay =
-          isRepeatable(request.method, context(request).path) &&
+          isRepeatable(request.method, request.headers.get('content-type')) &&
           retryDelay(retry, clock.now() - started, attempt);
         if (delay === false) throw Object.assign(new GaveUp(), { cause, attempts: attempt });
       }

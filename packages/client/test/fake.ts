@@ -1,4 +1,4 @@
-import type { Clock } from '../src/clock.ts';
+import type { Clock } from '@partner-print/openapi/wire';
 
 export interface Seen {
   method: string;
