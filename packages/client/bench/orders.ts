@@ -109,3 +109,34 @@ clearInterval(keepAlive);
 process.on('exit', () => {
   if (!ordersMet) process.exitCode = 1;
 });
+
+// A fleet (issue "a fleet of workers behaves like one"): 4 worker processes submit the same orders through
+// RedisOrderClaims, with Redis unreachable for 1.5 s mid-run. BENCH_FLEET=0 skips it (it needs redis-server).
+if (process.env.BENCH_FLEET !== '0') {
+  const { startRedisServer } = await import('../../ratelimit/bench/redis-server.ts');
+  const { runFleet } = await import('../test/orders-fleet.ts');
+  const { startProxy } = await import('../test/orders-proxy.ts');
+  const count = Number(process.env.BENCH_FLEET_ORDERS ?? 1000);
+  const redis = await startRedisServer();
+  const proxy = await startProxy(redis.port);
+  try {
+    const fleet = await runFleet({
+      workers: 4,
+      count,
+      redisUrl: proxy.url,
+      cut: { at: 1_500, for: 1_500, proxy },
+    });
+    const created = fleet.workers.reduce((n, w) => n + w.created, 0);
+    const errors = fleet.workers.reduce((n, w) => n + w.errors.length, 0);
+    const duplicates = fleet.stored.length - new Set(fleet.stored).size;
+    const met = duplicates === 0 && created === count && errors === 0 && fleet.stored.length === count;
+    console.log(
+      `\n4 worker processes × the same ${count} orders, Redis unreachable 1.5 s mid-run: ${fleet.stored.length} orders, ${duplicates} duplicates, ${errors} errors, ${(fleet.wallMs / 1000).toFixed(1)} s wall; per worker created/existing ${fleet.workers.map((w) => `${w.created}/${w.existing}`).join(', ')}`,
+    );
+    console.log(`${met ? 'met   ' : 'MISSED'} fleet: ${count} orders, 0 duplicates`);
+    if (!met) process.on('exit', () => void (process.exitCode = 1));
+  } finally {
+    await proxy.close();
+    await redis.stop();
+  }
+}

@@ -1,7 +1,3 @@
-import { spawn } from 'node:child_process';
-import { createServer, type Server, type Socket, connect as tcp } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import { startSandboxServer } from '@partner-print/sandbox/node';
 import { createClient as createRedis } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisServer, startRedisServer } from '../../ratelimit/bench/redis-server.ts';
@@ -9,41 +5,14 @@ import { AmbiguousOutcomeError, createClient, createOrder } from '../src/index.t
 import { RELEASE, RENEW } from '../src/redis/scripts.ts';
 import { type OrderClaimEvent, OrderClaimUnavailableError, RedisOrderClaims } from '../src/redis.ts';
 import { orderSetup, pool, storedIdentifiers } from './orders-faults.ts';
+import { runFleet } from './orders-fleet.ts';
+import { startProxy } from './orders-proxy.ts';
 
 // A real redis-server on 127.0.0.1, started here (tools/ci/system-deps.sh installs it); without it these
 // tests fail, never skip. A TCP proxy in front of it plays "Redis unreachable" without losing its data.
 let server: RedisServer;
 let proxy: Awaited<ReturnType<typeof startProxy>>;
 const redisClients: Array<ReturnType<typeof createRedis>> = [];
-
-async function startProxy(port: number) {
-  const sockets = new Set<Socket>();
-  let open = true;
-  const listener: Server = createServer((socket) => {
-    if (!open) return socket.destroy();
-    const upstream = tcp(port, '127.0.0.1');
-    for (const s of [socket, upstream]) {
-      sockets.add(s);
-      s.on('error', () => {});
-      s.on('close', () => sockets.delete(s));
-    }
-    socket.pipe(upstream).pipe(socket);
-  });
-  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
-  const address = listener.address();
-  return {
-    url: `redis://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`,
-    /** Redis becomes unreachable: every connection drops and new ones are refused. */
-    cut() {
-      open = false;
-      for (const s of sockets) s.destroy();
-    },
-    restore() {
-      open = true;
-    },
-    close: () => new Promise<void>((resolve) => listener.close(() => resolve())),
-  };
-}
 
 async function redis(url = proxy.url) {
   const c = createRedis({ url, disableOfflineQueue: true, socket: { reconnectStrategy: () => 50 } });
@@ -65,7 +34,7 @@ afterAll(async () => {
 });
 
 describe('RedisOrderClaims', () => {
-  it('two clients (two processes) with a lagging lookup: 1,000 orders, 0 duplicates; without claims, duplicates', {
+  it('two clients (two processes) with a lagging lookup: 500 orders, 0 duplicates; without claims, duplicates', {
     timeout: 120_000,
   }, async () => {
     const run = async (shared: boolean) => {
@@ -82,17 +51,17 @@ describe('RedisOrderClaims', () => {
       const [a, b] = [await claims(), await claims()];
       const results = await Promise.all(
         [setup.client, other].map((c, k) =>
-          pool(1000, 8, (i) => createOrder(c, setup.order(`o-${k ? 999 - i : i}`), k ? b : a)),
+          pool(500, 8, (i) => createOrder(c, setup.order(`o-${k ? 499 - i : i}`), k ? b : a)),
         ),
       );
       return { results: results.flat(), stored: await storedIdentifiers(setup.checker) };
     };
     const without = await run(false);
-    expect(without.stored.length).toBeGreaterThan(1000); // the reproduction: two processes, one identifier
+    expect(without.stored.length).toBeGreaterThan(500); // the reproduction: two processes, one identifier
     const { results, stored } = await run(true);
     expect(results.every((r) => 'value' in r)).toBe(true);
-    expect(stored).toHaveLength(1000);
-    expect(new Set(stored).size).toBe(1000);
+    expect(stored).toHaveLength(500);
+    expect(new Set(stored).size).toBe(500);
   });
 
   it('a holder that dies after posting makes the next one wait out the settle window, not post', {
@@ -194,52 +163,15 @@ describe('RedisOrderClaims', () => {
   it('4 worker processes submitting the same 1,000 orders, Redis cut mid-run: 1,000 orders, 0 duplicates', {
     timeout: 240_000,
   }, async () => {
-    const sandbox = await startSandboxServer({ port: 0, sandbox: { rateLimits: false, pageSize: 500 } });
-    try {
-      const worker = fileURLToPath(new URL('./orders-worker.ts', import.meta.url));
-      const env = {
-        ...process.env,
-        SANDBOX_URL: sandbox.url,
-        SECRET: sandbox.sandbox.keys.primary,
-        REDIS_URL: proxy.url,
-        COUNT: '1000',
-        STORE: sandbox.sandbox.seed.stores.combined,
-        PRODUCT: sandbox.sandbox.seed.products.nonPrint,
-      };
-      const runs = [0, 1, 2, 3].map(
-        (k) =>
-          new Promise<{ created: number; existing: number; errors: string[]; events: string[] }>(
-            (resolve, reject) => {
-              const child = spawn(process.execPath, ['--import', 'tsx', worker], {
-                cwd: fileURLToPath(new URL('..', import.meta.url)),
-                env: { ...env, WORKER: String(k) },
-                stdio: ['ignore', 'pipe', 'inherit'],
-              });
-              let out = '';
-              child.stdout.on('data', (chunk: Buffer) => {
-                out += chunk.toString();
-              });
-              child.once('exit', (code) =>
-                code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`worker ${k}: ${code} ${out}`)),
-              );
-            },
-          ),
-      );
-      setTimeout(() => proxy.cut(), 1_500);
-      setTimeout(() => proxy.restore(), 3_000);
-      const results = await Promise.all(runs);
-      const checker = createClient({
-        secretKey: sandbox.sandbox.keys.primary,
-        baseUrl: sandbox.url,
-        rateLimit: false,
-      });
-      const stored = await storedIdentifiers(checker);
-      expect(results.flatMap((r) => r.errors)).toEqual([]);
-      expect(results.reduce((n, r) => n + r.created, 0)).toBe(1000);
-      expect(stored).toHaveLength(1000);
-      expect(new Set(stored).size).toBe(1000);
-    } finally {
-      await sandbox.close();
-    }
+    const { workers, stored } = await runFleet({
+      workers: 4,
+      count: 1000,
+      redisUrl: proxy.url,
+      cut: { at: 1_500, for: 1_500, proxy },
+    });
+    expect(workers.flatMap((r) => r.errors)).toEqual([]);
+    expect(workers.reduce((n, r) => n + r.created, 0)).toBe(1000);
+    expect(stored).toHaveLength(1000);
+    expect(new Set(stored).size).toBe(1000);
   });
 });

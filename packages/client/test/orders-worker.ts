@@ -19,7 +19,7 @@ const redis = createRedis({
 redis.on('error', () => {}); // outages are reported through the claims' events
 await redis.connect();
 const events: OrderClaimEvent['type'][] = [];
-const claims = new RedisOrderClaims({ client: redis, commandTimeoutMs: 500, on: (e) => events.push(e.type) });
+const claims = new RedisOrderClaims({ client: redis, on: (e) => events.push(e.type) });
 const client = createClient({ secretKey: env('SECRET'), baseUrl: env('SANDBOX_URL'), rateLimit: false });
 
 const next = random(Number(env('WORKER')) + 1);

@@ -115,6 +115,28 @@ export class RedisOrderClaims implements OrderClaims {
     }
   }
 
+  private async tryRelease(id: string, args: Array<string | number>): Promise<boolean> {
+    try {
+      await this.run(RELEASE, id, args);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private async releaseLater(id: string, args: Array<string | number>, until: number): Promise<void> {
+    const { clock } = this.o;
+    for (let wait = 100; clock.now() + wait < until; wait = Math.min(2 * wait, 2_000)) {
+      await clock.sleep(wait);
+      if (await this.tryRelease(id, args)) return;
+    }
+    this.emit({
+      type: 'release-failed',
+      customIdentifier: id,
+      error: new Error('Redis unreachable until the claim expired'),
+    });
+  }
+
   async acquire(id: string, signal?: AbortSignal): Promise<OrderClaim> {
     // One token per acquisition: a call that timed out but ran later left a claim this retry takes as its own.
     const token = crypto.randomUUID();
@@ -168,16 +190,10 @@ export class RedisOrderClaims implements OrderClaims {
       },
       release: async ({ created, unsettled }) => {
         clearInterval(heartbeat);
-        try {
-          await this.run(RELEASE, id, [
-            token,
-            created?.reference ?? '',
-            unsettled ? 1 : 0,
-            this.o.rememberMs,
-          ]);
-        } catch (error) {
-          this.emit({ type: 'release-failed', customIdentifier: id, error });
-        }
+        const args = [token, created?.reference ?? '', unsettled ? 1 : 0, this.o.rememberMs];
+        // The caller has its answer; a release Redis missed is retried in the background until the claim
+        // would have expired anyway, so others do not wait out ttlMs after a short outage.
+        if (!(await this.tryRelease(id, args))) void this.releaseLater(id, args, clock.now() + ttlMs);
       },
     };
   }
