@@ -126,11 +126,14 @@ async function main(): Promise<void> {
     console.log(`  first render  ${stats(list.map((s) => s.firstRender))}`);
     console.log(`  load          ${stats(list.map((s) => s.load))}`);
     console.log(`  busy to load  ${stats(list.map((s) => s.busy))}`);
-    if (file !== files[0]) {
+    const index = files.indexOf(file);
+    const anchors = index === 0 ? [] : [[files[0]!, anchor] as const];
+    if (index > 1) anchors.push([files[index - 1]!, samples.get(files[index - 1]!)!]);
+    for (const [name, base] of anchors) {
       for (const key of ['firstRender', 'fcp', 'busy'] as const) {
-        const ratios = list.map((s, i) => s[key] / anchor[i]![key]);
+        const ratios = list.map((s, i) => s[key] / base[i]![key]);
         console.log(
-          `  ${key} / first page, per run: median ${median(ratios).toFixed(3)} (min ${Math.min(...ratios).toFixed(3)}, max ${Math.max(...ratios).toFixed(3)})`,
+          `  ${key} / ${basename(join(name, '..'))}, per run: median ${median(ratios).toFixed(3)} (min ${Math.min(...ratios).toFixed(3)}, max ${Math.max(...ratios).toFixed(3)})`,
         );
       }
     }
