@@ -1,3 +1,3 @@
 import { libraryBuild, packageBuild } from '../../tsdown.base.ts';
 
-export default packageBuild(libraryBuild(['src/index.ts']));
+export default packageBuild(libraryBuild({ index: 'src/index.ts', 'redis/index': 'src/redis/index.ts' }));

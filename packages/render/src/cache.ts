@@ -11,7 +11,22 @@ export interface RenderStore {
   set(key: string, value: string): Promise<unknown> | unknown;
   /** Optional: forget a render that failed, so the next call renders again instead of failing at once. */
   delete?(key: string): Promise<unknown> | unknown;
+  /**
+   * Optional, for stores shared by several processes: a lease on `key`, so that one worker of a fleet
+   * submits the render and the others wait for the reference it stores. A lease must expire by itself
+   * when its worker dies. `RedisRenderStore` (`@partner-print/render/redis`) has one.
+   */
+  lease?(key: string): Promise<RenderLease>;
 }
+
+/** A lease held (release it once the reference is stored), or held elsewhere (look again in `retryMs`). */
+export type RenderLease =
+  | { acquired: true; release(): Promise<void> | void }
+  | { acquired: false; retryMs: number };
+
+export type LeasingStore = RenderStore & Required<Pick<RenderStore, 'lease'>>;
+
+export const isLeasing = (store: RenderStore): store is LeasingStore => typeof store.lease === 'function';
 
 /** The default store: a Map in this process. */
 export class MemoryRenderStore implements RenderStore {

@@ -6,12 +6,20 @@ import {
   RendertokenLimitError,
   TimeoutError,
 } from '@partner-print/client';
+import type { Reference } from '@partner-print/openapi/wire';
 import type { Render } from './types.ts';
 
 export interface CompositionQuery {
   sceneReference: string;
   productReference: string;
   perspectiveReference: string;
+}
+
+/** A query whose references have been checked (what the API calls take). */
+export interface ReferenceQuery extends CompositionQuery {
+  sceneReference: Reference<'Scene'>;
+  productReference: Reference<'Product'>;
+  perspectiveReference: Reference<'Perspective'>;
 }
 
 const describe = (q: CompositionQuery) =>

@@ -12,6 +12,8 @@ export type RenderProgressEvent =
   | { type: 'cache-hit'; renderReference: string }
   /** Another call is already creating or polling this render; this call waits for it. */
   | { type: 'joined'; key: string }
+  /** Another worker of the fleet holds the lease on this (composition, image): this call waits for its render. */
+  | { type: 'leased-elsewhere'; key: string }
   | { type: 'submitted'; renderReference: string; tokenCost: number }
   | { type: 'poll'; renderReference: string; status: Render['status']; attempt: number }
   | { type: 'waiting'; renderReference: string; waitMs: number }

@@ -6,9 +6,9 @@ export {
   RendertokenLimitError,
   TimeoutError,
 } from '@partner-print/client';
+export type { Clock } from '@partner-print/openapi/wire';
 export type { RenderClient } from './api.ts';
-export { MemoryRenderStore, type RenderStore, renderCacheKey } from './cache.ts';
-export type { Clock } from './clock.ts';
+export { MemoryRenderStore, type RenderLease, type RenderStore, renderCacheKey } from './cache.ts';
 export { findIncompatibility, isProductPerspective } from './compatibility.ts';
 export {
   CompositionNotFoundError,

@@ -1,22 +1,16 @@
 import { PartnerPrintError, RendertokenLimitError } from '@partner-print/client';
+import { sha256Hex } from '@partner-print/openapi/wire';
 import type { RenderClient } from './api.ts';
 import { renderCacheKey } from './cache.ts';
+import { referenceQuery, resolveComposition } from './composition.ts';
+import { type CallContext, callContext, type RenderOptions } from './context.ts';
 import type { CompositionQuery } from './errors.ts';
 import type { RenderProgressEvent } from './events.ts';
-import { imageBytes, sha256Hex } from './image.ts';
-import {
-  type CallContext,
-  callContext,
-  produce,
-  type RenderMockupOptions,
-  type RenderMockupResult,
-  type RenderOptions,
-  resolveComposition,
-  resolveImage,
-  stateOf,
-} from './render.ts';
+import { produce, type RenderMockupOptions, type RenderMockupResult } from './render.ts';
 import { nextRendertokenReset } from './reset.ts';
+import { stateOf } from './state.ts';
 import type { Composition, ImageInput } from './types.ts';
+import { imageBytes, resolveImage } from './upload.ts';
 
 /** One mockup of a batch: the same fields as `renderMockup` takes. */
 export type RenderJob = Pick<
@@ -85,8 +79,7 @@ async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<voi
 async function imageKeyOf(image: ImageInput, index: number): Promise<string> {
   if (typeof image === 'string') return image;
   if (typeof ReadableStream !== 'undefined' && image instanceof ReadableStream) return `stream:${index}`;
-  const digest = await sha256Hex(await imageBytes(image));
-  return digest ? `sha256:${digest}` : `bytes:${index}`;
+  return `sha256:${await sha256Hex(await imageBytes(image))}`;
 }
 
 async function planWith(client: RenderClient, jobs: RenderJob[], ctx: CallContext, concurrency: number) {
@@ -100,11 +93,7 @@ async function planWith(client: RenderClient, jobs: RenderJob[], ctx: CallContex
     concurrency,
     async ({ job, index }) => {
       try {
-        const query: CompositionQuery = {
-          sceneReference: job.sceneReference,
-          productReference: job.productReference,
-          perspectiveReference: job.perspectiveReference,
-        };
+        const query = referenceQuery(job);
         const [composition, imageKey] = await Promise.all([
           resolveComposition(state, query, ctx),
           imageKeyOf(job.image, index),
@@ -187,7 +176,7 @@ export async function plan(
   jobs: RenderJob[],
   options: PlanOptions = {},
 ): Promise<RenderPlan> {
-  const ctx = callContext(stateOf(client), options);
+  const ctx = callContext(stateOf(client).store, options);
   return planWith(client, jobs, ctx, options.concurrency ?? 4);
 }
 
@@ -239,7 +228,7 @@ export async function renderMany(
       // a listener's failure is its own
     }
   };
-  const base = callContext(state, { ...options, onProgress: undefined });
+  const base = callContext(state.store, { ...options, onProgress: undefined });
   const concurrency = options.concurrency ?? 4;
   const batch = await planWith(client, jobs, base, concurrency);
   notify({ type: 'planned', plan: batch });
@@ -254,7 +243,7 @@ export async function renderMany(
 
   const run = async (planned: PlannedJob, preflight: boolean) => {
     const ctx: CallContext = {
-      ...callContext(state, {
+      ...callContext(state.store, {
         ...options,
         onProgress: (event) => notify({ type: 'job', index: planned.index, event }),
       }),

@@ -1,5 +1,5 @@
+import type { Clock } from '@partner-print/openapi/wire';
 import { describe, expect, it, vi } from 'vitest';
-import type { Clock } from './clock.ts';
 import { SharedTasks } from './shared.ts';
 
 function virtualClock(start = 0): Clock & { slept: number[] } {

@@ -1,4 +1,5 @@
-import { abortReason, type Clock } from './clock.ts';
+import type { Clock } from '@partner-print/openapi/wire';
+import { abortReason } from './context.ts';
 
 /** What one caller brings when it joins a shared task. */
 export interface WaiterOptions<E = unknown> {
@@ -14,6 +15,8 @@ export interface WaiterOptions<E = unknown> {
 /** Handed to the task: its own abort signal (aborted when every caller has left) and a bounded sleep. */
 export interface SharedContext<E = unknown> {
   readonly signal: AbortSignal;
+  /** How many callers still wait for the task. */
+  readonly waiting: number;
   /** Sends an event to every caller still waiting (a throwing listener is ignored). */
   emit(event: E): void;
   /**
@@ -117,6 +120,9 @@ export class SharedTasks<T, E = unknown> {
     if (start) {
       const ctx: SharedContext<E> = {
         signal: current.controller.signal,
+        get waiting() {
+          return current.waiters.size;
+        },
         emit: (event) => {
           for (const waiter of current.waiters) {
             try {

@@ -1,11 +1,12 @@
 /** The shapes this package reads. Undocumented fields are read defensively, never assumed. */
+import type { Reference } from '@partner-print/openapi/wire';
 
 export interface Link {
   reference: string;
 }
 
 export interface Composition {
-  reference: string;
+  reference: Reference<'Composition'>;
   tokenCost: number;
   [field: string]: unknown;
 }
@@ -37,7 +38,7 @@ export interface RenderFileInfo {
 export type RenderStatus = 'pending' | 'completed' | 'failed' | (string & {});
 
 export interface Render {
-  reference: string;
+  reference: Reference<'Render'>;
   compositionReference: string;
   imageReference: string;
   status: RenderStatus;

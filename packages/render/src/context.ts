@@ -1,0 +1,124 @@
+import { type Clock, systemClock } from '@partner-print/openapi/wire';
+import type { RenderStore } from './cache.ts';
+import { RenderTimeoutError } from './errors.ts';
+import { emitter, type ProgressListener } from './events.ts';
+
+/** The polling interval the reference asks for. */
+export const DEFAULT_POLL_INTERVAL_MS = 60_000;
+/** How long catalog reads (lookups, scenes, perspectives, productgroups) are reused. */
+export const DEFAULT_CATALOG_TTL_MS = 5 * 60_000;
+
+export interface RenderOptions {
+  /** Cancels this call's waiting (polls, token waits, downloads); the render goes on in the service. */
+  signal?: AbortSignal;
+  onProgress?: ProgressListener;
+  /** Between status polls; default 60 000 (the reference's interval). A longer `Retry-After` wins. */
+  pollIntervalMs?: number;
+  /** Bound on the whole call, token waits included; `RenderTimeoutError` when it passes. */
+  timeoutMs?: number;
+  /** When rendertokens run short, wait for the weekly reset instead of throwing `RendertokenLimitError`. */
+  waitForTokens?: boolean;
+  /** Known renders by (composition, image): default an in-process Map per client; `false` for none. */
+  cache?: RenderStore | false;
+  /** Time source for polls, waits and deadlines (e.g. a sandbox's virtual clock); default real time. */
+  clock?: Clock;
+  /** Check scene/perspective/productgroup compatibility before spending tokens; default true. */
+  checkCompatibility?: boolean;
+  /** How long catalog reads are reused; default 5 minutes. */
+  catalogTtlMs?: number;
+}
+
+/** Everything one call carries through the steps. */
+export interface CallContext {
+  clock: Clock;
+  signal: AbortSignal | undefined;
+  deadline: number;
+  timeoutMs: number | undefined;
+  emit: ProgressListener;
+  listener: ProgressListener | undefined;
+  pollIntervalMs: number;
+  waitForTokens: boolean;
+  store: RenderStore | undefined;
+  checkCompatibility: boolean;
+  catalogTtlMs: number;
+  /** False in renderMany, whose plan already read the rendertokens. */
+  preflight: boolean;
+}
+
+export function callContext(defaultStore: RenderStore, options: RenderOptions): CallContext {
+  const clock = options.clock ?? systemClock;
+  const pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+  if (!(pollIntervalMs > 0)) throw new RangeError('pollIntervalMs must be a positive number of milliseconds');
+  if (options.timeoutMs !== undefined && !(options.timeoutMs >= 0))
+    throw new RangeError('timeoutMs must be a non-negative number of milliseconds');
+  return {
+    clock,
+    signal: options.signal,
+    deadline: options.timeoutMs === undefined ? Number.POSITIVE_INFINITY : clock.now() + options.timeoutMs,
+    timeoutMs: options.timeoutMs,
+    emit: emitter(options.onProgress),
+    listener: options.onProgress ? emitter(options.onProgress) : undefined,
+    pollIntervalMs,
+    waitForTokens: options.waitForTokens ?? false,
+    store: options.cache === false ? undefined : (options.cache ?? defaultStore),
+    checkCompatibility: options.checkCompatibility ?? true,
+    catalogTtlMs: options.catalogTtlMs ?? DEFAULT_CATALOG_TTL_MS,
+    preflight: true,
+  };
+}
+
+export function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
+}
+
+export function checkpoint(ctx: CallContext, what: string, renderReference?: string): void {
+  if (ctx.signal?.aborted) throw abortReason(ctx.signal);
+  if (ctx.clock.now() >= ctx.deadline)
+    throw new RenderTimeoutError(`timeoutMs (${ctx.timeoutMs} ms) passed while ${what}.`, renderReference);
+}
+
+/** Waits for `promise` unless this call is aborted or past its deadline first. */
+export function bounded<T>(ctx: CallContext, what: string, promise: Promise<T>): Promise<T> {
+  checkpoint(ctx, what);
+  const signal = ctx.signal;
+  if (!signal)
+    return promise.then((value) => {
+      checkpoint(ctx, what);
+      return value;
+    });
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortReason(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        try {
+          checkpoint(ctx, what);
+          resolve(value);
+        } catch (error) {
+          reject(error);
+        }
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** Sleeps on the call's clock, never past its deadline (then a RenderTimeoutError), ending on abort. */
+export async function pause(ctx: CallContext, ms: number, what: string): Promise<void> {
+  const until = Math.min(ctx.clock.now() + ms, ctx.deadline);
+  await ctx.clock.sleep(Math.max(0, until - ctx.clock.now()), ctx.signal);
+  checkpoint(ctx, what);
+}
+
+export function settle<T>(
+  promise: Promise<T>,
+): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
+  return promise.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+}

@@ -1,0 +1,138 @@
+import { TimeoutError } from '@partner-print/client';
+import type { Clock } from '@partner-print/openapi/wire';
+
+/**
+ * The part of a node-redis (v4/v5) client the Redis entry uses. Pass a client created by the caller
+ * (`createClient({ url }).on('error', …)`, then `connect()`); this package never creates, connects or
+ * closes one.
+ */
+export interface RedisScriptClient {
+  evalSha(sha1: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  scriptLoad(script: string): Promise<string>;
+}
+
+/** Redis stopped or started answering: while it does not, each process keeps its renders in memory and leases in process. */
+export type RedisStoreEvent = { type: 'redis-unavailable'; reason: string } | { type: 'redis-recovered' };
+
+export interface ScriptRunnerOptions {
+  clock: Clock;
+  /** A command not answered within this many ms counts as a fault. */
+  commandTimeoutMs: number;
+  /** After a fault, Redis is left alone this long before the next call tries it again. */
+  retryMs: number;
+  onEvent: ((event: RedisStoreEvent) => void) | undefined;
+}
+
+const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Runs Lua scripts (EVALSHA, EVAL again after a SCRIPT FLUSH) with a deadline per command, and keeps
+ * Redis's health: the first failure emits `redis-unavailable`, the first success after it `redis-recovered`.
+ * node-redis queues commands while it reconnects, so without the deadline a dead server would hang every
+ * caller instead of letting it fall back.
+ */
+export class ScriptRunner {
+  readonly #client: RedisScriptClient;
+  readonly #options: ScriptRunnerOptions;
+  readonly #shas = new Map<string, Promise<string>>();
+  #down = false;
+  #retryAt = Number.NEGATIVE_INFINITY;
+  /** Aborted at a fault: every command still waiting fails with it at once, not at its own deadline. */
+  #outage = new AbortController();
+
+  constructor(client: RedisScriptClient, options: ScriptRunnerOptions) {
+    this.#client = client;
+    this.#options = options;
+  }
+
+  /** False while Redis is known to be down and the retry time has not come. */
+  get available(): boolean {
+    return !this.#down || this.#options.clock.now() >= this.#retryAt;
+  }
+
+  async run(script: string, keys: string[], args: string[]): Promise<unknown> {
+    // Only a call made while Redis counted as down proves it is back (older calls may still land).
+    const probe = this.#down;
+    try {
+      const reply = await this.#deadline(this.#eval(script, { keys, arguments: args }));
+      if (probe && this.#down) {
+        this.#down = false;
+        this.#emit({ type: 'redis-recovered' });
+      }
+      return reply;
+    } catch (error) {
+      this.fault(error);
+      throw error;
+    }
+  }
+
+  /** Marks Redis down (emitting once per outage) and schedules the next try. */
+  fault(error: unknown): void {
+    this.#retryAt = this.#options.clock.now() + this.#options.retryMs;
+    if (this.#down) return;
+    this.#down = true;
+    this.#outage.abort(error);
+    this.#outage = new AbortController();
+    this.#emit({ type: 'redis-unavailable', reason: reasonOf(error) });
+  }
+
+  #emit(event: RedisStoreEvent): void {
+    try {
+      this.#options.onEvent?.(event);
+    } catch {
+      // a listener's failure is its own
+    }
+  }
+
+  async #eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown> {
+    let sha = this.#shas.get(script);
+    if (!sha) {
+      sha = this.#client.scriptLoad(script);
+      this.#shas.set(script, sha);
+      sha.catch(() => this.#shas.delete(script));
+    }
+    try {
+      return await this.#client.evalSha(await sha, options);
+    } catch (error) {
+      if (!reasonOf(error).includes('NOSCRIPT')) throw error;
+      // The script cache was flushed (restart, SCRIPT FLUSH): EVAL runs and caches it again.
+      return this.#client.eval(script, options);
+    }
+  }
+
+  async #deadline<T>(promise: Promise<T>): Promise<T> {
+    const { clock, commandTimeoutMs } = this.#options;
+    const stop = new AbortController();
+    // The extra zero-length sleep lets replies that came in while the event loop was busy be read
+    // first: the deadline is about Redis, not about a loaded process.
+    const timer = clock
+      .sleep(commandTimeoutMs, stop.signal)
+      .then(() => clock.sleep(0, stop.signal))
+      .then(() => {
+        throw new TimeoutError(`Redis did not answer within ${commandTimeoutMs} ms`, { operation: 'redis' });
+      });
+    const outage = this.#outage.signal;
+    const fallen = new Promise<never>((_, reject) => {
+      const fail = () => reject(outage.reason);
+      if (outage.aborted) fail();
+      else outage.addEventListener('abort', fail, { once: true });
+      stop.signal.addEventListener('abort', () => outage.removeEventListener('abort', fail), { once: true });
+    });
+    timer.catch(() => {});
+    fallen.catch(() => {});
+    promise.catch(() => {});
+    try {
+      return await Promise.race([promise, timer, fallen]);
+    } finally {
+      stop.abort();
+    }
+  }
+}
+
+/** A number out of a script reply (integers come back as numbers, some clients give strings). */
+export function replyNumber(value: unknown): number {
+  const number = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN;
+  if (!Number.isFinite(number)) throw new TypeError('Unexpected reply from the Redis script');
+  return number;
+}

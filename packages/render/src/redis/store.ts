@@ -1,0 +1,110 @@
+import { type Clock, systemClock } from '@partner-print/openapi/wire';
+import { MemoryRenderStore, type RenderLease, type RenderStore } from '../cache.ts';
+import { type RedisScriptClient, type RedisStoreEvent, ScriptRunner } from './runner.ts';
+
+export interface RedisRenderStoreOptions {
+  /** A node-redis client with an `error` listener (node-redis throws unhandled `error` events). */
+  client: RedisScriptClient;
+  /** Key prefix. Default `pp:render`. References are per organization and environment: one prefix each. */
+  prefix?: string;
+  /** A worker's lease on a (composition, image); it expires by itself when the worker dies. Default 30 000 ms. */
+  leaseMs?: number;
+  /** How often a worker waiting for another one's render looks for its reference. Default 250 ms. */
+  pollMs?: number;
+  /** How long a known render reference is kept. Default 30 days. */
+  ttlMs?: number;
+  /** A Redis command not answered within this is a fault (fall back in process). Default 1 000 ms. */
+  commandTimeoutMs?: number;
+  /** After a fault, how long the store stays in process before trying Redis again. Default 5 000 ms. */
+  retryMs?: number;
+  /** `redis-unavailable` when Redis stops answering (renders are then kept and leased in process), `redis-recovered`. */
+  onEvent?: (event: RedisStoreEvent) => void;
+  clock?: Clock;
+}
+
+const GET = `return redis.call('GET', KEYS[1])`;
+const SET = `return redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])`;
+const DEL = `return redis.call('DEL', KEYS[1])`;
+/** KEYS: lease. ARGV: token, leaseMs. 1 when taken. */
+const LEASE = `if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end return 0`;
+/** KEYS: lease. ARGV: token. Frees the lease only while its holder still has it. */
+const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+
+/**
+ * A {@link RenderStore} in Redis for a fleet of render workers: known render references, and a lease per
+ * (composition, image) so that one worker submits the render while the others wait for its reference.
+ * Every reference is also kept in memory; when Redis does not answer, the store works from memory and
+ * leases in process (each worker then renders on its own): nothing is lost, only the sharing.
+ */
+export class RedisRenderStore implements RenderStore {
+  readonly #runner: ScriptRunner;
+  readonly #memory = new MemoryRenderStore();
+  readonly #prefix: string;
+  readonly #leaseMs: number;
+  readonly #pollMs: number;
+  readonly #ttlMs: number;
+  #tokens = 0;
+  readonly #owner = crypto.randomUUID();
+
+  constructor(options: RedisRenderStoreOptions) {
+    this.#prefix = options.prefix ?? 'pp:render';
+    this.#leaseMs = options.leaseMs ?? 30_000;
+    this.#pollMs = options.pollMs ?? 250;
+    this.#ttlMs = options.ttlMs ?? 30 * 24 * 3_600_000;
+    this.#runner = new ScriptRunner(options.client, {
+      clock: options.clock ?? systemClock,
+      commandTimeoutMs: options.commandTimeoutMs ?? 1_000,
+      retryMs: options.retryMs ?? 5_000,
+      onEvent: options.onEvent,
+    });
+  }
+
+  async get(key: string): Promise<string | undefined> {
+    const local = this.#memory.get(key);
+    if (local || !this.#runner.available) return local;
+    try {
+      const reply = await this.#runner.run(GET, [this.#key(key)], []);
+      if (typeof reply !== 'string') return undefined;
+      this.#memory.set(key, reply);
+      return reply;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async set(key: string, value: string): Promise<void> {
+    this.#memory.set(key, value);
+    if (!this.#runner.available) return;
+    await this.#runner.run(SET, [this.#key(key)], [value, String(this.#ttlMs)]).catch(() => {});
+  }
+
+  async delete(key: string): Promise<void> {
+    this.#memory.delete(key);
+    if (!this.#runner.available) return;
+    await this.#runner.run(DEL, [this.#key(key)], []).catch(() => {});
+  }
+
+  async lease(key: string): Promise<RenderLease> {
+    // In process (the render's own per-client deduplication) while Redis is down.
+    const local: RenderLease = { acquired: true, release: () => {} };
+    if (!this.#runner.available) return local;
+    const token = `${this.#owner}:${++this.#tokens}`;
+    const lease = this.#key(`${key}:lease`);
+    try {
+      const reply = await this.#runner.run(LEASE, [lease], [token, String(this.#leaseMs)]);
+      if (reply !== 1) return { acquired: false, retryMs: this.#pollMs };
+    } catch {
+      return local;
+    }
+    return {
+      acquired: true,
+      release: async () => {
+        await this.#runner.run(RELEASE, [lease], [token]).catch(() => {});
+      },
+    };
+  }
+
+  #key(key: string): string {
+    return `${this.#prefix}:${key}`;
+  }
+}

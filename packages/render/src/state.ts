@@ -1,0 +1,61 @@
+import type { Reference } from '@partner-print/openapi/wire';
+import { createRenderApi, type RenderApi, type RenderClient } from './api.ts';
+import { MemoryRenderStore } from './cache.ts';
+import { TtlCache } from './catalog.ts';
+import { RenderTimeoutError } from './errors.ts';
+import type { RenderProgressEvent } from './events.ts';
+import { SharedTasks } from './shared.ts';
+import type { Render, RenderFile } from './types.ts';
+
+export interface Acquired {
+  reference: Reference<'Render'>;
+  cached: boolean;
+  spent: number;
+}
+
+export interface Completed {
+  render: Render;
+  media: RenderFile;
+  thumbnail: RenderFile;
+}
+
+export interface ClientState {
+  api: RenderApi;
+  catalog: TtlCache;
+  images: TtlCache;
+  store: MemoryRenderStore;
+  acquisitions: SharedTasks<Acquired, RenderProgressEvent>;
+  completions: SharedTasks<Completed, RenderProgressEvent>;
+}
+
+const states = new WeakMap<object, ClientState>();
+
+const pollTimeout = (deadline: number, renderReference: string) =>
+  new RenderTimeoutError(
+    `timeoutMs passed (at ${new Date(deadline).toISOString()}) while render ${renderReference} was still in progress. ` +
+      'It goes on in the service: call renderMockup again to pick it up without paying again.',
+    renderReference,
+  );
+const submitTimeout = (deadline: number) =>
+  new RenderTimeoutError(
+    `timeoutMs passed (at ${new Date(deadline).toISOString()}) before the render was created.`,
+  );
+
+/** Per-client state: the render store default, catalog cache and in-flight tasks are never shared across keys. */
+export function stateOf(client: RenderClient): ClientState {
+  let state = states.get(client);
+  if (!state) {
+    state = {
+      api: createRenderApi(client),
+      catalog: new TtlCache(),
+      images: new TtlCache(),
+      store: new MemoryRenderStore(),
+      // Spending tokens: a POST once sent finishes and lands in the store even if every caller left.
+      acquisitions: new SharedTasks(submitTimeout, false),
+      // Polling: stops when nobody waits any more.
+      completions: new SharedTasks(pollTimeout, true),
+    };
+    states.set(client, state);
+  }
+  return state;
+}

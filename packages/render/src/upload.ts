@@ -1,0 +1,41 @@
+import { isReference, type Reference, sha256Hex } from '@partner-print/openapi/wire';
+import { bounded, type CallContext } from './context.ts';
+import type { ClientState } from './state.ts';
+import type { ImageInput } from './types.ts';
+
+/** The bytes of an image given as bytes, a Blob or a stream (not as a reference). */
+export async function imageBytes(image: Exclude<ImageInput, string>): Promise<Uint8Array> {
+  if (image instanceof Uint8Array) return image;
+  if (image instanceof ArrayBuffer) return new Uint8Array(image);
+  return new Uint8Array(await new Response(image).arrayBuffer());
+}
+
+/** An `Image_…` reference as given, or the reference of the uploaded bytes (one upload per distinct content). */
+export async function resolveImage(
+  state: ClientState,
+  image: ImageInput,
+  ctx: CallContext,
+): Promise<Reference<'Image'>> {
+  let reference: Reference<'Image'>;
+  if (typeof image === 'string') {
+    if (!isReference('Image', image, 'unreserved'))
+      throw new TypeError(`image must be an Image_… reference or image bytes, got "${image.slice(0, 40)}"`);
+    reference = image;
+  } else if (typeof ReadableStream !== 'undefined' && image instanceof ReadableStream) {
+    ctx.emit({ type: 'upload' });
+    reference = await bounded(ctx, 'uploading the image', state.api.uploadImage(image, ctx.signal));
+  } else {
+    const bytes = await imageBytes(image);
+    const digest = await sha256Hex(bytes);
+    ctx.emit({ type: 'upload', digest });
+    const upload = () => state.api.uploadImage(bytes);
+    // The service returns the same reference for the same bytes, so one upload per content is enough.
+    reference = await bounded(
+      ctx,
+      'uploading the image',
+      state.images.load(`image:${digest}`, ctx.clock.now(), Number.POSITIVE_INFINITY, upload),
+    );
+  }
+  ctx.emit({ type: 'image', imageReference: reference });
+  return reference;
+}

@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RedisServer, startRedisServer } from '../../ratelimit/bench/redis-server.ts';
+import { runRenderFleet } from './fleet/harness.ts';
+
+// A real redis-server on 127.0.0.1 (tools/ci/install-redis.sh) and real worker processes.
+// Without redis-server these tests fail, never skip.
+const WORKERS = 4;
+const MOCKUPS = 50;
+
+let redis: RedisServer;
+beforeAll(async () => {
+  redis = await startRedisServer();
+}, 20_000);
+afterAll(async () => {
+  await redis?.stop();
+});
+
+describe('4 render workers x the same 50 mockups', () => {
+  it('send exactly 50 POST /renders through the Redis store, and every worker gets every mockup', async () => {
+    const run = await runRenderFleet({ workers: WORKERS, mockups: MOCKUPS, redisUrl: redis.url });
+    for (const worker of run.results) {
+      expect(worker.rejected).toEqual([]);
+      expect(worker.fulfilled).toBe(MOCKUPS);
+      expect(worker.events).toEqual([]);
+    }
+    expect(run.posts).toBe(MOCKUPS);
+    expect(run.results.reduce((sum, w) => sum + w.tokensSpent, 0)).toBe(MOCKUPS);
+  }, 400_000);
+
+  it('lose nothing when Redis is killed mid-run: every worker falls back in process, with an event', async () => {
+    const own = await startRedisServer();
+    const run = await runRenderFleet({
+      workers: WORKERS,
+      mockups: MOCKUPS,
+      redisUrl: own.url,
+      during: { afterMs: 300, run: () => own.stop() },
+    });
+    for (const worker of run.results) {
+      expect(worker.rejected).toEqual([]);
+      expect(worker.fulfilled).toBe(MOCKUPS);
+      expect(worker.events).toContain('redis-unavailable');
+    }
+    // Renders stored before the kill are shared; after it, each worker may render a mockup once.
+    expect(run.posts).toBeGreaterThanOrEqual(MOCKUPS);
+    expect(run.posts).toBeLessThanOrEqual(WORKERS * MOCKUPS);
+  }, 400_000);
+});

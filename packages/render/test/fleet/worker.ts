@@ -1,0 +1,85 @@
+/**
+ * One render worker of a fleet test: renders the given mockups against the sandbox server, sharing
+ * known renders and leases through Redis. Started by harness.ts with an IPC channel.
+ */
+import { createClient } from '@partner-print/client';
+import { createClient as createRedisClient } from 'redis';
+import { renderMockup } from '../../src/index.ts';
+import { RedisRenderStore } from '../../src/redis/index.ts';
+
+export interface RenderJob {
+  sceneReference: string;
+  productReference: string;
+  perspectiveReference: string;
+  image: string;
+}
+
+export interface WorkerTask {
+  kind: 'render-worker';
+  apiUrl: string;
+  secretKey: string;
+  redisUrl: string;
+  jobs: RenderJob[];
+  startAt: number;
+}
+
+export interface WorkerResult {
+  fulfilled: number;
+  rejected: string[];
+  tokensSpent: number;
+  /** The composition's cost per POST /renders. */
+  tokenCost: number;
+  events: string[];
+}
+
+async function run(task: WorkerTask): Promise<WorkerResult> {
+  const redis = createRedisClient({ url: task.redisUrl, socket: { reconnectStrategy: 100 } });
+  redis.on('error', () => {});
+  redis.connect().catch(() => {});
+  const events: string[] = [];
+  const cache = new RedisRenderStore({
+    client: redis,
+    pollMs: 100,
+    commandTimeoutMs: 5_000,
+    retryMs: 60_000,
+    onEvent: (event) => events.push(event.type),
+  });
+  // Retries on (a loaded machine drops keep-alive sockets; the client never replays a POST), long timeout.
+  const client = createClient({
+    secretKey: task.secretKey,
+    baseUrl: task.apiUrl,
+    rateLimit: false,
+    timeoutMs: 120_000,
+  });
+  await new Promise((r) => setTimeout(r, Math.max(0, task.startAt - Date.now())));
+  const results = await Promise.allSettled(
+    task.jobs.map((job) =>
+      renderMockup(client, { ...job, cache, pollIntervalMs: 200, checkCompatibility: false }),
+    ),
+  );
+  const result: WorkerResult = { fulfilled: 0, rejected: [], tokensSpent: 0, tokenCost: 0, events };
+  for (const r of results) {
+    if (r.status === 'fulfilled') {
+      result.fulfilled++;
+      result.tokensSpent += r.value.tokensSpent;
+      result.tokenCost = r.value.composition.tokenCost;
+    } else result.rejected.push(String(r.reason));
+  }
+  await redis.disconnect().catch(() => {});
+  return result;
+}
+
+const isTask = (message: unknown): message is WorkerTask =>
+  typeof message === 'object' && message !== null && 'kind' in message && message.kind === 'render-worker';
+
+// Only our task: the tsx loader may use the IPC channel for its own messages.
+const onTask = (message: unknown): void => {
+  if (!isTask(message)) return;
+  process.off('message', onTask);
+  run(message).then(
+    (result) => process.send?.({ result }, () => process.exit(0)),
+    (error: unknown) => process.send?.({ error: String(error) }, () => process.exit(1)),
+  );
+};
+process.on('message', onTask);
+process.send?.({ ready: true });
