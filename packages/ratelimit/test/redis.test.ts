@@ -29,7 +29,7 @@ afterAll(async () => {
 const T0 = 1_800_000_000_000;
 const spec = (name: string, quota: number, windowSeconds: number) => ({ name, quota, windowSeconds });
 
-describe('RedisStore', () => {
+describe('RedisStore', { timeout: 30_000 }, () => {
   it('takes atomically from every bucket or none, and observes responses', async () => {
     const store = new RedisStore({ client: await client(), prefix: 'test1' });
     const first = await store.take('org', [spec('default', 10, 10), spec('uploads', 1, 60)], T0);
@@ -154,7 +154,7 @@ describe('RedisStore under faults (a real redis-server stopped and restarted)', 
       fetch: api.fetch,
       key: 'organization-f',
       store: new RedisStore({ client: c, prefix: 'fault' }),
-      storeTimeoutMs: 200,
+      storeTimeoutMs: 1000,
       storeRetryMs: 100,
     });
     const events: string[] = [];
