@@ -1,6 +1,8 @@
 // One real flow through the built packages' public APIs, run unchanged in every runtime of the matrix.
-// Everything talks to the in-process sandbox through its `fetch` handler (no sockets), so the same
+// Most steps talk to the in-process sandbox through its `fetch` handler (no sockets), so the same
 // bundle works in Node, Bun, Deno, workerd and a browser page. Time is the sandbox's virtual clock.
+// The hostile steps (hostile.ts) use the runtime's own fetch against two servers on 127.0.0.1 that run.ts
+// starts in Node and passes in (`runFlow(targets)`); without them those steps are n/a.
 import { createOrderUpdatedHandler, type Order, parseOrderUpdatedCallback } from '@partner-print/callback';
 import { createClient, NotFoundError, type PartnerPrintClient } from '@partner-print/client';
 import * as lite from '@partner-print/client/lite';
@@ -10,10 +12,21 @@ import { parseRateLimitHeaders } from '@partner-print/ratelimit';
 import { renderMockup } from '@partner-print/render';
 import { createSandbox, type Sandbox } from '@partner-print/sandbox';
 import { samplePng } from '../../docs/examples/steps/sample-image.ts';
+import {
+  crossOriginRedirects,
+  echoedKey,
+  expectedMode,
+  type HostileTargets,
+  NotApplicable,
+  probeManualRedirect,
+  sameOriginRedirects,
+} from './hostile.ts';
 
 export interface StepResult {
   name: string;
   ok: boolean;
+  /** Set when the step cannot run in this runtime or run: why (the step is then neither a pass nor a fail). */
+  na?: string;
   ms: number;
   detail?: string;
   error?: string;
@@ -272,17 +285,45 @@ const steps: Array<[string, () => Promise<string>]> = [
   ],
 ];
 
+/** The issue-19 steps: the client's redirect policy and redaction against the hostile servers. */
+function hostileSteps(targets: HostileTargets | undefined): Array<[string, () => Promise<string>]> {
+  const given = () => {
+    if (!targets) throw new NotApplicable('no hostile servers given to this run (run.ts starts them)');
+    return targets;
+  };
+  // Browsers hide every redirect under redirect: 'manual'; the first step checks this runtime does what is
+  // expected of it, so a change in a runtime shows up as a failure, not as a silently different test.
+  const mode = expectedMode(detectRuntime().runtime);
+  return [
+    [
+      "fetch redirect: 'manual'",
+      async () => {
+        const measured = await probeManualRedirect(given());
+        check(measured.mode === mode, `expected ${mode} redirects here, measured: ${measured.detail}`);
+        return measured.detail;
+      },
+    ],
+    ['redirects: other origin', () => crossOriginRedirects(given(), mode)],
+    ['redirects: same origin', () => sameOriginRedirects(given(), mode)],
+    ['redaction: echoed key', () => echoedKey(given())],
+  ];
+}
+
 /** Runs every step; never throws: failures are reported per step. */
-export async function runFlow(): Promise<FlowResult> {
+export async function runFlow(targets?: HostileTargets): Promise<FlowResult> {
   const started = now();
   const results: StepResult[] = [];
-  for (const [name, run] of steps) {
+  for (const [name, run] of [...steps, ...hostileSteps(targets)]) {
     const t = now();
     try {
       const detail = await run();
       results.push({ name, ok: true, ms: Math.round(now() - t), detail });
     } catch (error) {
       const e = error as Error;
+      if (e instanceof NotApplicable) {
+        results.push({ name, ok: true, na: e.message, ms: Math.round(now() - t) });
+        continue;
+      }
       results.push({
         name,
         ok: false,

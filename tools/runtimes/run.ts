@@ -2,6 +2,9 @@
 // tsdown (rolldown) into one self-contained ESM file per target, and runs it under Node 20 (this
 // machine's), Node 22, Node 24, Bun, Deno, Cloudflare workerd (miniflare) and Chromium. Prints a
 // table, writes it into README.md between the runtimes markers, exits 1 if any runtime failed.
+// Before the runtimes run, it starts the hostile servers (hostile-server.ts) on 127.0.0.1 and passes their
+// origins and a random key to each runtime's flow; after each runtime it checks itself that the second
+// server never received that key.
 //
 //   pnpm test:runtimes                 everything
 //   pnpm test:runtimes bun deno        only these (names as in the table's first column)
@@ -16,6 +19,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { bundle } from './bundle.ts';
 import type { FlowResult } from './flow.ts';
+import { type HostileServers, type HostileTargets, startHostileServers } from './hostile-server.ts';
 import { cacheDir, ensure, RUNTIMES } from './install.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
@@ -61,7 +65,7 @@ type MiniflareClass = new (
   dispose(): Promise<void>;
 };
 
-async function runWorkerd(file: string): Promise<FlowResult> {
+async function runWorkerd(file: string, targets: HostileTargets): Promise<FlowResult> {
   const entry = await ensure(RUNTIMES.miniflare, log);
   const { Miniflare } = (await import(pathToFileURL(entry).href)) as { Miniflare: MiniflareClass };
   // No nodejs_compat flag: the bundle must run on the plain Workers runtime.
@@ -72,7 +76,8 @@ async function runWorkerd(file: string): Promise<FlowResult> {
     host: '127.0.0.1',
   });
   try {
-    const res = await mf.dispatchFetch('http://127.0.0.1/run', { signal: AbortSignal.timeout(TIMEOUT_MS) });
+    const url = `http://127.0.0.1/run?hostile=${encodeURIComponent(JSON.stringify(targets))}`;
+    const res = await mf.dispatchFetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS) });
     const text = await res.text();
     if (!res.ok) throw new Error(`worker answered ${res.status}: ${text.slice(0, 2000)}`);
     const workerd = join(cacheDir, RUNTIMES.miniflare.dir, 'node_modules', 'workerd', 'package.json');
@@ -83,13 +88,13 @@ async function runWorkerd(file: string): Promise<FlowResult> {
   }
 }
 
-async function runChromium(file: string): Promise<FlowResult> {
+async function runChromium(file: string, targets: HostileTargets): Promise<FlowResult> {
   const { chromium } = await import('playwright-core');
   const code = readFileSync(file);
   const server = createServer((req, res) => {
     if (req.url === '/flow.js') {
       res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(code);
-    } else if (req.url === '/') {
+    } else if (req.url?.split('?')[0] === '/') {
       res
         .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
         .end('<!doctype html><title>flow</title><script type="module" src="/flow.js"></script>\n');
@@ -117,7 +122,7 @@ async function runChromium(file: string): Promise<FlowResult> {
     const page = await browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`http://127.0.0.1:${port}/`);
+    await page.goto(`http://127.0.0.1:${port}/?hostile=${encodeURIComponent(JSON.stringify(targets))}`);
     try {
       await page.waitForFunction(() => (globalThis as { __flowResult?: unknown }).__flowResult, undefined, {
         timeout: TIMEOUT_MS,
@@ -139,48 +144,90 @@ async function runChromium(file: string): Promise<FlowResult> {
 interface Runtime {
   name: string;
   target: 'cli' | 'worker' | 'browser';
-  run(file: string): Promise<FlowResult>;
+  run(file: string, targets: HostileTargets): Promise<FlowResult>;
 }
 
+const hostileArg = (t: HostileTargets) => `--hostile=${JSON.stringify(t)}`;
+/** Deno's only permission: the network, to the two hostile servers' ports (no files, no environment). */
+const denoNet = (t: HostileTargets) => `--allow-net=${new URL(t.a).host},${new URL(t.b).host}`;
+
 const runtimes: Runtime[] = [
-  { name: 'Node 20', target: 'cli', run: (f) => runCli(process.execPath, [f]) },
-  { name: 'Node 22', target: 'cli', run: async (f) => runCli(await ensure(RUNTIMES.node22, log), [f]) },
-  { name: 'Node 24', target: 'cli', run: async (f) => runCli(await ensure(RUNTIMES.node24, log), [f]) },
-  { name: 'Bun', target: 'cli', run: async (f) => runCli(await ensure(RUNTIMES.bun, log), ['run', f]) },
+  { name: 'Node 20', target: 'cli', run: (f, t) => runCli(process.execPath, [f, hostileArg(t)]) },
+  {
+    name: 'Node 22',
+    target: 'cli',
+    run: async (f, t) => runCli(await ensure(RUNTIMES.node22, log), [f, hostileArg(t)]),
+  },
+  {
+    name: 'Node 24',
+    target: 'cli',
+    run: async (f, t) => runCli(await ensure(RUNTIMES.node24, log), [f, hostileArg(t)]),
+  },
+  {
+    name: 'Bun',
+    target: 'cli',
+    run: async (f, t) => runCli(await ensure(RUNTIMES.bun, log), ['run', f, hostileArg(t)]),
+  },
   {
     name: 'Deno',
     target: 'cli',
-    // No permissions granted: the flow needs none (no network, files or environment).
-    run: async (f) =>
-      runCli(await ensure(RUNTIMES.deno, log), ['run', '--no-prompt', '--no-config', '--no-lock', f], {
-        DENO_DIR: join(cacheDir, 'deno', 'cache'),
-        DENO_NO_UPDATE_CHECK: '1',
-      }),
+    run: async (f, t) =>
+      runCli(
+        await ensure(RUNTIMES.deno, log),
+        ['run', '--no-prompt', '--no-config', '--no-lock', denoNet(t), f, hostileArg(t)],
+        { DENO_DIR: join(cacheDir, 'deno', 'cache'), DENO_NO_UPDATE_CHECK: '1' },
+      ),
   },
   { name: 'workerd', target: 'worker', run: runWorkerd },
   { name: 'Chromium', target: 'browser', run: runChromium },
 ];
 
+/** The flow step that measures the runtime's own fetch under `redirect: 'manual'` (hostile.ts). */
+const MANUAL_REDIRECT_STEP = "fetch redirect: 'manual'";
+
+/** "7/7", or "6/6, 1 n/a (reason)" when a step could not run here. */
+function stepsCell(r: FlowResult): string {
+  const na = r.steps.filter((s) => s.na);
+  const run = r.steps.filter((s) => !s.na);
+  const count = `${run.filter((s) => s.ok).length}/${run.length}`;
+  if (!na.length) return count;
+  return `${count}, ${na.length} n/a (${na.map((s) => `${s.name}: ${s.na}`).join('; ')})`;
+}
+
 /** The README table: no timings, so that a run that changes nothing leaves README.md as it was. */
 function table(rows: Row[], timings: boolean): string {
   const lines = [
-    `| Runtime | Version | Result | Steps |${timings ? ' Flow time |' : ''}`,
-    `|---|---|---|---|${timings ? '---|' : ''}`,
+    `| Runtime | Version | Result | Steps | Cross-origin 302 under \`redirect: 'manual'\` |${timings ? ' Flow time |' : ''}`,
+    `|---|---|---|---|---|${timings ? '---|' : ''}`,
   ];
   for (const row of rows) {
     const r = row.result;
     if (!r) {
-      lines.push(`| ${row.name} | – | ❌ failed to run | – |${timings ? ' – |' : ''}`);
+      lines.push(`| ${row.name} | – | ❌ failed to run | – | – |${timings ? ' – |' : ''}`);
       continue;
     }
-    const passed = r.steps.filter((s) => s.ok).length;
     const failed = r.steps.filter((s) => !s.ok).map((s) => s.name);
     const result = r.ok ? '✅ pass' : `❌ fail (${failed.join(', ')})`;
+    const manual = r.steps.find((s) => s.name === MANUAL_REDIRECT_STEP);
+    const redirect = manual?.na ? 'n/a' : manual?.ok ? manual.detail : '–';
     lines.push(
-      `| ${row.name} | ${r.version} | ${result} | ${passed}/${r.steps.length} |${timings ? ` ${r.ms} ms |` : ''}`,
+      `| ${row.name} | ${r.version} | ${result} | ${stepsCell(r)} | ${redirect} |${timings ? ` ${r.ms} ms |` : ''}`,
     );
   }
   return lines.join('\n');
+}
+
+/** run.ts's own check, outside the runtime: the second origin never received the key. */
+function checkLeaks(row: Row, servers: HostileServers, before: number): void {
+  const leaks = servers.leaksToB() - before;
+  if (!row.result || leaks === 0) return;
+  row.result.ok = false;
+  row.result.steps.push({
+    name: 'no key at the other origin (checked by run.ts)',
+    ok: false,
+    ms: 0,
+    error: `the second server received ${leaks} request(s) carrying the key`,
+  });
 }
 
 function writeReadme(markdown: string): void {
@@ -198,11 +245,24 @@ function writeReadme(markdown: string): void {
   if (next !== text) writeFileSync(file, next);
 }
 
+/** `pnpm <args>`: the pnpm running this script (pnpm test:runtimes), else the pinned one through npx. */
+function pnpm(argv: string[]): void {
+  const running = process.env.npm_execpath;
+  if (running && /pnpm/.test(running)) {
+    execFileSync(process.execPath, [running, ...argv], { cwd: root, stdio: 'inherit' });
+    return;
+  }
+  const { packageManager } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    packageManager: string;
+  };
+  execFileSync('npx', ['-y', packageManager, ...argv], { cwd: root, stdio: 'inherit' });
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   if (!args.includes('--no-build')) {
     log('pnpm build');
-    execFileSync('pnpm', ['build', '--output-logs=errors-only'], { cwd: root, stdio: 'inherit' });
+    pnpm(['build', '--output-logs=errors-only']);
   }
   if (!args.includes('--no-typecheck')) {
     log('tsc -p tools/runtimes (the flow against the built .d.ts files)');
@@ -227,11 +287,14 @@ async function main(): Promise<void> {
       ensure(r, log).catch(() => undefined),
     ),
   );
+  const servers = await startHostileServers();
+  log(`hostile servers: ${servers.targets.a} and ${servers.targets.b}`);
   const rows: Row[] = [];
   for (const runtime of selected) {
     const t = Date.now();
+    const leaksBefore = servers.leaksToB();
     try {
-      const result = await runtime.run(files.get(runtime.target)!);
+      const result = await runtime.run(files.get(runtime.target)!, servers.targets);
       rows.push({ name: runtime.name, result, wallMs: Date.now() - t });
     } catch (error) {
       rows.push({
@@ -241,12 +304,14 @@ async function main(): Promise<void> {
       });
     }
     const row = rows.at(-1)!;
+    checkLeaks(row, servers, leaksBefore);
     log(`${runtime.name}: ${row.result?.ok ? 'pass' : 'FAIL'} (${row.wallMs} ms)`);
   }
 
+  await servers.close();
   console.log(`\n${table(rows, true)}\n`);
   const steps = rows[0]?.result?.steps ?? [];
-  for (const step of steps) console.log(`${step.name}: ${step.detail ?? step.error}`);
+  for (const step of steps) console.log(`${step.name}: ${step.detail ?? step.na ?? step.error}`);
   console.log('');
   for (const row of rows) {
     if (row.error) console.log(`${row.name}: ${row.error}\n`);
