@@ -6,6 +6,7 @@ import { createClient } from '@partner-print/client';
 import { createSandbox } from '@partner-print/sandbox';
 import { rgbaToDataURL } from 'thumbhash';
 import { renderMockup } from '../src/index.ts';
+import { fleetBench } from './fleet.ts';
 
 const INTERVAL = 60_000;
 
@@ -186,4 +187,18 @@ console.log(line(headers));
 console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 for (const r of table) console.log(line(r));
 console.log(`\n${failed === 0 ? 'All targets met.' : `${failed} scenario(s) missed their targets.`}`);
-process.exit(failed === 0 ? 0 : 1);
+
+console.log('\nA fleet: 4 worker processes × the same 50 mockups (sandbox on 127.0.0.1, real redis-server).');
+const fleet = await fleetBench();
+console.table(
+  fleet.map((r) => ({
+    setup: r.setup,
+    'POST /renders': r.posts,
+    'mockups delivered': `${r.fulfilled}/200`,
+    ms: r.ms,
+    target: r.target === undefined ? '' : `= ${r.target}`,
+    met: r.target === undefined || r.posts === r.target ? 'yes' : 'NO',
+  })),
+);
+const fleetMet = fleet.every((r) => r.target === undefined || r.posts === r.target);
+process.exit(failed === 0 && fleetMet ? 0 : 1);

@@ -4,7 +4,6 @@ import type { RenderClient } from './api.ts';
 import { renderCacheKey } from './cache.ts';
 import { referenceQuery, resolveComposition } from './composition.ts';
 import { type CallContext, callContext, type RenderOptions } from './context.ts';
-import type { CompositionQuery } from './errors.ts';
 import type { RenderProgressEvent } from './events.ts';
 import { produce, type RenderMockupOptions, type RenderMockupResult } from './render.ts';
 import { nextRendertokenReset } from './reset.ts';

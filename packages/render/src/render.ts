@@ -6,7 +6,7 @@ import { renderCacheKey } from './cache.ts';
 import { complete, placeholderOf } from './complete.ts';
 import { referenceQuery, resolveComposition } from './composition.ts';
 import { type CallContext, callContext, checkpoint, type RenderOptions } from './context.ts';
-import { type CompositionQuery, RenderFailedError } from './errors.ts';
+import { RenderFailedError } from './errors.ts';
 import { type ClientState, type Completed, stateOf } from './state.ts';
 import type { Composition, ImageInput, Render, RenderFile } from './types.ts';
 import { resolveImage } from './upload.ts';

@@ -35,7 +35,8 @@ export interface FleetRun {
 export async function runRenderFleet(options: {
   workers: number;
   mockups: number;
-  redisUrl: string;
+  /** Without it, each worker renders through its own in-process store. */
+  redisUrl?: string;
   /** Runs this long after the workers start (e.g. to kill Redis mid-run). */
   during?: { afterMs: number; run: () => Promise<void> | void };
 }): Promise<FleetRun> {
@@ -66,7 +67,7 @@ export async function runRenderFleet(options: {
       kind: 'render-worker' as const,
       apiUrl: server.url,
       secretKey: keys.primary,
-      redisUrl: options.redisUrl,
+      ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}),
       jobs,
     };
     // Every worker starts at the same instant, once all have booted.

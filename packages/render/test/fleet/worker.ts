@@ -4,7 +4,7 @@
  */
 import { createClient } from '@partner-print/client';
 import { createClient as createRedisClient } from 'redis';
-import { renderMockup } from '../../src/index.ts';
+import { type RenderStore, renderMockup } from '../../src/index.ts';
 import { RedisRenderStore } from '../../src/redis/index.ts';
 
 export interface RenderJob {
@@ -18,7 +18,8 @@ export interface WorkerTask {
   kind: 'render-worker';
   apiUrl: string;
   secretKey: string;
-  redisUrl: string;
+  /** Without one, each worker keeps its renders in its own memory (the per-process default). */
+  redisUrl?: string;
   jobs: RenderJob[];
   startAt: number;
 }
@@ -32,18 +33,12 @@ export interface WorkerResult {
   events: string[];
 }
 
-async function run(task: WorkerTask): Promise<WorkerResult> {
-  const redis = createRedisClient({ url: task.redisUrl, socket: { reconnectStrategy: 100 } });
-  redis.on('error', () => {});
-  redis.connect().catch(() => {});
-  const events: string[] = [];
-  const cache = new RedisRenderStore({
-    client: redis,
-    pollMs: 100,
-    commandTimeoutMs: 5_000,
-    retryMs: 60_000,
-    onEvent: (event) => events.push(event.type),
-  });
+/** Renders every job at once (from `startAt`), through `cache` (or the client's own memory). */
+async function render(
+  task: WorkerTask,
+  cache: RenderStore | undefined,
+  events: string[],
+): Promise<WorkerResult> {
   // Retries on (a loaded machine drops keep-alive sockets; the client never replays a POST), long timeout.
   const client = createClient({
     secretKey: task.secretKey,
@@ -54,7 +49,12 @@ async function run(task: WorkerTask): Promise<WorkerResult> {
   await new Promise((r) => setTimeout(r, Math.max(0, task.startAt - Date.now())));
   const results = await Promise.allSettled(
     task.jobs.map((job) =>
-      renderMockup(client, { ...job, cache, pollIntervalMs: 200, checkCompatibility: false }),
+      renderMockup(client, {
+        ...job,
+        ...(cache ? { cache } : {}),
+        pollIntervalMs: 200,
+        checkCompatibility: false,
+      }),
     ),
   );
   const result: WorkerResult = { fulfilled: 0, rejected: [], tokensSpent: 0, tokenCost: 0, events };
@@ -65,8 +65,27 @@ async function run(task: WorkerTask): Promise<WorkerResult> {
       result.tokenCost = r.value.composition.tokenCost;
     } else result.rejected.push(String(r.reason));
   }
-  await redis.disconnect().catch(() => {});
   return result;
+}
+
+async function run(task: WorkerTask): Promise<WorkerResult> {
+  const events: string[] = [];
+  if (!task.redisUrl) return render(task, undefined, events);
+  const redis = createRedisClient({ url: task.redisUrl, socket: { reconnectStrategy: 100 } });
+  redis.on('error', () => {});
+  redis.connect().catch(() => {});
+  const cache = new RedisRenderStore({
+    client: redis,
+    pollMs: 100,
+    commandTimeoutMs: 5_000,
+    retryMs: 60_000,
+    onEvent: (event) => events.push(event.type),
+  });
+  try {
+    return await render(task, cache, events);
+  } finally {
+    await redis.disconnect().catch(() => {});
+  }
 }
 
 const isTask = (message: unknown): message is WorkerTask =>
