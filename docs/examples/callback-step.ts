@@ -11,6 +11,7 @@ import {
   type OrderUpdatedNotification,
 } from '@partner-print/callback';
 import { toNodeListener } from '@partner-print/callback/node';
+import type { Reference } from '@partner-print/openapi/wire';
 import type { Sandbox } from '@partner-print/sandbox';
 
 /** What the callback step needs from the demo. */
@@ -20,7 +21,7 @@ export interface CallbackStepContext {
   /** The embedded sandbox: its control API ships the order and delivers the callback. */
   sandbox: Pick<Sandbox, 'control'>;
   /** An `Order_…` reference from an earlier step, with lines still to ship. */
-  orderReference: string;
+  orderReference: Reference<'Order'>;
   /** The order's store (whose "API Callback URL" is set); read from the order when omitted. */
   storeReference?: string;
   /** What to ship (sandbox ShipOptions); every unshipped line when omitted. */
@@ -100,7 +101,7 @@ export const callbackDemoStep = {
     sandbox: Pick<Sandbox, 'control'>;
     seed: { stores: { combined: string } };
     log: (line: string) => void;
-    state: { combinedOrder?: string };
+    state: { combinedOrder?: Reference<'Order'> };
   }): Promise<void> {
     if (!ctx.state.combinedOrder)
       throw new Error('the callback step needs the combined order of an earlier step');

@@ -1,4 +1,5 @@
 import type { PartnerPrintClient } from '@partner-print/client';
+import type { Reference } from '@partner-print/openapi/wire';
 import type { Sandbox, SandboxSeed } from '@partner-print/sandbox';
 
 /** What every demo step gets: the client, the embedded sandbox, and what earlier steps made. */
@@ -17,13 +18,13 @@ export interface DemoContext {
 }
 
 export interface DemoState {
-  image?: string;
-  dropshipOrder?: string;
-  combinedOrder?: string;
-  dropshipShipment?: string;
-  combinedShipment?: string;
-  decidedClaim?: string;
-  retractedClaim?: string;
+  image?: Reference<'Image'>;
+  dropshipOrder?: Reference<'Order'>;
+  combinedOrder?: Reference<'Order'>;
+  dropshipShipment?: Reference<'Shipment'>;
+  combinedShipment?: Reference<'Shipment'>;
+  decidedClaim?: Reference<'Claim'>;
+  retractedClaim?: Reference<'Claim'>;
 }
 
 /** One step of the walkthrough. Add yours to the list in steps/index.ts. */

@@ -1,3 +1,5 @@
+import type { Ref } from './random.ts';
+
 /** Internal records of the sandbox (not wire shapes; the routes map them). */
 
 export interface Address {
@@ -17,7 +19,7 @@ export interface Address {
 }
 
 export interface StoreRecord {
-  reference: string;
+  reference: Ref<'Store'>;
   code: string;
   name: string;
   combinedAddress: Address | null;
@@ -28,12 +30,12 @@ export interface StoreRecord {
 }
 
 export interface ProductgroupRecord {
-  reference: string;
+  reference: Ref<'Productgroup'>;
   name: string;
 }
 
 export interface ItemRecord {
-  reference: string;
+  reference: Ref<'Item'>;
   sku: string;
   logicalQuantity: number;
   physicalQuantity: number;
@@ -41,7 +43,7 @@ export interface ItemRecord {
 }
 
 export interface ProductRecord {
-  reference: string;
+  reference: Ref<'Product'>;
   name: string;
   productgroupReference: string;
   itemReference: string;
@@ -53,14 +55,14 @@ export interface ProductRecord {
 }
 
 export interface ClaimcategoryRecord {
-  reference: string;
+  reference: Ref<'Claimcategory'>;
   name: string;
   evidenceRequired: boolean;
   packageMissing: boolean;
 }
 
 export interface SceneRecord {
-  reference: string;
+  reference: Ref<'Scene'>;
   name: string;
   description: string;
   private: boolean;
@@ -70,7 +72,7 @@ export interface SceneRecord {
 }
 
 export interface PerspectiveRecord {
-  reference: string;
+  reference: Ref<'Perspective'>;
   name: string;
   output: { widthPx: number; heightPx: number; format: string };
   scenes: string[] | null;
@@ -78,7 +80,7 @@ export interface PerspectiveRecord {
 }
 
 export interface CompositionRecord {
-  reference: string;
+  reference: Ref<'Composition'>;
   sceneReference: string;
   productReference: string;
   perspectiveReference: string;
@@ -112,7 +114,7 @@ export interface OrderlineRecord {
 }
 
 export interface OrderRecord {
-  reference: string;
+  reference: Ref<'Order'>;
   seq: number;
   storeReference: string;
   shippingKind: 'dropship' | 'combined';
@@ -136,7 +138,7 @@ export interface ShipmentlineRecord {
 }
 
 export interface ShipmentRecord {
-  reference: string;
+  reference: Ref<'Shipment'>;
   orderReference: string;
   shipped: number;
   carrier: string;
@@ -163,7 +165,7 @@ export interface ClaimlineRecord {
 export type ClaimStatus = 'pending' | 'resolved' | 'rejected' | 'retracted';
 
 export interface ClaimRecord {
-  reference: string;
+  reference: Ref<'Claim'>;
   seq: number;
   kind: 'package-missing' | 'item-issues';
   orderReference: string;
@@ -181,7 +183,7 @@ export interface ClaimRecord {
 export type RenderStatus = 'pending' | 'completed' | 'failed';
 
 export interface RenderRecord {
-  reference: string;
+  reference: Ref<'Render'>;
   compositionReference: string;
   imageReference: string;
   status: RenderStatus;

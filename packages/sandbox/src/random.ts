@@ -53,15 +53,18 @@ export type Prefix =
   | 'Composition'
   | 'Render';
 
+/** A reference of one resource, typed as the SDK's generated types expect (`Order_…`). */
+export type Ref<P extends Prefix> = `${P}_${string}`;
+
 export const REFERENCE_PATTERN = /^([A-Z][a-z]+)_[0-9A-Za-z]{26}$/;
 
 /** Issues references that are unique within one sandbox. */
 export class ReferenceFactory {
   private readonly issued = new Set<string>();
   constructor(private readonly random: Random) {}
-  next(prefix: Prefix): string {
+  next<P extends Prefix>(prefix: P): Ref<P> {
     for (;;) {
-      const ref = `${prefix}_${this.random.chars(26)}`;
+      const ref: Ref<P> = `${prefix}_${this.random.chars(26)}`;
       if (!this.issued.has(ref)) {
         this.issued.add(ref);
         return ref;
@@ -70,6 +73,6 @@ export class ReferenceFactory {
   }
 }
 
-export function isReference(value: unknown, prefix: Prefix): value is string {
+export function isReference<P extends Prefix>(value: unknown, prefix: P): value is Ref<P> {
   return typeof value === 'string' && value.startsWith(`${prefix}_`) && REFERENCE_PATTERN.test(value);
 }

@@ -8,80 +8,88 @@ import type {
   SceneRecord,
   StoreRecord,
 } from './model.ts';
-import { createRandom, type Prefix } from './random.ts';
+import { createRandom, type Prefix, type Ref } from './random.ts';
 
 /** References of one organization's seed data, by the role they play in tests and demos. */
 export interface OrganizationSeed {
   organization: { id: string; name: string };
   stores: {
     /** A store with a combined (consolidated) shipping address. */
-    combined: string;
+    combined: Ref<'Store'>;
     /** A store used for dropship orders (no combined address). */
-    dropship: string;
+    dropship: Ref<'Store'>;
     /** A store whose orders arrive through an integrator (callbacks carry via_store_code). */
-    integrated: string;
+    integrated: Ref<'Store'>;
   };
   storeCodes: { combined: string; dropship: string; integrated: string };
-  productgroups: { phoneCases: string; posters: string; accessories: string };
+  productgroups: {
+    phoneCases: Ref<'Productgroup'>;
+    posters: Ref<'Productgroup'>;
+    accessories: Ref<'Productgroup'>;
+  };
   items: {
     /** Warehouse item shared by several products (legacy, new and new2). */
-    shared: string;
-    poster: string;
-    protector: string;
+    shared: Ref<'Item'>;
+    poster: Ref<'Item'>;
+    protector: Ref<'Item'>;
   };
   itemSkus: { shared: string; poster: string; protector: string };
   products: {
     /** Print product created before 2026-03-22: legacyItemSKU equals the item SKU. */
-    print: string;
+    print: Ref<'Product'>;
     /** Print product created after 2026-03-22 sharing the item: `<sku>P001`. */
-    printNew: string;
+    printNew: Ref<'Product'>;
     /** A second new product on the same item: `<sku>P002`. */
-    printNew2: string;
-    poster: string;
+    printNew2: Ref<'Product'>;
+    poster: Ref<'Product'>;
     /** Non-print product (a screen protector): orderlines must not carry an image. */
-    nonPrint: string;
+    nonPrint: Ref<'Product'>;
     /** A deprecated product that can no longer be ordered. */
-    unavailable: string;
+    unavailable: Ref<'Product'>;
   };
   legacySkus: { print: string; printNew: string; printNew2: string; poster: string; nonPrint: string };
   claimcategories: {
-    packageMissing: string;
+    packageMissing: Ref<'Claimcategory'>;
     /** evidenceRequired: true */
-    damaged: string;
+    damaged: Ref<'Claimcategory'>;
     /** evidenceRequired: true */
-    printQuality: string;
+    printQuality: Ref<'Claimcategory'>;
     /** evidenceRequired: false */
-    wrongItem: string;
+    wrongItem: Ref<'Claimcategory'>;
   };
   scenes: {
     /** allowsProductPerspectives: true */
-    studio: string;
+    studio: Ref<'Scene'>;
     /** allowsProductPerspectives: false */
-    lifestyle: string;
+    lifestyle: Ref<'Scene'>;
     /** private: true */
-    private: string;
+    private: Ref<'Scene'>;
   };
   perspectives: {
     /** Scene perspectives (products: null). */
-    studioFront: string;
-    studioAngled: string;
-    lifestyleWide: string;
-    privateFront: string;
+    studioFront: Ref<'Perspective'>;
+    studioAngled: Ref<'Perspective'>;
+    lifestyleWide: Ref<'Perspective'>;
+    privateFront: Ref<'Perspective'>;
     /** Product perspective of the print products (scenes: null). */
-    productCloseup: string;
+    productCloseup: Ref<'Perspective'>;
   };
   compositions: {
     /** studio + print + studioFront, tokenCost 1. */
-    available: string;
+    available: Ref<'Composition'>;
     /** studio + print + productCloseup (a product perspective on a scene that allows them), tokenCost 2. */
-    productPerspective: string;
+    productPerspective: Ref<'Composition'>;
     /** lifestyle + poster + lifestyleWide, tokenCost 5. */
-    expensive: string;
+    expensive: Ref<'Composition'>;
     /** lifestyle + print + lifestyleWide: exists but no longer available (410). */
-    unavailable: string;
+    unavailable: Ref<'Composition'>;
   };
   /** A scene + product + perspective combination that does not exist (404). */
-  missingCombination: { sceneReference: string; productReference: string; perspectiveReference: string };
+  missingCombination: {
+    sceneReference: Ref<'Scene'>;
+    productReference: Ref<'Product'>;
+    perspectiveReference: Ref<'Perspective'>;
+  };
 }
 
 export interface Catalog {
@@ -107,10 +115,10 @@ export interface OrganizationDefinition {
 const BEFORE_CUTOFF = Date.parse('2025-09-01T10:00:00Z');
 const AFTER_CUTOFF = Date.parse('2026-05-04T10:00:00Z');
 
-type Ref = (prefix: Prefix) => string;
+type NewRef = <P extends Prefix>(prefix: P) => Ref<P>;
 type Three<T> = [T, T, T];
 
-function seedStores(ref: Ref, name: string, codePrefix: string): Three<StoreRecord> {
+function seedStores(ref: NewRef, name: string, codePrefix: string): Three<StoreRecord> {
   return [
     {
       reference: ref('Store'),
@@ -150,7 +158,7 @@ function seedStores(ref: Ref, name: string, codePrefix: string): Three<StoreReco
   ];
 }
 
-function seedProductgroups(ref: Ref): Three<ProductgroupRecord> {
+function seedProductgroups(ref: NewRef): Three<ProductgroupRecord> {
   return [
     { reference: ref('Productgroup'), name: 'Phone cases' },
     { reference: ref('Productgroup'), name: 'Posters' },
@@ -160,7 +168,7 @@ function seedProductgroups(ref: Ref): Three<ProductgroupRecord> {
 
 const SHARED_SKU = 'CASE-IP15-CLR';
 
-function seedItems(ref: Ref): Three<ItemRecord> {
+function seedItems(ref: NewRef): Three<ItemRecord> {
   return [
     {
       reference: ref('Item'),
@@ -186,7 +194,7 @@ function seedItems(ref: Ref): Three<ItemRecord> {
   ];
 }
 
-function seedProducts(ref: Ref, groups: Three<ProductgroupRecord>, items: Three<ItemRecord>) {
+function seedProducts(ref: NewRef, groups: Three<ProductgroupRecord>, items: Three<ItemRecord>) {
   const [phoneCases, posters, accessories] = groups;
   const [sharedItem, posterItem, protectorItem] = items;
   const sharedSku = SHARED_SKU;
@@ -261,7 +269,7 @@ function seedProducts(ref: Ref, groups: Three<ProductgroupRecord>, items: Three<
 type Products = ReturnType<typeof seedProducts>;
 
 function seedClaimcategories(
-  ref: Ref,
+  ref: NewRef,
 ): [ClaimcategoryRecord, ClaimcategoryRecord, ClaimcategoryRecord, ClaimcategoryRecord] {
   return [
     {
@@ -276,7 +284,7 @@ function seedClaimcategories(
   ];
 }
 
-function seedPerspectives(ref: Ref, products: Products) {
+function seedPerspectives(ref: NewRef, products: Products) {
   const { printProduct, printNew, printNew2 } = products;
   const studioRef = ref('Scene');
   const lifestyleRef = ref('Scene');
@@ -360,7 +368,7 @@ type Compositions = [
   ...CompositionRecord[],
 ];
 
-function seedCompositions(ref: Ref, products: Products, p: Perspectives): Compositions {
+function seedCompositions(ref: NewRef, products: Products, p: Perspectives): Compositions {
   const { printProduct, printNew, poster } = products;
   const {
     studioRef,
@@ -499,7 +507,7 @@ export function buildOrganization(
   keyCount: number,
 ): OrganizationDefinition {
   const random = createRandom(`${seedText}/${id}`);
-  const ref = (prefix: Prefix) => `${prefix}_${random.chars(26)}`;
+  const ref: NewRef = (prefix) => `${prefix}_${random.chars(26)}`;
   // The order of these calls fixes every reference: keep it.
   const keys = Array.from({ length: keyCount }, () => `sk_test_${random.chars(32)}`);
   const stores = seedStores(ref, name, codePrefix);

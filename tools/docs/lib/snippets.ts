@@ -11,10 +11,11 @@ export const SNIPPET_PRELUDE = `
 import type { PartnerPrintClient as __Client } from '@partner-print/client';
 import type { Sandbox as __Sandbox } from '@partner-print/sandbox';
 import type { components as __C } from '@partner-print/openapi';
+import type { Reference as __Ref } from '@partner-print/openapi/wire';
 type __OrderRequest = __C['schemas']['DropshipOrderRequest'];
 declare const client: __Client;
 declare const sandbox: __Sandbox;
-declare const order: { reference: string };
+declare const order: { reference: __Ref<'Order'> };
 declare const request: Request;
 declare const address: __OrderRequest['dropshipAddress'];
 declare const orderlines: __OrderRequest['orderlines'];
@@ -24,9 +25,11 @@ declare const v1Order: Record<string, unknown>;
 declare const db: { orders: { upsert(reference: string, order: unknown): Promise<void> } };
 declare function showToUser(message: string): void;
 declare function handle(order: unknown): void;
-declare const orderReference: string, shipmentReference: string, claimReference: string, storeReference: string;
-declare const imageReference: string, renderReference: string, sceneReference: string, productReference: string;
-declare const perspectiveReference: string, phoneCase: string, screenProtector: string, damaged: string;
+declare const orderReference: __Ref<'Order'>, shipmentReference: __Ref<'Shipment'>, claimReference: __Ref<'Claim'>;
+declare const storeReference: __Ref<'Store'>, imageReference: __Ref<'Image'>, renderReference: __Ref<'Render'>;
+declare const sceneReference: __Ref<'Scene'>, productReference: __Ref<'Product'>;
+declare const perspectiveReference: __Ref<'Perspective'>, phoneCase: __Ref<'Product'>;
+declare const screenProtector: __Ref<'Product'>, damaged: __Ref<'Claimcategory'>;
 `;
 
 /**

@@ -5,6 +5,7 @@ import { type ShipInput, shipOrder } from '../domain/orders.ts';
 import { finishRenderNow } from '../domain/renders.ts';
 import type { Result } from '../domain/result.ts';
 import type { ActiveFault, FaultSpec, Faults } from '../faults.ts';
+import type { Ref } from '../random.ts';
 import { type Policies, type RateLimitOption, resolvePolicies } from '../ratelimit.ts';
 import type { Organization } from '../state.ts';
 import { ControlError, invalidInput } from './error.ts';
@@ -47,7 +48,7 @@ export interface SandboxControl {
   /** Advances the virtual clock and waits for the callback deliveries that became due. */
   advance(ms: number): Promise<void>;
   /** Ships all or part of an order; returns the new shipment's reference. Triggers a callback. */
-  ship(orderReference: string, options?: ShipOptions): { shipmentReference: string };
+  ship(orderReference: string, options?: ShipOptions): { shipmentReference: Ref<'Shipment'> };
   /** Records support's decision on a pending claim. A replacement marks the order replaced. */
   decideClaim(claimReference: string, decision: ClaimDecisionInput): void;
   completeRender(renderReference: string): void;
