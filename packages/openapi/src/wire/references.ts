@@ -1,20 +1,7 @@
-/** Prefixes of the typed, opaque references (`<Prefix>_<26 opaque characters>`). */
-export const REFERENCE_PREFIXES = [
-  'Store',
-  'Order',
-  'Product',
-  'Productgroup',
-  'Image',
-  'Evidence',
-  'Claim',
-  'Claimcategory',
-  'Shipment',
-  'Item',
-  'Scene',
-  'Perspective',
-  'Composition',
-  'Render',
-] as const;
+import { REFERENCE_PREFIXES, REFERENCE_SCHEMA_PATTERNS } from '../generated/reference-prefixes.ts';
+
+/** Prefixes of the typed, opaque references (`<Prefix>_<26 opaque characters>`), from the spec's schemas. */
+export { REFERENCE_PREFIXES };
 
 export type ReferencePrefix = (typeof REFERENCE_PREFIXES)[number];
 
@@ -26,16 +13,17 @@ export const REFERENCE_OPAQUE_LENGTH = 26;
 
 /**
  * Which characters the 26 may be. The reference calls them opaque and never names an alphabet:
- * - `spec`: letters and digits, the spec's assumption (its schemas' `pattern`), for input a partner typed;
+ * - `spec`: the `pattern` of the spec's reference schema (letters and digits: its assumption), for input a
+ *   partner typed;
  * - `unreserved`: any URL-unreserved character (`A-Z a-z 0-9 . _ ~ -`), for values the service itself sent
  *   (a callback's query, a V1 file): never refuse those over an alphabet we assumed.
  */
 export type ReferenceAlphabet = 'spec' | 'unreserved';
 
-const ALPHABETS: Record<ReferenceAlphabet, string> = {
-  spec: '[0-9A-Za-z]',
-  unreserved: '[A-Za-z0-9._~-]',
-};
+const source = (prefix: ReferencePrefix, alphabet: ReferenceAlphabet): string =>
+  alphabet === 'spec'
+    ? REFERENCE_SCHEMA_PATTERNS[prefix]
+    : `^${prefix}_[A-Za-z0-9._~-]{${REFERENCE_OPAQUE_LENGTH}}$`;
 
 const patterns = new Map<string, RegExp>();
 
@@ -44,7 +32,7 @@ export function referencePattern(prefix: ReferencePrefix, alphabet: ReferenceAlp
   const key = `${prefix}:${alphabet}`;
   let pattern = patterns.get(key);
   if (!pattern) {
-    pattern = new RegExp(`^${prefix}_${ALPHABETS[alphabet]}{${REFERENCE_OPAQUE_LENGTH}}$`);
+    pattern = new RegExp(source(prefix, alphabet));
     patterns.set(key, pattern);
   }
   return pattern;
