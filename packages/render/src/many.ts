@@ -1,7 +1,7 @@
 import { PartnerPrintError, RendertokenLimitError } from '@partner-print/client';
 import { sha256Hex } from '@partner-print/openapi/wire';
 import type { RenderClient } from './api.ts';
-import { renderCacheKey } from './cache.ts';
+import { type RenderStore, renderCacheKey } from './cache.ts';
 import { referenceQuery, resolveComposition } from './composition.ts';
 import { type CallContext, callContext, type RenderOptions } from './context.ts';
 import type { RenderProgressEvent } from './events.ts';
@@ -81,6 +81,16 @@ async function imageKeyOf(image: ImageInput, index: number): Promise<string> {
   return `sha256:${await sha256Hex(await imageBytes(image))}`;
 }
 
+/** Whether the store already knows a render of this composition and uploaded image (an unreadable store: no). */
+async function isKnown(store: RenderStore | undefined, composition: Composition, imageKey: string) {
+  if (!store || !imageKey.startsWith('Image_')) return false;
+  try {
+    return !!(await store.get(renderCacheKey(composition.reference, imageKey)));
+  } catch {
+    return false;
+  }
+}
+
 async function planWith(client: RenderClient, jobs: RenderJob[], ctx: CallContext, concurrency: number) {
   const state = stateOf(client);
   const resolved: ({ composition: Composition; imageKey: string } | { error: unknown })[] = [];
@@ -134,14 +144,7 @@ async function planWith(client: RenderClient, jobs: RenderJob[], ctx: CallContex
       (result.fits.includes(first) ? result.fits : result.deferred).push(planned);
       continue;
     }
-    let cached = false;
-    if (ctx.store && r.imageKey.startsWith('Image_')) {
-      try {
-        cached = !!(await ctx.store.get(renderCacheKey(r.composition.reference, r.imageKey)));
-      } catch {
-        // an unreadable store counts as empty
-      }
-    }
+    const cached = await isKnown(ctx.store, r.composition, r.imageKey);
     const cost = cached ? 0 : r.composition.tokenCost;
     const planned: PlannedJob = {
       index,

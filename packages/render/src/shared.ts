@@ -117,56 +117,59 @@ export class SharedTasks<T, E = unknown> {
       }
     };
 
-    if (start) {
-      const ctx: SharedContext<E> = {
-        signal: current.controller.signal,
-        get waiting() {
-          return current.waiters.size;
-        },
-        emit: (event) => {
-          for (const waiter of current.waiters) {
-            try {
-              waiter.listener?.(event);
-            } catch {
-              // a listener's failure is its own
-            }
-          }
-        },
-        sleep: async (ms) => {
-          const wakeAt = clock.now() + Math.max(0, ms);
-          for (;;) {
-            expire();
-            if (current.controller.signal.aborted) throw abortReason(current.controller.signal);
-            const now = clock.now();
-            if (now >= wakeAt) return;
-            let earliest = wakeAt;
-            for (const waiter of current.waiters) earliest = Math.min(earliest, waiter.deadline);
-            await clock.sleep(Math.max(0, earliest - now), current.controller.signal);
-          }
-        },
-      };
-      // Start on a later microtask so every synchronous joiner is registered first.
-      Promise.resolve()
-        .then(() => task(ctx))
-        .then(
-          (value) => {
-            if (this.#entries.get(key) === current) this.#entries.delete(key);
-            for (const waiter of current.waiters) {
-              waiter.detach();
-              waiter.resolve(value);
-            }
-            current.waiters.clear();
-          },
-          (reason: unknown) => {
-            if (this.#entries.get(key) === current) this.#entries.delete(key);
-            for (const waiter of current.waiters) {
-              waiter.detach();
-              waiter.reject(reason);
-            }
-            current.waiters.clear();
-          },
-        );
-    }
+    if (start) this.#run(key, current, task, expire);
     return promise;
+  }
+
+  /** Runs the task once for the key's first caller, and settles every caller still waiting with its outcome. */
+  #run(
+    key: string,
+    current: Entry<T, E>,
+    task: (ctx: SharedContext<E>) => Promise<T>,
+    expire: () => void,
+  ): void {
+    const { clock } = current;
+    const ctx: SharedContext<E> = {
+      signal: current.controller.signal,
+      get waiting() {
+        return current.waiters.size;
+      },
+      emit: (event) => {
+        for (const waiter of current.waiters) {
+          try {
+            waiter.listener?.(event);
+          } catch {
+            // a listener's failure is its own
+          }
+        }
+      },
+      sleep: async (ms) => {
+        const wakeAt = clock.now() + Math.max(0, ms);
+        for (;;) {
+          expire();
+          if (current.controller.signal.aborted) throw abortReason(current.controller.signal);
+          const now = clock.now();
+          if (now >= wakeAt) return;
+          let earliest = wakeAt;
+          for (const waiter of current.waiters) earliest = Math.min(earliest, waiter.deadline);
+          await clock.sleep(Math.max(0, earliest - now), current.controller.signal);
+        }
+      },
+    };
+    const finish = (settle: (waiter: Waiter<T, E>) => void) => {
+      if (this.#entries.get(key) === current) this.#entries.delete(key);
+      for (const waiter of current.waiters) {
+        waiter.detach();
+        settle(waiter);
+      }
+      current.waiters.clear();
+    };
+    // Start on a later microtask so every synchronous joiner is registered first.
+    Promise.resolve()
+      .then(() => task(ctx))
+      .then(
+        (value) => finish((waiter) => waiter.resolve(value)),
+        (reason: unknown) => finish((waiter) => waiter.reject(reason)),
+      );
   }
 }
