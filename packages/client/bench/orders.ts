@@ -134,7 +134,10 @@ if (process.env.BENCH_FLEET !== '0') {
       `\n4 worker processes × the same ${count} orders, Redis unreachable 1.5 s mid-run: ${fleet.stored.length} orders, ${duplicates} duplicates, ${errors} errors, ${(fleet.wallMs / 1000).toFixed(1)} s wall; per worker created/existing ${fleet.workers.map((w) => `${w.created}/${w.existing}`).join(', ')}`,
     );
     console.log(`${met ? 'met   ' : 'MISSED'} fleet: ${count} orders, 0 duplicates`);
-    if (!met) process.on('exit', () => void (process.exitCode = 1));
+    if (!met)
+      process.on('exit', () => {
+        process.exitCode = 1;
+      });
   } finally {
     await proxy.close();
     await redis.stop();
