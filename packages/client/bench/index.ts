@@ -138,7 +138,7 @@ for (const s of sizes)
 // stand-in, subtracted from the whole.
 const STAND_INS: Record<string, [file: RegExp, contents: string]> = {
   'createOrder + lookupOrderReference': [
-    /\/src\/orders\.ts$/,
+    /\/src\/orders\/create\.ts$/,
     'export const createOrder = () => {}; export const lookupOrderReference = () => {};',
   ],
   'paginate + collect': [
@@ -156,7 +156,31 @@ const STAND_INS: Record<string, [file: RegExp, contents: string]> = {
   ],
   'retries, timeouts and hooks (transport.ts)': [
     /\/src\/transport\.ts$/,
-    'export const createStack = (o) => o.transport; export const isRepeatable = () => false;',
+    'export const createStack = (o) => (r) => o.transport(r); export const isRepeatable = () => false;',
+  ],
+  'deadlines (deadline.ts)': [
+    /\/src\/deadline\.ts$/,
+    'export class Deadlines { run(send, req) { return send(req, {}); } }',
+  ],
+  'redirect policy (redirect.ts)': [
+    /\/src\/redirect\.ts$/,
+    'export const MAX_REDIRECTS = 5; export const isRedirect = () => false; export const followRedirect = () => undefined;',
+  ],
+  'redaction (redact.ts)': [
+    /\/src\/redact\.ts$/,
+    "export const REDACTED = ''; export const redactText = (t) => t; export const redactSecret = (v) => v;",
+  ],
+  'per-request option checks (options.ts)': [
+    /\/src\/options\.ts$/,
+    'export const HELPER_KEYS = new Set(); export const checkInit = () => {}; export const checkTimeout = () => {}; export const checkRetry = () => {}; export const retryPolicy = (b, r) => ({ ...b, ...r }); export const callSettings = () => undefined;',
+  ],
+  'hooks and logger (events.ts)': [
+    /\/src\/events\.ts$/,
+    'export const loggerHooks = () => ({}); export const createEmitter = () => undefined;',
+  ],
+  'documentation links (docs.ts)': [
+    /\/src\/docs\.ts$/,
+    "export const DOCS_URL = ''; export const docUrlOf = () => '';",
   ],
   'error classes (errors.ts)': [
     /\/src\/errors\.ts$/,
@@ -172,6 +196,8 @@ const STAND_INS: Record<string, [file: RegExp, contents: string]> = {
       'AmbiguousOutcomeError',
       'V1CredentialsError',
       'ConfigurationError',
+      'AbortedError',
+      'RedirectError',
     ]
       .map((name) => `PartnerPrintError as ${name}`)
       .join(', ')} };`,
@@ -182,7 +208,7 @@ const STAND_INS: Record<string, [file: RegExp, contents: string]> = {
   ],
   'base URL check and V1 guard (config.ts)': [
     /\/src\/config\.ts$/,
-    "export const MIGRATION_GUIDE = ''; export const USER_AGENT = ''; export const checkBaseUrl = (u) => u; export const checkHeaders = () => {};",
+    "export const MIGRATION_GUIDE = ''; export const USER_AGENT = ''; export const checkKey = () => {}; export const checkBaseUrl = (u) => u; export const checkHeaders = () => {};",
   ],
   'openapi-fetch': [/openapi-fetch\/dist\/index\.mjs$/, 'export default () => ({})'],
 };

@@ -121,11 +121,24 @@ export function createCore<RateLimit>(options: CoreOptions<RateLimit>, deps: Cor
     method,
     path: template.replace(/\{([^}]+)\}/g, (m, name: string) => String(pathParam(init, name) ?? m)),
   });
-  const callWhole = async (method: 'GET' | 'POST', template: string, init?: object): Promise<Whole> => {
+  // One async function for both forms (`whole`: with the response): get/post pay for one await, not two.
+  async function request(
+    method: 'GET' | 'POST',
+    template: string,
+    init: object | undefined,
+    whole: true,
+  ): Promise<Whole>;
+  async function request(
+    method: 'GET' | 'POST',
+    template: string,
+    init: object | undefined,
+    whole: false,
+  ): Promise<unknown>;
+  async function request(method: 'GET' | 'POST', template: string, init: object | undefined, whole: boolean) {
     let error: unknown;
     try {
       const result = await send(method, template, init);
-      if (result.response.ok) return { data: result.data, response: result.response };
+      if (result.response.ok) return whole ? { data: result.data, response: result.response } : result.data;
       const ctx = {
         ...context(method, template, init),
         now: clock.now(),
@@ -136,10 +149,10 @@ export function createCore<RateLimit>(options: CoreOptions<RateLimit>, deps: Cor
       error = e;
     }
     throw redactSecret(maybeAmbiguous(method, init, error), secretKey);
-  };
+  }
   const core: Core = {
-    call: async (method, template, init) => (await callWhole(method, template, init)).data,
-    callWhole,
+    call: (method, template, init) => request(method, template, init, false),
+    callWhole: (method, template, init) => request(method, template, init, true),
     context,
     clock,
     retry: settings.retry,
@@ -204,7 +217,7 @@ function guarded(raw: Raw, stack: Stack, client: CallSettings): Send {
     try {
       if (init !== undefined && (typeof init !== 'object' || init === null))
         throw new TypeError(`${name} ${url}: init must be an object`);
-      checkInit(init, `${name} ${url}`);
+      checkInit(init, () => `${name} ${url}`);
       const own = callSettings(init, client);
       if (own && init) {
         const rest = Object.entries(init).filter(([key]) => key !== 'timeoutMs' && key !== 'retry');

@@ -40,36 +40,39 @@ export const HELPER_KEYS: ReadonlySet<string> = new Set(['signal', 'headers', 't
 /** Throws a ConfigurationError for a key `allowed` does not hold or a per-request option of the wrong type. */
 export function checkInit(
   init: object | undefined,
-  call: string,
+  label: string | (() => string),
   allowed: ReadonlySet<string> = METHOD_KEYS,
 ): void {
   if (!init) return;
+  const call = () => text(label);
   for (const key in init)
     if (!allowed.has(key))
       throw new ConfigurationError(
-        `${call}: unknown option ${JSON.stringify(key)}${WHY[key] ? ` (${WHY[key]})` : ''}; options are ${[...allowed].join(', ')}`,
+        `${call()}: unknown option ${JSON.stringify(key)}${WHY[key] ? ` (${WHY[key]})` : ''}; options are ${[...allowed].join(', ')}`,
         { code: 'invalid_option' },
       );
   if ('headers' in init) checkHeaders(init.headers);
   if ('params' in init && init.params && typeof init.params === 'object' && 'header' in init.params)
     checkHeaders(init.params.header);
-  if ('timeoutMs' in init) checkTimeout(init.timeoutMs, `${call}: timeoutMs`);
-  if ('retry' in init) checkRetry(init.retry, `${call}: retry`);
+  if ('timeoutMs' in init) checkTimeout(init.timeoutMs, () => `${call()}: timeoutMs`);
+  if ('retry' in init) checkRetry(init.retry, () => `${call()}: retry`);
   if ('signal' in init && init.signal !== undefined && !(init.signal instanceof AbortSignal))
-    throw new ConfigurationError(`${call}: signal must be an AbortSignal`, { code: 'invalid_option' });
+    throw new ConfigurationError(`${call()}: signal must be an AbortSignal`, { code: 'invalid_option' });
 }
 
-export function checkTimeout(value: unknown, what: string): void {
+const text = (what: string | (() => string)) => (typeof what === 'string' ? what : what());
+
+export function checkTimeout(value: unknown, what: string | (() => string)): void {
   if (value !== undefined && !(typeof value === 'number' && value >= 0 && !Number.isNaN(value)))
-    throw new ConfigurationError(`${what} must be a number of milliseconds ≥ 0 (0: no timeout)`, {
+    throw new ConfigurationError(`${text(what)} must be a number of milliseconds ≥ 0 (0: no timeout)`, {
       code: 'invalid_option',
     });
 }
 
-export function checkRetry(value: unknown, what: string): void {
+export function checkRetry(value: unknown, what: string | (() => string)): void {
   if (value !== undefined && value !== false && (typeof value !== 'object' || value === null))
     throw new ConfigurationError(
-      `${what} must be false or { attempts, baseDelayMs, maxDelayMs, maxElapsedMs }`,
+      `${text(what)} must be false or { attempts, baseDelayMs, maxDelayMs, maxElapsedMs }`,
       {
         code: 'invalid_option',
       },

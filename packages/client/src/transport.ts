@@ -125,27 +125,36 @@ export function createStack(o: StackOptions): Stack {
   };
 
   const attempts = retrying(o, send, context, emit);
-  return async (request, settings = o) => {
-    try {
-      let current = request;
-      for (let hops = 0; ; hops++) {
-        const response = await attempts(current, settings);
-        if (!isRedirect(response)) return response.ok ? response : await redactResponse(response, secret);
-        await response.body?.cancel().catch(() => {});
-        const next = followRedirect(current, response, hops, context(current));
-        if (next instanceof PartnerPrintError) throw next;
-        current = next;
-      }
-    } catch (error) {
-      const failure = sdkError(error, request, context);
-      emit?.('error', request, {
-        operation: failure.operation,
-        attempt: failure.attempts ?? 1,
-        error: failure,
-      });
-      throw redactSecret(failure, secret);
+  // Everything but a plain 2xx goes through `settle`: redirects, error responses, failures. A 2xx costs one await.
+  const settle = async (request: Request, first: Response, settings: CallSettings): Promise<Response> => {
+    let current = request;
+    let response = first;
+    for (let hops = 0; isRedirect(response); hops++) {
+      await response.body?.cancel().catch(() => {});
+      const next = followRedirect(current, response, hops, context(current));
+      if (next instanceof PartnerPrintError) throw next;
+      current = next;
+      response = await attempts(current, settings);
     }
+    return response.ok ? response : redactResponse(response, secret);
   };
+  const fail = (request: Request, error: unknown): never => {
+    const failure = sdkError(error, request, context);
+    emit?.('error', request, {
+      operation: failure.operation,
+      attempt: failure.attempts ?? 1,
+      error: failure,
+    });
+    throw redactSecret(failure, secret);
+  };
+  return (request, settings = o) =>
+    attempts(request, settings).then(
+      (response) =>
+        response.ok
+          ? response
+          : settle(request, response, settings).catch((error: unknown) => fail(request, error)),
+      (error: unknown) => fail(request, error),
+    );
 }
 
 /** The retry loop of one request: attempts until a response that is final, or an error that is. */
