@@ -1,7 +1,7 @@
 // Where errors point for an explanation. One constant to change when the documentation moves.
 
 /** The published documentation site (the single page built from `docs/`): `docUrl`s are links into it. */
-export const DOCS_URL = 'https://example.invalid/partner-print-sdk/docs/';
+export const DOCS_URL = 'https://partner-print.github.io/sdk/';
 
 // Guide sections, as the docs site routes them: `#/guide-<file>/<heading slug>`.
 const ERRORS = 'getting-started/when-a-call-fails';
