@@ -7,3 +7,12 @@ export {
   RedisOrderClaims,
   type RedisOrderClaimsOptions,
 } from './redis/claims.ts';
+// The Lua runner the fleet entries of @partner-print/callback and @partner-print/render share: a deadline per
+// command and Redis's health, so a dead server makes callers fall back instead of hang.
+export {
+  type RedisAvailabilityEvent,
+  type RedisScriptClient,
+  replyNumber,
+  ScriptRunner,
+  type ScriptRunnerOptions,
+} from './redis/script-runner.ts';

@@ -1,7 +1,16 @@
 import { PartnerPrintError } from '@partner-print/client';
+import {
+  type RedisAvailabilityEvent,
+  type RedisScriptClient,
+  replyNumber,
+  ScriptRunner,
+} from '@partner-print/client/redis';
 import { type Clock, systemClock } from '@partner-print/openapi/wire';
 import type { SharedCoalescer, SharedOutcome } from '../shared.ts';
-import { type RedisCoalescerEvent, type RedisScriptClient, replyNumber, ScriptRunner } from './runner.ts';
+
+/** Redis stopped or started answering (see the README for what this entry does meanwhile). */
+export type RedisCoalescerEvent = RedisAvailabilityEvent;
+
 import { ARRIVE, FINISH, RENEW, SEAL, STEP } from './scripts.ts';
 
 export interface RedisCoalescerOptions {
@@ -20,7 +29,7 @@ export interface RedisCoalescerOptions {
   /** How long an order's counters live after its last notification. Default 1 hour. */
   ttlMs?: number;
   /** `redis-unavailable` when Redis stops answering (the fleet then coalesces per process), `redis-recovered`. */
-  onEvent?: (event: RedisCoalescerEvent) => void;
+  onEvent?: (event: RedisAvailabilityEvent) => void;
   /** Times polls, leases and command deadlines. Default: the system clock. */
   clock?: Clock;
 }

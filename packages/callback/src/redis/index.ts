@@ -1,7 +1,8 @@
+export type { RedisScriptClient } from '@partner-print/client/redis';
+export type { RedisCoalescerEvent } from './coalescer.ts';
 export {
   CoalescedRoundError,
   createRedisCoalescer,
   RedisCoalescer,
   type RedisCoalescerOptions,
 } from './coalescer.ts';
-export type { RedisCoalescerEvent, RedisScriptClient } from './runner.ts';

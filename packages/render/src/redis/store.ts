@@ -1,6 +1,13 @@
+import {
+  type RedisAvailabilityEvent,
+  type RedisScriptClient,
+  ScriptRunner,
+} from '@partner-print/client/redis';
 import { type Clock, systemClock } from '@partner-print/openapi/wire';
 import { MemoryRenderStore, type RenderLease, type RenderStore } from '../cache.ts';
-import { type RedisScriptClient, type RedisStoreEvent, ScriptRunner } from './runner.ts';
+
+/** Redis stopped or started answering (see the README for what this entry does meanwhile). */
+export type RedisStoreEvent = RedisAvailabilityEvent;
 
 export interface RedisRenderStoreOptions {
   /** A node-redis client with an `error` listener (node-redis throws unhandled `error` events). */
@@ -18,7 +25,7 @@ export interface RedisRenderStoreOptions {
   /** After a fault, how long the store stays in process before trying Redis again. Default 5 000 ms. */
   retryMs?: number;
   /** `redis-unavailable` when Redis stops answering (renders are then kept and leased in process), `redis-recovered`. */
-  onEvent?: (event: RedisStoreEvent) => void;
+  onEvent?: (event: RedisAvailabilityEvent) => void;
   clock?: Clock;
 }
 

@@ -1,5 +1,5 @@
-import { TimeoutError } from '@partner-print/client';
 import type { Clock } from '@partner-print/openapi/wire';
+import { TimeoutError } from '../errors.ts';
 
 /**
  * The part of a node-redis (v4/v5) client the Redis entry uses. Pass a client created by the caller
@@ -12,8 +12,13 @@ export interface RedisScriptClient {
   scriptLoad(script: string): Promise<string>;
 }
 
-/** Redis stopped or started answering: while it does not, each process coalesces on its own. */
-export type RedisCoalescerEvent = { type: 'redis-unavailable'; reason: string } | { type: 'redis-recovered' };
+/**
+ * Redis stopped or started answering. What a feature does meanwhile is its own: the callback coalescer
+ * coalesces in process, the render store keeps leases in process.
+ */
+export type RedisAvailabilityEvent =
+  | { type: 'redis-unavailable'; reason: string }
+  | { type: 'redis-recovered' };
 
 export interface ScriptRunnerOptions {
   clock: Clock;
@@ -21,7 +26,7 @@ export interface ScriptRunnerOptions {
   commandTimeoutMs: number;
   /** After a fault, Redis is left alone this long before the next call tries it again. */
   retryMs: number;
-  onEvent: ((event: RedisCoalescerEvent) => void) | undefined;
+  onEvent: ((event: RedisAvailabilityEvent) => void) | undefined;
 }
 
 const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -77,7 +82,7 @@ export class ScriptRunner {
     this.#emit({ type: 'redis-unavailable', reason: reasonOf(error) });
   }
 
-  #emit(event: RedisCoalescerEvent): void {
+  #emit(event: RedisAvailabilityEvent): void {
     try {
       this.#options.onEvent?.(event);
     } catch {
