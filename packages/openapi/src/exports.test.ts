@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { exportSurface } from '../../../test-utils/exports.ts';
 import * as main from './index.ts';
 import * as wire from './wire/index.ts';
 
-/** Runtime names of an entry point and their kinds; widening the public surface changes this on purpose. */
-const surface = (entry: Record<string, unknown>): string[] =>
-  Object.keys(entry)
-    .sort()
-    .map((name) => {
-      const value = entry[name];
-      if (typeof value !== 'function') return `${name}: ${typeof value}`;
-      return `${name}: ${/^class\b/.test(Function.prototype.toString.call(value)) ? 'class' : 'function'}`;
-    });
-
 describe('exports (the README documents each)', () => {
   it('@partner-print/openapi', () => {
-    expect(surface(main)).toEqual([
+    expect(exportSurface(main)).toEqual([
       'KNOWN_ERROR_CODES: object',
       'OPERATIONS: object',
       'REFERENCE_PREFIXES: object',
@@ -25,7 +16,7 @@ describe('exports (the README documents each)', () => {
     ]);
   });
   it('@partner-print/openapi/wire', () => {
-    expect(surface(wire)).toEqual([
+    expect(exportSurface(wire)).toEqual([
       'DEFAULT_BUCKET: string',
       'RATE_LIMIT_ROUTES: object',
       'REFERENCE_OPAQUE_LENGTH: number',

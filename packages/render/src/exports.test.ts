@@ -1,21 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { exportSurface } from '../../../test-utils/exports.ts';
 import * as main from './index.ts';
 import * as redis from './redis/index.ts';
 
-/** Runtime names of an entry point and their kinds; widening the public surface changes this on purpose. */
-function surface(entry: Record<string, unknown>): string[] {
-  return Object.keys(entry)
-    .sort()
-    .map((name) => {
-      const value = entry[name];
-      if (typeof value !== 'function') return `${name}: ${typeof value}`;
-      return `${name}: ${/^class\b/.test(Function.prototype.toString.call(value)) ? 'class' : 'function'}`;
-    });
-}
-
 describe('exports (the README documents each)', () => {
   it('@partner-print/render', () => {
-    expect(surface(main)).toEqual([
+    expect(exportSurface(main)).toEqual([
       'CompositionNotFoundError: class',
       'CompositionUnavailableError: class',
       'DEFAULT_POLL_INTERVAL_MS: number',
@@ -42,6 +32,6 @@ describe('exports (the README documents each)', () => {
   });
 
   it('@partner-print/render/redis', () => {
-    expect(surface(redis)).toEqual(['RedisRenderStore: class']);
+    expect(exportSurface(redis)).toEqual(['RedisRenderStore: class']);
   });
 });
