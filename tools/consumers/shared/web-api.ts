@@ -50,7 +50,9 @@ export async function listProducts(): Promise<ProductList['products']> {
   return products;
 }
 
-export async function firstOrder(reference: string): Promise<components['schemas']['Order'] | undefined> {
+export async function firstOrder(
+  reference: `Order_${string}`,
+): Promise<components['schemas']['Order'] | undefined> {
   try {
     const { order } = await client.get('/orders/{orderReference}', {
       params: { path: { orderReference: reference } },
