@@ -1,5 +1,5 @@
 import type { Reference } from '@partner-print/openapi';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '@partner-print/openapi/wire';
 import { coreOf } from '../core.ts';
 import { AmbiguousOutcomeError, NotFoundError } from '../errors.ts';
 import type { CallInit, PartnerPrintBaseClient } from '../helpers.ts';

@@ -1,5 +1,5 @@
 import type { Reference } from '@partner-print/openapi';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '@partner-print/openapi/wire';
 import type { OrderHistory } from './history.ts';
 
 /** What a lookup of the identifier says about the order. */

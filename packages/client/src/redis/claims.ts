@@ -1,4 +1,4 @@
-import { type Clock, systemClock } from '../clock.ts';
+import { type Clock, systemClock } from '@partner-print/openapi/wire';
 import { PartnerPrintError } from '../errors.ts';
 import type { OrderClaim, OrderClaims } from '../orders/claims.ts';
 import { ACQUIRE, RELEASE, RENEW } from './scripts.ts';
