@@ -43,8 +43,12 @@ export class ScriptRunner {
   readonly #shas = new Map<string, Promise<string>>();
   #down = false;
   #retryAt = Number.NEGATIVE_INFINITY;
-  /** Aborted at a fault: every command still waiting fails with it at once, not at its own deadline. */
-  #outage = new AbortController();
+  /**
+   * The commands still waiting, each by its reject: a fault fails them all at once, not each at its own
+   * deadline. A set rather than an AbortSignal, which would gather one listener per command in flight
+   * (hundreds under a storm, and Node's MaxListenersExceededWarning past 10).
+   */
+  readonly #waiting = new Set<(error: unknown) => void>();
 
   constructor(client: RedisScriptClient, options: ScriptRunnerOptions) {
     this.#client = client;
@@ -77,8 +81,9 @@ export class ScriptRunner {
     this.#retryAt = this.#options.clock.now() + this.#options.retryMs;
     if (this.#down) return;
     this.#down = true;
-    this.#outage.abort(error);
-    this.#outage = new AbortController();
+    const waiting = [...this.#waiting];
+    this.#waiting.clear();
+    for (const fail of waiting) fail(error);
     this.#emit({ type: 'redis-unavailable', reason: reasonOf(error) });
   }
 
@@ -117,13 +122,11 @@ export class ScriptRunner {
       .then(() => {
         throw new TimeoutError(`Redis did not answer within ${commandTimeoutMs} ms`, { operation: 'redis' });
       });
-    const outage = this.#outage.signal;
+    let fail: (error: unknown) => void = () => {};
     const fallen = new Promise<never>((_, reject) => {
-      const fail = () => reject(outage.reason);
-      if (outage.aborted) fail();
-      else outage.addEventListener('abort', fail, { once: true });
-      stop.signal.addEventListener('abort', () => outage.removeEventListener('abort', fail), { once: true });
+      fail = reject;
     });
+    this.#waiting.add(fail);
     timer.catch(() => {});
     fallen.catch(() => {});
     promise.catch(() => {});
@@ -131,6 +134,7 @@ export class ScriptRunner {
       return await Promise.race([promise, timer, fallen]);
     } finally {
       stop.abort();
+      this.#waiting.delete(fail);
     }
   }
 }

@@ -1,0 +1,76 @@
+/**
+ * Starts a throwaway `redis-server` on 127.0.0.1 (a free port, no persistence) for tests and the bench.
+ * Fails loudly when redis-server is not installed: CI installs it (tools/ci/install-redis.sh).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+
+export interface RedisServer {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts redis-server on `port` (a free one by default; pass a stopped server's port to restart it). */
+export async function startRedisServer(port?: number): Promise<RedisServer> {
+  port ??= await freePort();
+  const child: ChildProcess = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    const timeout = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), 10_000);
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString();
+      if (output.includes('Ready to accept connections')) {
+        clearTimeout(timeout);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('error', (error) => {
+      clearTimeout(timeout);
+      reject(
+        new Error(
+          `redis-server could not be started (is it installed? tools/ci/install-redis.sh): ${error.message}`,
+        ),
+      );
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timeout);
+      reject(new Error(`redis-server exited with ${code}:\n${output}`));
+    });
+  });
+  child.stdout?.removeAllListeners('data');
+  child.stderr?.removeAllListeners('data');
+  child.stdout?.resume();
+  child.stderr?.resume();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) {
+          resolve();
+          return;
+        }
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
