@@ -8,6 +8,7 @@ const INPUTS = [
   PATHS.guides,
   PATHS.examples,
   join(PATHS.root, 'tools/docs'),
+  join(PATHS.root, 'tools/lib'),
   PATHS.redoclyConfig,
   // The in-page runner bundles these packages' sources.
   ...['sandbox', 'client', 'callback', 'openapi', 'ratelimit'].map((p) =>

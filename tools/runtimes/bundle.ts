@@ -1,9 +1,9 @@
-// Bundles the flow with the project's bundler (tsdown, i.e. rolldown) into one self-contained ESM file
+// Bundles the flow with the project's bundling step (tools/lib/bundle.ts: tsdown, i.e. rolldown) into one self-contained ESM file
 // per target. `@partner-print/*` resolves to the packages' built `dist/` (what `publishConfig.exports`
 // ships), not to the workspace sources, so the matrix runs the code that would be published.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { build } from 'tsdown';
+import { bundleEntry } from '../lib/bundle.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
 const here = new URL('.', import.meta.url).pathname;
@@ -26,29 +26,15 @@ function resolveBuilt(specifier: string): string | undefined {
   return file;
 }
 
-export async function bundle(target: Target, outDir: string): Promise<string> {
-  await build({
-    config: false,
+export function bundle(target: Target, outDir: string): Promise<string> {
+  return bundleEntry({
     cwd: root,
-    entry: { [`flow-${target}`]: join(here, 'entries', `${target}.ts`) },
+    name: `flow-${target}`,
+    entry: join(here, 'entries', `${target}.ts`),
     outDir,
-    format: ['esm'],
-    // 'browser' resolution (module/browser fields) for every target: the library code is web-standard.
-    platform: 'browser',
-    target: 'es2022',
-    dts: false,
-    clean: false,
-    sourcemap: false,
-    minify: false,
-    fixedExtension: false,
-    hash: false,
-    logLevel: 'warn',
-    report: false,
-    publint: false,
-    attw: false,
-    unbundle: false,
-    deps: { alwaysBundle: [/.*/], onlyBundle: false },
-    outputOptions: { codeSplitting: false },
+    // ESM for every target, with the 'browser' resolution (module/browser fields): the library code is
+    // web-standard.
+    format: 'esm',
     plugins: [
       {
         name: 'partner-print-built-packages',
@@ -58,9 +44,6 @@ export async function bundle(target: Target, outDir: string): Promise<string> {
       },
     ],
   });
-  const file = join(outDir, `flow-${target}.js`);
-  if (!existsSync(file)) throw new Error(`bundle ${file} was not written`);
-  return file;
 }
 
 export const sizeOf = (file: string) => statSync(file).size;
