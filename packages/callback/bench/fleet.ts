@@ -1,7 +1,7 @@
 // Fetches per order when a fleet of receivers takes a storm: 4 receiver processes × 1,000 notifications
 // for 10 orders per burst, each process coalescing on its own, then sharing rounds through Redis.
 // The order API holds its answers until the whole burst has arrived (a busy upstream), as in the tests.
-import { type RedisServer, startRedisServer } from '../../ratelimit/bench/redis-server.ts';
+import { type RedisServer, startRedisServer } from '../../../test-utils/redis-server.ts';
 import { type BurstResult, startFleet } from '../test/fleet/harness.ts';
 
 const RECEIVERS = 4;

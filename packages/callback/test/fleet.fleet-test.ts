@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type RedisServer, startRedisServer } from '../../ratelimit/bench/redis-server.ts';
+import { type RedisServer, startRedisServer } from '../../../test-utils/redis-server.ts';
 import { type BurstResult, startFleet } from './fleet/harness.ts';
 
 // A real redis-server on 127.0.0.1 (tools/ci/install-redis.sh) and real receiver processes.

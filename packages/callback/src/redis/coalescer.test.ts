@@ -1,7 +1,7 @@
 import { systemClock } from '@partner-print/openapi/wire';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RedisServer, startRedisServer } from '../../../ratelimit/bench/redis-server.ts';
+import { type RedisServer, startRedisServer } from '../../../../test-utils/redis-server.ts';
 import { RedisCoalescer } from './coalescer.ts';
 
 // A real redis-server on 127.0.0.1; without it these tests fail, never skip.
@@ -121,5 +121,61 @@ describe('RedisCoalescer', () => {
     expect(outcomes).toEqual(['unavailable', 'unavailable', 'unavailable']);
     expect(await coalescer.run('Order_4', async () => {}, timing)).toBe('unavailable'); // no Redis call
     expect(events).toEqual(['redis-unavailable']);
+  });
+
+  it('hands every waiting call back at once when Redis fails, not at the end of its window', async () => {
+    const own = await startRedisServer();
+    const events: string[] = [];
+    const a = new RedisCoalescer({
+      client: await client(own.url),
+      prefix: 't5',
+      pollMs: 20,
+      commandTimeoutMs: 500,
+      onEvent: (e) => events.push(e.type),
+    });
+    const b = new RedisCoalescer({ client: await client(own.url), prefix: 't5' });
+    // b runs Order_6's round (it hangs): a's call for it polls. a leads Order_5, asleep in a long window.
+    void b.run('Order_6', () => new Promise<void>(() => {}), { ...timing, windowMs: 0 });
+    await sleep(100);
+    let ran = 0;
+    const polling = a.run('Order_6', async () => void ran++, timing);
+    const leading = a.run('Order_5', async () => void ran++, { ...timing, windowMs: 10_000 });
+    await sleep(200);
+    const killed = Date.now();
+    await own.stop();
+    expect(await polling).toBe('unavailable');
+    expect(await leading).toBe('unavailable');
+    // The poller's next command fails (at once, or at its 500 ms deadline) and hands the lead's call back
+    // with it, long before the lead's window ends.
+    expect(Date.now() - killed).toBeLessThan(5_000);
+    expect(ran).toBe(0);
+    expect(events).toEqual(['redis-unavailable']);
+  });
+
+  it('keeps the calls a running round covers with it when Redis fails, and hands back the later ones', async () => {
+    const own = await startRedisServer();
+    const a = new RedisCoalescer({ client: await client(own.url), prefix: 't6', pollMs: 20 });
+    const b = new RedisCoalescer({ client: await client(own.url), prefix: 't6' });
+    void b.run('Order_8', () => new Promise<void>(() => {}), { ...timing, windowMs: 0 });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    let ran = 0;
+    const round = async () => {
+      ran++;
+      await gate;
+    };
+    const covered = a.run('Order_7', round, { ...timing, windowMs: 0 });
+    await sleep(200); // a's round for Order_7 runs
+    const later = a.run('Order_7', round, { ...timing, windowMs: 0 });
+    const polling = a.run('Order_8', round, timing);
+    await sleep(100);
+    await own.stop();
+    expect(await polling).toBe('unavailable');
+    expect(await later).toBe('unavailable');
+    release();
+    expect(await covered).toBe('done');
+    expect(ran).toBe(1);
   });
 });

@@ -61,6 +61,10 @@ interface OrderState {
   /** The latest round handed in here: the one this process runs when it holds the lease. */
   round: () => Promise<void>;
   polling: boolean;
+  /** The count sealed into the round this process is running for the order (0 when none runs here). */
+  sealed: number;
+  /** Wakes this process's lead from its window when Redis fails (there is then no round to lead). */
+  wake: AbortController | undefined;
 }
 
 type Timing = { windowMs: number; clock: Clock };
@@ -94,6 +98,11 @@ function settle(state: OrderState, done: number, failed: number, error: () => un
   });
 }
 
+/** Redis failed a moment ago: calls skip it until the runner's retry time instead of queueing on a dead connection. */
+class RedisDownError extends Error {
+  override name = 'RedisDownError';
+}
+
 /**
  * A {@link SharedCoalescer} on Redis: notifications for one order anywhere in the fleet share rounds.
  * Each notification is numbered on arrival; one process at a time holds the order's lease, waits out the
@@ -122,15 +131,48 @@ export class RedisCoalescer implements SharedCoalescer {
       clock: this.#clock,
       commandTimeoutMs: options.commandTimeoutMs ?? 1_000,
       retryMs: options.retryMs ?? 5_000,
-      onEvent: options.onEvent,
+      onEvent: (event) => {
+        if (event.type === 'redis-unavailable') this.#fallBack();
+        options.onEvent?.(event);
+      },
     });
+  }
+
+  /**
+   * Redis failed: every call waiting here runs its round in process now, not when its own command would
+   * have failed (a lead asleep in its window would otherwise notice only at the window's end, after the
+   * burst, and its calls would cost a further round). Calls a round running here covers stay with it.
+   */
+  #fallBack(): void {
+    for (const state of this.#orders.values()) {
+      state.wake?.abort(new RedisDownError('Redis is unavailable'));
+      state.waiters = state.waiters.filter((waiter) => {
+        if (waiter.n <= state.sealed) return true;
+        waiter.resolve('unavailable');
+        return false;
+      });
+    }
+  }
+
+  /** A script, failing at once while Redis counts as down (node-redis would queue it until its deadline). */
+  #call(script: string, keys: string[], args: string[]): Promise<unknown> {
+    if (!this.#runner.available) return Promise.reject(new RedisDownError('Redis is unavailable'));
+    return this.#runner.run(script, keys, args);
   }
 
   run(key: string, round: () => Promise<void>, timing: Timing): Promise<SharedOutcome> {
     if (!this.#runner.available) return Promise.resolve('unavailable');
     let state = this.#orders.get(key);
     if (!state) {
-      state = { arriving: [], numbering: false, waiters: [], round, polling: false };
+      state = {
+        arriving: [],
+        numbering: false,
+        waiters: [],
+        round,
+        polling: false,
+        sealed: 0,
+        wake: undefined,
+      };
       this.#orders.set(key, state);
     }
     state.round = round;
@@ -152,7 +194,7 @@ export class RedisCoalescer implements SharedCoalescer {
     while (state.arriving.length > 0) {
       const batch = state.arriving.splice(0);
       try {
-        const reply = await this.#runner.run(
+        const reply = await this.#call(
           ARRIVE,
           [this.#hash(key)],
           [String(timing.clock.now()), String(this.#ttlMs)],
@@ -189,7 +231,7 @@ export class RedisCoalescer implements SharedCoalescer {
       while (state.waiters.length > 0) {
         const want = Math.max(...state.waiters.map((w) => w.n));
         const step = readStep(
-          await this.#runner.run(
+          await this.#call(
             STEP,
             [this.#hash(key), this.#lock(key)],
             [String(want), this.#token, String(this.#leaseMs)],
@@ -211,27 +253,33 @@ export class RedisCoalescer implements SharedCoalescer {
   /** Holds the lease: waits out the window, seals the arrivals, runs the round, records the outcome. */
   async #lead(key: string, state: OrderState, open: number | undefined, timing: Timing): Promise<void> {
     const renewing = this.#renew(key);
+    state.wake = new AbortController();
     try {
       const wait = (open ?? timing.clock.now()) + timing.windowMs - timing.clock.now();
-      if (wait > 0) await timing.clock.sleep(wait);
-      const m = replyNumber(await this.#runner.run(SEAL, [this.#hash(key)], []));
-      let failure: { error: unknown } | undefined;
-      try {
-        await state.round();
-      } catch (error) {
-        failure = { error };
-      }
-      settle(state, failure ? 0 : m, failure ? m : 0, () => failure?.error);
-      await this.#runner
-        .run(
-          FINISH,
-          [this.#hash(key), this.#lock(key)],
-          [this.#token, String(m), failure ? '0' : '1', String(this.#ttlMs)],
-        )
-        .catch(() => {}); // the waiters here are settled; the others fall back when Redis fails them
+      if (wait > 0) await timing.clock.sleep(wait, state.wake.signal);
+      state.sealed = replyNumber(await this.#call(SEAL, [this.#hash(key)], []));
+      await this.#runSealed(key, state, state.sealed);
     } finally {
+      state.wake = undefined;
+      state.sealed = 0;
       renewing.abort();
     }
+  }
+
+  /** Runs the round sealed at `m`, settles the calls here it covers, and records its outcome in Redis. */
+  async #runSealed(key: string, state: OrderState, m: number): Promise<void> {
+    let failure: { error: unknown } | undefined;
+    try {
+      await state.round();
+    } catch (error) {
+      failure = { error };
+    }
+    settle(state, failure ? 0 : m, failure ? m : 0, () => failure?.error);
+    await this.#call(
+      FINISH,
+      [this.#hash(key), this.#lock(key)],
+      [this.#token, String(m), failure ? '0' : '1', String(this.#ttlMs)],
+    ).catch(() => {}); // the waiters here are settled; the others fall back when Redis fails them
   }
 
   /** Renews the lease every third of its length until aborted. */
@@ -240,9 +288,7 @@ export class RedisCoalescer implements SharedCoalescer {
     const loop = async (): Promise<void> => {
       for (;;) {
         await this.#clock.sleep(this.#leaseMs / 3, stop.signal);
-        await this.#runner
-          .run(RENEW, [this.#lock(key)], [this.#token, String(this.#leaseMs)])
-          .catch(() => {});
+        await this.#call(RENEW, [this.#lock(key)], [this.#token, String(this.#leaseMs)]).catch(() => {});
       }
     };
     loop().catch(() => {});

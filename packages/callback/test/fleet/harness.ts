@@ -114,7 +114,10 @@ export async function startFleet(options: FleetOptions) {
     ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}),
   };
   const receivers = await Promise.all(Array.from({ length: options.receivers }, () => startReceiver(task)));
-  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  // One socket per notification in flight: a receiver answers only once a round covering it finished,
+  // so a socket cap (Node's default pool, or 256 per receiver) would hold the rest of the burst back
+  // until the held order API opens, and the burst would arrive in slices, each one a round.
+  const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
 
   const get = (url: string) =>
     new Promise<number>((resolve) => {
@@ -131,7 +134,14 @@ export async function startFleet(options: FleetOptions) {
   /** Opens the held order API once every notification sent has reached its receiver, plus `settleMs`. */
   async function openWhenArrived(open: () => void, expected: number, settleMs: number): Promise<void> {
     const giveUp = Date.now() + 600_000;
-    while (arrivedInAll() < expected && Date.now() < giveUp) await new Promise((r) => setTimeout(r, 20));
+    let logged = 0;
+    while (arrivedInAll() < expected && Date.now() < giveUp) {
+      await new Promise((r) => setTimeout(r, 20));
+      if (process.env.FLEET_DEBUG && Date.now() - logged > 1_000) {
+        logged = Date.now();
+        process.stderr.write(`fleet: ${arrivedInAll()}/${expected} arrived, ${api.fetches.length} fetches\n`);
+      }
+    }
     await new Promise((r) => setTimeout(r, settleMs));
     open();
   }
