@@ -144,3 +144,64 @@ describe('bucket arithmetic (fake time)', () => {
     expect(TUNING.reserveSeconds).toBeGreaterThan(0);
   });
 });
+
+describe('a process alone, answers reordered and late (issue 21: 82–92 % of the budget on a busy machine)', () => {
+  /**
+   * One process, 8 requests on the way at once; the server (a continuous token bucket, q=120, w=6 s)
+   * counts each request at a random moment between its sending and its answer `rttMs` later, so it sees
+   * them in another order than they were sent, and answers carry balances of moments the process does not
+   * know. Before the fix, this noise read as another process spending, and the process cut its own share.
+   */
+  function alone(rttMs: number, seed: number) {
+    let state = seed;
+    const random = () => {
+      state = (state * 1103515245 + 12345) % 2 ** 31;
+      return state / 2 ** 31;
+    };
+    const b = newBucket(120, 6, T0);
+    let server = { tokens: 120, at: T0 };
+    const serverTake = (at: number): number => {
+      server = { tokens: Math.min(120, server.tokens + ((at - server.at) / 1000) * 20), at };
+      if (server.tokens >= 1) server.tokens -= 1;
+      return Math.floor(server.tokens);
+    };
+    type Flight = { ticket: number; sentAt: number; countedAt: number; answerAt: number; r?: number };
+    const flights: Flight[] = [];
+    let ticket = 0;
+    for (let now = T0; now < T0 + 12_000; now += 1) {
+      // The server counts requests at their moment, in that order.
+      for (const f of flights
+        .filter((f) => f.r === undefined && f.countedAt <= now)
+        .sort((x, y) => x.countedAt - y.countedAt))
+        f.r = serverTake(f.countedAt);
+      for (const f of flights.filter((f) => f.answerAt <= now)) {
+        observe(
+          b,
+          f.ticket,
+          { name: 'default', remaining: f.r ?? 0, resetSeconds: 0, sentAt: f.sentAt, answeredAt: now },
+          now,
+        );
+        flights.splice(flights.indexOf(f), 1);
+      }
+      while (flights.length < 8 && takeAll([b], ++ticket, now).ok) {
+        flights.push({
+          ticket,
+          sentAt: now,
+          countedAt: now + Math.floor(random() * rttMs),
+          answerAt: now + rttMs,
+        });
+      }
+    }
+    return b;
+  }
+
+  for (const rttMs of [5, 40, 160]) {
+    it(`keeps its whole share with a ${rttMs} ms round trip`, () => {
+      for (const seed of [1, 2, 3]) {
+        const b = alone(rttMs, seed);
+        expect(b.others).toBeLessThanOrEqual(TUNING.sharedAbove);
+        expect(b.share).toBe(1);
+      }
+    });
+  }
+});

@@ -73,6 +73,11 @@ export interface BucketState {
   refRefunded: number;
   /** The refill rate the window started with: a policy change ends the window without a sample. */
   refRate: number;
+  /**
+   * Requests that were on the way when the window's first answer came (older than it): the server may
+   * have counted them after that answer, so up to this many of the window's spending may be ours.
+   */
+  refSlack: number;
 }
 
 export interface BucketObservation {
@@ -89,6 +94,8 @@ export interface BucketObservation {
   seen?: boolean;
   /** When the request was sent (ms): the server's balance is of a moment between this and now. */
   sentAt?: number;
+  /** When its answer came (ms, the same clock as `sentAt`). */
+  answeredAt?: number;
 }
 
 export const TUNING = {
@@ -143,6 +150,7 @@ export function newBucket(quota: number, windowSeconds: number, now: number): Bu
     refSeq: 0,
     refRefunded: 0,
     refRate: quota / windowSeconds,
+    refSlack: 0,
   };
 }
 
@@ -280,7 +288,15 @@ export function observe(b: BucketState, ticket: number | undefined, o: BucketObs
   b.seenAt = now;
   const { lo, balance } = correctLevel(b, ticket, settled, o.remaining, o.resetSeconds);
   steerShare(b, lo, now);
-  if (seq !== undefined) measure(b, seq, balance, o.sentAt ?? now);
+  if (seq !== undefined)
+    measure(
+      b,
+      ticket,
+      seq,
+      balance,
+      { sentAt: o.sentAt ?? now, now: o.answeredAt ?? now },
+      settled?.foreign ?? 0,
+    );
 }
 
 /**
@@ -332,23 +348,47 @@ function correctLevel(
  * Measures others' part of the server's consumption over a window that ends with this answer: the
  * server spent refill + balance before − balance after, of which our requests in between were ours.
  * Measured from send to send: a late answer (a slow network, a virtual clock that jumped) must not read
- * as others spending the refill of the wait.
+ * as others spending the refill of the wait. Requests on the way at either end may have reached the server
+ * in another order than they were sent (concurrent connections): at the window's start, older ones the
+ * server counted after its first answer; at its end, newer ones it counted before this answer. Both would
+ * read as someone else's spending, so up to that many tokens of the difference are taken to be ours (a
+ * burst of concurrent requests, when this matters most, must not make a process alone think it shares).
  */
-function measure(b: BucketState, seq: number, balance: number, at: number): void {
+function measure(
+  b: BucketState,
+  ticket: number | undefined,
+  seq: number,
+  balance: number,
+  time: { sentAt: number; now: number },
+  unsure: number,
+): void {
   const rate = rateOf(b);
+  const at = time.sentAt;
   const elapsed = at - b.refAt;
+  // The server counted this request somewhere between its sending and its answer: the refill of that
+  // time is unknown too.
+  const inTransit = (rate * Math.max(0, time.now - at)) / 1000;
+  let older = 0;
+  let newer = 0;
+  for (const t of b.inflight) {
+    if (ticket === undefined || t > ticket) newer++;
+    else older++;
+  }
   if (b.refAt < 0 || elapsed < 0 || b.refRate !== rate) {
-    startWindow(b, at, balance, seq);
+    startWindow(b, at, balance, seq, older + unsure + inTransit);
     return;
   }
   const ours = seq - b.refSeq - (b.refunded - b.refRefunded);
   const spent = (rate * elapsed) / 1000 + b.refBalance - balance;
-  if (spent < TUNING.windowTokens && elapsed < TUNING.windowMs) return;
+  // Reordering blurs a window by up to `slack` tokens: it must be long enough to see through that.
+  const slack = b.refSlack + newer + unsure + inTransit;
+  if (spent < Math.max(TUNING.windowTokens, 3 * slack) && elapsed < TUNING.windowMs) return;
   // A full bucket wastes refill, which would read as someone else's use: no sample when it may have
   // filled up during the window.
   if (b.refBalance + (rate * elapsed) / 1000 < b.quota - 1 && balance < b.quota - 1 && ours > 0) {
-    // Within a token of noise (reordering, rounding of `r`) nobody else spent anything.
-    const others = Math.max(0, spent - ours - 1);
+    // Within a token of rounding of `r`, or within what reordering can explain, nobody else spent anything.
+    const excess = Math.max(0, spent - ours - 1);
+    const others = excess <= slack ? 0 : excess;
     const measured = others / (ours + others);
     const sample = measured <= 1 - TUNING.aloneAbove ? 0 : Math.min(1 - TUNING.minShare, measured);
     // The first sample of a full window replaces the initial guess at once: the start, when every
@@ -358,7 +398,7 @@ function measure(b: BucketState, seq: number, balance: number, at: number): void
     if (!b.sampled) b.share = Math.max(TUNING.minShare, 1 - sample);
     b.sampled = true;
   }
-  startWindow(b, at, balance, seq);
+  startWindow(b, at, balance, seq, older + unsure + inTransit);
 }
 
 /**
@@ -379,8 +419,9 @@ function steerShare(b: BucketState, balance: number, now: number): void {
   b.share = Math.min(1, b.share + (TUNING.increasePerWindow * elapsed) / windowMs);
 }
 
-function startWindow(b: BucketState, now: number, balance: number, seq: number): void {
+function startWindow(b: BucketState, now: number, balance: number, seq: number, slack: number): void {
   b.refAt = now;
+  b.refSlack = slack;
   b.refBalance = balance;
   b.refSeq = seq;
   b.refRefunded = b.refunded;

@@ -79,7 +79,10 @@ export class Budget {
         for (const name of t.buckets) at(name).pauseUntil = throttle.now + t.pauseMs;
     }
     const out = [...byName.values()];
-    for (const o of out) o.sentAt = throttle.sentAt;
+    for (const o of out) {
+      o.sentAt = throttle.sentAt;
+      o.answeredAt = throttle.now;
+    }
     return out;
   }
 

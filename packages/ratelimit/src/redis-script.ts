@@ -33,7 +33,8 @@ local cutEvery = tonumber(ARGV[16])
 local sharedAbove = tonumber(ARGV[17])
 
 local FIELDS = { 'quota', 'window', 'level', 'tokens', 'at', 'share', 'sampled', 'paused', 'taken', 'refunded',
-  'last', 'live', 'refAt', 'refBalance', 'refSeq', 'refRefunded', 'others', 'grownAt', 'cutAt', 'probing', 'seenAt', 'refRate' }
+  'last', 'live', 'refAt', 'refBalance', 'refSeq', 'refRefunded', 'others', 'grownAt', 'cutAt', 'probing', 'seenAt', 'refRate',
+  'refSlack' }
 
 local function load(i, name, quota, window)
   local h = KEYS[1 + 2 * i]
@@ -49,11 +50,12 @@ local function load(i, name, quota, window)
     b.probing = b.probing or 0
     b.seenAt = b.seenAt or now
     b.refRate = b.refRate or (b.quota / b.window)
+    b.refSlack = b.refSlack or 0
   elseif quota and window then
     b = { quota = quota, window = window, level = quota, tokens = quota, at = now, share = 1, sampled = 0, paused = 0,
           taken = 0, refunded = 0, last = -1, live = 0, refAt = -1, refBalance = 0, refSeq = 0, refRefunded = 0,
           others = 0, grownAt = now, cutAt = -1, probing = 0, seenAt = now,
-          refRate = quota / window }
+          refRate = quota / window, refSlack = 0 }
     redis.call('SADD', KEYS[2], name)
   else
     return nil
@@ -160,8 +162,9 @@ local function settle(b, ticket)
   return nil, 0
 end
 
-local function startWindow(b, at, balance, seq)
+local function startWindow(b, at, balance, seq, slack)
   b.refAt = at
+  b.refSlack = slack
   b.refBalance = balance
   b.refSeq = seq
   b.refRefunded = b.refunded
@@ -211,8 +214,9 @@ local function observe(b, ticket, o)
   end
   b.seenAt = now
   local after = 0
+  local older = 0
   for _, t in ipairs(b.inflight) do
-    if (not ticket) or t > ticket then after = after + 1 end
+    if (not ticket) or t > ticket then after = after + 1 else older = older + 1 end
   end
   local r = rate(b)
   local lo = o.remaining
@@ -246,15 +250,18 @@ local function observe(b, ticket, o)
   if not seq then return end
   local at = o.sentAt or now
   local elapsed = at - b.refAt
+  local inTransit = r * math.max(0, (o.answeredAt or at) - at) / 1000
   if b.refAt < 0 or elapsed < 0 or math.abs(b.refRate - r) > 1e-9 then
-    startWindow(b, at, balance, seq)
+    startWindow(b, at, balance, seq, older + unsure + inTransit)
     return
   end
   local ours = seq - b.refSeq - (b.refunded - b.refRefunded)
   local spent = r * elapsed / 1000 + b.refBalance - balance
-  if spent < windowTokens and elapsed < windowMs then return end
+  local slack = b.refSlack + after + unsure + inTransit
+  if spent < math.max(windowTokens, 3 * slack) and elapsed < windowMs then return end
   if b.refBalance + r * elapsed / 1000 < b.quota - 1 and balance < b.quota - 1 and ours > 0 then
     local others = math.max(0, spent - ours - 1)
+    if others <= slack then others = 0 end
     local measured = others / (ours + others)
     local sample = 0
     if measured > 1 - aloneAbove then sample = math.min(1 - minShare, measured) end
@@ -264,7 +271,7 @@ local function observe(b, ticket, o)
     if b.sampled == 0 then b.share = math.max(minShare, 1 - sample) end
     b.sampled = 1
   end
-  startWindow(b, at, balance, seq)
+  startWindow(b, at, balance, seq, older + unsure + inTransit)
 end
 
 if mode == 'take' then
