@@ -48,6 +48,8 @@ function keepOpenUnionsOpen(type: ts.TypeNode): ts.TypeNode | undefined {
 export async function generateTypes(doc: OpenApiDocument): Promise<string> {
   const ast = await openapiTS(doc as never, {
     rootTypes: true,
+    // minItems/maxItems become tuple types: an order's orderlines (minItems 1) cannot be an empty array.
+    arrayLength: true,
     rootTypesNoSchemaPrefix: true,
     silent: true,
     transform(schema, metadata) {

@@ -68,7 +68,8 @@ describe('helpers', () => {
   });
 
   it('createOrder takes the order object, uploads take bytes', () => {
-    expectTypeOf(client.createOrder).parameter(0).toEqualTypeOf<Schemas['OrderRequest']>();
+    expectTypeOf<Schemas['OrderRequest']>().toExtend<Parameters<typeof client.createOrder>[0]>();
+    expectTypeOf<Parameters<typeof client.createOrder>[0]>().toExtend<Schemas['OrderRequest']>();
     expectTypeOf(client.uploadImage(new Uint8Array())).resolves.toEqualTypeOf<`Image_${string}`>();
     expectTypeOf(client.uploadEvidence(new Uint8Array())).resolves.toEqualTypeOf<`Evidence_${string}`>();
     expectTypeOf(client.lookupOrderReference('x')).resolves.toEqualTypeOf<`Order_${string}` | null>();
@@ -105,7 +106,7 @@ describe('lite entry', () => {
     expectTypeOf(lite.paginate(base, '/claims')).toEqualTypeOf<
       AsyncGenerator<Schemas['ClaimListEntry'], void, undefined>
     >();
-    expectTypeOf(lite.createOrder).parameter(1).toEqualTypeOf<Schemas['OrderRequest']>();
+    expectTypeOf<Schemas['OrderRequest']>().toExtend<Parameters<typeof lite.createOrder>[1]>();
     expectTypeOf(lite.uploadImage(base, new Uint8Array())).resolves.toEqualTypeOf<`Image_${string}`>();
     expectTypeOf(
       lite.download(base, '/renders/{renderReference}/media', {

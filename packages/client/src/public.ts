@@ -19,20 +19,24 @@ export {
 } from './helpers.ts';
 export type { OperationTable } from './operations.ts';
 export {
+  AmbiguousOrderError,
+  type CombinedOrderRequest,
   type CreateOrderInit,
   createOrder,
-  lookupOrderReference,
-  type OrderResult,
-} from './orders/create.ts';
-export {
-  AmbiguousOrderError,
+  type DropshipOrderRequest,
   IdentifierConflictError,
+  lookupOrderReference,
   memoryOrderClaims,
   type OrderClaim,
   type OrderClaims,
+  type OrderlineRequest,
+  type OrderlineRequests,
   type OrderRequest,
+  type OrderRequestOf,
+  type OrderResult,
   type OrderStep,
   type RecordedOrder,
+  type ShippingKind,
   sameOrderContent,
 } from './orders.ts';
 export { REDACTED, redactSecret } from './redact.ts';

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { BASE, fakeFetch, json, KEY, OPS, testClock } from '../test/fake.ts';
 import { createCore } from './client.ts';
 import { AmbiguousOutcomeError, NetworkError, PartnerPrintError } from './errors.ts';
-import { createOrder } from './orders.ts';
+import type { PartnerPrintBaseClient } from './helpers.ts';
+import type { OrderRequest } from './orders/content.ts';
+import { createOrder } from './orders/create.ts';
 import type { ClientEvent } from './transport.ts';
 
 /** Every way an error or event is likely to be shown or logged. */
@@ -17,7 +19,7 @@ function renderings(value: unknown): string[] {
 function setup(handler: Parameters<typeof fakeFetch>[0], retry = true) {
   const events: ClientEvent[] = [];
   const push = (e: ClientEvent) => events.push(e);
-  const client = createCore<never>(
+  const core = createCore<never>(
     {
       secretKey: KEY,
       baseUrl: BASE,
@@ -29,6 +31,8 @@ function setup(handler: Parameters<typeof fakeFetch>[0], retry = true) {
     },
     { operations: OPS, userAgent: 'ua' },
   );
+  // What the lite entry's createClient returns without a scheduler.
+  const client: PartnerPrintBaseClient = Object.assign(core, { scheduler: undefined });
   return { client, events };
 }
 
@@ -56,7 +60,12 @@ describe('the secret key never shows', () => {
     const { client } = setup((req) => {
       throw new Error(echoKey(req));
     });
-    const error = await createOrder(client, {}).catch((e: unknown) => e);
+    const order: OrderRequest = {
+      storeReference: 'Store_x',
+      shippingKind: 'combined',
+      orderlines: [{ productReference: 'Product_x', quantity: 1 }],
+    };
+    const error = await createOrder(client, order).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AmbiguousOutcomeError);
     for (const text of renderings(error)) expect(text).not.toContain(KEY);
   });

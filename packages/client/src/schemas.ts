@@ -1,4 +1,5 @@
-// The spec's resource types, so that an integration imports them from the client it uses.
+// The spec's resource types, so that an integration imports them from the client it uses. The order request
+// types (OrderRequest, DropshipOrderRequest, CombinedOrderRequest, OrderlineRequest) come from orders.ts.
 export type {
   Address,
   Claim,
@@ -9,14 +10,11 @@ export type {
   ClaimlineDecision,
   ClaimlineRequest,
   ClaimStatus,
-  CombinedOrderRequest,
   Composition,
-  DropshipOrderRequest,
   ErrorBody,
   Item,
   ItemIssuesClaimRequest,
   Order,
-  OrderlineRequest,
   OrderStatus,
   PackageMissingClaimRequest,
   Perspective,

@@ -10,6 +10,7 @@ import {
   collect,
   createClient,
   createOrder,
+  type DropshipOrderRequest,
   download,
   type LiteClientOptions,
   lookupOrderReference,
@@ -48,9 +49,9 @@ describe('@partner-print/client/lite', () => {
       ValidationError,
     );
 
-    const order = (customIdentifier: string) => ({
+    const order = (customIdentifier: string): DropshipOrderRequest => ({
       storeReference: seed.stores.dropship,
-      shippingKind: 'dropship' as const,
+      shippingKind: 'dropship',
       customIdentifier,
       dropshipAddress: ADDRESS,
       orderlines: [{ productReference: seed.products.print, imageReference: image, quantity: 1 }],

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
+  type CombinedOrderRequest,
   GoneError,
   NotFoundError,
   RateLimitedError,
@@ -93,9 +94,9 @@ describe('orders against the sandbox', () => {
 
   it('reconciles a dropped order creation through its customIdentifier, but never with another order', async () => {
     const { client, seed, sandbox } = sandboxClient();
-    const order = (quantity: number, customIdentifier: string) => ({
+    const order = (quantity: number, customIdentifier: string): CombinedOrderRequest => ({
       storeReference: seed.stores.combined,
-      shippingKind: 'combined' as const,
+      shippingKind: 'combined',
       customIdentifier,
       orderlines: [{ productReference: seed.products.nonPrint, quantity }],
     });

@@ -8,6 +8,7 @@ import {
   createSkuResolver,
   type MigrateClient,
   type SkuResolution,
+  type V2OrderRequest,
 } from './index.ts';
 
 const client = createClient({ secretKey: 'sk_test_x', baseUrl: 'http://sandbox.localhost/v2' });
@@ -43,5 +44,16 @@ describe('conversion result types', () => {
     if (result.ok) expectTypeOf(result.order).toMatchTypeOf<Parameters<typeof client.createOrder>[0]>();
     const dry = await convertV1Order({}, { uploadImage: async (b64: string) => `dry-run:${b64.length}` });
     if (dry.ok) expectTypeOf(dry.order).not.toMatchTypeOf<Parameters<typeof client.createOrder>[0]>();
+  });
+});
+
+describe('V2OrderRequest', () => {
+  it('has at least one orderline, like the spec (minItems: 1)', () => {
+    const line = { productReference: 'Product_x', quantity: 1 } as const;
+    const one: V2OrderRequest = { storeReference: 'Store_x', shippingKind: 'combined', orderlines: [line] };
+    expectTypeOf(one).toMatchTypeOf<Parameters<typeof client.createOrder>[0]>();
+    // @ts-expect-error an order without orderlines
+    const none: V2OrderRequest = { storeReference: 'Store_x', shippingKind: 'combined', orderlines: [] };
+    expectTypeOf(none).not.toBeNever();
   });
 });

@@ -15,6 +15,7 @@ import type {
   ConvertOptions,
   V2OrderDraft,
   V2Orderline,
+  V2Orderlines,
   V2OrderRequest,
 } from './convert/types.ts';
 
@@ -30,6 +31,7 @@ export type {
   V2Address,
   V2OrderDraft,
   V2Orderline,
+  V2Orderlines,
   V2OrderRequest,
 } from './convert/types.ts';
 
@@ -51,11 +53,14 @@ function unwrap(v1Order: unknown, report: ReportBuilder): unknown {
 const isCompleteLine = <I extends string>(l: Partial<V2Orderline<I>>): l is V2Orderline<I> =>
   typeof l.productReference === 'string' && typeof l.quantity === 'number';
 
+/** Every line complete and at least one (the spec's `minItems: 1`). */
+const completeLines = <I extends string>(lines: Array<Partial<V2Orderline<I>>>): lines is V2Orderlines<I> =>
+  lines.length > 0 && lines.every(isCompleteLine);
+
 /** The draft as a V2 order request, when it has everything the spec requires; fields in V2 order. */
 function complete<I extends string>(d: V2OrderDraft<I>): V2OrderRequest<I> | undefined {
-  const orderlines = d.orderlines.filter(isCompleteLine);
-  if (!d.storeReference || orderlines.length === 0 || orderlines.length !== d.orderlines.length)
-    return undefined;
+  const { orderlines } = d;
+  if (!d.storeReference || !completeLines(orderlines)) return undefined;
   const head = { storeReference: d.storeReference };
   const id = d.customIdentifier !== undefined ? { customIdentifier: d.customIdentifier } : {};
   if (d.shippingKind === 'combined') return { ...head, shippingKind: 'combined', ...id, orderlines };

@@ -27,6 +27,7 @@ export {
   type V2Address,
   type V2OrderDraft,
   type V2Orderline,
+  type V2Orderlines,
   type V2OrderRequest,
 } from './convert.ts';
 export {

@@ -1,11 +1,30 @@
-import type { components } from '@partner-print/openapi';
+import type * as spec from '@partner-print/openapi';
 
+// The spec's order request types under their own names: a type error then says "required in type
+// 'DropshipOrderRequest'" instead of printing the whole intersection. Each is the spec's type (a type test
+// checks that they stay equal).
+
+/** One orderline of an order request. */
+export interface OrderlineRequest extends spec.OrderlineRequest {}
+/** At least one orderline (the spec's `minItems: 1`): an empty array does not compile. */
+export type OrderlineRequests = [OrderlineRequest, ...OrderlineRequest[]];
+/** An order shipped to the customer at `dropshipAddress` (required: the service answers `missing_address`). */
+export interface DropshipOrderRequest extends Omit<spec.DropshipOrderRequest, 'orderlines'> {
+  orderlines: OrderlineRequests;
+}
+/** An order shipped to the store's combined address: no `dropshipAddress`, no shipping level. */
+export interface CombinedOrderRequest extends Omit<spec.CombinedOrderRequest, 'orderlines'> {
+  orderlines: OrderlineRequests;
+}
 /** The `order` object of POST /orders (dropship or combined). */
-export type OrderRequest = components['schemas']['OrderRequest'];
+export type OrderRequest = DropshipOrderRequest | CombinedOrderRequest;
+/** `dropship` or `combined`. */
+export type ShippingKind = OrderRequest['shippingKind'];
+/** The order request of one shipping kind. */
+export type OrderRequestOf<K extends ShippingKind> = Extract<OrderRequest, { shippingKind: K }>;
 /** An order as GET /orders/{orderReference} reads it back (beyond `reference` its fields are undocumented). */
-export type OrderRead = components['schemas']['Order'];
-type Address = components['schemas']['Address'];
-type OrderlineRequest = components['schemas']['OrderlineRequest'];
+export type OrderRead = spec.Order;
+type Address = spec.Address;
 
 type Open = { [key: string]: unknown };
 const isOpen = (value: unknown): value is Open => typeof value === 'object' && value !== null;

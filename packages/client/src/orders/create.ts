@@ -4,7 +4,13 @@ import { coreOf } from '../core.ts';
 import { AmbiguousOutcomeError, NotFoundError } from '../errors.ts';
 import type { CallInit, PartnerPrintBaseClient } from '../helpers.ts';
 import { memoryOrderClaims, type OrderClaim, type OrderClaims, type RecordedOrder } from './claims.ts';
-import { contentKey, type OrderRequest, sameOrderContent } from './content.ts';
+import {
+  contentKey,
+  type OrderRequest,
+  type OrderRequestOf,
+  type ShippingKind,
+  sameOrderContent,
+} from './content.ts';
 import { IdentifierConflictError } from './errors.ts';
 import { AmbiguousOrderError, notCreated, OrderHistory } from './history.ts';
 import { type Found, settle, settleWindowOf } from './settle.ts';
@@ -64,11 +70,17 @@ function requestInit({ lookupFirst: _l, settleWindowMs: _s, claims: _c, ...init 
  * share one flight (the later ones get `created: false`); see the README's "Orders" section for what
  * holds and what does not.
  */
-export function createOrder(
+export function createOrder<K extends ShippingKind>(
   client: Client,
-  order: OrderRequest,
+  order: OrderRequestOf<K> & { shippingKind: K },
   init: CreateOrderInit = {},
 ): Promise<OrderResult> {
+  return createOne(client, order, init);
+}
+
+// Generic over the shipping kind so that a type error names the one request type the order was meant
+// to be (`Property 'dropshipAddress' is missing … in type 'DropshipOrderRequest'`), not the union.
+function createOne(client: Client, order: OrderRequest, init: CreateOrderInit): Promise<OrderResult> {
   const { clock } = coreOf(client);
   const id = order.customIdentifier;
   if (id === undefined || id === '') return postAnonymous(client, order, init, clock);
@@ -80,8 +92,8 @@ export function createOrder(
     // same checks as any later call (which will find its order and refuse a conflict).
     if (flight.content === content) return flight.result.then((r) => ({ order: r.order, created: false }));
     return flight.result.then(
-      () => createOrder(client, order, init),
-      () => createOrder(client, order, init),
+      () => createOne(client, order, init),
+      () => createOne(client, order, init),
     );
   }
   const result = createIdentified(client, order, id, content, init, clock, init.claims ?? state.claims);

@@ -27,10 +27,13 @@ export interface V2OrderDraft<I extends string = Reference<'Image'>> {
   orderlines: Array<Partial<V2Orderline<I>>>;
 }
 
+/** At least one orderline, as the spec requires (`minItems: 1`): an empty array does not compile. */
+export type V2Orderlines<I extends string = Reference<'Image'>> = [V2Orderline<I>, ...V2Orderline<I>[]];
+
 interface V2OrderBase<I extends string> {
   storeReference: Reference<'Store'>;
   customIdentifier?: string;
-  orderlines: V2Orderline<I>[];
+  orderlines: V2Orderlines<I>;
 }
 
 /**

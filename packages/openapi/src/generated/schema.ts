@@ -964,7 +964,17 @@ export interface components {
          */
         EvidenceReference: `Evidence_${string}`;
         /** @description Evidence references from `POST /evidence`, 0 to 3 entries. */
-        EvidenceReferences: components["schemas"]["EvidenceReference"][];
+        EvidenceReferences: [
+        ] | [
+            components["schemas"]["EvidenceReference"]
+        ] | [
+            components["schemas"]["EvidenceReference"],
+            components["schemas"]["EvidenceReference"]
+        ] | [
+            components["schemas"]["EvidenceReference"],
+            components["schemas"]["EvidenceReference"],
+            components["schemas"]["EvidenceReference"]
+        ];
         /** @description URLs of the evidence images (served from the files host). Evidence is purged about four months after decision or retraction. */
         EvidenceUrls: string[];
         /**
@@ -994,7 +1004,10 @@ export interface components {
             orderReference: components["schemas"]["OrderReference"];
             /** @description Free text for support, at most 1000 characters. */
             comment?: string;
-            claimlines: components["schemas"]["ClaimlineRequest"][];
+            claimlines: [
+                components["schemas"]["ClaimlineRequest"],
+                ...components["schemas"]["ClaimlineRequest"][]
+            ];
         };
         /**
          * @description A page of the organization's warehouse items. The endpoint table of the service reference gives no envelope;
@@ -1096,7 +1109,10 @@ export interface components {
              *     service reference: 1 to 255 characters is the sandbox's assumption (`invalid_custom_identifier`).
              */
             customIdentifier?: string;
-            orderlines: components["schemas"]["OrderlineRequest"][];
+            orderlines: [
+                components["schemas"]["OrderlineRequest"],
+                ...components["schemas"]["OrderlineRequest"][]
+            ];
         };
         OrderResponse: {
             order: components["schemas"]["Order"];

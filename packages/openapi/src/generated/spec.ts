@@ -4166,6 +4166,7 @@ export const spec: OpenApiDocument = {
       },
       "OrderRequest": {
         "description": "The `order` object of `POST /orders`, discriminated by `shippingKind`.",
+        "type": "object",
         "oneOf": [
           {
             "$ref": "#/components/schemas/DropshipOrderRequest"
