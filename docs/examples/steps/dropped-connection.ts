@@ -13,8 +13,10 @@ export const droppedConnection: DemoStep = {
       orderlines: [{ productReference: seed.products.print, imageReference: state.image!, quantity: 1 }],
     });
     log(`the answer to POST /orders was lost; createOrder asked the custom-identifier lookup instead`);
+    // createOrder looks the identifier up before posting (nothing yet), posts (the answer is lost), looks it up
+    // again (found) and reads that order to check it has the same content before taking it as its own.
     log(
-      `demo-1003 → ${order.reference} after ${requests() - before} requests (POST, then GET lookup), created once`,
+      `demo-1003 → ${order.reference} after ${requests() - before} requests (lookup, POST, lookup, GET of the order found), created once`,
     );
     sandbox.control.injectFault({ path: '/orders', method: 'POST', kind: 'drop-after' });
     const error = await client
