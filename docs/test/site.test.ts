@@ -200,8 +200,10 @@ describe('the built site in Chromium', () => {
     // The SDK sample is the default tab (redocly.yaml lists the sample languages), curl the next.
     const panel = page.locator('main');
     await panel.getByText('SDK (TypeScript)', { exact: true }).first().waitFor({ state: 'visible' });
-    // Whole samples: the client comes from environment variables.
-    await panel.getByText('PARTNER_PRINT_SECRET_KEY').first().waitFor({ state: 'visible' });
+    // Whole samples: the client comes from environment variables, in the setup part the page folds.
+    const fold = panel.locator(`[data-pp-fold="op:${op.operationId}"]`).first();
+    await fold.locator('summary').waitFor({ state: 'visible' });
+    await expect(fold.locator('details > pre').textContent()).resolves.toContain('PARTNER_PRINT_SECRET_KEY');
     await panel.getByText('SDK (TypeScript)', { exact: true }).first().click();
     await page.getByText('curl', { exact: true }).last().click();
     await panel.getByText('PARTNER_PRINT_SECRET_KEY').first().waitFor({ state: 'visible' });

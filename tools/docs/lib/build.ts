@@ -8,6 +8,7 @@ import { makeOffline, remoteAssetUrls } from './postprocess.ts';
 import { redocly } from './redocly.ts';
 import {
   guideRunnables,
+  operationRoutes,
   operationSample,
   type RunnableEntry,
   runnerParts,
@@ -122,7 +123,10 @@ async function buildInto(
 
   // 3. Code samples: the SDK region of docs/examples/operations/<operationId>.ts, and curl.
   const missingSamples: string[] = [];
-  const runnable: RunnableEntry[] = guides.flatMap((g) => guideRunnables(g.file, g.title, g.markdown));
+  const routes = operationRoutes(doc);
+  const runnable: RunnableEntry[] = guides.flatMap((g) =>
+    guideRunnables(g.file, g.title, g.markdown, routes),
+  );
   for (const op of operations) {
     const existing = Array.isArray(op.node['x-codeSamples'])
       ? (op.node['x-codeSamples'] as unknown as CodeSample[])

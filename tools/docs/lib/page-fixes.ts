@@ -1,5 +1,6 @@
 /**
- * Fixes of Redoc's layout seen in Chromium, and the styles of the Run bar the loader adds under runnable code.
+ * Fixes of Redoc's layout seen in Chromium, and the styles of the Run bar and the folded setup part the loader
+ * adds to runnable code.
  */
 export const PAGE_CSS = `
 /* Guides and the introduction have nothing for the right-hand column: their text takes the whole width. */
@@ -13,7 +14,19 @@ main td code,main th code{word-break:normal!important;overflow-wrap:normal!impor
 color:#fff;cursor:pointer}
 .pp-run-bar button:hover{background:#1646b5}
 .pp-run-bar button:disabled{opacity:.6;cursor:progress}
+.pp-run-bar button.pp-copy{background:transparent;color:inherit;border-color:currentColor;font-weight:500}
+.pp-run-bar button.pp-copy:hover{background:rgba(127,127,127,.15)}
 .pp-run-bar span{color:inherit;opacity:.75}
+/* A sample's setup part (imports, client, inputs) folded; Redoc's own block stays in the page, hidden. */
+pre[hidden]{display:none!important}
+.pp-fold{margin:0 0 8px;width:100%;max-width:100%;min-width:0}
+.pp-fold pre{margin:0!important;max-width:100%;overflow-x:auto}
+.pp-fold>pre:first-child,.pp-fold>details:first-child>pre{border-bottom-left-radius:0!important;border-bottom-right-radius:0!important}
+.pp-fold details+pre{border-top-left-radius:0!important;border-top-right-radius:0!important}
+.pp-setup summary{cursor:pointer;padding:6px 12px;font:12px/1.5 ui-monospace,SFMono-Regular,Menlo,monospace;
+background:rgba(127,127,127,.16);color:inherit;border-radius:4px 4px 0 0}
+.pp-setup[open] summary{border-radius:4px 4px 0 0}
+.pp-setup summary:focus-visible{outline:2px solid #1a56db;outline-offset:1px}
 `;
 
 /** No favicon request: an inline icon (the page is one file and must make no request but itself). */

@@ -62,7 +62,14 @@ export async function runnerParts(
   const data = { samples: entries.map((e) => e.sample), routes: operationRoutes(doc) };
   return {
     payload: runnerPayload(bundle, RUNNER_GLOBAL, data),
-    loader: loaderScript(new Map(entries.map((e) => [e.sample.id, e.shown])), RUNNER_GLOBAL),
+    loader: loaderScript(
+      entries.map((e) => ({
+        id: e.sample.id,
+        text: e.shown,
+        ...(e.sample.setup ? { setup: e.sample.setup } : {}),
+      })),
+      RUNNER_GLOBAL,
+    ),
   };
 }
 
@@ -79,48 +86,126 @@ export function withRunner(html: string, parts: { css: string; payload: string; 
   return `${html.slice(0, at)}${tail}\n${html.slice(at)}`;
 }
 
-const RUNNABLE_FENCE = /^(\s*)```(ts|typescript)(\s.*)?$/;
+const TS_FENCE = /^(\s*)```(ts|typescript)(\s.*)?$/;
 
 /**
- * The guide's fences marked ```` ```ts runnable ````: whole programs (imports, a client from environment
- * variables) that the page runs like the operation samples. The mark is a build instruction: the page shows
- * the fence as a plain ```` ```ts ```` block.
+ * Why a guide's TypeScript block has no Run button, by the key its fence names (```` ```ts not-runnable:server ````).
+ * Every other TypeScript block of a guide is ```` ```ts runnable:<name> ````: a whole program the page runs.
  */
-export function guideRunnables(file: string, title: string, markdown: string): RunnableEntry[] {
-  const lines = markdown.split('\n');
-  const entries: RunnableEntry[] = [];
-  let section = title;
-  for (let i = 0; i < lines.length; i++) {
-    const heading = /^##\s+(.+)$/.exec(lines[i]!);
-    if (heading) section = `${title}: ${heading[1]!.trim()}`;
-    const open = RUNNABLE_FENCE.exec(lines[i]!);
-    if (!open) continue;
-    let end = i + 1;
-    while (end < lines.length && lines[end]!.trim() !== '```') end++;
-    if (open[3]?.split(/\s+/).includes('runnable')) {
-      const { source, setup } = wholeSample(lines.slice(i + 1, end).join('\n'));
-      const id = `guide:${file}:${i + 1}`;
-      const sample = compileSample(
-        source,
-        { id, title: section, ...(setup ? { setup } : {}) },
-        `${file}:${i + 2}`,
-      );
-      entries.push({ sample, shown: source });
-    }
-    i = end;
-  }
-  return entries;
+export const NOT_RUNNABLE = {
+  sandbox:
+    'drives the in-process sandbox (createSandbox, sandbox.control); in the page, the Run panel has these controls',
+  step: 'a step of a walkthrough: it continues the block before it and takes its values from there',
+  server: 'a request handler or server: it answers requests rather than making them',
+  redis: 'needs a Redis server',
+  'other-host': 'names a host of yours (test or production), not the sandbox',
+  config: 'only configures a client: there is nothing to run',
+} as const;
+export type NotRunnableReason = keyof typeof NOT_RUNNABLE;
+
+export interface FenceMarks {
+  /** `runnable` or `runnable:<name>`: the name ('' when not given). */
+  runnable?: string;
+  notRunnable?: string;
 }
 
-/** The markdown Redoc gets: `runnable` taken out of fence info strings. */
+/** The marks of a TypeScript fence's info string; undefined when the line opens no TypeScript fence. */
+export function fenceMarks(line: string): FenceMarks | undefined {
+  const open = TS_FENCE.exec(line);
+  if (!open) return undefined;
+  const marks: FenceMarks = {};
+  for (const word of (open[3] ?? '').split(/\s+/)) {
+    const runnable = /^runnable(?::(.+))?$/.exec(word);
+    if (runnable) marks.runnable = runnable[1] ?? '';
+    const not = /^not-runnable:(.+)$/.exec(word);
+    if (not) marks.notRunnable = not[1]!;
+  }
+  return marks;
+}
+
+/** The guide's TypeScript fences: 1-based line of the fence, its marks, and its code. */
+export function tsFences(markdown: string): { line: number; marks: FenceMarks; code: string }[] {
+  const lines = markdown.split('\n');
+  const out: { line: number; marks: FenceMarks; code: string }[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const marks = fenceMarks(lines[i]!);
+    if (!marks) continue;
+    let end = i + 1;
+    while (end < lines.length && lines[end]!.trim() !== '```') end++;
+    out.push({ line: i + 1, marks, code: lines.slice(i + 1, end).join('\n') });
+    i = end;
+  }
+  return out;
+}
+
+/** Operations whose path the code names as a string literal (`client.post('/claim-item-issues', …)`). */
+export function usedOperations(source: string, routes: readonly OperationRoute[]): string[] {
+  const literals = new Set([...source.matchAll(/['"`](\/[A-Za-z0-9\-_/{}]+)['"`]/g)].map((m) => m[1]!));
+  return routes.filter((r) => literals.has(r.path)).map((r) => r.operationId);
+}
+
+/**
+ * The guide's fences marked ```` ```ts runnable:<name> ````: whole programs (imports, a client from environment
+ * variables, a `// #region setup` part) that the page runs like the operation samples. The marks are build
+ * instructions: the page shows the fence as a plain ```` ```ts ```` block without the region markers.
+ */
+export function guideRunnables(
+  file: string,
+  title: string,
+  markdown: string,
+  routes: readonly OperationRoute[] = [],
+): RunnableEntry[] {
+  const lines = markdown.split('\n');
+  const sectionAt = (line: number) => {
+    let section = title;
+    for (let i = 0; i < line - 1; i++) {
+      const heading = /^##\s+(.+)$/.exec(lines[i]!);
+      if (heading) section = `${title}: ${heading[1]!.trim()}`;
+    }
+    return section;
+  };
+  return tsFences(markdown)
+    .filter((f) => f.marks.runnable !== undefined)
+    .map((f) => {
+      const { source, setup } = wholeSample(f.code);
+      const id = `guide:${file}:${f.marks.runnable || f.line}`;
+      const uses = usedOperations(source, routes);
+      const fields = {
+        id,
+        title: sectionAt(f.line),
+        ...(uses.length ? { uses } : {}),
+        ...(setup ? { setup } : {}),
+      };
+      return { sample: compileSample(source, fields, `${file}:${f.line + 1}`), shown: source };
+    });
+}
+
+/** The markdown Redoc gets: fence marks taken out, runnable blocks without their region markers. */
 export function withoutRunnableMarks(markdown: string): string {
-  return markdown
-    .split('\n')
-    .map((line) => {
-      const open = RUNNABLE_FENCE.exec(line);
-      if (!open?.[3]?.split(/\s+/).includes('runnable')) return line;
-      const rest = open[3].split(/\s+/).filter((w) => w && w !== 'runnable');
-      return `${open[1]}\`\`\`${open[2]}${rest.length ? ` ${rest.join(' ')}` : ''}`;
-    })
-    .join('\n');
+  const lines = markdown.split('\n');
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const marks = fenceMarks(line);
+    if (!marks) {
+      out.push(line);
+      continue;
+    }
+    const open = TS_FENCE.exec(line)!;
+    const rest = (open[3] ?? '')
+      .split(/\s+/)
+      .filter((w) => w && !/^(runnable(:.+)?|not-runnable:.+)$/.test(w));
+    out.push(`${open[1]}\`\`\`${open[2]}${rest.length ? ` ${rest.join(' ')}` : ''}`);
+    let end = i + 1;
+    while (end < lines.length && lines[end]!.trim() !== '```') end++;
+    const code = lines.slice(i + 1, end);
+    out.push(
+      ...(marks.runnable === undefined
+        ? code
+        : wholeSample(code.join('\n')).source.replace(/\n$/, '').split('\n')),
+    );
+    if (end < lines.length) out.push(lines[end]!);
+    i = end;
+  }
+  return out.join('\n');
 }

@@ -46,11 +46,15 @@ export class Inputs {
   ): Promise<Record<string, string>> {
     const env = seeded(this.deps.sandbox, shopOrderNumber);
     const wants = (name: string) => sample.env.includes(name);
+    const calls = (operationId: string) =>
+      sample.operationId === operationId || (sample.uses?.includes(operationId) ?? false);
     if (wants('SHIPMENT_REFERENCE')) {
+      // The package-missing claim's own sample gets a shipment old enough; a guide block that files a claim
+      // gets one without a claim, whatever its age (the guide's error example wants the 48-hour refusal).
       const claim =
         sample.operationId === 'createPackageMissingClaim'
           ? 'aged'
-          : sample.operationId === 'createItemIssuesClaim'
+          : calls('createItemIssuesClaim') || calls('createPackageMissingClaim')
             ? 'any-age'
             : 'no';
       const { orderReference, shipmentReference } = await this.aShipment(emit, claim);
@@ -61,8 +65,7 @@ export class Inputs {
       env.ORDER_REFERENCE = order.reference;
       if (order.customIdentifier) env.CUSTOM_IDENTIFIER = order.customIdentifier;
     }
-    if (wants('CLAIM_REFERENCE'))
-      env.CLAIM_REFERENCE = await this.aClaim(emit, sample.operationId === 'retractClaim');
+    if (wants('CLAIM_REFERENCE')) env.CLAIM_REFERENCE = await this.aClaim(emit, calls('retractClaim'));
     if (wants('RENDER_REFERENCE')) env.RENDER_REFERENCE = await this.aRender(emit);
     if (wants('MEDIA_FILENAME')) Object.assign(env, await this.productMedia());
     return env;

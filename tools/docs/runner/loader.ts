@@ -29,10 +29,23 @@ export function codeHash(text: string): string {
   return h.toString(16);
 }
 
-/** The loader's source (plain ES2020, no imports); `shown` maps each sample id to the text the page shows. */
-export function loaderScript(shown: ReadonlyMap<string, string>, runnerGlobal: string): string {
-  const table: Record<string, string> = {};
-  for (const [id, text] of shown) table[codeHash(normalizeCode(text))] = id;
+export interface LoaderEntry {
+  id: string;
+  /** The code as the page shows it. */
+  text: string;
+  /** Lines (1-based, inclusive) of its setup part, which the page folds. */
+  setup?: [number, number];
+}
+
+/**
+ * The loader's source (plain ES2020, no imports). Under each runnable code block it puts a bar (Run, Copy) and,
+ * when the sample has a setup part, shows the block folded: the setup lines in a closed `<details>` ("Setup:
+ * imports, client and inputs"), the rest below, both cut from Redoc's highlighted block, which stays in the page
+ * (hidden) so its Copy button and the page's text keep the whole program.
+ */
+export function loaderScript(entries: readonly LoaderEntry[], runnerGlobal: string): string {
+  const table: Record<string, [string] | [string, number, number]> = {};
+  for (const e of entries) table[codeHash(normalizeCode(e.text))] = e.setup ? [e.id, ...e.setup] : [e.id];
   return `(() => {
 const RUNNABLE = ${JSON.stringify(table)};
 const normalizeCode = (text) => text.replace(/\\r/g, '').split('\\n').map((l) => l.replace(/\\s+$/, '')).join('\\n').replace(/\\n+$/, '');
@@ -52,16 +65,23 @@ const load = () => runner ??= (async () => {
   document.head.append(script);
   return window.${runnerGlobal}.bootOnce(window.${runnerGlobal}.data);
 })();
-const bars = new Map();
-const bar = (id) => {
-  const div = document.createElement('div');
-  div.className = 'pp-run-bar';
-  const button = document.createElement('button');
+const element = (tag, className, text) => {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text) node.textContent = text;
+  return node;
+};
+const bar = (id, pre) => {
+  const div = element('div', 'pp-run-bar');
+  const button = element('button', '', '\\u25B6 Run');
   button.type = 'button';
   button.dataset.ppRun = id;
-  button.textContent = '\\u25B6 Run';
-  const note = document.createElement('span');
-  note.textContent = 'in a sandbox inside this page: no network, state kept until you reload';
+  const copy = element('button', 'pp-copy', 'Copy');
+  copy.type = 'button';
+  copy.dataset.ppCopy = id;
+  copy.setAttribute('aria-label', 'Copy the whole sample, setup included');
+  const note = element('span', '', 'in a sandbox inside this page: no network, state kept until you reload');
+  note.setAttribute('aria-live', 'polite');
   button.addEventListener('click', async () => {
     button.disabled = true;
     button.textContent = 'Loading\\u2026';
@@ -69,23 +89,82 @@ const bar = (id) => {
     button.disabled = false;
     button.textContent = '\\u25B6 Run';
   });
-  div.append(button, note);
+  copy.addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(normalizeCode(pre.textContent || '') + '\\n');
+      note.textContent = 'Copied the whole sample, setup included.';
+    } catch {
+      note.textContent = 'Could not copy: open the setup and select the code.';
+    }
+  });
+  div.append(button, copy, note);
   return div;
 };
+/** Text node and offset of a character offset in the element's text. */
+const position = (root, offset) => {
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  let seen = 0;
+  let last;
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (offset <= seen + node.data.length) return [node, offset - seen];
+    seen += node.data.length;
+    last = node;
+  }
+  return last ? [last, last.data.length] : [root, 0];
+};
+/** A copy of the block's characters from..to, highlighting included. */
+const part = (pre, from, to) => {
+  const range = document.createRange();
+  range.setStart(...position(pre, from));
+  range.setEnd(...position(pre, to));
+  const copy = element('pre', pre.className);
+  copy.append(range.cloneContents());
+  return copy;
+};
+const fold = (pre, id, first, last) => {
+  const text = pre.textContent || '';
+  const lines = text.split('\\n');
+  if (last > lines.length) return undefined;
+  const start = (line) => lines.slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0);
+  const from = start(first);
+  const to = start(last + 1);
+  const rest = lines[last] === '' ? to + 1 : to;
+  const view = element('div', 'pp-fold');
+  if (from > 0) view.append(part(pre, 0, from));
+  const details = element('details', 'pp-setup');
+  const count = last - first + 1;
+  details.append(element('summary', '', 'Setup: imports, client and inputs (' + count + ' lines)'), part(pre, from, to - 1));
+  view.append(details, part(pre, Math.min(rest, text.length), text.length));
+  view.dataset.ppFold = id;
+  return view;
+};
+const views = new Map();
+const forget = (pre, entry) => {
+  for (const node of entry.nodes) node.remove();
+  if (entry.folded && pre.isConnected) pre.hidden = false;
+  views.delete(pre);
+};
 const scan = () => {
-  for (const [pre, entry] of bars) {
-    if (!pre.isConnected || RUNNABLE[codeHash(normalizeCode(pre.textContent || ''))] !== entry.id) {
-      entry.div.remove();
-      bars.delete(pre);
-    }
+  for (const [pre, entry] of views) {
+    const found = RUNNABLE[codeHash(normalizeCode(pre.textContent || ''))];
+    if (!pre.isConnected || !found || found[0] !== entry.id) forget(pre, entry);
   }
   for (const pre of document.querySelectorAll('pre')) {
-    if (bars.has(pre) || pre.closest('#pp-runner')) continue;
-    const id = RUNNABLE[codeHash(normalizeCode(pre.textContent || ''))];
-    if (!id) continue;
-    const div = bar(id);
-    (pre.closest('[data-component-name="CodeBlock/CodeBlock"]') || pre).after(div);
-    bars.set(pre, { id, div });
+    if (views.has(pre) || pre.closest('#pp-runner, .pp-fold')) continue;
+    const found = RUNNABLE[codeHash(normalizeCode(pre.textContent || ''))];
+    if (!found) continue;
+    const [id, first, last] = found;
+    const nodes = [];
+    const view = first ? fold(pre, id, first, last) : undefined;
+    if (view) {
+      pre.after(view);
+      pre.hidden = true;
+      nodes.push(view);
+    }
+    const div = bar(id, pre);
+    (pre.closest('[data-component-name="CodeBlock/CodeBlock"]') || view || pre).after(div);
+    nodes.push(div);
+    views.set(pre, { id, nodes, folded: Boolean(view) });
   }
 };
 let queued = false;

@@ -1,6 +1,7 @@
 /**
  * The modules a sample may import in the page, by specifier. `@partner-print/client` is the real client whose
- * `createClient` defaults `fetch` and `clock` to the session's (a sample that passes its own keeps them);
+ * `createClient` defaults `fetch` and `clock` to the session's (a sample that passes its own keeps them), and so
+ * does `createScheduler` of `@partner-print/ratelimit` (and `renderMockup`, `renderMany` the clock);
  * `node:fs/promises` reads the sample files a sample names (`design.png`, `photo.png`) from memory.
  * Imported by relative path so that the page bundle, the Node tests and the type check all resolve them.
  */
@@ -9,6 +10,8 @@ import { samplePng } from '../../../docs/examples/steps/sample-image.ts';
 import * as callback from '../../../packages/callback/src/index.ts';
 import * as client from '../../../packages/client/src/index.ts';
 import * as lite from '../../../packages/client/src/lite.ts';
+import * as ratelimit from '../../../packages/ratelimit/src/index.ts';
+import * as render from '../../../packages/render/src/index.ts';
 import type { ModuleFactory } from './session.ts';
 
 let photos = 0;
@@ -23,11 +26,14 @@ export const SAMPLE_FILES: Readonly<Record<string, () => Uint8Array<ArrayBuffer>
   'photo.png': () => samplePng(32, 32, 1000 + ++photos),
 };
 
+/** `photo-1.png`, `photo-2.png`…: photos too, for a sample that uploads several. */
+const PHOTO_NAME = /^photo-[\w-]+\.png$/;
+
 function readFile(path: string | URL, options?: unknown): Promise<Uint8Array | string> {
   const name = String(path).split('/').pop() ?? '';
-  const make = SAMPLE_FILES[name];
+  const make = SAMPLE_FILES[name] ?? (PHOTO_NAME.test(name) ? SAMPLE_FILES['photo.png'] : undefined);
   if (!make) {
-    const known = Object.keys(SAMPLE_FILES).join(', ');
+    const known = [...Object.keys(SAMPLE_FILES), 'photo-1.png…'].join(', ');
     return Promise.reject(new Error(`ENOENT: ${String(path)} (the page has these files: ${known})`));
   }
   const bytes = make();
@@ -53,6 +59,21 @@ export const createModules: ModuleFactory = ({ fetch, clock }) => {
       createClient: (options: lite.LiteClientOptions) => lite.createClient(withSession(options)),
     },
     '@partner-print/callback': callback,
+    '@partner-print/render': {
+      ...render,
+      renderMockup: (c: render.RenderClient, options: render.RenderMockupOptions) =>
+        render.renderMockup(c, { clock, ...options }),
+      renderMany: (
+        c: render.RenderClient,
+        jobs: render.RenderJob[],
+        options: render.RenderManyOptions = {},
+      ) => render.renderMany(c, jobs, { clock, ...options }),
+    },
+    '@partner-print/ratelimit': {
+      ...ratelimit,
+      createScheduler: (options: ratelimit.SchedulerOptions = {}) =>
+        ratelimit.createScheduler(withSession(options)),
+    },
     'node:fs/promises': fs,
     'fs/promises': fs,
   };

@@ -6,6 +6,8 @@ export interface RunnableSample {
   title: string;
   /** The operation the sample documents (its main exchange), when it is an operation sample. */
   operationId?: string;
+  /** Operations a guide block calls by path (`client.post('/claim-item-issues', …)`), for its inputs. */
+  uses?: string[];
   /** The documented success statuses (2xx) of that operation. */
   statuses?: number[];
   /** The sample's module, compiled to a CommonJS function body (TypeScript types removed). */
