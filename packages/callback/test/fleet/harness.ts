@@ -59,31 +59,89 @@ async function startOrderApi(delayMs: number) {
   };
 }
 
-interface Receiver {
-  child: ChildProcess;
-  url: string;
-  events: string[];
-  arrived: number;
+/** A receiver process: boots once, then serves one configuration (task) after another. */
+class ReceiverProcess {
+  readonly child: ChildProcess;
+  /** The current configuration's endpoint, coalescer events and arrivals. */
+  url = '';
+  events: string[] = [];
+  arrived = 0;
+  readonly #waiting = new Map<string, (message: ReceiverMessage) => void>();
+  /** Rejects when the process exits: every wait on it races this. */
+  readonly #exited: Promise<never>;
+  readonly booted: Promise<void>;
+
+  constructor() {
+    const script = fileURLToPath(new URL('./receiver.ts', import.meta.url));
+    this.child = spawn(process.execPath, ['--import', 'tsx', script], {
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    const exited = new Promise<never>((_, reject) => {
+      this.child.once('exit', (code) => reject(new Error(`receiver exited with ${code}`)));
+    });
+    exited.catch(() => {});
+    this.child.on('message', (message: ReceiverMessage) => {
+      if (message.type === 'event') this.events.push(message.event);
+      if (message.type === 'arrived') this.arrived = message.count;
+      this.#waiting.get(message.type)?.(message);
+    });
+    this.booted = Promise.race([this.#next('booted').then(() => {}), exited]);
+    this.#exited = exited;
+  }
+
+  #next(type: ReceiverMessage['type']): Promise<ReceiverMessage> {
+    return new Promise((resolve) => {
+      this.#waiting.set(type, (message) => {
+        this.#waiting.delete(type);
+        resolve(message);
+      });
+    });
+  }
+
+  /** Serves `task` on a fresh port, with fresh counters. */
+  async serve(task: ReceiverTask): Promise<void> {
+    this.events = [];
+    this.arrived = 0;
+    const ready = this.#next('ready');
+    this.child.send(task);
+    const message = await Promise.race([ready, this.#exited]);
+    if (message.type === 'ready') this.url = `http://127.0.0.1:${message.port}/hooks/print`;
+  }
+
+  /** Closes the current configuration's server (and its Redis client). */
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null) return;
+    const stopped = this.#next('stopped');
+    this.child.send('stop');
+    await Promise.race([stopped, this.#exited]);
+  }
+
+  async exit(): Promise<void> {
+    if (this.child.exitCode !== null) return;
+    const exited = once(this.child, 'exit');
+    this.child.send('exit');
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(timer);
+  }
 }
 
-async function startReceiver(task: ReceiverTask): Promise<Receiver> {
-  const script = fileURLToPath(new URL('./receiver.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
-    cwd: fileURLToPath(new URL('../..', import.meta.url)),
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const receiver: Receiver = { child, url: '', events: [], arrived: 0 };
-  const port = await new Promise<number>((resolve, reject) => {
-    child.on('message', (message: ReceiverMessage) => {
-      if (message.type === 'ready') resolve(message.port);
-      if (message.type === 'event') receiver.events.push(message.event);
-      if (message.type === 'arrived') receiver.arrived = message.count;
-    });
-    child.once('exit', (code) => reject(new Error(`receiver exited with ${code}`)));
-    child.send(task);
-  });
-  receiver.url = `http://127.0.0.1:${port}/hooks/print`;
-  return receiver;
+/** N receiver processes, booted once (tsx and the SDK load in a few seconds each on a busy machine). */
+export async function startReceivers(count: number) {
+  const processes = Array.from({ length: count }, () => new ReceiverProcess());
+  try {
+    await Promise.all(processes.map((p) => p.booted));
+  } catch (error) {
+    await Promise.all(processes.map((p) => p.exit()));
+    throw error;
+  }
+  return {
+    processes,
+    /** Configures every process for one fleet (see {@link startFleet}). */
+    fleet: (options: Omit<FleetOptions, 'receivers'>) => configureFleet(processes, options),
+    close: () => Promise.all(processes.map((p) => p.exit())).then(() => {}),
+  };
 }
 
 export interface FleetOptions {
@@ -104,7 +162,22 @@ export interface BurstResult {
   ms: number;
 }
 
+/** Boots `options.receivers` processes for this fleet alone; `stop()` ends them too. */
 export async function startFleet(options: FleetOptions) {
+  const pool = await startReceivers(options.receivers);
+  const fleet = await configureFleet(pool.processes, options);
+  return {
+    ...fleet,
+    stop: async () => {
+      await fleet.stop();
+      await pool.close();
+    },
+  };
+}
+
+export type Fleet = Awaited<ReturnType<typeof configureFleet>>;
+
+async function configureFleet(receivers: ReceiverProcess[], options: Omit<FleetOptions, 'receivers'>) {
   const api = await startOrderApi(options.apiDelayMs ?? 50);
   const task: ReceiverTask = {
     kind: 'receiver',
@@ -113,7 +186,7 @@ export async function startFleet(options: FleetOptions) {
     commandTimeoutMs: options.commandTimeoutMs ?? 5_000,
     ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}),
   };
-  const receivers = await Promise.all(Array.from({ length: options.receivers }, () => startReceiver(task)));
+  await Promise.all(receivers.map((r) => r.serve(task)));
   // One socket per notification in flight: a receiver answers only once a round covering it finished,
   // so a socket cap (Node's default pool, or 256 per receiver) would hold the rest of the burst back
   // until the held order API opens, and the burst would arrive in slices, each one a round.
@@ -196,18 +269,10 @@ export async function startFleet(options: FleetOptions) {
     return { statuses, fetchesPerOrder, lost, ms: Date.now() - started };
   }
 
+  /** Closes this configuration: the receivers' servers and Redis clients, and the order API. */
   async function stop(): Promise<void> {
     agent.destroy();
-    await Promise.all(
-      receivers.map(async (r) => {
-        if (r.child.exitCode !== null) return;
-        const exited = once(r.child, 'exit');
-        r.child.send('stop');
-        const timer = setTimeout(() => r.child.kill('SIGKILL'), 5_000);
-        await exited;
-        clearTimeout(timer);
-      }),
-    );
+    await Promise.all(receivers.map((r) => r.stop()));
     await api.close();
   }
 

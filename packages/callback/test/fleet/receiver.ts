@@ -1,7 +1,7 @@
 /**
  * One callback receiver process of a fleet test: the handler behind node:http on 127.0.0.1, coalescing
- * through Redis when given a URL. Started by harness.ts with an IPC channel; reports its port, and the
- * coalescer's events as they happen.
+ * through Redis when given a URL. Started by harness.ts with an IPC channel; serves one task (a
+ * configuration) at a time, reports its port, arrivals, and the coalescer's events as they happen.
  */
 import { once } from 'node:events';
 import { createServer } from 'node:http';
@@ -22,7 +22,9 @@ export interface ReceiverTask {
 export type ReceiverMessage =
   | { type: 'ready'; port: number }
   | { type: 'event'; event: string }
-  | { type: 'handled'; count: number }
+  /** The process is up and waits for a task; `stopped`: the last task's server is closed. */
+  | { type: 'booted' }
+  | { type: 'stopped' }
   /** Notifications received so far (sent every 20 ms while it changes). */
   | { type: 'arrived'; count: number };
 
@@ -30,11 +32,13 @@ const send = (message: ReceiverMessage): void => {
   process.send?.(message);
 };
 
-async function start(task: ReceiverTask): Promise<void> {
+/** Serves one configuration until `stop`: the handler behind node:http, through Redis when given a URL. */
+async function serve(task: ReceiverTask): Promise<() => Promise<void>> {
   let coalescer: ReturnType<typeof createRedisCoalescer> | undefined;
+  let redis: ReturnType<typeof createRedisClient> | undefined;
   if (task.redisUrl) {
     // No retries of its own: the coalescer's deadline decides when Redis counts as gone.
-    const redis = createRedisClient({ url: task.redisUrl, socket: { reconnectStrategy: 100 } });
+    redis = createRedisClient({ url: task.redisUrl, socket: { reconnectStrategy: 100 } });
     redis.on('error', () => {});
     // Not awaited: Redis unreachable at start must not stop the receiver from serving.
     redis.connect().catch(() => {});
@@ -57,15 +61,12 @@ async function start(task: ReceiverTask): Promise<void> {
       return (await response.json()) as { order: { reference: string } };
     },
   };
-  let handled = 0;
   const handler = createOrderUpdatedHandler({
     client,
     environment: 'test',
     windowMs: task.windowMs,
     ...(coalescer ? { coalescer } : {}),
-    onOrderUpdated: () => {
-      handled++;
-    },
+    onOrderUpdated: () => {},
     onError: (error, { stage }) => {
       if (process.env.FLEET_DEBUG) process.stderr.write(`${stage}: ${String(error)}\n`);
     },
@@ -76,34 +77,42 @@ async function start(task: ReceiverTask): Promise<void> {
     arrived++;
     return handler(request);
   });
-  setInterval(() => {
+  const reporting = setInterval(() => {
     if (arrived === reported) return;
     reported = arrived;
     send({ type: 'arrived', count: arrived });
-  }, 20).unref();
+  }, 20);
   const server = createServer({ keepAliveTimeout: 120_000 }, listener).listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
-  process.on('message', (message) => {
-    if (message === 'stop') {
-      send({ type: 'handled', count: handled });
-      server.closeAllConnections();
-      server.close(() => process.exit(0));
-    }
-  });
   send({ type: 'ready', port });
+  return async () => {
+    clearInterval(reporting);
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    if (redis?.isOpen) redis.destroy();
+  };
 }
 
 const isTask = (message: unknown): message is ReceiverTask =>
   typeof message === 'object' && message !== null && 'kind' in message && message.kind === 'receiver';
 
-// Only our task: the tsx loader may use the IPC channel for its own messages.
-const onTask = (message: unknown): void => {
-  if (!isTask(message)) return;
-  process.off('message', onTask);
-  start(message).catch((error: unknown) => {
-    process.stderr.write(`receiver failed: ${String(error)}\n`);
-    process.exit(1);
-  });
-};
-process.on('message', onTask);
+// One configuration at a time, so a test file boots its receiver processes once. Only our messages: the
+// tsx loader may use the IPC channel for its own.
+let stop: Promise<() => Promise<void>> | undefined;
+process.on('message', (message: unknown) => {
+  if (isTask(message)) {
+    stop = serve(message);
+    stop.catch((error: unknown) => {
+      process.stderr.write(`receiver failed: ${String(error)}\n`);
+      process.exit(1);
+    });
+  } else if (message === 'stop') {
+    void stop?.then(async (close) => {
+      await close();
+      send({ type: 'stopped' });
+    });
+    stop = undefined;
+  } else if (message === 'exit') process.exit(0);
+});
+send({ type: 'booted' });

@@ -1,0 +1,89 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type RedisServer, startRedisServer } from '../../../test-utils/redis-server.ts';
+import { type BurstResult, type Fleet, startReceivers } from './fleet/harness.ts';
+
+// A real redis-server on 127.0.0.1 (tools/ci/install-redis.sh) and real receiver processes, booted once
+// for the file and configured per test. Without redis-server these tests fail, never skip.
+const RECEIVERS = 4;
+const PER_RECEIVER = 1_000;
+const ORDERS = 10;
+/** 1,000 notifications per receiver in 10 waves over 500 ms; the order API answers once all arrived. */
+const BURST = { waves: 10, spreadMs: 500, hold: true };
+
+let redis: RedisServer;
+let pool: Awaited<ReturnType<typeof startReceivers>>;
+const fleets: Fleet[] = [];
+const servers: RedisServer[] = [];
+
+beforeAll(async () => {
+  [redis, pool] = await Promise.all([startRedisServer(), startReceivers(RECEIVERS)]);
+}, 120_000);
+afterEach(async () => {
+  for (const fleet of fleets.splice(0)) await fleet.stop();
+  for (const server of servers.splice(0)) await server.stop();
+});
+afterAll(async () => {
+  await pool?.close();
+  await redis?.stop();
+});
+
+async function fleet(options: Parameters<typeof pool.fleet>[0]): Promise<Fleet> {
+  const configured = await pool.fleet(options);
+  fleets.push(configured);
+  return configured;
+}
+
+async function ownRedis(): Promise<RedisServer> {
+  const server = await startRedisServer();
+  servers.push(server);
+  return server;
+}
+
+const max = (result: BurstResult) => Math.max(...result.fetchesPerOrder.values());
+const events = (f: Fleet) => f.receivers.map((r) => r.events);
+
+describe('a fleet of 4 receivers, 1,000 notifications each for 10 orders', () => {
+  it('without a shared coalescer: each process fetches every order itself (the reproduction)', async () => {
+    const f = await fleet({ windowMs: 1_000 });
+    const result = await f.burst(PER_RECEIVER, ORDERS, BURST);
+    expect(result.statuses).toEqual({ 204: RECEIVERS * PER_RECEIVER });
+    expect(result.lost).toEqual([]);
+    // One fetch per order per process at least: the processes cannot know of each other.
+    expect(Math.min(...result.fetchesPerOrder.values())).toBeGreaterThanOrEqual(RECEIVERS);
+  }, 300_000);
+
+  it('costs at most 2 fetches per order per burst with the Redis coalescer, burst after burst', async () => {
+    // A generous deadline: on a loaded machine a stalled process must not count as Redis failing.
+    const f = await fleet({ windowMs: 1_000, redisUrl: redis.url, commandTimeoutMs: 30_000 });
+    for (let burst = 0; burst < 2; burst++) {
+      const result = await f.burst(PER_RECEIVER, ORDERS, BURST);
+      expect(result.statuses).toEqual({ 204: RECEIVERS * PER_RECEIVER });
+      expect(events(f)).toEqual(f.receivers.map(() => []));
+      expect(result.fetchesPerOrder.size).toBe(ORDERS);
+      expect(max(result)).toBeLessThanOrEqual(2);
+      expect(result.lost).toEqual([]);
+    }
+  }, 300_000);
+
+  it('loses nothing when Redis is killed mid-burst: every receiver falls back in process, with an event', async () => {
+    const own = await ownRedis();
+    const f = await fleet({ windowMs: 1_000, redisUrl: own.url });
+    const result = await f.burst(PER_RECEIVER, ORDERS, BURST, () => own.stop());
+    expect(result.statuses).toEqual({ 204: RECEIVERS * PER_RECEIVER });
+    expect(result.lost).toEqual([]);
+    // At most 2 shared rounds before the kill, then at most 2 per process after it.
+    expect(max(result)).toBeLessThanOrEqual(2 + 2 * RECEIVERS);
+    for (const receiver of events(f)) expect(receiver).toEqual(['redis-unavailable']);
+  }, 300_000);
+
+  it('loses nothing when Redis is unreachable from the start', async () => {
+    const gone = await ownRedis();
+    await gone.stop();
+    const f = await fleet({ windowMs: 1_000, redisUrl: gone.url });
+    const result = await f.burst(PER_RECEIVER, ORDERS, BURST);
+    expect(result.statuses).toEqual({ 204: RECEIVERS * PER_RECEIVER });
+    expect(result.lost).toEqual([]);
+    expect(max(result)).toBeLessThanOrEqual(2 * RECEIVERS);
+    for (const receiver of events(f)) expect(receiver).toEqual(['redis-unavailable']);
+  }, 300_000);
+});
