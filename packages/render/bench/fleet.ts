@@ -1,7 +1,7 @@
 // POST /renders when a fleet of workers renders the same mockups: 4 worker processes × the same 50
 // mockups against the sandbox served on 127.0.0.1, each with its own in-process store, then sharing
 // references and leases through RedisRenderStore on a real redis-server.
-import { startRedisServer } from '../../ratelimit/bench/redis-server.ts';
+import { startRedisServer } from '../../../test-utils/redis-server.ts';
 import { runRenderFleet } from '../test/fleet/harness.ts';
 
 const WORKERS = 4;

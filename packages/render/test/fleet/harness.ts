@@ -4,25 +4,101 @@
  * that all render the same mockups. POSTs are counted by the rendertokens they spent.
  */
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { createClient } from '@partner-print/client';
-import { startSandboxServer } from '@partner-print/sandbox/node';
+import { createSandbox, type Sandbox, type SandboxOptions } from '@partner-print/sandbox';
 import { pngBytes } from '../helpers.ts';
 import type { RenderJob, WorkerResult, WorkerTask } from './worker.ts';
 
-function startWorker(task: Omit<WorkerTask, 'startAt'>, startAt: number): Promise<WorkerResult> {
+async function answer(sandbox: Sandbox, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value])
+      headers.append(name, item);
+  }
+  const body = req.method === 'GET' || req.method === 'HEAD' ? null : Readable.toWeb(req);
+  const request = new Request(new URL(req.url ?? '/', 'http://127.0.0.1'), {
+    method: req.method ?? 'GET',
+    headers,
+    body: body as ReadableStream<Uint8Array> | null,
+    ...(body ? { duplex: 'half' } : {}),
+  });
+  const response = await sandbox.fetch(request);
+  res.writeHead(response.status, [...response.headers].flat());
+  res.end(Buffer.from(await response.arrayBuffer()));
+}
+
+/**
+ * The sandbox on 127.0.0.1, keeping idle connections open for two minutes. With Node's default 5 s, a
+ * worker stalled on a loaded machine reuses a connection the server has just closed, and a POST on it
+ * fails as ambiguous (the client never repeats one): the test would count the machine, not the renders.
+ */
+async function serveSandbox(options: Omit<SandboxOptions, 'origin'>) {
+  let sandbox: Sandbox | undefined;
+  const server = createServer({ keepAliveTimeout: 120_000 }, (req, res) => {
+    if (!sandbox) return void res.writeHead(503).end();
+    answer(sandbox, req, res).catch(() => res.destroy());
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  sandbox = createSandbox({ ...options, origin: `http://127.0.0.1:${port}` });
+  const served = sandbox;
+  return {
+    url: served.baseUrl,
+    sandbox: served,
+    close: async () => {
+      served.close();
+      server.closeAllConnections();
+      server.close();
+      await once(server, 'close');
+    },
+  };
+}
+
+interface Worker {
+  /** Starts rendering at `startAt` (every worker the same instant); resolves with the worker's result. */
+  run(task: Omit<WorkerTask, 'startAt'>, startAt: number): Promise<WorkerResult>;
+  /** Ends a worker that has not finished (a run that failed before it started the workers). */
+  kill(): void;
+}
+
+/** Spawns a worker process and resolves once it has booted (tsx and the SDK loaded), ready for its task. */
+function startWorker(): Promise<Worker> {
   const script = fileURLToPath(new URL('./worker.ts', import.meta.url));
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: fileURLToPath(new URL('../..', import.meta.url)),
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  return new Promise<WorkerResult>((resolve, reject) => {
+  let settle: { resolve(result: WorkerResult): void; reject(error: Error): void } | undefined;
+  const done = new Promise<WorkerResult>((resolve, reject) => {
+    settle = { resolve, reject };
+  });
+  done.catch(() => {}); // read by run(); a worker that fails to boot rejects `ready` instead
+  return new Promise<Worker>((resolve, reject) => {
     child.on('message', (message: { ready?: true; result?: WorkerResult; error?: string }) => {
-      if (message.ready) child.send({ ...task, startAt });
-      if (message.result) resolve(message.result);
-      if (message.error) reject(new Error(message.error));
+      if (message.ready)
+        resolve({
+          run: (task, startAt) => {
+            child.send({ ...task, startAt });
+            return done;
+          },
+          kill: () => {
+            if (child.exitCode === null) child.kill('SIGKILL');
+          },
+        });
+      if (message.result) settle?.resolve(message.result);
+      if (message.error) settle?.reject(new Error(message.error));
     });
-    child.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
+    child.once('exit', (code) => {
+      const error = new Error(`worker exited with ${code}`);
+      reject(error);
+      settle?.reject(error);
+    });
   });
 }
 
@@ -37,12 +113,25 @@ export async function runRenderFleet(options: {
   mockups: number;
   /** Without it, each worker renders through its own in-process store. */
   redisUrl?: string;
-  /** Runs this long after the workers start (e.g. to kill Redis mid-run). */
-  during?: { afterMs: number; run: () => Promise<void> | void };
+  /**
+   * Runs once the first POST /renders has been paid (e.g. to kill Redis mid-run): every worker then still
+   * has mockups to wait for, lease or store.
+   */
+  during?: () => Promise<void> | void;
 }): Promise<FleetRun> {
-  const server = await startSandboxServer({
-    port: 0,
-    sandbox: { rateLimits: false, jitter: 0, renderProcessingMs: 500, rendertokenLimit: 1_000_000 },
+  const t0 = Date.now();
+  const debug = (what: string) => {
+    if (process.env.FLEET_DEBUG) process.stderr.write(`fleet: ${what} at ${Date.now() - t0} ms\n`);
+  };
+  // The workers boot (tsx, the SDK) while the sandbox starts and the images upload.
+  const booting = Array.from({ length: options.workers }, () => startWorker());
+  for (const worker of booting) worker.catch(() => {});
+  const server = await serveSandbox({
+    clock: 'real',
+    rateLimits: false,
+    jitter: 0,
+    renderProcessingMs: 500,
+    rendertokenLimit: 1_000_000,
   });
   try {
     const { seed, keys } = server.sandbox;
@@ -61,6 +150,7 @@ export async function runRenderFleet(options: {
         image: await client.uploadImage(pngBytes(i)),
       });
     }
+    debug(`${options.mockups} images uploaded`);
     const used = async () => (await client.get('/rendertokens')).rendertokens.used;
     const before = await used();
     const task = {
@@ -71,17 +161,31 @@ export async function runRenderFleet(options: {
       jobs,
     };
     // Every worker starts at the same instant, once all have booted.
-    const startAt = Date.now() + 15_000;
+    const workers = await Promise.all(booting);
+    debug('workers booted');
+    const startAt = Date.now() + 200;
     const started = Date.now();
-    const running = Promise.all(Array.from({ length: options.workers }, () => startWorker(task, startAt)));
+    const running = Promise.all(workers.map((worker) => worker.run(task, startAt)));
     if (options.during) {
-      await new Promise((r) => setTimeout(r, startAt - Date.now() + options.during!.afterMs));
-      await options.during.run();
+      let finished = false;
+      running.then(
+        () => (finished = true),
+        () => (finished = true),
+      );
+      while (!finished && (await used()) === before) await new Promise((r) => setTimeout(r, 10));
+      debug('first render paid');
+      await options.during();
     }
     const results = await running;
+    debug('workers done');
     const tokenCost = Math.max(...results.map((r) => r.tokenCost));
     return { posts: ((await used()) - before) / tokenCost, results, ms: Date.now() - started };
   } finally {
+    for (const worker of booting)
+      void worker.then(
+        (w) => w.kill(),
+        () => {},
+      );
     await server.close();
   }
 }

@@ -52,8 +52,15 @@ async function render(
       renderMockup(client, {
         ...job,
         ...(cache ? { cache } : {}),
-        pollIntervalMs: 200,
+        pollIntervalMs: 500,
         checkCompatibility: false,
+        ...(process.env.FLEET_DEBUG
+          ? {
+              onProgress: (event: { type: string }) => {
+                if (event.type === 'submitted' || event.type === 'leased-elsewhere') debug(event.type);
+              },
+            }
+          : {}),
       }),
     ),
   );
@@ -63,10 +70,19 @@ async function render(
       result.fulfilled++;
       result.tokensSpent += r.value.tokensSpent;
       result.tokenCost = r.value.composition.tokenCost;
-    } else result.rejected.push(String(r.reason));
+    } else {
+      result.rejected.push(String(r.reason));
+      debug(`rejected: ${String(r.reason)}`);
+    }
   }
   return result;
 }
+
+const born = Date.now();
+const debug = (what: string): void => {
+  if (process.env.FLEET_DEBUG)
+    process.stderr.write(`worker ${process.pid}: ${what} at ${Date.now() - born} ms\n`);
+};
 
 async function run(task: WorkerTask): Promise<WorkerResult> {
   const events: string[] = [];
@@ -76,10 +92,12 @@ async function run(task: WorkerTask): Promise<WorkerResult> {
   redis.connect().catch(() => {});
   const cache = new RedisRenderStore({
     client: redis,
-    pollMs: 100,
     commandTimeoutMs: 5_000,
     retryMs: 60_000,
-    onEvent: (event) => events.push(event.type),
+    onEvent: (event) => {
+      events.push(event.type);
+      debug(`${event.type}${'reason' in event ? ` (${event.reason})` : ''}`);
+    },
   });
   try {
     return await render(task, cache, events);
