@@ -191,7 +191,7 @@ describe('orders against the sandbox', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/line 2: Malformed JSON on line 2/);
     expect(r.stderr).toMatch(/line 4: orderlines\[0\]\.image: .*GIF; V2 accepts only JPEG and PNG/);
-    expect(r.stderr).toMatch(/line 5: orderlines\[0\]\.sku: Unknown SKU NO-SUCH-SKU/);
+    expect(r.stderr).toMatch(/line 5: Unknown SKU NO-SUCH-SKU/);
     expect(r.stderr).toMatch(/line 6: A V1 order must be a JSON object/);
     const report = readJsonl(join(dir, 'orders.report.jsonl'));
     expect(report.map((x) => [x.line, x.status])).toEqual([
@@ -203,5 +203,35 @@ describe('orders against the sandbox', () => {
     ]);
     // No GIF was sent to POST /images.
     expect(r.requests.filter((q) => q.url.endsWith('/images'))).toHaveLength(1);
+  });
+});
+
+describe('orders output', () => {
+  it('groups a repeated problem into one line with a count and line ranges, wherever the SKU sits in the order', async () => {
+    const sb = newSandbox();
+    const dir = tempDir();
+    const file = join(dir, 'orders.jsonl');
+    const bad = new Set([3, 4, 5, 9, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21]);
+    const known = { sku: sb.seed.legacySkus.nonPrint, quantity: 1 };
+    const line = (n: number) =>
+      JSON.stringify({
+        store_code: sb.seed.storeCodes.combined,
+        shipping_kind: 'combined',
+        partner_reference: `WEB-${n}`,
+        // The unknown SKU first on odd lines, second on even ones: another orderline index each time.
+        orderlines: bad.has(n)
+          ? n % 2
+            ? [{ sku: 'ABC123P001', quantity: 1 }, known]
+            : [known, { sku: 'ABC123P001', quantity: 1 }]
+          : [known],
+      });
+    writeFileSync(file, `${Array.from({ length: 22 }, (_, i) => line(i + 1)).join('\n')}\n`);
+    const r = await run(['orders', file, '--sandbox'], { sandbox: sb });
+    expect(r.code).toBe(1);
+    const warnings = r.stderr.split('\n').filter((l) => l.includes('ABC123P001'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^lines 3–5, 9, 12–21 \(14 lines\): Unknown SKU ABC123P001\. /);
+    const json = await run(['orders', file, '--sandbox', '--json'], { sandbox: sb });
+    expect(JSON.parse(json.stdout).problems).toEqual([warnings[0]]);
   });
 });

@@ -1,7 +1,7 @@
 // `partner-print-migrate orders`: convert V1 orders (dry run) or create them (--submit) through the client's
 // createOrder, resumable after the last completed line, with claims shared through Redis (--redis).
 import { basename, dirname, extname, join } from 'node:path';
-import { type ConnectionOptions, connect, KEY_REFUSED } from './connect.ts';
+import { type ConnectionOptions, connect } from './connect.ts';
 import { assertReadableFile, UsageError } from './files.ts';
 import { type CliIO, openBufferedWriter } from './io.ts';
 import { countLines, createProgress } from './progress.ts';
@@ -113,11 +113,9 @@ async function submitFile(paths: Paths, storeMap: Map<string, string>, opts: Ord
     });
     await Promise.all([out.close(), report.close()]);
     bar?.stop();
-    const fatal = run.fatal ?? (conn.keyRefused() ? new UsageError(KEY_REFUSED) : undefined);
     return summarise(
       {
         ...run,
-        fatal,
         ...paths,
         submit: opts.submit === true,
         json: opts.json,

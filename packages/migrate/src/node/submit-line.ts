@@ -12,7 +12,8 @@ import { createImageUploader, decodeBase64Image } from '../image.ts';
 import { createSkuResolver } from '../resolver.ts';
 import { createFileSkuCache } from './file-cache.ts';
 import type { JsonLine } from './files.ts';
-import { createSubmitter, failsEveryLine, settleFirst } from './submit.ts';
+import { isRunWideFailure } from './run-failure.ts';
+import { createSubmitter, settleFirst } from './submit.ts';
 
 /** `not-done`: the line was stopped, or failed for a passing reason (network, 5xx, unknown outcome); a rerun does it again. */
 export type OrderLineStatus = 'converted' | 'created' | 'existing' | 'failed' | 'not-done';
@@ -28,8 +29,17 @@ export interface OrderLineReport {
   report: ReportEntry[];
 }
 
-/** `unsettled`: a POST was sent whose outcome is unknown (a rerun waits out a settle window before posting). */
-export type LineResult = OrderLineReport & { output?: unknown; done: boolean; unsettled?: boolean };
+/**
+ * `unsettled`: a POST was sent whose outcome is unknown (a rerun waits out a settle window before posting).
+ * `runWide`: the line failed for a reason of the whole run (the key, the base URL, the network): the run
+ * stops there and records neither it nor any later line.
+ */
+export type LineResult = OrderLineReport & {
+  output?: unknown;
+  done: boolean;
+  unsettled?: boolean;
+  runWide?: unknown;
+};
 
 /**
  * A custom identifier derived from the line's content, so a rerun of the same file derives the same
@@ -70,33 +80,66 @@ export interface LineOptions {
   stop: AbortSignal;
 }
 
+/** The first failure of one line's lookups and uploads that would fail every line, if any. */
+function runWideWatch() {
+  const watch = {
+    cause: undefined as unknown,
+    note(e: unknown) {
+      if (watch.cause === undefined && isRunWideFailure(e)) watch.cause = e;
+    },
+    /** `fn`, noting what it throws. */
+    watched<A extends unknown[], R>(fn: (...args: A) => Promise<R>) {
+      return async (...args: A): Promise<R> => {
+        try {
+          return await fn(...args);
+        } catch (e) {
+          watch.note(e);
+          throw e;
+        }
+      };
+    },
+  };
+  return watch;
+}
+
 /** The conversion of one line, with images uploaded (--submit) or only checked (dry run). */
 export async function createLineConverter(o: LineOptions) {
   const cache = o.cache ? await createFileSkuCache(o.cache) : undefined;
   const resolver = createSkuResolver(o.client, { concurrency: o.concurrency, ...(cache ? { cache } : {}) });
   const uploader = createImageUploader((bytes) => o.client.uploadImage(bytes));
-  const common = (customIdentifier: string | undefined) => ({
-    resolveSku: (sku: string) => resolver.resolve(sku),
-    isPrintProduct: (ref: string) => resolver.isPrintProduct(ref),
+  const common = (customIdentifier: string | undefined, watch: ReturnType<typeof runWideWatch>) => ({
+    resolveSku: async (sku: string) => {
+      const r = await resolver.resolve(sku);
+      if (r.status === 'error') watch.note(r.cause);
+      return r;
+    },
+    isPrintProduct: watch.watched((ref: string) => resolver.isPrintProduct(ref)),
     storeReference: o.storeReference,
     ...(o.defaultStoreReference ? { defaultStoreReference: o.defaultStoreReference } : {}),
     ...(customIdentifier ? { customIdentifier } : {}),
   });
+  /** The conversion, and the first failure of the whole run its requests met (then it says nothing of the line). */
+  const convert = async <I extends string>(
+    l: JsonLine,
+    id: string | undefined,
+    upload: (b64: string) => Promise<I>,
+  ) => {
+    const watch = runWideWatch();
+    const conv = await convertV1Order(l.value, { ...common(id, watch), uploadImage: watch.watched(upload) });
+    return { ...conv, runWide: watch.cause };
+  };
   return {
     resolver,
     uploader,
     /** With the images uploaded: the order is ready for createOrder. */
-    forSubmit: (l: JsonLine, id: string | undefined) =>
-      convertV1Order(l.value, { ...common(id), uploadImage: (b64) => uploader.uploadBase64(b64) }),
+    forSubmit: (l: JsonLine, id: string | undefined) => convert(l, id, (b64) => uploader.uploadBase64(b64)),
     /** A dry run changes nothing: images are decoded and checked, not uploaded. */
-    dry: (l: JsonLine, id: string | undefined) =>
-      convertV1Order(l.value, {
-        ...common(id),
-        uploadImage: async (b64) =>
-          `dry-run:sha256:${createHash('sha256').update(decodeBase64Image(b64).bytes).digest('hex')}`,
-      }),
+    dry: (l: JsonLine, id: string | undefined) => convert(l, id, dryRunImage),
   };
 }
+
+const dryRunImage = async (b64: string) =>
+  `dry-run:sha256:${createHash('sha256').update(decodeBase64Image(b64).bytes).digest('hex')}`;
 
 type Base = Omit<OrderLineReport, 'status' | 'errors'>;
 const baseOf = (
@@ -110,7 +153,7 @@ const baseOf = (
   report: c.report,
 });
 
-/** Converts and (with --submit) creates one line; throws only for errors that fail every line. */
+/** Converts and (with --submit) creates one line; a failure of the whole run comes back as `runWide`. */
 export async function createLineProcessor(o: LineOptions) {
   const converter = await createLineConverter(o);
   const claims = settleFirst(o.claims ?? memoryOrderClaims(), o.unsettled);
@@ -123,6 +166,7 @@ export async function createLineProcessor(o: LineOptions) {
   ): Promise<LineResult> => {
     const conv = await converter.forSubmit(l, id);
     const base = baseOf(l, source, conv);
+    if (conv.runWide !== undefined) return { ...notDone(base, conv.runWide), runWide: conv.runWide };
     if (!conv.ok) return { ...base, status: 'failed', done: true, errors: conv.errors };
     if (o.stop.aborted) return notDone(base, o.stop.reason);
     try {
@@ -130,9 +174,10 @@ export async function createLineProcessor(o: LineOptions) {
       const output = { line: l.line, order: conv.order, orderReference: r.orderReference };
       return { ...base, ...r, errors: [], done: true, output };
     } catch (e) {
-      if (failsEveryLine(e)) throw e;
-      if (o.stop.aborted || !isDefinite(e))
-        return { ...notDone(base, e), unsettled: e instanceof AmbiguousOutcomeError };
+      if (o.stop.aborted) return { ...notDone(base, e), unsettled: e instanceof AmbiguousOutcomeError };
+      if (isRunWideFailure(e))
+        return { ...notDone(base, e), runWide: e, unsettled: e instanceof AmbiguousOutcomeError };
+      if (!isDefinite(e)) return { ...notDone(base, e), unsettled: e instanceof AmbiguousOutcomeError };
       const d = describeError(e);
       return {
         ...base,
@@ -157,6 +202,7 @@ export async function createLineProcessor(o: LineOptions) {
     if (o.submit) return submitLine(l, id, source);
     const conv = await converter.dry(l, id);
     const base = baseOf(l, source, conv);
+    if (conv.runWide !== undefined) return { ...notDone(base, conv.runWide), runWide: conv.runWide };
     if (!conv.ok) return { ...base, status: 'failed', done: true, errors: conv.errors };
     return {
       ...base,

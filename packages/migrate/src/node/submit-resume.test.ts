@@ -45,11 +45,12 @@ describe('orders --submit resumes after the last completed line', () => {
     const sb = newSandbox({ pageSize: 100 });
     const { file, report } = ordersFile(sb, 30);
     const args = ['orders', file, '--sandbox', '--submit', '--json', '--concurrency', '4'];
-    // Every POST of WEB-20 is lost before it reaches the service (the network, not the order).
+    // Every POST of WEB-20 is answered 503: a passing reason of this line, not of the run.
     const first = await run(args, {
       sandbox: sb,
       intercept: async (q) => {
-        if (isPost(q) && (await identifierOf(q)) === 'WEB-20') throw new TypeError('fetch failed');
+        if (isPost(q) && (await identifierOf(q)) === 'WEB-20')
+          return Response.json({ code: 'unavailable', message: 'try again later' }, { status: 503 });
         return undefined;
       },
     });
@@ -143,5 +144,93 @@ describe('orders --submit resumes after the last completed line', () => {
     expect(r.code).toBe(130);
     expect(r.stdout).toMatch(/^Interrupted: /);
     expect(r.stdout).toContain('rerun the same command to resume after line 0');
+  });
+});
+
+describe('orders stops at a failure of the whole run and records nothing from that line on', () => {
+  it('--submit: the network goes down at line 10; no row for it or after it, the rerun continues at line 10', async () => {
+    const sb = newSandbox({ pageSize: 100 });
+    const { file, report } = ordersFile(sb, 30);
+    const args = ['orders', file, '--sandbox', '--submit', '--concurrency', '1'];
+    let down = false;
+    const first = await run(args, {
+      sandbox: sb,
+      intercept: async (q) => {
+        if (isLookup(q) && new URL(q.url).searchParams.get('customIdentifier') === 'WEB-10') down = true;
+        if (down) throw new TypeError('fetch failed');
+        return undefined;
+      },
+    });
+    expect(first.code).toBe(1);
+    expect(first.stderr).toMatch(
+      /Stopped at line 10: The API cannot be reached .*--base-url.*\nNothing from line 10 on was recorded; rerun the same command to continue\./,
+    );
+    const rows = readJsonl(report);
+    expect(rows.map((l) => l.line)).toEqual(Array.from({ length: 9 }, (_, i) => i + 1));
+    expect(rows.every((l) => l.status === 'created')).toBe(true);
+    const state = JSON.parse(readFileSync(`${report}.state.json`, 'utf8'));
+    expect(state).toMatchObject({ line: 9, done: false, counts: { created: 9 } });
+
+    const second = await run([...args, '--json'], { sandbox: sb });
+    expect(second.code).toBe(0);
+    expect(JSON.parse(second.stdout)).toMatchObject({
+      resumedAfterLine: 9,
+      counts: { created: 30 },
+      complete: true,
+    });
+    expect(readJsonl(report).map((l) => l.line)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    expect(await storedIdentifiers(sb)).toHaveLength(30);
+  });
+
+  it('dry run: SKU lookups fail from line 5 on; the run stops there instead of writing a failed row per line', async () => {
+    const sb = newSandbox();
+    const dir = tempDir();
+    const file = join(dir, 'orders.jsonl');
+    const line = (i: number) =>
+      JSON.stringify({
+        store_code: sb.seed.storeCodes.combined,
+        shipping_kind: 'combined',
+        partner_reference: `WEB-${i}`,
+        orderlines: [{ sku: `SKU-${i}`, quantity: 1 }],
+      });
+    writeFileSync(file, `${Array.from({ length: 12 }, (_, i) => line(i + 1)).join('\n')}\n`);
+    const first = await run(['orders', file, '--sandbox', '--json', '--concurrency', '1'], {
+      sandbox: sb,
+      intercept: (q) => {
+        const sku = new URL(q.url).searchParams.get('legacyItemSku');
+        if (!sku) return undefined;
+        if (Number(sku.slice(4)) >= 5) throw new TypeError('fetch failed');
+        return Response.json({ productReference: `Product_${sku.replace('-', '').padEnd(26, 'x')}` });
+      },
+    });
+    expect(first.code).toBe(1);
+    const summary = JSON.parse(first.stdout);
+    expect(summary).toMatchObject({ stoppedAtLine: 5, complete: false, counts: { converted: 4 } });
+    expect(summary.error).toMatch(/cannot be reached/);
+    expect(readJsonl(join(dir, 'orders.report.jsonl')).map((l) => [l.line, l.status])).toEqual([
+      [1, 'converted'],
+      [2, 'converted'],
+      [3, 'converted'],
+      [4, 'converted'],
+    ]);
+  });
+
+  it('a refused key mid-run: exit 2, nothing from the refused line on, the key named as the cause', async () => {
+    const sb = newSandbox({ pageSize: 100 });
+    const { file, report } = ordersFile(sb, 20);
+    let refused = false;
+    const first = await run(['orders', file, '--sandbox', '--submit', '--concurrency', '1'], {
+      sandbox: sb,
+      intercept: async (q) => {
+        if (isPost(q) && (await identifierOf(q)) === 'WEB-7') refused = true;
+        return refused
+          ? Response.json({ code: 'unauthorized', message: 'Invalid key' }, { status: 401 })
+          : undefined;
+      },
+    });
+    expect(first.code).toBe(2);
+    expect(first.stderr).toMatch(/Stopped at line 7: The API refused the secret key \(401\)/);
+    expect(readJsonl(report).map((l) => l.line)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(first.stdout + first.stderr).not.toContain(sb.keys.primary);
   });
 });

@@ -1,12 +1,16 @@
 // The ordered pipeline of `orders`: lines converted (and submitted) concurrently, written in input order,
 // with the resume point moved past each line that is done. Ctrl-C stops reading at once; lines in flight get
-// a grace period, then are given up and recorded as not done, so the run ends within about 2 s.
+// a grace period, then are given up and recorded as not done, so the run ends within about 2 s. A line that
+// failed for a reason of the whole run (the key, the base URL, the network) stops the run: neither it nor
+// any later line is recorded, so the rerun continues there.
 
-import { type JsonLine, readJsonLines } from './files.ts';
+import { type JsonLine, readJsonLines, UsageError } from './files.ts';
 import type { BufferedWriter, CliIO } from './io.ts';
 import { createOrderedPipeline } from './ordered.ts';
+import { createProgressGate, KEY_REFUSED } from './run-failure.ts';
 import type { LineResult } from './submit-line.ts';
 import { type OrdersState, saveState } from './submit-state.ts';
+import { createWarningGroups } from './warnings.ts';
 
 /** How long lines in flight may finish after Ctrl-C before they are given up. */
 export const GRACE_MS = 1_500;
@@ -32,15 +36,12 @@ export interface LineRun {
 
 export interface RunCounts {
   counts: Record<string, number>;
+  /** Problems grouped by message, most frequent first, with line ranges (every one is in the report). */
   problems: string[];
   fatal: unknown;
+  /** The line (and failure) that stopped the run for a reason of the whole run: nothing from it on was recorded. */
+  stopped: { line: number; error: unknown } | undefined;
 }
-
-/** A promise settled when `signal` aborts (never rejected). */
-const aborted = (signal: AbortSignal) =>
-  new Promise<void>((resolve) =>
-    signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true }),
-  );
 
 function notDoneLine(l: JsonLine, reason: unknown): LineResult {
   const message = reason instanceof Error ? reason.message : String(reason);
@@ -53,10 +54,63 @@ function notDoneLine(l: JsonLine, reason: unknown): LineResult {
   };
 }
 
+/**
+ * ANSWER_MS after `signal` aborts, every line still in flight is recorded as not done. The lines in flight
+ * are a set a line leaves when it settles, with one abort listener for the run: nothing that lives as long
+ * as the run holds a line once it is written (a reaction per line on a run-long promise would keep every
+ * line of the file in memory until the end).
+ */
+function createGiveUp(signal: AbortSignal) {
+  const inFlight = new Set<() => void>();
+  let over = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const giveUpAll = () => {
+    over = true;
+    for (const giveUp of inFlight) giveUp();
+    inFlight.clear();
+  };
+  const onAbort = () => {
+    timer = setTimeout(giveUpAll, ANSWER_MS);
+  };
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  return {
+    /** The line's result, or "not done" once the line is given up. */
+    race(l: JsonLine, work: Promise<LineResult>): Promise<LineResult> {
+      let giveUp = () => {};
+      const givenUp = new Promise<LineResult>((resolve) => {
+        giveUp = () => resolve(notDoneLine(l, signal.reason));
+      });
+      if (over) giveUp();
+      else inFlight.add(giveUp);
+      const settled = () => inFlight.delete(giveUp);
+      work.then(settled, settled);
+      return Promise.race([work, givenUp]);
+    },
+    dispose() {
+      signal.removeEventListener('abort', onAbort);
+      clearTimeout(timer);
+    },
+  };
+}
+
+/**
+ * What a line's problems are grouped by. A SKU problem names its SKU, and the SKU sits at another orderline
+ * index from order to order: its message alone is the group ("Unknown SKU ABC123P001 …", once for every line
+ * with it). Other messages keep the field path they are about. Each problem is counted once per line.
+ */
+function problemsOf(line: Pick<LineResult, 'errors'>): Set<string> {
+  const text = (e: LineResult['errors'][number]) =>
+    e.path && !SKU_CODES.has(e.code) ? `${e.path}: ${e.message}` : e.message;
+  return new Set(line.errors.map(text));
+}
+const SKU_CODES = new Set(['unknown_sku', 'lookup_failed']);
+
 /** Runs every line of the file (after the resume point) and returns the counts and problems. */
 export async function runLines(r: LineRun): Promise<RunCounts> {
   const counts: Record<string, number> = { ...r.state?.counts };
-  const problems: string[] = [];
+  const warnings = createWarningGroups();
+  const gate = createProgressGate();
   let resumable = true; // false after the first line that is not done: the resume point stays before it
   let savedAt = 0;
   const save = async (force: boolean) => {
@@ -67,17 +121,17 @@ export async function runLines(r: LineRun): Promise<RunCounts> {
   };
   const pipeline = createOrderedPipeline<LineResult>({
     concurrency: r.concurrency,
-    async emit({ output, done, unsettled, ...line }) {
+    async emit({ output, done, unsettled, runWide, ...line }) {
+      // Whether or not the line is recorded, an identifier posted without a known outcome is settled first.
+      if (unsettled && line.customIdentifier && r.state && !r.state.unsettled.includes(line.customIdentifier))
+        r.state.unsettled.push(line.customIdentifier);
+      // From the first line that failed for a reason of the whole run on, nothing is written or counted.
+      if (!gate.accept(line.line, runWide)) return;
       if (output) r.out.write(`${JSON.stringify(output)}\n`);
       r.report.write(`${JSON.stringify(line)}\n`);
       counts[line.status] = (counts[line.status] ?? 0) + 1;
-      if (line.errors.length && problems.length < 1000)
-        problems.push(
-          `line ${line.line}: ${line.errors.map((e) => `${e.path ? `${e.path}: ` : ''}${e.message}`).join('; ')}`,
-        );
+      for (const problem of problemsOf(line)) warnings.add(line.line, problem);
       resumable &&= done;
-      if (unsettled && line.customIdentifier && r.state && !r.state.unsettled.includes(line.customIdentifier))
-        r.state.unsettled.push(line.customIdentifier);
       if (resumable && r.state)
         Object.assign(r.state, {
           line: line.line,
@@ -91,30 +145,33 @@ export async function runLines(r: LineRun): Promise<RunCounts> {
       await r.report.backpressure();
     },
   });
-  // A line given up tells itself what it had done (a POST in flight: unsettled) unless it cannot answer at once.
-  const givenUp = aborted(r.stopLines.signal).then(
-    () => new Promise((resolve) => setTimeout(resolve, ANSWER_MS)),
-  );
+  const giveUp = createGiveUp(r.stopLines.signal);
   const graceTimer = () => setTimeout(() => r.stopLines.abort(new Error('interrupted (Ctrl-C)')), GRACE_MS);
   r.io.signal?.addEventListener('abort', graceTimer, { once: true });
   let fatal: unknown;
+  let refusedAt: number | undefined;
   try {
     const lines = readJsonLines(r.file, {
       ...(r.io.signal ? { signal: r.io.signal } : {}),
       skipUntilLine: r.state?.line ?? 0,
     });
     for await (const l of lines) {
-      if (r.io.signal?.aborted || r.keyRefused()) break;
-      await pipeline.push(() =>
-        Promise.race([r.processLine(l), givenUp.then(() => notDoneLine(l, r.stopLines.signal.reason))]),
-      );
+      if (r.io.signal?.aborted || gate.stopped) break;
+      if (r.keyRefused()) {
+        refusedAt = l.line;
+        break;
+      }
+      await pipeline.push(() => giveUp.race(l, r.processLine(l)));
     }
     await pipeline.drain();
   } catch (e) {
     fatal = e;
   }
+  giveUp.dispose();
   r.io.signal?.removeEventListener('abort', graceTimer);
-  if (r.state) r.state.done = !fatal && !r.io.signal?.aborted && resumable;
+  // The key was refused on a request outside the lines (and no line in flight said so): stop before this line.
+  if (refusedAt !== undefined) gate.stop(refusedAt, new UsageError(KEY_REFUSED));
+  if (r.state) r.state.done = !fatal && !r.io.signal?.aborted && resumable && !gate.stopped;
   await save(true);
-  return { counts, problems, fatal };
+  return { counts, problems: warnings.format(20, r.reportPath), fatal, stopped: gate.stopped };
 }

@@ -1,7 +1,8 @@
 // What `orders` prints when it ends, and its exit code.
-import { AuthenticationError } from '@partner-print/client';
 import { describeError } from '../client.ts';
+import { UsageError } from './files.ts';
 import type { CliIO } from './io.ts';
+import { describeRunFailure, KEY_REFUSED } from './run-failure.ts';
 import { EXIT } from './skus.ts';
 import type { RunCounts } from './submit-run.ts';
 import type { OrdersState } from './submit-state.ts';
@@ -20,8 +21,15 @@ export interface SummaryInput extends RunCounts {
   keyRefused: boolean;
 }
 
+/** Why the run stopped early, if it did: a failure of the whole run, or one outside any line. */
+function errorOf(s: SummaryInput): string | undefined {
+  if (s.stopped) return describeRunFailure(s.stopped.error);
+  return s.fatal ? describeError(s.fatal).message : undefined;
+}
+
 function summaryOf(s: SummaryInput) {
   const notDone = s.counts['not-done'] ?? 0;
+  const error = errorOf(s);
   return {
     command: 'orders',
     mode: s.submit ? 'submit' : 'dry-run',
@@ -31,20 +39,19 @@ function summaryOf(s: SummaryInput) {
     counts: s.counts,
     lookups: s.stats.lookups,
     uploads: s.stats.uploads,
-    complete: !s.fatal && !s.interrupted && notDone === 0,
+    complete: !s.fatal && !s.stopped && !s.interrupted && notDone === 0,
     interrupted: s.interrupted,
     ...(s.resumedAfter ? { resumedAfterLine: s.resumedAfter } : {}),
     ...(s.state && !s.state.done ? { resumeAfterLine: s.state.line } : {}),
-    ...(s.fatal ? { error: describeError(s.fatal).message } : {}),
-    /** The first problems, with line numbers (all of them are in the report file). */
-    problems: s.problems.slice(0, 20),
+    ...(error ? { error } : {}),
+    ...(s.stopped ? { stoppedAtLine: s.stopped.line } : {}),
+    /** The most frequent problems, grouped, with line ranges (all of them are in the report file). */
+    problems: s.problems,
   };
 }
 
 function printText(s: SummaryInput, io: CliIO) {
-  for (const p of s.problems.slice(0, 20)) io.stderr.write(`${p}\n`);
-  const failed = (s.counts.failed ?? 0) + (s.counts['not-done'] ?? 0);
-  if (failed > 20) io.stderr.write(`… and ${failed - 20} more; see ${s.reportPath}\n`);
+  for (const p of s.problems) io.stderr.write(`${p}\n`);
   const parts = Object.entries(s.counts).map(([k, v]) => `${v} ${k}`);
   const what = s.submit
     ? `${s.interrupted ? 'Interrupted' : 'Submitted'}${s.resumedAfter ? ` (resumed after line ${s.resumedAfter})` : ''}`
@@ -56,14 +63,28 @@ function printText(s: SummaryInput, io: CliIO) {
     io.stdout.write(
       `Lines up to ${s.state.line} are done; rerun the same command to resume after line ${s.state.line}.\n`,
     );
-  if (s.fatal) io.stderr.write(`Stopped: ${describeError(s.fatal).message}\n`);
+  if (s.stopped)
+    io.stderr.write(
+      `Stopped at line ${s.stopped.line}: ${errorOf(s)}\nNothing from line ${s.stopped.line} on was recorded; rerun the same command to continue.\n`,
+    );
+  else if (s.fatal) io.stderr.write(`Stopped: ${errorOf(s)}\n`);
+}
+
+/** A refused key (or V1 credentials) is a usage error (2); any other failure of the run is 1. */
+function failureCode(s: SummaryInput): number {
+  const error = s.stopped?.error ?? s.fatal;
+  const refused =
+    s.keyRefused ||
+    describeRunFailure(error) === KEY_REFUSED ||
+    (error instanceof UsageError && error.message === KEY_REFUSED);
+  return refused ? EXIT.usage : EXIT.failures;
 }
 
 /** Prints the summary (text, or JSON with --json) and returns the exit code. */
 export function summarise(s: SummaryInput, io: CliIO): number {
   if (s.json) io.stdout.write(`${JSON.stringify(summaryOf(s))}\n`);
   else printText(s, io);
-  if (s.fatal) return s.keyRefused || s.fatal instanceof AuthenticationError ? EXIT.usage : EXIT.failures;
+  if (s.fatal || s.stopped) return failureCode(s);
   if (s.interrupted) return EXIT.interrupted;
   return (s.counts.failed ?? 0) + (s.counts['not-done'] ?? 0) > 0 ? EXIT.failures : EXIT.ok;
 }

@@ -1,12 +1,10 @@
 // `orders --submit` creates each order through the client's createOrder (idempotent by customIdentifier,
 // settle window after unknown outcomes); `--redis <url>` shares its order claims between processes.
 import {
-  AuthenticationError,
   createOrder,
   type OrderClaims,
   type OrderRequest,
   type PartnerPrintBaseClient,
-  V1CredentialsError,
 } from '@partner-print/client';
 import { UsageError } from './files.ts';
 import type { CliIO } from './io.ts';
@@ -38,10 +36,6 @@ export function settleFirst(claims: OrderClaims, ids: ReadonlySet<string> = new 
     },
   };
 }
-
-/** Errors that would fail every line the same way: the run stops instead of reporting each line. */
-export const failsEveryLine = (error: unknown): boolean =>
-  error instanceof AuthenticationError || error instanceof V1CredentialsError;
 
 interface RedisModule {
   createClient(options: { url: string; disableOfflineQueue?: boolean }): {
