@@ -88,8 +88,8 @@ export interface SimOptions {
   processes: number;
   policy?: Policy;
   callers?: number;
-  /** One-way latency (ms) between a process and the server. */
-  latencyMs?: number;
+  /** One-way latency (ms) between a process and the server; a function draws it per request and way. */
+  latencyMs?: number | ((random: () => number) => number);
   /** Max whole seconds added to Retry-After by the server. */
   jitter?: number;
   seed?: number;
@@ -119,15 +119,16 @@ export function simulate(options: SimOptions): Sim {
       jitter: options.jitter ?? 0,
       random,
     });
-  const latency = options.latencyMs ?? 2;
+  const latencyOption = options.latencyMs ?? 2;
+  const latency = (): number => (typeof latencyOption === 'number' ? latencyOption : latencyOption(random));
   const start = clock.now();
   const processes: SimProcess[] = [];
   for (let i = 0; i < options.processes; i++) {
     const counts = { ok: 0, limited: 0, perSecond: [] as number[] };
     const fetch = async (request: Request): Promise<Response> => {
-      await clock.sleep(latency);
+      await clock.sleep(latency());
       const response = api.handle(request);
-      await clock.sleep(latency);
+      await clock.sleep(latency());
       if (response.status === 200) {
         counts.ok++;
         const second = Math.floor((clock.now() - start) / 1000);

@@ -78,6 +78,14 @@ export interface BucketState {
    * have counted them after that answer, so up to this many of the window's spending may be ours.
    */
   refSlack: number;
+  /**
+   * How fast others spent what our answers did not expect (tokens/s, from the last downward correction,
+   * fading by half every 500 ms), and our round trip (ms, smoothed): together, what others may have on the
+   * way to the server right now, kept back while it lasts (processes draining one full bucket at once).
+   */
+  unseenRate: number;
+  unseenAt: number;
+  rttMs: number;
 }
 
 export interface BucketObservation {
@@ -151,6 +159,9 @@ export function newBucket(quota: number, windowSeconds: number, now: number): Bu
     refRefunded: 0,
     refRate: quota / windowSeconds,
     refSlack: 0,
+    unseenRate: 0,
+    unseenAt: now,
+    rttMs: 0,
   };
 }
 
@@ -163,8 +174,13 @@ export const foreignRate = (b: BucketState): number => rateOf(b) * b.others;
 /** Below this server balance, a shared budget is congested: the sharers want more than the refill. */
 export const congestionLevel = (b: BucketState): number =>
   Math.min(b.quota * 0.05, rateOf(b) * TUNING.reserveSeconds) + 1;
-const reserveOf = (b: BucketState): number =>
-  Math.min(b.quota * 0.05, foreignRate(b) * TUNING.reserveSeconds);
+const reserveOf = (b: BucketState, now: number): number =>
+  Math.max(
+    Math.min(b.quota * 0.05, foreignRate(b) * TUNING.reserveSeconds),
+    Math.min(b.quota * 0.5, unseenNow(b, now) * (b.rttMs / 1000)),
+  );
+const unseenNow = (b: BucketState, now: number): number =>
+  b.unseenRate * 0.5 ** (Math.max(0, now - b.unseenAt) / 500);
 
 /**
  * The server's balance refills at the rate others leave (measured); our claim at our share (AIMD). The
@@ -189,7 +205,7 @@ const staleMs = (b: BucketState): number => Math.max(250, (b.windowSeconds * 100
 export function readyAt(b: BucketState, now: number): number {
   // Tokens of our share left unspent (the reserve held us back) entitle us to dig into the reserve, so a
   // process that keeps a reserve is never starved by one that does not (yet) see it.
-  const reserve = Math.max(0, reserveOf(b) - Math.max(0, b.tokens - 1));
+  const reserve = Math.max(0, reserveOf(b, now) - Math.max(0, b.tokens - 1));
   const claimAt = b.tokens >= 1 ? now : now + ((1 - b.tokens) / effectiveRate(b)) * 1000;
   const short = 1 + reserve - b.level;
   let levelAt = short > 0 ? now + (short / levelRate(b)) * 1000 : now;
@@ -285,8 +301,20 @@ export function observe(b: BucketState, ticket: number | undefined, o: BucketObs
     if (ticket < b.lastTicket) return;
     b.lastTicket = ticket;
   }
+  const previousSeen = b.seenAt;
   b.seenAt = now;
+  if (o.sentAt !== undefined) {
+    const rtt = Math.max(0, (o.answeredAt ?? now) - o.sentAt);
+    b.rttMs = b.rttMs === 0 ? rtt : b.rttMs + (rtt - b.rttMs) * 0.2;
+  }
+  const before = b.level;
   const { lo, balance } = correctLevel(b, ticket, settled, o.remaining, o.resetSeconds);
+  // Only before the first measured window: later, the measured part of others keeps the reserve.
+  if (!b.sampled && b.level < before - 1) {
+    const rate = ((before - b.level) * 1000) / Math.max(1, now - previousSeen);
+    b.unseenRate = Math.max(rate, unseenNow(b, now));
+    b.unseenAt = now;
+  }
   steerShare(b, lo, now);
   if (seq !== undefined)
     measure(

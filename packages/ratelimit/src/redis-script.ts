@@ -34,7 +34,7 @@ local sharedAbove = tonumber(ARGV[17])
 
 local FIELDS = { 'quota', 'window', 'level', 'tokens', 'at', 'share', 'sampled', 'paused', 'taken', 'refunded',
   'last', 'live', 'refAt', 'refBalance', 'refSeq', 'refRefunded', 'others', 'grownAt', 'cutAt', 'probing', 'seenAt', 'refRate',
-  'refSlack' }
+  'refSlack', 'unseenRate', 'unseenAt', 'rttMs' }
 
 local function load(i, name, quota, window)
   local h = KEYS[1 + 2 * i]
@@ -51,11 +51,15 @@ local function load(i, name, quota, window)
     b.seenAt = b.seenAt or now
     b.refRate = b.refRate or (b.quota / b.window)
     b.refSlack = b.refSlack or 0
+    b.unseenRate = b.unseenRate or 0
+    b.unseenAt = b.unseenAt or now
+    b.rttMs = b.rttMs or 0
   elseif quota and window then
     b = { quota = quota, window = window, level = quota, tokens = quota, at = now, share = 1, sampled = 0, paused = 0,
           taken = 0, refunded = 0, last = -1, live = 0, refAt = -1, refBalance = 0, refSeq = 0, refRefunded = 0,
           others = 0, grownAt = now, cutAt = -1, probing = 0, seenAt = now,
-          refRate = quota / window, refSlack = 0 }
+          refRate = quota / window, refSlack = 0,
+          unseenRate = 0, unseenAt = now, rttMs = 0 }
     redis.call('SADD', KEYS[2], name)
   else
     return nil
@@ -102,7 +106,11 @@ local function rate(b) return b.quota / b.window end
 local function effective(b) return rate(b) * b.share end
 local function foreign(b) return rate(b) * b.others end
 local function congestion(b) return math.min(b.quota * 0.05, rate(b) * reserveSeconds) + 1 end
-local function reserve(b) return math.min(b.quota * 0.05, foreign(b) * reserveSeconds) end
+local function unseenNow(b) return b.unseenRate * 0.5 ^ (math.max(0, now - b.unseenAt) / 500) end
+local function reserve(b)
+  return math.max(math.min(b.quota * 0.05, foreign(b) * reserveSeconds),
+    math.min(b.quota * 0.5, unseenNow(b) * b.rttMs / 1000))
+end
 
 local function levelRate(b) return rate(b) * math.max(minShare, 1 - b.others) end
 
@@ -212,7 +220,13 @@ local function observe(b, ticket, o)
     if ticket < b.last then return end
     b.last = ticket
   end
+  local previousSeen = b.seenAt
   b.seenAt = now
+  if o.sentAt then
+    local rtt = math.max(0, (o.answeredAt or o.sentAt) - o.sentAt)
+    if b.rttMs == 0 then b.rttMs = rtt else b.rttMs = b.rttMs + (rtt - b.rttMs) * 0.2 end
+  end
+  local before = b.level
   local after = 0
   local older = 0
   for _, t in ipairs(b.inflight) do
@@ -245,6 +259,10 @@ local function observe(b, ticket, o)
     end
   end
   b.tokens = math.min(b.tokens, b.level, lo * b.share - after - unsure)
+  if b.sampled == 0 and b.level < before - 1 then
+    b.unseenRate = math.max((before - b.level) * 1000 / math.max(1, now - previousSeen), unseenNow(b))
+    b.unseenAt = now
+  end
   steer(b, lo)
 
   if not seq then return end
