@@ -1,6 +1,6 @@
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RedisServer, startRedisServer } from '../bench/redis-server.ts';
+import { type RedisServer, startRedisServer } from '../../../test-utils/redis-server.ts';
 import { createTokenBucketApi } from '../bench/token-bucket-api.ts';
 import { createScheduler } from '../src/index.ts';
 import { RedisStore } from '../src/redis.ts';
