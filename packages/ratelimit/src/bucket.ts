@@ -309,9 +309,12 @@ export function observe(b: BucketState, ticket: number | undefined, o: BucketObs
   }
   const before = b.level;
   const { lo, balance } = correctLevel(b, ticket, settled, o.remaining, o.resetSeconds);
-  // Only before the first measured window: later, the measured part of others keeps the reserve.
-  if (!b.sampled && b.level < before - 1) {
-    const rate = ((before - b.level) * 1000) / Math.max(1, now - previousSeen);
+  // Only before the first measured window: later, the measured part of others keeps the reserve. The
+  // caution for other clients of a shared store (their requests that may not be in this answer) is not
+  // unseen spending: it is left out.
+  const unseen = before - b.level - (settled?.foreign ?? 0);
+  if (!b.sampled && unseen > 1) {
+    const rate = (unseen * 1000) / Math.max(1, now - previousSeen);
     b.unseenRate = Math.max(rate, unseenNow(b, now));
     b.unseenAt = now;
   }

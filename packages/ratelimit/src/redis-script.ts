@@ -259,8 +259,9 @@ local function observe(b, ticket, o)
     end
   end
   b.tokens = math.min(b.tokens, b.level, lo * b.share - after - unsure)
-  if b.sampled == 0 and b.level < before - 1 then
-    b.unseenRate = math.max((before - b.level) * 1000 / math.max(1, now - previousSeen), unseenNow(b))
+  local unseen = before - b.level - unsure
+  if b.sampled == 0 and unseen > 1 then
+    b.unseenRate = math.max(unseen * 1000 / math.max(1, now - previousSeen), unseenNow(b))
     b.unseenAt = now
   end
   steer(b, lo)
