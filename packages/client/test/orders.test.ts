@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   AmbiguousOrderError,
   AmbiguousOutcomeError,
+  createClient,
   createOrder,
   IdentifierConflictError,
   lookupOrderReference,
@@ -11,6 +12,7 @@ import {
   sameOrderContent,
   ValidationError,
 } from '../src/index.ts';
+import { withSignal } from './helpers.ts';
 import { orderSetup, storedIdentifiers } from './orders-faults.ts';
 
 describe('createOrder is idempotent by customIdentifier', () => {
@@ -244,5 +246,33 @@ describe('sameOrderContent', () => {
     const found: Record<string, unknown> = { reference: 'Order_1', ...sent, ...change };
     for (const [k, v] of Object.entries(change)) if (v === undefined) delete found[k];
     expect(sameOrderContent(sent, { reference: 'Order_1', ...found })).toBe(same);
+  });
+});
+
+describe('an order read without its order object', () => {
+  it('is a PartnerPrintError naming the request (unexpected_response), not a TypeError', async () => {
+    const { sandbox, client, order } = orderSetup();
+    const { order: created } = await createOrder(client, order('cart-read'));
+    // Another client (no memory of the order) whose GET /orders/{orderReference} answers 200 {}.
+    const send = withSignal(sandbox);
+    const hollow = createClient({
+      secretKey: sandbox.keys.primary,
+      baseUrl: sandbox.baseUrl,
+      clock: sandbox.clock,
+      fetch: (request) =>
+        request.method === 'GET' && new URL(request.url).pathname.endsWith(`/orders/${created.reference}`)
+          ? Promise.resolve(Response.json({}))
+          : send(request),
+    });
+    const error = await createOrder(hollow, order('cart-read')).catch((e: unknown) => e);
+    expect(error).not.toBeInstanceOf(TypeError);
+    expect(error).toBeInstanceOf(PartnerPrintError);
+    expect(error).toMatchObject({
+      code: 'unexpected_response',
+      operation: 'getOrder',
+      method: 'GET',
+      path: `/orders/${created.reference}`,
+    });
+    expect((error as Error).message).toMatch(/GET \/orders\/Order_\S+ answered without an order object/);
   });
 });

@@ -1,11 +1,12 @@
 import type { Reference } from '@partner-print/openapi';
 import type { Clock } from '@partner-print/openapi/wire';
 import { coreOf } from '../core.ts';
-import { AmbiguousOutcomeError, NotFoundError } from '../errors.ts';
+import { AmbiguousOutcomeError, NotFoundError, PartnerPrintError } from '../errors.ts';
 import type { CallInit, PartnerPrintBaseClient } from '../helpers.ts';
 import { memoryOrderClaims, type OrderClaim, type OrderClaims, type RecordedOrder } from './claims.ts';
 import {
   contentKey,
+  type OrderRead,
   type OrderRequest,
   type OrderRequestOf,
   type ShippingKind,
@@ -191,17 +192,14 @@ async function fromRecord(call: Call, recorded: RecordedOrder): Promise<OrderRes
   const { reference } = recorded;
   if (!isOrderReference(reference)) return undefined;
   if (recorded.content === call.content) return { order: { reference }, created: false };
-  let data: { order: Parameters<typeof sameOrderContent>[1] };
+  let found: OrderRead;
   try {
-    data = await call.client.get('/orders/{orderReference}', {
-      ...requestInit(call.init),
-      params: { path: { orderReference: reference } },
-    });
+    found = await readOrder(call.client, reference, requestInit(call.init));
   } catch (error) {
     if (error instanceof NotFoundError) return undefined; // not this organization's: ignore the record
     throw error;
   }
-  if (!sameOrderContent(call.order, data.order)) throw conflict(call, reference);
+  if (!sameOrderContent(call.order, found)) throw conflict(call, reference);
   return { order: { reference }, created: false };
 }
 
@@ -291,11 +289,26 @@ async function settleAfter(
 async function findOrder(client: Client, order: OrderRequest, id: string, init: CallInit): Promise<Found> {
   const reference = await lookupOrderReference(client, id, init);
   if (!reference) return { kind: 'absent' };
+  const found = await readOrder(client, reference, init);
+  return { kind: sameOrderContent(order, found) ? 'same' : 'other', reference };
+}
+
+/**
+ * GET /orders/{orderReference}'s `order`. An answer without an order object is a PartnerPrintError
+ * (`unexpected_response`) naming the request, not a TypeError from the comparison that would follow.
+ */
+async function readOrder(client: Client, reference: OrderReference, init: CallInit): Promise<OrderRead> {
   const data = await client.get('/orders/{orderReference}', {
     ...init,
     params: { path: { orderReference: reference } },
   });
-  return { kind: sameOrderContent(order, data.order) ? 'same' : 'other', reference };
+  const body: unknown = data;
+  const order = typeof body === 'object' && body !== null && 'order' in body ? body.order : undefined;
+  if (typeof order === 'object' && order !== null && !Array.isArray(order)) return data.order;
+  throw new PartnerPrintError(
+    `getOrder: GET /orders/${reference} answered without an order object, so createOrder cannot compare the order found for the customIdentifier with the one to create`,
+    { code: 'unexpected_response', operation: 'getOrder', method: 'GET', path: `/orders/${reference}` },
+  );
 }
 
 /** The order reference for a custom identifier, or null when no order has it. */
