@@ -1,0 +1,160 @@
+import { createClient } from '@partner-print/client';
+import { createSandbox } from '@partner-print/sandbox';
+import { createClient as createRedisClient } from 'redis';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type RedisServer, startRedisServer } from '../../../../test-utils/redis-server.ts';
+import { pngBytes } from '../../test/helpers.ts';
+import { MemoryRenderStore, type RenderStore } from '../cache.ts';
+import type { RenderProgressEvent } from '../events.ts';
+import { renderMockup } from '../render.ts';
+import { RedisRenderStore, type RedisRenderStoreOptions } from './store.ts';
+
+// A real redis-server on 127.0.0.1 and the sandbox on real time; each "worker" is its own client (the
+// SDK deduplicates per client) with its own store and Redis connection, as separate processes would be.
+// Without redis-server these tests fail, never skip.
+let server: RedisServer;
+const connections: ReturnType<typeof createRedisClient>[] = [];
+const sandboxes: ReturnType<typeof createSandbox>[] = [];
+
+beforeAll(async () => {
+  server = await startRedisServer();
+}, 20_000);
+afterEach(() => {
+  for (const sandbox of sandboxes.splice(0)) sandbox.close();
+});
+afterAll(async () => {
+  for (const c of connections) if (c.isOpen) c.destroy();
+  await server?.stop();
+});
+
+function store(prefix: string, options: Partial<RedisRenderStoreOptions> = {}, url = server.url) {
+  const client = createRedisClient({ url, socket: { reconnectStrategy: 100 } });
+  client.on('error', () => {});
+  connections.push(client);
+  // Not awaited: an unreachable server keeps connect() retrying; commands queue until it connects.
+  client.connect().catch(() => {});
+  return new RedisRenderStore({ client, prefix, pollMs: 20, ...options });
+}
+
+/** A sandbox, one image uploaded, and `worker()` to make a client of its own (a process of the fleet). */
+async function world() {
+  const sandbox = createSandbox({ rateLimits: false, jitter: 0, clock: 'real', renderProcessingMs: 50 });
+  sandboxes.push(sandbox);
+  const worker = (hang?: Promise<never>) =>
+    createClient({
+      secretKey: sandbox.keys.primary,
+      baseUrl: sandbox.baseUrl,
+      rateLimit: false,
+      fetch: (request: Request) =>
+        hang && request.method === 'POST' && request.url.endsWith('/renders') ? hang : sandbox.fetch(request),
+    });
+  const { seed } = sandbox;
+  const image = await worker().uploadImage(pngBytes(7));
+  const job = {
+    sceneReference: seed.scenes.studio,
+    productReference: seed.products.print,
+    perspectiveReference: seed.perspectives.studioFront,
+    image,
+    pollIntervalMs: 20,
+    checkCompatibility: false,
+  };
+  const used = async () => (await worker().get('/rendertokens')).rendertokens.used;
+  return { worker, job, used };
+}
+
+const render = (
+  client: ReturnType<typeof createClient>,
+  job: Awaited<ReturnType<typeof world>>['job'],
+  cache: RenderStore,
+  events: RenderProgressEvent[] = [],
+  signal?: AbortSignal,
+) =>
+  renderMockup(client, { ...job, cache, onProgress: (e) => events.push(e), ...(signal ? { signal } : {}) });
+
+// The sandbox draws real PNGs: on a loaded machine a render takes seconds.
+vi.setConfig({ testTimeout: 60_000 });
+
+describe('RedisRenderStore', () => {
+  it('two workers with in-process stores both pay for the same mockup (the reproduction)', async () => {
+    const { worker, job, used } = await world();
+    const [a, b] = await Promise.all([
+      render(worker(), job, new MemoryRenderStore()),
+      render(worker(), job, new MemoryRenderStore()),
+    ]);
+    expect(a.tokensSpent + b.tokensSpent).toBe(2 * a.composition.tokenCost);
+    expect(await used()).toBe(2 * a.composition.tokenCost);
+  });
+
+  it('lets two workers rendering the same mockup at once pay once: one holds the lease, the other waits', async () => {
+    const { worker, job, used } = await world();
+    const events: RenderProgressEvent[] = [];
+    const [a, b] = await Promise.all([
+      render(worker(), job, store('r1'), events),
+      render(worker(), job, store('r1'), events),
+    ]);
+    expect(await used()).toBe(a.composition.tokenCost);
+    expect([a.tokensSpent, b.tokensSpent].sort()).toEqual([0, a.composition.tokenCost]);
+    expect(a.render.reference).toBe(b.render.reference);
+    expect(events.filter((e) => e.type === 'submitted')).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'leased-elsewhere')).toHaveLength(1);
+  });
+
+  it("takes over a dead worker's lease once it expires, and pays once", async () => {
+    const { worker, job, used } = await world();
+    // Worker A dies inside its POST /renders: its request never reaches the service, its lease stays.
+    const dead = new AbortController();
+    const dying = render(
+      worker(new Promise<never>(() => {})),
+      job,
+      store('r2', { leaseMs: 400 }),
+      [],
+      dead.signal,
+    );
+    dying.catch(() => {});
+    await new Promise((r) => setTimeout(r, 100));
+    const events: RenderProgressEvent[] = [];
+    const started = Date.now();
+    const b = await render(worker(), job, store('r2', { leaseMs: 400 }), events);
+    expect(b.tokensSpent).toBe(b.composition.tokenCost);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+    expect(events.map((e) => e.type)).toContain('leased-elsewhere');
+    expect(await used()).toBe(b.composition.tokenCost);
+    dead.abort();
+  });
+
+  it("does not let a late release free the next holder's lease", async () => {
+    const a = store('r3', { leaseMs: 200 });
+    const b = store('r3', { leaseMs: 5_000 });
+    const c = store('r3');
+    const first = await a.lease('k');
+    expect(first.acquired).toBe(true);
+    expect(await b.lease('k')).toEqual({ acquired: false, retryMs: 20 });
+    await new Promise((r) => setTimeout(r, 300)); // a's lease ran out (its worker stalled)
+    const second = await b.lease('k');
+    expect(second.acquired).toBe(true);
+    if (first.acquired) await first.release(); // a wakes up and releases: b's lease must stay
+    expect((await c.lease('k')).acquired).toBe(false);
+    if (second.acquired) await second.release();
+    expect((await c.lease('k')).acquired).toBe(true);
+  });
+
+  it('keeps rendering in process with one event when Redis is unreachable from the start', async () => {
+    const gone = await startRedisServer();
+    await gone.stop();
+    const { worker, job, used } = await world();
+    const redisEvents: string[] = [];
+    const cache = store(
+      'r4',
+      { commandTimeoutMs: 200, retryMs: 60_000, onEvent: (e) => redisEvents.push(e.type) },
+      gone.url,
+    );
+    const client = worker();
+    const results = await Promise.all([1, 2, 3].map(() => render(client, job, cache)));
+    expect(results.map((r) => r.render.status)).toEqual(['completed', 'completed', 'completed']);
+    // One client still deduplicates its own concurrent calls: one POST.
+    expect(await used()).toBe(results[0]!.composition.tokenCost);
+    expect(redisEvents).toEqual(['redis-unavailable']);
+    // A later call finds the reference in the store's memory, without Redis.
+    expect((await render(client, job, cache)).tokensSpent).toBe(0);
+  });
+});
