@@ -9,7 +9,11 @@ import {
 } from '@partner-print/callback';
 import {
   createClient,
+  type DropshipOrderRequest,
   NotFoundError,
+  type OrderlineRequest,
+  type OrderRequest,
+  type OrderResult,
   type PartnerPrintClient,
   PartnerPrintError,
   RateLimitedError,
@@ -67,6 +71,29 @@ export async function firstOrder(
 
 // @ts-expect-error: the path is not in the API
 void client.get('/no-such-path');
+
+// Orders as the published declarations type them: both shipping kinds, at least one orderline.
+export async function placeOrders(lines: readonly OrderlineRequest[]): Promise<OrderResult[]> {
+  const [first, ...rest] = lines;
+  if (!first) return [];
+  const dropship: DropshipOrderRequest = {
+    storeReference: sandbox.seed.stores.dropship,
+    shippingKind: 'dropship',
+    customIdentifier: 'consumer-1',
+    dropshipAddress: { firstname: 'Ada', city: 'Utrecht', countryCode: 'NL' },
+    orderlines: [first, ...rest],
+  };
+  const combined: OrderRequest = {
+    storeReference: sandbox.seed.stores.combined,
+    shippingKind: 'combined',
+    orderlines: [first],
+  };
+  // @ts-expect-error: a dropship order needs dropshipAddress
+  void client.createOrder({ storeReference: 'Store_x', shippingKind: 'dropship', orderlines: [first] });
+  // @ts-expect-error: at least one orderline
+  void client.createOrder({ storeReference: 'Store_x', shippingKind: 'combined', orderlines: [] });
+  return [await client.createOrder(dropship), await client.createOrder(combined)];
+}
 
 const scheduler: Scheduler = createScheduler({
   // Annotated: `fetch` is typed `FetchLike | typeof fetch`, a union that gives no contextual parameter type.
