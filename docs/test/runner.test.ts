@@ -404,7 +404,7 @@ const GUIDE_RUNS: Record<string, GuideRun> = {
 };
 
 describe('runnable samples in Chromium', () => {
-  it('has a Run button on SDK samples (in the samples panel and in a webhook description), and it runs', async () => {
+  it('has a Run button on SDK samples (samples panel, webhook description) and guide blocks, and it runs', async () => {
     const runnable = manifest.operations.filter((op) => op.runnable);
     expect(runnable.length).toBe(manifest.operations.length);
     // Every operation's button is the same loader code on the same Redoc component; routing to each of the 30
@@ -414,6 +414,12 @@ describe('runnable samples in Chromium', () => {
     await screenshots();
     const webhook = runnable.find((o) => o.operationId === 'orderUpdated')!;
     expectDocumented(webhook, await run(page, webhook.route, 'op:orderUpdated'));
+    // A guide block's button: the guide's own route, its block recognised by its text as shown.
+    const guide = manifest.guides.find((g) => g.file === 'pagination.md')!;
+    const listed = await run(page, guide.route, 'guide:pagination.md:orders');
+    expect(listed.state).toBe('done');
+    expect(listed.exchanges.at(-1)).toMatchObject({ operation: 'listOrders', status: 200 });
+    expect(listed.console.some((line) => /^Order_\w+$/.test(line))).toBe(true);
     expect(errors).toEqual([]);
   }, 300_000);
 

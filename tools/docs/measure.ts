@@ -9,9 +9,15 @@
  * - first render: the moment the navigation's first entry is in the DOM (Redoc renders on the client, so FCP
  *   alone can be a blank frame), measured in the page by a MutationObserver set up before any script runs;
  * - load: the load event.
+ *
+ * Pages are opened as files (`file://`, the way the single offline page is meant to work) so that no server in
+ * this process, competing for the CPU with the browser, adds its own noise; `--http` serves them from
+ * 127.0.0.1 instead. Ratios are taken run by run (each run loads every page once, one after the other) and
+ * reported as median, interquartile range and min–max.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { PATHS } from './lib/paths.ts';
@@ -33,12 +39,16 @@ interface Sample {
   load: number;
   /** Main-thread busy time until the load event (Chromium's TaskDuration): less sensitive to machine load. */
   busy: number;
+  /** The runner's part of the page was in the DOM at first render. */
+  runnerParsed: boolean;
 }
 
 const OBSERVE = `(() => {
   const mark = () => {
     if (document.querySelector('[data-component-name="Menu/MenuItem"]')) {
       window.__firstRender = performance.now();
+      // Had the parser reached the runner's part of the page (at the end of <body>) by then?
+      window.__runnerParsed = document.getElementById('pp-runner-code') !== null;
       return true;
     }
     return false;
@@ -72,6 +82,14 @@ function pages(): string[] {
   return [...(existsSync(baseline) ? [baseline] : []), withoutRunner(), PATHS.html];
 }
 
+/** Median, interquartile range and min–max of per-run ratios. */
+function spread(values: number[]): string {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.round(q * (sorted.length - 1)))]!;
+  const f = (v: number) => v.toFixed(3);
+  return `median ${f(at(0.5))} (IQR ${f(at(0.25))}–${f(at(0.75))}, min ${f(sorted[0]!)}, max ${f(sorted.at(-1)!)})`;
+}
+
 function stats(values: number[]): string {
   const sorted = [...values].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)]!;
@@ -83,26 +101,32 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 async function main(): Promise<void> {
   const runs = option('--runs', 7);
   const files = pages();
+  const http = process.argv.includes('--http');
   const servers = await Promise.all(
-    files.map((file) => serveDocs({ dir: join(file, '..'), port: 0 }).then((s) => ({ file, s }))),
+    files.map(async (file) => {
+      if (!http) return { file, url: pathToFileURL(file).href, close: async () => {} };
+      const s = await serveDocs({ dir: join(file, '..'), port: 0 });
+      return { file, url: `${s.url.replace(/\/$/, '')}/${basename(file)}`, close: () => s.close() };
+    }),
   );
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
   const samples = new Map<string, Sample[]>(files.map((f) => [f, []]));
   try {
     for (let run = 0; run < runs + 1; run++) {
-      for (const { file, s } of servers) {
+      for (const { file, url } of servers) {
         const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
         const page = await context.newPage();
         await page.addInitScript(OBSERVE);
         const cdp = await context.newCDPSession(page);
         await cdp.send('Performance.enable');
-        await page.goto(`${s.url.replace(/\/$/, '')}/${basename(file)}`, { waitUntil: 'load' });
+        await page.goto(url, { waitUntil: 'load' });
         await page.waitForFunction(() => (window as { __firstRender?: number }).__firstRender !== undefined);
         const metrics = await cdp.send('Performance.getMetrics');
         const busy = (metrics.metrics.find((m) => m.name === 'TaskDuration')?.value ?? Number.NaN) * 1000;
         const timing = await page.evaluate(() => ({
           fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
           firstRender: (window as { __firstRender?: number }).__firstRender ?? Number.NaN,
+          runnerParsed: (window as { __runnerParsed?: boolean }).__runnerParsed === true,
           load:
             (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)
               ?.loadEventStart ?? Number.NaN,
@@ -114,7 +138,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await browser.close();
-    await Promise.all(servers.map(({ s }) => s.close()));
+    await Promise.all(servers.map((s) => s.close()));
   }
   const anchor = samples.get(files[0]!)!;
   for (const file of files) {
@@ -126,14 +150,17 @@ async function main(): Promise<void> {
     console.log(`  first render  ${stats(list.map((s) => s.firstRender))}`);
     console.log(`  load          ${stats(list.map((s) => s.load))}`);
     console.log(`  busy to load  ${stats(list.map((s) => s.busy))}`);
+    const parsed = list.filter((s) => s.runnerParsed).length;
+    console.log(`  runner part in the DOM at first render: ${parsed} of ${list.length} runs`);
     const index = files.indexOf(file);
     const anchors = index === 0 ? [] : [[files[0]!, anchor] as const];
     if (index > 1) anchors.push([files[index - 1]!, samples.get(files[index - 1]!)!]);
     for (const [name, base] of anchors) {
       for (const key of ['firstRender', 'fcp', 'busy'] as const) {
         const ratios = list.map((s, i) => s[key] / base[i]![key]);
+        const ofMedians = median(list.map((s) => s[key])) / median(base.map((s) => s[key]));
         console.log(
-          `  ${key} / ${basename(join(name, '..'))}, per run: median ${median(ratios).toFixed(3)} (min ${Math.min(...ratios).toFixed(3)}, max ${Math.max(...ratios).toFixed(3)})`,
+          `  ${key} / ${basename(join(name, '..'))}: per run ${spread(ratios)}; ratio of medians ${ofMedians.toFixed(3)}`,
         );
       }
     }
