@@ -37,24 +37,19 @@ export interface LoaderEntry {
   setup?: [number, number];
 }
 
-/**
- * The loader's source (plain ES2020, no imports). Under each runnable code block it puts a bar (Run, Copy) and,
- * when the sample has a setup part, shows the block folded: the setup lines in a closed `<details>` ("Setup:
- * imports, client and inputs"), the rest below, both cut from Redoc's highlighted block, which stays in the page
- * (hidden) so its Copy button and the page's text keep the whole program.
- */
-export function loaderScript(entries: readonly LoaderEntry[], runnerGlobal: string): string {
-  const table: Record<string, [string] | [string, number, number]> = {};
-  for (const e of entries) table[codeHash(normalizeCode(e.text))] = e.setup ? [e.id, ...e.setup] : [e.id];
-  return `(() => {
-const RUNNABLE = ${JSON.stringify(table)};
-const normalizeCode = (text) => text.replace(/\\r/g, '').split('\\n').map((l) => l.replace(/\\s+$/, '')).join('\\n').replace(/\\n+$/, '');
+// The loader's parts, plain ES2020 run in the page (see loaderScript).
+
+/** The same normalisation and hash as normalizeCode and codeHash above. */
+const HASH_JS = `const normalizeCode = (text) => text.replace(/\\r/g, '').split('\\n').map((l) => l.replace(/\\s+$/, '')).join('\\n').replace(/\\n+$/, '');
 const codeHash = (text) => {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) { h ^= text.charCodeAt(i); h = Math.imul(h, 0x01000193) >>> 0; }
   return h.toString(16);
 };
-let runner;
+`;
+
+/** Decodes and runs the runner bundle on the first Run. */
+const loadJs = (runnerGlobal: string) => `let runner;
 const load = () => runner ??= (async () => {
   const node = document.getElementById(${JSON.stringify(BUNDLE_ELEMENT_ID)});
   if (!node || typeof DecompressionStream === 'undefined') throw new Error('This browser cannot run the samples');
@@ -65,7 +60,10 @@ const load = () => runner ??= (async () => {
   document.head.append(script);
   return window.${runnerGlobal}.bootOnce(window.${runnerGlobal}.data);
 })();
-const element = (tag, className, text) => {
+`;
+
+/** The bar under a runnable block: Run, Copy (the whole program) and a note. */
+const BAR_JS = `const element = (tag, className, text) => {
   const node = document.createElement(tag);
   if (className) node.className = className;
   if (text) node.textContent = text;
@@ -100,7 +98,10 @@ const bar = (id, pre) => {
   div.append(button, copy, note);
   return div;
 };
-/** Text node and offset of a character offset in the element's text. */
+`;
+
+/** The folded view: the setup lines in a closed <details>, the rest below, cut from Redoc's highlighted block. */
+const FOLD_JS = `/** Text node and offset of a character offset in the element's text. */
 const position = (root, offset) => {
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   let seen = 0;
@@ -138,7 +139,10 @@ const fold = (pre, id, first, last) => {
   view.dataset.ppFold = id;
   return view;
 };
-const views = new Map();
+`;
+
+/** Finds runnable blocks by their text (again whenever the page changes) and adds or removes their views. */
+const SCAN_JS = `const views = new Map();
 const forget = (pre, entry) => {
   for (const node of entry.nodes) node.remove();
   if (entry.folded && pre.isConnected) pre.hidden = false;
@@ -174,7 +178,20 @@ const start = () => {
   new MutationObserver(later).observe(document.body, { childList: true, subtree: true, characterData: true });
 };
 if (document.readyState === 'complete') start(); else addEventListener('load', start, { once: true });
-})();`;
+`;
+
+/**
+ * The loader's source (plain ES2020, no imports). Under each runnable code block it puts a bar (Run, Copy) and,
+ * when the sample has a setup part, shows the block folded: the setup lines in a closed `<details>` ("Setup:
+ * imports, client and inputs"), the rest below, both cut from Redoc's highlighted block, which stays in the page
+ * (hidden) so its Copy button and the page's text keep the whole program.
+ */
+export function loaderScript(entries: readonly LoaderEntry[], runnerGlobal: string): string {
+  const table: Record<string, [string] | [string, number, number]> = {};
+  for (const e of entries) table[codeHash(normalizeCode(e.text))] = e.setup ? [e.id, ...e.setup] : [e.id];
+  return `(() => {
+const RUNNABLE = ${JSON.stringify(table)};
+${HASH_JS}${loadJs(runnerGlobal)}${BAR_JS}${FOLD_JS}${SCAN_JS}})();`;
 }
 
 /** The lazily loaded script: the runner bundle, then the data it boots with. */
