@@ -3,7 +3,7 @@
 // references and leases through RedisRenderStore on a real redis-server, then with that Redis killed
 // once the first render is paid (each worker falls back to its own store and leases, losing nothing).
 import { startRedisServer } from '../../../test-utils/redis-server.ts';
-import { runRenderFleet } from '../test/fleet/harness.ts';
+import { runRenderFleet, startRenderWorkers, stopRenderWorkers } from '../test/fleet/harness.ts';
 
 const WORKERS = 4;
 const MOCKUPS = 50;
@@ -24,8 +24,11 @@ export const met = (r: FleetRow): boolean =>
   (r.target.atMost === undefined || r.posts <= r.target.atMost);
 
 export async function fleetBench(): Promise<FleetRow[]> {
-  const redis = await startRedisServer();
-  const doomed = await startRedisServer();
+  const [redis, doomed, workers] = await Promise.all([
+    startRedisServer(),
+    startRedisServer(),
+    startRenderWorkers(WORKERS),
+  ]);
   try {
     const setups = [
       ['4 workers, in-process stores', undefined, false, { exact: WORKERS * MOCKUPS }],
@@ -35,7 +38,7 @@ export async function fleetBench(): Promise<FleetRow[]> {
     const rows: FleetRow[] = [];
     for (const [setup, redisUrl, kill, target] of setups) {
       const run = await runRenderFleet({
-        workers: WORKERS,
+        workers,
         mockups: MOCKUPS,
         ...(redisUrl ? { redisUrl } : {}),
         ...(kill ? { during: () => doomed.stop() } : {}),
@@ -52,6 +55,7 @@ export async function fleetBench(): Promise<FleetRow[]> {
     }
     return rows;
   } finally {
+    await stopRenderWorkers(workers);
     await redis.stop();
     await doomed.stop();
   }

@@ -1,23 +1,31 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisServer, startRedisServer } from '../../../test-utils/redis-server.ts';
-import { runRenderFleet } from './fleet/harness.ts';
+import {
+  type RenderWorkers,
+  runRenderFleet,
+  startRenderWorkers,
+  stopRenderWorkers,
+} from './fleet/harness.ts';
 
-// A real redis-server on 127.0.0.1 (tools/ci/install-redis.sh) and real worker processes.
+// A real redis-server on 127.0.0.1 (tools/ci/install-redis.sh) and real worker processes, booted once for
+// the file; each test serves its own sandbox with 50 freshly uploaded images.
 // Without redis-server these tests fail, never skip.
 const WORKERS = 4;
 const MOCKUPS = 50;
 
 let redis: RedisServer;
+let workers: RenderWorkers;
 beforeAll(async () => {
-  redis = await startRedisServer();
-}, 20_000);
+  [redis, workers] = await Promise.all([startRedisServer(), startRenderWorkers(WORKERS)]);
+}, 120_000);
 afterAll(async () => {
+  if (workers) await stopRenderWorkers(workers);
   await redis?.stop();
 });
 
 describe('4 render workers x the same 50 mockups', () => {
   it('each with its own in-process store: every worker pays for every mockup (the reproduction)', async () => {
-    const run = await runRenderFleet({ workers: WORKERS, mockups: MOCKUPS });
+    const run = await runRenderFleet({ workers, mockups: MOCKUPS });
     for (const worker of run.results) {
       expect(worker.rejected).toEqual([]);
       expect(worker.fulfilled).toBe(MOCKUPS);
@@ -26,7 +34,7 @@ describe('4 render workers x the same 50 mockups', () => {
   }, 300_000);
 
   it('send exactly 50 POST /renders through the Redis store, and every worker gets every mockup', async () => {
-    const run = await runRenderFleet({ workers: WORKERS, mockups: MOCKUPS, redisUrl: redis.url });
+    const run = await runRenderFleet({ workers, mockups: MOCKUPS, redisUrl: redis.url });
     for (const worker of run.results) {
       expect(worker.rejected).toEqual([]);
       expect(worker.fulfilled).toBe(MOCKUPS);
@@ -39,7 +47,7 @@ describe('4 render workers x the same 50 mockups', () => {
   it('lose nothing when Redis is killed mid-run: every worker falls back in process, with an event', async () => {
     const own = await startRedisServer();
     const run = await runRenderFleet({
-      workers: WORKERS,
+      workers,
       mockups: MOCKUPS,
       redisUrl: own.url,
       during: () => own.stop(),

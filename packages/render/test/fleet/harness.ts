@@ -3,7 +3,7 @@
  * finishing after `renderProcessingMs`), `mockups` distinct images uploaded once, and N worker processes
  * that all render the same mockups. POSTs are counted by the rendertokens they spent.
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -60,46 +60,67 @@ async function serveSandbox(options: Omit<SandboxOptions, 'origin'>) {
   };
 }
 
-interface Worker {
+/** A worker process: boots once (tsx and the SDK), then runs one task after another. */
+class WorkerProcess {
+  readonly #child: ChildProcess;
+  readonly booted: Promise<void>;
+  #settle: { resolve(result: WorkerResult): void; reject(error: Error): void } | undefined;
+
+  constructor() {
+    const script = fileURLToPath(new URL('./worker.ts', import.meta.url));
+    this.#child = spawn(process.execPath, ['--import', 'tsx', script], {
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    this.booted = new Promise<void>((resolve, reject) => {
+      this.#child.on('message', (message: { ready?: true; result?: WorkerResult; error?: string }) => {
+        if (message.ready) resolve();
+        if (message.result) this.#settle?.resolve(message.result);
+        if (message.error) this.#settle?.reject(new Error(message.error));
+      });
+      this.#child.once('exit', (code) => {
+        const error = new Error(`worker exited with ${code}`);
+        reject(error);
+        this.#settle?.reject(error);
+      });
+    });
+    this.booted.catch(() => {});
+  }
+
   /** Starts rendering at `startAt` (every worker the same instant); resolves with the worker's result. */
-  run(task: Omit<WorkerTask, 'startAt'>, startAt: number): Promise<WorkerResult>;
-  /** Ends a worker that has not finished (a run that failed before it started the workers). */
-  kill(): void;
+  run(task: Omit<WorkerTask, 'startAt'>, startAt: number): Promise<WorkerResult> {
+    return new Promise<WorkerResult>((resolve, reject) => {
+      this.#settle = { resolve, reject };
+      this.#child.send({ ...task, startAt });
+    });
+  }
+
+  async exit(): Promise<void> {
+    if (this.#child.exitCode !== null) return;
+    const exited = once(this.#child, 'exit');
+    this.#child.send('exit');
+    const timer = setTimeout(() => this.#child.kill('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(timer);
+  }
 }
 
-/** Spawns a worker process and resolves once it has booted (tsx and the SDK loaded), ready for its task. */
-function startWorker(): Promise<Worker> {
-  const script = fileURLToPath(new URL('./worker.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
-    cwd: fileURLToPath(new URL('../..', import.meta.url)),
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  let settle: { resolve(result: WorkerResult): void; reject(error: Error): void } | undefined;
-  const done = new Promise<WorkerResult>((resolve, reject) => {
-    settle = { resolve, reject };
-  });
-  done.catch(() => {}); // read by run(); a worker that fails to boot rejects `ready` instead
-  return new Promise<Worker>((resolve, reject) => {
-    child.on('message', (message: { ready?: true; result?: WorkerResult; error?: string }) => {
-      if (message.ready)
-        resolve({
-          run: (task, startAt) => {
-            child.send({ ...task, startAt });
-            return done;
-          },
-          kill: () => {
-            if (child.exitCode === null) child.kill('SIGKILL');
-          },
-        });
-      if (message.result) settle?.resolve(message.result);
-      if (message.error) settle?.reject(new Error(message.error));
-    });
-    child.once('exit', (code) => {
-      const error = new Error(`worker exited with ${code}`);
-      reject(error);
-      settle?.reject(error);
-    });
-  });
+export type RenderWorkers = WorkerProcess[];
+
+/** Boots `count` worker processes for several runs; end them with {@link stopRenderWorkers}. */
+export async function startRenderWorkers(count: number): Promise<RenderWorkers> {
+  const workers = Array.from({ length: count }, () => new WorkerProcess());
+  try {
+    await Promise.all(workers.map((w) => w.booted));
+  } catch (error) {
+    await stopRenderWorkers(workers);
+    throw error;
+  }
+  return workers;
+}
+
+export async function stopRenderWorkers(workers: RenderWorkers): Promise<void> {
+  await Promise.all(workers.map((w) => w.exit()));
 }
 
 export interface FleetRun {
@@ -109,7 +130,8 @@ export interface FleetRun {
 }
 
 export async function runRenderFleet(options: {
-  workers: number;
+  /** A number of workers to boot for this run alone, or workers booted once for several runs. */
+  workers: number | RenderWorkers;
   mockups: number;
   /** Without it, each worker renders through its own in-process store. */
   redisUrl?: string;
@@ -123,9 +145,13 @@ export async function runRenderFleet(options: {
   const debug = (what: string) => {
     if (process.env.FLEET_DEBUG) process.stderr.write(`fleet: ${what} at ${Date.now() - t0} ms\n`);
   };
-  // The workers boot (tsx, the SDK) while the sandbox starts and the images upload.
-  const booting = Array.from({ length: options.workers }, () => startWorker());
-  for (const worker of booting) worker.catch(() => {});
+  // Workers of this run alone boot (tsx, the SDK) while the sandbox starts and the images upload.
+  const own = typeof options.workers === 'number';
+  const booting =
+    typeof options.workers === 'number'
+      ? startRenderWorkers(options.workers)
+      : Promise.resolve(options.workers);
+  booting.catch(() => {});
   const server = await serveSandbox({
     clock: 'real',
     rateLimits: false,
@@ -141,15 +167,15 @@ export async function runRenderFleet(options: {
       retry: false,
       rateLimit: false,
     });
-    const jobs: RenderJob[] = [];
-    for (let i = 0; i < options.mockups; i++) {
-      jobs.push({
-        sceneReference: seed.scenes.studio,
-        productReference: seed.products.print,
-        perspectiveReference: seed.perspectives.studioFront,
-        image: await client.uploadImage(pngBytes(i)),
-      });
-    }
+    const images = await Promise.all(
+      Array.from({ length: options.mockups }, (_, i) => client.uploadImage(pngBytes(i))),
+    );
+    const jobs: RenderJob[] = images.map((image) => ({
+      sceneReference: seed.scenes.studio,
+      productReference: seed.products.print,
+      perspectiveReference: seed.perspectives.studioFront,
+      image,
+    }));
     debug(`${options.mockups} images uploaded`);
     const used = async () => (await client.get('/rendertokens')).rendertokens.used;
     const before = await used();
@@ -161,7 +187,7 @@ export async function runRenderFleet(options: {
       jobs,
     };
     // Every worker starts at the same instant, once all have booted.
-    const workers = await Promise.all(booting);
+    const workers = await booting;
     debug('workers booted');
     const startAt = Date.now() + 200;
     const started = Date.now();
@@ -181,11 +207,7 @@ export async function runRenderFleet(options: {
     const tokenCost = Math.max(...results.map((r) => r.tokenCost));
     return { posts: ((await used()) - before) / tokenCost, results, ms: Date.now() - started };
   } finally {
-    for (const worker of booting)
-      void worker.then(
-        (w) => w.kill(),
-        () => {},
-      );
+    if (own) await booting.then(stopRenderWorkers, () => {});
     await server.close();
   }
 }

@@ -1,6 +1,7 @@
 /**
  * One render worker of a fleet test: renders the given mockups against the sandbox server, sharing
- * known renders and leases through Redis. Started by harness.ts with an IPC channel.
+ * known renders and leases through Redis. Started by harness.ts with an IPC channel; runs one task after
+ * another until told to exit.
  */
 import { createClient } from '@partner-print/client';
 import { createClient as createRedisClient } from 'redis';
@@ -102,21 +103,21 @@ async function run(task: WorkerTask): Promise<WorkerResult> {
   try {
     return await render(task, cache, events);
   } finally {
-    await redis.disconnect().catch(() => {});
+    if (redis.isOpen) redis.destroy();
   }
 }
 
 const isTask = (message: unknown): message is WorkerTask =>
   typeof message === 'object' && message !== null && 'kind' in message && message.kind === 'render-worker';
 
-// Only our task: the tsx loader may use the IPC channel for its own messages.
-const onTask = (message: unknown): void => {
+// One task after another, so a test file boots its workers once; `exit` ends the process. Only our
+// messages: the tsx loader may use the IPC channel for its own.
+process.on('message', (message: unknown) => {
+  if (message === 'exit') process.exit(0);
   if (!isTask(message)) return;
-  process.off('message', onTask);
   run(message).then(
-    (result) => process.send?.({ result }, () => process.exit(0)),
-    (error: unknown) => process.send?.({ error: String(error) }, () => process.exit(1)),
+    (result) => process.send?.({ result }),
+    (error: unknown) => process.send?.({ error: String(error) }),
   );
-};
-process.on('message', onTask);
+});
 process.send?.({ ready: true });
