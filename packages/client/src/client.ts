@@ -217,7 +217,7 @@ function guarded(raw: Raw, stack: Stack, client: CallSettings): Send {
     try {
       if (init !== undefined && (typeof init !== 'object' || init === null))
         throw new TypeError(`${name} ${url}: init must be an object`);
-      checkInit(init, () => `${name} ${url}`);
+      checkInit(init, name, undefined, url);
       const own = callSettings(init, client);
       if (own && init) {
         const rest = Object.entries(init).filter(([key]) => key !== 'timeoutMs' && key !== 'retry');

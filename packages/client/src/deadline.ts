@@ -12,14 +12,14 @@ export class Attempt {
   declare readonly ms: number;
   declare readonly end: number;
   declare readonly owner: Deadlines;
-  declare readonly onTimeout: () => unknown;
+  declare readonly onTimeout: (req: Request, ms: number) => unknown;
   declare readonly resolve: (response: Response) => void;
   declare readonly reject: (reason: unknown) => void;
   constructor(
     req: Request,
     ms: number,
     owner: Deadlines,
-    onTimeout: () => unknown,
+    onTimeout: (req: Request, ms: number) => unknown,
     resolve: (response: Response) => void,
     reject: (reason: unknown) => void,
   ) {
@@ -60,12 +60,15 @@ export class Deadlines {
   declare timer: ReturnType<typeof setTimeout> | undefined;
   declare period: number;
 
-  /** `send(req, attempt)` with a deadline of `ms` (none when 0): rejects with `onTimeout()` when it passes. */
+  /**
+   * `send(req, attempt)` with a deadline of `ms` (none when 0): rejects with `onTimeout(req, ms)` when it
+   * passes. `onTimeout` takes the request rather than closing over it: no function is made per attempt.
+   */
   run(
     send: (req: Request, attempt: Attempt) => Promise<Response>,
     req: Request,
     ms: number,
-    onTimeout: () => unknown,
+    onTimeout: (req: Request, ms: number) => unknown,
   ) {
     return new Promise<Response>((resolve, reject) => {
       const a = new Attempt(
@@ -101,7 +104,7 @@ export class Deadlines {
     let next = Number.POSITIVE_INFINITY;
     for (const a of this.inFlight)
       if (a.req.signal.aborted) a.settle(undefined, a.req.signal.reason);
-      else if (a.end <= now) a.settle(undefined, a.onTimeout());
+      else if (a.end <= now) a.settle(undefined, a.onTimeout(a.req, a.ms));
       else next = Math.min(next, a.ms);
     if (this.inFlight.size) this.arm(next);
   }

@@ -37,28 +37,37 @@ const WHY: Record<string, string> = {
 /** The keys of the helpers' `init` that take no request of the caller's (uploads, orders). */
 export const HELPER_KEYS: ReadonlySet<string> = new Set(['signal', 'headers', 'timeoutMs', 'retry']);
 
-/** Throws a ConfigurationError for a key `allowed` does not hold or a per-request option of the wrong type. */
+/**
+ * Throws a ConfigurationError for a key `allowed` does not hold or a per-request option of the wrong type.
+ * The call is named `label` (and `detail`, e.g. `GET /orders`), put together only for a message.
+ */
 export function checkInit(
   init: object | undefined,
   label: string | (() => string),
   allowed: ReadonlySet<string> = METHOD_KEYS,
+  detail?: string,
 ): void {
   if (!init) return;
-  const call = () => text(label);
+  // Closures only where an option is there to check: this runs on every request.
   for (const key in init)
     if (!allowed.has(key))
       throw new ConfigurationError(
-        `${call()}: unknown option ${JSON.stringify(key)}${WHY[key] ? ` (${WHY[key]})` : ''}; options are ${[...allowed].join(', ')}`,
+        `${callName(label, detail)}: unknown option ${JSON.stringify(key)}${WHY[key] ? ` (${WHY[key]})` : ''}; options are ${[...allowed].join(', ')}`,
         { code: 'invalid_option' },
       );
   if ('headers' in init) checkHeaders(init.headers);
   if ('params' in init && init.params && typeof init.params === 'object' && 'header' in init.params)
     checkHeaders(init.params.header);
-  if ('timeoutMs' in init) checkTimeout(init.timeoutMs, () => `${call()}: timeoutMs`);
-  if ('retry' in init) checkRetry(init.retry, () => `${call()}: retry`);
+  if ('timeoutMs' in init) checkTimeout(init.timeoutMs, () => `${callName(label, detail)}: timeoutMs`);
+  if ('retry' in init) checkRetry(init.retry, () => `${callName(label, detail)}: retry`);
   if ('signal' in init && init.signal !== undefined && !(init.signal instanceof AbortSignal))
-    throw new ConfigurationError(`${call()}: signal must be an AbortSignal`, { code: 'invalid_option' });
+    throw new ConfigurationError(`${callName(label, detail)}: signal must be an AbortSignal`, {
+      code: 'invalid_option',
+    });
 }
+
+const callName = (label: string | (() => string), detail: string | undefined) =>
+  detail === undefined ? text(label) : `${text(label)} ${detail}`;
 
 const text = (what: string | (() => string)) => (typeof what === 'string' ? what : what());
 

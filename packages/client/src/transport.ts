@@ -97,16 +97,20 @@ export function createStack(o: StackOptions): Stack {
     const path = pathOf(req);
     return { operation: o.operation(req.method, path), method: req.method, path };
   };
-  const timeout = (req: Request, ms: number, queued: boolean) => () =>
+  // Made once, not per attempt: the deadline passes the request and its milliseconds.
+  const timeoutOf = (queued: boolean) => (req: Request, ms: number) =>
     new TimeoutError(
       `${describeCall(context(req))}: no response within ${ms} ms${queued ? ' (the wait in the rate-limit queue included)' : ''}`,
       { code: 'timeout' },
     );
+  const timeout = timeoutOf(false);
+  const queuedTimeout = timeoutOf(true);
+  const direct = (r: Request, a: Attempt) => o.transport(r, a);
   const timed: Fetch = (req, init) => {
     const t = pending.get(req);
     if (t) t.sentAt = performance.now();
     const ms = t?.ms ?? o.timeoutMs;
-    return deadlines.run((r, a) => o.transport(r, init ?? a), req, ms, timeout(req, ms, false));
+    return deadlines.run(init ? (r) => o.transport(r, init) : direct, req, ms, timeout);
   };
   const limiter = o.limiter?.(timed);
 
@@ -114,14 +118,14 @@ export function createStack(o: StackOptions): Stack {
   const send = (req: Request, timing: Timing, ms: number): Promise<Response> => {
     if (!limiter) {
       timing.sentAt = timing.start;
-      return deadlines.run((r, a: Attempt) => o.transport(r, a), req, ms, timeout(req, ms, false));
+      return deadlines.run(direct, req, ms, timeout);
     }
     if (!limiter.own) {
       pending.set(req, Object.assign(timing, { ms }));
       return limiter.fetch(req);
     }
     const sendOwn = (r: Request, a: Attempt) => limiter.fetch(new Request(r, { signal: a.signal }));
-    return deadlines.run(sendOwn, req, ms, timeout(req, ms, true));
+    return deadlines.run(sendOwn, req, ms, queuedTimeout);
   };
 
   const attempts = retrying(o, send, context, emit);
