@@ -1,6 +1,5 @@
 // What `orders` prints when it ends, and its exit code.
 import { describeError } from '../client.ts';
-import { UsageError } from './files.ts';
 import type { CliIO } from './io.ts';
 import { describeRunFailure, KEY_REFUSED } from './run-failure.ts';
 import { EXIT } from './skus.ts';
@@ -73,11 +72,8 @@ function printText(s: SummaryInput, io: CliIO) {
 /** A refused key (or V1 credentials) is a usage error (2); any other failure of the run is 1. */
 function failureCode(s: SummaryInput): number {
   const error = s.stopped?.error ?? s.fatal;
-  const refused =
-    s.keyRefused ||
-    describeRunFailure(error) === KEY_REFUSED ||
-    (error instanceof UsageError && error.message === KEY_REFUSED);
-  return refused ? EXIT.usage : EXIT.failures;
+  // describeRunFailure says KEY_REFUSED for a 401, V1 credentials, and the UsageError the run stops with.
+  return s.keyRefused || describeRunFailure(error) === KEY_REFUSED ? EXIT.usage : EXIT.failures;
 }
 
 /** Prints the summary (text, or JSON with --json) and returns the exit code. */
