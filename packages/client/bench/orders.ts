@@ -113,7 +113,7 @@ process.on('exit', () => {
 // A fleet (issue "a fleet of workers behaves like one"): 4 worker processes submit the same orders through
 // RedisOrderClaims, with Redis unreachable for 1.5 s mid-run. BENCH_FLEET=0 skips it (it needs redis-server).
 if (process.env.BENCH_FLEET !== '0') {
-  const { startRedisServer } = await import('../../ratelimit/bench/redis-server.ts');
+  const { startRedisServer } = await import('../../../test-utils/redis-server.ts');
   const { runFleet } = await import('../test/orders-fleet.ts');
   const { startProxy } = await import('../test/orders-proxy.ts');
   const count = Number(process.env.BENCH_FLEET_ORDERS ?? 1000);

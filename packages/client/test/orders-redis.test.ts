@@ -1,6 +1,6 @@
 import { createClient as createRedis } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RedisServer, startRedisServer } from '../../ratelimit/bench/redis-server.ts';
+import { type RedisServer, startRedisServer } from '../../../test-utils/redis-server.ts';
 import { AmbiguousOutcomeError, createClient, createOrder } from '../src/index.ts';
 import { RELEASE, RENEW } from '../src/redis/scripts.ts';
 import { type OrderClaimEvent, OrderClaimUnavailableError, RedisOrderClaims } from '../src/redis.ts';

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RedisServer, startRedisServer } from '../../../ratelimit/bench/redis-server.ts';
+import { type RedisServer, startRedisServer } from '../../../../test-utils/redis-server.ts';
 import { newSandbox, run, tempDir } from '../../test/helpers.ts';
 
 // A real redis-server on 127.0.0.1, started here; without it this test fails, never skips.
