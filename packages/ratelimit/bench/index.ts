@@ -10,8 +10,8 @@
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { memoryBench } from './memory.ts';
 import { startRedisServer } from '../../../test-utils/redis-server.ts';
+import { memoryBench } from './memory.ts';
 import { CALLERS, QUOTA, type Row, type RowRun, rows, WINDOW } from './rows.ts';
 import { startTokenBucketServer } from './token-bucket-api.ts';
 import type { WorkerResult, WorkerTask } from './worker.ts';
