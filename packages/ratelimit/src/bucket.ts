@@ -314,7 +314,12 @@ export function observe(b: BucketState, ticket: number | undefined, o: BucketObs
   // unseen spending: it is left out.
   const unseen = before - b.level - (settled?.foreign ?? 0);
   if (!b.sampled && unseen > 1) {
-    const rate = (unseen * 1000) / Math.max(1, now - previousSeen);
+    // Others' pace from the time between our answers, or (answers closer than the clock can tell apart)
+    // from our own requests on the way: our answers come that many per round trip, and theirs with them.
+    const rate = Math.max(
+      (unseen * 1000) / Math.max(1, now - previousSeen),
+      b.rttMs > 0 ? (unseen * b.inflight.length * 1000) / b.rttMs : 0,
+    );
     b.unseenRate = Math.max(rate, unseenNow(b, now));
     b.unseenAt = now;
   }

@@ -261,7 +261,9 @@ local function observe(b, ticket, o)
   b.tokens = math.min(b.tokens, b.level, lo * b.share - after - unsure)
   local unseen = before - b.level - unsure
   if b.sampled == 0 and unseen > 1 then
-    b.unseenRate = math.max(unseen * 1000 / math.max(1, now - previousSeen), unseenNow(b))
+    local paced = 0
+    if b.rttMs > 0 then paced = unseen * #b.inflight * 1000 / b.rttMs end
+    b.unseenRate = math.max(unseen * 1000 / math.max(1, now - previousSeen), paced, unseenNow(b))
     b.unseenAt = now
   end
   steer(b, lo)
