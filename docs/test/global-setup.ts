@@ -11,7 +11,7 @@ const INPUTS = [
   join(PATHS.root, 'tools/lib'),
   PATHS.redoclyConfig,
   // The in-page runner bundles these packages' sources.
-  ...['sandbox', 'client', 'callback', 'openapi', 'ratelimit'].map((p) =>
+  ...['sandbox', 'client', 'callback', 'openapi', 'ratelimit', 'render', 'migrate'].map((p) =>
     join(PATHS.root, 'packages', p, 'src'),
   ),
 ];

@@ -393,6 +393,41 @@ const GUIDE_RUNS: Record<string, GuideRun> = {
       expect(o.console.at(-1)).toMatch(/^image\/png \d+ bytes$/);
     },
   },
+  'guide:orders-and-shipments.md:print-and-non-print': {
+    check(o) {
+      made(o, 'createOrder', [200, 201]);
+      expect(o.console.at(-1)).toMatch(/^Order_\w+$/);
+    },
+  },
+  'guide:orders-and-shipments.md:create-once': {
+    check(o) {
+      // The second call finds the first order by its identifier: one POST, and created: false.
+      expect(o.exchanges.filter((x) => x.operation === 'createOrder')).toHaveLength(1);
+      const [first, again, created] = (o.console.at(-1) ?? '').split(' ');
+      expect(first).toMatch(/^Order_\w+$/);
+      expect(again).toBe(first);
+      expect(created).toBe('false');
+    },
+  },
+  'guide:migrating-from-v1.md:wrap': {
+    check(o) {
+      expect(o.exchanges).toEqual([]);
+      expect(o.console.join('\n')).toMatch(/customIdentifier/);
+      expect(o.console.join('\n')).toMatch(/order/);
+    },
+  },
+  'guide:migrating-from-v1.md:skus': {
+    check(o) {
+      made(o, 'lookupProductByLegacySku', [200]);
+      expect(o.console.join('\n')).toMatch(/Product_\w+ resolved/);
+    },
+  },
+  'guide:migrating-from-v1.md:convert': {
+    check(o) {
+      made(o, 'createOrder', [200, 201]);
+      expect(o.console.at(-1)).toMatch(/^Order_\w+$/);
+    },
+  },
   'guide:rendering.md:mockup': {
     check(o) {
       made(o, 'createRender', [200, 201, 202]);

@@ -17,13 +17,17 @@ export function seeded(sandbox: Sandbox, shopOrderNumber: number): Record<string
     PARTNER_PRINT_SECRET_KEY: sandbox.keys.primary,
     PARTNER_PRINT_BASE_URL: sandbox.baseUrl,
     STORE_REFERENCE: seed.stores.dropship,
+    COMBINED_STORE_REFERENCE: seed.stores.combined,
     STORE_CODE: seed.storeCodes.dropship,
     PRODUCT_REFERENCE: seed.products.print,
+    NON_PRINT_PRODUCT_REFERENCE: seed.products.nonPrint,
     PRODUCTGROUP_REFERENCE: seed.productgroups.phoneCases,
     COMPOSITION_REFERENCE: seed.compositions.available,
     SCENE_REFERENCE: seed.scenes.studio,
     PERSPECTIVE_REFERENCE: seed.perspectives.studioFront,
     LEGACY_ITEM_SKU: seed.legacySkus.printNew,
+    PLAIN_LEGACY_SKU: seed.legacySkus.print,
+    NON_PRINT_LEGACY_SKU: seed.legacySkus.nonPrint,
     SHOP_ORDER_NUMBER: String(shopOrderNumber),
   };
 }

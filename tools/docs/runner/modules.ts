@@ -10,6 +10,7 @@ import { samplePng } from '../../../docs/examples/steps/sample-image.ts';
 import * as callback from '../../../packages/callback/src/index.ts';
 import * as client from '../../../packages/client/src/index.ts';
 import * as lite from '../../../packages/client/src/lite.ts';
+import * as migrate from '../../../packages/migrate/src/index.ts';
 import * as ratelimit from '../../../packages/ratelimit/src/index.ts';
 import * as render from '../../../packages/render/src/index.ts';
 import type { ModuleFactory } from './session.ts';
@@ -59,6 +60,7 @@ export const createModules: ModuleFactory = ({ fetch, clock }) => {
       createClient: (options: lite.LiteClientOptions) => lite.createClient(withSession(options)),
     },
     '@partner-print/callback': callback,
+    '@partner-print/migrate': migrate,
     '@partner-print/render': {
       ...render,
       renderMockup: (c: render.RenderClient, options: render.RenderMockupOptions) =>
