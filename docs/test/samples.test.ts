@@ -144,7 +144,6 @@ describe('runnable guide blocks', () => {
   });
 });
 
-
 describe('every TypeScript block of the guides', () => {
   const guides = loadGuides(PATHS.guides).filter((g) => !g.missing);
   const fences = guides.flatMap((g) => tsFences(g.markdown).map((f) => ({ file: g.file, ...f })));
