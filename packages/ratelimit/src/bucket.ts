@@ -307,32 +307,52 @@ export function observe(b: BucketState, ticket: number | undefined, o: BucketObs
     const rtt = Math.max(0, (o.answeredAt ?? now) - o.sentAt);
     b.rttMs = b.rttMs === 0 ? rtt : b.rttMs + (rtt - b.rttMs) * 0.2;
   }
+  const way = onTheWay(b, ticket, settled);
   const before = b.level;
-  const { lo, balance } = correctLevel(b, ticket, settled, o.remaining, o.resetSeconds);
-  // Only before the first measured window: later, the measured part of others keeps the reserve. The
-  // caution for other clients of a shared store (their requests that may not be in this answer) is not
-  // unseen spending: it is left out.
-  const unseen = before - b.level - (settled?.foreign ?? 0);
-  if (!b.sampled && unseen > 1) {
-    // Others' pace from the time between our answers, or (answers closer than the clock can tell apart)
-    // from our own requests on the way: our answers come that many per round trip, and theirs with them.
-    const rate = Math.max(
-      (unseen * 1000) / Math.max(1, now - previousSeen),
-      b.rttMs > 0 ? (unseen * b.inflight.length * 1000) / b.rttMs : 0,
-    );
-    b.unseenRate = Math.max(rate, unseenNow(b, now));
-    b.unseenAt = now;
-  }
+  const { lo, balance } = correctLevel(b, way, o.remaining, o.resetSeconds);
+  noteUnseen(b, before - b.level - way.unsure, now - previousSeen, now);
   steerShare(b, lo, now);
-  if (seq !== undefined)
-    measure(
-      b,
-      ticket,
-      seq,
-      balance,
-      { sentAt: o.sentAt ?? now, now: o.answeredAt ?? now },
-      settled?.foreign ?? 0,
-    );
+  if (seq !== undefined) measure(b, seq, balance, { sentAt: o.sentAt ?? now, now: o.answeredAt ?? now }, way);
+}
+
+/** Requests on the way besides the answered one, as far as they matter for reading its balance. */
+interface OnTheWay {
+  /** Ours sent before it and still open: the server may count them after it. */
+  older: number;
+  /** Sent after it and still open: most likely not in its `r` yet. */
+  newer: number;
+  /**
+   * Other clients' requests open when it was taken: they may have reached the server after it (even if
+   * answered since), so maybe not in its `r` either. Always 0 with one client.
+   */
+  unsure: number;
+}
+
+function onTheWay(b: BucketState, ticket: number | undefined, settled: Settled | undefined): OnTheWay {
+  let older = 0;
+  let newer = 0;
+  for (const t of b.inflight) {
+    if (ticket === undefined || t > ticket) newer++;
+    else older++;
+  }
+  return { older, newer, unsure: settled?.foreign ?? 0 };
+}
+
+/**
+ * Before the first measured window (later, the measured part of others keeps the reserve): a correction
+ * down by `unseen` tokens (the caution for other clients of a shared store left out: it is not spending)
+ * sets others' pace, read from the time between our answers or, when answers come closer together than
+ * the clock tells apart, from our own requests on the way (our answers come that many per round trip, and
+ * theirs with them).
+ */
+function noteUnseen(b: BucketState, unseen: number, sinceLastAnswer: number, now: number): void {
+  if (b.sampled || unseen <= 1) return;
+  const rate = Math.max(
+    (unseen * 1000) / Math.max(1, sinceLastAnswer),
+    b.rttMs > 0 ? (unseen * b.inflight.length * 1000) / b.rttMs : 0,
+  );
+  b.unseenRate = Math.max(rate, unseenNow(b, now));
+  b.unseenAt = now;
 }
 
 /**
@@ -341,18 +361,10 @@ export function observe(b: BucketState, ticket: number | undefined, o: BucketObs
  */
 function correctLevel(
   b: BucketState,
-  ticket: number | undefined,
-  settled: Settled | undefined,
+  { newer: after, unsure }: OnTheWay,
   remaining: number,
   reset: number | undefined,
 ): { lo: number; balance: number } {
-  // Requests sent after this one and still open are most likely not in its `r` yet.
-  let after = 0;
-  for (const other of b.inflight) if (ticket === undefined || other > ticket) after++;
-  // Other clients' requests open when this one was taken may have reached the server after it (even if
-  // answered since): maybe not in its `r` either. Always 0 with one client.
-  const unsure = settled?.foreign ?? 0;
-
   // The server's balance right after this request lies in [lo, hi).
   const rate = rateOf(b);
   let lo = remaining;
@@ -392,11 +404,10 @@ function correctLevel(
  */
 function measure(
   b: BucketState,
-  ticket: number | undefined,
   seq: number,
   balance: number,
   time: { sentAt: number; now: number },
-  unsure: number,
+  { older, newer, unsure }: OnTheWay,
 ): void {
   const rate = rateOf(b);
   const at = time.sentAt;
@@ -404,12 +415,6 @@ function measure(
   // The server counted this request somewhere between its sending and its answer: the refill of that
   // time is unknown too.
   const inTransit = (rate * Math.max(0, time.now - at)) / 1000;
-  let older = 0;
-  let newer = 0;
-  for (const t of b.inflight) {
-    if (ticket === undefined || t > ticket) newer++;
-    else older++;
-  }
   if (b.refAt < 0 || elapsed < 0 || b.refRate !== rate) {
     startWindow(b, at, balance, seq, older + unsure + inTransit);
     return;
