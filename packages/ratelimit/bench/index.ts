@@ -4,7 +4,9 @@
  * policy or misbehaves mid-run; per-process counts give utilization, the 429 share and Jain's index per row.
  * Then the scheduler's cost per request against bare openapi-fetch, and the queue's memory.
  *
- *   pnpm bench ratelimit [-- --duration=18] [--only=<text in a row name>] [--skip=sim,overhead,memory]
+ *   pnpm bench ratelimit [-- --duration=18] [--only=<text in a row name>] [--skip=rows,sim,overhead,memory]
+ *
+ * `--skip=rows,sim,memory` runs the overhead measure alone (seconds, no worker processes).
  *
  * Utilization = successes / (q + duration·q/w). Exits 1 when a target is missed.
  */
@@ -65,6 +67,17 @@ async function runRow(row: Row, redisUrl: string | undefined): Promise<RowRun> {
   const timers = (row.events ?? []).map((e) =>
     setTimeout(() => e.apply(server.api), startAt - Date.now() + e.at * 1000),
   );
+  if (process.env.BENCH_DEBUG) {
+    // The server's side every 500 ms: balance of `default` and successes in the half second.
+    let okBefore = 0;
+    const trace = setInterval(() => {
+      const balance = server.api.peek('bench-organization', 'default');
+      const ok = server.api.counts.ok;
+      console.log(` server +${((Date.now() - startAt) / 1000).toFixed(1)}s r=${balance?.toFixed(1)} ok+${ok - okBefore}`);
+      okBefore = ok;
+    }, 500);
+    timers.push(trace);
+  }
   try {
     const results = await Promise.all(
       children.map((child, i) => {
@@ -92,7 +105,7 @@ async function runRow(row: Row, redisUrl: string | undefined): Promise<RowRun> {
 }
 
 async function main(): Promise<void> {
-  const selected = rows(seconds).filter((r) => !only || r.name.includes(only));
+  const selected = skip.has('rows') ? [] : rows(seconds).filter((r) => !only || r.name.includes(only));
   const redis = selected.some((r) => r.redis) ? await startRedisServer() : undefined;
   let failed = false;
   try {
@@ -119,7 +132,7 @@ async function main(): Promise<void> {
         for (const r of run.results)
           console.log(' ok/s', r.okPerSecond.join(' '), ' 429/s', r.limitedPerSecond.join(' '));
     }
-    console.table(table);
+    if (table.length > 0) console.table(table);
     if (!skip.has('sim') && !only) {
       const { simulatedRows } = await import('./sim-rows.ts');
       console.log('\nThe same rows on a virtual clock (bench/sim.ts; seeds 1–3, worst – best):');
