@@ -1,6 +1,6 @@
 import type { BucketObservation } from './bucket.ts';
-import type { Lane } from './lanes.ts';
-import type { ParsedRateLimitHeaders } from './parse.ts';
+import type { Lane, LaneNeeds } from './lanes.ts';
+import type { RateLimitFields } from './parse.ts';
 import type { Throttle } from './retry-policy.ts';
 import { defaultBuckets, type PolicySpec, type RateLimitDefaults } from './routes.ts';
 import type { BucketRequest } from './store.ts';
@@ -22,23 +22,34 @@ export interface PolicyChange {
 export class Budget {
   private readonly policies = new Map<string, Map<string, PolicySpec>>();
   private readonly learned = new Map<string, readonly string[]>();
+  /** Changes whenever a policy or a route's buckets do: lanes keep their needs while it stays. */
+  private version = 0;
 
   constructor(
     private readonly defaults: RateLimitDefaults,
     private readonly onPolicyChange: (change: PolicyChange) => void,
   ) {}
 
-  /** The buckets the head request of a lane needs, with the policy to create each from. */
-  bucketsFor(lane: Lane): BucketRequest[] {
+  /**
+   * The buckets the head request of a lane needs, with the policy to create each from, and their names.
+   * Kept on the lane until a policy or a route's buckets change (read-only: shared by its requests).
+   */
+  bucketsFor(lane: Lane): LaneNeeds {
+    if (lane.needs?.version === this.version) return lane.needs;
     const names =
       this.learned.get(lane.route) ?? lane.classified ?? defaultBuckets(this.defaults, lane.route);
     const known = this.policiesOf(lane.key);
-    const out: BucketRequest[] = [];
+    const buckets: BucketRequest[] = [];
     for (const name of names) {
       const p = known.get(name);
-      if (p) out.push({ name, quota: p.quota, windowSeconds: p.windowSeconds });
+      if (p) buckets.push({ name, quota: p.quota, windowSeconds: p.windowSeconds });
     }
-    return out;
+    lane.needs = {
+      version: this.version,
+      buckets: Object.freeze(buckets),
+      names: Object.freeze(buckets.map((b) => b.name)),
+    };
+    return lane.needs;
   }
 
   /**
@@ -47,38 +58,29 @@ export class Budget {
    */
   observe(
     lane: Lane,
-    parsed: ParsedRateLimitHeaders,
+    parsed: RateLimitFields,
     taken: readonly string[],
     throttle: { status: number; throttle?: Throttle; now: number; sentAt: number },
   ): BucketObservation[] {
-    const byName = new Map<string, BucketObservation>();
-    const at = (name: string): BucketObservation => {
-      let o = byName.get(name);
-      if (!o) {
-        o = { name };
-        byName.set(name, o);
-      }
-      return o;
-    };
-    this.readPolicies(lane.key, parsed, at);
+    // In the order the answer names its buckets (a handful: a list beats a map).
+    const out: BucketObservation[] = [];
+    this.readPolicies(lane.key, parsed, out);
     for (const l of parsed.limits) {
-      const o = at(l.name);
+      const o = observationOf(out, l.name);
       o.remaining = l.remaining;
       if (l.resetSeconds !== undefined) o.resetSeconds = l.resetSeconds;
     }
-    const names =
-      parsed.policies.length > 0 ? parsed.policies.map((p) => p.name) : parsed.limits.map((l) => l.name);
-    if (names.length > 0) this.learn(lane.route, names);
+    const named = parsed.policies.length > 0 ? parsed.policies : parsed.limits;
+    if (named.length > 0) this.learn(lane.route, named);
     // An answer without rate-limit fields: stop probing, keep the estimate from the defaults.
-    else if (parsed.source === undefined) for (const name of taken) at(name).seen = true;
+    else if (parsed.source === undefined) for (const name of taken) observationOf(out, name).seen = true;
     if (throttle.status === 429) {
       // A refused request spent nothing.
-      for (const name of taken) at(name).refund = true;
+      for (const name of taken) observationOf(out, name).refund = true;
       const t = throttle.throttle;
       if (t?.scope === 'buckets')
-        for (const name of t.buckets) at(name).pauseUntil = throttle.now + t.pauseMs;
+        for (const name of t.buckets) observationOf(out, name).pauseUntil = throttle.now + t.pauseMs;
     }
-    const out = [...byName.values()];
     for (const o of out) {
       o.sentAt = throttle.sentAt;
       o.answeredAt = throttle.now;
@@ -104,14 +106,10 @@ export class Budget {
   }
 
   /** Applies the answer's policies (q, w) and reports every change from the first answer that shows it. */
-  private readPolicies(
-    key: string,
-    parsed: ParsedRateLimitHeaders,
-    at: (name: string) => BucketObservation,
-  ): void {
+  private readPolicies(key: string, parsed: RateLimitFields, out: BucketObservation[]): void {
     const known = this.policiesOf(key);
     for (const p of parsed.policies) {
-      const o = at(p.name);
+      const o = observationOf(out, p.name);
       o.quota = p.quota;
       if (p.windowSeconds !== undefined) o.windowSeconds = p.windowSeconds;
       const previous = known.get(p.name);
@@ -119,17 +117,37 @@ export class Budget {
       if (windowSeconds === undefined) continue;
       if (previous?.quota === p.quota && previous.windowSeconds === windowSeconds) continue;
       known.set(p.name, { quota: p.quota, windowSeconds });
+      this.version++;
       this.onPolicyChange({ name: p.name, quota: p.quota, windowSeconds, ...(previous ? { previous } : {}) });
     }
   }
 
-  private learn(route: string, names: readonly string[]): void {
+  /** The route's buckets are the ones the answer names. */
+  private learn(route: string, named: readonly { name: string }[]): void {
     const previous = this.learned.get(route);
-    if (previous && previous.length === names.length && previous.every((n, i) => n === names[i])) return;
+    if (previous && sameNames(previous, named)) return;
     if (!previous && this.learned.size >= MAX_ROUTES) {
       const oldest = this.learned.keys().next().value;
       if (oldest !== undefined) this.learned.delete(oldest);
     }
-    this.learned.set(route, [...names]);
+    this.learned.set(
+      route,
+      named.map((n) => n.name),
+    );
+    this.version++;
   }
+}
+
+function sameNames(names: readonly string[], named: readonly { name: string }[]): boolean {
+  if (names.length !== named.length) return false;
+  for (let i = 0; i < names.length; i++) if (names[i] !== named[i]?.name) return false;
+  return true;
+}
+
+/** The observation of a bucket in the list, added at its end when the list has none yet. */
+function observationOf(out: BucketObservation[], name: string): BucketObservation {
+  for (const o of out) if (o.name === name) return o;
+  const o: BucketObservation = { name };
+  out.push(o);
+  return o;
 }

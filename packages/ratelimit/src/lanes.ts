@@ -1,4 +1,5 @@
 import { Deque } from './deque.ts';
+import type { BucketRequest } from './store.ts';
 
 const MAX_IDLE_LANES = 1000;
 
@@ -32,6 +33,15 @@ export interface Lane {
   size: number;
   /** The store refused its head until then (infinite: until an answer arrives). */
   blockedUntil: number;
+  /** The buckets its requests need, as the budget last worked them out (see `Budget.bucketsFor`). */
+  needs: LaneNeeds | undefined;
+}
+
+/** A lane's buckets with their policies, and their names; valid while the budget's version is the same. */
+export interface LaneNeeds {
+  version: number;
+  buckets: readonly BucketRequest[];
+  names: readonly string[];
 }
 
 /**
@@ -46,17 +56,41 @@ export class Lanes {
   private readonly levels: { priority: number; lanes: Set<Lane> }[] = [];
   /** Paused routes: until when, and whether the one request probing it after the pause is on its way. */
   private readonly routePauses = new Map<string, { until: number; probing: boolean }>();
+  /** The lane {@link laneFor} gave last. */
+  private last: Lane | undefined;
 
   laneFor(key: string, route: string, priority: number, classified: readonly string[] | undefined): Lane {
+    // Requests come in runs of one lane: the last one is checked first (no id to build and hash).
+    const last = this.last;
+    if (
+      last &&
+      last.key === key &&
+      last.route === route &&
+      last.priority === priority &&
+      last.classified === undefined &&
+      classified === undefined
+    )
+      return last;
     const id = `${key}\n${priority}\n${route}${classified ? `\n${classified.join(',')}` : ''}`;
     let lane = this.lanes.get(id);
     if (!lane) {
       // Empty lanes are kept for reuse (a lane per request would cost an allocation each); past a
       // thousand, the empty ones go.
       if (this.lanes.size >= MAX_IDLE_LANES) this.sweep();
-      lane = { id, key, route, classified, priority, queue: new Deque(), size: 0, blockedUntil: 0 };
+      lane = {
+        id,
+        key,
+        route,
+        classified,
+        priority,
+        queue: new Deque(),
+        size: 0,
+        blockedUntil: 0,
+        needs: undefined,
+      };
       this.lanes.set(id, lane);
     }
+    this.last = lane;
     return lane;
   }
 
@@ -164,6 +198,7 @@ export class Lanes {
       this.dropIfEmpty(lane);
       this.lanes.delete(lane.id);
     }
+    this.last = undefined;
     this.queued = 0;
     return out;
   }
@@ -183,7 +218,7 @@ export class Lanes {
   }
 
   private levelFor(priority: number): Set<Lane> {
-    let level = this.levels.find((l) => l.priority === priority);
+    let level = this.levelOf(priority);
     if (!level) {
       level = { priority, lanes: new Set() };
       this.levels.push(level);
@@ -205,10 +240,16 @@ export class Lanes {
     if (lane.size > 0) return;
     // Aborted entries left in the deque go with it.
     while (lane.queue.length > 0) lane.queue.shift();
-    this.levels.find((l) => l.priority === lane.priority)?.lanes.delete(lane);
+    this.levelOf(lane.priority)?.lanes.delete(lane);
+  }
+
+  private levelOf(priority: number): { priority: number; lanes: Set<Lane> } | undefined {
+    for (const level of this.levels) if (level.priority === priority) return level;
+    return undefined;
   }
 
   private sweep(): void {
     for (const [id, lane] of this.lanes) if (lane.size === 0) this.lanes.delete(id);
+    this.last = undefined;
   }
 }

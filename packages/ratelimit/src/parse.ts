@@ -74,23 +74,71 @@ export function parseRateLimitHeaders(
   options: ParseOptions = {},
 ): ParsedRateLimitHeaders {
   const get = headerReader(headers);
-  const names: ParameterNames = { ...DEFAULT_PARAMETER_NAMES, ...options.parameterNames };
   const result: ParsedRateLimitHeaders = { policies: [], limits: [] };
-
-  for (const source of ['ratelimit', 'x-ratelimit'] as const) {
-    const policyList = readList(get(FIELDS[source].policy));
-    const limitList = readList(get(FIELDS[source].limit));
-    if (policyList === undefined && limitList === undefined) continue;
-    result.policies = policyList ? policyList.flatMap((m) => toPolicy(m, names)) : [];
-    result.limits = limitList ? limitList.flatMap((m) => toLimit(m, names)) : [];
-    result.source = source;
-    break;
+  const family = readFamily(get, namesOf(options.parameterNames));
+  if (family) {
+    // The readings are shared between answers: the caller gets objects of its own.
+    result.policies = family.policies.map((p) => ({ ...p }));
+    result.limits = family.limits.map((l) => ({ ...l }));
+    result.source = family.source;
   }
-
   const retryAfterMs = parseRetryAfter(get('retry-after'), options.now ?? Date.now());
   if (retryAfterMs !== undefined) result.retryAfterSeconds = retryAfterMs / 1000;
   return result;
 }
+
+/** What the scheduler reads of an answer: like {@link ParsedRateLimitHeaders}, shared and read-only. */
+export interface RateLimitFields {
+  readonly policies: readonly RateLimitPolicy[];
+  readonly limits: readonly RateLimitLimit[];
+  readonly retryAfterSeconds?: number;
+  readonly source?: 'x-ratelimit' | 'ratelimit';
+}
+
+const NO_FIELDS: RateLimitFields = Object.freeze({ policies: Object.freeze([]), limits: Object.freeze([]) });
+
+/**
+ * The scheduler's reading of an answer, the same as {@link parseRateLimitHeaders} gives, without a copy:
+ * readings of a field value are kept and shared (answer after answer carries the same policy field), and
+ * `Retry-After` is read only when asked (only a 429's matters). `names` comes from {@link namesOf}.
+ */
+export function readRateLimitFields(
+  headers: Headers,
+  names: ParameterNames,
+  now: number,
+  retryAfter: boolean,
+): RateLimitFields {
+  const family = readFamily((name) => headers.get(name) ?? undefined, names);
+  if (!retryAfter) return family ?? NO_FIELDS;
+  const retryAfterMs = parseRetryAfter(headers.get('retry-after'), now);
+  if (retryAfterMs === undefined) return family ?? NO_FIELDS;
+  return { ...(family ?? NO_FIELDS), retryAfterSeconds: retryAfterMs / 1000 };
+}
+
+/** The parameter names in use: the defaults, with the given spellings instead where set. */
+export function namesOf(names: Partial<ParameterNames> | undefined): ParameterNames {
+  return names ? { ...DEFAULT_PARAMETER_NAMES, ...names } : DEFAULT_PARAMETER_NAMES;
+}
+
+/** The first field family (V3 names, then X-) with a usable field, read; undefined when none has one. */
+function readFamily(
+  get: (name: string) => string | undefined,
+  names: ParameterNames,
+): RateLimitFields | undefined {
+  for (const source of SOURCES) {
+    const policy = reading(get(FIELDS[source].policy));
+    const limit = reading(get(FIELDS[source].limit));
+    if (!policy?.list && !limit?.list) continue;
+    return {
+      policies: policy ? policiesIn(policy, names) : NO_FIELDS.policies,
+      limits: limit ? limitsIn(limit, names) : NO_FIELDS.limits,
+      source,
+    };
+  }
+  return undefined;
+}
+
+const SOURCES = ['ratelimit', 'x-ratelimit'] as const;
 
 function headerReader(headers: HeadersInput): (name: string) => string | undefined {
   if (typeof Headers !== 'undefined' && headers instanceof Headers) {
@@ -115,23 +163,68 @@ function headerReader(headers: HeadersInput): (name: string) => string | undefin
 }
 
 // The same field values come back response after response (the policy field nearly always, the limit
-// field while a bucket is full), so parsed Lists are kept by their text. They are only read, never changed.
-const parsedLists = new Map<string, (Item | InnerList)[] | undefined>();
-const PARSED_LISTS_KEPT = 64;
+// field while a bucket is full), so readings are kept by their text: the parsed List, and what it says for
+// the parameter names it was last read with. They are only read, never changed.
+interface Reading {
+  list: (Item | InnerList)[] | undefined;
+  names?: ParameterNames;
+  policies?: readonly RateLimitPolicy[];
+  limits?: readonly RateLimitLimit[];
+}
+const readings = new Map<string, Reading>();
+const READINGS_KEPT = 64;
 
-function readList(value: string | undefined): (Item | InnerList)[] | undefined {
+function reading(value: string | undefined): Reading | undefined {
   if (value === undefined) return undefined;
-  if (parsedLists.has(value)) return parsedLists.get(value);
-  let list: (Item | InnerList)[] | undefined;
+  let r = readings.get(value);
+  if (r) return r;
+  r = { list: readList(value) };
+  if (readings.size >= READINGS_KEPT) readings.clear();
+  readings.set(value, r);
+  return r;
+}
+
+function readList(value: string): (Item | InnerList)[] | undefined {
   try {
-    list = scanSimpleList(value) ?? parseList(value);
-    if (list.length === 0) list = undefined;
+    const list = scanSimpleList(value) ?? parseList(value);
+    return list.length === 0 ? undefined : list;
   } catch {
-    list = undefined;
+    return undefined;
   }
-  if (parsedLists.size >= PARSED_LISTS_KEPT) parsedLists.clear();
-  parsedLists.set(value, list);
-  return list;
+}
+
+/** Readings for other parameter names than last time start again. */
+function forNames(r: Reading, names: ParameterNames): void {
+  if (r.names === names) return;
+  r.names = names;
+  r.policies = undefined;
+  r.limits = undefined;
+}
+
+function policiesIn(r: Reading, names: ParameterNames): readonly RateLimitPolicy[] {
+  forNames(r, names);
+  if (!r.policies) {
+    const out: RateLimitPolicy[] = [];
+    for (const member of r.list ?? []) {
+      const p = toPolicy(member, names);
+      if (p) out.push(p);
+    }
+    r.policies = out;
+  }
+  return r.policies;
+}
+
+function limitsIn(r: Reading, names: ParameterNames): readonly RateLimitLimit[] {
+  forNames(r, names);
+  if (!r.limits) {
+    const out: RateLimitLimit[] = [];
+    for (const member of r.list ?? []) {
+      const l = toLimit(member, names);
+      if (l) out.push(l);
+    }
+    r.limits = out;
+  }
+  return r.limits;
 }
 
 function isInner(member: Item | InnerList): member is InnerList {
@@ -156,24 +249,24 @@ function param(params: Map<string, BareItem>, keys: readonly string[], decimal =
   return undefined;
 }
 
-function toPolicy(member: Item | InnerList, names: ParameterNames): RateLimitPolicy[] {
-  if (isInner(member)) return [];
+function toPolicy(member: Item | InnerList, names: ParameterNames): RateLimitPolicy | undefined {
+  if (isInner(member)) return undefined;
   const name = nameOf(member[0]);
   const quota = param(member[1], names.quota);
-  if (name === undefined || quota === undefined) return [];
+  if (name === undefined || quota === undefined) return undefined;
   const policy: RateLimitPolicy = { name, quota };
   const window = param(member[1], names.window);
   if (window !== undefined && window > 0) policy.windowSeconds = window;
-  return [policy];
+  return policy;
 }
 
-function toLimit(member: Item | InnerList, names: ParameterNames): RateLimitLimit[] {
-  if (isInner(member)) return [];
+function toLimit(member: Item | InnerList, names: ParameterNames): RateLimitLimit | undefined {
+  if (isInner(member)) return undefined;
   const name = nameOf(member[0]);
   const remaining = param(member[1], names.remaining);
-  if (name === undefined || remaining === undefined) return [];
+  if (name === undefined || remaining === undefined) return undefined;
   const limit: RateLimitLimit = { name, remaining };
   const reset = param(member[1], names.reset, true);
   if (reset !== undefined) limit.resetSeconds = reset;
-  return [limit];
+  return limit;
 }

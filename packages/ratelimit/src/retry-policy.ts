@@ -1,4 +1,4 @@
-import type { ParsedRateLimitHeaders } from './parse.ts';
+import type { RateLimitFields } from './parse.ts';
 
 /** The shortest wait after a 429 whose Retry-After is 0, missing or malformed. */
 export const BACKOFF_FLOOR_MS = 250;
@@ -43,7 +43,7 @@ export class RetryPolicy {
   }
 
   classify(
-    parsed: ParsedRateLimitHeaders,
+    parsed: RateLimitFields,
     code: string | undefined,
     taken: readonly string[],
     at: { key: string; route: string; now: number },
@@ -108,7 +108,7 @@ export class RetryPolicy {
   }
 }
 
-function resetMs(parsed: ParsedRateLimitHeaders, names: readonly string[]): number | undefined {
+function resetMs(parsed: RateLimitFields, names: readonly string[]): number | undefined {
   let max: number | undefined;
   for (const l of parsed.limits) {
     if (names.includes(l.name) && l.resetSeconds !== undefined)

@@ -40,6 +40,24 @@ const ABSOLUTE = /^[a-z][a-z\d+.-]*:\/\/[^/?#]*([^?#]*)/i;
  * file name of product media (`/products/*\/media/{filename}`) folded too, so one route has one key.
  */
 export function routeKey(method: string, url: string): string {
+  // A client calls the same few URLs again and again: their keys are kept (a bounded memo of short URLs,
+  // cleared when full).
+  if (url.length > MEMO_URL_LENGTH) return computeRouteKey(method, url);
+  const id = `${method} ${url}`;
+  let key = routeKeys.get(id);
+  if (key === undefined) {
+    key = computeRouteKey(method, url);
+    if (routeKeys.size >= ROUTE_KEYS_KEPT) routeKeys.clear();
+    routeKeys.set(id, key);
+  }
+  return key;
+}
+
+const routeKeys = new Map<string, string>();
+const ROUTE_KEYS_KEPT = 512;
+const MEMO_URL_LENGTH = 256;
+
+function computeRouteKey(method: string, url: string): string {
   // The path of an absolute URL, read without building a URL object (the costliest step here).
   const absolute = ABSOLUTE.exec(url);
   let pathname: string;

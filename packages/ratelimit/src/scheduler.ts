@@ -3,7 +3,7 @@ import { Budget } from './budget.ts';
 import { Emitter, type SchedulerEvent, type SchedulerEvents } from './events.ts';
 import { FailoverStore } from './failover.ts';
 import { type Entry, type Lane, Lanes } from './lanes.ts';
-import { type ParameterNames, parseRateLimitHeaders } from './parse.ts';
+import { namesOf, type ParameterNames, type RateLimitFields, readRateLimitFields } from './parse.ts';
 import {
   attemptRequest,
   type KeyOption,
@@ -15,7 +15,7 @@ import {
 } from './request.ts';
 import { RetryPolicy, type Throttle } from './retry-policy.ts';
 import { type PolicySpec, type RateLimitDefaults, REFERENCE_DEFAULTS, routeKey } from './routes.ts';
-import { type BucketSnapshot, MemoryStore, type RateLimitStore } from './store.ts';
+import { type BucketSnapshot, MemoryStore, type RateLimitStore, type TakeResult } from './store.ts';
 
 export type { SchedulerEvent, SchedulerEvents } from './events.ts';
 export type { RateLimitRequestOptions, RequestInfoLite, SchedulerRequestInit } from './request.ts';
@@ -100,6 +100,13 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
   };
 }
 
+/** What an attempt took from the store, and when it was sent. */
+interface Sent {
+  ticket: number;
+  taken: readonly string[];
+  sentAt: number;
+}
+
 /** The scheduler's state and its steps: queue, admit, send, read the answer, retry or complete. */
 class SchedulerCore {
   readonly clock: Clock;
@@ -113,6 +120,7 @@ class SchedulerCore {
   private readonly retries: boolean;
   private readonly priorityHeader: string | undefined;
   private readonly keyOf: (info: RequestInfoLite) => string | Promise<string>;
+  private readonly names: ParameterNames;
   private readonly counters = { admitted: 0, completed: 0, failed: 0, throttled: 0, retried: 0, aborted: 0 };
   private inflight = 0;
   private seq = 0;
@@ -139,6 +147,7 @@ class SchedulerCore {
     this.priorityHeader =
       options.priorityHeader === false ? undefined : (options.priorityHeader ?? 'x-ratelimit-priority');
     this.keyOf = keyResolver(options.key);
+    this.names = namesOf(options.parameterNames);
   }
 
   submit(input: RequestInfo | URL, init?: SchedulerRequestInit): Promise<Response> {
@@ -157,14 +166,17 @@ class SchedulerCore {
       const classified = this.options.classify?.(info);
       const priority = priorityOf(init, headers, this.priorityHeader);
       const requestInit = requestInitOf(init);
-      const admit = (k: string): Promise<Response> => {
+      if (typeof key === 'string') {
+        const lane = this.lanes.laneFor(key, info.route, priority, classified);
+        return this.queue(lane, order, input, requestInit, signal);
+      }
+      return key.then((k) => {
         // Closed, or the signal aborted, while the key was hashed.
         if (this.closed) throw this.closed.reason;
         signal?.throwIfAborted();
         const lane = this.lanes.laneFor(k, info.route, priority, classified);
         return this.queue(lane, order, input, requestInit, signal);
-      };
-      return typeof key === 'string' ? admit(key) : key.then(admit);
+      });
     } catch (error) {
       return Promise.reject(error);
     }
@@ -264,9 +276,8 @@ class SchedulerCore {
         entry.onAbort?.();
         return true;
       }
-      const buckets = this.budget.bucketsFor(lane);
-      const names = buckets.map((b) => b.name);
-      let result: Awaited<ReturnType<RateLimitStore['take']>>;
+      const { buckets, names } = this.budget.bucketsFor(lane);
+      let result: TakeResult;
       try {
         result = await this.store.take(lane.key, buckets, now);
       } catch (error) {
@@ -275,38 +286,43 @@ class SchedulerCore {
         this.fail(entry, error);
         return true;
       }
-      // The entry may have been aborted while the store answered.
-      if (entry.state !== 'queued') {
-        if (result.ok) void this.store.observe(lane.key, result.ticket, names, [], now).catch(() => {});
-        return true;
-      }
-      if (!result.ok) {
-        lane.blockedUntil = result.retryAt;
-        this.watch(entry);
-        continue;
-      }
-      this.lanes.take(lane, entry);
-      this.dispatch(entry, result.ticket, names, now);
-      return true;
+      if (this.took(lane, entry, result, names, now)) return true;
     }
     return false;
+  }
+
+  /** The store's answer for a lane's head: true when it went (or ended), false when it has to wait. */
+  private took(lane: Lane, entry: Entry, result: TakeResult, names: readonly string[], now: number): boolean {
+    // The entry may have been aborted while the store answered.
+    if (entry.state !== 'queued') {
+      if (result.ok) void this.store.observe(lane.key, result.ticket, names, [], now).catch(() => {});
+      return true;
+    }
+    if (!result.ok) {
+      lane.blockedUntil = result.retryAt;
+      this.watch(entry);
+      return false;
+    }
+    this.lanes.take(lane, entry);
+    this.dispatch(entry, result.ticket, names, now);
+    return true;
   }
 
   private dispatch(entry: Entry, ticket: number, taken: readonly string[], now: number): void {
     this.inflight++;
     this.counters.admitted++;
     entry.attempts++;
-    const { route } = entry.lane;
-    this.events.emit('admitted', {
-      route,
-      buckets: taken,
-      waitedMs: now - entry.enqueuedAt,
-      attempt: entry.attempts,
-    });
-    void this.send(entry, ticket, taken, now);
+    if (this.events.has('admitted'))
+      this.events.emit('admitted', {
+        route: entry.lane.route,
+        buckets: taken,
+        waitedMs: now - entry.enqueuedAt,
+        attempt: entry.attempts,
+      });
+    void this.send(entry, { ticket, taken, sentAt: now });
   }
 
-  private async send(entry: Entry, ticket: number, taken: readonly string[], sentAt: number): Promise<void> {
+  private async send(entry: Entry, sent: Sent): Promise<void> {
     let response: Response;
     try {
       const request = await attemptRequest(entry, this.priorityHeader, this.retries);
@@ -315,39 +331,42 @@ class SchedulerCore {
       this.inflight--;
       this.lanes.routeAnswered(entry.lane.key, entry.lane.route);
       this.fail(entry, error);
-      await this.store.observe(entry.lane.key, ticket, taken, [], this.clock.now()).catch(() => {});
+      await this.store.observe(entry.lane.key, sent.ticket, sent.taken, [], this.clock.now()).catch(() => {});
       void this.pump();
       return;
     }
-    await this.answer(entry, { ticket, taken, sentAt }, response);
+    await this.answer(entry, sent, response);
   }
 
   /** Reads an answer into the budget, then retries a throttled request or hands the answer over. */
-  private async answer(
-    entry: Entry,
-    { ticket, taken, sentAt }: { ticket: number; taken: readonly string[]; sentAt: number },
-    response: Response,
-  ): Promise<void> {
+  private async answer(entry: Entry, { ticket, taken, sentAt }: Sent, response: Response): Promise<void> {
     const now = this.clock.now();
     const { lane } = entry;
-    const parsed = parseRateLimitHeaders(response.headers, {
-      now,
-      parameterNames: this.options.parameterNames,
-    });
+    const status = response.status;
+    const parsed = readRateLimitFields(response.headers, this.names, now, status === 429);
     let throttle: Throttle | undefined;
-    if (response.status === 429) {
+    if (status === 429) {
       const code = await codeOf(response);
       throttle = this.retry.classify(parsed, code, taken, { key: lane.key, route: lane.route, now });
     } else this.retry.succeeded(lane.key, lane.route, taken);
     if (throttle?.scope === 'route') this.lanes.pauseRoute(lane.key, lane.route, now + throttle.pauseMs);
     else this.lanes.routeAnswered(lane.key, lane.route);
-    const status = response.status;
     const observations = this.budget.observe(lane, parsed, taken, { status, throttle, now, sentAt });
     try {
       await this.store.observe(lane.key, ticket, taken, observations, now);
     } catch {
       // The estimate stays as it was; the next response corrects it.
     }
+    this.complete(entry, response, parsed, throttle);
+  }
+
+  /** The answer is in the budget: the request is queued again after a 429, or its caller gets it. */
+  private complete(
+    entry: Entry,
+    response: Response,
+    parsed: RateLimitFields,
+    throttle: Throttle | undefined,
+  ): void {
     this.inflight--;
     this.lanes.unblock();
     if (throttle && this.throttled(entry, throttle, parsed.retryAfterSeconds, response)) return;
