@@ -195,6 +195,13 @@ export function refill(b: BucketState, now: number): void {
     b.at = now;
   }
   if (b.level > cap) b.level = cap;
+  // Once measured, our claim lags the level by at most what our share leaves to others: a process alone
+  // (or all clients of one store, with nobody outside it) may claim all of it. Without this floor a gap
+  // opened once (a cautious cap while answers came reordered) would stay for good, tokens never spent.
+  if (b.sampled) {
+    const floor = b.level - (1 - b.share) * b.quota - 1;
+    if (b.tokens < floor) b.tokens = floor;
+  }
   if (b.tokens > b.level) b.tokens = b.level;
 }
 

@@ -123,6 +123,10 @@ local function refill(b)
     b.at = now
   end
   if b.level > cap then b.level = cap end
+  if b.sampled == 1 then
+    local floor = b.level - (1 - b.share) * b.quota - 1
+    if b.tokens < floor then b.tokens = floor end
+  end
   if b.tokens > b.level then b.tokens = b.level end
 end
 

@@ -4,7 +4,7 @@ import { type RedisServer, startRedisServer } from '../../../test-utils/redis-se
 import { createTokenBucketApi } from '../bench/token-bucket-api.ts';
 import { createScheduler } from '../src/index.ts';
 import { RedisStore } from '../src/redis.ts';
-import { virtualClock } from './helpers.ts';
+import { claimGap, virtualClock } from './helpers.ts';
 
 // A real redis-server on 127.0.0.1 (tools/ci/install-redis.sh). Without it these tests fail, never skip.
 let server: RedisServer;
@@ -114,6 +114,32 @@ describe('RedisStore', { timeout: 30_000 }, () => {
     await b.observe('org', 3, ['default'], [{ name: 'default', remaining: 2, resetSeconds: 0 }], T0);
     expect(await b.take('org', d, T0)).toMatchObject({ ok: false });
     expect((await b.snapshot('org', T0)).default?.tokens).toBeCloseTo(0, 5);
+  });
+
+  it('lets the claim catch up with the level once the doubt is gone (issue 21: 13 tokens unspent for good)', async () => {
+    const stores = {
+      a: new RedisStore({ client: await client(), prefix: 'test9' }),
+      b: new RedisStore({ client: await client(), prefix: 'test9' }),
+    };
+    const d = [spec('default', 120, 6)];
+    const balance = await claimGap(
+      {
+        take: async (owner, now) => {
+          const result = await stores[owner].take('org', d, now);
+          return result.ok ? { ticket: result.ticket } : { retryAt: result.retryAt };
+        },
+        observe: (ticket, o, now) =>
+          stores.a.observe(
+            'org',
+            ticket,
+            ['default'],
+            [{ name: 'default', quota: 120, windowSeconds: 6, ...o }],
+            now,
+          ),
+      },
+      T0,
+    );
+    expect(balance).toBeLessThanOrEqual(2);
   });
 
   it('lets two schedulers (two connections) share one budget without 429s', async () => {
