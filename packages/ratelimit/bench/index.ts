@@ -29,7 +29,9 @@ const only = args.get('only');
 const skip = new Set((args.get('skip') ?? '').split(','));
 
 interface Child {
-  run(task: WorkerTask): Promise<WorkerResult>;
+  /** Sends the task; `prepared` resolves once the worker is set up, `result` when it is done. */
+  run(task: WorkerTask): { prepared: Promise<void>; result: Promise<WorkerResult> };
+  go(startAt: number): void;
 }
 
 const workerPath = fileURLToPath(new URL('./worker.ts', import.meta.url));
@@ -39,16 +41,25 @@ function spawnWorker(): Promise<Child> {
   return new Promise((resolveReady, rejectReady) => {
     const child = fork(workerPath, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     let settle: { resolve: (r: WorkerResult) => void; reject: (e: Error) => void } | undefined;
-    child.on('message', (message: { ready?: boolean; result?: WorkerResult; error?: string }) => {
+    let onPrepared: (() => void) | undefined;
+    type Message = { ready?: boolean; prepared?: boolean; result?: WorkerResult; error?: string };
+    child.on('message', (message: Message) => {
       if (message.ready) {
         resolveReady({
-          run: (task) =>
-            new Promise<WorkerResult>((resolve, reject) => {
+          run: (task) => {
+            const prepared = new Promise<void>((resolve) => {
+              onPrepared = resolve;
+            });
+            const result = new Promise<WorkerResult>((resolve, reject) => {
               settle = { resolve, reject };
               child.send(task);
-            }),
+            });
+            return { prepared, result };
+          },
+          go: (startAt) => child.send({ go: startAt }),
         });
-      } else if (message.result) settle?.resolve(message.result);
+      } else if (message.prepared) onPrepared?.();
+      else if (message.result) settle?.resolve(message.result);
       else if (message.error) settle?.reject(new Error(message.error));
     });
     child.once('exit', (code) => {
@@ -63,7 +74,26 @@ function spawnWorker(): Promise<Child> {
 async function runRow(row: Row, redisUrl: string | undefined): Promise<RowRun> {
   const children = await Promise.all(Array.from({ length: row.processes }, () => spawnWorker()));
   const server = await startTokenBucketServer({ policies: { default: { q: QUOTA, w: WINDOW } }, jitter: 1 });
-  const startAt = Date.now() + 300;
+  // Every worker sets up first (its scheduler, its Redis connection); then all start together.
+  const runs = children.map((child, i) => {
+    const stop = row.stops?.[i];
+    return child.run({
+      strategy: row.strategy,
+      url: server.url,
+      secret: 'bench-organization',
+      callers: CALLERS,
+      startAt: 0,
+      endAt: row.seconds * 1000,
+      ...(stop !== undefined ? { stopAt: stop * 1000 } : {}),
+      quota: QUOTA,
+      windowSeconds: WINDOW,
+      ...(row.paths ? { paths: row.paths } : {}),
+      ...(row.redis && redisUrl ? { redisUrl } : {}),
+    });
+  });
+  await Promise.all(runs.map((r) => r.prepared));
+  const startAt = Date.now() + 100;
+  for (const child of children) child.go(startAt);
   const timers = (row.events ?? []).map((e) =>
     setTimeout(() => e.apply(server.api), startAt - Date.now() + e.at * 1000),
   );
@@ -73,30 +103,15 @@ async function runRow(row: Row, redisUrl: string | undefined): Promise<RowRun> {
     const trace = setInterval(() => {
       const balance = server.api.peek('bench-organization', 'default');
       const ok = server.api.counts.ok;
-      console.log(` server +${((Date.now() - startAt) / 1000).toFixed(1)}s r=${balance?.toFixed(1)} ok+${ok - okBefore}`);
+      console.log(
+        ` server +${((Date.now() - startAt) / 1000).toFixed(1)}s r=${balance?.toFixed(1)} ok+${ok - okBefore}`,
+      );
       okBefore = ok;
     }, 500);
     timers.push(trace);
   }
   try {
-    const results = await Promise.all(
-      children.map((child, i) => {
-        const stop = row.stops?.[i];
-        return child.run({
-          strategy: row.strategy,
-          url: server.url,
-          secret: 'bench-organization',
-          callers: CALLERS,
-          startAt,
-          endAt: startAt + row.seconds * 1000,
-          ...(stop !== undefined ? { stopAt: startAt + stop * 1000 } : {}),
-          quota: QUOTA,
-          windowSeconds: WINDOW,
-          ...(row.paths ? { paths: row.paths } : {}),
-          ...(row.redis && redisUrl ? { redisUrl } : {}),
-        });
-      }),
-    );
+    const results = await Promise.all(runs.map((r) => r.result));
     return { row, results, serverLimited: server.api.counts.limited };
   } finally {
     for (const t of timers) clearTimeout(t);

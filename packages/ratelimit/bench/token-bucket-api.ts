@@ -49,6 +49,8 @@ export interface TokenBucketApi {
   /** Replaces the extra buckets per route. */
   setRoutes(routes: { method: string; path: RegExp; policy: string }[]): void;
   counts: { ok: number; limited: number };
+  /** A bucket's balance now, without spending (a trace for BENCH_DEBUG). */
+  peek(org: string, name: string): number | undefined;
 }
 
 export function createTokenBucketApi(options: TokenBucketApiOptions = {}): TokenBucketApi {
@@ -156,6 +158,9 @@ export function createTokenBucketApi(options: TokenBucketApiOptions = {}): Token
       routes = next;
     },
     counts,
+    peek(org, name) {
+      return policies[name] && orgs.get(org)?.has(name) ? bucket(org, name, now()).tokens : undefined;
+    },
   };
 }
 

@@ -15,6 +15,7 @@ export interface WorkerTask {
   url: string;
   secret: string;
   callers: number;
+  /** Times (ms) relative to the shared start, which comes once every process is set up. */
   startAt: number;
   endAt: number;
   /** This process stops early (a process leaving mid-run). */
@@ -92,7 +93,19 @@ async function sender(
         const key = `sha256:${Buffer.from(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(task.secret))).toString('hex')}`;
         const d = (await scheduler.snapshot(key)).default;
         const st = scheduler.stats();
-        console.error(process.pid, 'q', st.queued, 'in', st.inflight, JSON.stringify(d));
+        const h = redis ? await redis.hGetAll(`pp:rl:{${key}}:b:default`) : {};
+        const f = (k: string) => Number(h[k] ?? Number.NaN).toFixed(2);
+        console.error(
+          process.pid,
+          'q',
+          st.queued,
+          'in',
+          st.inflight,
+          JSON.stringify(d),
+          redis
+            ? `level ${f('level')} others ${f('others')} unseen ${f('unseenRate')} rtt ${f('rttMs')} sampled ${h.sampled}`
+            : '',
+        );
       }, 1000);
       timer.unref();
     }
@@ -119,15 +132,31 @@ async function sender(
   };
 }
 
-export async function runWorker(task: WorkerTask): Promise<WorkerResult> {
+/**
+ * Runs a task. Its times are relative to a start that `start` gives once this process is set up (its
+ * scheduler made, Redis connected): set-up time, which differs between processes, never eats into a run.
+ */
+export async function runWorker(
+  task: WorkerTask,
+  start: () => Promise<number> = async () => Date.now(),
+): Promise<WorkerResult> {
   const c = counter(task);
   const { result } = c;
+  let first = process.env.BENCH_DEBUG !== undefined;
   const countingFetch = async (request: Request): Promise<Response> => {
+    if (first) {
+      first = false;
+      console.error(process.pid, 'first request at', Date.now() - task.startAt, 'ms');
+    }
     const response = await fetch(request);
     c.count(response.status);
     return response;
   };
   const { send, close } = await sender(task, countingFetch);
+  const at = await start();
+  task.startAt += at;
+  task.endAt += at;
+  if (task.stopAt !== undefined) task.stopAt += at;
   const endAt = task.stopAt ?? task.endAt;
   const stop = new AbortController();
   const paths = task.paths ?? ['/orders'];
@@ -172,10 +201,24 @@ export async function runWorker(task: WorkerTask): Promise<WorkerResult> {
 
 if (process.send) {
   // Only our task: the tsx loader may use the IPC channel for its own messages.
+  // The task, then (once this process said it is set up) the start time all processes share.
+  let go: ((at: number) => void) | undefined;
+  const onGo = (message: { go?: number }): void => {
+    if (typeof message === 'object' && message !== null && typeof message.go === 'number') {
+      process.off('message', onGo);
+      go?.(message.go);
+    }
+  };
+  const start = (): Promise<number> =>
+    new Promise((resolve) => {
+      go = resolve;
+      process.on('message', onGo);
+      process.send?.({ prepared: true });
+    });
   const onMessage = (task: WorkerTask): void => {
     if (typeof task !== 'object' || task === null || !('strategy' in task)) return;
     process.off('message', onMessage);
-    runWorker(task).then(
+    runWorker(task, start).then(
       (result) => process.send?.({ result }, () => process.exit(0)),
       (error: unknown) =>
         process.send?.({ error: String(error instanceof Error ? error.stack : error) }, () =>
