@@ -9,6 +9,18 @@ describe('scanSimpleList (the fast path of the parser)', () => {
     expect(scanSimpleList(value)).toEqual(parseList(value));
   });
 
+  it('reads numbers at the edges of what it handles as the general parser does', () => {
+    for (const value of [
+      '"a";r=-0',
+      '"a";r=007;t=0.000',
+      '"a";r=123456789012345;t=-123456789012.125',
+      'tok;r=1.5, tok2;r=-1;x="y z"',
+    ]) {
+      expect(scanSimpleList(value), value).toBeDefined();
+      expect(scanSimpleList(value), value).toEqual(parseList(value));
+    }
+  });
+
   it('gives up on what it does not handle, so the general parser decides', () => {
     for (const value of [
       '("a" "b")',
@@ -21,6 +33,12 @@ describe('scanSimpleList (the fast path of the parser)', () => {
       '"a",',
       '',
       '"a";r=:AQ==:',
+      '"a";r=1234567890123456',
+      '"a";r=1234567890123.5',
+      '"a";r=1.5.',
+      '"a";r=1.',
+      '"a";r=-',
+      '"a;r=1',
     ])
       expect(scanSimpleList(value), value).toBeUndefined();
   });

@@ -14,20 +14,21 @@ export function scanSimpleList(value: string): Item[] | undefined {
   if (i === value.length) return undefined;
   for (;;) {
     const item = scanBare(value, i);
-    if (!item) return undefined;
-    i = item.end;
+    if (item === undefined) return undefined;
+    i = scanned;
     const params = new Map<string, BareItem>();
     while (value.charCodeAt(i) === 59 /* ; */) {
       i++;
       while (value.charCodeAt(i) === 32) i++;
-      const key = /^[a-z*][a-z0-9_\-.*]*/.exec(value.slice(i, i + 64))?.[0];
-      if (!key || value.charCodeAt(i + key.length) !== 61 /* = */) return undefined;
-      const param = scanBare(value, i + key.length + 1);
-      if (!param || params.has(key)) return undefined;
-      params.set(key, param.value);
-      i = param.end;
+      const keyEnd = scanKey(value, i);
+      if (keyEnd === i || value.charCodeAt(keyEnd) !== 61 /* = */) return undefined;
+      const key = value.slice(i, keyEnd);
+      const param = scanBare(value, keyEnd + 1);
+      if (param === undefined || params.has(key)) return undefined;
+      params.set(key, param);
+      i = scanned;
     }
-    out.push([item.value, params]);
+    out.push([item, params]);
     i = skipSpaces(value, i);
     if (i === value.length) return out;
     if (value.charCodeAt(i) !== 44 /* , */) return undefined;
@@ -42,26 +43,70 @@ const skipSpaces = (s: string, i: number): number => {
   return j;
 };
 
-const NUMBER = /^-?(\d{1,12}\.\d{1,3}|\d{1,15})(?![\d.])/;
-const TOKEN = /^[A-Za-z*][A-Za-z0-9:/!#$%&'*+\-.^_`|~]*/;
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+const isLower = (c: number): boolean => c >= 97 && c <= 122;
+const isAlpha = (c: number): boolean => isLower(c) || (c >= 65 && c <= 90);
 
-/** A String (no escapes), a Token, an Integer or a Decimal starting at `i`, and where it ends. */
-function scanBare(s: string, i: number): { value: BareItem; end: number } | undefined {
+/** Where a parameter key starting at `i` ends (`i` when there is none): `[a-z*][a-z0-9_\-.*]*`, ≤ 64. */
+function scanKey(s: string, i: number): number {
+  const first = s.charCodeAt(i);
+  if (!isLower(first) && first !== 42 /* * */) return i;
+  let j = i + 1;
+  for (let c = s.charCodeAt(j); isLower(c) || isDigit(c) || c === 95 || c === 45 || c === 46 || c === 42; )
+    c = s.charCodeAt(++j);
+  return j - i > 64 ? i : j;
+}
+
+// tchar of RFC 9110, and `:` and `/` (RFC 9651 §3.3.4), after the first character.
+const TOKEN_CHARS = new Set(Array.from(":/!#$%&'*+-.^_`|~", (c) => c.charCodeAt(0)));
+const isTokenChar = (c: number): boolean => isAlpha(c) || isDigit(c) || TOKEN_CHARS.has(c);
+/** Printable ASCII but `"` and `\\`: a String the fast path reads (no escapes). */
+const isPlainStringChar = (c: number): boolean => c >= 0x20 && c <= 0x7e && c !== 0x22 && c !== 0x5c;
+
+/** Where the item {@link scanBare} read last ends (no object per item: this runs per answer). */
+let scanned = 0;
+
+/** A String (no escapes), a Token, an Integer or a Decimal starting at `i`; its end goes to `scanned`. */
+function scanBare(s: string, i: number): BareItem | undefined {
   const c = s.charCodeAt(i);
   if (c === 34 /* " */) {
-    const close = s.indexOf('"', i + 1);
-    if (close === -1) return undefined;
-    const text = s.slice(i + 1, close);
-    // Escapes and characters outside printable ASCII: the general parser decides.
-    if (!/^[\x20-\x21\x23-\x5b\x5d-\x7e]*$/.test(text)) return undefined;
-    return { value: text, end: close + 1 };
+    let j = i + 1;
+    while (isPlainStringChar(s.charCodeAt(j))) j++;
+    // Escapes, characters outside printable ASCII, or no closing quote: the general parser decides.
+    if (s.charCodeAt(j) !== 34) return undefined;
+    scanned = j + 1;
+    return s.slice(i + 1, j);
   }
-  const rest = s.slice(i, i + 32);
-  if (c === 45 || (c >= 48 && c <= 57)) {
-    const n = NUMBER.exec(rest)?.[0];
-    return n === undefined ? undefined : { value: Number(n), end: i + n.length };
+  if (c === 45 || isDigit(c)) return scanNumber(s, i);
+  if (!isAlpha(c) && c !== 42 /* * */) return undefined;
+  let j = i + 1;
+  while (isTokenChar(s.charCodeAt(j))) j++;
+  if (j - i >= 256) return undefined;
+  scanned = j;
+  return new Token(s.slice(i, j));
+}
+
+/** An Integer (≤ 15 digits) or a Decimal (≤ 12 digits, `.`, 1–3 digits), not followed by a digit or `.`. */
+function scanNumber(s: string, i: number): number | undefined {
+  const negative = s.charCodeAt(i) === 45; /* - */
+  let j = negative ? i + 1 : i;
+  const start = j;
+  // At most 15 digits: exact in a double, so no text to convert.
+  let n = 0;
+  for (let c = s.charCodeAt(j); isDigit(c); c = s.charCodeAt(++j)) n = n * 10 + (c - 48);
+  const whole = j - start;
+  if (whole === 0) return undefined;
+  if (s.charCodeAt(j) === 46 /* . */) {
+    if (whole > 12) return undefined;
+    const point = j;
+    j++;
+    while (isDigit(s.charCodeAt(j))) j++;
+    const fraction = j - point - 1;
+    if (fraction < 1 || fraction > 3 || s.charCodeAt(j) === 46) return undefined;
+    scanned = j;
+    return Number(s.slice(i, j));
   }
-  const token = TOKEN.exec(s.slice(i, i + 256))?.[0];
-  if (token === undefined || token.length === 256) return undefined;
-  return { value: new Token(token), end: i + token.length };
+  if (whole > 15) return undefined;
+  scanned = j;
+  return negative ? -n : n;
 }

@@ -18,7 +18,17 @@ export interface Entry {
   reject: (reason: unknown) => void;
   attempts: number;
   enqueuedAt: number;
-  state: 'queued' | 'running' | 'done';
+  /** Taken out of its lane: `running`, and `sending` while its fetch is awaited. */
+  state: 'queued' | 'running' | 'sending' | 'done';
+  /** What the current attempt took from the store (set while it runs). */
+  attempt: Attempt | undefined;
+}
+
+/** What an attempt took from the store, and when it was sent. */
+export interface Attempt {
+  ticket: number;
+  taken: readonly string[];
+  sentAt: number;
 }
 
 /** One queue per budget key, route, priority (and classification): FIFO within it. */

@@ -126,8 +126,8 @@ function readFamily(
   names: ParameterNames,
 ): RateLimitFields | undefined {
   for (const source of SOURCES) {
-    const policy = reading(get(FIELDS[source].policy));
-    const limit = reading(get(FIELDS[source].limit));
+    const policy = policyReading(get(FIELDS[source].policy));
+    const limit = limitReading(get(FIELDS[source].limit));
     if (!policy?.list && !limit?.list) continue;
     return {
       policies: policy ? policiesIn(policy, names) : NO_FIELDS.policies,
@@ -164,24 +164,34 @@ function headerReader(headers: HeadersInput): (name: string) => string | undefin
 
 // The same field values come back response after response (the policy field nearly always, the limit
 // field while a bucket is full), so readings are kept by their text: the parsed List, and what it says for
-// the parameter names it was last read with. They are only read, never changed.
+// the parameter names it was last read with. They are only read, never changed. Policy fields are kept in
+// a small map; a limit field changes with every request while tokens are spent, so only the last one is
+// kept (a map would fill with values that never come back).
 interface Reading {
+  value: string;
   list: (Item | InnerList)[] | undefined;
   names?: ParameterNames;
   policies?: readonly RateLimitPolicy[];
   limits?: readonly RateLimitLimit[];
 }
-const readings = new Map<string, Reading>();
-const READINGS_KEPT = 64;
+const policyReadings = new Map<string, Reading>();
+const POLICY_READINGS_KEPT = 64;
+let lastLimitReading: Reading | undefined;
 
-function reading(value: string | undefined): Reading | undefined {
+function policyReading(value: string | undefined): Reading | undefined {
   if (value === undefined) return undefined;
-  let r = readings.get(value);
+  let r = policyReadings.get(value);
   if (r) return r;
-  r = { list: readList(value) };
-  if (readings.size >= READINGS_KEPT) readings.clear();
-  readings.set(value, r);
+  r = { value, list: readList(value) };
+  if (policyReadings.size >= POLICY_READINGS_KEPT) policyReadings.clear();
+  policyReadings.set(value, r);
   return r;
+}
+
+function limitReading(value: string | undefined): Reading | undefined {
+  if (value === undefined) return undefined;
+  if (lastLimitReading?.value !== value) lastLimitReading = { value, list: readList(value) };
+  return lastLimitReading;
 }
 
 function readList(value: string): (Item | InnerList)[] | undefined {

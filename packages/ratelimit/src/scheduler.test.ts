@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { createTokenBucketApi } from '../bench/token-bucket-api.ts';
 import { flush, manualClock, virtualClock, waitFor } from '../test/helpers.ts';
@@ -204,6 +205,50 @@ describe('createScheduler', () => {
     release.shift()?.();
     await third;
     expect(sent).toEqual(['1', '3']);
+  });
+
+  it('leaves no abort listener on a signal once its calls end (sent at once, queued, retried, reused)', async () => {
+    const clock = virtualClock();
+    const api = createTokenBucketApi({ policies: { default: { q: 5, w: 5 } }, now: clock.now });
+    let calls = 0;
+    const fetch = (request: Request): Promise<Response> =>
+      ++calls === 3 ? Promise.resolve(response(429, { 'retry-after': '1' })) : api.fetch(request);
+    const scheduler = createScheduler({ fetch, clock, random: () => 0.5 });
+    // Requests passed alone are sent as they are: only the scheduler listens to their own signals.
+    const requests = Array.from({ length: 12 }, () => new Request(`${BASE}/orders`, { headers }));
+    for (const request of requests.slice(0, 4)) await scheduler.fetch(request);
+    await Promise.all(requests.slice(4).map((request) => scheduler.fetch(request)));
+    const reused = requests[0] as Request;
+    for (let i = 0; i < 5; i++) await scheduler.fetch(reused);
+    expect(scheduler.stats()).toMatchObject({ completed: 17, retried: 1, inflight: 0, queued: 0 });
+    for (const request of requests) expect(getEventListeners(request.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('drops the late answer of a fetch that ignored the abort, cancelling its body', async () => {
+    const answers: ((r: Response) => void)[] = [];
+    const fetch = (): Promise<Response> => new Promise((resolve) => answers.push(resolve));
+    const scheduler = createScheduler({ fetch, clock: virtualClock(), key: 'org' });
+    const controller = new AbortController();
+    const call = scheduler.fetch(`${BASE}/orders`, { headers, signal: controller.signal });
+    await waitFor(() => answers.length === 1);
+    const reason = new Error('deadline');
+    controller.abort(reason);
+    await expect(call).rejects.toBe(reason);
+    expect(scheduler.stats()).toMatchObject({ inflight: 0, failed: 1 });
+    let cancelled = false;
+    const body = new ReadableStream({
+      cancel: () => {
+        cancelled = true;
+      },
+    });
+    answers[0]?.(new Response(body, { status: 200 }));
+    await waitFor(() => cancelled);
+    expect(scheduler.stats()).toMatchObject({ inflight: 0, failed: 1, completed: 0 });
+    // The queue goes on.
+    const next = scheduler.fetch(`${BASE}/orders`, { headers });
+    await waitFor(() => answers.length === 2);
+    answers[1]?.(response(200, {}));
+    expect((await next).status).toBe(200);
   });
 
   it('rejects at once when the signal is already aborted', async () => {

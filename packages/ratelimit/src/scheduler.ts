@@ -2,7 +2,7 @@ import { type Clock, systemClock } from '@partner-print/openapi/wire';
 import { Budget } from './budget.ts';
 import { Emitter, type SchedulerEvent, type SchedulerEvents } from './events.ts';
 import { FailoverStore } from './failover.ts';
-import { type Entry, type Lane, Lanes } from './lanes.ts';
+import { type Attempt, type Entry, type Lane, Lanes } from './lanes.ts';
 import { namesOf, type ParameterNames, type RateLimitFields, readRateLimitFields } from './parse.ts';
 import {
   attemptRequest,
@@ -98,13 +98,6 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
     off: (event, listener) => core.events.off(event, listener),
     close: (reason = new Error('Scheduler closed')) => core.close(reason),
   };
-}
-
-/** What an attempt took from the store, and when it was sent. */
-interface Sent {
-  ticket: number;
-  taken: readonly string[];
-  sentAt: number;
 }
 
 /** The scheduler's state and its steps: queue, admit, send, read the answer, retry or complete. */
@@ -220,6 +213,7 @@ class SchedulerCore {
         attempts: 0,
         enqueuedAt: this.clock.now(),
         state: 'queued',
+        attempt: undefined,
       };
       // A request that goes at once needs no abort listener (the costliest step per request); one that
       // may wait gets it now, or when it is found blocked.
@@ -232,12 +226,19 @@ class SchedulerCore {
     });
   }
 
-  /** The caller's deadline: a queued request leaves at once when its signal aborts, with the reason. */
+  /**
+   * The caller's deadline: a request leaves at once when its signal aborts, with the reason, while it is
+   * queued and while its fetch is awaited (even under a fetch that ignores the signal).
+   */
   private watch(entry: Entry): void {
     const { signal } = entry;
     if (!signal || entry.onAbort) return;
     entry.onAbort = () => {
-      if (entry.state !== 'queued') return; // in flight: the fetch itself sees the signal
+      if (entry.state === 'sending') {
+        this.release(entry, signal.reason);
+        return;
+      }
+      if (entry.state !== 'queued') return; // its answer is being read: it is handed over
       this.lanes.remove(entry);
       this.counters.aborted++;
       this.finish(entry);
@@ -319,27 +320,71 @@ class SchedulerCore {
         waitedMs: now - entry.enqueuedAt,
         attempt: entry.attempts,
       });
-    void this.send(entry, { ticket, taken, sentAt: now });
+    const attempt: Attempt = { ticket, taken, sentAt: now };
+    entry.attempt = attempt;
+    void this.send(entry, attempt);
   }
 
-  private async send(entry: Entry, sent: Sent): Promise<void> {
+  private async send(entry: Entry, attempt: Attempt): Promise<void> {
     let response: Response;
     try {
       const request = await attemptRequest(entry, this.priorityHeader, this.retries);
-      response = await untilAborted(this.baseFetch(request), entry.signal);
+      response = await this.fetchFor(entry, request);
     } catch (error) {
-      this.inflight--;
-      this.lanes.routeAnswered(entry.lane.key, entry.lane.route);
-      this.fail(entry, error);
-      await this.store.observe(entry.lane.key, sent.ticket, sent.taken, [], this.clock.now()).catch(() => {});
-      void this.pump();
+      // Unless its signal ended it already (the fetch's own rejection comes after).
+      if (entry.state !== 'done') this.release(entry, error);
       return;
     }
-    await this.answer(entry, sent, response);
+    if (entry.state === 'done') {
+      // Its signal ended it while the fetch ignored the signal: the late answer is dropped.
+      void response.body?.cancel().catch(() => {});
+      return;
+    }
+    entry.state = 'running';
+    await this.answer(entry, attempt, response);
+  }
+
+  /**
+   * The wrapped fetch's answer. While it is awaited, the request's signal ends the attempt at once (see
+   * {@link watch}); one aborted already ends it now, and the answer's body is cancelled when it comes.
+   */
+  private fetchFor(entry: Entry, request: Request): Promise<Response> {
+    const { signal } = entry;
+    const pending = this.baseFetch(request);
+    if (!signal) return pending;
+    if (signal.aborted) {
+      void pending.then(
+        (r) => r.body?.cancel().catch(() => {}),
+        () => {},
+      );
+      return Promise.reject(signal.reason);
+    }
+    this.watch(entry);
+    entry.state = 'sending';
+    // Settles a microtask after the fetch, as the race with the signal did before (the virtual-clock
+    // timelines depend on the order of microtasks).
+    return pending.then(same);
+  }
+
+  /** An attempt ended without an answer (an error, or its signal): the request fails with the reason. */
+  private release(entry: Entry, reason: unknown): void {
+    const { lane } = entry;
+    const attempt = entry.attempt;
+    this.inflight--;
+    this.lanes.routeAnswered(lane.key, lane.route);
+    this.fail(entry, reason);
+    void this.released(lane.key, attempt);
+  }
+
+  /** The store forgets a failed attempt's ticket; then the queue goes on. */
+  private async released(key: string, attempt: Attempt | undefined): Promise<void> {
+    if (attempt)
+      await this.store.observe(key, attempt.ticket, attempt.taken, [], this.clock.now()).catch(() => {});
+    void this.pump();
   }
 
   /** Reads an answer into the budget, then retries a throttled request or hands the answer over. */
-  private async answer(entry: Entry, { ticket, taken, sentAt }: Sent, response: Response): Promise<void> {
+  private async answer(entry: Entry, { ticket, taken, sentAt }: Attempt, response: Response): Promise<void> {
     const now = this.clock.now();
     const { lane } = entry;
     const status = response.status;
@@ -425,6 +470,7 @@ class SchedulerCore {
     entry.init = undefined;
     entry.request = undefined;
     entry.body = undefined;
+    entry.attempt = undefined;
   }
 
   /** After a pump: one timer for the earliest waiting lane, none when nothing waits. */
@@ -475,6 +521,8 @@ class SchedulerCore {
   }
 }
 
+const same = <T>(value: T): T => value;
+
 /** A shared store falls back to local header learning when it fails; the memory store needs no fallback. */
 function storeOf(options: SchedulerOptions, events: Emitter): RateLimitStore {
   const store = options.store;
@@ -509,39 +557,4 @@ async function codeOf(response: Response): Promise<string | undefined> {
   } finally {
     clearTimeout(timer);
   }
-}
-
-/**
- * The wrapped fetch's answer, or the signal's reason as soon as it aborts: a deadline holds in flight too,
- * even under a fetch that ignores the signal (a late answer is then dropped, its body cancelled).
- */
-function untilAborted(pending: Promise<Response>, signal: AbortSignal | undefined): Promise<Response> {
-  if (!signal) return pending;
-  if (signal.aborted) {
-    void pending.then(
-      (r) => r.body?.cancel().catch(() => {}),
-      () => {},
-    );
-    return Promise.reject(signal.reason);
-  }
-  return new Promise<Response>((resolve, reject) => {
-    const onAbort = (): void => {
-      void pending.then(
-        (r) => r.body?.cancel().catch(() => {}),
-        () => {},
-      );
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    pending.then(
-      (response) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(response);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }
