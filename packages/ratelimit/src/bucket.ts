@@ -195,10 +195,11 @@ export function refill(b: BucketState, now: number): void {
     b.at = now;
   }
   if (b.level > cap) b.level = cap;
-  // Once measured, our claim lags the level by at most what our share leaves to others: a process alone
-  // (or all clients of one store, with nobody outside it) may claim all of it. Without this floor a gap
-  // opened once (a cautious cap while answers came reordered) would stay for good, tokens never spent.
-  if (b.sampled) {
+  // Once measured alone (a process, or the clients of one store, with nobody outside spending), our claim
+  // lags the level by at most what our share leaves, less a token for the precision of `r`. Without this
+  // floor a gap opened once (a cautious cap while answers came reordered) would stay for good, tokens never
+  // spent. While others spend, the claim is our part of the refill (AIMD) and the gap is theirs.
+  if (b.sampled && b.others <= TUNING.sharedAbove) {
     const floor = b.level - (1 - b.share) * b.quota - 1;
     if (b.tokens < floor) b.tokens = floor;
   }

@@ -123,7 +123,7 @@ local function refill(b)
     b.at = now
   end
   if b.level > cap then b.level = cap end
-  if b.sampled == 1 then
+  if b.sampled == 1 and b.others <= sharedAbove then
     local floor = b.level - (1 - b.share) * b.quota - 1
     if b.tokens < floor then b.tokens = floor end
   end
