@@ -1,5 +1,5 @@
 import type { BucketObservation } from './bucket.ts';
-import type { Lane, LaneNeeds } from './lanes.ts';
+import type { Attempt, Lane, LaneNeeds } from './lanes.ts';
 import type { RateLimitFields } from './parse.ts';
 import type { Throttle } from './retry-policy.ts';
 import { defaultBuckets, type PolicySpec, type RateLimitDefaults } from './routes.ts';
@@ -59,8 +59,10 @@ export class Budget {
   observe(
     lane: Lane,
     parsed: RateLimitFields,
-    taken: readonly string[],
-    throttle: { status: number; throttle?: Throttle; now: number; sentAt: number },
+    { taken, sentAt }: Attempt,
+    status: number,
+    throttle: Throttle | undefined,
+    now: number,
   ): BucketObservation[] {
     // In the order the answer names its buckets (a handful: a list beats a map).
     const out: BucketObservation[] = [];
@@ -74,16 +76,15 @@ export class Budget {
     if (named.length > 0) this.learn(lane.route, named);
     // An answer without rate-limit fields: stop probing, keep the estimate from the defaults.
     else if (parsed.source === undefined) for (const name of taken) observationOf(out, name).seen = true;
-    if (throttle.status === 429) {
+    if (status === 429) {
       // A refused request spent nothing.
       for (const name of taken) observationOf(out, name).refund = true;
-      const t = throttle.throttle;
-      if (t?.scope === 'buckets')
-        for (const name of t.buckets) observationOf(out, name).pauseUntil = throttle.now + t.pauseMs;
+      if (throttle?.scope === 'buckets')
+        for (const name of throttle.buckets) observationOf(out, name).pauseUntil = now + throttle.pauseMs;
     }
     for (const o of out) {
-      o.sentAt = throttle.sentAt;
-      o.answeredAt = throttle.now;
+      o.sentAt = sentAt;
+      o.answeredAt = now;
     }
     return out;
   }

@@ -68,6 +68,9 @@ export class Lanes {
   private readonly routePauses = new Map<string, { until: number; probing: boolean }>();
   /** The lane {@link laneFor} gave last. */
   private last: Lane | undefined;
+  /** Lanes with entries (in a priority level), and the last one that got its first entry. */
+  private active = 0;
+  private sole: Lane | undefined;
 
   laneFor(key: string, route: string, priority: number, classified: readonly string[] | undefined): Lane {
     // Requests come in runs of one lane: the last one is checked first (no id to build and hash).
@@ -113,7 +116,11 @@ export class Lanes {
   enqueue(entry: Entry, front: boolean): void {
     const lane = this.revive(entry.lane);
     entry.lane = lane;
-    if (lane.size === 0) this.levelFor(lane.priority).add(lane);
+    if (lane.size === 0) {
+      this.levelFor(lane.priority).add(lane);
+      this.active++;
+      this.sole = lane;
+    }
     entry.state = 'queued';
     if (front) lane.queue.unshift(entry);
     else lane.queue.push(entry);
@@ -148,11 +155,10 @@ export class Lanes {
 
   /** Lanes whose head may go now, by priority then arrival. */
   candidates(now: number): Lane[] {
-    const only = this.levels.length === 1 ? this.levels[0]?.lanes : undefined;
-    if (only?.size === 1) {
+    const only = this.active === 1 ? this.soleLane() : undefined;
+    if (only) {
       // The common case: one waiting lane.
-      for (const lane of only)
-        return lane.blockedUntil > now || this.routePausedUntil(lane) > now ? [] : [lane];
+      return only.blockedUntil > now || this.routePausedUntil(only) > now ? [] : [only];
     }
     const out: { lane: Lane; seq: number; priority: number }[] = [];
     for (const level of this.levels) {
@@ -169,6 +175,7 @@ export class Lanes {
   /** When the earliest waiting lane may go (infinite when all wait for an answer). */
   wakeAt(): number {
     let wake = Number.POSITIVE_INFINITY;
+    if (this.active === 0) return wake;
     for (const level of this.levels) {
       for (const lane of level.lanes)
         wake = Math.min(wake, Math.max(lane.blockedUntil, this.routePausedUntil(lane)));
@@ -178,6 +185,7 @@ export class Lanes {
 
   /** Something changed (an answer, a refill): every lane may try again. */
   unblock(onlyAwaiting = false): void {
+    if (this.active === 0) return;
     for (const level of this.levels) {
       for (const lane of level.lanes) {
         if (!onlyAwaiting || lane.blockedUntil === Number.POSITIVE_INFINITY) lane.blockedUntil = 0;
@@ -250,7 +258,14 @@ export class Lanes {
     if (lane.size > 0) return;
     // Aborted entries left in the deque go with it.
     while (lane.queue.length > 0) lane.queue.shift();
-    this.levelOf(lane.priority)?.lanes.delete(lane);
+    if (this.levelOf(lane.priority)?.lanes.delete(lane)) this.active--;
+    if (this.sole === lane) this.sole = undefined;
+  }
+
+  /** The one lane with entries (when {@link active} is 1). */
+  private soleLane(): Lane | undefined {
+    if (!this.sole) for (const level of this.levels) for (const lane of level.lanes) this.sole = lane;
+    return this.sole;
   }
 
   private levelOf(priority: number): { priority: number; lanes: Set<Lane> } | undefined {

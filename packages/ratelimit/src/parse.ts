@@ -108,7 +108,7 @@ export function readRateLimitFields(
   now: number,
   retryAfter: boolean,
 ): RateLimitFields {
-  const family = readFamily((name) => headers.get(name) ?? undefined, names);
+  const family = readFamily(headers, names);
   if (!retryAfter) return family ?? NO_FIELDS;
   const retryAfterMs = parseRetryAfter(headers.get('retry-after'), now);
   if (retryAfterMs === undefined) return family ?? NO_FIELDS;
@@ -120,14 +120,18 @@ export function namesOf(names: Partial<ParameterNames> | undefined): ParameterNa
   return names ? { ...DEFAULT_PARAMETER_NAMES, ...names } : DEFAULT_PARAMETER_NAMES;
 }
 
-/** The first field family (V3 names, then X-) with a usable field, read; undefined when none has one. */
+/**
+ * The first field family (V3 names, then X-) with a usable field, read; undefined when none has one. The
+ * fields come from a `Headers` (the scheduler's answers) or a reader of any other header shape.
+ */
 function readFamily(
-  get: (name: string) => string | undefined,
+  get: Headers | ((name: string) => string | undefined),
   names: ParameterNames,
 ): RateLimitFields | undefined {
   for (const source of SOURCES) {
-    const policy = policyReading(get(FIELDS[source].policy));
-    const limit = limitReading(get(FIELDS[source].limit));
+    const { policy: policyField, limit: limitField } = FIELDS[source];
+    const policy = policyReading(typeof get === 'function' ? get(policyField) : fieldOf(get, policyField));
+    const limit = limitReading(typeof get === 'function' ? get(limitField) : fieldOf(get, limitField));
     if (!policy?.list && !limit?.list) continue;
     return {
       policies: policy ? policiesIn(policy, names) : NO_FIELDS.policies,
@@ -139,6 +143,8 @@ function readFamily(
 }
 
 const SOURCES = ['ratelimit', 'x-ratelimit'] as const;
+
+const fieldOf = (headers: Headers, name: string): string | undefined => headers.get(name) ?? undefined;
 
 function headerReader(headers: HeadersInput): (name: string) => string | undefined {
   if (typeof Headers !== 'undefined' && headers instanceof Headers) {

@@ -43,17 +43,23 @@ export function routeKey(method: string, url: string): string {
   // A client calls the same few URLs again and again: their keys are kept (a bounded memo of short URLs,
   // cleared when full).
   if (url.length > MEMO_URL_LENGTH) return computeRouteKey(method, url);
-  const id = `${method} ${url}`;
-  let key = routeKeys.get(id);
+  let byUrl = routeKeys.get(method);
+  if (!byUrl) {
+    if (routeKeys.size >= ROUTE_KEYS_KEPT) routeKeys.clear();
+    byUrl = new Map();
+    routeKeys.set(method, byUrl);
+  }
+  let key = byUrl.get(url);
   if (key === undefined) {
     key = computeRouteKey(method, url);
-    if (routeKeys.size >= ROUTE_KEYS_KEPT) routeKeys.clear();
-    routeKeys.set(id, key);
+    if (byUrl.size >= ROUTE_KEYS_KEPT) byUrl.clear();
+    byUrl.set(url, key);
   }
   return key;
 }
 
-const routeKeys = new Map<string, string>();
+/** Per method (as given), per URL. */
+const routeKeys = new Map<string, Map<string, string>>();
 const ROUTE_KEYS_KEPT = 512;
 const MEMO_URL_LENGTH = 256;
 

@@ -384,7 +384,8 @@ class SchedulerCore {
   }
 
   /** Reads an answer into the budget, then retries a throttled request or hands the answer over. */
-  private async answer(entry: Entry, { ticket, taken, sentAt }: Attempt, response: Response): Promise<void> {
+  private async answer(entry: Entry, attempt: Attempt, response: Response): Promise<void> {
+    const { ticket, taken } = attempt;
     const now = this.clock.now();
     const { lane } = entry;
     const status = response.status;
@@ -396,7 +397,7 @@ class SchedulerCore {
     } else this.retry.succeeded(lane.key, lane.route, taken);
     if (throttle?.scope === 'route') this.lanes.pauseRoute(lane.key, lane.route, now + throttle.pauseMs);
     else this.lanes.routeAnswered(lane.key, lane.route);
-    const observations = this.budget.observe(lane, parsed, taken, { status, throttle, now, sentAt });
+    const observations = this.budget.observe(lane, parsed, attempt, status, throttle, now);
     try {
       await this.store.observe(lane.key, ticket, taken, observations, now);
     } catch {

@@ -74,14 +74,15 @@ export class MemoryStore implements RateLimitStore {
 
   take(key: string, buckets: readonly BucketRequest[], now: number): Promise<TakeResult> {
     const e = this.entry(key);
-    const states = buckets.map((spec) => {
+    const states: BucketState[] = [];
+    for (const spec of buckets) {
       let b = e.buckets.get(spec.name);
       if (!b) {
         b = newBucket(spec.quota, spec.windowSeconds, now);
         e.buckets.set(spec.name, b);
       }
-      return b;
-    });
+      states.push(b);
+    }
     const ticket = e.ticket + 1;
     const result = takeAll(states, ticket, now);
     if (!result.ok) return Promise.resolve(result);
@@ -97,7 +98,6 @@ export class MemoryStore implements RateLimitStore {
     now: number,
   ): Promise<void> {
     const e = this.entry(key);
-    const seen = new Set<string>();
     for (const o of observations) {
       let b = e.buckets.get(o.name);
       if (!b) {
@@ -106,10 +106,10 @@ export class MemoryStore implements RateLimitStore {
         e.buckets.set(o.name, b);
       }
       observe(b, ticket, o, now);
-      seen.add(o.name);
     }
     for (const name of taken) {
-      if (seen.has(name)) continue;
+      // A bucket an observation was applied to has its ticket settled already.
+      if (observes(observations, name) && e.buckets.has(name)) continue;
       const b = e.buckets.get(name);
       if (b) {
         refill(b, now);
@@ -136,4 +136,9 @@ export class MemoryStore implements RateLimitStore {
     }
     return Promise.resolve(out);
   }
+}
+
+function observes(observations: readonly BucketObservation[], name: string): boolean {
+  for (const o of observations) if (o.name === name) return true;
+  return false;
 }
