@@ -45,6 +45,8 @@ export interface Lane {
   blockedUntil: number;
   /** The buckets its requests need, as the budget last worked them out (see `Budget.bucketsFor`). */
   needs: LaneNeeds | undefined;
+  /** Its place in its priority level while it has entries; -1 otherwise. */
+  slot: number;
 }
 
 /** A lane's buckets with their policies, and their names; valid while the budget's version is the same. */
@@ -63,7 +65,7 @@ export class Lanes {
   /** Live entries in all lanes. */
   queued = 0;
   private readonly lanes = new Map<string, Lane>();
-  private readonly levels: { priority: number; lanes: Set<Lane> }[] = [];
+  private readonly levels: Level[] = [];
   /** Paused routes: until when, and whether the one request probing it after the pause is on its way. */
   private readonly routePauses = new Map<string, { until: number; probing: boolean }>();
   /** The lane {@link laneFor} gave last. */
@@ -100,6 +102,7 @@ export class Lanes {
         size: 0,
         blockedUntil: 0,
         needs: undefined,
+        slot: -1,
       };
       this.lanes.set(id, lane);
     }
@@ -162,8 +165,9 @@ export class Lanes {
     }
     const out: { lane: Lane; seq: number; priority: number }[] = [];
     for (const level of this.levels) {
-      for (const lane of level.lanes) {
-        if (lane.blockedUntil > now || this.routePausedUntil(lane) > now) continue;
+      for (let i = 0; i < level.size; i++) {
+        const lane = level.at(i);
+        if (!lane || lane.blockedUntil > now || this.routePausedUntil(lane) > now) continue;
         const e = this.head(lane);
         if (e) out.push({ lane, seq: e.seq, priority: level.priority });
       }
@@ -177,8 +181,10 @@ export class Lanes {
     let wake = Number.POSITIVE_INFINITY;
     if (this.active === 0) return wake;
     for (const level of this.levels) {
-      for (const lane of level.lanes)
-        wake = Math.min(wake, Math.max(lane.blockedUntil, this.routePausedUntil(lane)));
+      for (let i = 0; i < level.size; i++) {
+        const lane = level.at(i);
+        if (lane) wake = Math.min(wake, Math.max(lane.blockedUntil, this.routePausedUntil(lane)));
+      }
     }
     return wake;
   }
@@ -187,8 +193,9 @@ export class Lanes {
   unblock(onlyAwaiting = false): void {
     if (this.active === 0) return;
     for (const level of this.levels) {
-      for (const lane of level.lanes) {
-        if (!onlyAwaiting || lane.blockedUntil === Number.POSITIVE_INFINITY) lane.blockedUntil = 0;
+      for (let i = 0; i < level.size; i++) {
+        const lane = level.at(i);
+        if (lane && (!onlyAwaiting || lane.blockedUntil === Number.POSITIVE_INFINITY)) lane.blockedUntil = 0;
       }
     }
   }
@@ -235,14 +242,14 @@ export class Lanes {
     this.dropIfEmpty(lane);
   }
 
-  private levelFor(priority: number): Set<Lane> {
+  private levelFor(priority: number): Level {
     let level = this.levelOf(priority);
     if (!level) {
-      level = { priority, lanes: new Set() };
+      level = new Level(priority);
       this.levels.push(level);
       this.levels.sort((a, b) => b.priority - a.priority);
     }
-    return level.lanes;
+    return level;
   }
 
   /** A lane swept while its entry was in flight comes back for a retry. */
@@ -258,17 +265,17 @@ export class Lanes {
     if (lane.size > 0) return;
     // Aborted entries left in the deque go with it.
     while (lane.queue.length > 0) lane.queue.shift();
-    if (this.levelOf(lane.priority)?.lanes.delete(lane)) this.active--;
+    if (this.levelOf(lane.priority)?.delete(lane)) this.active--;
     if (this.sole === lane) this.sole = undefined;
   }
 
   /** The one lane with entries (when {@link active} is 1). */
   private soleLane(): Lane | undefined {
-    if (!this.sole) for (const level of this.levels) for (const lane of level.lanes) this.sole = lane;
+    for (const level of this.levels) if (!this.sole && level.size > 0) this.sole = level.at(0);
     return this.sole;
   }
 
-  private levelOf(priority: number): { priority: number; lanes: Set<Lane> } | undefined {
+  private levelOf(priority: number): Level | undefined {
     for (const level of this.levels) if (level.priority === priority) return level;
     return undefined;
   }
@@ -276,5 +283,42 @@ export class Lanes {
   private sweep(): void {
     for (const [id, lane] of this.lanes) if (lane.size === 0) this.lanes.delete(id);
     this.last = undefined;
+  }
+}
+
+/**
+ * The lanes with entries of one priority, in no particular order (callers order by priority and arrival).
+ * An array with each lane's slot in it: a lane joins and leaves per request, which in a Set would leave a
+ * deleted entry each time and rehash it every few requests.
+ */
+class Level {
+  size = 0;
+  private readonly lanes: (Lane | undefined)[] = [];
+
+  constructor(readonly priority: number) {}
+
+  /** The i-th lane, for 0 ≤ i < size. */
+  at(i: number): Lane | undefined {
+    return this.lanes[i];
+  }
+
+  add(lane: Lane): void {
+    if (lane.slot !== -1) return;
+    lane.slot = this.size;
+    this.lanes[this.size++] = lane;
+  }
+
+  /** Removes a lane (its place goes to the last one); false when it was not here. */
+  delete(lane: Lane): boolean {
+    const slot = lane.slot;
+    if (slot === -1 || this.lanes[slot] !== lane) return false;
+    const last = this.lanes[--this.size];
+    this.lanes[this.size] = undefined;
+    lane.slot = -1;
+    if (last && last !== lane) {
+      this.lanes[slot] = last;
+      last.slot = slot;
+    }
+    return true;
   }
 }

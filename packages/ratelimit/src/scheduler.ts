@@ -245,7 +245,8 @@ class SchedulerCore {
       entry.reject(signal.reason);
       if (this.lanes.queued === 0) this.cancelTimer();
     };
-    signal.addEventListener('abort', entry.onAbort, { once: true });
+    // Removed by `finish`, which every path ends with (no `once`: its options cost per request).
+    signal.addEventListener('abort', entry.onAbort);
   }
 
   private async pump(): Promise<void> {
@@ -325,6 +326,10 @@ class SchedulerCore {
     void this.send(entry, attempt);
   }
 
+  /**
+   * Sends an attempt and reads its answer into the budget and the store, then retries a throttled
+   * request or hands the answer over (one async step per request: its promise is the costly part).
+   */
   private async send(entry: Entry, attempt: Attempt): Promise<void> {
     let response: Response;
     try {
@@ -341,7 +346,18 @@ class SchedulerCore {
       return;
     }
     entry.state = 'running';
-    await this.answer(entry, attempt, response);
+    const now = this.clock.now();
+    const status = response.status;
+    const parsed = readRateLimitFields(response.headers, this.names, now, status === 429);
+    const code = status === 429 ? await codeOf(response) : undefined;
+    const throttle = this.throttleOf(entry, attempt, parsed, status, code, now);
+    const observations = this.budget.observe(entry.lane, parsed, attempt, status, throttle, now);
+    try {
+      await this.store.observe(entry.lane.key, attempt.ticket, attempt.taken, observations, now);
+    } catch {
+      // The estimate stays as it was; the next response corrects it.
+    }
+    this.complete(entry, response, parsed, throttle);
   }
 
   /**
@@ -383,27 +399,24 @@ class SchedulerCore {
     void this.pump();
   }
 
-  /** Reads an answer into the budget, then retries a throttled request or hands the answer over. */
-  private async answer(entry: Entry, attempt: Attempt, response: Response): Promise<void> {
-    const { ticket, taken } = attempt;
-    const now = this.clock.now();
+  /** For a 429, what it pauses (the route, here); any other answer ends the backoff and the route's pause. */
+  private throttleOf(
+    entry: Entry,
+    attempt: Attempt,
+    parsed: RateLimitFields,
+    status: number,
+    code: string | undefined,
+    now: number,
+  ): Throttle | undefined {
     const { lane } = entry;
-    const status = response.status;
-    const parsed = readRateLimitFields(response.headers, this.names, now, status === 429);
+    const { taken } = attempt;
     let throttle: Throttle | undefined;
-    if (status === 429) {
-      const code = await codeOf(response);
+    if (status === 429)
       throttle = this.retry.classify(parsed, code, taken, { key: lane.key, route: lane.route, now });
-    } else this.retry.succeeded(lane.key, lane.route, taken);
+    else this.retry.succeeded(lane.key, lane.route, taken);
     if (throttle?.scope === 'route') this.lanes.pauseRoute(lane.key, lane.route, now + throttle.pauseMs);
     else this.lanes.routeAnswered(lane.key, lane.route);
-    const observations = this.budget.observe(lane, parsed, attempt, status, throttle, now);
-    try {
-      await this.store.observe(lane.key, ticket, taken, observations, now);
-    } catch {
-      // The estimate stays as it was; the next response corrects it.
-    }
-    this.complete(entry, response, parsed, throttle);
+    return throttle;
   }
 
   /** The answer is in the budget: the request is queued again after a 429, or its caller gets it. */
@@ -419,7 +432,8 @@ class SchedulerCore {
     this.counters.completed++;
     this.finish(entry);
     entry.resolve(response);
-    void this.pump();
+    // With nothing queued a pump would only find no timer to cancel; a request queued later pumps itself.
+    if (this.lanes.queued > 0) void this.pump();
   }
 
   /** Reports a 429 and queues its request again when it is retried; true when it was (or it ended). */
