@@ -67,7 +67,9 @@ export class Budget {
     // In the order the answer names its buckets (a handful: a list beats a map).
     const out: BucketObservation[] = [];
     this.readPolicies(lane.key, parsed, out);
-    for (const l of parsed.limits) {
+    for (let i = 0; i < parsed.limits.length; i++) {
+      const l = parsed.limits[i];
+      if (!l) continue;
       const o = observationOf(out, l.name);
       o.remaining = l.remaining;
       if (l.resetSeconds !== undefined) o.resetSeconds = l.resetSeconds;
@@ -82,7 +84,9 @@ export class Budget {
       if (throttle?.scope === 'buckets')
         for (const name of throttle.buckets) observationOf(out, name).pauseUntil = now + throttle.pauseMs;
     }
-    for (const o of out) {
+    for (let i = 0; i < out.length; i++) {
+      const o = out[i];
+      if (!o) continue;
       o.sentAt = sentAt;
       o.answeredAt = now;
     }
@@ -109,7 +113,9 @@ export class Budget {
   /** Applies the answer's policies (q, w) and reports every change from the first answer that shows it. */
   private readPolicies(key: string, parsed: RateLimitFields, out: BucketObservation[]): void {
     const known = this.policiesOf(key);
-    for (const p of parsed.policies) {
+    for (let i = 0; i < parsed.policies.length; i++) {
+      const p = parsed.policies[i];
+      if (!p) continue;
       const o = observationOf(out, p.name);
       o.quota = p.quota;
       if (p.windowSeconds !== undefined) o.windowSeconds = p.windowSeconds;
@@ -147,7 +153,10 @@ function sameNames(names: readonly string[], named: readonly { name: string }[])
 
 /** The observation of a bucket in the list, added at its end when the list has none yet. */
 function observationOf(out: BucketObservation[], name: string): BucketObservation {
-  for (const o of out) if (o.name === name) return o;
+  for (let i = 0; i < out.length; i++) {
+    const o = out[i];
+    if (o?.name === name) return o;
+  }
   const o: BucketObservation = { name };
   out.push(o);
   return o;

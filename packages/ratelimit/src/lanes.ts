@@ -276,7 +276,10 @@ export class Lanes {
   }
 
   private levelOf(priority: number): Level | undefined {
-    for (const level of this.levels) if (level.priority === priority) return level;
+    for (let i = 0; i < this.levels.length; i++) {
+      const level = this.levels[i];
+      if (level?.priority === priority) return level;
+    }
     return undefined;
   }
 

@@ -128,7 +128,9 @@ function readFamily(
   get: Headers | ((name: string) => string | undefined),
   names: ParameterNames,
 ): RateLimitFields | undefined {
-  for (const source of SOURCES) {
+  for (let i = 0; i < SOURCES.length; i++) {
+    const source = SOURCES[i];
+    if (!source) continue;
     const { policy: policyField, limit: limitField } = FIELDS[source];
     const policy = policyReading(typeof get === 'function' ? get(policyField) : fieldOf(get, policyField));
     const limit = limitReading(typeof get === 'function' ? get(limitField) : fieldOf(get, limitField));
@@ -255,8 +257,9 @@ function nameOf(value: BareItem): string | undefined {
 
 /** A non-negative Integer parameter (the draft's rule); `decimal` also admits a Decimal (for `t`). */
 function param(params: Map<string, BareItem>, keys: readonly string[], decimal = false): number | undefined {
-  for (const key of keys) {
-    const value = params.get(key);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    const value = key === undefined ? undefined : params.get(key);
     if (value === undefined) continue;
     const ok =
       typeof value === 'number' && value >= 0 && (decimal ? Number.isFinite(value) : Number.isInteger(value));

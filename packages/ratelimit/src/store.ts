@@ -75,7 +75,9 @@ export class MemoryStore implements RateLimitStore {
   take(key: string, buckets: readonly BucketRequest[], now: number): Promise<TakeResult> {
     const e = this.entry(key);
     const states: BucketState[] = [];
-    for (const spec of buckets) {
+    for (let i = 0; i < buckets.length; i++) {
+      const spec = buckets[i];
+      if (!spec) continue;
       let b = e.buckets.get(spec.name);
       if (!b) {
         b = newBucket(spec.quota, spec.windowSeconds, now);
@@ -98,7 +100,9 @@ export class MemoryStore implements RateLimitStore {
     now: number,
   ): Promise<void> {
     const e = this.entry(key);
-    for (const o of observations) {
+    for (let i = 0; i < observations.length; i++) {
+      const o = observations[i];
+      if (!o) continue;
       let b = e.buckets.get(o.name);
       if (!b) {
         if (o.quota === undefined || o.windowSeconds === undefined) continue;
@@ -107,9 +111,10 @@ export class MemoryStore implements RateLimitStore {
       }
       observe(b, ticket, o, now);
     }
-    for (const name of taken) {
+    for (let i = 0; i < taken.length; i++) {
+      const name = taken[i];
       // A bucket an observation was applied to has its ticket settled already.
-      if (observes(observations, name) && e.buckets.has(name)) continue;
+      if (name === undefined || (observes(observations, name) && e.buckets.has(name))) continue;
       const b = e.buckets.get(name);
       if (b) {
         refill(b, now);
@@ -139,6 +144,6 @@ export class MemoryStore implements RateLimitStore {
 }
 
 function observes(observations: readonly BucketObservation[], name: string): boolean {
-  for (const o of observations) if (o.name === name) return true;
+  for (let i = 0; i < observations.length; i++) if (observations[i]?.name === name) return true;
   return false;
 }
