@@ -380,9 +380,19 @@ class SchedulerCore {
     }
     this.watch(entry);
     entry.state = 'sending';
-    // Settles a microtask after the fetch, as the race with the signal did before (the virtual-clock
-    // timelines depend on the order of microtasks).
-    return pending.then(same);
+    // The signal ends the attempt until the fetch settles, and not after (its answer or error is then
+    // handed on); that settles a microtask after the fetch, as the race with the signal did before (the
+    // virtual-clock timelines depend on the order of microtasks).
+    return pending.then(
+      (response) => {
+        if (entry.state === 'sending') entry.state = 'running';
+        return response;
+      },
+      (error: unknown) => {
+        if (entry.state === 'sending') entry.state = 'running';
+        throw error;
+      },
+    );
   }
 
   /** An attempt ended without an answer (an error, or its signal): the request fails with the reason. */
@@ -538,8 +548,6 @@ class SchedulerCore {
     this.timer = undefined;
   }
 }
-
-const same = <T>(value: T): T => value;
 
 /** A shared store falls back to local header learning when it fails; the memory store needs no fallback. */
 function storeOf(options: SchedulerOptions, events: Emitter): RateLimitStore {
