@@ -174,11 +174,12 @@ export const foreignRate = (b: BucketState): number => rateOf(b) * b.others;
 /** Below this server balance, a shared budget is congested: the sharers want more than the refill. */
 export const congestionLevel = (b: BucketState): number =>
   Math.min(b.quota * 0.05, rateOf(b) * TUNING.reserveSeconds) + 1;
-const reserveOf = (b: BucketState, now: number): number =>
-  Math.max(
-    Math.min(b.quota * 0.05, foreignRate(b) * TUNING.reserveSeconds),
-    Math.min(b.quota * 0.5, unseenNow(b, now) * (b.rttMs / 1000)),
-  );
+/** Kept back while others spend, so racing processes rarely empty the bucket. */
+const reserveOf = (b: BucketState): number =>
+  Math.min(b.quota * 0.05, foreignRate(b) * TUNING.reserveSeconds);
+/** What others probably have on the way right now (a crowded start): real spending, whatever our claim. */
+const onTheirWay = (b: BucketState, now: number): number =>
+  Math.min(b.quota * 0.5, unseenNow(b, now) * (b.rttMs / 1000));
 const unseenNow = (b: BucketState, now: number): number =>
   b.unseenRate * 0.5 ** (Math.max(0, now - b.unseenAt) / 500);
 
@@ -213,7 +214,8 @@ const staleMs = (b: BucketState): number => Math.max(250, (b.windowSeconds * 100
 export function readyAt(b: BucketState, now: number): number {
   // Tokens of our share left unspent (the reserve held us back) entitle us to dig into the reserve, so a
   // process that keeps a reserve is never starved by one that does not (yet) see it.
-  const reserve = Math.max(0, reserveOf(b, now) - Math.max(0, b.tokens - 1));
+  // What others have on the way is no reserve: it reaches the server whatever our claim.
+  const reserve = Math.max(Math.max(0, reserveOf(b) - Math.max(0, b.tokens - 1)), onTheirWay(b, now));
   const claimAt = b.tokens >= 1 ? now : now + ((1 - b.tokens) / effectiveRate(b)) * 1000;
   const short = 1 + reserve - b.level;
   let levelAt = short > 0 ? now + (short / levelRate(b)) * 1000 : now;

@@ -107,10 +107,8 @@ local function effective(b) return rate(b) * b.share end
 local function foreign(b) return rate(b) * b.others end
 local function congestion(b) return math.min(b.quota * 0.05, rate(b) * reserveSeconds) + 1 end
 local function unseenNow(b) return b.unseenRate * 0.5 ^ (math.max(0, now - b.unseenAt) / 500) end
-local function reserve(b)
-  return math.max(math.min(b.quota * 0.05, foreign(b) * reserveSeconds),
-    math.min(b.quota * 0.5, unseenNow(b) * b.rttMs / 1000))
-end
+local function reserve(b) return math.min(b.quota * 0.05, foreign(b) * reserveSeconds) end
+local function onTheirWay(b) return math.min(b.quota * 0.5, unseenNow(b) * b.rttMs / 1000) end
 
 local function levelRate(b) return rate(b) * math.max(minShare, 1 - b.others) end
 
@@ -131,7 +129,7 @@ local function refill(b)
 end
 
 local function readyAt(b)
-  local held = math.max(0, reserve(b) - math.max(0, b.tokens - 1))
+  local held = math.max(math.max(0, reserve(b) - math.max(0, b.tokens - 1)), onTheirWay(b))
   local claimAt = now
   if b.tokens < 1 then claimAt = now + (1 - b.tokens) / effective(b) * 1000 end
   local short = 1 + held - b.level
