@@ -245,6 +245,15 @@ export function takeAll(
     retryAt = Math.max(retryAt, readyAt(b, now));
   }
   if (retryAt > now) return { ok: false, retryAt };
+  dispatch(buckets, ticket, owner);
+  return { ok: true };
+}
+
+/**
+ * Records a request as on the way, without asking whether it may go: {@link takeAll} once it may, or a local
+ * mirror of a request another store (a shared one) let go. Call after {@link refill}.
+ */
+export function dispatch(buckets: readonly BucketState[], ticket: number, owner = ''): void {
   for (const b of buckets) {
     b.tokens -= 1;
     b.level -= 1;
@@ -256,7 +265,6 @@ export function takeAll(
     b.inflightOwner.push(owner);
     b.inflightForeign.push(foreign);
   }
-  return { ok: true };
 }
 
 /** An in-flight ticket as {@link settle} removes it. */

@@ -29,7 +29,8 @@ export class FailoverStore implements RateLimitStore {
   private downUntil = 0;
   private down = false;
   private next = 0;
-  private readonly tickets = new Map<number, { shared: boolean; ticket: number }>();
+  /** Our ticket → the issuing store's, and for a shared one its mirror's ticket in the local store. */
+  private readonly tickets = new Map<number, { shared: boolean; ticket: number; mirror?: number }>();
 
   constructor(
     private readonly shared: RateLimitStore,
@@ -41,7 +42,8 @@ export class FailoverStore implements RateLimitStore {
       try {
         const result = await this.call(() => this.shared.take(key, buckets, now));
         this.recovered();
-        return this.issue(result, true);
+        // The local store mirrors what is on the way: taking over mid-flight, it does not spend it again.
+        return this.issue(result, true, result.ok ? this.local.hold(key, buckets, now) : undefined);
       } catch (error) {
         this.failed(error, now);
       }
@@ -59,8 +61,9 @@ export class FailoverStore implements RateLimitStore {
     const issued = ticket === undefined ? undefined : this.tickets.get(ticket);
     if (ticket !== undefined) this.tickets.delete(ticket);
     if (issued?.shared) {
-      // The local store keeps learning from every answer, so a fallback starts from live values.
-      await this.local.observe(key, undefined, [], observations, now);
+      // The local store keeps learning from every answer (and knows what is on the way), so a fallback
+      // starts from live values.
+      await this.local.observe(key, issued.mirror, taken, observations, now);
       try {
         await this.call(() => this.shared.observe(key, issued.ticket, taken, observations, now));
       } catch (error) {
@@ -81,10 +84,13 @@ export class FailoverStore implements RateLimitStore {
     }
   }
 
-  private issue(result: TakeResult, shared: boolean): TakeResult {
+  private issue(result: TakeResult, shared: boolean, mirror?: number): TakeResult {
     if (!result.ok) return result;
     const ticket = ++this.next;
-    this.tickets.set(ticket, { shared, ticket: result.ticket });
+    this.tickets.set(
+      ticket,
+      mirror === undefined ? { shared, ticket: result.ticket } : { shared, ticket: result.ticket, mirror },
+    );
     return { ok: true, ticket };
   }
 

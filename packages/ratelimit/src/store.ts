@@ -1,6 +1,7 @@
 import {
   type BucketObservation,
   type BucketState,
+  dispatch,
   foreignRate,
   newBucket,
   observe,
@@ -74,6 +75,36 @@ export class MemoryStore implements RateLimitStore {
 
   take(key: string, buckets: readonly BucketRequest[], now: number): Promise<TakeResult> {
     const e = this.entry(key);
+    const states = this.states(e, buckets, now);
+    const ticket = e.ticket + 1;
+    const result = takeAll(states, ticket, now);
+    if (!result.ok) return Promise.resolve(result);
+    e.ticket = ticket;
+    return Promise.resolve({ ok: true, ticket });
+  }
+
+  /**
+   * Records a request another store let go (a shared one this store mirrors) as on the way here too,
+   * without asking; returns its ticket here, for {@link observe}. A mirror that has to take over then knows
+   * what is still on the way.
+   */
+  hold(key: string, buckets: readonly BucketRequest[], now: number): number {
+    const e = this.entry(key);
+    const states = this.states(e, buckets, now);
+    for (let i = 0; i < states.length; i++) {
+      const b = states[i];
+      if (b) refill(b, now);
+    }
+    e.ticket += 1;
+    dispatch(states, e.ticket);
+    return e.ticket;
+  }
+
+  private states(
+    e: { buckets: Map<string, BucketState> },
+    buckets: readonly BucketRequest[],
+    now: number,
+  ): BucketState[] {
     const states: BucketState[] = [];
     for (let i = 0; i < buckets.length; i++) {
       const spec = buckets[i];
@@ -85,11 +116,7 @@ export class MemoryStore implements RateLimitStore {
       }
       states.push(b);
     }
-    const ticket = e.ticket + 1;
-    const result = takeAll(states, ticket, now);
-    if (!result.ok) return Promise.resolve(result);
-    e.ticket = ticket;
-    return Promise.resolve({ ok: true, ticket });
+    return states;
   }
 
   observe(
