@@ -143,8 +143,10 @@ async function submitLeased(
     const held = await store.lease(job.storeKey);
     if (held.acquired) {
       try {
-        // Whoever held the lease before may have stored the reference since this call last looked.
-        const known = waited ? await readKnown(store, job.storeKey, task.emit) : undefined;
+        // Whoever held the lease before may have stored the reference since this call last looked, even
+        // on the first try: another worker can lease, submit, store and release between that look and this
+        // lease (a loaded fleet paid 86 times for 50 mockups).
+        const known = await readKnown(store, job.storeKey, task.emit);
         return known ? hit(known, task.emit) : await submit(state, job, ctx, task.emit);
       } finally {
         await Promise.resolve(held.release()).catch(() => {});

@@ -99,6 +99,25 @@ describe('RedisRenderStore', () => {
     expect(events.filter((e) => e.type === 'leased-elsewhere')).toHaveLength(1);
   });
 
+  it('does not pay again when another worker stored the render between its look and its lease', async () => {
+    // The race of the fleet test under load (86 POST /renders for 50 mockups): B looks (nothing yet), A
+    // leases, submits, stores and releases, then B's lease is free and B submitted again.
+    const { worker, job, used } = await world();
+    const a = await render(worker(), job, store('r9'));
+    const shared = store('r9');
+    let looks = 0;
+    const racing: RenderStore = {
+      get: async (key) => (looks++ === 0 ? undefined : shared.get(key)),
+      set: (key, value) => shared.set(key, value),
+      delete: (key) => shared.delete(key),
+      lease: (key) => shared.lease(key),
+    };
+    const b = await render(worker(), job, racing);
+    expect(b.tokensSpent).toBe(0);
+    expect(b.render.reference).toBe(a.render.reference);
+    expect(await used()).toBe(a.composition.tokenCost);
+  });
+
   it("takes over a dead worker's lease once it expires, and pays once", async () => {
     const { worker, job, used } = await world();
     // Worker A dies inside its POST /renders: its request never reaches the service, its lease stays.
