@@ -221,28 +221,28 @@ function forNames(r: Reading, names: ParameterNames): void {
 
 function policiesIn(r: Reading, names: ParameterNames): readonly RateLimitPolicy[] {
   forNames(r, names);
-  if (!r.policies) {
-    const out: RateLimitPolicy[] = [];
-    for (const member of r.list ?? []) {
-      const p = toPolicy(member, names);
-      if (p) out.push(p);
-    }
-    r.policies = out;
-  }
+  r.policies ??= membersOf(r, names, toPolicy);
   return r.policies;
 }
 
 function limitsIn(r: Reading, names: ParameterNames): readonly RateLimitLimit[] {
   forNames(r, names);
-  if (!r.limits) {
-    const out: RateLimitLimit[] = [];
-    for (const member of r.list ?? []) {
-      const l = toLimit(member, names);
-      if (l) out.push(l);
-    }
-    r.limits = out;
-  }
+  r.limits ??= membersOf(r, names, toLimit);
   return r.limits;
+}
+
+/** What each member of a reading's List says, those that say something. */
+function membersOf<T>(
+  r: Reading,
+  names: ParameterNames,
+  read: (member: Item | InnerList, names: ParameterNames) => T | undefined,
+): T[] {
+  const out: T[] = [];
+  for (const member of r.list ?? []) {
+    const value = read(member, names);
+    if (value !== undefined) out.push(value);
+  }
+  return out;
 }
 
 function isInner(member: Item | InnerList): member is InnerList {
