@@ -70,8 +70,7 @@ export class Lanes {
   private readonly routePauses = new Map<string, { until: number; probing: boolean }>();
   /** The lane {@link laneFor} gave last. */
   private last: Lane | undefined;
-  /** Lanes with entries (in a priority level), and the last one that got its first entry. */
-  private active = 0;
+  /** The last lane that got its first entry (the one with entries, when only one has). */
   private sole: Lane | undefined;
 
   laneFor(key: string, route: string, priority: number, classified: readonly string[] | undefined): Lane {
@@ -121,7 +120,6 @@ export class Lanes {
     entry.lane = lane;
     if (lane.size === 0) {
       this.levelFor(lane.priority).add(lane);
-      this.active++;
       this.sole = lane;
     }
     entry.state = 'queued';
@@ -265,8 +263,15 @@ export class Lanes {
     if (lane.size > 0) return;
     // Aborted entries left in the deque go with it.
     while (lane.queue.length > 0) lane.queue.shift();
-    if (this.levelOf(lane.priority)?.delete(lane)) this.active--;
+    this.levelOf(lane.priority)?.delete(lane);
     if (this.sole === lane) this.sole = undefined;
+  }
+
+  /** Lanes with entries, in every priority level (a handful of levels). */
+  private get active(): number {
+    let n = 0;
+    for (let i = 0; i < this.levels.length; i++) n += this.levels[i]?.size ?? 0;
+    return n;
   }
 
   /** The one lane with entries (when {@link active} is 1). */
@@ -311,10 +316,10 @@ class Level {
     this.lanes[this.size++] = lane;
   }
 
-  /** Removes a lane (its place goes to the last one); false when it was not here. */
-  delete(lane: Lane): boolean {
+  /** Removes a lane (its place goes to the last one), if it is here. */
+  delete(lane: Lane): void {
     const slot = lane.slot;
-    if (slot === -1 || this.lanes[slot] !== lane) return false;
+    if (slot === -1 || this.lanes[slot] !== lane) return;
     const last = this.lanes[--this.size];
     this.lanes[this.size] = undefined;
     lane.slot = -1;
@@ -322,6 +327,5 @@ class Level {
       this.lanes[slot] = last;
       last.slot = slot;
     }
-    return true;
   }
 }

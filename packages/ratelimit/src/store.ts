@@ -141,7 +141,7 @@ export class MemoryStore implements RateLimitStore {
     for (let i = 0; i < taken.length; i++) {
       const name = taken[i];
       // A bucket an observation was applied to has its ticket settled already.
-      if (name === undefined || (observes(observations, name) && e.buckets.has(name))) continue;
+      if (name === undefined || observes(observations, name)) continue;
       const b = e.buckets.get(name);
       if (b) {
         refill(b, now);
