@@ -9,6 +9,11 @@
  * `--skip=rows,sim,memory` runs the overhead measure alone (seconds, no worker processes).
  *
  * Utilization = successes / (q + duration·q/w). Exits 1 when a target is missed.
+ *
+ * Every worker sets up (its scheduler, its Redis connection, one connection per caller opened) before the
+ * shared start; the cold-start row skips the connections, to show the limit the README states.
+ * `BENCH_DEBUG=1` traces the server's balance every 500 ms and each worker's state every second;
+ * `BENCH_TRACE=1` prints every answer of the first 2.5 s (process, sent, answered, status, `X-RateLimit`).
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -88,6 +93,7 @@ async function runRow(row: Row, redisUrl: string | undefined): Promise<RowRun> {
       quota: QUOTA,
       windowSeconds: WINDOW,
       ...(row.paths ? { paths: row.paths } : {}),
+      ...(row.cold ? { cold: true } : {}),
       ...(row.redis && redisUrl ? { redisUrl } : {}),
     });
   });

@@ -89,7 +89,7 @@ export interface SimOptions {
   policy?: Policy;
   callers?: number;
   /** One-way latency (ms) between a process and the server; a function draws it per request and way. */
-  latencyMs?: number | ((random: () => number) => number);
+  latencyMs?: number | ((random: () => number, process: number, elapsedMs: number) => number);
   /** Max whole seconds added to Retry-After by the server. */
   jitter?: number;
   seed?: number;
@@ -120,15 +120,16 @@ export function simulate(options: SimOptions): Sim {
       random,
     });
   const latencyOption = options.latencyMs ?? 2;
-  const latency = (): number => (typeof latencyOption === 'number' ? latencyOption : latencyOption(random));
+  const latency = (i: number): number =>
+    typeof latencyOption === 'number' ? latencyOption : latencyOption(random, i, clock.now() - start);
   const start = clock.now();
   const processes: SimProcess[] = [];
   for (let i = 0; i < options.processes; i++) {
     const counts = { ok: 0, limited: 0, perSecond: [] as number[] };
     const fetch = async (request: Request): Promise<Response> => {
-      await clock.sleep(latency());
+      await clock.sleep(latency(i));
       const response = api.handle(request);
-      await clock.sleep(latency());
+      await clock.sleep(latency(i));
       if (response.status === 200) {
         counts.ok++;
         const second = Math.floor((clock.now() - start) / 1000);

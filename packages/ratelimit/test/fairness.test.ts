@@ -59,6 +59,27 @@ describe('fair sharing without a shared store (simulated processes, virtual cloc
     expect(jain(late)).toBeGreaterThanOrEqual(0.9);
   });
 
+  it('a cold start (some processes reach the server 120–360 ms late for their first 600 ms): they lose part of the full bucket, not their share of the refill', async () => {
+    // What the real-HTTP bench's cold-start row shows on 2 cores: three processes' first requests queue
+    // behind connection set-up while the others drain the full bucket. The stated limit (README): nothing
+    // can give the late ones their part of a bucket drained before their requests arrived. What holds: from
+    // the second second on the split is fair, and the drain costs no 429s and no budget.
+    for (const seed of [1, 2, 3, 4]) {
+      const late = new Set([0, 1, 2, 3, 4, 5].filter((i) => (i * 7 + seed * 3) % 6 < 3 + (seed % 2)));
+      const sim = simulate({
+        processes: 6,
+        seed,
+        jitter: 1,
+        latencyMs: (random, i, elapsed) =>
+          late.has(i) && elapsed < 600 ? 60 + random() * 120 : 1 + random() * 12,
+      });
+      await sim.run(sim.start + 30_000);
+      expect(jain(sim.processes.map((p) => between(p, 2, 30)))).toBeGreaterThanOrEqual(0.95);
+      expect(limitedOf(sim) / (okOf(sim) + limitedOf(sim))).toBeLessThanOrEqual(0.01);
+      expect(okOf(sim) / (Q + 30 * RATE)).toBeGreaterThanOrEqual(0.97);
+    }
+  });
+
   it('one of 3 stops at mid-run: the others take the whole rate back within 2 windows', async () => {
     const sim = simulate({ processes: 3, seed: 5, jitter: 1, latencyMs: 5 });
     await sim.run(sim.start + 15_000);
