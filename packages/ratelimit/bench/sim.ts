@@ -119,10 +119,10 @@ export function simulate(options: SimOptions): Sim {
       jitter: options.jitter ?? 0,
       random,
     });
+  const start = clock.now();
   const latencyOption = options.latencyMs ?? 2;
   const latency = (i: number): number =>
     typeof latencyOption === 'number' ? latencyOption : latencyOption(random, i, clock.now() - start);
-  const start = clock.now();
   const processes: SimProcess[] = [];
   for (let i = 0; i < options.processes; i++) {
     const counts = { ok: 0, limited: 0, perSecond: [] as number[] };

@@ -146,15 +146,16 @@ export async function runWorker(
   const c = counter(task);
   const { result } = c;
   let first = process.env.BENCH_DEBUG !== undefined;
+  const trace = process.env.BENCH_TRACE !== undefined;
   const countingFetch = async (request: Request): Promise<Response> => {
     if (first) {
       first = false;
       console.error(process.pid, 'first request at', Date.now() - task.startAt, 'ms');
     }
-    const sent = Date.now() - task.startAt;
+    const sent = trace ? Date.now() - task.startAt : 0;
     const response = await fetch(request);
     c.count(response.status);
-    if (process.env.BENCH_TRACE && sent < 2500)
+    if (trace && sent < 2500)
       console.error(
         'T',
         process.pid,

@@ -60,7 +60,7 @@ describe('fair sharing without a shared store (simulated processes, virtual cloc
   });
 
   it('a cold start (some processes reach the server 120–360 ms late for their first 600 ms): they lose part of the full bucket, not their share of the refill', async () => {
-    // What the real-HTTP bench's cold-start row shows on 2 cores: three processes' first requests queue
+    // What the real-HTTP bench's cold-start row shows on 2 cores: three or four processes' first requests queue
     // behind connection set-up while the others drain the full bucket. The stated limit (README): nothing
     // can give the late ones their part of a bucket drained before their requests arrived. What holds: from
     // the second second on the split is fair, and the drain costs no 429s and no budget.
