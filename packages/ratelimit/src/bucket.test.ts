@@ -29,7 +29,7 @@ describe('bucket arithmetic (fake time)', () => {
     expect(takeAll([a, u], 1, T0 + 30_000)).toEqual({ ok: true });
     expect(a.tokens).toBeCloseTo(10 - 1);
     expect(u.tokens).toBeCloseTo(0);
-    expect(u.inflight).toEqual([1]);
+    expect(u.inflight).toEqual([{ ticket: 1, seq: 1, owner: '', foreign: 0 }]);
   });
 
   it('waits for a pause (Retry-After) even with tokens left', () => {
@@ -141,8 +141,11 @@ describe('bucket arithmetic (fake time)', () => {
     expect(b.share).toBeGreaterThan(0.35);
     expect(b.share).toBeLessThan(0.65);
     expect(server).toBeGreaterThanOrEqual(0);
-    // The reserve follows what others spend.
-    expect(TUNING.reserveSeconds).toBeGreaterThan(0);
+    // The reserve follows what others spend: with a token and a half left, we wait while others spend,
+    // and would not if nobody else did.
+    const low = { ...b, level: 1.5, tokens: 1.5, at: now, seenAt: now, inflight: [], unseenRate: 0 };
+    expect(readyAt(low, now)).toBeGreaterThan(now);
+    expect(readyAt({ ...low, others: 0 }, now)).toBe(now);
   });
 });
 

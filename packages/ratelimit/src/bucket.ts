@@ -1,6 +1,7 @@
 /**
  * The local mirror of one server-side token bucket. The same arithmetic runs in the Redis store's Lua
- * script (src/redis-script.ts); keep the two in step.
+ * script, with every constant from {@link TUNING}; a differential property test drives both stores with
+ * the same random sequences and requires equal decisions and snapshots.
  *
  * - `level` estimates the server's balance minus our requests not yet reflected in a response. Every
  *   response's `r` (and `t` at `r=0`) bounds the server's balance; the level is corrected to the
@@ -49,14 +50,8 @@ export interface BucketState {
   grownAt: number;
   cutAt: number;
   pausedUntil: number;
-  /** Tickets dispatched and not yet answered, in dispatch order. */
-  inflight: number[];
-  /** This bucket's count of takes at each in-flight ticket's dispatch (parallel to `inflight`). */
-  inflightSeq: number[];
-  /** The client (store instance) that took each in-flight ticket (parallel to `inflight`). */
-  inflightOwner: string[];
-  /** Other clients' requests open when each in-flight ticket was taken (parallel to `inflight`). */
-  inflightForeign: number[];
+  /** Requests dispatched and not yet answered, in dispatch (ticket) order. */
+  inflight: InFlight[];
   /** Takes so far, and refunds (429s) so far. */
   taken: number;
   refunded: number;
@@ -86,6 +81,17 @@ export interface BucketState {
   unseenRate: number;
   unseenAt: number;
   rttMs: number;
+}
+
+/** A request dispatched from a bucket and not yet answered. */
+export interface InFlight {
+  ticket: number;
+  /** The bucket's count of takes at its dispatch. */
+  seq: number;
+  /** The client (store instance) that took it. */
+  owner: string;
+  /** Other clients' requests open when it was taken. */
+  foreign: number;
 }
 
 export interface BucketObservation {
@@ -128,6 +134,21 @@ export const TUNING = {
   cutEvery: 0.05,
   /** The budget counts as shared once others' measured part is above this. */
   sharedAbove: 0.03,
+  /** The reserve and the congestion level are at most this part of the quota. */
+  reserveQuotaPart: 0.05,
+  /** What others have on the way is held back up to this part of the quota. */
+  onTheirWayQuotaPart: 0.5,
+  /** Others' unexpected spending pace fades by half every this many ms. */
+  unseenHalfLifeMs: 500,
+  /** Weight of a new round trip in the smoothed one. */
+  rttWeight: 0.2,
+  /** An estimate older than max(staleFloorMs, window / staleWindowParts) may be checked by one request. */
+  staleFloorMs: 250,
+  staleWindowParts: 24,
+  /** The share kept at a 429 while others spend (a loss, as in TCP). */
+  decreaseOn429: 0.5,
+  /** Width (tokens) of the balance a fractional `t` at `r=0` leaves open. */
+  fractionalResetWidth: 0.05,
 } as const;
 
 export function newBucket(quota: number, windowSeconds: number, now: number): BucketState {
@@ -145,9 +166,6 @@ export function newBucket(quota: number, windowSeconds: number, now: number): Bu
     seenAt: now,
     pausedUntil: 0,
     inflight: [],
-    inflightSeq: [],
-    inflightOwner: [],
-    inflightForeign: [],
     taken: 0,
     refunded: 0,
     lastTicket: -1,
@@ -173,15 +191,15 @@ const levelRate = (b: BucketState): number => rateOf(b) * Math.max(TUNING.minSha
 export const foreignRate = (b: BucketState): number => rateOf(b) * b.others;
 /** Below this server balance, a shared budget is congested: the sharers want more than the refill. */
 export const congestionLevel = (b: BucketState): number =>
-  Math.min(b.quota * 0.05, rateOf(b) * TUNING.reserveSeconds) + 1;
+  Math.min(b.quota * TUNING.reserveQuotaPart, rateOf(b) * TUNING.reserveSeconds) + 1;
 /** Kept back while others spend, so racing processes rarely empty the bucket. */
 const reserveOf = (b: BucketState): number =>
-  Math.min(b.quota * 0.05, foreignRate(b) * TUNING.reserveSeconds);
+  Math.min(b.quota * TUNING.reserveQuotaPart, foreignRate(b) * TUNING.reserveSeconds);
 /** What others probably have on the way right now (a crowded start): real spending, whatever our claim. */
 const onTheirWay = (b: BucketState, now: number): number =>
-  Math.min(b.quota * 0.5, unseenNow(b, now) * (b.rttMs / 1000));
+  Math.min(b.quota * TUNING.onTheirWayQuotaPart, unseenNow(b, now) * (b.rttMs / 1000));
 const unseenNow = (b: BucketState, now: number): number =>
-  b.unseenRate * 0.5 ** (Math.max(0, now - b.unseenAt) / 500);
+  b.unseenRate * 0.5 ** (Math.max(0, now - b.unseenAt) / TUNING.unseenHalfLifeMs);
 
 /**
  * The server's balance refills at the rate others leave (measured); our claim at our share (AIMD). The
@@ -208,7 +226,8 @@ export function refill(b: BucketState, now: number): void {
 }
 
 /** An estimate of the balance older than this (ms) may be checked by one request, whatever it says. */
-const staleMs = (b: BucketState): number => Math.max(250, (b.windowSeconds * 1000) / 24);
+const staleMs = (b: BucketState): number =>
+  Math.max(TUNING.staleFloorMs, (b.windowSeconds * 1000) / TUNING.staleWindowParts);
 
 /** When the bucket can give one token (ms); `now` if it can now. Call after {@link refill}. */
 export function readyAt(b: BucketState, now: number): number {
@@ -259,33 +278,18 @@ export function dispatch(buckets: readonly BucketState[], ticket: number, owner 
     b.level -= 1;
     b.taken += 1;
     let foreign = 0;
-    for (const other of b.inflightOwner) if (other !== owner) foreign++;
-    b.inflight.push(ticket);
-    b.inflightSeq.push(b.taken);
-    b.inflightOwner.push(owner);
-    b.inflightForeign.push(foreign);
+    for (const other of b.inflight) if (other.owner !== owner) foreign++;
+    b.inflight.push({ ticket, seq: b.taken, owner, foreign });
   }
 }
 
-/** An in-flight ticket as {@link settle} removes it. */
-export interface Settled {
-  /** The bucket's count of takes at its dispatch. */
-  seq: number;
-  /** Other clients' requests open when it was taken. */
-  foreign: number;
-}
-
-/** Removes a ticket (its response arrived, or it failed before one did). */
-export function settle(b: BucketState, ticket: number | undefined): Settled | undefined {
+/** Removes a ticket (its response arrived, or it failed before one did) and returns it. */
+export function settle(b: BucketState, ticket: number | undefined): InFlight | undefined {
   if (ticket === undefined) return undefined;
-  const i = b.inflight.indexOf(ticket);
-  if (i === -1) return undefined;
-  const settled = { seq: b.inflightSeq[i] ?? 0, foreign: b.inflightForeign[i] ?? 0 };
-  b.inflight.splice(i, 1);
-  b.inflightSeq.splice(i, 1);
-  b.inflightOwner.splice(i, 1);
-  b.inflightForeign.splice(i, 1);
-  return settled;
+  for (let i = 0; i < b.inflight.length; i++) {
+    if (b.inflight[i]?.ticket === ticket) return b.inflight.splice(i, 1)[0];
+  }
+  return undefined;
 }
 
 /** Applies what a response said about this bucket. `ticket` is the request that carried it, if known. */
@@ -309,7 +313,7 @@ export function observe(b: BucketState, ticket: number | undefined, o: BucketObs
     b.probing = true;
     // A 429 is the strongest sign of congestion: halve at once, like TCP on a loss.
     if (o.refund && seq !== undefined && b.others > TUNING.sharedAbove) {
-      b.share = Math.max(TUNING.minShare, b.share * 0.5);
+      b.share = Math.max(TUNING.minShare, b.share * TUNING.decreaseOn429);
       b.cutAt = now;
     }
   } else if (o.seen || (o.remaining !== undefined && !o.refund)) b.probing = false;
@@ -323,7 +327,7 @@ export function observe(b: BucketState, ticket: number | undefined, o: BucketObs
   b.seenAt = now;
   if (o.sentAt !== undefined) {
     const rtt = Math.max(0, (o.answeredAt ?? now) - o.sentAt);
-    b.rttMs = b.rttMs === 0 ? rtt : b.rttMs + (rtt - b.rttMs) * 0.2;
+    b.rttMs = b.rttMs === 0 ? rtt : b.rttMs + (rtt - b.rttMs) * TUNING.rttWeight;
   }
   const way = onTheWay(b, ticket, settled);
   const before = b.level;
@@ -346,11 +350,11 @@ interface OnTheWay {
   unsure: number;
 }
 
-function onTheWay(b: BucketState, ticket: number | undefined, settled: Settled | undefined): OnTheWay {
+function onTheWay(b: BucketState, ticket: number | undefined, settled: InFlight | undefined): OnTheWay {
   let older = 0;
   let newer = 0;
-  for (const t of b.inflight) {
-    if (ticket === undefined || t > ticket) newer++;
+  for (const f of b.inflight) {
+    if (ticket === undefined || f.ticket > ticket) newer++;
     else older++;
   }
   return { older, newer, unsure: settled?.foreign ?? 0 };
@@ -389,7 +393,9 @@ function correctLevel(
   let hi = remaining + 1;
   if (remaining === 0 && reset !== undefined && reset > 0) {
     lo = Math.max(0, 1 - reset * rate);
-    hi = Number.isInteger(reset) ? Math.min(1, 1 - (reset - 1) * rate) : Math.min(1, lo + 0.05);
+    hi = Number.isInteger(reset)
+      ? Math.min(1, 1 - (reset - 1) * rate)
+      : Math.min(1, lo + TUNING.fractionalResetWidth);
   }
 
   if (!b.live) {

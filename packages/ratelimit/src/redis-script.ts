@@ -1,13 +1,13 @@
 /**
- * The bucket arithmetic of src/bucket.ts in Lua, so take/observe are atomic in Redis. Keep the two in step.
+ * The bucket arithmetic of bucket.ts in Lua, so take/observe are atomic in Redis. Every function mirrors
+ * the TypeScript one of the same name, and every constant comes from `TUNING` (passed as JSON): the two
+ * are checked against each other by a differential property test on a real redis-server.
  *
  * KEYS[1] ticket counter, KEYS[2] set of bucket names, then per bucket: its hash and its in-flight zset.
  * ARGV: mode ('take' | 'observe' | 'snapshot'), now (ms), use redis TIME ('1' | '0'), JSON payload,
- * ttl (ms), stale (ms), tauTokens, windowTokens, windowMs, reserveSeconds, tolerance, minShare,
- * aloneAbove, increasePerWindow, decrease, cutEvery, sharedAbove.
+ * JSON tuning, ttl (ms), stale (ms).
  * In-flight members are "<ticket>:<dispatch ms>:<take count>:<owner>:<foreign>" scored by ticket (owner: the
- * store instance that took it; foreign: other owners' requests open then); members written by an older
- * version, without the last two fields, read as owner '' and foreign 0. An answer that never comes (a
+ * store instance that took it; foreign: other owners' requests open then). An answer that never comes (a
  * crashed process) is forgotten after `stale` ms.
  */
 export const BUCKET_SCRIPT = `
@@ -18,158 +18,185 @@ if ARGV[3] == '1' then
   now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 local payload = cjson.decode(ARGV[4])
-local ttl = tonumber(ARGV[5])
-local stale = tonumber(ARGV[6])
-local tauTokens = tonumber(ARGV[7])
-local windowTokens = tonumber(ARGV[8])
-local windowMs = tonumber(ARGV[9])
-local reserveSeconds = tonumber(ARGV[10])
-local tolerance = tonumber(ARGV[11])
-local minShare = tonumber(ARGV[12])
-local aloneAbove = tonumber(ARGV[13])
-local increasePerWindow = tonumber(ARGV[14])
-local decrease = tonumber(ARGV[15])
-local cutEvery = tonumber(ARGV[16])
-local sharedAbove = tonumber(ARGV[17])
+local T = cjson.decode(ARGV[5])
+local ttl = tonumber(ARGV[6])
+local stale = tonumber(ARGV[7])
 
-local FIELDS = { 'quota', 'window', 'level', 'tokens', 'at', 'share', 'sampled', 'paused', 'taken', 'refunded',
-  'last', 'live', 'refAt', 'refBalance', 'refSeq', 'refRefunded', 'others', 'grownAt', 'cutAt', 'probing', 'seenAt', 'refRate',
-  'refSlack', 'unseenRate', 'unseenAt', 'rttMs' }
+local FIELDS = { 'quota', 'windowSeconds', 'level', 'tokens', 'at', 'share', 'others', 'sampled', 'seenAt',
+  'grownAt', 'cutAt', 'pausedUntil', 'taken', 'refunded', 'lastTicket', 'live', 'probing', 'refAt', 'refBalance',
+  'refSeq', 'refRefunded', 'refRate', 'refSlack', 'unseenRate', 'unseenAt', 'rttMs' }
+local FLAGS = { sampled = true, live = true, probing = true }
 
-local function load(i, name, quota, window)
+local function newBucket(quota, windowSeconds)
+  return { quota = quota, windowSeconds = windowSeconds, level = quota, tokens = quota, at = now, share = 1,
+    others = 0, sampled = false, grownAt = now, cutAt = -1, seenAt = now, pausedUntil = 0, taken = 0,
+    refunded = 0, lastTicket = -1, live = false, probing = false, refAt = -1, refBalance = 0, refSeq = 0,
+    refRefunded = 0, refRate = quota / windowSeconds, refSlack = 0, unseenRate = 0, unseenAt = now, rttMs = 0 }
+end
+
+local function loadInflight(b)
+  b.inflight = {}
+  for _, m in ipairs(redis.call('ZRANGE', b.z, 0, -1)) do
+    local ticket, at, seq, owner, foreign = string.match(m, '^([^:]*):([^:]*):([^:]*):([^:]*):([^:]*)$')
+    if now - tonumber(at) > stale then
+      redis.call('ZREM', b.z, m)
+    else
+      table.insert(b.inflight, { ticket = tonumber(ticket), seq = tonumber(seq), owner = owner,
+        foreign = tonumber(foreign), member = m })
+    end
+  end
+end
+
+-- The bucket at key index i, created from (quota, windowSeconds) when Redis has none and both are given.
+local function load(i, name, quota, windowSeconds)
   local h = KEYS[1 + 2 * i]
-  local z = KEYS[2 + 2 * i]
   local v = redis.call('HMGET', h, unpack(FIELDS))
-  local b = {}
+  local b
   if v[1] then
-    for j, f in ipairs(FIELDS) do b[f] = tonumber(v[j]) end
-    -- Written by an older version: no AIMD fields yet.
-    b.others = b.others or 0
-    b.grownAt = b.grownAt or now
-    b.cutAt = b.cutAt or -1
-    b.probing = b.probing or 0
-    b.seenAt = b.seenAt or now
-    b.refRate = b.refRate or (b.quota / b.window)
-    b.refSlack = b.refSlack or 0
-    b.unseenRate = b.unseenRate or 0
-    b.unseenAt = b.unseenAt or now
-    b.rttMs = b.rttMs or 0
-  elseif quota and window then
-    b = { quota = quota, window = window, level = quota, tokens = quota, at = now, share = 1, sampled = 0, paused = 0,
-          taken = 0, refunded = 0, last = -1, live = 0, refAt = -1, refBalance = 0, refSeq = 0, refRefunded = 0,
-          others = 0, grownAt = now, cutAt = -1, probing = 0, seenAt = now,
-          refRate = quota / window, refSlack = 0,
-          unseenRate = 0, unseenAt = now, rttMs = 0 }
+    b = {}
+    for j, f in ipairs(FIELDS) do
+      if FLAGS[f] then b[f] = v[j] == '1' else b[f] = tonumber(v[j]) end
+    end
+  elseif quota ~= nil and windowSeconds ~= nil then
+    b = newBucket(quota, windowSeconds)
     redis.call('SADD', KEYS[2], name)
   else
     return nil
   end
   b.h = h
-  b.z = z
-  b.inflight = {}
-  b.seqs = {}
-  b.owners = {}
-  b.foreigns = {}
-  b.members = {}
-  local members = redis.call('ZRANGE', z, 0, -1)
-  for _, m in ipairs(members) do
-    local a = string.find(m, ':', 1, true)
-    local c = string.find(m, ':', a + 1, true)
-    local d = string.find(m, ':', c + 1, true)
-    local ticket = tonumber(string.sub(m, 1, a - 1))
-    local at = tonumber(string.sub(m, a + 1, c - 1))
-    local seq
-    local owner = ''
-    local foreign = 0
-    if d then
-      local e = string.find(m, ':', d + 1, true)
-      seq = tonumber(string.sub(m, c + 1, d - 1))
-      owner = string.sub(m, d + 1, e - 1)
-      foreign = tonumber(string.sub(m, e + 1))
-    else
-      seq = tonumber(string.sub(m, c + 1))
-    end
-    if now - at > stale then
-      redis.call('ZREM', z, m)
-    else
-      table.insert(b.inflight, ticket)
-      table.insert(b.seqs, seq)
-      table.insert(b.owners, owner)
-      table.insert(b.foreigns, foreign)
-      table.insert(b.members, m)
-    end
-  end
+  b.z = KEYS[2 + 2 * i]
+  loadInflight(b)
   return b
-end
-
-local function rate(b) return b.quota / b.window end
-local function effective(b) return rate(b) * b.share end
-local function foreign(b) return rate(b) * b.others end
-local function congestion(b) return math.min(b.quota * 0.05, rate(b) * reserveSeconds) + 1 end
-local function unseenNow(b) return b.unseenRate * 0.5 ^ (math.max(0, now - b.unseenAt) / 500) end
-local function reserve(b) return math.min(b.quota * 0.05, foreign(b) * reserveSeconds) end
-local function onTheirWay(b) return math.min(b.quota * 0.5, unseenNow(b) * b.rttMs / 1000) end
-
-local function levelRate(b) return rate(b) * math.max(minShare, 1 - b.others) end
-
-local function refill(b)
-  local cap = b.quota - #b.inflight
-  if now > b.at then
-    local dt = (now - b.at) / 1000
-    b.level = math.min(cap, b.level + levelRate(b) * dt)
-    b.tokens = math.min(b.level, b.tokens + effective(b) * dt)
-    b.at = now
-  end
-  if b.level > cap then b.level = cap end
-  if b.sampled == 1 and b.others <= sharedAbove then
-    local floor = b.level - (1 - b.share) * b.quota - 1
-    if b.tokens < floor then b.tokens = floor end
-  end
-  if b.tokens > b.level then b.tokens = b.level end
-end
-
-local function readyAt(b)
-  local held = math.max(math.max(0, reserve(b) - math.max(0, b.tokens - 1)), onTheirWay(b))
-  local claimAt = now
-  if b.tokens < 1 then claimAt = now + (1 - b.tokens) / effective(b) * 1000 end
-  local short = 1 + held - b.level
-  local levelAt = now
-  if short > 0 then levelAt = now + short / levelRate(b) * 1000 end
-  if b.live == 1 and #b.inflight == 0 then
-    levelAt = math.min(levelAt, b.seenAt + math.max(250, b.window * 1000 / 24))
-  end
-  return math.max(claimAt, levelAt, b.paused, now)
 end
 
 local function save(b)
   local args = {}
   for _, f in ipairs(FIELDS) do
     table.insert(args, f)
-    table.insert(args, string.format('%.17g', b[f]))
+    if FLAGS[f] then
+      table.insert(args, b[f] and '1' or '0')
+    else
+      table.insert(args, string.format('%.17g', b[f]))
+    end
   end
   redis.call('HSET', b.h, unpack(args))
-  local keep = math.max(ttl, b.window * 2000)
+  local keep = math.max(ttl, b.windowSeconds * 2000)
   redis.call('PEXPIRE', b.h, keep)
   redis.call('PEXPIRE', b.z, keep)
   redis.call('PEXPIRE', KEYS[2], keep)
 end
 
+local function rateOf(b) return b.quota / b.windowSeconds end
+local function effectiveRate(b) return rateOf(b) * b.share end
+local function levelRate(b) return rateOf(b) * math.max(T.minShare, 1 - b.others) end
+local function foreignRate(b) return rateOf(b) * b.others end
+local function congestionLevel(b)
+  return math.min(b.quota * T.reserveQuotaPart, rateOf(b) * T.reserveSeconds) + 1
+end
+local function reserveOf(b) return math.min(b.quota * T.reserveQuotaPart, foreignRate(b) * T.reserveSeconds) end
+local function unseenNow(b) return b.unseenRate * 0.5 ^ (math.max(0, now - b.unseenAt) / T.unseenHalfLifeMs) end
+local function onTheirWay(b) return math.min(b.quota * T.onTheirWayQuotaPart, unseenNow(b) * (b.rttMs / 1000)) end
+
+local function refill(b)
+  local cap = b.quota - #b.inflight
+  if now > b.at then
+    local dt = (now - b.at) / 1000
+    b.level = math.min(cap, b.level + levelRate(b) * dt)
+    b.tokens = math.min(b.level, b.tokens + effectiveRate(b) * dt)
+    b.at = now
+  end
+  if b.level > cap then b.level = cap end
+  if b.sampled and b.others <= T.sharedAbove then
+    local floor = b.level - (1 - b.share) * b.quota - 1
+    if b.tokens < floor then b.tokens = floor end
+  end
+  if b.tokens > b.level then b.tokens = b.level end
+end
+
+local function staleMs(b) return math.max(T.staleFloorMs, (b.windowSeconds * 1000) / T.staleWindowParts) end
+
+local function readyAt(b)
+  local reserve = math.max(math.max(0, reserveOf(b) - math.max(0, b.tokens - 1)), onTheirWay(b))
+  local claimAt = now
+  if b.tokens < 1 then claimAt = now + ((1 - b.tokens) / effectiveRate(b)) * 1000 end
+  local short = 1 + reserve - b.level
+  local levelAt = now
+  if short > 0 then levelAt = now + (short / levelRate(b)) * 1000 end
+  if b.live and #b.inflight == 0 then levelAt = math.min(levelAt, b.seenAt + staleMs(b)) end
+  return math.max(claimAt, levelAt, b.pausedUntil, now)
+end
+
+local function dispatch(b, ticket, owner)
+  b.tokens = b.tokens - 1
+  b.level = b.level - 1
+  b.taken = b.taken + 1
+  local foreign = 0
+  for _, f in ipairs(b.inflight) do
+    if f.owner ~= owner then foreign = foreign + 1 end
+  end
+  local member = ticket .. ':' .. string.format('%.17g', now) .. ':' .. b.taken .. ':' .. owner .. ':' .. foreign
+  table.insert(b.inflight, { ticket = ticket, seq = b.taken, owner = owner, foreign = foreign, member = member })
+  redis.call('ZADD', b.z, ticket, member)
+end
+
 local function settle(b, ticket)
-  if not ticket then return nil, 0 end
-  for i, t in ipairs(b.inflight) do
-    if t == ticket then
-      local seq = b.seqs[i]
-      local foreign = b.foreigns[i]
-      redis.call('ZREM', b.z, b.members[i])
+  if ticket == nil then return nil end
+  for i, f in ipairs(b.inflight) do
+    if f.ticket == ticket then
+      redis.call('ZREM', b.z, f.member)
       table.remove(b.inflight, i)
-      table.remove(b.seqs, i)
-      table.remove(b.owners, i)
-      table.remove(b.foreigns, i)
-      table.remove(b.members, i)
-      return seq, foreign
+      return f
     end
   end
-  return nil, 0
+  return nil
+end
+
+local function onTheWay(b, ticket, settled)
+  local older = 0
+  local newer = 0
+  for _, f in ipairs(b.inflight) do
+    if ticket == nil or f.ticket > ticket then newer = newer + 1 else older = older + 1 end
+  end
+  local unsure = 0
+  if settled then unsure = settled.foreign end
+  return { older = older, newer = newer, unsure = unsure }
+end
+
+local function noteUnseen(b, unseen, sinceLastAnswer)
+  if b.sampled or unseen <= 1 then return end
+  local paced = 0
+  if b.rttMs > 0 then paced = (unseen * #b.inflight * 1000) / b.rttMs end
+  local rate = math.max((unseen * 1000) / math.max(1, sinceLastAnswer), paced)
+  b.unseenRate = math.max(rate, unseenNow(b))
+  b.unseenAt = now
+end
+
+local function isInteger(x) return x == math.floor(x) and x > -math.huge and x < math.huge end
+
+local function correctLevel(b, way, remaining, reset)
+  local rate = rateOf(b)
+  local lo = remaining
+  local hi = remaining + 1
+  if remaining == 0 and reset ~= nil and reset > 0 then
+    lo = math.max(0, 1 - reset * rate)
+    if isInteger(reset) then hi = math.min(1, 1 - (reset - 1) * rate) else hi = math.min(1, lo + T.fractionalResetWidth) end
+  end
+  local after = way.newer
+  local unsure = way.unsure
+  if not b.live then
+    b.level = lo - after - unsure
+    b.tokens = b.level
+    b.live = true
+  else
+    local predicted = b.level + after
+    if predicted >= hi + T.tolerance or predicted < lo - unsure - T.tolerance then
+      local level = lo - after - unsure
+      if level > b.level then b.tokens = b.tokens + (level - b.level) * b.share end
+      b.level = level
+    end
+  end
+  b.tokens = math.min(b.tokens, b.level, lo * b.share - after - unsure)
+  return lo, (lo + hi) / 2
 end
 
 local function startWindow(b, at, balance, seq, slack)
@@ -178,190 +205,167 @@ local function startWindow(b, at, balance, seq, slack)
   b.refBalance = balance
   b.refSeq = seq
   b.refRefunded = b.refunded
-  b.refRate = rate(b)
+  b.refRate = rateOf(b)
 end
 
-local function steer(b, balance)
-  local windowMs = b.window * 1000
+local function measure(b, seq, balance, sentAt, answeredAt, way)
+  local rate = rateOf(b)
+  local at = sentAt
+  local elapsed = at - b.refAt
+  local inTransit = (rate * math.max(0, answeredAt - at)) / 1000
+  if b.refAt < 0 or elapsed < 0 or b.refRate ~= rate then
+    startWindow(b, at, balance, seq, way.older + way.unsure + inTransit)
+    return
+  end
+  local ours = seq - b.refSeq - (b.refunded - b.refRefunded)
+  local spent = (rate * elapsed) / 1000 + b.refBalance - balance
+  local slack = b.refSlack + way.newer + way.unsure + inTransit
+  if spent < math.max(T.windowTokens, 3 * slack) and elapsed < T.windowMs then return end
+  if b.refBalance + (rate * elapsed) / 1000 < b.quota - 1 and balance < b.quota - 1 and ours > 0 then
+    local excess = math.max(0, spent - ours - 1)
+    local others = excess
+    if excess <= slack then others = 0 end
+    local measured = others / (ours + others)
+    local sample = 0
+    if measured > 1 - T.aloneAbove then sample = math.min(1 - T.minShare, measured) end
+    local tau = T.windowTokens
+    if b.sampled then tau = T.tauTokens end
+    local weight = math.min(1, (ours + others) / tau)
+    b.others = b.others + (sample - b.others) * weight
+    if not b.sampled then b.share = math.max(T.minShare, 1 - sample) end
+    b.sampled = true
+  end
+  startWindow(b, at, balance, seq, way.older + way.unsure + inTransit)
+end
+
+local function steerShare(b, balance)
+  local windowMs = b.windowSeconds * 1000
   local elapsed = math.max(0, now - b.grownAt)
   b.grownAt = now
-  if b.others > sharedAbove and balance < congestion(b) then
-    if b.cutAt < 0 or now - b.cutAt >= cutEvery * windowMs then
-      b.share = math.max(minShare, b.share * decrease)
+  if b.others > T.sharedAbove and balance < congestionLevel(b) then
+    if b.cutAt < 0 or now - b.cutAt >= T.cutEvery * windowMs then
+      b.share = math.max(T.minShare, b.share * T.decrease)
       b.cutAt = now
     end
     return
   end
-  b.share = math.min(1, b.share + increasePerWindow * elapsed / windowMs)
+  b.share = math.min(1, b.share + (T.increasePerWindow * elapsed) / windowMs)
 end
 
 local function observe(b, ticket, o)
   refill(b)
-  local seq, unsure = settle(b, ticket)
-  if o.refund and seq then
+  local settled = settle(b, ticket)
+  local seq = nil
+  if settled then seq = settled.seq end
+  if o.refund and seq ~= nil then
     b.tokens = b.tokens + 1
     b.level = b.level + 1
     b.refunded = b.refunded + 1
   end
-  if o.quota and o.quota >= 0 then b.quota = o.quota end
-  if o.windowSeconds and o.windowSeconds > 0 then b.window = o.windowSeconds end
-  if o.pauseUntil and o.pauseUntil > b.paused then b.paused = o.pauseUntil end
+  if o.quota ~= nil and o.quota >= 0 then b.quota = o.quota end
+  if o.windowSeconds ~= nil and o.windowSeconds > 0 then b.windowSeconds = o.windowSeconds end
+  if o.pauseUntil ~= nil and o.pauseUntil > b.pausedUntil then b.pausedUntil = o.pauseUntil end
   refill(b)
-  if o.seen and b.live == 0 then b.live = 1 end
-  if o.pauseUntil then
-    b.probing = 1
-    if o.refund and seq and b.others > sharedAbove then
-      b.share = math.max(minShare, b.share * 0.5)
+  if o.seen and not b.live then b.live = true end
+  if o.pauseUntil ~= nil then
+    b.probing = true
+    if o.refund and seq ~= nil and b.others > T.sharedAbove then
+      b.share = math.max(T.minShare, b.share * T.decreaseOn429)
       b.cutAt = now
     end
   elseif o.seen or (o.remaining ~= nil and not o.refund) then
-    b.probing = 0
+    b.probing = false
   end
   if o.remaining == nil then return end
-  if ticket then
-    if ticket < b.last then return end
-    b.last = ticket
+  if ticket ~= nil then
+    if ticket < b.lastTicket then return end
+    b.lastTicket = ticket
   end
   local previousSeen = b.seenAt
   b.seenAt = now
-  if o.sentAt then
-    local rtt = math.max(0, (o.answeredAt or o.sentAt) - o.sentAt)
-    if b.rttMs == 0 then b.rttMs = rtt else b.rttMs = b.rttMs + (rtt - b.rttMs) * 0.2 end
+  local answeredAt = now
+  if o.answeredAt ~= nil then answeredAt = o.answeredAt end
+  if o.sentAt ~= nil then
+    local rtt = math.max(0, answeredAt - o.sentAt)
+    if b.rttMs == 0 then b.rttMs = rtt else b.rttMs = b.rttMs + (rtt - b.rttMs) * T.rttWeight end
   end
+  local way = onTheWay(b, ticket, settled)
   local before = b.level
-  local after = 0
-  local older = 0
-  for _, t in ipairs(b.inflight) do
-    if (not ticket) or t > ticket then after = after + 1 else older = older + 1 end
-  end
-  local r = rate(b)
-  local lo = o.remaining
-  local hi = o.remaining + 1
-  local reset = o.resetSeconds
-  if o.remaining == 0 and reset and reset > 0 then
-    if reset == math.floor(reset) then
-      lo = math.max(0, 1 - reset * r)
-      hi = math.min(1, 1 - (reset - 1) * r)
-    else
-      lo = math.max(0, 1 - reset * r)
-      hi = math.min(1, lo + 0.05)
-    end
-  end
-  local balance = (lo + hi) / 2
-  if b.live == 0 then
-    b.level = lo - after - unsure
-    b.tokens = b.level
-    b.live = 1
-  else
-    local predicted = b.level + after
-    if predicted >= hi + tolerance or predicted < lo - unsure - tolerance then
-      local level = lo - after - unsure
-      if level > b.level then b.tokens = b.tokens + (level - b.level) * b.share end
-      b.level = level
-    end
-  end
-  b.tokens = math.min(b.tokens, b.level, lo * b.share - after - unsure)
-  local unseen = before - b.level - unsure
-  if b.sampled == 0 and unseen > 1 then
-    local paced = 0
-    if b.rttMs > 0 then paced = unseen * #b.inflight * 1000 / b.rttMs end
-    b.unseenRate = math.max(unseen * 1000 / math.max(1, now - previousSeen), paced, unseenNow(b))
-    b.unseenAt = now
-  end
-  steer(b, lo)
-
-  if not seq then return end
-  local at = o.sentAt or now
-  local elapsed = at - b.refAt
-  local inTransit = r * math.max(0, (o.answeredAt or at) - at) / 1000
-  if b.refAt < 0 or elapsed < 0 or math.abs(b.refRate - r) > 1e-9 then
-    startWindow(b, at, balance, seq, older + unsure + inTransit)
-    return
-  end
-  local ours = seq - b.refSeq - (b.refunded - b.refRefunded)
-  local spent = r * elapsed / 1000 + b.refBalance - balance
-  local slack = b.refSlack + after + unsure + inTransit
-  if spent < math.max(windowTokens, 3 * slack) and elapsed < windowMs then return end
-  if b.refBalance + r * elapsed / 1000 < b.quota - 1 and balance < b.quota - 1 and ours > 0 then
-    local others = math.max(0, spent - ours - 1)
-    if others <= slack then others = 0 end
-    local measured = others / (ours + others)
-    local sample = 0
-    if measured > 1 - aloneAbove then sample = math.min(1 - minShare, measured) end
-    local weight = math.min(1, (ours + others) / windowTokens)
-    if b.sampled == 1 then weight = math.min(1, (ours + others) / tauTokens) end
-    b.others = b.others + (sample - b.others) * weight
-    if b.sampled == 0 then b.share = math.max(minShare, 1 - sample) end
-    b.sampled = 1
-  end
-  startWindow(b, at, balance, seq, older + unsure + inTransit)
+  local lo, balance = correctLevel(b, way, o.remaining, o.resetSeconds)
+  noteUnseen(b, before - b.level - way.unsure, now - previousSeen)
+  steerShare(b, lo)
+  local sentAt = now
+  if o.sentAt ~= nil then sentAt = o.sentAt end
+  if seq ~= nil then measure(b, seq, balance, sentAt, answeredAt, way) end
 end
+
+-- Buckets loaded by this call, by name: one state per name, saved once at the end.
+local names = {}
+for i, name in ipairs(payload.names) do names[name] = i end
+local loaded = {}
+local order = {}
+local function bucket(name, quota, windowSeconds)
+  local b = loaded[name]
+  if b == nil then
+    b = load(names[name], name, quota, windowSeconds)
+    if b then
+      loaded[name] = b
+      table.insert(order, b)
+    end
+  end
+  return b
+end
+local function exact(x) return string.format('%.17g', x) end
+local function saveAll() for _, b in ipairs(order) do save(b) end end
 
 if mode == 'take' then
   local buckets = {}
   local retryAt = now
-  local awaiting = false
   for i, spec in ipairs(payload.buckets) do
-    local b = load(i, spec.name, spec.quota, spec.windowSeconds)
+    local b = bucket(spec.name, spec.quota, spec.windowSeconds)
     refill(b)
-    if (b.live == 0 or b.probing == 1) and #b.inflight > 0 then awaiting = true end
+    if ((not b.live) or b.probing) and #b.inflight > 0 then retryAt = math.huge end
     retryAt = math.max(retryAt, readyAt(b))
     buckets[i] = b
   end
-  if awaiting then
-    for _, b in ipairs(buckets) do save(b) end
-    return { 2, 0 }
-  end
   if retryAt > now then
-    for _, b in ipairs(buckets) do save(b) end
-    return { 0, math.ceil(retryAt) }
+    saveAll()
+    return { 0, exact(retryAt) }
   end
   local ticket = redis.call('INCR', KEYS[1])
   redis.call('PEXPIRE', KEYS[1], ttl)
-  local owner = payload.owner or ''
-  for _, b in ipairs(buckets) do
-    local foreign = 0
-    for _, other in ipairs(b.owners) do
-      if other ~= owner then foreign = foreign + 1 end
-    end
-    b.tokens = b.tokens - 1
-    b.level = b.level - 1
-    b.taken = b.taken + 1
-    table.insert(b.inflight, ticket)
-    redis.call('ZADD', b.z, ticket, ticket .. ':' .. now .. ':' .. b.taken .. ':' .. owner .. ':' .. foreign)
-    save(b)
-  end
-  return { 1, ticket }
+  for _, b in ipairs(buckets) do dispatch(b, ticket, payload.owner) end
+  saveAll()
+  return { 1, tostring(ticket) }
 elseif mode == 'observe' then
   local ticket = payload.ticket
-  for i, name in ipairs(payload.names) do
-    local o = payload.observations[name]
-    local b
-    if o then
-      b = load(i, name, o.quota, o.windowSeconds)
-    else
-      b = load(i, name, nil, nil)
-    end
-    if b then
-      if o then
-        observe(b, ticket, o)
-      else
+  local observed = {}
+  for _, o in ipairs(payload.observations) do
+    observed[o.name] = true
+    local b = bucket(o.name, o.quota, o.windowSeconds)
+    if b then observe(b, ticket, o) end
+  end
+  for _, name in ipairs(payload.taken) do
+    if not observed[name] then
+      local b = bucket(name, nil, nil)
+      if b then
         refill(b)
         settle(b, ticket)
       end
-      save(b)
     end
   end
+  saveAll()
   return 1
 else
   local out = {}
-  for i, name in ipairs(payload.names) do
-    local b = load(i, name, nil, nil)
+  for _, name in ipairs(payload.names) do
+    local b = bucket(name, nil, nil)
     if b then
       refill(b)
-      out[name] = { quota = b.quota, windowSeconds = b.window, tokens = b.tokens, foreignPerSecond = foreign(b),
-        share = b.share,
-        pausedUntil = b.paused, inflight = #b.inflight, live = b.live == 1 }
+      -- Numbers as text: cjson writes 14 significant digits, the stores must agree to the last bit.
+      out[name] = { quota = exact(b.quota), windowSeconds = exact(b.windowSeconds), tokens = exact(b.tokens),
+        foreignPerSecond = exact(foreignRate(b)), share = exact(b.share), pausedUntil = exact(b.pausedUntil),
+        inflight = #b.inflight, live = b.live }
     end
   end
   return cjson.encode(out)

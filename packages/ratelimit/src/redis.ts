@@ -2,6 +2,17 @@ import { type BucketObservation, TUNING } from './bucket.ts';
 import { BUCKET_SCRIPT } from './redis-script.ts';
 import type { BucketRequest, BucketSnapshot, RateLimitStore, TakeResult } from './store.ts';
 
+/** Every constant of the bucket arithmetic, for the script: one table for both stores. */
+const TUNING_JSON = JSON.stringify(TUNING);
+
+/** A number the script wrote as text with 17 significant digits (`inf` when a wait has no end). */
+function exactNumber(text: unknown): number {
+  const s = String(text);
+  if (s === 'inf') return Number.POSITIVE_INFINITY;
+  if (s === '-inf') return Number.NEGATIVE_INFINITY;
+  return Number(s);
+}
+
 /**
  * The part of a node-redis (v4/v5) client the store uses. Pass a connected client created by the caller;
  * the store never creates, connects or closes one.
@@ -57,11 +68,10 @@ export class RedisStore implements RateLimitStore {
       key,
       buckets.map((b) => b.name),
       now,
-      { buckets, owner: this.owner },
-    )) as [number, number];
+      { names: buckets.map((b) => b.name), buckets, owner: this.owner },
+    )) as [number, string];
     if (reply[0] === 1) return { ok: true, ticket: Number(reply[1]) };
-    // 2: the first response of a bucket is awaited (another request is probing it).
-    return { ok: false, retryAt: reply[0] === 2 ? Number.POSITIVE_INFINITY : Number(reply[1]) };
+    return { ok: false, retryAt: exactNumber(reply[1]) };
   }
 
   async observe(
@@ -73,17 +83,28 @@ export class RedisStore implements RateLimitStore {
   ): Promise<void> {
     const names = [...new Set([...taken, ...observations.map((o) => o.name)])];
     if (names.length === 0) return;
-    const byName: Record<string, BucketObservation> = {};
-    for (const o of observations) byName[o.name] = o;
-    await this.run('observe', key, names, now, { ticket, names, observations: byName });
+    await this.run('observe', key, names, now, { ticket, names, taken, observations });
   }
 
   async snapshot(key: string, now: number): Promise<Record<string, BucketSnapshot>> {
     const names = await this.client.sMembers(this.keyOf(key, 'names'));
     if (names.length === 0) return {};
     const reply = await this.run('snapshot', key, names, now, { names });
-    const parsed = JSON.parse(String(reply)) as Record<string, BucketSnapshot> | unknown[];
-    return Array.isArray(parsed) ? {} : parsed;
+    const parsed = JSON.parse(String(reply)) as Record<string, Record<string, string | number | boolean>>;
+    const out: Record<string, BucketSnapshot> = {};
+    for (const [name, s] of Object.entries(parsed)) {
+      out[name] = {
+        quota: exactNumber(s.quota),
+        windowSeconds: exactNumber(s.windowSeconds),
+        tokens: exactNumber(s.tokens),
+        foreignPerSecond: exactNumber(s.foreignPerSecond),
+        share: exactNumber(s.share),
+        pausedUntil: exactNumber(s.pausedUntil),
+        inflight: Number(s.inflight),
+        live: s.live === true,
+      };
+    }
+    return out;
   }
 
   private keyOf(key: string, suffix: string): string {
@@ -102,22 +123,12 @@ export class RedisStore implements RateLimitStore {
     for (const name of names) keys.push(this.keyOf(key, `b:${name}`), this.keyOf(key, `q:${name}`));
     const args = [
       mode,
-      String(Math.floor(now)),
+      String(now),
       this.redisTime ? '1' : '0',
       JSON.stringify(payload),
+      TUNING_JSON,
       String(this.ttlMs),
       String(this.staleMs),
-      String(TUNING.tauTokens),
-      String(TUNING.windowTokens),
-      String(TUNING.windowMs),
-      String(TUNING.reserveSeconds),
-      String(TUNING.tolerance),
-      String(TUNING.minShare),
-      String(TUNING.aloneAbove),
-      String(TUNING.increasePerWindow),
-      String(TUNING.decrease),
-      String(TUNING.cutEvery),
-      String(TUNING.sharedAbove),
     ];
     const options = { keys, arguments: args };
     this.sha ??= this.client.scriptLoad(BUCKET_SCRIPT).catch((error: unknown) => {

@@ -153,7 +153,9 @@ export class MemoryStore implements RateLimitStore {
 
   snapshot(key: string, now: number): Promise<Record<string, BucketSnapshot>> {
     const out: Record<string, BucketSnapshot> = {};
-    for (const [name, b] of this.keys.get(key)?.buckets ?? []) {
+    for (const [name, state] of this.keys.get(key)?.buckets ?? []) {
+      // A look changes nothing: the refill is computed on a copy.
+      const b = { ...state };
       refill(b, now);
       out[name] = {
         quota: b.quota,
