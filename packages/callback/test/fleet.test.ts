@@ -65,6 +65,27 @@ describe('a fleet of 4 receivers, 1,000 notifications each for 10 orders', () =>
     }
   }, 300_000);
 
+  it('answers a storm as one process would: within the window and a fetch, with the default lease and deadline', async () => {
+    // 250 notifications per receiver for 10 orders within 0.8 s, the order API answering at once, the
+    // coalescer's defaults (a 30 s lease, a 1 s command deadline that a loaded process may miss). In
+    // process each is answered within ~1.1 s; a receiver whose notifications a round covered must learn
+    // it from that round, not by waiting out a lease.
+    const f = await fleet({
+      windowMs: 1_000,
+      redisUrl: redis.url,
+      commandTimeoutMs: 1_000,
+      apiDelayMs: 0,
+      leaseMs: 30_000,
+    });
+    for (let run = 0; run < 3; run++) {
+      const result = await f.burst(250, ORDERS, { waves: 8, spreadMs: 800 });
+      expect(result.statuses).toEqual({ 204: RECEIVERS * 250 });
+      expect(result.lost).toEqual([]);
+      // In the receivers, arrival to answer: the window, a round or two, and room for a loaded machine.
+      expect(result.slowestMs).toBeLessThan(5_000);
+    }
+  }, 300_000);
+
   it('loses nothing when Redis is killed mid-burst: every receiver falls back in process, with an event', async () => {
     const own = await ownRedis();
     const f = await fleet({ windowMs: 1_000, redisUrl: own.url });

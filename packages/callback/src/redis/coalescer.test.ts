@@ -178,4 +178,74 @@ describe('RedisCoalescer', () => {
     expect(await covered).toBe('done');
     expect(ran).toBe(1);
   });
+
+  /** A client whose next script call answers only after `ms` (a stalled connection, a loaded process). */
+  function stallable(inner: Awaited<ReturnType<typeof client>>) {
+    let stallMs = 0;
+    const wrapped = {
+      scriptLoad: (script: string) => inner.scriptLoad(script),
+      eval: (script: string, options: { keys: string[]; arguments: string[] }) => inner.eval(script, options),
+      evalSha: async (sha: string, options: { keys: string[]; arguments: string[] }) => {
+        const ms = stallMs;
+        stallMs = 0;
+        if (ms > 0) await sleep(ms);
+        return inner.evalSha(sha, options);
+      },
+    };
+    const stallNext = (ms: number): void => {
+      stallMs = ms;
+    };
+    return { client: wrapped, stallNext };
+  }
+
+  it("records a round and frees its lease though another of the runner's commands timed out meanwhile", async () => {
+    // The lease and the fault deadline at their defaults' scale: a waiter must not wait out the lease.
+    const a = stallable(await client());
+    const lead = new RedisCoalescer({ client: a.client, prefix: 't7', commandTimeoutMs: 200 });
+    const waiter = new RedisCoalescer({ client: await client(), prefix: 't7', pollMs: 20 });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    let ran = 0;
+    const window = { ...timing, windowMs: 300 };
+    const first = lead.run(
+      'Order_9',
+      async () => {
+        ran++;
+        await gate;
+      },
+      window,
+    );
+    await sleep(50);
+    const covered = waiter.run('Order_9', async () => void ran++, window);
+    await sleep(400); // the lead sealed both calls into its round, which runs
+    a.stallNext(1_000);
+    expect(await lead.run('Order_10', async () => {}, window)).toBe('unavailable'); // a timeout: Redis counts as down here
+    release();
+    const started = Date.now();
+    expect(await first).toBe('done');
+    expect(await covered).toBe('done');
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(ran).toBe(1);
+  });
+
+  it('frees the lease of a lead that gives up in its window, so another process leads at once', async () => {
+    const a = stallable(await client());
+    const lead = new RedisCoalescer({ client: a.client, prefix: 't8', commandTimeoutMs: 200 });
+    const other = new RedisCoalescer({ client: await client(), prefix: 't8', pollMs: 20 });
+    const window = { ...timing, windowMs: 1_000 };
+    let ran = 0;
+    const given = lead.run('Order_11', async () => void ran++, window);
+    await sleep(100); // the lead holds the lease and sleeps in its window
+    const started = Date.now();
+    const waiting = other.run('Order_11', async () => void ran++, window);
+    a.stallNext(1_000);
+    expect(await lead.run('Order_12', async () => {}, window)).toBe('unavailable');
+    expect(await given).toBe('unavailable'); // handed back to run in its own process
+    expect(await waiting).toBe('done');
+    // The other process led after the window, not after the lease (30 s).
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(ran).toBe(1);
+  });
 });

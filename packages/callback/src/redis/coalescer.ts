@@ -11,7 +11,7 @@ import type { SharedCoalescer, SharedOutcome } from '../shared.ts';
 /** Redis stopped or started answering (see the README for what this entry does meanwhile). */
 export type RedisCoalescerEvent = RedisAvailabilityEvent;
 
-import { ARRIVE, FINISH, RENEW, SEAL, STEP } from './scripts.ts';
+import { ARRIVE, FINISH, RELEASE, RENEW, SEAL, STEP } from './scripts.ts';
 
 export interface RedisCoalescerOptions {
   /** A node-redis client with an `error` listener (node-redis throws unhandled `error` events). */
@@ -254,15 +254,21 @@ export class RedisCoalescer implements SharedCoalescer {
   async #lead(key: string, state: OrderState, open: number | undefined, timing: Timing): Promise<void> {
     const renewing = this.#renew(key);
     state.wake = new AbortController();
+    let finished = false;
     try {
       const wait = (open ?? timing.clock.now()) + timing.windowMs - timing.clock.now();
       if (wait > 0) await timing.clock.sleep(wait, state.wake.signal);
       state.sealed = replyNumber(await this.#call(SEAL, [this.#hash(key)], []));
+      finished = true;
       await this.#runSealed(key, state, state.sealed);
     } finally {
       state.wake = undefined;
       state.sealed = 0;
       renewing.abort();
+      // A lead that gives up (Redis failed here) frees the lease: the other processes' calls must not
+      // wait it out. Past the runner's availability gate: a fault of another command is no reason to
+      // keep the lease, and if Redis is really gone the lease expires anyway.
+      if (!finished) await this.#runner.run(RELEASE, [this.#lock(key)], [this.#token]).catch(() => {});
     }
   }
 
@@ -275,11 +281,15 @@ export class RedisCoalescer implements SharedCoalescer {
       failure = { error };
     }
     settle(state, failure ? 0 : m, failure ? m : 0, () => failure?.error);
-    await this.#call(
-      FINISH,
-      [this.#hash(key), this.#lock(key)],
-      [this.#token, String(m), failure ? '0' : '1', String(this.#ttlMs)],
-    ).catch(() => {}); // the waiters here are settled; the others fall back when Redis fails them
+    // Past the runner's availability gate, as every other process waits for this record: a timeout of
+    // another command here (a loaded process) must not leave them to wait out the lease.
+    await this.#runner
+      .run(
+        FINISH,
+        [this.#hash(key), this.#lock(key)],
+        [this.#token, String(m), failure ? '0' : '1', String(this.#ttlMs)],
+      )
+      .catch(() => {}); // the waiters here are settled; the others fall back when Redis fails them
   }
 
   /** Renews the lease every third of its length until aborted. */

@@ -40,6 +40,11 @@ export const RENEW = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 0`;
 
+/** KEYS: lock. ARGV: token. Frees the lease of a lead that gives up before its round (nothing recorded). */
+export const RELEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
 /** KEYS: hash, lock. ARGV: token, m, ok (1/0), ttl. Records the round's outcome and frees the lease. */
 export const FINISH = `
 local field = 'failed'

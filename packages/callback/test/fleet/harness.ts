@@ -66,6 +66,8 @@ class ReceiverProcess {
   url = '';
   events: string[] = [];
   arrived = 0;
+  /** The longest a notification waited here for its answer since the burst began (ms). */
+  slowestMs = 0;
   readonly #waiting = new Map<string, (message: ReceiverMessage) => void>();
   /** Rejects when the process exits: every wait on it races this. */
   readonly #exited: Promise<never>;
@@ -84,6 +86,7 @@ class ReceiverProcess {
     this.child.on('message', (message: ReceiverMessage) => {
       if (message.type === 'event') this.events.push(message.event);
       if (message.type === 'arrived') this.arrived = message.count;
+      if (message.type === 'answered') this.slowestMs = Math.max(this.slowestMs, message.slowestMs);
       this.#waiting.get(message.type)?.(message);
     });
     this.booted = Promise.race([this.#next('booted').then(() => {}), exited]);
@@ -151,6 +154,8 @@ export interface FleetOptions {
   /** How long the order API takes to answer. */
   apiDelayMs?: number;
   commandTimeoutMs?: number;
+  /** The coalescer's lease. Default 120 000 ms: a loaded test machine can stall a process for seconds. */
+  leaseMs?: number;
 }
 
 export interface BurstResult {
@@ -160,6 +165,8 @@ export interface BurstResult {
   /** Orders whose last successful fetch did not start after their last notification was sent. */
   lost: string[];
   ms: number;
+  /** The longest a notification waited in its receiver for the answer (ms). */
+  slowestMs: number;
 }
 
 /** Boots `options.receivers` processes for this fleet alone; `stop()` ends them too. */
@@ -184,6 +191,7 @@ async function configureFleet(receivers: ReceiverProcess[], options: Omit<FleetO
     apiUrl: api.url,
     windowMs: options.windowMs,
     commandTimeoutMs: options.commandTimeoutMs ?? 5_000,
+    leaseMs: options.leaseMs ?? 120_000,
     ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}),
   };
   await Promise.all(receivers.map((r) => r.serve(task)));
@@ -231,6 +239,7 @@ async function configureFleet(receivers: ReceiverProcess[], options: Omit<FleetO
     during?: () => Promise<void> | void,
   ): Promise<BurstResult> {
     const first = api.fetches.length;
+    for (const r of receivers) r.slowestMs = 0;
     const expected = arrivedInAll() + perReceiver * receivers.length;
     const opened = spread.hold ? openWhenArrived(api.hold(), expected, 300) : Promise.resolve();
     const started = Date.now();
@@ -256,6 +265,8 @@ async function configureFleet(receivers: ReceiverProcess[], options: Omit<FleetO
     }
     const codes = await Promise.all(answers);
     await opened;
+    await new Promise((r) => setTimeout(r, 100)); // the receivers' last reports (every 20 ms)
+    const slowestMs = Math.max(...receivers.map((r) => r.slowestMs));
     const statuses: Record<number, number> = {};
     for (const code of codes) statuses[code] = (statuses[code] ?? 0) + 1;
     const fetches = api.fetches.slice(first);
@@ -266,7 +277,7 @@ async function configureFleet(receivers: ReceiverProcess[], options: Omit<FleetO
       lastFetch.set(f.order, Math.max(lastFetch.get(f.order) ?? 0, f.at));
     }
     const lost = [...lastSent].filter(([order, at]) => (lastFetch.get(order) ?? 0) < at).map(([o]) => o);
-    return { statuses, fetchesPerOrder, lost, ms: Date.now() - started };
+    return { statuses, fetchesPerOrder, lost, ms: Date.now() - started, slowestMs };
   }
 
   /** Closes this configuration: the receivers' servers and Redis clients, and the order API. */

@@ -17,6 +17,8 @@ export interface ReceiverTask {
   redisUrl?: string;
   windowMs: number;
   commandTimeoutMs: number;
+  /** The coalescer's lease; its default when absent. */
+  leaseMs?: number;
 }
 
 export type ReceiverMessage =
@@ -26,7 +28,9 @@ export type ReceiverMessage =
   | { type: 'booted' }
   | { type: 'stopped' }
   /** Notifications received so far (sent every 20 ms while it changes). */
-  | { type: 'arrived'; count: number };
+  | { type: 'arrived'; count: number }
+  /** The longest a notification waited here for its answer since the last report (ms). */
+  | { type: 'answered'; slowestMs: number };
 
 const send = (message: ReceiverMessage): void => {
   process.send?.(message);
@@ -45,8 +49,7 @@ async function serve(task: ReceiverTask): Promise<() => Promise<void>> {
     coalescer = createRedisCoalescer({
       client: redis,
       commandTimeoutMs: task.commandTimeoutMs,
-      // A loaded test machine can stall a process for seconds: keep the lease through a 2-minute round.
-      leaseMs: 120_000,
+      ...(task.leaseMs === undefined ? {} : { leaseMs: task.leaseMs }),
       retryMs: 60_000,
       onEvent: (event) => send({ type: 'event', event: event.type }),
     });
@@ -73,11 +76,19 @@ async function serve(task: ReceiverTask): Promise<() => Promise<void>> {
   });
   let arrived = 0;
   let reported = 0;
-  const listener = toNodeListener((request) => {
+  let slowest = 0;
+  const listener = toNodeListener(async (request) => {
     arrived++;
-    return handler(request);
+    const at = Date.now();
+    try {
+      return await handler(request);
+    } finally {
+      slowest = Math.max(slowest, Date.now() - at);
+    }
   });
   const reporting = setInterval(() => {
+    if (slowest > 0) send({ type: 'answered', slowestMs: slowest });
+    slowest = 0;
     if (arrived === reported) return;
     reported = arrived;
     send({ type: 'arrived', count: arrived });
