@@ -67,3 +67,4 @@ export {
   type UnresolvedSku,
 } from './resolver.ts';
 export { type ParsedLegacySku, type ParseLegacySkuOptions, parseLegacySku, type SkuReading } from './sku.ts';
+export { createV1Adapter, type V1Adapter, type V1AdapterOptions } from './v1-adapter.ts';

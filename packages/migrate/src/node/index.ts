@@ -1,3 +1,16 @@
+export {
+  type CodeFinding,
+  type CodeMode,
+  type CodeOptions,
+  type FileOutcome,
+  GUIDE_URL,
+  type MigrateCodeOptions,
+  type MigrateCodeResult,
+  migrateCode,
+  TODO_TAG,
+  type TransformResult,
+  transformSource,
+} from '../code/index.ts';
 export { auditDirectory } from './audit.ts';
 export { createFileSkuCache, type FileSkuCache } from './file-cache.ts';
 export {

@@ -1,5 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { runAudit } from './audit.ts';
+import { runCode } from './code.ts';
 import { UsageError } from './files.ts';
 import type { CliIO } from './io.ts';
 import { runOrders } from './orders.ts';
@@ -106,12 +107,40 @@ function auditCommand(program: Command, io: CliIO, done: (code: number) => void)
     .action(async (dir: string, opts) => done(await runAudit(dir, opts, io)));
 }
 
+function codeCommand(program: Command, io: CliIO, done: (code: number) => void): void {
+  program
+    .command('code')
+    .description(
+      'Rewrite the V1 calls of JavaScript/TypeScript sources into V2 SDK calls; mark what cannot be proven with a TODO comment. Dry run (a unified diff) by default.',
+    )
+    .argument('<paths...>', 'files or directories with the integration source')
+    .option('--dry', 'print the unified diff and the report; change nothing (default)')
+    .option('--write', 'rewrite the files in place')
+    .option('--check', 'only report; exit 1 while V1 usage remains (for CI)')
+    .option(
+      '--key-expression <expr>',
+      "where the rewritten code reads the V2 secret key (default: process.env.PARTNER_PRINT_SECRET_KEY ?? '')",
+    )
+    .option(
+      '--store <code=ref>',
+      'map a V1 store_code to a Store_ reference (repeatable, or comma-separated)',
+      collect,
+    )
+    .option(
+      '--no-progress',
+      'no progress bar (it is also off when stderr is not a terminal, and with --json)',
+    )
+    .option('--json', 'print the result as JSON')
+    .action(async (paths: string[], opts) => done(await runCode(paths, opts, io)));
+}
+
 const HELP_AFTER = `
-Exit codes: 0 ok, 1 some lines failed, 2 usage error, 130 interrupted.
+Exit codes: 0 ok, 1 some lines failed (code: a file not parsed; --check: V1 usage remains), 2 usage error, 130 interrupted.
 Examples:
   partner-print-migrate skus skus.csv --sandbox
   PARTNER_PRINT_SECRET_KEY=... partner-print-migrate orders v1-orders.jsonl --base-url https://…/v2 --submit
-  partner-print-migrate audit ./my-v1-integration`;
+  partner-print-migrate audit ./my-v1-integration
+  partner-print-migrate code src --store SHOP1=Store_… --write`;
 
 function buildProgram(io: CliIO, done: (code: number) => void): Command {
   const program = new Command('partner-print-migrate')
@@ -124,6 +153,7 @@ function buildProgram(io: CliIO, done: (code: number) => void): Command {
   skusCommand(program, io, done);
   ordersCommand(program, io, done);
   auditCommand(program, io, done);
+  codeCommand(program, io, done);
   program.addHelpText('after', HELP_AFTER);
   return program;
 }

@@ -1,0 +1,143 @@
+/**
+ * A small generic walk over Babel's AST with parent links: the rewrites replace nodes in place, and recast
+ * reprints only what changed.
+ */
+
+// biome-ignore lint/suspicious/noExplicitAny: Babel's AST is walked generically; each access checks `type` first.
+export type N = any;
+
+export interface Link {
+  parent: N;
+  key: string;
+  index?: number;
+}
+
+const SKIP = new Set(['loc', 'start', 'end', 'comments', 'tokens', 'extra', 'original', 'range']);
+const SKIP_COMMENTS = new Set(['leadingComments', 'trailingComments', 'innerComments']);
+
+export const isNode = (v: unknown): v is N =>
+  v !== null && typeof v === 'object' && typeof (v as { type?: unknown }).type === 'string';
+
+/** Every node under `root` in source order, with its parent link. */
+export function indexTree(root: N): { nodes: N[]; links: Map<N, Link> } {
+  const nodes: N[] = [];
+  const links = new Map<N, Link>();
+  const stack: Array<[N, Link | undefined]> = [[root, undefined]];
+  while (stack.length) {
+    const [node, link] = stack.pop()!;
+    nodes.push(node);
+    if (link) links.set(node, link);
+    const children: Array<[N, Link]> = [];
+    for (const key of Object.keys(node)) {
+      if (SKIP.has(key) || SKIP_COMMENTS.has(key)) continue;
+      const v = node[key];
+      if (Array.isArray(v)) {
+        v.forEach((c, index) => {
+          if (isNode(c)) children.push([c, { parent: node, key, index }]);
+        });
+      } else if (isNode(v)) children.push([v, { parent: node, key }]);
+    }
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+  }
+  return { nodes, links };
+}
+
+export function replaceNode(links: Map<N, Link>, old: N, next: N): void {
+  const l = links.get(old);
+  if (!l) throw new Error('Cannot replace the root node');
+  if (l.index === undefined) l.parent[l.key] = next;
+  else l.parent[l.key][l.index] = next;
+  links.set(next, l);
+  links.delete(old);
+}
+
+/** Removes a statement from its block (or program body). */
+export function removeStatement(links: Map<N, Link>, stmt: N): boolean {
+  const l = links.get(stmt);
+  if (!l || l.index === undefined) return false;
+  const list: N[] = l.parent[l.key];
+  const i = list.indexOf(stmt);
+  if (i < 0) return false;
+  list.splice(i, 1);
+  links.delete(stmt);
+  return true;
+}
+
+export const isIdent = (n: N, name?: string) =>
+  n?.type === 'Identifier' && (name === undefined || n.name === name);
+
+export const isString = (n: N): boolean =>
+  n?.type === 'StringLiteral' || (n?.type === 'Literal' && typeof n.value === 'string');
+
+/** The name of a non-computed property or a string-keyed computed one. */
+export function propName(n: N): string | undefined {
+  if (!n) return undefined;
+  const key = n.key ?? n.property;
+  if (!n.computed && key?.type === 'Identifier') return key.name;
+  if (isString(key)) return key.value;
+  return undefined;
+}
+
+/** `a.b.c` as text, for `this.http`-style instance keys; undefined for anything else. */
+export function memberPath(n: N): string | undefined {
+  if (n?.type === 'Identifier') return n.name;
+  if (n?.type === 'ThisExpression') return 'this';
+  if (n?.type === 'MemberExpression' && !n.computed && n.property.type === 'Identifier') {
+    const o = memberPath(n.object);
+    return o ? `${o}.${n.property.name}` : undefined;
+  }
+  return undefined;
+}
+
+/** The object literal's properties by name; `undefined` when one is computed, spread or a method. */
+export function objectProps(n: N): Map<string, N> | undefined {
+  if (n?.type !== 'ObjectExpression') return undefined;
+  const out = new Map<string, N>();
+  for (const p of n.properties) {
+    if (p.type !== 'ObjectProperty' && p.type !== 'Property') return undefined;
+    const name = propName(p);
+    if (name === undefined) return undefined;
+    out.set(name, p.value);
+  }
+  return out;
+}
+
+/** The innermost statement holding `node` (a statement of a block or of the program). */
+export function statementOf(links: Map<N, Link>, node: N): N | undefined {
+  let cur = node;
+  while (cur) {
+    const l = links.get(cur);
+    if (!l) return undefined;
+    if (
+      l.index !== undefined &&
+      (l.key === 'body' || l.key === 'consequent') &&
+      /Statement|Declaration/.test(cur.type)
+    )
+      return cur;
+    cur = l.parent;
+  }
+  return undefined;
+}
+
+/** The innermost function around `node`. */
+export function functionOf(links: Map<N, Link>, node: N): N | undefined {
+  let cur = links.get(node)?.parent;
+  while (cur) {
+    if (/Function|ArrowFunction|ObjectMethod|ClassMethod/.test(cur.type)) return cur;
+    cur = links.get(cur)?.parent;
+  }
+  return undefined;
+}
+
+/** Unwraps TS-only wrappers (`x as T`, `x!`, `<T>x`, `x satisfies T`) and parentheses. */
+export function bare(n: N): N {
+  let cur = n;
+  while (
+    cur &&
+    /^(TSAsExpression|TSNonNullExpression|TSTypeAssertion|TSSatisfiesExpression|ParenthesizedExpression)$/.test(
+      cur.type,
+    )
+  )
+    cur = cur.expression;
+  return cur;
+}

@@ -1,0 +1,236 @@
+import { v2FieldName } from '../case.ts';
+import { V1_ADDRESS_FIELDS, V1_ORDER_FIELDS, V1_ORDERLINE_FIELDS } from '../convert.ts';
+import {
+  bare,
+  functionOf,
+  indexTree,
+  isIdent,
+  type Link,
+  type N,
+  propName,
+  removeStatement,
+  replaceNode,
+} from './ast.ts';
+import type { HttpLib } from './calls.ts';
+
+/**
+ * How a call's response reaches the code: the rewrite replaces the expression that yields the parsed JSON
+ * (`await (await fetch(…)).json()`, `(await api.post(…)).data`, `await got(…).json()`, …) with the V2
+ * value, and only when every use of the response is one of those forms.
+ */
+export interface Consumer {
+  /** Replaces the V1 response with the V2 value; returns the reads of V1 fields V2 has no known name for. */
+  apply(value: N): UnknownRead[];
+}
+
+export interface UnknownRead {
+  node: N;
+  field: string;
+}
+
+/** V1 fields of an order whose V2 name is known: the conversion tables' fields, and the order's reference. */
+const KNOWN_FIELDS = new Set<string>([...V1_ORDER_FIELDS, ...V1_ADDRESS_FIELDS, ...V1_ORDERLINE_FIELDS]);
+const RESPONSE_RENAMES: Record<string, string> = {
+  // V1 answered with its `<store_code>-<number>` code; the V2 order's own reference is `reference` (Order_…).
+  order_reference: 'reference',
+};
+
+type Links = Map<N, Link>;
+
+/** References to a name inside `scope` (not property keys, not the declaration itself). */
+function refsOf(scope: N, name: string, decl: N): Array<{ node: N; links: Links }> {
+  const { nodes, links } = indexTree(scope);
+  return nodes
+    .filter((n) => isIdent(n, name) && n !== decl)
+    .filter((n) => {
+      const l = links.get(n);
+      if (!l) return false;
+      if (l.parent.type === 'MemberExpression' && l.key === 'property' && !l.parent.computed) return false;
+      if (
+        (l.parent.type === 'ObjectProperty' || l.parent.type === 'Property') &&
+        l.key === 'key' &&
+        !l.parent.computed
+      )
+        return false;
+      return true;
+    })
+    .map((node) => ({ node, links }));
+}
+
+const isThrowOnly = (s: N) =>
+  s.type === 'ThrowStatement' ||
+  (s.type === 'BlockStatement' && s.body.length === 1 && s.body[0].type === 'ThrowStatement');
+
+/** The V2 client throws on every failure, so `if (!res.ok) throw …` has nothing left to check. */
+function okGuard(ref: N, links: Links): N | undefined {
+  const m = links.get(ref)?.parent;
+  if (m?.type !== 'MemberExpression' || propName(m) !== 'ok') return undefined;
+  const not = links.get(m)?.parent;
+  const stmt = not?.type === 'UnaryExpression' && not.operator === '!' ? links.get(not)?.parent : undefined;
+  if (stmt?.type === 'IfStatement' && stmt.test === not && !stmt.alternate && isThrowOnly(stmt.consequent))
+    return stmt;
+  return undefined;
+}
+
+/** `v.json()` awaited (fetch) or `v.data` (axios): the expression to replace with `v`. */
+function jsonRead(ref: N, links: Links, lib: HttpLib): N | undefined {
+  const m = links.get(ref)?.parent;
+  if (m?.type !== 'MemberExpression' || m.object !== ref) return undefined;
+  if (lib === 'axios') return propName(m) === 'data' ? m : undefined;
+  const call = links.get(m)?.parent;
+  const w = call?.type === 'CallExpression' && call.callee === m ? links.get(call)?.parent : undefined;
+  return lib === 'fetch' && propName(m) === 'json' && w?.type === 'AwaitExpression' ? w : undefined;
+}
+
+/** `const res = await call`: every use of `res` must read the JSON (or be the `ok` guard). */
+function viaVariable(decl: N, lib: HttpLib, links: Links): Consumer | string {
+  const scope = functionOf(links, decl) ?? programOf(links, decl);
+  const name = decl.id.name;
+  const reads: Array<[N, Links]> = [];
+  const guards: Array<[N, Links]> = [];
+  const refs = refsOf(scope, name, decl.id);
+  for (const { node, links: l } of refs) {
+    const guard = lib === 'fetch' ? okGuard(node, l) : undefined;
+    if (guard) guards.push([guard, l]);
+  }
+  // What the guard's own `throw` reads of the response goes away with it.
+  const inGuard = (n: N, l: Links) => {
+    for (let cur = l.get(n)?.parent; cur; cur = l.get(cur)?.parent) if (guards.some(([g]) => g === cur)) return true;
+    return false;
+  };
+  for (const { node, links: l } of refs) {
+    if (inGuard(node, l) || guards.some(([g]) => g.test.argument.object === node)) continue;
+    const read = jsonRead(node, l, lib);
+    if (read) reads.push([read, l]);
+    else return `it uses the V1 response object \`${name}\` beyond its JSON body`;
+  }
+  return {
+    apply(value) {
+      for (const [g, l] of guards) removeStatement(l, g);
+      const only = reads.length === 1 ? reads[0]! : undefined;
+      const into = only ? only[1].get(only[0]) : undefined;
+      const declStmt = links.get(decl)?.parent;
+      if (only && into?.key === 'init' && into.parent.type === 'VariableDeclarator' && declStmt?.declarations?.length === 1) {
+        // `const res = await fetch(…); const data = await res.json();` → `const data = <V2 value>;`
+        removeStatement(links, declStmt);
+        replaceNode(only[1], only[0], value);
+        return settle(value, only[1]);
+      }
+      decl.init = value;
+      decl.id.typeAnnotation = null;
+      const unknown: UnknownRead[] = [];
+      for (const [read, l] of reads) {
+        const ident = { type: 'Identifier', name };
+        replaceNode(l, read, ident);
+        unknown.push(...settle(ident, l));
+      }
+      return [...unknown, ...renameFieldReads(scope, name, decl.id)];
+    },
+  };
+}
+
+function programOf(links: Links, node: N): N {
+  let cur = node;
+  while (links.get(cur)) cur = links.get(cur)!.parent;
+  return cur;
+}
+
+/** Reads of known V1 snake_case fields on the V2 value become the V2 names; the unknown ones are returned. */
+export function renameFieldReads(scope: N, name: string, decl: N): UnknownRead[] {
+  const unknown: UnknownRead[] = [];
+  for (const { node, links } of refsOf(scope, name, decl)) {
+    const m = links.get(node)?.parent;
+    if (m?.type !== 'MemberExpression' || m.object !== node || m.computed) continue;
+    const field = propName(m);
+    if (!field?.includes('_')) continue;
+    const v2 = RESPONSE_RENAMES[field] ?? (KNOWN_FIELDS.has(field) ? v2FieldName(field) : undefined);
+    if (v2) m.property = { type: 'Identifier', name: v2 };
+    else unknown.push({ node: m, field });
+  }
+  return unknown;
+}
+
+/** A replaced expression that initialises a variable: the variable holds the V2 value now. */
+function settle(target: N, links: Links): UnknownRead[] {
+  const l = links.get(target);
+  if (l?.parent.type === 'VariableDeclarator' && l.key === 'init' && l.parent.id.type === 'Identifier') {
+    l.parent.id.typeAnnotation = null;
+    const scope = functionOf(links, l.parent) ?? programOf(links, l.parent);
+    return renameFieldReads(scope, l.parent.id.name, l.parent.id);
+  }
+  return [];
+}
+
+function replacing(target: N, links: Links): Consumer {
+  return {
+    apply(value) {
+      replaceNode(links, target, value);
+      return settle(value, links);
+    },
+  };
+}
+
+/** `x.then((r) => r.json())` / `.then((r) => r.data)`: the expression that yields the JSON. */
+function thenJson(member: N, lib: HttpLib, links: Links): N | undefined {
+  const call = links.get(member)?.parent;
+  const fn = call?.arguments?.[0];
+  if (propName(member) !== 'then' || call?.arguments.length !== 1 || fn?.type !== 'ArrowFunctionExpression')
+    return undefined;
+  const p = fn.params[0];
+  const body = bare(fn.body);
+  if (!isIdent(p) || body.type === 'BlockStatement') return undefined;
+  const ok =
+    lib === 'axios'
+      ? body.type === 'MemberExpression' && isIdent(body.object, p.name) && propName(body) === 'data'
+      : body.type === 'CallExpression' &&
+        body.callee.type === 'MemberExpression' &&
+        isIdent(body.callee.object, p.name) &&
+        propName(body.callee) === 'json';
+  const w = links.get(call)?.parent;
+  return ok && w?.type === 'AwaitExpression' ? w : undefined;
+}
+
+export function consumerOf(call: N, lib: HttpLib, links: Links): Consumer | string {
+  const a = links.get(call)?.parent;
+  if (a?.type === 'MemberExpression' && a.object === call) {
+    const then = thenJson(a, lib, links);
+    if (then) return replacing(then, links);
+    const c = links.get(a)?.parent;
+    const w = c?.type === 'CallExpression' && c.callee === a ? links.get(c)?.parent : undefined;
+    if ((lib === 'got' || lib === 'ky') && propName(a) === 'json' && w?.type === 'AwaitExpression')
+      return replacing(w, links);
+    return 'its response is read in a way this tool does not follow';
+  }
+  if (a?.type !== 'AwaitExpression') return 'it is not awaited (a promise chain or a returned response)';
+  const g = links.get(a)?.parent;
+  if (g?.type === 'ExpressionStatement') return replacing(a, links);
+  if (g?.type === 'MemberExpression' && g.object === a) {
+    if (lib === 'axios' && propName(g) === 'data') return replacing(g, links);
+    const c = links.get(g)?.parent;
+    const w = c?.type === 'CallExpression' && c.callee === g ? links.get(c)?.parent : undefined;
+    if (lib === 'fetch' && propName(g) === 'json' && w?.type === 'AwaitExpression')
+      return replacing(w, links);
+    return 'its response is read in a way this tool does not follow';
+  }
+  if (g?.type === 'VariableDeclarator' && g.init === a) {
+    if (g.id.type === 'Identifier') return viaVariable(g, lib, links);
+    if (g.id.type === 'ObjectPattern' && lib === 'axios') return destructured(g, links);
+  }
+  return 'its response is used in a way this tool does not follow';
+}
+
+/** `const { data } = await api.post(…)` (or `{ data: order }`). */
+function destructured(decl: N, links: Links): Consumer | string {
+  const props = decl.id.properties;
+  if (props.length !== 1 || propName(props[0]) !== 'data' || !isIdent(props[0].value))
+    return 'it reads more than `data` of the response';
+  const name = props[0].value.name;
+  return {
+    apply(value) {
+      decl.id = { type: 'Identifier', name };
+      decl.init = value;
+      const scope = functionOf(links, decl) ?? programOf(links, decl);
+      return renameFieldReads(scope, name, decl.id);
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import { parse as babelParse, type ParserOptions } from '@babel/parser';
+import * as recast from 'recast';
+
+/**
+ * Parses with Babel (every syntax of current JavaScript and TypeScript, JSX included) through recast, which
+ * reprints only the nodes a rewrite touched and copies everything else, comments included, from the source.
+ */
+export type Ast = ReturnType<typeof recast.parse>;
+
+const TS = /\.(?:ts|mts|cts)$/i;
+const TSX = /\.tsx$/i;
+
+function options(file: string): ParserOptions {
+  // `.ts` is parsed without JSX: `<T>value` is a type assertion there, not an element.
+  const plugins: ParserOptions['plugins'] = TS.test(file)
+    ? ['typescript']
+    : TSX.test(file)
+      ? ['typescript', 'jsx']
+      : ['jsx', 'typescript'];
+  return {
+    sourceType: 'unambiguous',
+    allowReturnOutsideFunction: true,
+    // recast needs the tokens to reprint only what changed.
+    tokens: true,
+    plugins: [...plugins, 'decorators', 'importAttributes', 'explicitResourceManagement'],
+  } as ParserOptions;
+}
+
+export function parseSource(text: string, file: string): Ast {
+  const opts = options(file);
+  return recast.parse(text, { parser: { parse: (s: string) => babelParse(s, opts) } });
+}
+
+export function printAst(ast: Ast): string {
+  const program = ast.program;
+  // recast prints a directive ('use strict') of a changed program with a second semicolon: as plain
+  // statements they print as written.
+  if (program.directives?.length && program.body.length) {
+    const stmts = program.directives.map((d: { value: { value: string; extra?: { raw?: string } } }) => ({
+      type: 'ExpressionStatement',
+      expression: { type: 'StringLiteral', value: d.value.value, extra: { raw: d.value.extra?.raw, rawValue: d.value.value } },
+    }));
+    program.directives = [];
+    program.body.unshift(...stmts);
+  }
+  return recast.print(ast, { quote: 'single' }).code;
+}
+
+/** A new expression from code (placeholders like `__pp0__` are replaced by the caller). */
+export function parseExpressionCode(code: string): recast.types.namedTypes.Node {
+  const ast = recast.parse(`(${code});`, {
+    parser: { parse: (s: string) => babelParse(s, { sourceType: 'module', plugins: ['typescript'] }) },
+  });
+  const stmt = ast.program.body[0];
+  return stmt.expression.extra?.parenthesized ? stripParens(stmt.expression) : stmt.expression;
+}
+
+function stripParens(node: recast.types.namedTypes.Node) {
+  const n = node as { extra?: Record<string, unknown> };
+  if (n.extra) n.extra = { ...n.extra, parenthesized: false };
+  return node;
+}
+
+/** New statements from code. */
+export function parseStatementsCode(code: string, file: string): recast.types.namedTypes.Statement[] {
+  return parseSource(code, file).program.body;
+}

@@ -1,0 +1,132 @@
+import { chmod, rename, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
+import { collectFiles, readSource, type Skipped, shownPath } from './files.ts';
+import { createGitStatus } from './git-index.ts';
+import { type CodeFinding, type CodeOptions, transformSource } from './transform.ts';
+
+export type CodeMode = 'dry' | 'write' | 'check';
+
+export interface MigrateCodeOptions extends CodeOptions {
+  /** `dry` (default): compute diffs; `write`: rewrite the files in place; `check`: only report. */
+  mode?: CodeMode;
+  /** Paths in the result are relative to it (default `process.cwd()`). */
+  cwd?: string;
+  /** Called after each file. */
+  onFile?: (file: FileOutcome, done: number, total: number) => void;
+}
+
+export interface FileOutcome {
+  path: string;
+  /** `changed`: a rewrite is due (dry run); `written`: rewritten in place; `error`: not parsed or not written. */
+  status: 'unchanged' | 'changed' | 'written' | 'error';
+  findings: CodeFinding[];
+  /** The unified diff of the rewrite (not with `check`). */
+  diff?: string;
+  error?: string;
+  /** Set with `write` when git listed the file as modified before it was rewritten. */
+  warning?: string;
+}
+
+export interface MigrateCodeResult {
+  files: FileOutcome[];
+  skipped: Skipped[];
+  totals: {
+    files: number;
+    changed: number;
+    rewritten: number;
+    todo: number;
+    errors: number;
+    skipped: number;
+  };
+}
+
+/** Writes next to the file and renames over it: a reader never sees half a file. */
+async function replaceFile(
+  path: string,
+  text: string,
+  expected: { size: number; mtimeMs: number },
+): Promise<void> {
+  const now = await stat(path);
+  if (now.size !== expected.size || now.mtimeMs !== expected.mtimeMs)
+    throw new Error('changed on disk during the run; not written');
+  const tmp = join(dirname(path), `.${basename(path)}.partner-print-migrate.tmp`);
+  await writeFile(tmp, text, { flag: 'wx' });
+  await chmod(tmp, now.mode & 0o7777);
+  await rename(tmp, path);
+}
+
+async function processFile(
+  real: string,
+  shown: string,
+  options: MigrateCodeOptions,
+  git: ReturnType<typeof createGitStatus>,
+) {
+  const before = await stat(real);
+  const src = await readSource(real);
+  if ('skip' in src) return { skipped: { path: shown, reason: src.skip } };
+  const r = transformSource(src.text, shown, options);
+  const outcome: FileOutcome = {
+    path: shown,
+    status: r.error ? 'error' : r.changed ? 'changed' : 'unchanged',
+    findings: r.findings,
+  };
+  if (r.error) outcome.error = r.error;
+  if (r.changed && options.mode !== 'check') {
+    outcome.diff = createTwoFilesPatch(`a/${shown}`, `b/${shown}`, src.text, r.output, '', '', {
+      context: 3,
+      headerOptions: FILE_HEADERS_ONLY,
+    }).replace(/\t$/gm, '');
+  }
+  if (r.changed && options.mode === 'write') {
+    if (await git.isModified(real))
+      outcome.warning =
+        'git lists this file as modified: its uncommitted changes are in the rewrite too; review the diff before committing';
+    try {
+      await replaceFile(real, r.output, before);
+      outcome.status = 'written';
+    } catch (e) {
+      outcome.status = 'error';
+      outcome.error = `not written: ${e instanceof Error ? e.message : String(e)}`;
+    }
+  }
+  return { outcome };
+}
+
+/**
+ * Rewrites the V1 calls of the JavaScript and TypeScript files under `paths` into V2 SDK calls, marks what
+ * it cannot prove with a TODO comment, and reports both. A file that does not parse is reported and left
+ * as it is; binary and generated files are skipped; nothing outside `paths` is read or written.
+ */
+export async function migrateCode(
+  paths: string[],
+  options: MigrateCodeOptions = {},
+): Promise<MigrateCodeResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const { files, skipped } = await collectFiles(paths);
+  const git = createGitStatus();
+  const result: MigrateCodeResult = {
+    files: [],
+    skipped: [...skipped],
+    totals: { files: 0, changed: 0, rewritten: 0, todo: 0, errors: 0, skipped: 0 },
+  };
+  let done = 0;
+  for (const real of files) {
+    const r = await processFile(real, shownPath(real, cwd), options, git);
+    done++;
+    if (r.skipped) result.skipped.push(r.skipped);
+    else {
+      result.files.push(r.outcome);
+      options.onFile?.(r.outcome, done, files.length);
+    }
+  }
+  const t = result.totals;
+  t.files = result.files.length;
+  t.skipped = result.skipped.length;
+  for (const f of result.files) {
+    if (f.status === 'changed' || f.status === 'written') t.changed++;
+    if (f.status === 'error') t.errors++;
+    for (const x of f.findings) x.kind === 'rewritten' ? t.rewritten++ : t.todo++;
+  }
+  return result;
+}

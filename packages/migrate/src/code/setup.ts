@@ -1,0 +1,96 @@
+import { isIdent, type N } from './ast.ts';
+import { requiredModule } from './calls.ts';
+import { parseStatementsCode } from './parse.ts';
+import { ADAPTER, CLIENT } from './v2-calls.ts';
+
+export interface SetupOptions {
+  /** The expression the secret key is read from. */
+  keyExpression: string;
+  /** V1 store code → Store_ reference, written into the adapter. */
+  stores: Readonly<Record<string, string>>;
+}
+
+export const DEFAULT_KEY_EXPRESSION = "process.env.PARTNER_PRINT_SECRET_KEY ?? ''";
+const BASE_FALLBACK = "process.env.PARTNER_PRINT_BASE_URL ?? ''";
+
+const declares = (body: N[], name: string) =>
+  body.some(
+    (s) =>
+      (s.type === 'VariableDeclaration' && s.declarations.some((d: N) => isIdent(d.id, name))) ||
+      (s.type === 'ExportNamedDeclaration' &&
+        s.declaration?.declarations?.some((d: N) => isIdent(d.id, name))),
+  );
+
+const isModuleHeader = (s: N) =>
+  s.type === 'ImportDeclaration' ||
+  (s.type === 'VariableDeclaration' &&
+    s.declarations.every((d: N) => d.init && requiredModule(d.init) !== undefined)) ||
+  (s.type === 'ExpressionStatement' && s.directive) ||
+  s.type === 'Directive';
+
+function importsName(body: N[], module: string, name: string): boolean {
+  return body.some(
+    (s) =>
+      s.type === 'ImportDeclaration' &&
+      s.source.value === module &&
+      s.specifiers.some((sp: N) => sp.local?.name === name),
+  );
+}
+
+/**
+ * Adds the V2 client (and the V1 adapter when a rewrite needs it) after the file's imports, once: a file
+ * that already declares them is left as it is.
+ */
+export function addSetup(
+  program: N,
+  file: string,
+  opts: SetupOptions & { baseUrl: string | undefined; adapter: boolean },
+): string[] {
+  const body: N[] = program.body;
+  const cjs =
+    !body.some((s) => s.type === 'ImportDeclaration' || /^Export/.test(s.type)) &&
+    (body.some(
+      (s) =>
+        s.type === 'VariableDeclaration' && s.declarations.some((d: N) => d.init && requiredModule(d.init)),
+    ) ||
+      /\.c[jt]s$/.test(file));
+  const wanted: Array<[string, string, string]> = [];
+  if (!declares(body, CLIENT)) wanted.push(['@partner-print/client', 'createClient', clientCode(opts)]);
+  if (opts.adapter && !declares(body, ADAPTER))
+    wanted.push(['@partner-print/migrate', 'createV1Adapter', adapterCode(opts.stores)]);
+  if (!wanted.length) return [];
+  const lines: string[] = [];
+  for (const [module, name] of wanted) {
+    if (importsName(body, module, name)) continue;
+    lines.push(cjs ? `const { ${name} } = require('${module}');` : `import { ${name} } from '${module}';`);
+  }
+  const decls = wanted.map(([, , code]) => code);
+  const at = lastHeaderIndex(body) + 1;
+  const stmts = parseStatementsCode(
+    `${lines.join('\n')}\n${decls.join('\n')}\n`,
+    file.replace(/\.[cm]?[jt]sx?$/, '.ts'),
+  );
+  body.splice(at, 0, ...stmts);
+  return wanted.map(([, name]) => name);
+}
+
+function lastHeaderIndex(body: N[]): number {
+  let last = -1;
+  body.forEach((s, i) => {
+    if (isModuleHeader(s)) last = i;
+  });
+  return last;
+}
+
+function clientCode(opts: SetupOptions & { baseUrl: string | undefined }): string {
+  const base = opts.baseUrl ? quote(opts.baseUrl) : BASE_FALLBACK;
+  return `const ${CLIENT} = createClient({ secretKey: ${opts.keyExpression}, baseUrl: ${base} });`;
+}
+
+function adapterCode(stores: Readonly<Record<string, string>>): string {
+  const entries = Object.entries(stores).map(([k, v]) => `${quote(k)}: ${quote(v)}`);
+  const arg = entries.length ? `, { stores: { ${entries.join(', ')} } }` : '';
+  return `const ${ADAPTER} = createV1Adapter(${CLIENT}${arg});`;
+}
+
+const quote = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;

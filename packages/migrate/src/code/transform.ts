@@ -1,0 +1,280 @@
+import { isV1CredentialHeader, v1CredentialKind } from '@partner-print/openapi/wire';
+import { mapV1Endpoint } from '../endpoints.ts';
+import {
+  indexTree,
+  isString,
+  type Link,
+  memberPath,
+  type N,
+  objectProps,
+  propName,
+  statementOf,
+} from './ast.ts';
+import { rewriteCallbackReads } from './callbacks.ts';
+import { type CallSite, findInstances, headerProblem, libraryNames, readCall } from './calls.ts';
+import { countRefs, removeUnused } from './cleanup.ts';
+import { consumerOf } from './consumers.ts';
+import { type Ast, parseSource, printAst } from './parse.ts';
+import { addSetup, DEFAULT_KEY_EXPRESSION } from './setup.ts';
+import { addTodo, hasTodo } from './todo.ts';
+import { planCall } from './v2-calls.ts';
+import { Bindings, evalString, flatten, isV1Url, type Piece, v1Split } from './values.ts';
+import { findWrappers, type Wrapper } from './wrappers.ts';
+
+export interface CodeOptions {
+  /** The expression the V2 secret key is read from (default `process.env.PARTNER_PRINT_SECRET_KEY ?? ''`). */
+  keyExpression?: string;
+  /** V1 store code → `Store_…` reference, for the orders the rewritten code creates. */
+  stores?: Readonly<Record<string, string>>;
+}
+
+export interface CodeFinding {
+  file: string;
+  line: number;
+  column: number;
+  /** `rewritten`: turned into V2 SDK calls; `todo`: left as it is, with a TODO comment above it. */
+  kind: 'rewritten' | 'todo';
+  /** What was found (`POST /orders (axios)`, `V1 base URL`, …). */
+  what: string;
+  /** What it became, or why it was left. */
+  detail: string;
+}
+
+export interface TransformResult {
+  file: string;
+  output: string;
+  changed: boolean;
+  findings: CodeFinding[];
+  /** Set when the file does not parse; it is left untouched. */
+  error?: string;
+}
+
+const position = (file: string, n: N) => ({
+  file,
+  line: n?.loc?.start.line ?? 0,
+  column: (n?.loc?.start.column ?? 0) + 1,
+});
+
+/** A call of a fetch wrapper, read like the fetch call it makes. */
+function wrapperSite(call: N, w: Wrapper, b: Bindings): CallSite {
+  const o = call.arguments[1] ? objectProps(b.resolve(call.arguments[1])) : new Map<string, N>();
+  const opts = o ?? new Map<string, N>();
+  const extra = o
+    ? [...opts.keys()].filter((k) => !['method', 'body', 'headers'].includes(k))
+    : ['options not known statically'];
+  const m = opts.get('method');
+  const body = opts.get('body');
+  const parsed =
+    body &&
+    b.resolve(body).type === 'CallExpression' &&
+    memberPath(b.resolve(body).callee) === 'JSON.stringify'
+      ? b.resolve(body).arguments[0]
+      : body
+        ? 'opaque'
+        : undefined;
+  const path: Piece[] = evalString(call.arguments[0], b);
+  return {
+    node: call,
+    lib: 'fetch',
+    method: m ? (isString(b.resolve(m)) ? b.resolve(m).value.toUpperCase() : undefined) : 'GET',
+    url: flatten([...w.base, ...path]),
+    body: parsed,
+    headers: opts.has('headers') ? [opts.get('headers')] : [],
+    extra,
+  };
+}
+
+interface Context {
+  file: string;
+  ast: Ast;
+  b: Bindings;
+  findings: CodeFinding[];
+  baseUrl?: string;
+  adapter: boolean;
+  rewrites: number;
+  todo(node: N, what: string, reason: string, links: Map<N, Link>): void;
+}
+
+function describe(site: CallSite, lib: string): string {
+  const path = site.url
+    ? site.url.text.slice(Math.max(0, v1Split(site.url.text))).replace(/\{h\d+\}/g, '…') || '/'
+    : '?';
+  return `${site.method ?? '?'} ${path} (${lib})`;
+}
+
+/** Rewrites one V1 call, or marks it. */
+function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: string): void {
+  const what = describe(site, libName);
+  const problem =
+    (site.extra.length
+      ? `it passes options the V2 client does not take (${site.extra.join(', ')})`
+      : undefined) ?? headerProblem(site.headers, ctx.b);
+  const plan = site.url
+    ? planCall(site.method, site.url, site.body)
+    : ({ ok: false, reason: 'its URL is not known statically' } as const);
+  const reason = problem ?? (plan.ok ? undefined : plan.reason);
+  const consumer = reason || !plan.ok ? undefined : consumerOf(site.node, site.lib, links);
+  if (reason || typeof consumer === 'string' || !consumer || !plan.ok) {
+    ctx.todo(site.node, what, `V1 call left as it is: ${reason ?? consumer}.`, links);
+    return;
+  }
+  const pos = position(ctx.file, site.node);
+  const base = flatten(site.url!.text ? [{ text: site.url!.text }] : []).text;
+  const at = v1Split(base);
+  if (!ctx.baseUrl && at >= 0 && !/\{h\d+\}/.test(base.slice(0, at)))
+    ctx.baseUrl = `${base.slice(0, at - 3)}/v2`;
+  const unknown = consumer.apply(plan.value());
+  ctx.adapter ||= plan.needsAdapter;
+  ctx.rewrites++;
+  const target = plan.endpoint.v2.map((e) => `${e.method} ${e.path}`).join(' + ');
+  ctx.findings.push({ ...pos, kind: 'rewritten', what, detail: `→ ${target} through the V2 client` });
+  for (const u of unknown)
+    ctx.todo(u.node, `V1 response field ${u.field}`, `reads \`${u.field}\` of the V1 response; the V2 order has no field this tool knows for it (tracking is on GET /shipments/{shipmentReference}).`, links);
+}
+
+/** The part of a V1 URL up to `/v1`: calls to one base are one API. */
+const baseOf = (text: string) => (v1Split(text) >= 0 ? text.slice(0, v1Split(text)) : undefined);
+
+/**
+ * Every V1 call of the file: the HTTP libraries' calls and fetch-wrapper calls on a V1 base URL. Another
+ * API's `/v1` is not ours: a call counts when it sends a V1 credential header, when its path is a V1
+ * endpoint of the reference, or when it goes to the base URL of such a call.
+ */
+function v1Sites(ast: Ast, b: Bindings) {
+  const { nodes, links } = indexTree(ast.program);
+  const libs = libraryNames(nodes, b);
+  const instances = findInstances(nodes, libs, b);
+  const wrappers = findWrappers(nodes, links, libs, b);
+  const own = new Set([...wrappers.values()].map((w) => w.fetchCall));
+  const candidates: Array<{ site: CallSite; lib: string; base?: string; sure: boolean }> = [];
+  for (const n of nodes) {
+    if (n.type !== 'CallExpression' || own.has(n)) continue;
+    const key = memberPath(n.callee);
+    const w = key ? wrappers.get(key) : undefined;
+    const site = w ? wrapperSite(n, w, b) : readCall(n, libs, instances, b);
+    if (!site) continue;
+    const base = site.url && !/^\{h\d+\}/.test(site.url.text) ? baseOf(site.url.text) : undefined;
+    const creds = credentialHeaders(site.headers, b);
+    if (base === undefined && !creds) continue;
+    const path = site.url && base !== undefined ? site.url.text.slice(base.length) : '';
+    const sure =
+      creds ||
+      w !== undefined ||
+      (site.method !== undefined && mapV1Endpoint(site.method, path) !== undefined);
+    candidates.push({ site, lib: w ? `${key} wrapper` : site.lib, base, sure });
+  }
+  const bases = new Set(candidates.filter((c) => c.sure && c.base !== undefined).map((c) => c.base));
+  for (const w of wrappers.values()) bases.add(baseOf(flatten(w.base).text));
+  const sites = candidates.filter((c) => c.sure || (c.base !== undefined && bases.has(c.base)));
+  return { links, sites, wrappers, bases };
+}
+
+function credentialHeaders(headers: N[], b: Bindings): boolean {
+  return headers.some((h) => {
+    const v = b.resolve(h);
+    return (
+      v.type === 'ObjectExpression' &&
+      v.properties.some((p: N) => {
+        const name = propName(p);
+        return name !== undefined && isV1CredentialHeader(name);
+      })
+    );
+  });
+}
+
+/** What is left of V1 after the rewrite (base URLs, credential headers, wrappers still called): marked. */
+function markLeftovers(ctx: Context, wrappers: Map<string, Wrapper>, bases: Set<string | undefined>): void {
+  const { nodes, links } = indexTree(ctx.ast.program);
+  const present = new Set(nodes);
+  const partnerCode = nodes.some(
+    (n) => isCredentialKey(n) && v1CredentialKind(propName(n)!) === 'partner-code',
+  );
+  if (!bases.size && !partnerCode) return;
+  const ours = (url: string) => isV1Url(url) && (bases.has(baseOf(url)) || (partnerCode && !bases.size));
+  for (const w of wrappers.values())
+    if (present.has(w.fetchCall))
+      ctx.todo(
+        w.fetchCall,
+        'V1 request wrapper',
+        'a request wrapper on the V1 base URL; its calls with a known path are rewritten, the others are marked.',
+        links,
+      );
+  for (const n of nodes) {
+    const url = isString(n) ? n.value : n.type === 'TemplateElement' ? (n.value.cooked ?? '') : undefined;
+    if (url !== undefined && ours(url))
+      ctx.todo(n, 'V1 base URL', 'the V1 base URL is still used by code this tool did not rewrite.', links);
+    else if (isCredentialKey(n))
+      ctx.todo(
+        n,
+        'V1 credential header',
+        'a V1 credential header is still sent; V2 takes one secret key (X-Service-Secret-Key), which the V2 client sends.',
+        links,
+      );
+  }
+}
+
+const isCredentialKey = (n: N) =>
+  (n.type === 'ObjectProperty' || n.type === 'Property') &&
+  propName(n) !== undefined &&
+  isV1CredentialHeader(propName(n)!) &&
+  isHeaderKey(propName(n)!);
+
+/** Header spellings only (`X-Partner-Code`, `api-key`), not body fields like `store_code`. */
+const isHeaderKey = (name: string) =>
+  name.includes('-') || /^x/i.test(name) || /^(apikey|partnerkey|partnercode|storecode)$/i.test(name);
+
+export function transformSource(text: string, file: string, options: CodeOptions = {}): TransformResult {
+  let ast: Ast;
+  try {
+    ast = parseSource(text, file);
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    return { file, output: text, changed: false, findings: [], error: `does not parse: ${msg}` };
+  }
+  const b = new Bindings(indexTree(ast.program).nodes, indexTree(ast.program).links);
+  const before = countRefs(ast.program);
+  const seen = new Set<N>();
+  const ctx: Context = {
+    file,
+    ast,
+    b,
+    findings: [],
+    adapter: false,
+    rewrites: 0,
+    todo(node, what, reason, links) {
+      const stmt = statementOf(links, node) ?? node;
+      if (seen.has(stmt)) return;
+      seen.add(stmt);
+      const had = hasTodo(stmt);
+      addTodo(stmt, reason);
+      this.findings.push({
+        ...position(file, node),
+        kind: 'todo',
+        what,
+        detail: had ? `${reason} (TODO already in place)` : reason,
+      });
+    },
+  };
+  const { links, sites, wrappers, bases } = v1Sites(ast, b);
+  for (const { site, lib } of sites) handleSite(ctx, site, links, lib);
+  for (const edit of rewriteCallbackReads(indexTree(ast.program).nodes))
+    ctx.findings.push({
+      ...position(file, edit.node),
+      kind: 'rewritten',
+      what: 'legacy callback: order_reference',
+      detail: `${edit.what} (the Order_ reference V2 calls take)`,
+    });
+  if (ctx.rewrites > 0) {
+    addSetup(ast.program, file, {
+      keyExpression: options.keyExpression ?? DEFAULT_KEY_EXPRESSION,
+      stores: options.stores ?? {},
+      baseUrl: ctx.baseUrl,
+      adapter: ctx.adapter,
+    });
+    removeUnused(ast.program, before);
+  }
+  markLeftovers(ctx, wrappers, bases);
+  const output = ctx.findings.length ? printAst(ast) : text;
+  ctx.findings.sort((x, y) => x.line - y.line || x.column - y.column);
+  return { file, output, changed: output !== text, findings: ctx.findings };
+}

@@ -1,0 +1,106 @@
+import { bare, isIdent, isString, type Link, memberPath, type N } from './ast.ts';
+
+/**
+ * What a file's constants hold, as far as it can be read without running it: a name (or `this.x`) bound
+ * exactly once, by a `const` (or a class field, or one `this.x =` assignment), to an expression.
+ */
+export class Bindings {
+  private readonly values = new Map<string, N[]>();
+
+  constructor(nodes: N[], links: Map<N, Link>) {
+    for (const n of nodes) {
+      if (n.type === 'VariableDeclarator' && n.id.type === 'Identifier') {
+        const kind = links.get(n)?.parent?.kind;
+        this.add(n.id.name, kind === 'const' && n.init ? n.init : null);
+      } else if (
+        (n.type === 'ClassProperty' || n.type === 'PropertyDefinition') &&
+        !n.computed &&
+        isIdent(n.key)
+      ) {
+        this.add(`this.${n.key.name}`, n.value ?? null);
+      } else if (n.type === 'AssignmentExpression') {
+        const key = memberPath(n.left);
+        if (key) this.add(key, n.operator === '=' && key.startsWith('this.') ? n.right : null);
+      } else if ((n.type === 'FunctionDeclaration' || n.type === 'ClassDeclaration') && n.id) {
+        this.add(n.id.name, null);
+      }
+    }
+  }
+
+  private add(key: string, value: N | null) {
+    this.values.set(key, [...(this.values.get(key) ?? []), value]);
+  }
+
+  /** The one expression bound to `key`, or undefined (unknown, rebound, or a parameter shadowing it). */
+  get(key: string): N | undefined {
+    const v = this.values.get(key);
+    return v && v.length === 1 && v[0] ? v[0] : undefined;
+  }
+
+  /** Resolves identifiers and `this.x` through constants (a few steps at most). */
+  resolve(n: N, depth = 0): N {
+    const b = bare(n);
+    const key = memberPath(b);
+    if (depth > 4 || !key || (b.type !== 'Identifier' && !key.startsWith('this.'))) return b;
+    const v = this.get(key);
+    return v ? this.resolve(v, depth + 1) : b;
+  }
+}
+
+export type Piece = { text: string } | { hole: N };
+
+/** A string expression as text and holes (the parts only known at run time). */
+export function evalString(n: N, b: Bindings, depth = 0): Piece[] {
+  const node = bare(n);
+  if (depth > 6) return [{ hole: node }];
+  if (isString(node)) return [{ text: node.value }];
+  if (node.type === 'TemplateLiteral') {
+    const out: Piece[] = [];
+    node.quasis.forEach((q: N, i: number) => {
+      out.push({ text: q.value.cooked ?? q.value.raw });
+      if (i < node.expressions.length) out.push(...evalString(node.expressions[i], b, depth + 1));
+    });
+    return out;
+  }
+  if (node.type === 'BinaryExpression' && node.operator === '+') {
+    return [...evalString(node.left, b, depth + 1), ...evalString(node.right, b, depth + 1)];
+  }
+  if (
+    node.type === 'LogicalExpression' &&
+    (node.operator === '??' || node.operator === '||') &&
+    isEnv(node.left)
+  ) {
+    // `process.env.X ?? 'https://…/v1'`: the fallback says which API it is.
+    return evalString(node.right, b, depth + 1);
+  }
+  const resolved = b.resolve(node);
+  if (resolved !== node) return evalString(resolved, b, depth + 1);
+  return [{ hole: node }];
+}
+
+export const isEnv = (n: N) =>
+  bare(n)?.type === 'MemberExpression' && memberPath(bare(n).object) === 'process.env';
+
+/** The pieces as text with `{hN}` for holes, and the holes. */
+export function flatten(pieces: Piece[]): { text: string; holes: N[] } {
+  const holes: N[] = [];
+  let text = '';
+  for (const p of pieces) {
+    if ('text' in p) text += p.text;
+    else text += `{h${holes.push(p.hole) - 1}}`;
+  }
+  return { text, holes };
+}
+
+const V1_SEGMENT = /\/v1(?=[/?#]|$)/;
+
+/** Where a V1 URL's path starts: the index just after `/v1`, or -1. */
+export function v1Split(text: string): number {
+  const m = V1_SEGMENT.exec(text);
+  return m ? m.index + 3 : -1;
+}
+
+/** Whether a string constant is a V1 base URL (`https://…/v1…`). */
+export function isV1Url(text: string): boolean {
+  return /^https?:\/\//i.test(text) && v1Split(text) >= 0;
+}

@@ -1,0 +1,56 @@
+/**
+ * What code rewritten by `partner-print-migrate code` calls at run time where the V1 value is only known
+ * then: a V1 order body becomes a V2 order request through `convertV1Order` (the one home of the field
+ * mapping), and a V1 order identifier (a `<store_code>-<number>` code, a partner reference or already an
+ * `Order_` reference) becomes an `Order_` reference through the custom-identifier lookup.
+ */
+import { NotFoundError, PartnerPrintError } from '@partner-print/client';
+import type { Reference } from '@partner-print/openapi/wire';
+import type { MigrateClient } from './client.ts';
+import { convertV1Order, type V2OrderRequest } from './convert.ts';
+import { createImageUploader } from './image.ts';
+import { createOrderReferenceResolver } from './references.ts';
+import { createSkuResolver } from './resolver.ts';
+
+export interface V1AdapterOptions {
+  /** V1 store code → `Store_…` reference (the `--store CODE=Store_…` pairs of the CLI). */
+  stores?: Readonly<Record<string, string>>;
+  /** Store reference for V1 orders whose store code is not in `stores`. */
+  storeReference?: string;
+}
+
+export interface V1Adapter {
+  /** The V2 order request for a V1 order body; throws a `PartnerPrintError` listing what did not convert. */
+  toV2Order(v1Order: unknown): Promise<V2OrderRequest>;
+  /** The `Order_` reference for a V1 order code, a partner reference, or an `Order_` reference. */
+  orderReference(v1Reference: string): Promise<Reference<'Order'>>;
+}
+
+type AdapterClient = MigrateClient & Required<Pick<MigrateClient, 'uploadImage'>>;
+
+export function createV1Adapter(client: AdapterClient, options: V1AdapterOptions = {}): V1Adapter {
+  const skus = createSkuResolver(client);
+  const images = createImageUploader((bytes) => client.uploadImage(bytes));
+  const references = createOrderReferenceResolver(client);
+  const stores = new Map(Object.entries(options.stores ?? {}));
+  return {
+    async toV2Order(v1Order) {
+      const result = await convertV1Order(v1Order, {
+        resolveSku: (sku) => skus.resolve(sku),
+        uploadImage: (b64) => images.uploadBase64(b64),
+        storeReference: (code) => stores.get(code) ?? options.storeReference,
+        ...(options.storeReference ? { defaultStoreReference: options.storeReference } : {}),
+      });
+      if (result.ok) return result.order;
+      const what = result.errors.map((e) => `${e.path || 'order'}: ${e.message}`).join('; ');
+      throw new PartnerPrintError(`The V1 order does not convert to a V2 order: ${what}`, {
+        code: 'invalid_v1_order',
+      });
+    },
+    async orderReference(v1Reference) {
+      const r = await references.resolve(v1Reference);
+      if (r.status === 'resolved' && r.orderReference) return r.orderReference as Reference<'Order'>;
+      throw new NotFoundError(r.note, { code: 'order_not_found' });
+    },
+  };
+}
