@@ -25,6 +25,7 @@ describe('public surface (names documented in the README)', () => {
       auditSource: 'function',
       camelToSnake: 'function',
       convertV1Order: 'function',
+      createV1Adapter: 'function',
       createImageUploader: 'function',
       createOrderReferenceResolver: 'function',
       createSkuResolver: 'function',
@@ -46,13 +47,17 @@ describe('public surface (names documented in the README)', () => {
 
   it('@partner-print/migrate/node', () => {
     expect(surface(node)).toEqual({
+      GUIDE_URL: 'string',
+      TODO_TAG: 'string',
       UsageError: 'class',
       auditDirectory: 'function',
       createFileSkuCache: 'function',
       deriveCustomIdentifier: 'function',
+      migrateCode: 'function',
       readJsonLines: 'function',
       readSkuRecords: 'function',
       runCli: 'function',
+      transformSource: 'function',
     });
   });
 

@@ -23,7 +23,7 @@ export interface V1Adapter {
   /** The V2 order request for a V1 order body; throws a `PartnerPrintError` listing what did not convert. */
   toV2Order(v1Order: unknown): Promise<V2OrderRequest>;
   /** The `Order_` reference for a V1 order code, a partner reference, or an `Order_` reference. */
-  orderReference(v1Reference: string): Promise<Reference<'Order'>>;
+  orderReference(v1Reference: string | number | null | undefined): Promise<Reference<'Order'>>;
 }
 
 type AdapterClient = MigrateClient & Required<Pick<MigrateClient, 'uploadImage'>>;
@@ -48,7 +48,10 @@ export function createV1Adapter(client: AdapterClient, options: V1AdapterOptions
       });
     },
     async orderReference(v1Reference) {
-      const r = await references.resolve(v1Reference);
+      // V1 code put whatever it had into the path (a missing value became `/orders/null`, a 404).
+      if (v1Reference === null || v1Reference === undefined || v1Reference === '')
+        throw new NotFoundError(`No order reference given (${String(v1Reference)}).`);
+      const r = await references.resolve(String(v1Reference));
       if (r.status === 'resolved' && r.orderReference) return r.orderReference as Reference<'Order'>;
       throw new NotFoundError(r.note, { code: 'order_not_found' });
     },

@@ -1,4 +1,4 @@
-import { isString, memberPath, type N, propName } from './ast.ts';
+import { bare, isString, memberPath, type N, propName } from './ast.ts';
 
 /**
  * The legacy order-updated callback keeps its query parameters for V2 orders: `order_reference` stays the
@@ -24,12 +24,15 @@ export interface CallbackEdit {
   what: string;
 }
 
-export function rewriteCallbackReads(nodes: N[]): CallbackEdit[] {
+/** Finds the reads (and rewrites them when `apply`). */
+export function rewriteCallbackReads(nodes: N[], apply = true): CallbackEdit[] {
   const edits: CallbackEdit[] = [];
   for (const n of nodes) {
     if (n.type === 'MemberExpression' && propName(n) === V1_PARAM && isQueryObject(n.object)) {
-      if (n.computed) n.property = { type: 'StringLiteral', value: V2_PARAM };
-      else n.property = { type: 'Identifier', name: V2_PARAM };
+      if (apply)
+        n.property = n.computed
+          ? { type: 'StringLiteral', value: V2_PARAM }
+          : { type: 'Identifier', name: V2_PARAM };
       edits.push({ node: n, what: `${memberPath(n.object)}.${V1_PARAM} → ${V2_PARAM}` });
     } else if (
       n.type === 'CallExpression' &&
@@ -39,16 +42,20 @@ export function rewriteCallbackReads(nodes: N[]): CallbackEdit[] {
       isString(n.arguments[0]) &&
       n.arguments[0].value === V1_PARAM
     ) {
-      n.arguments[0] = { type: 'StringLiteral', value: V2_PARAM };
+      if (apply) n.arguments[0] = { type: 'StringLiteral', value: V2_PARAM };
       edits.push({ node: n, what: `searchParams.get('${V1_PARAM}') → '${V2_PARAM}'` });
     } else if (
       n.type === 'VariableDeclarator' &&
       n.id.type === 'ObjectPattern' &&
       n.init &&
-      isQueryObject(n.init)
+      isQueryObject(bare(n.init))
     ) {
       for (const p of n.id.properties) {
         if (p.type !== 'ObjectProperty' || propName(p) !== V1_PARAM) continue;
+        if (!apply) {
+          edits.push({ node: p, what: '' });
+          continue;
+        }
         // The local name stays (with its default, if any); only the parameter read changes.
         p.key = { type: 'Identifier', name: V2_PARAM };
         p.shorthand = false;

@@ -31,7 +31,8 @@ export interface Instance {
 
 export interface CallSite {
   node: N;
-  lib: HttpLib;
+  /** `wrapper`: a fetch wrapper's call, which yields the parsed JSON. */
+  lib: HttpLib | 'wrapper';
   method: string | undefined;
   /** The URL as text with `{hN}` for run-time parts; undefined when nothing of it is known. */
   url: { text: string; holes: N[] } | undefined;

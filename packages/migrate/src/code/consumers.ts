@@ -26,6 +26,7 @@ export interface Consumer {
 export interface UnknownRead {
   node: N;
   field: string;
+  reason: string;
 }
 
 /** V1 fields of an order whose V2 name is known: the conversion tables' fields, and the order's reference. */
@@ -95,7 +96,8 @@ function viaVariable(decl: N, lib: HttpLib, links: Links): Consumer | string {
   }
   // What the guard's own `throw` reads of the response goes away with it.
   const inGuard = (n: N, l: Links) => {
-    for (let cur = l.get(n)?.parent; cur; cur = l.get(cur)?.parent) if (guards.some(([g]) => g === cur)) return true;
+    for (let cur = l.get(n)?.parent; cur; cur = l.get(cur)?.parent)
+      if (guards.some(([g]) => g === cur)) return true;
     return false;
   };
   for (const { node, links: l } of refs) {
@@ -108,12 +110,18 @@ function viaVariable(decl: N, lib: HttpLib, links: Links): Consumer | string {
     apply(value) {
       for (const [g, l] of guards) removeStatement(l, g);
       const only = reads.length === 1 ? reads[0]! : undefined;
-      const into = only ? only[1].get(only[0]) : undefined;
+      const outer = only ? outerCast(only[0], only[1]) : undefined;
+      const into = outer ? only![1].get(outer) : undefined;
       const declStmt = links.get(decl)?.parent;
-      if (only && into?.key === 'init' && into.parent.type === 'VariableDeclarator' && declStmt?.declarations?.length === 1) {
+      if (
+        only &&
+        into?.key === 'init' &&
+        into.parent.type === 'VariableDeclarator' &&
+        declStmt?.declarations?.length === 1
+      ) {
         // `const res = await fetch(…); const data = await res.json();` → `const data = <V2 value>;`
         removeStatement(links, declStmt);
-        replaceNode(only[1], only[0], value);
+        replaceNode(only[1], outer, value);
         return settle(value, only[1]);
       }
       decl.init = value;
@@ -135,20 +143,45 @@ function programOf(links: Links, node: N): N {
   return cur;
 }
 
-/** Reads of known V1 snake_case fields on the V2 value become the V2 names; the unknown ones are returned. */
+/**
+ * Reads of the V1 response become reads of the V2 order. The reference documents `reference`, `status` (an
+ * object) and the shipment references of a read order: `reference` (V1 `order_reference`) is proven; a known
+ * request field is renamed to its V2 name and marked (the read payload may not carry it); `status` and the
+ * rest are marked and left as they are.
+ */
 export function renameFieldReads(scope: N, name: string, decl: N): UnknownRead[] {
   const unknown: UnknownRead[] = [];
   for (const { node, links } of refsOf(scope, name, decl)) {
     const m = links.get(node)?.parent;
     if (m?.type !== 'MemberExpression' || m.object !== node || m.computed) continue;
     const field = propName(m);
-    if (!field?.includes('_')) continue;
-    const v2 = RESPONSE_RENAMES[field] ?? (KNOWN_FIELDS.has(field) ? v2FieldName(field) : undefined);
-    if (v2) m.property = { type: 'Identifier', name: v2 };
-    else unknown.push({ node: m, field });
+    if (!field || field === 'reference') continue;
+    const renamed = RESPONSE_RENAMES[field];
+    if (renamed) {
+      m.property = { type: 'Identifier', name: renamed };
+    } else if (field === 'status') {
+      unknown.push({ node: m, field, reason: STATUS_NOTE });
+    } else if (KNOWN_FIELDS.has(field)) {
+      const v2 = v2FieldName(field);
+      if (v2 !== field) m.property = { type: 'Identifier', name: v2 };
+      unknown.push({
+        node: m,
+        field,
+        reason: `reads \`${field}\` (V2: \`${v2}\`) of the order; the reference documents only reference, status and shipment references of a read order.`,
+      });
+    } else {
+      unknown.push({
+        node: m,
+        field,
+        reason: `reads \`${field}\` of the V1 response; a V2 order read documents only reference, status (an object) and shipment references (tracking is on GET /shipments/{shipmentReference}).`,
+      });
+    }
   }
   return unknown;
 }
+
+const STATUS_NOTE =
+  "reads `status`: in V2 an order's status is an object whose fields the reference does not show; V1 status values do not carry over.";
 
 /** A replaced expression that initialises a variable: the variable holds the V2 value now. */
 function settle(target: N, links: Links): UnknownRead[] {
@@ -161,10 +194,23 @@ function settle(target: N, links: Links): UnknownRead[] {
   return [];
 }
 
+/** A cast to the V1 response type (`(await res.json()) as V1Order`) goes with it: the V2 value is typed. */
+function outerCast(target: N, links: Links): N {
+  let cur = target;
+  for (
+    let up = links.get(cur)?.parent;
+    up && /^(TSAsExpression|TSTypeAssertion|TSSatisfiesExpression|ParenthesizedExpression)$/.test(up.type);
+    up = links.get(cur)?.parent
+  )
+    cur = up;
+  return cur;
+}
+
 function replacing(target: N, links: Links): Consumer {
   return {
     apply(value) {
-      replaceNode(links, target, value);
+      const outer = outerCast(target, links);
+      replaceNode(links, outer, value);
       return settle(value, links);
     },
   };
@@ -190,8 +236,9 @@ function thenJson(member: N, lib: HttpLib, links: Links): N | undefined {
   return ok && w?.type === 'AwaitExpression' ? w : undefined;
 }
 
-export function consumerOf(call: N, lib: HttpLib, links: Links): Consumer | string {
+export function consumerOf(call: N, lib: HttpLib | 'wrapper', links: Links): Consumer | string {
   const a = links.get(call)?.parent;
+  if (lib === 'wrapper') return wrapperConsumer(call, a, links);
   if (a?.type === 'MemberExpression' && a.object === call) {
     const then = thenJson(a, lib, links);
     if (then) return replacing(then, links);
@@ -233,4 +280,14 @@ function destructured(decl: N, links: Links): Consumer | string {
       return renameFieldReads(scope, name, decl.id);
     },
   };
+}
+
+/** A fetch wrapper's call yields the JSON body: `await request(…)`, or `return request(…)` in an async function. */
+function wrapperConsumer(call: N, a: N, links: Links): Consumer | string {
+  if (a?.type === 'AwaitExpression') return replacing(a, links);
+  const fn = functionOf(links, call);
+  const returned =
+    a?.type === 'ReturnStatement' || (a?.type === 'ArrowFunctionExpression' && a.body === call);
+  if (returned && fn?.async) return replacing(call, links);
+  return 'it is not awaited (a promise chain or a returned promise outside an async function)';
 }

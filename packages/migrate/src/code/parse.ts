@@ -38,7 +38,11 @@ export function printAst(ast: Ast): string {
   if (program.directives?.length && program.body.length) {
     const stmts = program.directives.map((d: { value: { value: string; extra?: { raw?: string } } }) => ({
       type: 'ExpressionStatement',
-      expression: { type: 'StringLiteral', value: d.value.value, extra: { raw: d.value.extra?.raw, rawValue: d.value.value } },
+      expression: {
+        type: 'StringLiteral',
+        value: d.value.value,
+        extra: { raw: d.value.extra?.raw, rawValue: d.value.value },
+      },
     }));
     program.directives = [];
     program.body.unshift(...stmts);

@@ -1,7 +1,7 @@
 import { isIdent, type N } from './ast.ts';
 import { requiredModule } from './calls.ts';
 import { parseStatementsCode } from './parse.ts';
-import { ADAPTER, CLIENT } from './v2-calls.ts';
+import type { Names } from './v2-calls.ts';
 
 export interface SetupOptions {
   /** The expression the secret key is read from. */
@@ -44,7 +44,7 @@ function importsName(body: N[], module: string, name: string): boolean {
 export function addSetup(
   program: N,
   file: string,
-  opts: SetupOptions & { baseUrl: string | undefined; adapter: boolean },
+  opts: SetupOptions & { baseUrl: string | undefined; adapter: boolean; names: Names },
 ): string[] {
   const body: N[] = program.body;
   const cjs =
@@ -55,9 +55,10 @@ export function addSetup(
     ) ||
       /\.c[jt]s$/.test(file));
   const wanted: Array<[string, string, string]> = [];
-  if (!declares(body, CLIENT)) wanted.push(['@partner-print/client', 'createClient', clientCode(opts)]);
-  if (opts.adapter && !declares(body, ADAPTER))
-    wanted.push(['@partner-print/migrate', 'createV1Adapter', adapterCode(opts.stores)]);
+  if (!declares(body, opts.names.client))
+    wanted.push(['@partner-print/client', 'createClient', clientCode(opts)]);
+  if (opts.adapter && !declares(body, opts.names.adapter))
+    wanted.push(['@partner-print/migrate', 'createV1Adapter', adapterCode(opts.names, opts.stores)]);
   if (!wanted.length) return [];
   const lines: string[] = [];
   for (const [module, name] of wanted) {
@@ -70,6 +71,14 @@ export function addSetup(
     `${lines.join('\n')}\n${decls.join('\n')}\n`,
     file.replace(/\.[cm]?[jt]sx?$/, '.ts'),
   );
+  // A comment heading the file stays at the top, above what is added.
+  const first = body[at];
+  const head: N = stmts[0];
+  if (at === 0 && head && first?.comments?.length) {
+    const leading = first.comments.filter((c: N) => c.leading);
+    first.comments = first.comments.filter((c: N) => !c.leading);
+    head.comments = [...leading, ...(head.comments ?? [])];
+  }
   body.splice(at, 0, ...stmts);
   return wanted.map(([, name]) => name);
 }
@@ -82,15 +91,36 @@ function lastHeaderIndex(body: N[]): number {
   return last;
 }
 
-function clientCode(opts: SetupOptions & { baseUrl: string | undefined }): string {
+function clientCode(opts: SetupOptions & { baseUrl: string | undefined; names: Names }): string {
   const base = opts.baseUrl ? quote(opts.baseUrl) : BASE_FALLBACK;
-  return `const ${CLIENT} = createClient({ secretKey: ${opts.keyExpression}, baseUrl: ${base} });`;
+  return `const ${opts.names.client} = createClient({ secretKey: ${opts.keyExpression}, baseUrl: ${base} });`;
 }
 
-function adapterCode(stores: Readonly<Record<string, string>>): string {
+function adapterCode(names: Names, stores: Readonly<Record<string, string>>): string {
   const entries = Object.entries(stores).map(([k, v]) => `${quote(k)}: ${quote(v)}`);
   const arg = entries.length ? `, { stores: { ${entries.join(', ')} } }` : '';
-  return `const ${ADAPTER} = createV1Adapter(${CLIENT}${arg});`;
+  return `const ${names.adapter} = createV1Adapter(${names.client}${arg});`;
 }
 
 const quote = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
+
+/** The names of an earlier run's client and adapter, or free names for new ones. */
+export function chooseNames(nodes: N[]): Names {
+  const used = new Set<string>();
+  let client: string | undefined;
+  let adapter: string | undefined;
+  for (const n of nodes) {
+    if (n.type === 'Identifier') used.add(n.name);
+    if (n.type === 'VariableDeclarator' && isIdent(n.id) && n.init?.type === 'CallExpression') {
+      if (isIdent(n.init.callee, 'createClient')) client ??= n.id.name;
+      if (isIdent(n.init.callee, 'createV1Adapter')) adapter ??= n.id.name;
+    }
+  }
+  const free = (base: string) => {
+    for (let i = 1; ; i++) {
+      const name = i === 1 ? base : `${base}${i}`;
+      if (!used.has(name)) return name;
+    }
+  };
+  return { client: client ?? free('partnerPrint'), adapter: adapter ?? free('partnerPrintV1') };
+}

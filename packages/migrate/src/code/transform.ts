@@ -14,10 +14,11 @@ import { rewriteCallbackReads } from './callbacks.ts';
 import { type CallSite, findInstances, headerProblem, libraryNames, readCall } from './calls.ts';
 import { countRefs, removeUnused } from './cleanup.ts';
 import { consumerOf } from './consumers.ts';
+import { findV1Mocks, MOCK_REASON } from './mocks.ts';
 import { type Ast, parseSource, printAst } from './parse.ts';
-import { addSetup, DEFAULT_KEY_EXPRESSION } from './setup.ts';
-import { addTodo, hasTodo } from './todo.ts';
-import { planCall } from './v2-calls.ts';
+import { addSetup, chooseNames, DEFAULT_KEY_EXPRESSION } from './setup.ts';
+import { addTodo, hasTodo, TODO_TAG } from './todo.ts';
+import { type Names, planCall } from './v2-calls.ts';
 import { Bindings, evalString, flatten, isV1Url, type Piece, v1Split } from './values.ts';
 import { findWrappers, type Wrapper } from './wrappers.ts';
 
@@ -75,7 +76,7 @@ function wrapperSite(call: N, w: Wrapper, b: Bindings): CallSite {
   const path: Piece[] = evalString(call.arguments[0], b);
   return {
     node: call,
-    lib: 'fetch',
+    lib: 'wrapper',
     method: m ? (isString(b.resolve(m)) ? b.resolve(m).value.toUpperCase() : undefined) : 'GET',
     url: flatten([...w.base, ...path]),
     body: parsed,
@@ -92,6 +93,7 @@ interface Context {
   baseUrl?: string;
   adapter: boolean;
   rewrites: number;
+  names: Names;
   todo(node: N, what: string, reason: string, links: Map<N, Link>): void;
 }
 
@@ -110,12 +112,17 @@ function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: 
       ? `it passes options the V2 client does not take (${site.extra.join(', ')})`
       : undefined) ?? headerProblem(site.headers, ctx.b);
   const plan = site.url
-    ? planCall(site.method, site.url, site.body)
+    ? planCall(ctx.names, site.method, site.url, site.body)
     : ({ ok: false, reason: 'its URL is not known statically' } as const);
   const reason = problem ?? (plan.ok ? undefined : plan.reason);
   const consumer = reason || !plan.ok ? undefined : consumerOf(site.node, site.lib, links);
   if (reason || typeof consumer === 'string' || !consumer || !plan.ok) {
-    ctx.todo(site.node, what, `V1 call left as it is: ${reason ?? consumer}.`, links);
+    ctx.todo(
+      site.node,
+      what,
+      `V1 call left as it is: ${String(reason ?? consumer).replace(/\.$/, '')}.`,
+      links,
+    );
     return;
   }
   const pos = position(ctx.file, site.node);
@@ -128,8 +135,7 @@ function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: 
   ctx.rewrites++;
   const target = plan.endpoint.v2.map((e) => `${e.method} ${e.path}`).join(' + ');
   ctx.findings.push({ ...pos, kind: 'rewritten', what, detail: `→ ${target} through the V2 client` });
-  for (const u of unknown)
-    ctx.todo(u.node, `V1 response field ${u.field}`, `reads \`${u.field}\` of the V1 response; the V2 order has no field this tool knows for it (tracking is on GET /shipments/{shipmentReference}).`, links);
+  for (const u of unknown) ctx.todo(u.node, `V1 response field ${u.field}`, u.reason, links);
 }
 
 /** The part of a V1 URL up to `/v1`: calls to one base are one API. */
@@ -163,10 +169,12 @@ function v1Sites(ast: Ast, b: Bindings) {
       (site.method !== undefined && mapV1Endpoint(site.method, path) !== undefined);
     candidates.push({ site, lib: w ? `${key} wrapper` : site.lib, base, sure });
   }
+  const mocks = findV1Mocks(nodes, b);
   const bases = new Set(candidates.filter((c) => c.sure && c.base !== undefined).map((c) => c.base));
+  for (const m of mocks) bases.add(m.base);
   for (const w of wrappers.values()) bases.add(baseOf(flatten(w.base).text));
   const sites = candidates.filter((c) => c.sure || (c.base !== undefined && bases.has(c.base)));
-  return { links, sites, wrappers, bases };
+  return { links, sites, wrappers, bases, mocks };
 }
 
 function credentialHeaders(headers: N[], b: Bindings): boolean {
@@ -238,6 +246,7 @@ export function transformSource(text: string, file: string, options: CodeOptions
     file,
     ast,
     b,
+    names: chooseNames(indexTree(ast.program).nodes),
     findings: [],
     adapter: false,
     rewrites: 0,
@@ -255,26 +264,63 @@ export function transformSource(text: string, file: string, options: CodeOptions
       });
     },
   };
-  const { links, sites, wrappers, bases } = v1Sites(ast, b);
+  const { links, sites, wrappers, bases, mocks } = v1Sites(ast, b);
+  for (const m of mocks) ctx.todo(m.node, `V1 mock (${m.lib})`, MOCK_REASON, links);
   for (const { site, lib } of sites) handleSite(ctx, site, links, lib);
-  for (const edit of rewriteCallbackReads(indexTree(ast.program).nodes))
-    ctx.findings.push({
-      ...position(file, edit.node),
-      kind: 'rewritten',
-      what: 'legacy callback: order_reference',
-      detail: `${edit.what} (the Order_ reference V2 calls take)`,
-    });
+  // The callback's order_reference_v2 is what V2 calls take: read it only when this file's order calls are V2.
+  const allRewritten = ctx.findings.every(
+    (f) => f.kind === 'rewritten' || f.what.startsWith('V1 response field'),
+  );
+  if (!allRewritten) {
+    const { nodes, links: l } = indexTree(ast.program);
+    for (const edit of rewriteCallbackReads(nodes, false))
+      ctx.todo(
+        edit.node,
+        'legacy callback: order_reference',
+        'read order_reference_v2 (the Order_ reference) here once the V1 calls of this file are rewritten; order_reference stays the V1 code.',
+        l,
+      );
+  } else
+    for (const edit of rewriteCallbackReads(indexTree(ast.program).nodes))
+      ctx.findings.push({
+        ...position(file, edit.node),
+        kind: 'rewritten',
+        what: 'legacy callback: order_reference',
+        detail: `${edit.what} (the Order_ reference V2 calls take)`,
+      });
   if (ctx.rewrites > 0) {
     addSetup(ast.program, file, {
       keyExpression: options.keyExpression ?? DEFAULT_KEY_EXPRESSION,
       stores: options.stores ?? {},
       baseUrl: ctx.baseUrl,
       adapter: ctx.adapter,
+      names: ctx.names,
     });
     removeUnused(ast.program, before);
   }
   markLeftovers(ctx, wrappers, bases);
+  reportTodosInPlace(ctx, seen);
   const output = ctx.findings.length ? printAst(ast) : text;
   ctx.findings.sort((x, y) => x.line - y.line || x.column - y.column);
   return { file, output, changed: output !== text, findings: ctx.findings };
+}
+
+/** TODOs an earlier run left (on code that no longer looks like a V1 call, e.g. a field read): reported again. */
+function reportTodosInPlace(ctx: Context, seen: Set<N>): void {
+  for (const n of indexTree(ctx.ast.program).nodes) {
+    if (seen.has(n)) continue;
+    const c = (n.comments ?? []).find((x: N) => x.leading && String(x.value).includes(TODO_TAG));
+    if (!c) continue;
+    seen.add(n);
+    const reason = String(c.value)
+      .replace(TODO_TAG, '')
+      .replace(/\s+—\s+\S+\s*$/, '')
+      .trim();
+    ctx.findings.push({
+      ...position(ctx.file, n),
+      kind: 'todo',
+      what: 'TODO in place',
+      detail: `${reason} (TODO already in place)`,
+    });
+  }
 }

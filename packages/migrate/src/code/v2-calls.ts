@@ -3,9 +3,11 @@ import { bare, isIdent, type N } from './ast.ts';
 import { parseExpressionCode } from './parse.ts';
 import { v1Split } from './values.ts';
 
-/** The names the rewritten code binds: the V2 client and the run-time V1 adapter. */
-export const CLIENT = 'partnerPrint';
-export const ADAPTER = 'partnerPrintV1';
+/** The names the rewritten code binds: the V2 client and the run-time V1 adapter (free names of the file). */
+export interface Names {
+  client: string;
+  adapter: string;
+}
 
 /** An expression from code with `__ppN__` placeholders replaced by existing nodes. */
 export function fill(code: string, nodes: N[]): N {
@@ -34,7 +36,8 @@ export type Plan =
   | { ok: true; endpoint: EndpointMapping; value: () => N; needsAdapter: boolean }
   | { ok: false; endpoint?: EndpointMapping; reason: string };
 
-const ORDER_READ = `(await ${CLIENT}.get('/orders/{orderReference}', { params: { path: { orderReference: await ${ADAPTER}.orderReference(__pp0__) } } })).order`;
+const orderRead = (n: Names) =>
+  `(await ${n.client}.get('/orders/{orderReference}', { params: { path: { orderReference: await ${n.adapter}.orderReference(__pp0__) } } })).order`;
 
 /** `encodeURIComponent(x)` → x: the SDK encodes path parameters itself. */
 function unencoded(n: N): N {
@@ -58,6 +61,7 @@ function orderIdentifier(path: string, holes: N[], endpoint: string): N | undefi
 
 /** What a V1 call becomes, or why it is left as it is. */
 export function planCall(
+  names: Names,
   method: string | undefined,
   url: { text: string; holes: N[] },
   body: N | 'opaque' | undefined,
@@ -80,13 +84,14 @@ export function planCall(
       ok: true,
       endpoint,
       needsAdapter: true,
-      value: () => fill(`(await ${CLIENT}.createOrder(await ${ADAPTER}.toV2Order(__pp0__))).order`, [body]),
+      value: () =>
+        fill(`(await ${names.client}.createOrder(await ${names.adapter}.toV2Order(__pp0__))).order`, [body]),
     };
   }
   if (endpoint.id === 'get-order' || endpoint.id === 'lookup-by-partner-reference') {
     const id = orderIdentifier(path, url.holes, endpoint.id);
     if (!id) return { ok: false, endpoint, reason: 'the order identifier in its path is not one value' };
-    return { ok: true, endpoint, needsAdapter: true, value: () => fill(ORDER_READ, [id]) };
+    return { ok: true, endpoint, needsAdapter: true, value: () => fill(orderRead(names), [id]) };
   }
   return { ok: false, endpoint, reason: endpoint.note };
 }

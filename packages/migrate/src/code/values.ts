@@ -57,7 +57,8 @@ export function evalString(n: N, b: Bindings, depth = 0): Piece[] {
   if (node.type === 'TemplateLiteral') {
     const out: Piece[] = [];
     node.quasis.forEach((q: N, i: number) => {
-      out.push({ text: q.value.cooked ?? q.value.raw });
+      const text = q.value.cooked ?? q.value.raw;
+      if (text) out.push({ text });
       if (i < node.expressions.length) out.push(...evalString(node.expressions[i], b, depth + 1));
     });
     return out;
@@ -74,7 +75,11 @@ export function evalString(n: N, b: Bindings, depth = 0): Piece[] {
     return evalString(node.right, b, depth + 1);
   }
   const resolved = b.resolve(node);
-  if (resolved !== node) return evalString(resolved, b, depth + 1);
+  if (resolved !== node) {
+    // A constant whose value is only known at run time stays a hole under its own name.
+    const inner = evalString(resolved, b, depth + 1);
+    if (inner.some((p) => 'text' in p)) return inner;
+  }
   return [{ hole: node }];
 }
 

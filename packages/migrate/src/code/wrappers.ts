@@ -70,10 +70,17 @@ function returnsJson(fn: N, fetchCall: N, links: Map<N, Link>): boolean {
     return links.get(links.get(d)?.parent)?.parent?.type === 'ReturnStatement';
   if (d?.type !== 'VariableDeclarator' || !isIdent(d.id)) return false;
   const { nodes, links: l } = indexTree(fn.body);
+  // `throw new Error(\`… ${res.status}\`)` reads the response only to fail.
+  const inThrow = (n: N) => {
+    for (let cur = l.get(n)?.parent; cur; cur = l.get(cur)?.parent)
+      if (cur.type === 'ThrowStatement') return true;
+    return false;
+  };
   const uses = nodes.filter((n) => isIdent(n, d.id.name) && n !== d.id);
   return (
     uses.length > 0 &&
     uses.every((u) => {
+      if (inThrow(u)) return true;
       const m = l.get(u)?.parent;
       if (m?.type !== 'MemberExpression' || m.object !== u) return false;
       if (propName(m) === 'ok') return true;

@@ -135,7 +135,8 @@ function codeCommand(program: Command, io: CliIO, done: (code: number) => void):
 }
 
 const HELP_AFTER = `
-Exit codes: 0 ok, 1 some lines failed (code: a file not parsed; --check: V1 usage remains), 2 usage error, 130 interrupted.
+Exit codes: 0 ok, 1 some lines failed, 2 usage error, 130 interrupted.
+(code: 1 also when a file did not parse, and with --check while V1 usage remains.)
 Examples:
   partner-print-migrate skus skus.csv --sandbox
   PARTNER_PRINT_SECRET_KEY=... partner-print-migrate orders v1-orders.jsonl --base-url https://…/v2 --submit

@@ -1,0 +1,20 @@
+'use strict';
+const { createClient } = require('@partner-print/client');
+const { createV1Adapter } = require('@partner-print/migrate');
+const partnerPrint = createClient({ secretKey: process.env.PARTNER_PRINT_SECRET_KEY ?? '', baseUrl: 'https://api.partner-print.example/v2' });
+const partnerPrintV1 = createV1Adapter(partnerPrint, { stores: { 'ACME1': 'Store_tGE0NHjohySteoIVhpOEDzxjkU' } });
+
+/** @param {Record<string, unknown>} order */
+async function createOrder(order) {
+  const data = (await partnerPrint.createOrder(await partnerPrintV1.toV2Order(order))).order;
+  return data.reference;
+}
+
+/** @param {string} ref */
+async function getOrder(ref) {
+  const data = (await partnerPrint.get('/orders/{orderReference}', { params: { path: { orderReference: await partnerPrintV1.orderReference(ref) } } })).order;
+  // TODO(partner-print v2): reads `status`: in V2 an order's status is an object whose fields the reference does not show; V1 status values do not carry over. — https://partner-print.github.io/sdk/#/guide-migrating-from-v1
+  return { status: data.status, tracking: data.tracking_code };
+}
+
+module.exports = { createOrder, getOrder };

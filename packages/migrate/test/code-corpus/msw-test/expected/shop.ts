@@ -1,0 +1,9 @@
+import { createClient } from '@partner-print/client';
+import { createV1Adapter } from '@partner-print/migrate';
+const partnerPrint = createClient({ secretKey: process.env.PARTNER_PRINT_SECRET_KEY ?? '', baseUrl: 'https://api.partner-print.example/v2' });
+const partnerPrintV1 = createV1Adapter(partnerPrint, { stores: { 'ACME1': 'Store_tGE0NHjohySteoIVhpOEDzxjkU' } });
+
+export async function sendToPrint(id: string, sku: string): Promise<string> {
+  const order = (await partnerPrint.createOrder(await partnerPrintV1.toV2Order({ store_code: 'ACME1', shipping_kind: 'combined', partner_reference: id, orderlines: [{ sku, quantity: 1 }] }))).order;
+  return order.reference;
+}

@@ -1,0 +1,17 @@
+import { HttpResponse, http } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { sendToPrint } from './shop.ts';
+
+const server = setupServer(
+  http.post('https://api.partner-print.example/v1/orders', () =>
+    HttpResponse.json({ reference: 'ACME1-77', status: 'received' }, { status: 201 }),
+  ),
+);
+
+beforeAll(() => server.listen());
+afterAll(() => server.close());
+
+it('sends the order to print', async () => {
+  expect(await sendToPrint('web-77', 'PROT-IP15-GLS')).toBe('ACME1-77');
+});

@@ -1,0 +1,53 @@
+// The V1 code keeps some calls of its HTTP libraries and frameworks (the ones marked TODO). The corpus
+// type-checks the rewritten code strictly against the real SDK packages; these loose declarations stand in
+// for the third-party modules, which this repository does not install.
+declare module 'axios' {
+  export type AxiosInstance = any;
+  const axios: any;
+  export default axios;
+}
+declare module 'got' {
+  const got: any;
+  export default got;
+}
+declare module 'ky' {
+  const ky: any;
+  export default ky;
+}
+declare module 'node-fetch' {
+  const fetch: any;
+  export default fetch;
+}
+declare module 'express' {
+  export type Request = any;
+  export type Response = any;
+  const express: any;
+  export default express;
+}
+declare module 'fastify' {
+  export interface FastifyInstance {
+    get(path: string, handler: (request: any, reply: any) => unknown): void;
+    log: any;
+  }
+}
+declare module 'next/server' {
+  export type NextRequest = any;
+  export const NextResponse: any;
+}
+declare module 'nock' {
+  const nock: any;
+  export default nock;
+}
+declare module 'msw' {
+  export const http: any;
+  export const HttpResponse: any;
+}
+declare module 'msw/node' {
+  export const setupServer: any;
+}
+declare namespace JSX {
+  type Element = unknown;
+  interface IntrinsicElements {
+    [name: string]: Record<string, unknown>;
+  }
+}
