@@ -32,31 +32,47 @@ export interface OrderClaim {
 /**
  * The in-process claim store: concurrent calls with one identifier are already one flight (createOrder
  * shares it), so a claim is always free; it remembers the orders created for `rememberMs`, so a repeat
- * soon after is answered without a request even when the service's lookup lags behind its commits.
+ * soon after is answered without a request even when the service's lookup lags behind its commits, and a
+ * POST whose outcome its holder did not learn (for as long), so the next holder waits out a settle window
+ * as it would with a shared store.
  */
 export function memoryOrderClaims(options: { rememberMs?: number; now?: () => number } = {}): OrderClaims {
   const rememberMs = options.rememberMs ?? 10 * 60_000;
   const now = options.now ?? Date.now;
   const created = new Map<string, RecordedOrder & { at: number }>();
+  /** POSTs whose outcome their holder did not learn, by when it said so. */
+  const posted = new Map<string, number>();
   const prune = () => {
     // Map order is insertion order (re-set entries are deleted first), so the oldest come first.
     for (const [id, entry] of created) {
       if (now() - entry.at < rememberMs) break;
       created.delete(id);
     }
+    for (const [id, at] of posted) {
+      if (now() - at < rememberMs) break;
+      posted.delete(id);
+    }
   };
   return {
     async acquire(id) {
       prune();
       const entry = created.get(id);
+      let sent = false;
+      const wasUnsettled = posted.has(id);
       return {
         recorded: entry && {
           reference: entry.reference,
           ...(entry.content ? { content: entry.content } : {}),
         },
-        unsettled: false,
-        beforePost: async () => true,
-        async release({ created: order }) {
+        unsettled: wasUnsettled,
+        beforePost: async () => {
+          sent = true;
+          return true;
+        },
+        async release({ created: order, unsettled }) {
+          posted.delete(id);
+          // Still unknown: this holder's POST, or an earlier one this holder did not settle.
+          if (unsettled && (sent || wasUnsettled) && !order) posted.set(id, now());
           if (!order) return;
           created.delete(id);
           created.set(id, { ...order, at: now() });

@@ -42,14 +42,15 @@ export class OrderClaimUnavailableError extends PartnerPrintError {
   override name = 'OrderClaimUnavailableError';
 }
 
-type Reply = { taken: boolean; msLeft: number; ref: string; unsettled: boolean };
+type Reply = { taken: boolean; msLeft: number; ref: string; unsettled: boolean; content: string };
 const toReply = (value: unknown): Reply => {
-  const [taken, msLeft, ref, unsettled] = Array.isArray(value) ? value : [];
+  const [taken, msLeft, ref, unsettled, content] = Array.isArray(value) ? value : [];
   return {
     taken: Number(taken) === 1,
     msLeft: Number(msLeft) || 0,
     ref: String(ref ?? ''),
     unsettled: Number(unsettled) === 1,
+    content: String(content ?? ''),
   };
 };
 
@@ -173,7 +174,9 @@ export class RedisOrderClaims implements OrderClaims {
     const heartbeat = setInterval(() => void renew(false).catch(() => {}), Math.max(ttlMs / 3, 10));
     (heartbeat as { unref?: () => void }).unref?.();
     return {
-      recorded: reply.ref ? { reference: reply.ref } : undefined,
+      recorded: reply.ref
+        ? { reference: reply.ref, ...(reply.content ? { content: reply.content } : {}) }
+        : undefined,
       unsettled: reply.unsettled,
       beforePost: async () => {
         // Renewed and marked "posting" in one step; while Redis does not answer, retry as long as the claim
@@ -190,7 +193,13 @@ export class RedisOrderClaims implements OrderClaims {
       },
       release: async ({ created, unsettled }) => {
         clearInterval(heartbeat);
-        const args = [token, created?.reference ?? '', unsettled ? 1 : 0, this.o.rememberMs];
+        const args = [
+          token,
+          created?.reference ?? '',
+          unsettled ? 1 : 0,
+          this.o.rememberMs,
+          created?.content ?? '',
+        ];
         // The caller has its answer; a release Redis missed is retried in the background until the claim
         // would have expired anyway, so others do not wait out ttlMs after a short outage.
         if (!(await this.tryRelease(id, args))) void this.releaseLater(id, args, clock.now() + ttlMs);

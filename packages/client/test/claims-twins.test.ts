@@ -1,0 +1,81 @@
+import fc from 'fast-check';
+import { createClient as createRedis } from 'redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RedisServer, startRedisServer } from '../../../test-utils/redis-server.ts';
+import { memoryOrderClaims, type OrderClaims } from '../src/orders/claims.ts';
+import { RedisOrderClaims } from '../src/redis.ts';
+
+// The in-process claim store and the Redis one, driven one holder at a time with the same random
+// sequences: every acquisition sees the same recorded order (reference and content) and the same
+// "unsettled", whatever earlier holders posted and released, before and after rememberMs. A real
+// redis-server on 127.0.0.1; without it this test fails, never skips.
+let server: RedisServer;
+let redis: ReturnType<typeof createRedis>;
+
+beforeAll(async () => {
+  server = await startRedisServer();
+  redis = createRedis({ url: server.url });
+  redis.on('error', () => {});
+  await redis.connect();
+}, 20_000);
+afterAll(async () => {
+  await redis?.quit();
+  await server?.stop();
+});
+
+const REMEMBER_MS = 300;
+
+interface Step {
+  id: number;
+  post: boolean;
+  outcome: 'created' | 'unsettled' | 'failed';
+  content: boolean;
+  /** Well within rememberMs, or well past it (timing noise stays far from the boundary). */
+  pause: 'none' | 'short' | 'long';
+}
+
+const step: fc.Arbitrary<Step> = fc.record({
+  id: fc.nat(1),
+  post: fc.boolean(),
+  outcome: fc.constantFrom('created', 'unsettled', 'failed'),
+  content: fc.boolean(),
+  pause: fc.constantFrom('none', 'none', 'none', 'short', 'short', 'long'),
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function holder(claims: OrderClaims, s: Step, n: number) {
+  const claim = await claims.acquire(`id-${s.id}`);
+  const seen = { recorded: claim.recorded, unsettled: claim.unsettled };
+  const posted = s.post ? await claim.beforePost() : undefined;
+  const reference = `Order_TWINS${String(n).padStart(24, '0')}`;
+  await claim.release(
+    s.outcome === 'created'
+      ? { created: { reference, ...(s.content ? { content: `c${n}` } : {}) } }
+      : { unsettled: s.outcome === 'unsettled' },
+  );
+  return { ...seen, posted };
+}
+
+describe('memoryOrderClaims and RedisOrderClaims agree', { timeout: 600_000 }, () => {
+  it('the same recorded order and the same unsettled flag at every acquisition', async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), async (steps) => {
+        run += 1;
+        const memory = memoryOrderClaims({ rememberMs: REMEMBER_MS });
+        const shared = new RedisOrderClaims({
+          client: redis,
+          prefix: `twins${run}`,
+          rememberMs: REMEMBER_MS,
+        });
+        for (const [n, s] of steps.entries()) {
+          const [m, r] = [await holder(memory, s, n), await holder(shared, s, n)];
+          expect({ step: n, ...r }).toEqual({ step: n, ...m });
+          if (s.pause !== 'none') await sleep(s.pause === 'short' ? 20 : REMEMBER_MS + 150);
+        }
+      }),
+      { numRuns: Number(process.env.TWINS_RUNS ?? 25) },
+    );
+  });
+});
