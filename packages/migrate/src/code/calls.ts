@@ -217,11 +217,8 @@ function bodyOf(raw: Raw, o: Map<string, N>, b: Bindings): N | 'opaque' | undefi
   return 'opaque';
 }
 
-/**
- * The header names of the objects, resolved through constants and spreads; a string when they are not all
- * V1 credentials or harmless (it says why), undefined when they are.
- */
-export function headerProblem(headers: N[], b: Bindings): string | undefined {
+/** The header names of the objects, through constants and spreads; undefined when one is not known statically. */
+export function headerNames(headers: N[], b: Bindings): string[] | undefined {
   const names: string[] = [];
   const read = (h: N, depth: number): boolean => {
     const v = b.resolve(h);
@@ -237,7 +234,14 @@ export function headerProblem(headers: N[], b: Bindings): string | undefined {
     }
     return true;
   };
-  for (const h of headers) if (!read(h, 0)) return 'its headers are not known statically';
+  for (const h of headers) if (!read(h, 0)) return undefined;
+  return names;
+}
+
+/** Why the headers cannot be dropped (not all V1 credentials or harmless), or undefined when they can. */
+export function headerProblem(headers: N[], b: Bindings): string | undefined {
+  const names = headerNames(headers, b);
+  if (!names) return 'its headers are not known statically';
   const other = names.filter((n) => !isV1CredentialHeader(n) && !HARMLESS_HEADERS.has(n.toLowerCase()));
   return other.length ? `it sends headers the V2 client would not send (${other.join(', ')})` : undefined;
 }

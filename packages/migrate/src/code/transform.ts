@@ -11,7 +11,7 @@ import {
   statementOf,
 } from './ast.ts';
 import { rewriteCallbackReads } from './callbacks.ts';
-import { type CallSite, findInstances, headerProblem, libraryNames, readCall } from './calls.ts';
+import { type CallSite, findInstances, headerNames, headerProblem, libraryNames, readCall } from './calls.ts';
 import { countRefs, removeUnused } from './cleanup.ts';
 import { consumerOf } from './consumers.ts';
 import { findV1Mocks, MOCK_REASON } from './mocks.ts';
@@ -94,7 +94,7 @@ interface Context {
   adapter: boolean;
   rewrites: number;
   names: Names;
-  todo(node: N, what: string, reason: string, links: Map<N, Link>): void;
+  todo(node: N, what: string, reason: string, links: Map<N, Link>, leftover?: boolean): void;
 }
 
 function describe(site: CallSite, lib: string): string {
@@ -152,7 +152,8 @@ function v1Sites(ast: Ast, b: Bindings) {
   const instances = findInstances(nodes, libs, b);
   const wrappers = findWrappers(nodes, links, libs, b);
   const own = new Set([...wrappers.values()].map((w) => w.fetchCall));
-  const candidates: Array<{ site: CallSite; lib: string; base?: string; sure: boolean }> = [];
+  const candidates: Array<{ site: CallSite; lib: string; base?: string; sure: boolean; endpoint: boolean }> =
+    [];
   for (const n of nodes) {
     if (n.type !== 'CallExpression' || own.has(n)) continue;
     const key = memberPath(n.callee);
@@ -160,34 +161,50 @@ function v1Sites(ast: Ast, b: Bindings) {
     const site = w ? wrapperSite(n, w, b) : readCall(n, libs, instances, b);
     if (!site) continue;
     const base = site.url && !/^\{h\d+\}/.test(site.url.text) ? baseOf(site.url.text) : undefined;
-    const creds = credentialHeaders(site.headers, b);
+    const creds =
+      partnerCodeHeader(site.headers, b) || (w !== undefined && partnerCodeHeader(wrapperHeaders(w), b));
     if (base === undefined && !creds) continue;
     const path = site.url && base !== undefined ? site.url.text.slice(base.length) : '';
-    const sure =
-      creds ||
-      w !== undefined ||
-      (site.method !== undefined && mapV1Endpoint(site.method, path) !== undefined);
-    candidates.push({ site, lib: w ? `${key} wrapper` : site.lib, base, sure });
+    const endpoint = site.method !== undefined && mapV1Endpoint(site.method, path) !== undefined;
+    candidates.push({ site, lib: w ? `${key} wrapper` : site.lib, base, sure: creds, endpoint });
   }
   const mocks = findV1Mocks(nodes, b);
   const bases = new Set(candidates.filter((c) => c.sure && c.base !== undefined).map((c) => c.base));
   for (const m of mocks) bases.add(m.base);
-  for (const w of wrappers.values()) bases.add(baseOf(flatten(w.base).text));
-  const sites = candidates.filter((c) => c.sure || (c.base !== undefined && bases.has(c.base)));
+  for (const w of wrappers.values())
+    if (partnerCodeHeader(wrapperHeaders(w), b)) bases.add(baseOf(flatten(w.base).text));
+  // A V1 endpoint under /v1 without a V1 credential in sight may be another API: marked, never rewritten.
+  const sites = candidates
+    .filter((c) => c.sure || c.endpoint || (c.base !== undefined && bases.has(c.base)))
+    .map((c) => ({ ...c, unsure: !c.sure && !(c.base !== undefined && bases.has(c.base)) }));
   return { links, sites, wrappers, bases, mocks };
 }
 
-function credentialHeaders(headers: N[], b: Bindings): boolean {
-  return headers.some((h) => {
-    const v = b.resolve(h);
-    return (
-      v.type === 'ObjectExpression' &&
-      v.properties.some((p: N) => {
-        const name = propName(p);
-        return name !== undefined && isV1CredentialHeader(name);
-      })
-    );
-  });
+/**
+ * Whether the headers carry the V1 partner code (what only Partner Print V1 asks for; an API-key header alone
+ * is common to many APIs). Headers built at run time are looked into as far as their constants go.
+ */
+/** The headers a wrapper's own fetch sends. */
+const wrapperHeaders = (w: Wrapper): N[] => {
+  const init = w.fetchCall.arguments[1];
+  const h =
+    init?.type === 'ObjectExpression' ? init.properties.find((p: N) => propName(p) === 'headers') : undefined;
+  return h ? [h.value] : [];
+};
+
+function partnerCodeHeader(headers: N[], b: Bindings): boolean {
+  const names = new Set<string>();
+  for (const h of headers) for (const n of headerNames([h], b) ?? partialNames(h, b)) names.add(n);
+  return [...names].some((n) => v1CredentialKind(n) === 'partner-code');
+}
+
+/** The statically known names of a header object with some unknown parts. */
+function partialNames(h: N, b: Bindings): string[] {
+  const v = b.resolve(h);
+  if (v.type !== 'ObjectExpression') return [];
+  return v.properties.flatMap((p: N) =>
+    p.type === 'SpreadElement' ? partialNames(p.argument, b) : [propName(p) ?? ''],
+  );
 }
 
 /** What is left of V1 after the rewrite (base URLs, credential headers, wrappers still called): marked. */
@@ -200,7 +217,7 @@ function markLeftovers(ctx: Context, wrappers: Map<string, Wrapper>, bases: Set<
   if (!bases.size && !partnerCode) return;
   const ours = (url: string) => isV1Url(url) && (bases.has(baseOf(url)) || (partnerCode && !bases.size));
   for (const w of wrappers.values())
-    if (present.has(w.fetchCall))
+    if (present.has(w.fetchCall) && bases.has(baseOf(flatten(w.base).text)))
       ctx.todo(
         w.fetchCall,
         'V1 request wrapper',
@@ -210,13 +227,20 @@ function markLeftovers(ctx: Context, wrappers: Map<string, Wrapper>, bases: Set<
   for (const n of nodes) {
     const url = isString(n) ? n.value : n.type === 'TemplateElement' ? (n.value.cooked ?? '') : undefined;
     if (url !== undefined && ours(url))
-      ctx.todo(n, 'V1 base URL', 'the V1 base URL is still used by code this tool did not rewrite.', links);
+      ctx.todo(
+        n,
+        'V1 base URL',
+        'the V1 base URL is still used by code this tool did not rewrite.',
+        links,
+        true,
+      );
     else if (isCredentialKey(n))
       ctx.todo(
         n,
         'V1 credential header',
         'a V1 credential header is still sent; V2 takes one secret key (X-Service-Secret-Key), which the V2 client sends.',
         links,
+        true,
       );
   }
 }
@@ -242,6 +266,8 @@ export function transformSource(text: string, file: string, options: CodeOptions
   const b = new Bindings(indexTree(ast.program).nodes, indexTree(ast.program).links);
   const before = countRefs(ast.program);
   const seen = new Set<N>();
+  const reported = new Set<string>();
+  const added = new Set<N>();
   const ctx: Context = {
     file,
     ast,
@@ -250,12 +276,14 @@ export function transformSource(text: string, file: string, options: CodeOptions
     findings: [],
     adapter: false,
     rewrites: 0,
-    todo(node, what, reason, links) {
+    todo(node, what, reason, links, leftover = false) {
       const stmt = statementOf(links, node) ?? node;
-      if (seen.has(stmt)) return;
+      // One comment per statement; each V1 call in it is reported, what is left of V1 only once.
+      if (seen.has(stmt) && (leftover || reported.has(`${what}@${node.start}`))) return;
+      reported.add(`${what}@${node.start}`);
       seen.add(stmt);
-      const had = hasTodo(stmt);
-      addTodo(stmt, reason);
+      const had = hasTodo(stmt) && !added.has(stmt);
+      if (addTodo(stmt, reason)) added.add(stmt);
       this.findings.push({
         ...position(file, node),
         kind: 'todo',
@@ -266,7 +294,16 @@ export function transformSource(text: string, file: string, options: CodeOptions
   };
   const { links, sites, wrappers, bases, mocks } = v1Sites(ast, b);
   for (const m of mocks) ctx.todo(m.node, `V1 mock (${m.lib})`, MOCK_REASON, links);
-  for (const { site, lib } of sites) handleSite(ctx, site, links, lib);
+  for (const { site, lib, unsure } of sites) {
+    if (unsure)
+      ctx.todo(
+        site.node,
+        describe(site, lib),
+        'a V1 endpoint under /v1, but without a V1 partner-code header in sight: if this is Partner Print V1, its credentials are built where this tool cannot see them.',
+        links,
+      );
+    else handleSite(ctx, site, links, lib);
+  }
   // The callback's order_reference_v2 is what V2 calls take: read it only when this file's order calls are V2.
   const allRewritten = ctx.findings.every(
     (f) => f.kind === 'rewritten' || f.what.startsWith('V1 response field'),

@@ -1,0 +1,131 @@
+import { V1_CREDENTIAL_HEADERS, v1CredentialKind } from '@partner-print/openapi/wire';
+import { describe, expect, it } from 'vitest';
+import { TODO_TAG } from './todo.ts';
+import { transformSource } from './transform.ts';
+
+const twice = (text: string, file = 'a.ts') => {
+  const first = transformSource(text, file);
+  const second = transformSource(first.output, file);
+  return { first, second };
+};
+const todos = (s: string) => s.split(TODO_TAG).length - 1;
+
+describe('transformSource', () => {
+  it('leaves V2 code and other APIs alone', () => {
+    const v2 = `import { createClient } from '@partner-print/client';
+const client = createClient({ secretKey: 'k', baseUrl: 'https://api.partner-print.example/v2' });
+export const read = (r: \`Order_\${string}\`) => client.get('/orders/{orderReference}', { params: { path: { orderReference: r } } });
+`;
+    const stripe = `import axios from 'axios';
+export const charge = async (body: unknown) => (await axios.post('https://api.stripe.com/v1/charges', body, { headers: { 'x-api-key': 'k' } })).data;
+`;
+    for (const text of [v2, stripe]) {
+      const r = transformSource(text, 'x.ts');
+      expect(r).toMatchObject({ changed: false, findings: [] });
+      expect(r.output).toBe(text);
+    }
+  });
+
+  it('every V1 credential header spelling is dropped; a partner-code header proves the call is V1', () => {
+    for (const h of V1_CREDENTIAL_HEADERS) {
+      const partner = v1CredentialKind(h) === 'partner-code';
+      const headers = partner ? `'${h}': 'x'` : `'X-Partner-Code': 'p', '${h}': 'x'`;
+      const text = `export async function f(r: string) {\n  const res = await fetch(\`https://h.example/v1/orders/\${r}\`, { headers: { ${headers} } });\n  return (await res.json()).reference;\n}\n`;
+      const r = transformSource(text, 'a.ts');
+      expect(
+        r.findings.map((f) => f.kind),
+        h,
+      ).toEqual(['rewritten']);
+      expect(r.output, h).not.toContain(`'${h}'`);
+    }
+  });
+
+  it('a V1 endpoint path without a partner-code header is marked, not rewritten (it may be another API)', () => {
+    const text = `export async function f(r: string) {\n  const res = await fetch(\`https://api.other.example/v1/orders/\${r}\`, { headers: { 'x-api-key': 'k' } });\n  return (await res.json()).id;\n}\n`;
+    const r = transformSource(text, 'a.ts');
+    expect(r.findings.map((f) => [f.kind, f.what])).toEqual([['todo', 'GET /orders/… (fetch)']]);
+    expect(r.output).toContain("{ headers: { 'x-api-key': 'k' } }");
+  });
+
+  it('one TODO per statement, never twice; the comments already there stay', () => {
+    const text = `const base = 'https://api.partner-print.example/v1';
+const h = { 'X-Partner-Code': 'A', 'X-Api-Key': 'B' };
+export async function both() {
+  // fetch the stock and its attributes together
+  return Promise.all([fetch(base + '/stock', { headers: h }), fetch(base + '/stock-attributes', { headers: h })]);
+}
+`;
+    const { first, second } = twice(text);
+    expect(first.output).toContain(
+      '  // fetch the stock and its attributes together\n  // TODO(partner-print v2):',
+    );
+    expect(todos(first.output)).toBe(3); // the call statement, the base URL, the headers
+    expect(first.findings.filter((f) => f.kind === 'todo').length).toBe(4); // both calls are listed
+    expect(second.changed).toBe(false);
+    expect(todos(second.output)).toBe(3);
+    expect(second.findings.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('keeps comments and formatting of code it does not touch', () => {
+    const text = `import axios from 'axios';
+
+/**
+ * Docs.
+ */
+export   const   untouched = [1,2,3]; // odd spacing stays
+
+const api = axios.create({ baseURL: 'https://api.partner-print.example/v1', headers: { 'X-Partner-Code': 'A' } });
+
+export async function get(ref: string) {
+  // read it
+  const { data } = await api.get(\`/orders/\${ref}\`);
+  return data.reference;
+}
+`;
+    const r = transformSource(text, 'a.ts');
+    expect(r.output).toContain(
+      '/**\n * Docs.\n */\nexport   const   untouched = [1,2,3]; // odd spacing stays',
+    );
+    expect(r.output).toContain('  // read it\n  const data = (await partnerPrint.get(');
+    expect(r.output).not.toContain('axios');
+  });
+
+  it('CommonJS gets require, ESM gets import; JSX, TSX and .cts parse', () => {
+    const call = `async function f(o) { const { data } = await axios.post('https://h.example/v1/orders', o, { headers: { 'x-partner-code': 'p', 'x-api-key': 'k' } }); return data.reference; }\n`;
+    const cjs = transformSource(`const axios = require('axios');\n${call}module.exports = { f };\n`, 'a.cjs');
+    expect(cjs.output).toMatch(/^const \{ createClient \} = require\('@partner-print\/client'\);$/m);
+    const esm = transformSource(`import axios from 'axios';\n${call}export { f };\n`, 'a.mjs');
+    expect(esm.output).toMatch(/^import \{ createClient \} from '@partner-print\/client';$/m);
+    expect(transformSource('export const A = () => <div>{1}</div>;\n', 'a.jsx').error).toBeUndefined();
+    expect(
+      transformSource('export const id = <T,>(x: T) => <b>{String(x)}</b>;\n', 'a.tsx').error,
+    ).toBeUndefined();
+    expect(
+      transformSource('const n = <number>(1 as unknown);\nexport = n;\n', 'a.cts').error,
+    ).toBeUndefined();
+  });
+
+  it('a file that does not parse is returned unchanged with the error', () => {
+    const r = transformSource('export const = 1;', 'bad.ts');
+    expect(r.error).toMatch(/does not parse/);
+    expect(r.output).toBe('export const = 1;');
+    expect(r.changed).toBe(false);
+  });
+
+  it('a callback read of order_reference becomes order_reference_v2 only when the file has no V1 call left', () => {
+    const read = `app.get('/cb', async (req, res) => {\n  const ref = req.query.order_reference;\n  const r = await fetch(\`https://h.example/v1/orders/\${ref}\`, { headers: { 'X-Partner-Code': 'A' } OPTS });\n  res.json((await r.json()).reference);\n});\n`;
+    const done = transformSource(read.replace(' OPTS', ''), 'a.js');
+    expect(done.output).toContain('req.query.order_reference_v2');
+    const left = transformSource(read.replace(' OPTS', ', signal: AbortSignal.timeout(5000)'), 'a.js');
+    expect(left.output).toContain('req.query.order_reference;');
+    expect(left.output).toMatch(/TODO\(partner-print v2\): read order_reference_v2/);
+  });
+
+  it('a response used beyond its JSON body is marked, not rewritten', () => {
+    const text = `export async function f(o: unknown) {\n  const res = await fetch('https://h.example/v1/orders', { method: 'POST', headers: { 'X-Partner-Code': 'A' }, body: JSON.stringify(o) });\n  return res.headers.get('location');\n}\n`;
+    const r = transformSource(text, 'a.ts');
+    expect(r.findings.map((f) => f.kind)).toEqual(['todo']);
+    expect(r.output).toContain("await fetch('https://h.example/v1/orders'");
+    expect(r.output).toMatch(/beyond its JSON body/);
+  });
+});

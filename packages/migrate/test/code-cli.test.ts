@@ -1,0 +1,183 @@
+// `partner-print-migrate code`: modes, exit codes, and bad input (a file that does not parse, binary and
+// generated files, symlinks out of the given paths, files git lists as modified).
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { run, tempDir } from './helpers.ts';
+
+const V1_FILE = `import axios from 'axios';
+
+const api = axios.create({
+  baseURL: 'https://api.partner-print.example/v1',
+  headers: { 'X-Partner-Code': 'ACME', 'X-Api-Key': process.env.KEY },
+});
+
+export async function create(order) {
+  const { data } = await api.post('/orders', order);
+  return data.reference;
+}
+`;
+
+function project(files: Record<string, string | Buffer>): string {
+  const dir = tempDir();
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(join(dir, name, '..'), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  return dir;
+}
+
+describe('code: modes and exit codes', () => {
+  it('dry run (default) prints a unified diff and the report, and changes nothing', async () => {
+    const dir = project({ 'src/api.js': V1_FILE });
+    const r = await run(['code', dir]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`--- a/${join(dir, 'src/api.js')}`);
+    expect(r.stdout).toMatch(
+      /^\+ {2}const data = \(await partnerPrint\.createOrder\(await partnerPrintV1\.toV2Order\(order\)\)\)\.order;$/m,
+    );
+    expect(r.stdout).toMatch(/api\.js:9:\d+ +rewritten POST \/orders \(axios\)/);
+    expect(r.stdout).toMatch(/1 file scanned: 1 would change, 1 V1 use rewritable, 0 marked TODO/);
+    expect(readFileSync(join(dir, 'src/api.js'), 'utf8')).toBe(V1_FILE);
+  });
+
+  it('--write rewrites in place, keeps the mode, and a second run changes nothing', async () => {
+    const dir = project({ 'api.js': V1_FILE });
+    const file = join(dir, 'api.js');
+    execFileSync('chmod', ['640', file]);
+    expect((await run(['code', dir, '--write', '--store', 'ACME=Store_abc'])).code).toBe(0);
+    const once = readFileSync(file, 'utf8');
+    expect(once).toContain("createV1Adapter(partnerPrint, { stores: { 'ACME': 'Store_abc' } })");
+    expect(once).not.toContain('axios');
+    expect(statSync(file).mode & 0o777).toBe(0o640);
+    const again = await run(['code', dir, '--write']);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/0 rewritten, 0 V1 uses rewritable, 0 marked TODO/);
+    expect(readFileSync(file, 'utf8')).toBe(once);
+  });
+
+  it('--check exits 1 with file:line while V1 usage remains, 0 once it is gone; writes nothing', async () => {
+    const dir = project({
+      'a.ts': V1_FILE,
+      'b.ts': "export const x = 'https://api.stripe.com/v1/charges';\n",
+    });
+    const r = await run(['code', dir, '--check']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/a\.ts:9:\d+ +rewritten/);
+    expect(r.stdout).not.toMatch(/b\.ts/);
+    expect(r.stdout).toMatch(/V1 usage remains\./);
+    expect(r.stdout).not.toContain('---');
+    expect(readFileSync(join(dir, 'a.ts'), 'utf8')).toBe(V1_FILE);
+    await run(['code', dir, '--write']);
+    const clean = await run(['code', dir, '--check']);
+    expect(clean.code).toBe(0);
+    expect(clean.stdout).toMatch(/No V1 usage found\./);
+  });
+
+  it('--check keeps failing on code marked TODO, after --write', async () => {
+    const dir = project({ 'stock.ts': V1_FILE.replace("api.post('/orders', order)", "api.get('/stock')") });
+    await run(['code', dir, '--write']);
+    const r = await run(['code', dir, '--check']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/stock\.ts:\d+:\d+ +todo +GET \/stock \(axios\) — .*TODO already in place/);
+  });
+
+  it('--key-expression sets where the key is read; a literal is refused', async () => {
+    const dir = project({ 'api.js': V1_FILE });
+    const r = await run(['code', dir, '--key-expression', 'config.partnerPrint.secretKey']);
+    expect(r.stdout).toContain('createClient({ secretKey: config.partnerPrint.secretKey,');
+    const bad = await run(['code', dir, '--key-expression', "'sk_live_123'"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/not the key/);
+    expect(bad.stderr + bad.stdout).not.toContain('sk_live_123');
+    expect((await run(['code', dir, '--key-expression', 'a +'])).code).toBe(2);
+  });
+
+  it('usage errors exit 2: two modes, a bad --store, a missing path', async () => {
+    const dir = project({ 'api.js': V1_FILE });
+    const two = await run(['code', dir, '--write', '--check']);
+    expect(two.code).toBe(2);
+    expect(two.stderr).toMatch(/Choose one of --dry, --write and --check/);
+    const store = await run(['code', dir, '--store', 'ACME=42']);
+    expect(store.code).toBe(2);
+    expect(store.stderr).toMatch(/must be a Store_ reference/);
+    const missing = await run(['code', join(dir, 'nope')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/Path not found/);
+  });
+
+  it('--json gives the result as JSON', async () => {
+    const dir = project({ 'api.js': V1_FILE });
+    const r = await run(['code', dir, '--json']);
+    const j = JSON.parse(r.stdout);
+    expect(j.command).toBe('code');
+    expect(j.mode).toBe('dry');
+    expect(j.totals).toMatchObject({ files: 1, changed: 1, rewritten: 1, todo: 0, errors: 0 });
+    expect(j.files[0].diff).toContain('+++ b/');
+  });
+});
+
+describe('code: bad input', () => {
+  it('a file that does not parse is reported and left untouched; the run goes on (exit 1)', async () => {
+    const broken = 'export const x = {\n  a: 1,\n';
+    const dir = project({ 'broken.ts': broken, 'ok.js': V1_FILE });
+    const r = await run(['code', dir, '--write']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/broken\.ts +error +does not parse: .*\(left as it is\)/);
+    expect(readFileSync(join(dir, 'broken.ts'), 'utf8')).toBe(broken);
+    expect(readFileSync(join(dir, 'ok.js'), 'utf8')).toContain('partnerPrint.createOrder');
+  });
+
+  it('binary, generated, minified, declaration and dependency files are skipped', async () => {
+    const dir = project({
+      'bin.js': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0x61, 0x78, 0x69, 0x6f, 0x73]),
+      'gen.ts': `// @generated by a tool\n${V1_FILE}`,
+      'app.min.js': V1_FILE,
+      'types.d.ts': 'declare const x: string;\n',
+      'node_modules/lib/index.js': V1_FILE,
+      'dist/out.js': V1_FILE,
+    });
+    const r = await run(['code', dir, '--write']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/bin\.js +skipped +binary/);
+    expect(r.stdout).toMatch(/gen\.ts +skipped +generated \(marked as such\)/);
+    expect(r.stdout).toMatch(/app\.min\.js +skipped +generated/);
+    expect(r.stdout).toMatch(/types\.d\.ts +skipped +generated/);
+    expect(r.stdout).not.toMatch(/node_modules|dist/);
+    expect(readFileSync(join(dir, 'gen.ts'), 'utf8')).toContain('axios.create');
+    expect(readFileSync(join(dir, 'node_modules/lib/index.js'), 'utf8')).toBe(V1_FILE);
+  });
+
+  it('symlinks out of the given paths are not followed, and nothing outside them is written', async () => {
+    const outside = project({ 'secret.js': V1_FILE, 'dir/other.js': V1_FILE });
+    const dir = project({ 'inside.js': V1_FILE });
+    symlinkSync(join(outside, 'secret.js'), join(dir, 'link.js'));
+    symlinkSync(join(outside, 'dir'), join(dir, 'linked-dir'));
+    symlinkSync(join(dir, 'inside.js'), join(dir, 'alias.js'));
+    const r = await run(['code', dir, '--write']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/link\.js +skipped +symlink to outside the given paths/);
+    expect(r.stdout).toMatch(/linked-dir +skipped +symlink to outside the given paths/);
+    expect(readFileSync(join(outside, 'secret.js'), 'utf8')).toBe(V1_FILE);
+    expect(readFileSync(join(outside, 'dir/other.js'), 'utf8')).toBe(V1_FILE);
+    // A link inside the paths is the same file: rewritten once.
+    expect(readFileSync(join(dir, 'inside.js'), 'utf8')).toContain('partnerPrint.createOrder');
+    expect(r.stdout).toMatch(/1 file scanned/);
+  });
+
+  it('--write warns about files git lists as modified (without running git)', async () => {
+    const dir = project({ 'clean.js': V1_FILE, 'dirty.js': V1_FILE });
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'pipe' });
+    git('init', '-q');
+    git('add', '.');
+    git('-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-qm', 'v1');
+    writeFileSync(join(dir, 'dirty.js'), `${V1_FILE}// work in progress\n`);
+    writeFileSync(join(dir, 'new.js'), V1_FILE);
+    const r = await run(['code', dir, '--write'], { env: { PATH: '' } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/dirty\.js +warning +git lists this file as modified/);
+    expect(r.stdout).not.toMatch(/clean\.js +warning/);
+    expect(r.stdout).not.toMatch(/new\.js +warning/);
+  });
+});
