@@ -40,7 +40,7 @@ const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call
 /**
  * A {@link RenderStore} in Redis for a fleet of render workers: known render references, and a lease per
  * (composition, image) so that one worker submits the render while the others wait for its reference.
- * Every reference is also kept in memory; when Redis does not answer, the store works from memory and
+ * Every reference is also kept in memory; when Redis does not answer, the store works from that copy and
  * leases in process (each worker then renders on its own): nothing is lost, only the sharing.
  */
 export class RedisRenderStore implements RenderStore {
@@ -67,15 +67,19 @@ export class RedisRenderStore implements RenderStore {
   }
 
   async get(key: string): Promise<string | undefined> {
-    const local = this.#memory.get(key);
-    if (local || !this.#runner.available) return local;
+    // Redis first: another worker may have stored a newer reference or deleted a failed one, and the fleet
+    // must answer as one process would. The copy in memory answers only while Redis does not.
+    if (!this.#runner.available) return this.#memory.get(key);
     try {
       const reply = await this.#runner.run(GET, [this.#key(key)], []);
-      if (typeof reply !== 'string') return undefined;
+      if (typeof reply !== 'string') {
+        this.#memory.delete(key);
+        return undefined;
+      }
       this.#memory.set(key, reply);
       return reply;
     } catch {
-      return undefined;
+      return this.#memory.get(key);
     }
   }
 

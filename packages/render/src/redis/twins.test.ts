@@ -1,0 +1,83 @@
+import fc from 'fast-check';
+import { createClient as createRedisClient } from 'redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RedisServer, startRedisServer } from '../../../../test-utils/redis-server.ts';
+import { MemoryRenderStore, type RenderLease } from '../cache.ts';
+import { RedisRenderStore } from './store.ts';
+
+// A fleet of RedisRenderStore instances (one per worker, each with its own connection) against the one
+// MemoryRenderStore of a single process, with the same random sequences of look-ups, stores and deletes
+// from random workers: every look-up answers the same. Leases against their model: one holder per key at
+// a time, freed by its holder only. A real redis-server on 127.0.0.1; without it this test fails.
+let server: RedisServer;
+const connections: ReturnType<typeof createRedisClient>[] = [];
+
+beforeAll(async () => {
+  server = await startRedisServer();
+  for (let i = 0; i < 3; i++) {
+    const c = createRedisClient({ url: server.url });
+    c.on('error', () => {});
+    await c.connect();
+    connections.push(c);
+  }
+}, 20_000);
+afterAll(async () => {
+  for (const c of connections) await c.quit();
+  await server?.stop();
+});
+
+type Op =
+  | { kind: 'get' | 'delete'; worker: number; key: number }
+  | { kind: 'set'; worker: number; key: number; value: number }
+  | { kind: 'lease'; worker: number; key: number }
+  | { kind: 'release'; pick: number };
+
+const worker = fc.nat(2);
+const key = fc.nat(2);
+const op: fc.Arbitrary<Op> = fc.oneof(
+  fc.record({ kind: fc.constantFrom('get' as const, 'delete' as const), worker, key }),
+  fc.record({ kind: fc.constant('set' as const), worker, key, value: fc.nat(3) }),
+  fc.record({ kind: fc.constant('lease' as const), worker, key }),
+  fc.record({ kind: fc.constant('release' as const), pick: fc.nat() }),
+);
+
+describe('RedisRenderStore across a fleet and MemoryRenderStore in one process agree', {
+  timeout: 300_000,
+}, () => {
+  it('every look-up answers the same; a lease has one holder at a time', async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 40, size: 'max' }), async (ops) => {
+        run += 1;
+        const memory = new MemoryRenderStore();
+        const fleet = connections.map((client) => new RedisRenderStore({ client, prefix: `twins${run}` }));
+        const held: { key: number; lease: RenderLease & { acquired: true } }[] = [];
+        for (const [i, o] of ops.entries()) {
+          if (o.kind === 'release') {
+            const h = held.splice(o.pick % Math.max(1, held.length), 1)[0];
+            await h?.lease.release();
+            continue;
+          }
+          const store = fleet[o.worker] as RedisRenderStore;
+          const name = `render:c${o.key}:i`;
+          if (o.kind === 'get') {
+            expect({ op: i, value: await store.get(name) }).toEqual({ op: i, value: memory.get(name) });
+          } else if (o.kind === 'set') {
+            await store.set(name, `Render_${o.value}`);
+            memory.set(name, `Render_${o.value}`);
+          } else if (o.kind === 'delete') {
+            await store.delete(name);
+            memory.delete(name);
+          } else {
+            const lease = await store.lease(name);
+            const free = !held.some((h) => h.key === o.key);
+            expect({ op: i, acquired: lease.acquired }).toEqual({ op: i, acquired: free });
+            if (lease.acquired) held.push({ key: o.key, lease });
+          }
+        }
+        for (const h of held) await h.lease.release();
+      }),
+      { numRuns: Number(process.env.TWINS_RUNS ?? 100) },
+    );
+  });
+});
