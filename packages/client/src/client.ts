@@ -11,6 +11,7 @@ import { type OperationTable, operationIndex } from './operations.ts';
 import { callSettings, checkInit, checkRetry, checkTimeout, retryPolicy } from './options.ts';
 import { redactSecret } from './redact.ts';
 import { type CallContext, errorFromResponse, type RateLimitParser } from './response.ts';
+import type { ClientTelemetry } from './telemetry/index.ts';
 import {
   type CallSettings,
   createStack,
@@ -59,6 +60,8 @@ export interface CoreDeps<RateLimit> {
   limiter?: (option: RateLimit | undefined, timed: Fetch, clock: Clock) => Limiter | undefined;
   parseRateLimit?: RateLimitParser;
   userAgent: string;
+  /** Spans and metrics (the main entry's); the lite entry has none. */
+  telemetry?: ((secret: string) => ClientTelemetry | undefined) | undefined;
 }
 
 /** What openapi-fetch's methods resolve to. */
@@ -92,15 +95,19 @@ export function createCore<RateLimit>(options: CoreOptions<RateLimit>, deps: Cor
   const { baseUrl, settings } = checkOptions(options);
   const { secretKey, clock = systemClock, logger } = options;
   const operations = operationIndex(deps.operations);
+  const telemetry = deps.telemetry?.(secretKey);
+  const transport: Fetch = options.fetch ?? ((request, init) => fetch(request, init));
   const stack = createStack({
     ...settings,
     emit: createEmitter(options.hooks, logger && loggerHooks(logger, options.logLevel), secretKey),
     clock,
-    transport: options.fetch ?? ((request, init) => fetch(request, init)),
-    limiter: deps.limiter && ((timed) => deps.limiter?.(options.rateLimit, timed, clock)),
+    transport: telemetry ? telemetry.stack.transport(transport) : transport,
+    limiter:
+      deps.limiter && ((timed) => tracedLimiter(deps.limiter?.(options.rateLimit, timed, clock), telemetry)),
     baseUrl,
     operation: operations.byPath,
     secret: secretKey,
+    telemetry: telemetry?.stack,
   });
   const raw = createFetchClient<paths, Media>({
     baseUrl,
@@ -156,9 +163,24 @@ export function createCore<RateLimit>(options: CoreOptions<RateLimit>, deps: Cor
     context,
     clock,
     retry: settings.retry,
+    operation: telemetry?.operation,
+    telemetry: telemetry?.option,
   };
   const methods = { ...strictMethods(send), get: throwing(core, 'get'), post: throwing(core, 'post') };
   return register(Object.assign(raw, methods), core);
+}
+
+/**
+ * The rate-limit layer as telemetry sees it: a queue the client sends through (its waits are measured), or a
+ * `Scheduler` instance that sends on its own (each attempt's span starts when the attempt enters it).
+ */
+function tracedLimiter(limiter: Limiter | undefined, telemetry: ClientTelemetry | undefined) {
+  if (!limiter || !telemetry) return limiter;
+  if (!limiter.own) {
+    telemetry.stack.limited = true;
+    return limiter;
+  }
+  return { ...limiter, fetch: telemetry.stack.transport(limiter.fetch) };
 }
 
 /** `get`/`post`: openapi-fetch's typed call, resolving to `data` or throwing. */

@@ -1,6 +1,7 @@
 import type { Clock } from '@partner-print/openapi/wire';
 import { AmbiguousOutcomeError, type PartnerPrintError } from './errors.ts';
 import type { CallContext } from './response.ts';
+import type { TelemetryOption } from './telemetry/option.ts';
 import type { RetryOptions } from './transport.ts';
 
 /** The per-request options every method and helper takes (besides what a method takes of its own). */
@@ -39,6 +40,33 @@ export interface Core {
   context(method: string, template: string, init?: object): CallContext;
   clock: Clock;
   retry: Required<RetryOptions>;
+  /** An INTERNAL span for a helper's logical call; absent without telemetry (the lite entry, `telemetry: false`). */
+  operation?: ((name: string) => OperationSpan) | undefined;
+  /** The client's `telemetry` option, the default of the packages built on the client. */
+  telemetry?: TelemetryOption | undefined;
+}
+
+/** A helper's span: `run` makes it the active span for the calls it makes; `end` once, with the failure if any. */
+export interface OperationSpan {
+  run<T>(fn: () => T): T;
+  event(name: string, attributes?: Record<string, string | number | boolean>): void;
+  end(error?: unknown): void;
+}
+
+/** `fn()` inside an INTERNAL span named `name` when the client has telemetry. */
+export function traced<T>(core: Core, name: string, fn: () => Promise<T>): Promise<T> {
+  const span = core.operation?.(name);
+  if (!span) return fn();
+  return span.run(fn).then(
+    (value) => {
+      span.end();
+      return value;
+    },
+    (error: unknown) => {
+      span.end(error);
+      throw error;
+    },
+  );
 }
 
 const cores = new WeakMap<object, Core>();

@@ -1,5 +1,5 @@
 import type { paths } from '@partner-print/openapi';
-import { coreOf } from './core.ts';
+import { type Core, coreOf, traced } from './core.ts';
 import { AbortedError, PartnerPrintError, TimeoutError } from './errors.ts';
 import type { PartnerPrintBaseClient } from './helpers.ts';
 import { describeCall, retryAfterSeconds } from './response.ts';
@@ -36,13 +36,22 @@ export function download<
   init: ClientInit<paths[P], 'get'>,
   options?: DownloadOptions<As> & { wait?: Wait },
 ): Promise<DownloadResult<As, Wait>>;
-export async function download(
+export function download(
   client: PartnerPrintBaseClient,
+  template: string,
+  init?: object,
+  options?: DownloadOptions<DownloadAs>,
+): Promise<Downloaded<DownloadAs> | DownloadPending> {
+  const core = coreOf(client);
+  return traced(core, 'download', () => downloading(core, template, init, options));
+}
+
+async function downloading(
+  { callWhole, context, clock }: Core,
   template: string,
   init?: object,
   { as = 'bytes', wait = true, maxWaitMs = 600_000 }: DownloadOptions<DownloadAs> = {},
 ): Promise<Downloaded<DownloadAs> | DownloadPending> {
-  const { callWhole, context, clock } = coreOf(client);
   const started = clock.now();
   for (;;) {
     const { data, response } = await callWhole('GET', template, { ...init, parseAs: 'stream' });

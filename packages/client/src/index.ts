@@ -9,9 +9,11 @@ import {
 import { type CoreOptions, createCore } from './client.ts';
 import { USER_AGENT } from './config.ts';
 import { type PartnerPrintBaseClient, type PartnerPrintHelpers, withHelpers } from './helpers.ts';
+import { clientTelemetry, type TelemetryOption } from './telemetry/index.ts';
 
 export type { PartnerPrintHelpers } from './helpers.ts';
 export * from './public.ts';
+export type { TelemetryOption } from './telemetry/index.ts';
 
 /**
  * Client-side rate limiting by @partner-print/ratelimit's scheduler, beneath the retry layer.
@@ -23,7 +25,13 @@ export * from './public.ts';
  */
 export type RateLimitOption = false | Scheduler | Omit<SchedulerOptions, 'fetch'>;
 
-export interface ClientOptions extends CoreOptions<RateLimitOption> {}
+export interface ClientOptions extends CoreOptions<RateLimitOption> {
+  /**
+   * OpenTelemetry: spans and metrics through the global providers the application registered (default),
+   * through `{ tracerProvider, meterProvider }`, or none (`false`: no span, no metric, no trace header).
+   */
+  telemetry?: TelemetryOption;
+}
 
 /** The Partner Print V2 client: openapi-fetch's typed methods, the throwing `get`/`post` and the helpers. */
 export interface PartnerPrintClient extends PartnerPrintBaseClient, PartnerPrintHelpers {}
@@ -35,6 +43,14 @@ export function createClient(options: ClientOptions): PartnerPrintClient {
     operations: OPERATIONS,
     userAgent: USER_AGENT,
     parseRateLimit: parseRateLimitHeaders,
+    telemetry: (secret) =>
+      clientTelemetry(
+        options.telemetry,
+        secret,
+        USER_AGENT.split('/')[1] ?? '',
+        OPERATIONS,
+        parseRateLimitHeaders,
+      ),
     limiter(option = {}, timed, clock) {
       if (option === false) return undefined;
       if (isScheduler(option)) {

@@ -1,5 +1,5 @@
 import type { paths } from '@partner-print/openapi';
-import { coreOf } from './core.ts';
+import { type Core, coreOf } from './core.ts';
 import { PartnerPrintError } from './errors.ts';
 import type { PartnerPrintBaseClient } from './helpers.ts';
 import type { ClientInit, InitParam, ListItem, ListPaths } from './types.ts';
@@ -35,7 +35,25 @@ async function* pageItems(
   template: string,
   init?: object,
 ): AsyncGenerator<unknown, void, undefined> {
-  const { call } = coreOf(client);
+  const { call, operation } = coreOf(client);
+  // One span for the whole iteration, each page's call under it; ended however the iteration stops.
+  const span = operation?.('paginate');
+  let failure: unknown;
+  try {
+    yield* pages(span ? (...args) => span.run(() => call(...args)) : call, template, init);
+  } catch (error) {
+    failure = error;
+    throw error;
+  } finally {
+    span?.end(failure);
+  }
+}
+
+async function* pages(
+  call: Core['call'],
+  template: string,
+  init?: object,
+): AsyncGenerator<unknown, void, undefined> {
   const seen = new Set<unknown>();
   const params = objectAt(init, 'params');
   let cursor: unknown = objectAt(params, 'query').cursor;

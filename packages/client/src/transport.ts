@@ -5,6 +5,7 @@ import type { Emit } from './events.ts';
 import { redactSecret } from './redact.ts';
 import { followRedirect, isRedirect } from './redirect.ts';
 import { type CallContext, describeCall, retryAfterSeconds } from './response.ts';
+import type { CallTelemetry, StackTelemetry } from './telemetry/types.ts';
 
 export type { ClientEvent, Hooks, Logger, LogLevel } from './events.ts';
 export type { Fetch };
@@ -47,6 +48,8 @@ export interface StackOptions extends CallSettings {
   /** operationId for a method and a concrete path below the base URL. */
   operation: (method: string, path: string) => string | undefined;
   secret: string;
+  /** Spans and metrics of each call (the main entry's, unless `telemetry: false`). */
+  telemetry?: StackTelemetry | undefined;
 }
 
 /** The fetch openapi-fetch calls; `settings` are a call's own `timeoutMs`/`retry`. */
@@ -124,13 +127,21 @@ export function createStack(o: StackOptions): Stack {
       pending.set(req, Object.assign(timing, { ms }));
       return limiter.fetch(req);
     }
-    const sendOwn = (r: Request, a: Attempt) => limiter.fetch(new Request(r, { signal: a.signal }));
+    const sendOwn = (r: Request, a: Attempt) => {
+      const copy = new Request(r, { signal: a.signal });
+      return limiter.fetch(o.telemetry ? o.telemetry.relay(r, copy) : copy);
+    };
     return deadlines.run(sendOwn, req, ms, queuedTimeout);
   };
 
   const attempts = retrying(o, send, context, emit);
   // Everything but a plain 2xx goes through `settle`: redirects, error responses, failures. A 2xx costs one await.
-  const settle = async (request: Request, first: Response, settings: CallSettings): Promise<Response> => {
+  const settle = async (
+    request: Request,
+    first: Response,
+    settings: CallSettings,
+    t: CallTelemetry | undefined,
+  ): Promise<Response> => {
     let current = request;
     let response = first;
     for (let hops = 0; isRedirect(response); hops++) {
@@ -138,7 +149,7 @@ export function createStack(o: StackOptions): Stack {
       const next = followRedirect(current, response, hops, context(current));
       if (next instanceof PartnerPrintError) throw next;
       current = next;
-      response = await attempts(current, settings);
+      response = await attempts(current, settings, t);
     }
     return response.ok ? response : redactResponse(response, secret);
   };
@@ -151,14 +162,20 @@ export function createStack(o: StackOptions): Stack {
     });
     throw redactSecret(failure, secret);
   };
-  return (request, settings = o) =>
-    attempts(request, settings).then(
+  const call = (request: Request, settings: CallSettings, t?: CallTelemetry) =>
+    attempts(request, settings, t).then(
       (response) =>
         response.ok
           ? response
-          : settle(request, response, settings).catch((error: unknown) => fail(request, error)),
+          : settle(request, response, settings, t).catch((error: unknown) => fail(request, error)),
       (error: unknown) => fail(request, error),
     );
+  const { telemetry } = o;
+  if (!telemetry) return (request, settings = o) => call(request, settings);
+  return (request, settings = o) => {
+    const t = telemetry.call(request, context);
+    return t ? t.end(call(request, settings, t)) : call(request, settings);
+  };
 }
 
 /** The retry loop of one request: attempts until a response that is final, or an error that is. */
@@ -169,12 +186,17 @@ function retrying(
   emit: Emit | undefined,
 ) {
   const { clock } = o;
-  return async (request: Request, { retry, timeoutMs }: CallSettings): Promise<Response> => {
+  return async (
+    request: Request,
+    { retry, timeoutMs }: CallSettings,
+    t?: CallTelemetry,
+  ): Promise<Response> => {
     const started = clock.now();
     const operation = emit && context(request).operation;
     for (let attempt = 1; ; attempt++) {
       // A Request body can be read once: every attempt gets its own copy while the original stays unread.
       const req = request.body ? request.clone() : request;
+      t?.attempt(req);
       emit?.('request', request, { operation, attempt });
       const timing: Timing = { start: performance.now() };
       let delay: number | false;
@@ -200,6 +222,7 @@ function retrying(
           retryDelay(retry, clock.now() - started, attempt);
         if (delay === false) throw Object.assign(new GaveUp(), { cause, attempts: attempt });
       }
+      t?.retry(delay, status, error);
       if (emit)
         emit('retry', request, {
           operation,

@@ -1,6 +1,6 @@
 import type { Reference } from '@partner-print/openapi';
 import type { Clock } from '@partner-print/openapi/wire';
-import { coreOf } from '../core.ts';
+import { coreOf, traced } from '../core.ts';
 import { AmbiguousOutcomeError, NotFoundError, PartnerPrintError } from '../errors.ts';
 import type { CallInit, PartnerPrintBaseClient } from '../helpers.ts';
 import { memoryOrderClaims, type OrderClaim, type OrderClaims, type RecordedOrder } from './claims.ts';
@@ -76,7 +76,7 @@ export function createOrder<K extends ShippingKind>(
   order: OrderRequestOf<K> & { shippingKind: K },
   init: CreateOrderInit = {},
 ): Promise<OrderResult> {
-  return createOne(client, order, init);
+  return traced(coreOf(client), 'createOrder', () => createOne(client, order, init));
 }
 
 // Generic over the shipping kind so that a type error names the one request type the order was meant

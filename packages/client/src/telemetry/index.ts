@@ -1,0 +1,31 @@
+// The main entry's telemetry: what createCore is given to trace and measure its calls and helpers.
+import type { OperationTable } from '../operations.ts';
+import type { RateLimitParser } from '../response.ts';
+import { operationSpan } from './operation.ts';
+import { type TelemetryOption, telemetryScope } from './option.ts';
+import { stackTelemetry } from './stack.ts';
+
+export { endSpan } from './operation.ts';
+export { type TelemetryOption, type TelemetryScope, telemetryScope } from './option.ts';
+
+export const CLIENT_SCOPE = '@partner-print/client';
+
+/** The client's telemetry for `option`, or undefined when it is `false`. */
+export function clientTelemetry(
+  option: TelemetryOption | undefined,
+  secret: string,
+  version: string,
+  operations: OperationTable,
+  parseRateLimit: RateLimitParser,
+) {
+  const scope = telemetryScope(option, CLIENT_SCOPE, version);
+  if (!scope) return undefined;
+  const templateOf = (operation: string) => operations[operation]?.path;
+  return {
+    option,
+    stack: stackTelemetry({ scope, secret, templateOf, parseRateLimit }),
+    operation: (name: string) => operationSpan(scope, secret, name),
+  };
+}
+
+export type ClientTelemetry = NonNullable<ReturnType<typeof clientTelemetry>>;

@@ -1,0 +1,254 @@
+// Spans and metrics of the client's calls: an INTERNAL span per call parenting a CLIENT span per send,
+// named and attributed by the HTTP client semantic conventions; trace context injected into every send.
+import {
+  type Attributes,
+  type Context,
+  context,
+  propagation,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  type TextMapSetter,
+  trace,
+} from '@opentelemetry/api';
+import type { Fetch } from '../deadline.ts';
+import { PartnerPrintError } from '../errors.ts';
+import { redactText } from '../redact.ts';
+import type { CallContext, RateLimitParser } from '../response.ts';
+import { errorTypeOf, methodOf, retryReasonOf, serverOf } from './attributes.ts';
+import { type ClientInstruments, clientInstruments, throttledBuckets } from './metrics.ts';
+import type { TelemetryScope } from './option.ts';
+import type { CallTelemetry, StackTelemetry } from './types.ts';
+
+const setter: TextMapSetter<Headers> = { set: (headers, key, value) => headers.set(key, value) };
+
+export interface StackTelemetryOptions {
+  scope: TelemetryScope;
+  secret: string;
+  /** The path template of an operationId (`/orders/{orderReference}`). */
+  templateOf: (operation: string) => string | undefined;
+  parseRateLimit?: RateLimitParser | undefined;
+}
+
+/** The client's telemetry; `limited` is set when a rate-limit queue the client sends through is in place. */
+export function stackTelemetry(o: StackTelemetryOptions): StackTelemetry & { limited: boolean } {
+  const calls = new WeakMap<Request, Call>();
+  const redact = (text: string) => redactText(text, o.secret);
+  let meter: unknown;
+  let instruments: ClientInstruments | undefined;
+  const instrumentsNow = () => {
+    const m = o.scope.meter();
+    if (m !== meter) instruments = m && clientInstruments(m, o.parseRateLimit, redact);
+    meter = m;
+    return instruments;
+  };
+  const self = {
+    limited: false,
+    call(request: Request, contextOf: (req: Request) => CallContext): CallTelemetry {
+      return new Call(o, calls, request, contextOf(request), instrumentsNow(), self.limited);
+    },
+    transport:
+      (fetch: Fetch): Fetch =>
+      (req, init) => {
+        const call = calls.get(req);
+        return call ? call.send(fetch, req, init) : fetch(req, init);
+      },
+    relay(from: Request, to: Request) {
+      const call = calls.get(from);
+      if (call) calls.set(to, call);
+      return to;
+    },
+  };
+  return self;
+}
+
+class Call implements CallTelemetry {
+  readonly span: Span;
+  readonly ctx: Context;
+  readonly recording: boolean;
+  readonly template: string | undefined;
+  readonly metricAttributes: Attributes = {};
+  sends = 0;
+  queuedAt: number | undefined;
+
+  constructor(
+    readonly o: StackTelemetryOptions,
+    readonly calls: WeakMap<Request, Call>,
+    readonly request: Request,
+    readonly call: CallContext,
+    readonly instruments: ClientInstruments | undefined,
+    readonly limited: boolean,
+  ) {
+    const parent = context.active();
+    this.template = call.operation && o.templateOf(call.operation);
+    const method = methodOf(request.method);
+    const name = call.operation ?? (this.template ? `${method} ${this.template}` : method);
+    this.span = o.scope.tracer.startSpan(
+      name,
+      {
+        kind: SpanKind.INTERNAL,
+        attributes: call.operation ? { 'partner_print.operation': call.operation } : {},
+      },
+      parent,
+    );
+    this.ctx = trace.setSpan(parent, this.span);
+    this.recording = this.span.isRecording();
+    if (instruments) {
+      this.metricAttributes['http.request.method'] = method;
+      if (this.template) this.metricAttributes['url.template'] = this.template;
+    }
+  }
+
+  attempt(req: Request): void {
+    this.calls.set(req, this);
+    if (!this.limited) return;
+    this.leaveQueue();
+    this.queuedAt = performance.now();
+    this.instruments?.queued.add(1, this.metricAttributes);
+  }
+
+  /** The attempt left the queue (sent, or given up while waiting): the wait in ms, if it was queued. */
+  leaveQueue(): number | undefined {
+    if (this.queuedAt === undefined) return undefined;
+    const wait = performance.now() - this.queuedAt;
+    this.queuedAt = undefined;
+    this.instruments?.queued.add(-1, this.metricAttributes);
+    return wait;
+  }
+
+  retry(delayMs: number, status: number | undefined, error: unknown): void {
+    if (!this.recording) return;
+    this.span.addEvent('partner_print.retry', {
+      'http.request.resend_count': this.sends,
+      'partner_print.retry.delay_ms': Math.round(delayMs),
+      'partner_print.retry.reason': redactText(retryReasonOf(status, error), this.o.secret),
+    });
+  }
+
+  send(fetch: Fetch, req: Request, init: Parameters<Fetch>[1]): Promise<Response> {
+    const wait = this.leaveQueue();
+    if (wait !== undefined) this.queueWait(wait);
+    const resend = this.sends++;
+    if (!this.recording && !this.instruments) {
+      propagation.inject(this.ctx, req.headers, setter);
+      return fetch(req, init);
+    }
+    return new Send(this, req, resend).run(fetch, init);
+  }
+
+  queueWait(ms: number): void {
+    this.instruments?.queueWait.record(ms / 1000, this.metricAttributes);
+    // Under a millisecond is the queue's bookkeeping, not a wait worth a line in a trace.
+    if (this.recording && ms >= 1)
+      this.span.addEvent('partner_print.ratelimit.queue_wait', {
+        'partner_print.ratelimit.wait_ms': Math.round(ms),
+      });
+  }
+
+  end(result: Promise<Response>): Promise<Response> {
+    return result.then(
+      (response) => {
+        this.leaveQueue();
+        if (!response.ok && this.recording) this.fail(String(response.status), undefined);
+        this.span.end();
+        return response;
+      },
+      (error: unknown) => {
+        this.leaveQueue();
+        if (this.recording) this.fail(redactText(errorCode(error), this.o.secret), error);
+        this.span.end();
+        throw error;
+      },
+    );
+  }
+
+  fail(type: string, error: unknown): void {
+    this.span.setAttribute('error.type', type);
+    const message = error instanceof Error ? redactText(error.message, this.o.secret) : undefined;
+    this.span.setStatus({ code: SpanStatusCode.ERROR, ...(message && { message }) });
+  }
+}
+
+const errorCode = (error: unknown) =>
+  error instanceof PartnerPrintError && error.code ? error.code : errorTypeOf(error);
+
+/** One send of an attempt: its CLIENT span and its `http.client.request.duration`. */
+class Send {
+  readonly span: Span | undefined;
+  readonly attributes: Attributes;
+  readonly start = performance.now();
+
+  constructor(
+    readonly call: Call,
+    readonly req: Request,
+    resend: number,
+  ) {
+    const url = new URL(req.url);
+    const method = methodOf(req.method);
+    // A redirect leaves the call's path: its template no longer applies.
+    const template = req.url === call.request.url ? call.template : undefined;
+    this.attributes = {
+      'http.request.method': method,
+      ...serverOf(url),
+      ...(template && { 'url.template': template }),
+    };
+    if (!call.recording) return;
+    this.span = call.o.scope.tracer.startSpan(
+      template ? `${method} ${template}` : method,
+      {
+        kind: SpanKind.CLIENT,
+        attributes: {
+          ...this.attributes,
+          'url.full': redactText(req.url, call.o.secret),
+          ...(resend > 0 && { 'http.request.resend_count': resend }),
+        },
+      },
+      call.ctx,
+    );
+  }
+
+  run(fetch: Fetch, init: Parameters<Fetch>[1]): Promise<Response> {
+    const active = this.span ? trace.setSpan(this.call.ctx, this.span) : this.call.ctx;
+    propagation.inject(active, this.req.headers, setter);
+    // The send runs in the CLIENT span's context: a fetch instrumentation beneath nests under it.
+    return context
+      .with(active, () => fetch(this.req, init))
+      .then(
+        (response) => {
+          this.done(response.status, undefined, response.headers);
+          return response;
+        },
+        (error: unknown) => {
+          this.done(undefined, error, undefined);
+          throw error;
+        },
+      );
+  }
+
+  done(status: number | undefined, error: unknown, headers: Headers | undefined): void {
+    const attributes: Attributes = { ...this.attributes };
+    if (status !== undefined) attributes['http.response.status_code'] = status;
+    const type =
+      status === undefined ? errorTypeOf(error, this.req.signal) : status >= 400 ? String(status) : undefined;
+    // A transport's error code is the transport's text: redacted like everything else the SDK surfaces.
+    if (type) attributes['error.type'] = redactText(type, this.call.o.secret);
+    const { span, call } = this;
+    if (span) {
+      span.setAttributes(attributes);
+      if (type) span.setStatus({ code: SpanStatusCode.ERROR });
+      if (error instanceof Error)
+        span.recordException({ name: error.name, message: redactText(error.message, call.o.secret) });
+      span.end();
+    }
+    const instruments = call.instruments;
+    if (!instruments) return;
+    instruments.duration.record((performance.now() - this.start) / 1000, attributes);
+    if (!headers) return;
+    instruments.observe(headers);
+    if (status === 429)
+      for (const bucket of throttledBuckets(headers, call.o.parseRateLimit, (text) =>
+        redactText(text, call.o.secret),
+      ))
+        instruments.throttled.add(1, bucket);
+  }
+}
