@@ -1,12 +1,14 @@
 // A hostile server on 127.0.0.1 that echoes the secret key in every header, the status text and every body
 // field: the key must not come out of anything the SDK surfaces (errors and their cause chains, hook events,
-// log lines, the raw methods' error results), for random keys, in both entries.
+// log lines, the raw methods' error results, spans, span events and metric attributes), for random keys, in
+// both entries.
 import { inspect } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ClientEvent, createClient, PartnerPrintError, redactSecret } from '../src/index.ts';
 import { createClient as createLiteClient, uploadImage } from '../src/lite.ts';
 import { JPEG } from './fake.ts';
+import { otel, strings } from './otel.ts';
 import { startServer, type TestServer } from './servers.ts';
 
 /** Every way a value is likely to be shown or logged. */
@@ -70,14 +72,23 @@ function clients(secretKey: string) {
     logger,
     logLevel: 'debug' as const,
   };
-  return { main: createClient({ ...options, rateLimit: false }), lite: createLiteClient(options), seen };
+  const sdk = otel();
+  const telemetry = { tracerProvider: sdk.tracerProvider, meterProvider: sdk.meterProvider };
+  return {
+    main: createClient({ ...options, rateLimit: false, telemetry }),
+    lite: createLiteClient(options),
+    seen,
+    sdk,
+  };
 }
 
 describe('a server that echoes the key everywhere', () => {
-  it('never gets the key back out of an error, an event, a log line or a raw error result', async () => {
+  it('never gets the key back out of an error, an event, a log line, a raw error result or telemetry', async () => {
+    let gaugeRuns = 0;
     await fc.assert(
       fc.asyncProperty(keyArbitrary, fc.constantFrom(...STATUSES), async (key, status) => {
-        const { main, lite, seen } = clients(key);
+        const { main, lite, seen, sdk } = clients(key);
+        await sdk.points(); // a reader that collects before and after: the rate-limit gauge reads the echoes
         const query = { params: { query: { status } } } as never;
         const results: unknown[] = [
           await main.get('/orders', query).catch((e: unknown) => e),
@@ -96,9 +107,18 @@ describe('a server that echoes the key everywhere', () => {
         for (const error of results.slice(0, 5)) expect(error).toBeInstanceOf(PartnerPrintError);
         expect(seen.length).toBeGreaterThan(10);
         for (const text of [...results, ...seen].flatMap(renderings)) expect(text).not.toContain(key);
+        // Telemetry: every span name, attribute, event, link, status message and metric attribute.
+        const spans = await sdk.spans();
+        const points = await sdk.points();
+        expect(spans.length).toBeGreaterThan(5);
+        // The echoed bucket name parses unless the key holds a quote or backslash: count the runs where it did.
+        if (points.some((p) => p.name === 'partner_print.ratelimit.remaining')) gaugeRuns++;
+        for (const text of strings(spans, points)) expect(text).not.toContain(key);
+        for (const span of spans) expect(renderings(span.attributes).join()).not.toContain(key);
       }),
       { numRuns: 40 },
     );
+    expect(gaugeRuns).toBeGreaterThan(10);
   }, 60_000);
 
   it('proves the test can fail: without redaction the key is there', async () => {
