@@ -4,6 +4,7 @@ import type { Ctx } from './context.ts';
 import { isRecord } from './domain/input.ts';
 import type { Refusal } from './domain/result.ts';
 import { MAX_JSON_BODY_BYTES } from './limits.ts';
+import { isReference, type Prefix } from './random.ts';
 
 export function fail(c: Ctx, status: ContentfulStatusCode, code: string, message: string): Response {
   return c.json({ code, message }, status);
@@ -14,6 +15,20 @@ export function refuse(c: Ctx, refusal: Refusal): Response {
   const res = fail(c, refusal.status, refusal.code, refusal.message);
   if (refusal.retryAfter !== undefined) res.headers.set('Retry-After', String(refusal.retryAfter));
   return res;
+}
+
+/**
+ * Reference query parameters (filters and look-up keys): each present one must be a reference of its type,
+ * or the answer is 400 `invalid_reference` (an empty value included). Returns that answer, or undefined.
+ */
+export function badReferenceQuery(c: Ctx, expected: Readonly<Record<string, Prefix>>): Response | undefined {
+  for (const [name, prefix] of Object.entries(expected)) {
+    const value = c.req.query(name);
+    if (value !== undefined && !isReference(value, prefix)) {
+      return fail(c, 400, 'invalid_reference', `Query parameter ${name} must be a ${prefix}_ reference`);
+    }
+  }
+  return undefined;
 }
 
 export const notFound = (c: Ctx, what = 'resource') =>

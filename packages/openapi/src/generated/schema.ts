@@ -1508,43 +1508,71 @@ export interface components {
         ClaimReferencePath: components["schemas"]["ClaimReference"];
         /**
          * @description Changes the window of closed claims included (by default those closed in the last 14 days). The value format
-         *     is not documented by the service reference, so it is modelled as a plain string.
+         *     is not documented by the service reference ("not shown"); the SDK reads it as the reference's timestamps are
+         *     written, ISO 8601 (an RFC 3339 date or date-time). The sandbox answers any other value with 400
+         *     `invalid_parameter`.
          */
         ClosedAfter: string;
         /** @description Reference of the composition. */
         CompositionReferencePath: components["schemas"]["CompositionReference"];
-        /** @description The `nextCursor` of the previous page. Omit for the first page. Opaque; do not construct. */
+        /**
+         * @description The `nextCursor` of the previous page. Omit for the first page. Opaque; do not construct. An empty value is
+         *     never a cursor the service hands out. The service reference does not say what a cursor it did not hand out
+         *     gets; the sandbox answers 400 `invalid_cursor`.
+         */
         Cursor: string;
         /**
          * @description The partner's custom identifier given on the order. The parameter name is not documented by the service
-         *     reference; `customIdentifier` (the order field's name) is the SDK's working assumption.
+         *     reference; `customIdentifier` (the order field's name) is the SDK's working assumption. An empty value
+         *     identifies nothing; the reference does not say what it gets, the sandbox answers 400 `missing_parameter`.
          */
         CustomIdentifier: string;
         /** @description File name of the product media file. How file names are discovered is not documented by the service reference. */
         Filename: string;
-        /** @description A legacy (V1) SKU, possibly suffixed (`<item_sku>P<3 digits>`). */
+        /**
+         * @description A legacy (V1) SKU, possibly suffixed (`<item_sku>P<3 digits>`). An empty value names no SKU; the reference
+         *     does not say what it gets, the sandbox answers 400 `missing_parameter`.
+         */
         LegacyItemSku: string;
         /** @description Reference of the order. */
         OrderReferencePath: components["schemas"]["OrderReference"];
         /** @description Reference of the perspective. */
         PerspectiveReferencePath: components["schemas"]["PerspectiveReference"];
-        /** @description The perspective of the composition. */
+        /**
+         * @description The perspective of the composition. A value that is not a reference of its type (an empty one
+         *     included) is not shown in the service reference; the sandbox answers it with 400 `invalid_reference`.
+         */
         PerspectiveReferenceQuery: components["schemas"]["PerspectiveReference"];
-        /** @description Only perspectives usable with this product. */
+        /**
+         * @description Only perspectives usable with this product. A value that is not a reference of its type (an empty one
+         *     included) is not shown in the service reference; the sandbox answers it with 400 `invalid_reference`.
+         */
         ProductReferenceFilter: components["schemas"]["ProductReference"];
         /** @description Reference of the product. */
         ProductReferencePath: components["schemas"]["ProductReference"];
-        /** @description The product of the composition. */
+        /**
+         * @description The product of the composition. A value that is not a reference of its type (an empty one
+         *     included) is not shown in the service reference; the sandbox answers it with 400 `invalid_reference`.
+         */
         ProductReferenceQuery: components["schemas"]["ProductReference"];
-        /** @description Only scenes compatible with this productgroup. */
+        /**
+         * @description Only scenes compatible with this productgroup. A value that is not a reference of its type (an empty one
+         *     included) is not shown in the service reference; the sandbox answers it with 400 `invalid_reference`.
+         */
         ProductgroupReferenceFilter: components["schemas"]["ProductgroupReference"];
         /** @description Reference of the render. */
         RenderReferencePath: components["schemas"]["RenderReference"];
-        /** @description Only perspectives usable with this scene. */
+        /**
+         * @description Only perspectives usable with this scene. A value that is not a reference of its type (an empty one
+         *     included) is not shown in the service reference; the sandbox answers it with 400 `invalid_reference`.
+         */
         SceneReferenceFilter: components["schemas"]["SceneReference"];
         /** @description Reference of the scene. */
         SceneReferencePath: components["schemas"]["SceneReference"];
-        /** @description The scene of the composition. */
+        /**
+         * @description The scene of the composition. A value that is not a reference of its type (an empty one
+         *     included) is not shown in the service reference; the sandbox answers it with 400 `invalid_reference`.
+         */
         SceneReferenceQuery: components["schemas"]["SceneReference"];
         /** @description Reference of the shipment. */
         ShipmentReferencePath: components["schemas"]["ShipmentReference"];
@@ -1772,7 +1800,11 @@ export interface operations {
     listClaimcategories: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. Omit for the first page. Opaque; do not construct. */
+                /**
+                 * @description The `nextCursor` of the previous page. Omit for the first page. Opaque; do not construct. An empty value is
+                 *     never a cursor the service hands out. The service reference does not say what a cursor it did not hand out
+                 *     gets; the sandbox answers 400 `invalid_cursor`.
+                 */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -1859,11 +1891,17 @@ export interface operations {
     listClaims: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. Omit for the first page. Opaque; do not construct. */
+                /**
+                 * @description The `nextCursor` of the previous page. Omit for the first page. Opaque; do not construct. An empty value is
+                 *     never a cursor the service hands out. The service reference does not say what a cursor it did not hand out
+                 *     gets; the sandbox answers 400 `invalid_cursor`.
+                 */
                 cursor?: components["parameters"]["Cursor"];
                 /**
                  * @description Changes the window of closed claims included (by default those closed in the last 14 days). The value format
-                 *     is not documented by the service reference, so it is modelled as a plain string.
+                 *     is not documented by the service reference ("not shown"); the SDK reads it as the reference's timestamps are
+                 *     written, ISO 8601 (an RFC 3339 date or date-time). The sandbox answers any other value with 400
+                 *     `invalid_parameter`.
                  */
                 closedAfter?: components["parameters"]["ClosedAfter"];
             };
@@ -1946,7 +1984,11 @@ export interface operations {
     listOrders: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. Omit for the first page. Opaque; do not construct. */
+                /**
+                 * @description The `nextCursor` of the previous page. Omit for the first page. Opaque; do not construct. An empty value is
+                 *     never a cursor the service hands out. The service reference does not say what a cursor it did not hand out
+                 *     gets; the sandbox answers 400 `invalid_cursor`.
+                 */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -2060,7 +2102,11 @@ export interface operations {
     listItems: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. Omit for the first page. Opaque; do not construct. */
+                /**
+                 * @description The `nextCursor` of the previous page. Omit for the first page. Opaque; do not construct. An empty value is
+                 *     never a cursor the service hands out. The service reference does not say what a cursor it did not hand out
+                 *     gets; the sandbox answers 400 `invalid_cursor`.
+                 */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -2088,7 +2134,11 @@ export interface operations {
     listProducts: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. Omit for the first page. Opaque; do not construct. */
+                /**
+                 * @description The `nextCursor` of the previous page. Omit for the first page. Opaque; do not construct. An empty value is
+                 *     never a cursor the service hands out. The service reference does not say what a cursor it did not hand out
+                 *     gets; the sandbox answers 400 `invalid_cursor`.
+                 */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -2116,7 +2166,11 @@ export interface operations {
     listProductgroups: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. Omit for the first page. Opaque; do not construct. */
+                /**
+                 * @description The `nextCursor` of the previous page. Omit for the first page. Opaque; do not construct. An empty value is
+                 *     never a cursor the service hands out. The service reference does not say what a cursor it did not hand out
+                 *     gets; the sandbox answers 400 `invalid_cursor`.
+                 */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -2180,7 +2234,10 @@ export interface operations {
     lookupProductByLegacySku: {
         parameters: {
             query: {
-                /** @description A legacy (V1) SKU, possibly suffixed (`<item_sku>P<3 digits>`). */
+                /**
+                 * @description A legacy (V1) SKU, possibly suffixed (`<item_sku>P<3 digits>`). An empty value names no SKU; the reference
+                 *     does not say what it gets, the sandbox answers 400 `missing_parameter`.
+                 */
                 legacyItemSku: components["parameters"]["LegacyItemSku"];
             };
             header?: never;
@@ -2210,7 +2267,8 @@ export interface operations {
             query: {
                 /**
                  * @description The partner's custom identifier given on the order. The parameter name is not documented by the service
-                 *     reference; `customIdentifier` (the order field's name) is the SDK's working assumption.
+                 *     reference; `customIdentifier` (the order field's name) is the SDK's working assumption. An empty value
+                 *     identifies nothing; the reference does not say what it gets, the sandbox answers 400 `missing_parameter`.
                  */
                 customIdentifier: components["parameters"]["CustomIdentifier"];
             };
@@ -2239,9 +2297,16 @@ export interface operations {
     listScenes: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. Omit for the first page. Opaque; do not construct. */
+                /**
+                 * @description The `nextCursor` of the previous page. Omit for the first page. Opaque; do not construct. An empty value is
+                 *     never a cursor the service hands out. The service reference does not say what a cursor it did not hand out
+                 *     gets; the sandbox answers 400 `invalid_cursor`.
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Only scenes compatible with this productgroup. */
+                /**
+                 * @description Only scenes compatible with this productgroup. A value that is not a reference of its type (an empty one
+                 *     included) is not shown in the service reference; the sandbox answers it with 400 `invalid_reference`.
+                 */
                 productgroupReference?: components["parameters"]["ProductgroupReferenceFilter"];
             };
             header?: never;
@@ -2297,11 +2362,21 @@ export interface operations {
     listPerspectives: {
         parameters: {
             query?: {
-                /** @description The `nextCursor` of the previous page. Omit for the first page. Opaque; do not construct. */
+                /**
+                 * @description The `nextCursor` of the previous page. Omit for the first page. Opaque; do not construct. An empty value is
+                 *     never a cursor the service hands out. The service reference does not say what a cursor it did not hand out
+                 *     gets; the sandbox answers 400 `invalid_cursor`.
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Only perspectives usable with this scene. */
+                /**
+                 * @description Only perspectives usable with this scene. A value that is not a reference of its type (an empty one
+                 *     included) is not shown in the service reference; the sandbox answers it with 400 `invalid_reference`.
+                 */
                 sceneReference?: components["parameters"]["SceneReferenceFilter"];
-                /** @description Only perspectives usable with this product. */
+                /**
+                 * @description Only perspectives usable with this product. A value that is not a reference of its type (an empty one
+                 *     included) is not shown in the service reference; the sandbox answers it with 400 `invalid_reference`.
+                 */
                 productReference?: components["parameters"]["ProductReferenceFilter"];
             };
             header?: never;
@@ -2357,11 +2432,20 @@ export interface operations {
     lookupComposition: {
         parameters: {
             query: {
-                /** @description The scene of the composition. */
+                /**
+                 * @description The scene of the composition. A value that is not a reference of its type (an empty one
+                 *     included) is not shown in the service reference; the sandbox answers it with 400 `invalid_reference`.
+                 */
                 sceneReference: components["parameters"]["SceneReferenceQuery"];
-                /** @description The product of the composition. */
+                /**
+                 * @description The product of the composition. A value that is not a reference of its type (an empty one
+                 *     included) is not shown in the service reference; the sandbox answers it with 400 `invalid_reference`.
+                 */
                 productReference: components["parameters"]["ProductReferenceQuery"];
-                /** @description The perspective of the composition. */
+                /**
+                 * @description The perspective of the composition. A value that is not a reference of its type (an empty one
+                 *     included) is not shown in the service reference; the sandbox answers it with 400 `invalid_reference`.
+                 */
                 perspectiveReference: components["parameters"]["PerspectiveReferenceQuery"];
             };
             header?: never;

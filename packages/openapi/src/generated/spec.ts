@@ -2902,9 +2902,18 @@ export const spec: OpenApiDocument = {
         "name": "closedAfter",
         "in": "query",
         "required": false,
-        "description": "Changes the window of closed claims included (by default those closed in the last 14 days). The value format\nis not documented by the service reference, so it is modelled as a plain string.\n",
+        "description": "Changes the window of closed claims included (by default those closed in the last 14 days). The value format\nis not documented by the service reference (\"not shown\"); the SDK reads it as the reference's timestamps are\nwritten, ISO 8601 (an RFC 3339 date or date-time). The sandbox answers any other value with 400\n`invalid_parameter`.\n",
         "schema": {
-          "type": "string"
+          "anyOf": [
+            {
+              "type": "string",
+              "format": "date"
+            },
+            {
+              "type": "string",
+              "format": "date-time"
+            }
+          ]
         }
       },
       "CompositionReferencePath": {
@@ -2920,18 +2929,21 @@ export const spec: OpenApiDocument = {
         "name": "cursor",
         "in": "query",
         "required": false,
-        "description": "The `nextCursor` of the previous page. Omit for the first page. Opaque; do not construct.",
+        "description": "The `nextCursor` of the previous page. Omit for the first page. Opaque; do not construct. An empty value is\nnever a cursor the service hands out. The service reference does not say what a cursor it did not hand out\ngets; the sandbox answers 400 `invalid_cursor`.\n",
         "schema": {
-          "type": "string"
+          "type": "string",
+          "minLength": 1,
+          "x-opaque": true
         }
       },
       "CustomIdentifier": {
         "name": "customIdentifier",
         "in": "query",
         "required": true,
-        "description": "The partner's custom identifier given on the order. The parameter name is not documented by the service\nreference; `customIdentifier` (the order field's name) is the SDK's working assumption.\n",
+        "description": "The partner's custom identifier given on the order. The parameter name is not documented by the service\nreference; `customIdentifier` (the order field's name) is the SDK's working assumption. An empty value\nidentifies nothing; the reference does not say what it gets, the sandbox answers 400 `missing_parameter`.\n",
         "schema": {
-          "type": "string"
+          "type": "string",
+          "minLength": 1
         }
       },
       "Filename": {
@@ -2947,9 +2959,10 @@ export const spec: OpenApiDocument = {
         "name": "legacyItemSku",
         "in": "query",
         "required": true,
-        "description": "A legacy (V1) SKU, possibly suffixed (`<item_sku>P<3 digits>`).",
+        "description": "A legacy (V1) SKU, possibly suffixed (`<item_sku>P<3 digits>`). An empty value names no SKU; the reference\ndoes not say what it gets, the sandbox answers 400 `missing_parameter`.\n",
         "schema": {
-          "type": "string"
+          "type": "string",
+          "minLength": 1
         }
       },
       "OrderReferencePath": {
@@ -2974,7 +2987,7 @@ export const spec: OpenApiDocument = {
         "name": "perspectiveReference",
         "in": "query",
         "required": true,
-        "description": "The perspective of the composition.",
+        "description": "The perspective of the composition. A value that is not a reference of its type (an empty one\nincluded) is not shown in the service reference; the sandbox answers it with 400 `invalid_reference`.\n",
         "schema": {
           "$ref": "#/components/schemas/PerspectiveReference"
         }
@@ -2983,7 +2996,7 @@ export const spec: OpenApiDocument = {
         "name": "productReference",
         "in": "query",
         "required": false,
-        "description": "Only perspectives usable with this product.",
+        "description": "Only perspectives usable with this product. A value that is not a reference of its type (an empty one\nincluded) is not shown in the service reference; the sandbox answers it with 400 `invalid_reference`.\n",
         "schema": {
           "$ref": "#/components/schemas/ProductReference"
         }
@@ -3001,7 +3014,7 @@ export const spec: OpenApiDocument = {
         "name": "productReference",
         "in": "query",
         "required": true,
-        "description": "The product of the composition.",
+        "description": "The product of the composition. A value that is not a reference of its type (an empty one\nincluded) is not shown in the service reference; the sandbox answers it with 400 `invalid_reference`.\n",
         "schema": {
           "$ref": "#/components/schemas/ProductReference"
         }
@@ -3010,7 +3023,7 @@ export const spec: OpenApiDocument = {
         "name": "productgroupReference",
         "in": "query",
         "required": false,
-        "description": "Only scenes compatible with this productgroup.",
+        "description": "Only scenes compatible with this productgroup. A value that is not a reference of its type (an empty one\nincluded) is not shown in the service reference; the sandbox answers it with 400 `invalid_reference`.\n",
         "schema": {
           "$ref": "#/components/schemas/ProductgroupReference"
         }
@@ -3028,7 +3041,7 @@ export const spec: OpenApiDocument = {
         "name": "sceneReference",
         "in": "query",
         "required": false,
-        "description": "Only perspectives usable with this scene.",
+        "description": "Only perspectives usable with this scene. A value that is not a reference of its type (an empty one\nincluded) is not shown in the service reference; the sandbox answers it with 400 `invalid_reference`.\n",
         "schema": {
           "$ref": "#/components/schemas/SceneReference"
         }
@@ -3046,7 +3059,7 @@ export const spec: OpenApiDocument = {
         "name": "sceneReference",
         "in": "query",
         "required": true,
-        "description": "The scene of the composition.",
+        "description": "The scene of the composition. A value that is not a reference of its type (an empty one\nincluded) is not shown in the service reference; the sandbox answers it with 400 `invalid_reference`.\n",
         "schema": {
           "$ref": "#/components/schemas/SceneReference"
         }
@@ -4081,6 +4094,7 @@ export const spec: OpenApiDocument = {
           "string",
           "null"
         ],
+        "minLength": 1,
         "description": "Opaque cursor of the next page: pass it as the `cursor` query parameter. It is a string when the page is\nfull and `null` when fewer items than the page size were returned (the last page may be empty). Do not parse,\nconstruct or store cursors across sessions; restart without a cursor to re-fetch.\n",
         "examples": [
           "eyJwYWdlIjoyfQ"

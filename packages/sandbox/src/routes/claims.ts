@@ -11,6 +11,7 @@ import {
 import { fail, iso, isoOrNull, notFound, paginate, readWrapped, refuse } from '../http.ts';
 import type { ClaimRecord } from '../model.ts';
 import type { Organization } from '../state.ts';
+import { parseDateOrDateTime } from '../timestamps.ts';
 
 function evidenceUrl(org: Organization, ctx: SandboxContext, ref: string): string {
   const ext = org.uploads.get(ref)?.format === 'png' ? 'png' : 'jpg';
@@ -74,18 +75,13 @@ async function create(c: Ctx, ctx: SandboxContext, kind: ClaimKind) {
   return c.json({ claim: { reference: claim.value.reference } }, 200);
 }
 
-/** `closedAfter`: YYYY-MM-DD or an ISO 8601 timestamp; NaN when malformed. */
-function parseClosedAfter(value: string): number {
-  return /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/.test(value) ? Date.parse(value) : Number.NaN;
-}
-
 function listClaims(c: Ctx, ctx: SandboxContext) {
   const org = c.get('org');
   const closedAfter = c.req.query('closedAfter');
   const after =
-    closedAfter === undefined ? ctx.clock.now() - CLOSED_WINDOW_MS : parseClosedAfter(closedAfter);
+    closedAfter === undefined ? ctx.clock.now() - CLOSED_WINDOW_MS : parseDateOrDateTime(closedAfter);
   if (Number.isNaN(after)) {
-    return fail(c, 400, 'invalid_parameter', 'closedAfter must be an ISO 8601 date or timestamp');
+    return fail(c, 400, 'invalid_parameter', 'closedAfter must be an RFC 3339 date or date-time');
   }
   const result = paginate(c, 'claims', visibleClaims(org, after), (claim) => claim.seq, ctx.pageSize);
   if (result instanceof Response) return result;

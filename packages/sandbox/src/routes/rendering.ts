@@ -3,7 +3,7 @@ import type { Ctx, Env, SandboxContext } from '../context.ts';
 import { lookupComposition, perspectivesOf, scenesOf } from '../domain/catalog.ts';
 import { createRender, renderFile, settleRender } from '../domain/renders.ts';
 import { rendertokens } from '../domain/rendertokens.ts';
-import { fail, iso, isoOrNull, notFound, paginate, readWrapped, refuse } from '../http.ts';
+import { badReferenceQuery, fail, iso, isoOrNull, notFound, paginate, readWrapped, refuse } from '../http.ts';
 import type { PerspectiveRecord, RenderRecord, SceneRecord } from '../model.ts';
 
 const fileInfo = (bytes: Uint8Array) => ({ mimeType: 'image/png', extension: 'png', size: bytes.length });
@@ -62,6 +62,8 @@ function media(c: Ctx, ctx: SandboxContext, which: 'media' | 'thumbnail') {
 
 function sceneRoutes(app: Hono<Env>, ctx: SandboxContext) {
   app.get('/scenes', (c) => {
+    const bad = badReferenceQuery(c, { productgroupReference: 'Productgroup' });
+    if (bad) return bad;
     const all = scenesOf(c.get('org'), c.req.query('productgroupReference'));
     const result = paginate(c, 'scenes', all, (s) => -all.indexOf(s), ctx.pageSize);
     if (result instanceof Response) return result;
@@ -76,6 +78,8 @@ function sceneRoutes(app: Hono<Env>, ctx: SandboxContext) {
     return c.json({ scene: sceneBody(scene) });
   });
   app.get('/perspectives', (c) => {
+    const bad = badReferenceQuery(c, { sceneReference: 'Scene', productReference: 'Product' });
+    if (bad) return bad;
     const all = perspectivesOf(c.get('org'), c.req.query('sceneReference'), c.req.query('productReference'));
     const result = paginate(c, 'perspectives', all, (p) => -all.indexOf(p), ctx.pageSize);
     if (result instanceof Response) return result;
@@ -99,6 +103,12 @@ function compositionRoutes(app: Hono<Env>) {
         'Query parameters sceneReference, productReference and perspectiveReference are required',
       );
     }
+    const bad = badReferenceQuery(c, {
+      sceneReference: 'Scene',
+      productReference: 'Product',
+      perspectiveReference: 'Perspective',
+    });
+    if (bad) return bad;
     const comp = lookupComposition(c.get('org'), sceneReference, productReference, perspectiveReference);
     if (comp.kind === 'refused') return refuse(c, comp);
     return c.json({ composition: { reference: comp.value.reference, tokenCost: comp.value.tokenCost } });
