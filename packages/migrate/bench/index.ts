@@ -5,6 +5,8 @@
 //   2. Memoisation: 100,000 orders over 2,000 distinct SKUs → exactly 2,000 lookups (counting fetch).
 //   3. Throughput: `skus` against a real-clock sandbox with a small quota — the achieved rate must be
 //      the quota's, and the same run without a limit (the anchor) shows the CLI is far faster.
+//   4. `code` over a generated tree of 1,000 files: files per second against Babel parsing the same files
+//      (the anchor), peak RSS and the heap the run keeps. It runs first, so the peak is its own.
 
 import { once } from 'node:events';
 import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -15,6 +17,7 @@ import { runInNewContext } from 'node:vm';
 import { createSandbox } from '@partner-print/sandbox';
 import type { CliIO } from '../src/node/io.ts';
 import { runCli } from '../src/node/run.ts';
+import { benchCode } from './code.ts';
 
 const MB = 1024 * 1024;
 // A full GC before each memory sample, so the samples show live memory, not garbage awaiting collection.
@@ -235,10 +238,37 @@ async function throughput() {
   row('throughput: 429 responses', String(limited.throttled), '≤ 2', limited.throttled <= 2);
 }
 
+async function code() {
+  const root = join(dir, 'tree');
+  const r = await benchCode(root, gc);
+  const ratio = r.filesPerSecond / r.anchorFilesPerSecond;
+  row(
+    'code: files (700 with V1 calls)',
+    `${r.files} (${r.rewritten} rewritable, ${r.todo} marked)`,
+    '1000',
+    r.files === 1000,
+  );
+  row('code: dry run', `${r.filesPerSecond.toFixed(0)} files/s`, '', true);
+  row('code: Babel parse only (anchor)', `${r.anchorFilesPerSecond.toFixed(0)} files/s`, '', true);
+  row('code: dry run ÷ parse only', ratio.toFixed(2), '≥ 0.10', ratio >= 0.1);
+  row('code: peak RSS', `${r.peakRssMb.toFixed(0)} MB`, '< 400 MB', r.peakRssMb < 400);
+  row(
+    'code: heap kept after the run (after GC)',
+    `${r.heapGrowthMb.toFixed(1)} MB`,
+    '< 64 MB',
+    r.heapGrowthMb < 64,
+  );
+  rmSync(root, { recursive: true, force: true });
+}
+
 try {
+  await code();
+  if (process.env.MIGRATE_BENCH_ONLY === 'code') throw Object.assign(new Error('only code'), { only: true });
   await memoisation();
   await throughput();
   await streaming();
+} catch (e) {
+  if (!(e as { only?: boolean }).only) throw e;
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

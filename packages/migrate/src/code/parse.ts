@@ -26,6 +26,16 @@ function options(file: string): ParserOptions {
   } as ParserOptions;
 }
 
+/** Parses with Babel alone; the message when the text does not parse. */
+export function checkParses(text: string, file: string): string | undefined {
+  try {
+    babelParse(text, { ...options(file), tokens: false });
+    return undefined;
+  } catch (e) {
+    return `does not parse: ${e instanceof Error ? e.message : String(e)}`;
+  }
+}
+
 export function parseSource(text: string, file: string): Ast {
   const opts = options(file);
   return recast.parse(text, { parser: { parse: (s: string) => babelParse(s, opts) } });

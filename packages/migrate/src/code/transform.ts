@@ -1,4 +1,4 @@
-import { isV1CredentialHeader, v1CredentialKind } from '@partner-print/openapi/wire';
+import { isV1CredentialHeader, V1_CREDENTIAL_HEADERS, v1CredentialKind } from '@partner-print/openapi/wire';
 import { mapV1Endpoint } from '../endpoints.ts';
 import {
   indexTree,
@@ -15,7 +15,7 @@ import { type CallSite, findInstances, headerNames, headerProblem, libraryNames,
 import { countRefs, removeUnused } from './cleanup.ts';
 import { consumerOf } from './consumers.ts';
 import { findV1Mocks, MOCK_REASON } from './mocks.ts';
-import { type Ast, parseSource, printAst } from './parse.ts';
+import { type Ast, checkParses, parseSource, printAst } from './parse.ts';
 import { addSetup, chooseNames, DEFAULT_KEY_EXPRESSION } from './setup.ts';
 import { addTodo, hasTodo, TODO_TAG } from './todo.ts';
 import { type Names, planCall } from './v2-calls.ts';
@@ -255,7 +255,26 @@ const isCredentialKey = (n: N) =>
 const isHeaderKey = (name: string) =>
   name.includes('-') || /^x/i.test(name) || /^(apikey|partnerkey|partnercode|storecode)$/i.test(name);
 
+/**
+ * Whether the text can hold V1 usage at all: a `/v1`, a V1 credential header name, a callback's
+ * `order_reference` or an earlier run's TODO. Other files are only parsed (so one that does not parse is still
+ * reported), with Babel alone: the rewrite's parse keeps what it needs to reprint, which costs four times more.
+ */
+function mayHoldV1(text: string): boolean {
+  const lower = text.toLowerCase();
+  return (
+    lower.includes('/v1') ||
+    lower.includes('order_reference') ||
+    text.includes(TODO_TAG) ||
+    V1_CREDENTIAL_HEADERS.some((h) => lower.includes(h))
+  );
+}
+
 export function transformSource(text: string, file: string, options: CodeOptions = {}): TransformResult {
+  if (!mayHoldV1(text)) {
+    const error = checkParses(text, file);
+    return { file, output: text, changed: false, findings: [], ...(error ? { error } : {}) };
+  }
   let ast: Ast;
   try {
     ast = parseSource(text, file);
@@ -263,7 +282,8 @@ export function transformSource(text: string, file: string, options: CodeOptions
     const msg = e instanceof Error ? e.message : String(e);
     return { file, output: text, changed: false, findings: [], error: `does not parse: ${msg}` };
   }
-  const b = new Bindings(indexTree(ast.program).nodes, indexTree(ast.program).links);
+  const index = indexTree(ast.program);
+  const b = new Bindings(index.nodes, index.links);
   const before = countRefs(ast.program);
   const seen = new Set<N>();
   const reported = new Set<string>();
