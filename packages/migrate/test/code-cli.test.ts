@@ -33,7 +33,7 @@ describe('code: modes and exit codes', () => {
     const dir = project({ 'src/api.js': V1_FILE });
     const r = await run(['code', dir]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain(`--- a/${join(dir, 'src/api.js')}`);
+    expect(r.stdout).toContain(`--- a/${join(dir, 'src/api.js').replace(/^\//, '')}`);
     expect(r.stdout).toMatch(
       /^\+ {2}const data = \(await partnerPrint\.createOrder\(await partnerPrintV1\.toV2Order\(order\)\)\)\.order;$/m,
     );

@@ -58,7 +58,7 @@ export function libraryNames(nodes: N[], b: Bindings): Map<string, HttpLib> {
         for (const p of n.id.properties) if (isIdent(p.value)) out.set(p.value.name, MODULES[mod]!);
     }
   }
-  if (!out.has('fetch') && !b.get('fetch')) out.set('fetch', 'fetch');
+  if (!out.has('fetch') && !b.declared('fetch')) out.set('fetch', 'fetch');
   return out;
 }
 

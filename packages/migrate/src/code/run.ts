@@ -56,6 +56,9 @@ async function replaceFile(
   await rename(tmp, path);
 }
 
+/** `a/<path>` as git writes it, also for a path outside the working directory. */
+const diffPath = (shown: string) => shown.replace(/\\/g, '/').replace(/^\/+/, '');
+
 async function processFile(
   real: string,
   shown: string,
@@ -73,10 +76,18 @@ async function processFile(
   };
   if (r.error) outcome.error = r.error;
   if (r.changed && options.mode !== 'check') {
-    outcome.diff = createTwoFilesPatch(`a/${shown}`, `b/${shown}`, src.text, r.output, '', '', {
-      context: 3,
-      headerOptions: FILE_HEADERS_ONLY,
-    }).replace(/\t$/gm, '');
+    outcome.diff = createTwoFilesPatch(
+      `a/${diffPath(shown)}`,
+      `b/${diffPath(shown)}`,
+      src.text,
+      r.output,
+      '',
+      '',
+      {
+        context: 3,
+        headerOptions: FILE_HEADERS_ONLY,
+      },
+    ).replace(/\t$/gm, '');
   }
   if (r.changed && options.mode === 'write') {
     if (await git.isModified(real))

@@ -129,3 +129,25 @@ export async function get(ref: string) {
     expect(r.output).toMatch(/beyond its JSON body/);
   });
 });
+
+describe('orders without a partner reference', () => {
+  it('are rewritten and marked: without a customIdentifier a rerun creates the order again', () => {
+    const text = `export async function f(lines: unknown[]) {\n  const res = await fetch('https://h.example/v1/orders', { method: 'POST', headers: { 'X-Partner-Code': 'A' }, body: JSON.stringify({ store_code: 'ACME1', orderlines: lines }) });\n  return (await res.json()).reference;\n}\n`;
+    const r = transformSource(text, 'a.ts');
+    expect(r.findings.map((f) => f.kind).sort()).toEqual(['rewritten', 'todo']);
+    expect(r.output).toMatch(/TODO\(partner-print v2\): this V1 order has no partner_reference/);
+    expect(r.output).toContain('partnerPrint.createOrder(');
+    expect(transformSource(r.output, 'a.ts').changed).toBe(false);
+    const withRef = transformSource(
+      text.replace("store_code: 'ACME1'", "store_code: 'ACME1', partner_reference: 'x'"),
+      'a.ts',
+    );
+    expect(withRef.findings.map((f) => f.kind)).toEqual(['rewritten']);
+  });
+});
+
+it('a local function named fetch is not the global fetch', () => {
+  const text = `async function fetch(url: string, init?: unknown) { return { url, init }; }\nexport const f = () => fetch('https://h.example/v1/orders/1', { headers: { 'X-Partner-Code': 'A' } });\n`;
+  const r = transformSource(text, 'a.ts');
+  expect(r.findings.filter((f) => f.kind === 'rewritten')).toEqual([]);
+});

@@ -130,7 +130,10 @@ function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: 
   const at = v1Split(base);
   if (!ctx.baseUrl && at >= 0 && !/\{h\d+\}/.test(base.slice(0, at)))
     ctx.baseUrl = `${base.slice(0, at - 3)}/v2`;
+  const stmt = statementOf(links, site.node);
   const unknown = consumer.apply(plan.value());
+  const once = plan.endpoint.id === 'create-order' ? withoutIdentifier(site.body, ctx.b) : undefined;
+  if (once && stmt) ctx.todo(stmt, 'order without partner_reference', once, links);
   ctx.adapter ||= plan.needsAdapter;
   ctx.rewrites++;
   const target = plan.endpoint.v2.map((e) => `${e.method} ${e.path}`).join(' + ');
@@ -380,4 +383,18 @@ function reportTodosInPlace(ctx: Context, seen: Set<N>): void {
       detail: `${reason} (TODO already in place)`,
     });
   }
+}
+
+/**
+ * A literal V1 order body without `partner_reference` (or `custom_identifier`): converted, it has no
+ * `customIdentifier`, and V2 cannot tell a rerun from a new order. Say so where the order is created.
+ */
+function withoutIdentifier(body: N | 'opaque' | undefined, b: Bindings): string | undefined {
+  const v = body && body !== 'opaque' ? b.resolve(body) : undefined;
+  if (v?.type !== 'ObjectExpression' || v.properties.some((p: N) => p.type === 'SpreadElement'))
+    return undefined;
+  const keys = new Set(v.properties.map((p: N) => propName(p)));
+  const inner = keys.has('order') && keys.size === 1 ? undefined : keys;
+  if (!inner || inner.has('partner_reference') || inner.has('custom_identifier')) return undefined;
+  return 'this V1 order has no partner_reference, so the V2 order has no customIdentifier and running this code again creates it again; add one (your order id) to make it exactly once.';
 }

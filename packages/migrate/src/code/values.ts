@@ -31,6 +31,11 @@ export class Bindings {
     this.values.set(key, [...(this.values.get(key) ?? []), value]);
   }
 
+  /** Whether the file declares or assigns `key` anywhere (a local `fetch` is not the global one). */
+  declared(key: string): boolean {
+    return this.values.has(key);
+  }
+
   /** The one expression bound to `key`, or undefined (unknown, rebound, or a parameter shadowing it). */
   get(key: string): N | undefined {
     const v = this.values.get(key);
