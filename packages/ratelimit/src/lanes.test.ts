@@ -18,6 +18,8 @@ function entry(lane: Lane): Entry {
     enqueuedAt: 0,
     state: 'queued',
     attempt: undefined,
+    maxRetries: 0,
+    run: (fn) => fn(),
   };
 }
 
@@ -73,6 +75,25 @@ describe('Lanes', () => {
     lanes.remove(entries[2] as Entry);
     expect(lanes.drain()).toEqual(entries.slice(0, 2));
     expect(lanes.candidates(0)).toEqual([]);
+    expect(lanes.queued).toBe(0);
+  });
+});
+
+describe('Lanes.take', () => {
+  it('takes the entry it admitted even when a retry came in at the front meanwhile', () => {
+    const lanes = new Lanes();
+    const lane = lanes.laneFor('k', 'GET /orders', 0, undefined);
+    const first = entry(lane);
+    const retry = entry(lane);
+    lanes.enqueue(first, false);
+    expect(lanes.head(lane)).toBe(first);
+    // The store answers asynchronously: a 429'd request is queued again at the front before it does.
+    lanes.enqueue(retry, true);
+    lanes.take(lane, first);
+    expect(lanes.head(lane)).toBe(retry);
+    expect(lanes.queued).toBe(1);
+    lanes.take(lane, retry);
+    expect(lanes.head(lane)).toBeUndefined();
     expect(lanes.queued).toBe(0);
   });
 });

@@ -1,3 +1,4 @@
+import type { ContextRunner } from '@partner-print/openapi/wire';
 import { Deque } from './deque.ts';
 import type { BucketRequest } from './store.ts';
 
@@ -22,6 +23,10 @@ export interface Entry {
   state: 'queued' | 'running' | 'sending' | 'done';
   /** What the current attempt took from the store (set while it runs). */
   attempt: Attempt | undefined;
+  /** Retries after a 429 it may still be given (its own limit within the scheduler's). */
+  maxRetries: number;
+  /** Runs its sends in the async context of the caller that queued it. */
+  run: ContextRunner;
 }
 
 /** What an attempt took from the store, and when it was sent. */
@@ -143,7 +148,9 @@ export class Lanes {
   take(lane: Lane, entry: Entry): void {
     const pause = this.routePauses.size > 0 ? this.routePauses.get(`${lane.key}\n${lane.route}`) : undefined;
     if (pause) pause.probing = true;
-    lane.queue.shift();
+    // Another entry (a retry, at the front) may have come in while the store answered: only the entry
+    // itself leaves; one behind others is skipped when it reaches the head, as it no longer waits.
+    if (lane.queue.peek() === entry) lane.queue.shift();
     this.forget(lane);
     entry.state = 'running';
   }

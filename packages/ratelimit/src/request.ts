@@ -14,6 +14,11 @@ export interface RequestInfoLite {
 export interface RateLimitRequestOptions {
   /** Higher runs first; default 0. Integers from -10 to 10. */
   priority?: number;
+  /**
+   * Retries after a 429 for this request, at most the scheduler's `maxRetries`. 0 hands every 429 back to
+   * the caller, for a caller that retries on its own budget (the Partner Print client does).
+   */
+  maxRetries?: number;
 }
 
 export type SchedulerRequestInit = RequestInit & { rateLimit?: RateLimitRequestOptions };
@@ -61,6 +66,13 @@ export function priorityOf(
   }
   if (p === undefined || !Number.isFinite(p)) return 0;
   return Math.min(MAX_PRIORITY, Math.max(MIN_PRIORITY, Math.round(p)));
+}
+
+/** A request's 429 retries: its own `maxRetries` within the scheduler's. */
+export function maxRetriesOf(init: SchedulerRequestInit | undefined, scheduler: number): number {
+  const own = init?.rateLimit?.maxRetries;
+  if (own === undefined || !(own >= 0)) return scheduler;
+  return Math.min(scheduler, Math.floor(own));
 }
 
 /** `init` without the scheduler's own `rateLimit` member; undefined when nothing else is left. */

@@ -79,8 +79,8 @@ export class RetryPolicy {
   }
 
   /** Whether the request that got this 429 is queued again (at the front of its lane). */
-  retries(throttle: Throttle, attempts: number): boolean {
-    if (throttle.scope === 'none' || attempts > this.options.maxRetries) return false;
+  retries(throttle: Throttle, attempts: number, maxRetries = this.options.maxRetries): boolean {
+    if (throttle.scope === 'none' || attempts > maxRetries) return false;
     return (throttle.retryAfterMs ?? 0) <= this.options.maxRetryAfterMs;
   }
 

@@ -1,4 +1,4 @@
-import { type Clock, systemClock } from '@partner-print/openapi/wire';
+import { type Clock, captureContext, systemClock } from '@partner-print/openapi/wire';
 import { Budget } from './budget.ts';
 import { Emitter, type SchedulerEvent, type SchedulerEvents } from './events.ts';
 import { FailoverStore } from './failover.ts';
@@ -8,6 +8,7 @@ import {
   attemptRequest,
   type KeyOption,
   keyResolver,
+  maxRetriesOf,
   priorityOf,
   type RequestInfoLite,
   requestInitOf,
@@ -86,6 +87,8 @@ export interface Scheduler {
  * One store call per 50 ms per waiting process: a fleet starting together waits ~50 ms, not a quarter second.
  */
 const AWAIT_POLL_MS = 50;
+/** The longest real wait for an answer that the estimate waits on (see `rearm`). */
+const AWAIT_POLL_MAX_MS = 1000;
 /** A 429's body is read for its `code` for at most this long (a body that never ends must not hold a slot). */
 const CODE_READ_MS = 1000;
 
@@ -111,7 +114,7 @@ class SchedulerCore {
   private readonly retry: RetryPolicy;
   private readonly baseFetch: FetchLike;
   private readonly concurrency: number;
-  private readonly retries: boolean;
+  private readonly maxRetries: number;
   private readonly priorityHeader: string | undefined;
   private readonly keyOf: (info: RequestInfoLite) => string | Promise<string>;
   private readonly names: ParameterNames;
@@ -122,6 +125,10 @@ class SchedulerCore {
   private pumping = false;
   private pumpAgain = false;
   private timer: { at: number; controller: AbortController } | undefined;
+  /** The clock's timer woke the pump (see `rearm`). */
+  private woke = false;
+  /** When the pump last looked for a request that may go. */
+  private lookedAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly options: SchedulerOptions) {
     this.baseFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
@@ -129,7 +136,7 @@ class SchedulerCore {
     this.store = storeOf(options, this.events);
     this.concurrency = Math.max(1, Math.floor(options.concurrency ?? 16));
     const maxRetries = Math.min(10, Math.max(0, Math.floor(options.maxRetries ?? 5)));
-    this.retries = maxRetries > 0;
+    this.maxRetries = maxRetries;
     this.retry = new RetryPolicy({
       maxRetries,
       maxRetryAfterMs: options.maxRetryAfterMs ?? 120_000,
@@ -160,16 +167,17 @@ class SchedulerCore {
       const classified = this.options.classify?.(info);
       const priority = priorityOf(init, headers, this.priorityHeader);
       const requestInit = requestInitOf(init);
+      const retries = maxRetriesOf(init, this.maxRetries);
       if (typeof key === 'string') {
         const lane = this.lanes.laneFor(key, info.route, priority, classified);
-        return this.queue(lane, order, input, requestInit, signal);
+        return this.queue(lane, order, input, requestInit, signal, retries);
       }
       return key.then((k) => {
         // Closed, or the signal aborted, while the key was hashed.
         if (this.closed) throw this.closed.reason;
         signal?.throwIfAborted();
         const lane = this.lanes.laneFor(k, info.route, priority, classified);
-        return this.queue(lane, order, input, requestInit, signal);
+        return this.queue(lane, order, input, requestInit, signal, retries);
       });
     } catch (error) {
       return Promise.reject(error);
@@ -197,6 +205,7 @@ class SchedulerCore {
     input: RequestInfo | URL,
     init: RequestInit | undefined,
     signal: AbortSignal | undefined,
+    maxRetries: number,
   ): Promise<Response> {
     return new Promise<Response>((resolve, reject) => {
       // A plain literal (no spreads): V8 gives it in-object fields, half the memory of a spread copy.
@@ -215,6 +224,10 @@ class SchedulerCore {
         enqueuedAt: this.clock.now(),
         state: 'queued',
         attempt: undefined,
+        maxRetries,
+        // The pump that admits it may run in another caller's context (or a timer's): its fetch, events
+        // and retries run in its own caller's.
+        run: captureContext(),
       };
       // A request that goes at once needs no abort listener (the costliest step per request); one that
       // may wait gets it now, or when it is found blocked.
@@ -259,10 +272,14 @@ class SchedulerCore {
     try {
       do {
         this.pumpAgain = false;
+        const timed = this.woke;
+        this.woke = false;
+        const admitted = this.counters.admitted;
         while (this.inflight < this.concurrency && this.lanes.queued > 0 && !this.closed) {
-          if (!(await this.admitNext(this.clock.now()))) break;
+          this.lookedAt = this.clock.now();
+          if (!(await this.admitNext(this.lookedAt))) break;
         }
-        this.rearm();
+        this.rearm(timed && !this.pumpAgain && this.counters.admitted === admitted);
       } while (this.pumpAgain);
     } finally {
       this.pumping = false;
@@ -318,6 +335,10 @@ class SchedulerCore {
     this.inflight++;
     this.counters.admitted++;
     entry.attempts++;
+    entry.run(() => this.start(entry, ticket, taken, now));
+  }
+
+  private start(entry: Entry, ticket: number, taken: readonly string[], now: number): void {
     if (this.events.has('admitted'))
       this.events.emit('admitted', {
         route: entry.lane.route,
@@ -337,7 +358,7 @@ class SchedulerCore {
   private async send(entry: Entry, attempt: Attempt): Promise<void> {
     let response: Response;
     try {
-      const request = await attemptRequest(entry, this.priorityHeader, this.retries);
+      const request = await attemptRequest(entry, this.priorityHeader, entry.maxRetries > 0);
       response = await this.fetchFor(entry, request);
     } catch (error) {
       // Unless its signal ended it already (the fetch's own rejection comes after).
@@ -474,7 +495,11 @@ class SchedulerCore {
       void this.pump();
       return true;
     }
-    if (entry.state !== 'running' || this.closed || !this.retry.retries(throttle, entry.attempts))
+    if (
+      entry.state !== 'running' ||
+      this.closed ||
+      !this.retry.retries(throttle, entry.attempts, entry.maxRetries)
+    )
       return false;
     this.counters.retried++;
     this.events.emit('retried', { route, attempt: entry.attempts, delayMs: pauseMs });
@@ -502,17 +527,30 @@ class SchedulerCore {
     entry.attempt = undefined;
   }
 
-  /** After a pump: one timer for the earliest waiting lane, none when nothing waits. */
-  private rearm(): void {
+  /**
+   * After a pump: one timer for the earliest waiting lane, none when nothing waits. `fruitless`: the
+   * clock's timer woke the pump and nothing could go.
+   */
+  private rearm(fruitless: boolean): void {
     if (this.lanes.queued === 0 || this.closed) {
       this.cancelTimer();
       return;
     }
     if (this.inflight >= this.concurrency) return;
     const wake = this.lanes.wakeAt();
-    if (Number.isFinite(wake)) this.schedule(wake);
+    const now = this.clock.now();
+    // A wake that was due when the pump last looked, which let nothing go, is nothing time can change:
+    // sleeping for it would loop without end on a virtual clock (whose sleeps never yield to timers).
+    if (Number.isFinite(wake) && wake > this.lookedAt) {
+      // The estimate moved past its own deadline while requests are on the way: what frees a token now is
+      // an answer (their answers hold the estimate down), and an answer pumps. Until one comes, the wait is
+      // a real timer: a virtual clock's sleeps would otherwise follow one another without end and
+      // without yielding, while the answers wait for the event loop.
+      if (fruitless && this.inflight > 0) this.schedulePoll(Math.min(AWAIT_POLL_MAX_MS, wake - now));
+      else this.schedule(wake);
+    }
     // Waiting for a first answer that another process (sharing the store) is expecting: poll.
-    else if (this.inflight === 0) this.schedulePoll();
+    else if (this.inflight === 0) this.schedulePoll(AWAIT_POLL_MS);
   }
 
   private schedule(at: number): void {
@@ -524,22 +562,27 @@ class SchedulerCore {
       () => {
         if (this.timer !== current) return;
         this.timer = undefined;
+        this.woke = true;
         void this.pump();
       },
       () => {},
     );
   }
 
-  private schedulePoll(): void {
+  /** A real timer (see {@link AWAIT_POLL_MS}); any timer on the clock set meanwhile replaces it. */
+  private schedulePoll(ms: number): void {
     if (this.timer) return;
     const current = { at: Number.POSITIVE_INFINITY, controller: new AbortController() };
     this.timer = current;
-    const handle = setTimeout(() => {
-      if (this.timer !== current) return;
-      this.timer = undefined;
-      this.lanes.unblock(true);
-      void this.pump();
-    }, AWAIT_POLL_MS);
+    const handle = setTimeout(
+      () => {
+        if (this.timer !== current) return;
+        this.timer = undefined;
+        this.lanes.unblock(true);
+        void this.pump();
+      },
+      Math.max(0, ms),
+    );
     current.controller.signal.addEventListener('abort', () => clearTimeout(handle), { once: true });
   }
 

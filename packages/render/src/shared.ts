@@ -1,4 +1,4 @@
-import type { Clock } from '@partner-print/openapi/wire';
+import { bindContext, type Clock } from '@partner-print/openapi/wire';
 import { abortReason } from './context.ts';
 
 /** What one caller brings when it joins a shared task. */
@@ -88,7 +88,8 @@ export class SharedTasks<T, E = unknown> {
       };
       const waiter: Waiter<T, E> = {
         deadline,
-        listener: options.listener,
+        // The task runs in its first caller's async context; each caller's progress events run in its own.
+        listener: options.listener && bindContext(options.listener),
         resolve,
         reject,
         detach: () => signal?.removeEventListener('abort', onAbort),

@@ -3,6 +3,7 @@
 // half on purpose (a misreading must not cancel itself out in tests).
 export { bucketsOf, DEFAULT_BUCKET, RATE_LIMIT_ROUTES, type RateLimitRoute } from './buckets.ts';
 export { type Clock, systemClock } from './clock.ts';
+export { bindContext, type ContextRunner, captureContext } from './context.ts';
 export {
   checkSecretKey,
   isV1CredentialHeader,
