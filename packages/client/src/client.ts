@@ -19,6 +19,7 @@ import {
   type Limiter,
   type RetryOptions,
   type Stack,
+  spentOf,
 } from './transport.ts';
 import type {
   ClientInit,
@@ -151,7 +152,7 @@ export function createCore<RateLimit>(options: CoreOptions<RateLimit>, deps: Cor
         now: clock.now(),
         parseRateLimit: deps.parseRateLimit,
       };
-      error = errorFromResponse(result.response, result.error, ctx);
+      error = Object.assign(errorFromResponse(result.response, result.error, ctx), spentOf(result.response));
     } catch (e) {
       error = e;
     }

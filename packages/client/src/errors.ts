@@ -26,8 +26,10 @@ export interface PartnerPrintErrorInit {
   rateLimit?: RateLimitSnapshot;
   requestId?: string;
   cause?: unknown;
-  /** Attempts made before giving up (NetworkError, TimeoutError). */
+  /** Requests the call sent, retries and redirects included (every error after at least one send). */
   attempts?: number;
+  /** Milliseconds the call waited between its attempts (backoff and Retry-After), with `attempts`. */
+  retryDelayMs?: number;
   /** RendertokenLimitError only. */
   resetsAt?: Date;
   /** RedirectError only: the origin the service redirected to (`https://host:port`), never its path or query. */
@@ -49,6 +51,7 @@ export class PartnerPrintError extends Error {
   declare readonly rateLimit: RateLimitSnapshot | undefined;
   declare readonly requestId: string | undefined;
   declare readonly attempts: number | undefined;
+  declare readonly retryDelayMs: number | undefined;
 
   // `docUrl` is derived (a getter): an init copied from another error's toJSON() may carry it.
   constructor(

@@ -10,6 +10,7 @@ import { type CoreOptions, createCore } from './client.ts';
 import { USER_AGENT } from './config.ts';
 import { type PartnerPrintBaseClient, type PartnerPrintHelpers, withHelpers } from './helpers.ts';
 import { clientTelemetry, type TelemetryOption } from './telemetry/index.ts';
+import { ONE_BUDGET } from './transport.ts';
 
 export type { PartnerPrintHelpers } from './helpers.ts';
 export * from './public.ts';
@@ -55,11 +56,11 @@ export function createClient(options: ClientOptions): PartnerPrintClient {
       if (option === false) return undefined;
       if (isScheduler(option)) {
         scheduler = option;
-        return { fetch: (request) => option.fetch(request), own: true };
+        return { fetch: (request) => option.fetch(request, ONE_BUDGET), own: true };
       }
       const s = createScheduler({ clock, key: budgetKey(options.secretKey), ...option, fetch: timed });
       scheduler = s;
-      return { fetch: (request) => s.fetch(request) };
+      return { fetch: (request) => s.fetch(request, ONE_BUDGET) };
     },
   });
   return withHelpers(Object.assign(client, { scheduler }));

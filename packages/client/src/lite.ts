@@ -6,6 +6,7 @@ import { type CoreOptions, createCore } from './client.ts';
 import { USER_AGENT } from './config.ts';
 import type { PartnerPrintBaseClient } from './helpers.ts';
 import type { OperationTable } from './operations.ts';
+import { ONE_BUDGET } from './transport.ts';
 
 export * from './public.ts';
 
@@ -33,7 +34,7 @@ export function createClient(options: LiteClientOptions): PartnerPrintBaseClient
     operations: options.operations,
     userAgent: USER_AGENT,
     limiter: (scheduler) =>
-      scheduler ? { fetch: (request) => scheduler.fetch(request), own: true } : undefined,
+      scheduler ? { fetch: (request) => scheduler.fetch(request, ONE_BUDGET), own: true } : undefined,
   });
   return Object.assign(client, { scheduler: rateLimit || undefined });
 }

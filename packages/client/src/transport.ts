@@ -37,6 +37,23 @@ export interface Limiter {
   own?: boolean;
 }
 
+/**
+ * What the client asks of a scheduler for each attempt: no 429 retries of its own. The call's one budget
+ * (`retry.attempts`, `maxElapsedMs`) decides every send; the scheduler still pauses what a 429 is about.
+ */
+export const ONE_BUDGET = { rateLimit: { maxRetries: 0 } } as const;
+
+/** What a call spent: requests sent (redirects followed included) and the time waited between them. */
+export interface Spent {
+  attempts: number;
+  retryDelayMs: number;
+}
+
+const spentBy = new WeakMap<Response, Spent>();
+
+/** What the call that got this (final, non-2xx) response spent; for its error. */
+export const spentOf = (response: Response): Spent | undefined => spentBy.get(response);
+
 export interface StackOptions extends CallSettings {
   emit: Emit | undefined;
   clock: Clock;
@@ -140,6 +157,7 @@ export function createStack(o: StackOptions): Stack {
     request: Request,
     first: Response,
     settings: CallSettings,
+    spent: Spent,
     t: CallTelemetry | undefined,
   ): Promise<Response> => {
     let current = request;
@@ -149,12 +167,17 @@ export function createStack(o: StackOptions): Stack {
       const next = followRedirect(current, response, hops, context(current));
       if (next instanceof PartnerPrintError) throw next;
       current = next;
-      response = await attempts(current, settings, t);
+      response = await attempts(current, settings, spent, t);
     }
-    return response.ok ? response : redactResponse(response, secret);
+    if (response.ok) return response;
+    const redacted = await redactResponse(response, secret);
+    spentBy.set(redacted, spent);
+    return redacted;
   };
-  const fail = (request: Request, error: unknown): never => {
+  const fail = (request: Request, error: unknown, spent: Spent): never => {
     const failure = sdkError(error, request, context);
+    // Every error after a send says what the call spent (a GaveUp says it already, from the loop).
+    if (spent.attempts > 0 && failure.attempts === undefined) Object.assign(failure, spent);
     emit?.('error', request, {
       operation: failure.operation,
       attempt: failure.attempts ?? 1,
@@ -162,14 +185,18 @@ export function createStack(o: StackOptions): Stack {
     });
     throw redactSecret(failure, secret);
   };
-  const call = (request: Request, settings: CallSettings, t?: CallTelemetry) =>
-    attempts(request, settings, t).then(
+  const call = (request: Request, settings: CallSettings, t?: CallTelemetry) => {
+    const spent: Spent = { attempts: 0, retryDelayMs: 0 };
+    return attempts(request, settings, spent, t).then(
       (response) =>
         response.ok
           ? response
-          : settle(request, response, settings, t).catch((error: unknown) => fail(request, error)),
-      (error: unknown) => fail(request, error),
+          : settle(request, response, settings, spent, t).catch((error: unknown) =>
+              fail(request, error, spent),
+            ),
+      (error: unknown) => fail(request, error, spent),
     );
+  };
   const { telemetry } = o;
   if (!telemetry) return (request, settings = o) => call(request, settings);
   return (request, settings = o) => {
@@ -189,11 +216,15 @@ function retrying(
   return async (
     request: Request,
     { retry, timeoutMs }: CallSettings,
+    spent: Spent,
     t?: CallTelemetry,
   ): Promise<Response> => {
     const started = clock.now();
     const operation = emit && context(request).operation;
-    for (let attempt = 1; ; attempt++) {
+    // One budget per call: a redirect's requests count with the ones before it.
+    const first = spent.attempts;
+    for (let attempt = first + 1; ; attempt++) {
+      spent.attempts = attempt;
       // A Request body can be read once: every attempt gets its own copy while the original stays unread.
       const req = request.body ? request.clone() : request;
       t?.attempt(req);
@@ -215,12 +246,12 @@ function retrying(
           return response;
         await response.body?.cancel().catch(() => {});
       } catch (cause) {
-        if (request.signal.aborted) throw request.signal.reason;
+        if (request.signal.aborted) throw gaveUp(request.signal.reason, spent);
         error = cause;
         delay =
           isRepeatable(request.method, request.headers.get('content-type')) &&
           retryDelay(retry, clock.now() - started, attempt);
-        if (delay === false) throw Object.assign(new GaveUp(), { cause, attempts: attempt });
+        if (delay === false) throw gaveUp(cause, spent);
       }
       t?.retry(delay, status, error);
       if (emit)
@@ -231,7 +262,12 @@ function retrying(
           delayMs: delay,
           error: error === undefined ? undefined : sdkError(error, request, context),
         });
-      await clock.sleep(delay, request.signal);
+      try {
+        await clock.sleep(delay, request.signal);
+      } catch (reason) {
+        throw gaveUp(reason, spent);
+      }
+      spent.retryDelayMs += delay;
     }
   };
 }
@@ -244,11 +280,15 @@ const durations = ({ start, sentAt }: Timing) => {
   };
 };
 
-/** The retry loop gave up after `attempts` on `cause` (a transport error or a timeout). */
+/** The retry loop gave up after `attempts` on `cause` (a transport error, a timeout or the caller's abort). */
 class GaveUp {
   declare cause: unknown;
   declare attempts: number;
+  declare retryDelayMs: number;
 }
+
+const gaveUp = (cause: unknown, { attempts, retryDelayMs }: Spent) =>
+  Object.assign(new GaveUp(), { cause, attempts, retryDelayMs });
 
 /** Whatever a call failed with, as a PartnerPrintError with the call's context. */
 function sdkError(
@@ -258,7 +298,8 @@ function sdkError(
 ): PartnerPrintError {
   const ctx = context(request);
   const call = describeCall(ctx);
-  const { cause, attempts } = error instanceof GaveUp ? error : { cause: error, attempts: undefined };
+  const { cause, attempts, retryDelayMs } =
+    error instanceof GaveUp ? error : { cause: error, attempts: undefined, retryDelayMs: undefined };
   const after = attempts ? ` after ${attempts} attempt${attempts > 1 ? 's' : ''}` : '';
   let result: PartnerPrintError;
   if (request.signal.aborted && cause === request.signal.reason) result = abortError(cause, call);
@@ -271,7 +312,7 @@ function sdkError(
       cause: copyCause(cause),
     });
   if (!result.operation) Object.assign(result, ctx);
-  if (attempts) Object.assign(result, { attempts });
+  if (attempts) Object.assign(result, { attempts, retryDelayMs });
   return result;
 }
 

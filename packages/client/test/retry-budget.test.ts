@@ -1,0 +1,126 @@
+import { createScheduler } from '@partner-print/ratelimit';
+import { describe, expect, it } from 'vitest';
+import {
+  createClient,
+  type ClientOptions,
+  PartnerPrintError,
+  RateLimitedError,
+  type RateLimitOption,
+} from '../src/index.ts';
+import { fakeFetch, json, testClock } from './fake.ts';
+
+const BASE = 'https://api.example/v2';
+const KEY = 'sk_test_retry_budget';
+const RATE_HEADERS = {
+  'x-ratelimit-policy': '"default";q=3000;w=60',
+  'x-ratelimit': '"default";r=0;t=1',
+};
+
+function clientWith(
+  handler: (req: Request, n: number) => Response,
+  options: Partial<ClientOptions> & { rateLimit?: RateLimitOption } = {},
+) {
+  const clock = testClock();
+  const { fetch, seen } = fakeFetch(handler);
+  const client = createClient({ secretKey: KEY, baseUrl: BASE, fetch, clock, ...options });
+  return { client, seen, clock };
+}
+
+const caught = (promise: Promise<unknown>) =>
+  promise.then(
+    () => {
+      throw new Error('expected the call to fail');
+    },
+    (error: unknown) => {
+      if (!(error instanceof PartnerPrintError)) throw error;
+      return error;
+    },
+  );
+
+describe('one retry budget per call', () => {
+  for (const [label, headers] of [
+    ['without rate-limit fields', {}],
+    ['with rate-limit fields', RATE_HEADERS],
+  ] as const) {
+    it(`a server that always answers 429 (Retry-After: 1, ${label}) gets retry.attempts requests`, async () => {
+      const { client, seen } = clientWith(() =>
+        json({ code: 'rate_limited', message: 'slow down' }, 429, { 'retry-after': '1', ...headers }),
+      );
+      const error = await caught(client.get('/orders'));
+      expect(seen).toHaveLength(3);
+      expect(error).toBeInstanceOf(RateLimitedError);
+      expect(error).toMatchObject({ attempts: 3, retryDelayMs: 2000, status: 429, operation: 'listOrders' });
+    });
+  }
+
+  it('Retry-After: 0 too: 3 requests, not 8', async () => {
+    const { client, seen } = clientWith(() => json({ code: 'rate_limited' }, 429, { 'retry-after': '0' }));
+    const error = await caught(client.get('/orders'));
+    expect(seen).toHaveLength(3);
+    expect(error.attempts).toBe(3);
+  });
+
+  it('a Scheduler instance of its own (maxRetries 5) spends from the same budget', async () => {
+    const clock = testClock();
+    const { fetch, seen } = fakeFetch(() => json({ code: 'rate_limited' }, 429, { 'retry-after': '1' }));
+    const scheduler = createScheduler({ fetch, clock, maxRetries: 5 });
+    const client = createClient({ secretKey: KEY, baseUrl: BASE, clock, rateLimit: scheduler });
+    const error = await caught(client.get('/orders', { retry: { attempts: 2 } }));
+    expect(seen).toHaveLength(2);
+    expect(error).toMatchObject({ attempts: 2, retryDelayMs: 1000 });
+  });
+
+  it('retry.attempts bounds 429 retries, and rateLimit: false changes nothing', async () => {
+    for (const rateLimit of [undefined, false] as const) {
+      const { client, seen } = clientWith(() => json({ code: 'rate_limited' }, 429, { 'retry-after': '1' }), {
+        retry: { attempts: 5 },
+        ...(rateLimit === false && { rateLimit }),
+      });
+      await expect(client.get('/orders')).rejects.toMatchObject({ attempts: 5, retryDelayMs: 4000 });
+      expect(seen).toHaveLength(5);
+    }
+  });
+
+  it('maxElapsedMs bounds the time: a Retry-After past it is not waited for', async () => {
+    const { client, seen } = clientWith(() => json({ code: 'rate_limited' }, 429, { 'retry-after': '30' }), {
+      retry: { attempts: 10, maxElapsedMs: 60_000 },
+    });
+    const error = await caught(client.get('/orders'));
+    // Sent at 0 s, 30 s and 60 s: a fourth would start at 90 s.
+    expect(seen).toHaveLength(3);
+    expect(error).toMatchObject({ attempts: 3, retryDelayMs: 60_000 });
+  });
+
+  it('an HTTP error after retries carries attempts and the delay (503 three times)', async () => {
+    const { client, seen, clock } = clientWith(() => json({ code: 'unavailable' }, 503));
+    const error = await caught(client.get('/orders'));
+    expect(seen).toHaveLength(3);
+    expect(error.status).toBe(503);
+    expect(error.attempts).toBe(3);
+    expect(error.retryDelayMs).toBe(clock.slept.reduce((a, b) => a + b, 0));
+  });
+
+  it('an error after a single send says so: attempts 1, no delay', async () => {
+    const { client } = clientWith(() => json({ code: 'not_found' }, 404));
+    await expect(client.get('/orders')).rejects.toMatchObject({ attempts: 1, retryDelayMs: 0 });
+  });
+
+  it('an abort during the wait keeps what the call spent', async () => {
+    const controller = new AbortController();
+    const { client } = clientWith(() => {
+      controller.abort(new Error('enough'));
+      return json({ code: 'unavailable' }, 503);
+    });
+    await expect(client.get('/orders', { signal: controller.signal })).rejects.toMatchObject({
+      code: 'aborted',
+      attempts: 1,
+    });
+  });
+
+  it('network errors carry the delay too', async () => {
+    const { client } = clientWith(() => {
+      throw new TypeError('fetch failed');
+    });
+    await expect(client.get('/orders')).rejects.toMatchObject({ code: 'network_error', attempts: 3 });
+  });
+});
