@@ -7,6 +7,8 @@ export type Fetch = (request: Request, init?: { signal: AbortSignal }) => Promis
  */
 export class Attempt {
   declare ctrl: AbortController | undefined;
+  /** The listener on the request's signal, removed when the attempt settles (see {@link signal}). */
+  declare onAbort: (() => void) | undefined;
   // Fields assigned, not declared: a class field declaration would be emitted beside each assignment.
   declare readonly req: Request;
   declare readonly ms: number;
@@ -34,6 +36,9 @@ export class Attempt {
   /** The first outcome wins: response, transport error, timeout or the caller's abort. */
   settle(response: Response | undefined, reason?: unknown) {
     if (!this.owner.inFlight.delete(this)) return;
+    // Attempts of one call share its Request (and signal): a listener left behind per attempt would pile
+    // up on it (Node warns at 11).
+    if (this.onAbort) this.req.signal.removeEventListener('abort', this.onAbort);
     if (response) return this.resolve(response);
     this.ctrl?.abort(reason);
     this.reject(reason);
@@ -43,8 +48,10 @@ export class Attempt {
       const { signal } = this.req;
       this.ctrl = new AbortController();
       if (signal.aborted) this.ctrl.abort(signal.reason);
-      // The request's signal is its own (openapi-fetch makes a Request per call), so nothing leaks.
-      else signal.addEventListener('abort', () => this.settle(undefined, signal.reason));
+      else {
+        this.onAbort = () => this.settle(undefined, signal.reason);
+        signal.addEventListener('abort', this.onAbort);
+      }
     }
     return this.ctrl.signal;
   }

@@ -34,18 +34,36 @@ export interface Hooks {
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
-/** Any object with some of these methods, e.g. `console`, pino or winston. Lines never hold the key. */
+/**
+ * Any object with some of these methods, e.g. `console`, pino or winston, passed as it is. Lines never
+ * hold the key. Each line is called as `(message, fields)` (console, winston, and most loggers), or as
+ * `(fields, message)` on a pino logger (recognised by its `bindings()` and `levelVal`), so its fields stay
+ * fields of the line.
+ */
 export type Logger = Partial<Record<LogLevel, (message: string, fields: Record<string, unknown>) => void>>;
+
+/** pino (and its API twins) take the fields object first: `logger.info(fields, message)`. */
+const takesFieldsFirst = (logger: Logger): boolean =>
+  'bindings' in logger &&
+  typeof logger.bindings === 'function' &&
+  'levelVal' in logger &&
+  typeof logger.levelVal === 'number';
 
 const LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
 /** Hooks that write to a logger: each attempt and response at debug, retries at warn, failures at error. */
 export function loggerHooks(logger: Logger, level: LogLevel = 'info'): Hooks {
   const min = LEVELS.indexOf(level);
+  const fieldsFirst = takesFieldsFirst(logger);
   const log = (at: LogLevel, message: string, e: ClientEvent) => {
     if (LEVELS.indexOf(at) < min) return;
-    const { headers: _, error, ...fields } = e;
-    logger[at]?.(message, { ...fields, ...(error && { error: error.name, code: error.code }) });
+    const write = logger[at];
+    if (!write) return;
+    const { headers: _, error, ...rest } = e;
+    const fields = { ...rest, ...(error && { error: error.name, code: error.code }) };
+    // A method call: pino's and winston's methods need their logger as `this`.
+    if (fieldsFirst) Reflect.apply(write, logger, [fields, message]);
+    else write.call(logger, message, fields);
   };
   const name = (e: ClientEvent) => e.operation ?? `${e.method} ${e.url}`;
   const ms = (n: number | undefined) => (n === undefined ? '?' : `${Math.round(n)} ms`);

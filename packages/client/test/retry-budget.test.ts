@@ -1,8 +1,8 @@
 import { createScheduler } from '@partner-print/ratelimit';
 import { describe, expect, it } from 'vitest';
 import {
-  createClient,
   type ClientOptions,
+  createClient,
   PartnerPrintError,
   RateLimitedError,
   type RateLimitOption,
