@@ -1,0 +1,91 @@
+// `pnpm test`: everything CI checks, in the order that keeps the timed tests alone on the machine.
+//
+//   1. lint, codegen drift, typecheck and build (turbo runs them side by side);
+//   2. the package test suites, one package at a time: several hold timing and fairness assertions
+//      that a loaded machine would make flaky, so nothing else runs beside them;
+//   3. the checks of what ships, in two lanes side by side (they wait on child processes, sockets and
+//      the registry far more than they use the cores): the packed tarballs (publint/attw, then the
+//      consumer projects) in one, the runtime matrix, the independent validators, the size budgets
+//      and the READMEs in the other;
+//   4. one closing line, "N passed, N failed", over every package's vitest report.
+//
+// The runtimes the matrix needs (Node 22/24, Bun, Deno, miniflare) are installed from npm during steps 1
+// and 2, which are not network-bound, so that a fresh clone does not wait for them in step 3.
+import { spawn } from 'node:child_process';
+import { ensure, RUNTIMES } from '../runtimes/install.ts';
+
+const root = new URL('../..', import.meta.url).pathname;
+const started = Date.now();
+const seconds = (since: number) => `${Math.round((Date.now() - since) / 1000)} s`;
+
+/** Runs `pnpm <args>`; with a label, every output line is prefixed with it (lanes run side by side). */
+function pnpm(args: string[], label?: string): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn('pnpm', args, { cwd: root, stdio: label ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    if (label) {
+      for (const stream of [child.stdout, child.stderr]) {
+        let rest = '';
+        stream?.setEncoding('utf8');
+        stream?.on('data', (chunk: string) => {
+          const lines = (rest + chunk).split('\n');
+          rest = lines.pop() ?? '';
+          for (const line of lines) process.stdout.write(`[${label}] ${line}\n`);
+        });
+        stream?.on('end', () => rest && process.stdout.write(`[${label}] ${rest}\n`));
+      }
+    }
+    child.on('close', (code) => resolve(code ?? 1));
+  });
+}
+
+/** Runs the steps one after another; stops at the first failure. */
+async function lane(label: string, steps: string[][]): Promise<string[]> {
+  const failed: string[] = [];
+  for (const step of steps) {
+    const t = Date.now();
+    const code = await pnpm(step, label);
+    console.log(
+      `[${label}] ${step.join(' ')}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${seconds(t)}`,
+    );
+    if (code !== 0) {
+      failed.push(step.join(' '));
+      break;
+    }
+  }
+  return failed;
+}
+
+async function main(): Promise<number> {
+  const log = (line: string) => console.log(`[runtimes install] ${line}`);
+  const runtimes = Promise.all(Object.values(RUNTIMES).map((r) => ensure(r, log).catch(() => undefined)));
+
+  if ((await pnpm(['exec', 'turbo', 'run', 'lint', 'codegen:check', 'typecheck', 'build'])) !== 0) return 1;
+  const reporters = ['--reporter=default', '--reporter=json', '--outputFile.json=.test-results/vitest.json'];
+  const unit = await pnpm(['exec', 'turbo', 'run', 'test', '--concurrency=1', '--', ...reporters]);
+  await runtimes;
+  const failed =
+    unit !== 0
+      ? ['the package test suites']
+      : (
+          await Promise.all([
+            lane('packages', [
+              ['run', 'check:packages'],
+              ['run', 'test:consumers', '--no-build'],
+            ]),
+            lane('checks', [
+              ['run', 'test:runtimes', '--no-build'],
+              ['run', 'test:validators'],
+              ['run', 'size:check'],
+              ['run', 'check:readmes'],
+            ]),
+          ])
+        ).flat();
+  console.log(
+    `\npnpm test: ${failed.length ? `FAILED (${failed.join('; ')})` : 'done'} in ${seconds(started)}`,
+  );
+  // Last, so that the closing line is "N passed, N failed".
+  const summary = await pnpm(['exec', 'tsx', 'tools/test-summary.ts']);
+  return failed.length > 0 || summary !== 0 ? 1 : 0;
+}
+
+process.exitCode = await main();
