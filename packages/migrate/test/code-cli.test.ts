@@ -1,9 +1,10 @@
 // `partner-print-migrate code`: modes, exit codes, and bad input (a file that does not parse, binary and
 // generated files, symlinks out of the given paths, files git lists as modified).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { migrateCode } from '../src/code/index.ts';
 import { run, tempDir } from './helpers.ts';
 
 const V1_FILE = `import axios from 'axios';
@@ -179,5 +180,21 @@ describe('code: bad input', () => {
     expect(r.stdout).toMatch(/dirty\.js +warning +git lists this file as modified/);
     expect(r.stdout).not.toMatch(/clean\.js +warning/);
     expect(r.stdout).not.toMatch(/new\.js +warning/);
+  });
+
+  it('a file that cannot be read (removed during the run) is that file’s error; the run goes on', async () => {
+    const dir = project({ 'a.js': V1_FILE, 'b.js': V1_FILE, 'c.js': V1_FILE });
+    const result = await migrateCode([dir], {
+      cwd: dir,
+      onFile: (f) => {
+        if (f.path === 'a.js') unlinkSync(join(dir, 'b.js'));
+      },
+    });
+    expect(result.files.map((f) => [f.path, f.status])).toEqual([
+      ['a.js', 'changed'],
+      ['b.js', 'error'],
+      ['c.js', 'changed'],
+    ]);
+    expect(result.files[1]!.error).toMatch(/^not read: ENOENT/);
   });
 });

@@ -123,7 +123,17 @@ export async function migrateCode(
   };
   let done = 0;
   for (const real of files) {
-    const r = await processFile(real, shownPath(real, cwd), options, git);
+    const shown = shownPath(real, cwd);
+    const r = await processFile(real, shown, options, git).catch((e: unknown) => ({
+      // An unreadable file (permissions, removed during the run) is that file's error; the run goes on.
+      outcome: {
+        path: shown,
+        status: 'error',
+        findings: [],
+        error: `not read: ${e instanceof Error ? e.message : String(e)}`,
+      } as FileOutcome,
+      skipped: undefined,
+    }));
     done++;
     if (r.skipped) result.skipped.push(r.skipped);
     else {

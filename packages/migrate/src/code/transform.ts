@@ -274,6 +274,17 @@ function mayHoldV1(text: string): boolean {
 }
 
 export function transformSource(text: string, file: string, options: CodeOptions = {}): TransformResult {
+  try {
+    return rewrite(text, file, options);
+  } catch (e) {
+    // A file this tool fails on (a syntax it mishandles, a tree too deep to reprint) is reported and left
+    // as it is; the run goes on with the other files.
+    const msg = e instanceof Error ? e.message : String(e);
+    return { file, output: text, changed: false, findings: [], error: `could not be rewritten: ${msg}` };
+  }
+}
+
+function rewrite(text: string, file: string, options: CodeOptions): TransformResult {
   if (!mayHoldV1(text)) {
     const error = checkParses(text, file);
     return { file, output: text, changed: false, findings: [], ...(error ? { error } : {}) };
