@@ -15,8 +15,11 @@ import { createSkuResolver } from './resolver.ts';
 export interface V1AdapterOptions {
   /** V1 store code → `Store_…` reference (the `--store CODE=Store_…` pairs of the CLI). */
   stores?: Readonly<Record<string, string>>;
-  /** Store reference for V1 orders whose store code is not in `stores`. */
-  storeReference?: string;
+  /**
+   * For V1 orders whose store code is not in `stores`: one `Store_…` reference, or a resolver from store code
+   * to reference (V2 has no look-up by store code: the mapping is yours).
+   */
+  storeReference?: string | ((storeCode: string) => string | undefined | Promise<string | undefined>);
 }
 
 export interface V1Adapter {
@@ -38,8 +41,13 @@ export function createV1Adapter(client: AdapterClient, options: V1AdapterOptions
       const result = await convertV1Order(v1Order, {
         resolveSku: (sku) => skus.resolve(sku),
         uploadImage: (b64) => images.uploadBase64(b64),
-        storeReference: (code) => stores.get(code) ?? options.storeReference,
-        ...(options.storeReference ? { defaultStoreReference: options.storeReference } : {}),
+        storeReference: async (code) => {
+          const fallback = options.storeReference;
+          return stores.get(code) ?? (typeof fallback === 'function' ? await fallback(code) : fallback);
+        },
+        ...(typeof options.storeReference === 'string'
+          ? { defaultStoreReference: options.storeReference }
+          : {}),
       });
       if (result.ok) return result.order;
       const what = result.errors.map((e) => `${e.path || 'order'}: ${e.message}`).join('; ');

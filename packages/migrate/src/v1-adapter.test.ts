@@ -1,0 +1,73 @@
+import { createClient, NotFoundError, PartnerPrintError } from '@partner-print/client';
+import { createSandbox } from '@partner-print/sandbox';
+import { describe, expect, it } from 'vitest';
+import { createV1Adapter } from './v1-adapter.ts';
+
+function setup() {
+  const sandbox = createSandbox({ jitter: 0 });
+  const client = createClient({
+    secretKey: sandbox.keys.primary,
+    baseUrl: sandbox.baseUrl,
+    fetch: sandbox.fetch,
+  });
+  return { sandbox, client };
+}
+
+describe('createV1Adapter', () => {
+  it('converts a V1 body through convertV1Order: store map, legacy SKU, partner reference', async () => {
+    const { sandbox, client } = setup();
+    const v1 = createV1Adapter(client, { stores: { ACME1: sandbox.seed.stores.combined } });
+    const order = await v1.toV2Order({
+      store_code: 'ACME1',
+      shipping_kind: 'combined',
+      partner_reference: 'web-1',
+      orderlines: [{ sku: sandbox.seed.legacySkus.nonPrint, quantity: 3 }],
+    });
+    expect(order).toEqual({
+      storeReference: sandbox.seed.stores.combined,
+      shippingKind: 'combined',
+      customIdentifier: 'web-1',
+      orderlines: [{ productReference: sandbox.seed.products.nonPrint, quantity: 3 }],
+    });
+  });
+
+  it('resolves unknown store codes through a resolver; throws naming every field that did not convert', async () => {
+    const { sandbox, client } = setup();
+    const asked: string[] = [];
+    const v1 = createV1Adapter(client, {
+      storeReference: async (code) => {
+        asked.push(code);
+        return code === 'SHOP9' ? sandbox.seed.stores.combined : undefined;
+      },
+    });
+    const body = {
+      store_code: 'SHOP9',
+      shipping_kind: 'combined',
+      orderlines: [{ sku: sandbox.seed.legacySkus.nonPrint, quantity: 1 }],
+    };
+    expect((await v1.toV2Order(body)).storeReference).toBe(sandbox.seed.stores.combined);
+    const bad = v1.toV2Order({
+      ...body,
+      store_code: 'NOPE',
+      orderlines: [{ sku: 'NO-SUCH-SKU', quantity: 1 }],
+    });
+    await expect(bad).rejects.toBeInstanceOf(PartnerPrintError);
+    await expect(bad).rejects.toThrow(/store_code: .*NOPE.*; orderlines\[0\]\.sku: /);
+    expect(asked).toEqual(['SHOP9', 'NOPE']);
+  });
+
+  it('finds the Order_ reference for an Order_ reference, a partner reference; not for nothing', async () => {
+    const { sandbox, client } = setup();
+    const { order } = await client.createOrder({
+      storeReference: sandbox.seed.stores.combined,
+      shippingKind: 'combined',
+      customIdentifier: 'ACME1-1001',
+      orderlines: [{ productReference: sandbox.seed.products.nonPrint, quantity: 1 }],
+    });
+    const v1 = createV1Adapter(client);
+    expect(await v1.orderReference(order.reference)).toBe(order.reference);
+    expect(await v1.orderReference('ACME1-1001')).toBe(order.reference);
+    await expect(v1.orderReference('ACME1-9999')).rejects.toBeInstanceOf(NotFoundError);
+    await expect(v1.orderReference(null)).rejects.toThrow(/No order reference given \(null\)/);
+  });
+});
