@@ -1,5 +1,5 @@
 import type { paths } from '@partner-print/openapi';
-import { type Clock, systemClock } from '@partner-print/openapi/wire';
+import { type Clock, systemClock, V2_SECRET_KEY_HEADER } from '@partner-print/openapi/wire';
 import createFetchClient, { type Client } from 'openapi-fetch';
 import { checkBaseUrl, checkKey } from './config.ts';
 import { ambiguous, type Core, register, type Whole } from './core.ts';
@@ -115,7 +115,7 @@ export function createCore<RateLimit>(options: CoreOptions<RateLimit>, deps: Cor
     fetch: (request: Request) => stack(request),
     // The key goes in at Request construction, as openapi-fetch's default headers: no per-request copy.
     headers: {
-      'X-Service-Secret-Key': secretKey,
+      [V2_SECRET_KEY_HEADER]: secretKey,
       'User-Agent': (options.userAgent ?? deps.userAgent) || undefined,
     },
     // The client decides on redirects itself (redirect.ts): fetch would follow them to any origin with the key.

@@ -1,3 +1,4 @@
+import { V2_SECRET_KEY_HEADER } from '@partner-print/openapi/wire';
 import type { PartnerPrintError } from './errors.ts';
 import { REDACTED, redactSecret } from './redact.ts';
 
@@ -91,7 +92,7 @@ export function createEmitter(hooks: Hooks | undefined, logger: Hooks | undefine
   if (!targets.length) return undefined;
   return (name: keyof Hooks, req: Request, fields: Omit<ClientEvent, 'headers' | 'url' | 'method'>) => {
     const headers = new Headers(req.headers);
-    if (headers.has('x-service-secret-key')) headers.set('x-service-secret-key', REDACTED);
+    if (headers.has(V2_SECRET_KEY_HEADER)) headers.set(V2_SECRET_KEY_HEADER, REDACTED);
     const event = redactSecret({ method: req.method, url: req.url, ...fields }, secret);
     for (const target of targets)
       try {

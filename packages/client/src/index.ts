@@ -1,5 +1,5 @@
 import { OPERATIONS } from '@partner-print/openapi';
-import { sha256Hex } from '@partner-print/openapi/wire';
+import { budgetKeyOf } from '@partner-print/openapi/wire';
 import {
   createScheduler,
   parseRateLimitHeaders,
@@ -75,5 +75,5 @@ const isScheduler = (value: object): value is Scheduler =>
 /** The scheduler's default budget key (SHA-256 of the key), computed once instead of per request. */
 function budgetKey(secretKey: string): () => Promise<string> {
   let key: Promise<string> | undefined;
-  return () => (key ??= sha256Hex(secretKey).then((hex) => `sha256:${hex}`));
+  return () => (key ??= budgetKeyOf(secretKey));
 }

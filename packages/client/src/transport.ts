@@ -1,4 +1,4 @@
-import type { Clock } from '@partner-print/openapi/wire';
+import { type Clock, errorCodeOf } from '@partner-print/openapi/wire';
 import { type Attempt, Deadlines, type Fetch } from './deadline.ts';
 import { AbortedError, NetworkError, PartnerPrintError, TimeoutError } from './errors.ts';
 import type { Emit } from './events.ts';
@@ -242,7 +242,10 @@ function retrying(
             (status > 499 && isRepeatable(request.method, request.headers.get('content-type')))) &&
           retryDelay(retry, clock.now() - started, attempt, retryAfterSeconds(response.headers, clock.now()));
         // A rendertoken shortage lasts until the weekly reset: waiting inside a call is pointless.
-        if (delay === false || (status === 429 && (await codeOf(response)) === 'rendertoken_limit_exceeded'))
+        if (
+          delay === false ||
+          (status === 429 && (await errorCodeOf(response)) === 'rendertoken_limit_exceeded')
+        )
           return response;
         await response.body?.cancel().catch(() => {});
       } catch (cause) {
@@ -366,13 +369,4 @@ async function redactResponse(response: Response, secret: string): Promise<Respo
     statusText: redactSecret(response.statusText, secret),
     headers: redactSecret(response.headers, secret),
   });
-}
-
-async function codeOf(response: Response): Promise<unknown> {
-  try {
-    const body: unknown = await response.clone().json();
-    return body && typeof body === 'object' && 'code' in body ? body.code : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -1,5 +1,4 @@
-import { V1_CREDENTIAL_HEADERS, v1CredentialKind } from '@partner-print/openapi/wire';
-import { V2_AUTH_HEADER } from './auth.ts';
+import { V1_CREDENTIAL_HEADERS, V2_SECRET_KEY_HEADER, v1CredentialKind } from '@partner-print/openapi/wire';
 import { v2FieldName } from './case.ts';
 import { V1_ADDRESS_FIELDS, V1_ORDER_FIELDS, V1_ORDERLINE_FIELDS } from './convert.ts';
 
@@ -218,14 +217,14 @@ export const AUDIT_RULES: readonly AuditRule[] = [
     id: 'credentials:partner-code',
     category: 'credentials',
     pattern: credentialPattern('partner-code'),
-    v2: `${V2_AUTH_HEADER}: <secret key>`,
+    v2: `${V2_SECRET_KEY_HEADER}: <secret key>`,
     note: 'V1 authenticates with a partner-code header and an API-key header; V2 with one secret key generated in the dashboard.',
   },
   {
     id: 'credentials:api-key',
     category: 'credentials',
     pattern: credentialPattern('api-key'),
-    v2: `${V2_AUTH_HEADER}: <secret key>`,
+    v2: `${V2_SECRET_KEY_HEADER}: <secret key>`,
     note: 'The V1 API key does not work against V2.',
   },
   ...callbackRules,

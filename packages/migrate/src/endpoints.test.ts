@@ -1,6 +1,10 @@
-import { isV1CredentialHeader, V1_CREDENTIAL_HEADERS } from '@partner-print/openapi/wire';
+import {
+  isV1CredentialHeader,
+  V1_CREDENTIAL_HEADERS,
+  V2_SECRET_KEY_HEADER,
+} from '@partner-print/openapi/wire';
 import { describe, expect, it } from 'vitest';
-import { detectV1Credentials, V2_AUTH_HEADER } from './auth.ts';
+import { detectV1Credentials } from './auth.ts';
 import { ENDPOINT_MAP, mapV1Endpoint } from './endpoints.ts';
 
 describe('endpoint map', () => {
@@ -46,7 +50,7 @@ describe('V1 credentials', () => {
       expect(r.detected).toBe(true);
       expect(r.partnerCodeHeader).toBe(code);
       expect(r.apiKeyHeader).toBe(key);
-      expect(r.note).toContain(V2_AUTH_HEADER);
+      expect(r.note).toContain(V2_SECRET_KEY_HEADER);
       expect(r.note).not.toContain('v1-key-value');
     }
     const h = new Headers({ 'x-partner-code': 'AB', 'x-api-key': 'k' });

@@ -1,4 +1,4 @@
-import { sha256Hex } from '@partner-print/openapi/wire';
+import { budgetKeyOf, V2_SECRET_KEY_HEADER } from '@partner-print/openapi/wire';
 import type { Entry } from './lanes.ts';
 
 /** What `classify` and `key` see of a request before it is sent. */
@@ -39,11 +39,10 @@ export function keyResolver(option: KeyOption): (info: RequestInfoLite) => strin
   let lastSecret: string | undefined;
   let lastKey: Promise<string> | string | undefined;
   return (info) => {
-    const secret = info.headers.get('x-service-secret-key');
+    const secret = info.headers.get(V2_SECRET_KEY_HEADER);
     if (!secret) return 'anonymous';
     if (secret === lastSecret && lastKey !== undefined) return lastKey;
-    const key = sha256Hex(secret).then((hex) => {
-      const k = `sha256:${hex}`;
+    const key = budgetKeyOf(secret).then((k) => {
       if (lastSecret === secret) lastKey = k;
       return k;
     });

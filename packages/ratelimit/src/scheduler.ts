@@ -1,4 +1,4 @@
-import { type Clock, captureContext, systemClock } from '@partner-print/openapi/wire';
+import { type Clock, captureContext, errorCodeOf, systemClock } from '@partner-print/openapi/wire';
 import { Budget } from './budget.ts';
 import { Emitter, type SchedulerEvent, type SchedulerEvents } from './events.ts';
 import { FailoverStore } from './failover.ts';
@@ -89,8 +89,6 @@ export interface Scheduler {
 const AWAIT_POLL_MS = 50;
 /** The longest real wait for an answer that the estimate waits on (see `rearm`). */
 const AWAIT_POLL_MAX_MS = 1000;
-/** A 429's body is read for its `code` for at most this long (a body that never ends must not hold a slot). */
-const CODE_READ_MS = 1000;
 
 export function createScheduler(options: SchedulerOptions = {}): Scheduler {
   const core = new SchedulerCore(options);
@@ -374,7 +372,7 @@ class SchedulerCore {
     const now = this.clock.now();
     const status = response.status;
     const parsed = readRateLimitFields(response.headers, this.names, now, status === 429);
-    const code = status === 429 ? await codeOf(response) : undefined;
+    const code = status === 429 ? await errorCodeOf(response) : undefined;
     const throttle = this.throttleOf(entry, attempt, parsed, status, code, now);
     const observations = this.budget.observe(entry.lane, parsed, attempt, status, throttle, now);
     try {
@@ -604,27 +602,4 @@ function storeOf(options: SchedulerOptions, events: Emitter): RateLimitStore {
     onDown: (error) => events.emit('store-down', { error }),
     onUp: () => events.emit('store-up', {}),
   });
-}
-
-/** The `code` of a 429's JSON body, read from a copy, within a bounded time. */
-async function codeOf(response: Response): Promise<string | undefined> {
-  if (!response.body) return undefined;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const copy = response.clone();
-  const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => {
-      void copy.body?.cancel().catch(() => {});
-      resolve(undefined);
-    }, CODE_READ_MS);
-  });
-  try {
-    const text = await Promise.race([copy.text(), late]);
-    if (text === undefined || text.length > 65_536) return undefined;
-    const body: { code?: unknown } | null = JSON.parse(text);
-    return typeof body?.code === 'string' ? body.code : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    clearTimeout(timer);
-  }
 }

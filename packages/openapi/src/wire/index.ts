@@ -1,7 +1,9 @@
 // The SDK's wire rules, each in one place: every SDK package imports them from here. Small and free of the
 // bundled spec document, so importing a rule costs only that rule. The sandbox keeps its own, independent
 // half on purpose (a misreading must not cancel itself out in tests).
+
 export { bucketsOf, DEFAULT_BUCKET, RATE_LIMIT_ROUTES, type RateLimitRoute } from './buckets.ts';
+export { budgetKeyOf } from './budget-key.ts';
 export { type Clock, systemClock } from './clock.ts';
 export { bindContext, type ContextRunner, captureContext } from './context.ts';
 export {
@@ -11,6 +13,7 @@ export {
   V2_SECRET_KEY_HEADER,
   v1CredentialKind,
 } from './credentials.ts';
+export { errorCodeOf } from './error-code.ts';
 export { sha256Hex } from './hash.ts';
 export { sniffImageType, type UploadImageType } from './image.ts';
 export {

@@ -2,7 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   bucketsOf,
+  budgetKeyOf,
   checkSecretKey,
+  errorCodeOf,
   isReference,
   isV1CredentialHeader,
   parseRetryAfter,
@@ -146,5 +148,41 @@ describe('systemClock', () => {
     const slept = systemClock.sleep(60_000, controller.signal);
     controller.abort(new Error('stop'));
     await expect(slept).rejects.toThrow('stop');
+  });
+});
+
+describe('budgetKeyOf', () => {
+  it('is sha256: and the hex digest of the key, never the key', async () => {
+    const key = await budgetKeyOf('sk_test_secret');
+    expect(key).toBe(`sha256:${await sha256Hex('sk_test_secret')}`);
+    expect(key).not.toContain('sk_test_secret');
+  });
+});
+
+describe('errorCodeOf', () => {
+  const answer = (body: BodyInit | null) => new Response(body, { status: 429 });
+
+  it("reads the body's code from a copy, leaving the body to the caller", async () => {
+    const response = answer('{"code":"rendertoken_limit_exceeded","message":"m"}');
+    expect(await errorCodeOf(response)).toBe('rendertoken_limit_exceeded');
+    expect(await response.json()).toMatchObject({ message: 'm' });
+  });
+
+  it('has no code for a body that is not JSON, not an object, has a non-string code, or none', async () => {
+    for (const body of ['<html>', '"code"', 'null', '{"code":5}', '', null]) {
+      expect(await errorCodeOf(answer(body))).toBeUndefined();
+    }
+  });
+
+  it('gives up on a body larger than maxBytes and on one that does not arrive within timeoutMs', async () => {
+    expect(await errorCodeOf(answer(`{"code":"x","pad":"${'a'.repeat(70_000)}"}`))).toBeUndefined();
+    const stalled = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"code":'));
+      },
+    });
+    const started = Date.now();
+    expect(await errorCodeOf(answer(stalled), { timeoutMs: 50 })).toBeUndefined();
+    expect(Date.now() - started).toBeLessThan(2_000);
   });
 });
