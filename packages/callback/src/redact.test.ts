@@ -12,7 +12,7 @@ const url = buildCallbackUrl(`https://shop.example/hook?tenant=eu&token=${TOKEN}
 });
 
 describe('secretParams', () => {
-  it('without it, the callback token reaches onError and onOrderUpdated (the reproduction)', async () => {
+  it('without it, the callback token reaches onError and onOrderUpdated', async () => {
     const surfaced: unknown[] = [];
     const handler = createOrderUpdatedHandler({
       client: { get: async () => Promise.reject(new Error('upstream down')) },

@@ -60,7 +60,7 @@ async function spreadStorm(windowMs: number | undefined) {
 }
 
 describe('windowMs', () => {
-  it('without a window, notifications spread over 2 s cost a fetch each (the reproduction)', async () => {
+  it('without a window, notifications spread over 2 s cost a fetch each', async () => {
     const { fetches, statuses } = await spreadStorm(undefined);
     expect(statuses.every((s) => s === 204)).toBe(true);
     expect(fetches).toBe(20);

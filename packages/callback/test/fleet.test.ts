@@ -43,7 +43,7 @@ const max = (result: BurstResult) => Math.max(...result.fetchesPerOrder.values()
 const events = (f: Fleet) => f.receivers.map((r) => r.events);
 
 describe('a fleet of 4 receivers, 1,000 notifications each for 10 orders', () => {
-  it('without a shared coalescer: each process fetches every order itself (the reproduction)', async () => {
+  it('without a shared coalescer: each process fetches every order itself', async () => {
     const f = await fleet({ windowMs: 1_000 });
     const result = await f.burst(PER_RECEIVER, ORDERS, BURST);
     expect(result.statuses).toEqual({ 204: RECEIVERS * PER_RECEIVER });

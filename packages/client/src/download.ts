@@ -1,7 +1,6 @@
 import type { paths } from '@partner-print/openapi';
 import { type Core, coreOf, traced } from './core.ts';
 import { AbortedError, PartnerPrintError, TimeoutError } from './errors.ts';
-import type { PartnerPrintBaseClient } from './helpers.ts';
 import { describeCall, retryAfterSeconds } from './response.ts';
 import type {
   ClientInit,
@@ -9,6 +8,7 @@ import type {
   Downloaded,
   DownloadOptions,
   DownloadPending,
+  PartnerPrintBaseClient,
   PathsWith,
 } from './types.ts';
 

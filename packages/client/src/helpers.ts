@@ -1,35 +1,16 @@
 // The helpers as standalone functions of a client (what the lite entry exports), and as methods of the client
 // object (what the main entry puts on it). Each is typed once, where it is written; the methods take their
 // types from the functions.
-import type { paths } from '@partner-print/openapi';
-import type { Scheduler } from '@partner-print/ratelimit';
-import type { Client } from 'openapi-fetch';
-import type { RequestOptions } from './core.ts';
 import { download } from './download.ts';
 import { createOrder, lookupOrderReference } from './orders/create.ts';
 import { collect, paginate } from './paginate.ts';
-import type { HttpMethod, Media, StrictMethod, ThrowingMethod } from './types.ts';
+import type { PartnerPrintBaseClient } from './types.ts';
 import { uploadEvidence, uploadImage } from './upload.ts';
 
 export { type DownloadPath, type DownloadResult, download } from './download.ts';
 export { collect, type ListInit, paginate } from './paginate.ts';
+export type { CallInit, PartnerPrintBaseClient, StrictMethods } from './types.ts';
 export { uploadEvidence, uploadImage } from './upload.ts';
-
-type Raw = Client<paths, Media>;
-export type StrictMethods = { [M in HttpMethod as Uppercase<M>]: StrictMethod<paths, M> };
-
-/** The typed client of both entries: openapi-fetch's methods plus the throwing `get` and `post`. */
-export interface PartnerPrintBaseClient extends Omit<Raw, keyof StrictMethods>, StrictMethods {
-  /** The rate-limit scheduler beneath the retry layer (`stats()`, `on(event)`), unless there is none. */
-  readonly scheduler: Scheduler | undefined;
-  /** `GET` that resolves to `data` or throws a `PartnerPrintError`. */
-  get: ThrowingMethod<paths, 'get'>;
-  /** `POST` that resolves to `data` or throws a `PartnerPrintError` (AmbiguousOutcomeError when a non-repeatable POST may have taken effect). */
-  post: ThrowingMethod<paths, 'post'>;
-}
-
-/** Per-call options of the helpers that build their own request: `signal`, `headers`, `timeoutMs`, `retry`. */
-export type CallInit = RequestOptions;
 
 /** The helpers as methods of `client`: each is the standalone function with the client bound. */
 function methodsOf(client: PartnerPrintBaseClient) {

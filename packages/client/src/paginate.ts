@@ -1,8 +1,7 @@
 import type { paths } from '@partner-print/openapi';
 import { type Core, coreOf } from './core.ts';
 import { PartnerPrintError } from './errors.ts';
-import type { PartnerPrintBaseClient } from './helpers.ts';
-import type { ClientInit, InitParam, ListItem, ListPaths } from './types.ts';
+import type { ClientInit, InitParam, ListItem, ListPaths, PartnerPrintBaseClient } from './types.ts';
 
 /** The `init` of a list endpoint: its query parameters and the per-request options. */
 export type ListInit<P extends ListPaths<paths>> = ClientInit<paths[P], 'get'>;

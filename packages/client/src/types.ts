@@ -1,6 +1,8 @@
+import type { paths } from '@partner-print/openapi';
+import type { Scheduler } from '@partner-print/ratelimit';
 import type { Client, ClientPathsWithMethod, FetchResponse, MaybeOptionalInit } from 'openapi-fetch';
+import type { RequestOptions } from './core.ts';
 import type { RetryOptions } from './transport.ts';
-import type { UploadData } from './upload.ts';
 
 export type Media = `${string}/${string}`;
 export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
@@ -117,4 +119,21 @@ export interface DownloadPending {
   retryAfter: number;
 }
 
-export type { UploadData };
+/** What the upload helpers take: bytes in any of the platform's forms. */
+export type UploadData = Uint8Array | ArrayBuffer | ArrayBufferView | Blob | ReadableStream<Uint8Array>;
+
+type Raw = Client<paths, Media>;
+export type StrictMethods = { [M in HttpMethod as Uppercase<M>]: StrictMethod<paths, M> };
+
+/** The typed client of both entries: openapi-fetch's methods plus the throwing `get` and `post`. */
+export interface PartnerPrintBaseClient extends Omit<Raw, keyof StrictMethods>, StrictMethods {
+  /** The rate-limit scheduler beneath the retry layer (`stats()`, `on(event)`), unless there is none. */
+  readonly scheduler: Scheduler | undefined;
+  /** `GET` that resolves to `data` or throws a `PartnerPrintError`. */
+  get: ThrowingMethod<paths, 'get'>;
+  /** `POST` that resolves to `data` or throws a `PartnerPrintError` (AmbiguousOutcomeError when a non-repeatable POST may have taken effect). */
+  post: ThrowingMethod<paths, 'post'>;
+}
+
+/** Per-call options of the helpers that build their own request: `signal`, `headers`, `timeoutMs`, `retry`. */
+export type CallInit = RequestOptions;

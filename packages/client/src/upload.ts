@@ -2,11 +2,11 @@ import type { Reference } from '@partner-print/openapi';
 import { sniffImageType } from '@partner-print/openapi/wire';
 import { coreOf, type RequestOptions } from './core.ts';
 import { PartnerPrintError, ValidationError } from './errors.ts';
-import type { PartnerPrintBaseClient } from './helpers.ts';
 import { checkInit, HELPER_KEYS } from './options.ts';
 import { describeCall } from './response.ts';
+import type { PartnerPrintBaseClient, UploadData } from './types.ts';
 
-export type UploadData = Uint8Array | ArrayBuffer | ArrayBufferView | Blob | ReadableStream<Uint8Array>;
+export type { UploadData } from './types.ts';
 
 const isUploadData = (data: unknown): data is UploadData =>
   data instanceof Uint8Array ||

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { convertV1Order } from './convert.ts';
-import { createImageUploader, InvalidImageError } from './image.ts';
+import { createImageUploader, decodeBase64Image, InvalidImageError } from './image.ts';
 
 const PNG_B64 = btoa(String.fromCharCode(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3));
 const GIF_B64 = btoa('GIF89a-not-accepted');
@@ -149,7 +149,19 @@ describe('convertV1Order', () => {
 
   it('rejects non-objects', async () => {
     expect((await convertV1Order([1, 2])).errors[0]?.code).toBe('invalid_value');
-    expect(InvalidImageError).toBeDefined();
+  });
+
+  it('refuses an image that is not a JPEG or PNG with an InvalidImageError that says what it is', () => {
+    const refused = (() => {
+      try {
+        decodeBase64Image(GIF_B64);
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    })();
+    expect(refused).toBeInstanceOf(InvalidImageError);
+    expect((refused as InvalidImageError).detected).toBe('gif');
   });
 });
 

@@ -151,7 +151,7 @@ describe('the schemas reject what the reference forbids', () => {
     expect(validate('OrderRequest', { ...base, shippingKind: 'pickup' })).toBe(false);
   });
 
-  test('where the reference decides nothing, the sandbox assumptions (issue 23, item 6)', () => {
+  test('where the reference decides nothing, the sandbox assumptions', () => {
     const dropship = (extra: Record<string, unknown>) =>
       validate('OrderRequest', {
         ...base,

@@ -128,7 +128,7 @@ describe('5. links connect the references a response returns to the operations t
     return !!query && ((op.parameters as unknown[]) ?? []).some((p) => deref(p).name === query[1]);
   }
 
-  test('the ones the issue names exist', () => {
+  test('the links between operations that feed each other exist', () => {
     const names = links.map((l) => `${l.from.split(' ')[1]} → ${l.link.operationId}`);
     for (const expected of [
       '/orders → getOrder',

@@ -149,7 +149,7 @@ describe('bucket arithmetic (fake time)', () => {
   });
 });
 
-describe('a process alone, answers reordered and late (issue 21: 82–92 % of the budget on a busy machine)', () => {
+describe('a process alone, answers reordered and late: it keeps its whole share', () => {
   /**
    * One process, 8 requests on the way at once; the server (a continuous token bucket, q=120, w=6 s)
    * counts each request at a random moment between its sending and its answer `rttMs` later, so it sees
@@ -211,7 +211,7 @@ describe('a process alone, answers reordered and late (issue 21: 82–92 % of th
 });
 
 describe('clients of one shared store', () => {
-  it('lets its claim catch up with the level once the doubt is gone (issue 21: 13 tokens unspent for good)', async () => {
+  it('lets its claim catch up with the level once the doubt is gone: no token stays unspent', async () => {
     const b = newBucket(120, 6, T0);
     let ticket = 0;
     const balance = await claimGap(

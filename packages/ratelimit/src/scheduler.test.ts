@@ -390,7 +390,7 @@ describe('createScheduler', () => {
   });
 });
 
-describe('following policy changes from the first answer that shows them (issue 21, 2)', () => {
+describe('following policy changes from the first answer that shows them', () => {
   const orders = (s: ReturnType<typeof createScheduler>, n: number) =>
     Promise.all(Array.from({ length: n }, () => s.fetch(`${BASE}/orders`, { headers })));
 

@@ -48,7 +48,7 @@ describe('fair sharing without a shared store (simulated processes, virtual cloc
     }
   });
 
-  it('the reproduction of issue 21: whoever starts first no longer keeps the budget', async () => {
+  it('whoever starts first does not keep the budget', async () => {
     // One process runs alone for 2 windows, then two more join.
     const sim = simulate({ processes: 3, seed: 11, latencyMs: 5 });
     for (const p of sim.processes.slice(1)) p.running = false;

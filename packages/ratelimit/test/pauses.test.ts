@@ -21,7 +21,7 @@ function recorder(clock: { now(): number }) {
   };
 }
 
-describe('a 429 pauses only what it is about (issue 21, 3)', () => {
+describe('a 429 pauses only what it is about', () => {
   it('a rendertoken 429 with a week of Retry-After and no rate-limit fields pauses nothing', async () => {
     const clock = simClock();
     const { calls, note } = recorder(clock);
@@ -151,7 +151,7 @@ describe('a 429 pauses only what it is about (issue 21, 3)', () => {
   });
 });
 
-describe('never a hot loop (issue 21, 4)', { timeout: 60_000 }, () => {
+describe('never a hot loop', { timeout: 60_000 }, () => {
   for (const retryAfter of ['0', undefined, 'soon']) {
     it(`Retry-After ${retryAfter ?? 'missing'}: backoff with jitter from 250 ms, no request lost in a 3 s storm`, async () => {
       const clock = simClock();
@@ -220,7 +220,7 @@ describe('never a hot loop (issue 21, 4)', { timeout: 60_000 }, () => {
   });
 });
 
-describe('deadlines under a scheduler instance (issue 19, 5)', () => {
+describe('deadlines under a scheduler instance', () => {
   it('AbortSignal.timeout ends a call to a server that never answers, even if the fetch ignores the signal', async () => {
     const never = (): Promise<Response> => new Promise(() => {});
     const scheduler = createScheduler({ fetch: never, key: 'org', concurrency: 1 });

@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 describe('4 render workers x the same 50 mockups', () => {
-  it('each with its own in-process store: every worker pays for every mockup (the reproduction)', async () => {
+  it('each with its own in-process store: every worker pays for every mockup', async () => {
     const run = await runRenderFleet({ workers, mockups: MOCKUPS });
     for (const worker of run.results) {
       expect(worker.rejected).toEqual([]);

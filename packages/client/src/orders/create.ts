@@ -2,7 +2,7 @@ import type { Reference } from '@partner-print/openapi';
 import type { Clock } from '@partner-print/openapi/wire';
 import { coreOf, traced } from '../core.ts';
 import { AmbiguousOutcomeError, NotFoundError, PartnerPrintError } from '../errors.ts';
-import type { CallInit, PartnerPrintBaseClient } from '../helpers.ts';
+import type { CallInit, PartnerPrintBaseClient } from '../types.ts';
 import { memoryOrderClaims, type OrderClaim, type OrderClaims, type RecordedOrder } from './claims.ts';
 import {
   contentKey,

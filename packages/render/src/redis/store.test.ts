@@ -75,7 +75,7 @@ const render = (
 vi.setConfig({ testTimeout: 60_000 });
 
 describe('RedisRenderStore', () => {
-  it('two workers with in-process stores both pay for the same mockup (the reproduction)', async () => {
+  it('two workers with in-process stores both pay for the same mockup', async () => {
     const { worker, job, used } = await world();
     const [a, b] = await Promise.all([
       render(worker(), job, new MemoryRenderStore()),
