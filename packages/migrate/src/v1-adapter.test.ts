@@ -1,6 +1,7 @@
 import { createClient, NotFoundError, PartnerPrintError } from '@partner-print/client';
 import { createSandbox } from '@partner-print/sandbox';
 import { describe, expect, it } from 'vitest';
+import { UnknownSkuError } from './resolver.ts';
 import { createV1Adapter } from './v1-adapter.ts';
 
 function setup() {
@@ -69,5 +70,12 @@ describe('createV1Adapter', () => {
     expect(await v1.orderReference('ACME1-1001')).toBe(order.reference);
     await expect(v1.orderReference('ACME1-9999')).rejects.toBeInstanceOf(NotFoundError);
     await expect(v1.orderReference(null)).rejects.toThrow(/No order reference given \(null\)/);
+  });
+
+  it('looks a legacy SKU up; an unknown one is an UnknownSkuError', async () => {
+    const { sandbox, client } = setup();
+    const v1 = createV1Adapter(client);
+    expect(await v1.productReference(sandbox.seed.legacySkus.nonPrint)).toBe(sandbox.seed.products.nonPrint);
+    await expect(v1.productReference('NO-SUCH-SKU')).rejects.toBeInstanceOf(UnknownSkuError);
   });
 });

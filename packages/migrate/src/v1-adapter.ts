@@ -10,7 +10,7 @@ import type { MigrateClient } from './client.ts';
 import { convertV1Order, type V2OrderRequest } from './convert.ts';
 import { createImageUploader } from './image.ts';
 import { createOrderReferenceResolver } from './references.ts';
-import { createSkuResolver } from './resolver.ts';
+import { createSkuResolver, UnknownSkuError } from './resolver.ts';
 
 export interface V1AdapterOptions {
   /** V1 store code → `Store_…` reference (the `--store CODE=Store_…` pairs of the CLI). */
@@ -25,6 +25,8 @@ export interface V1AdapterOptions {
 export interface V1Adapter {
   /** The V2 order request for a V1 order body; throws a `PartnerPrintError` listing what did not convert. */
   toV2Order(v1Order: unknown): Promise<V2OrderRequest>;
+  /** The product of a legacy SKU (the legacy-SKU look-up); throws `UnknownSkuError` when none carries it. */
+  productReference(sku: string): Promise<Reference<'Product'>>;
   /** The `Order_` reference for a V1 order code, a partner reference, or an `Order_` reference. */
   orderReference(v1Reference: string | number | null | undefined): Promise<Reference<'Order'>>;
 }
@@ -54,6 +56,12 @@ export function createV1Adapter(client: AdapterClient, options: V1AdapterOptions
       throw new PartnerPrintError(`The V1 order does not convert to a V2 order: ${what}`, {
         code: 'invalid_v1_order',
       });
+    },
+    async productReference(sku) {
+      const r = await skus.resolve(sku);
+      if (r.status === 'resolved') return r.productReference as Reference<'Product'>;
+      if (r.status === 'error') throw r.cause ?? new PartnerPrintError(r.note);
+      throw new UnknownSkuError(sku, r.note);
     },
     async orderReference(v1Reference) {
       // V1 code put whatever it had into the path (a missing value became `/orders/null`, a 404).

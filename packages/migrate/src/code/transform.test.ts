@@ -151,3 +151,35 @@ it('a local function named fetch is not the global fetch', () => {
   const r = transformSource(text, 'a.ts');
   expect(r.findings.filter((f) => f.kind === 'rewritten')).toEqual([]);
 });
+
+describe('order bodies written out in the code', () => {
+  const src = (body: string) =>
+    `export async function f(id: string, sku: string) {\n  const res = await fetch('https://h.example/v1/orders', { method: 'POST', headers: { 'X-Partner-Code': 'A' }, body: JSON.stringify(${body}) });\n  return (await res.json()).reference;\n}\n`;
+  const stores = { ACME1: 'Store_abc' };
+
+  it('become the V2 body, names from the conversion tables, SKUs looked up where the code runs', () => {
+    const r = transformSource(
+      src(
+        "{ store_code: 'ACME1', shipping_kind: 'combined', partner_reference: id, orderlines: [{ sku, quantity: 2 }] }",
+      ),
+      'a.ts',
+      { stores },
+    );
+    expect(r.output).toContain(
+      "createOrder({ storeReference: 'Store_abc', shippingKind: 'combined', customIdentifier: id, orderlines: [{ productReference: await partnerPrintV1.productReference(sku), quantity: 2 }] })",
+    );
+    expect(transformSource(r.output, 'a.ts', { stores }).changed).toBe(false);
+  });
+
+  it('convert at run time when a field needs it (a store code without --store, an address, computed lines)', () => {
+    for (const body of [
+      "{ store_code: 'OTHER', shipping_kind: 'combined', partner_reference: id, orderlines: [{ sku, quantity: 2 }] }",
+      "{ store_code: 'ACME1', shipping_kind: 'dropship', dropship_address: { city: 'Utrecht' }, partner_reference: id, orderlines: [{ sku, quantity: 2 }] }",
+      "{ store_code: 'ACME1', shipping_kind: 'combined', partner_reference: id, orderlines: [id].map((x) => ({ sku: x, quantity: 1 })) }",
+      "{ store_code: 'ACME1', shipping_kind: 'combined', partner_reference: id, orderlines: [{ sku, quantity: 2, image: 'iVBOR…' }] }",
+    ]) {
+      const r = transformSource(src(body), 'a.ts', { stores });
+      expect(r.output, body).toContain('await partnerPrintV1.toV2Order({');
+    }
+  });
+});

@@ -17,6 +17,7 @@ import { consumerOf } from './consumers.ts';
 import { findV1Mocks, MOCK_REASON } from './mocks.ts';
 import { type Ast, checkParses, parseSource, printAst } from './parse.ts';
 import { addSetup, chooseNames, DEFAULT_KEY_EXPRESSION } from './setup.ts';
+import { staticOrder } from './static-order.ts';
 import { addTodo, hasTodo, TODO_TAG } from './todo.ts';
 import { type Names, planCall } from './v2-calls.ts';
 import { Bindings, evalString, flatten, isV1Url, type Piece, v1Split } from './values.ts';
@@ -94,6 +95,7 @@ interface Context {
   adapter: boolean;
   rewrites: number;
   names: Names;
+  stores: Readonly<Record<string, string>>;
   todo(node: N, what: string, reason: string, links: Map<N, Link>, leftover?: boolean): void;
 }
 
@@ -112,7 +114,9 @@ function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: 
       ? `it passes options the V2 client does not take (${site.extra.join(', ')})`
       : undefined) ?? headerProblem(site.headers, ctx.b);
   const plan = site.url
-    ? planCall(ctx.names, site.method, site.url, site.body)
+    ? planCall(ctx.names, site.method, site.url, site.body, (body) =>
+        staticOrder(body, ctx.b, ctx.stores, ctx.names.adapter),
+      )
     : ({ ok: false, reason: 'its URL is not known statically' } as const);
   const reason = problem ?? (plan.ok ? undefined : plan.reason);
   const consumer = reason || !plan.ok ? undefined : consumerOf(site.node, site.lib, links);
@@ -307,6 +311,7 @@ function rewrite(text: string, file: string, options: CodeOptions): TransformRes
     ast,
     b,
     names: chooseNames(indexTree(ast.program).nodes),
+    stores: options.stores ?? {},
     findings: [],
     adapter: false,
     rewrites: 0,

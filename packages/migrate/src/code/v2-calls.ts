@@ -1,6 +1,7 @@
 import { ENDPOINT_MAP, type EndpointMapping, mapV1Endpoint } from '../endpoints.ts';
 import { bare, isIdent, type N } from './ast.ts';
 import { parseExpressionCode } from './parse.ts';
+import type { StaticOrder } from './static-order.ts';
 import { v1Split } from './values.ts';
 
 /** The names the rewritten code binds: the V2 client and the run-time V1 adapter (free names of the file). */
@@ -65,6 +66,8 @@ export function planCall(
   method: string | undefined,
   url: { text: string; holes: N[] },
   body: N | 'opaque' | undefined,
+  /** The V2 body written out, when the V1 body converts without running. */
+  toStatic?: (body: N) => StaticOrder | undefined,
 ): Plan {
   const at = v1Split(url.text);
   const path = url.text.slice(at) || '/';
@@ -80,12 +83,17 @@ export function planCall(
   if (endpoint.id === 'create-order') {
     if (body === undefined || body === 'opaque')
       return { ok: false, endpoint, reason: 'the order body is not JSON built from a value' };
+    const known = toStatic?.(body);
     return {
       ok: true,
       endpoint,
       needsAdapter: true,
       value: () =>
-        fill(`(await ${names.client}.createOrder(await ${names.adapter}.toV2Order(__pp0__))).order`, [body]),
+        known
+          ? fill(`(await ${names.client}.createOrder(${known.code})).order`, known.nodes)
+          : fill(`(await ${names.client}.createOrder(await ${names.adapter}.toV2Order(__pp0__))).order`, [
+              body,
+            ]),
     };
   }
   if (endpoint.id === 'get-order' || endpoint.id === 'lookup-by-partner-reference') {

@@ -17,13 +17,7 @@ const partnerPrint = axios.create({
 });
 
 export async function submitOrder(cart: { id: string; sku: string; qty: number }) {
-  const payload = {
-    store_code: 'ACME1',
-    shipping_kind: 'combined',
-    partner_reference: `cart-${cart.id}`,
-    orderlines: [{ sku: cart.sku, quantity: cart.qty }],
-  };
-  const data = (await partnerPrint2.createOrder(await partnerPrintV1.toV2Order(payload))).order;
+  const data = (await partnerPrint2.createOrder({ storeReference: 'Store_tGE0NHjohySteoIVhpOEDzxjkU', shippingKind: 'combined', customIdentifier: `cart-${cart.id}`, orderlines: [{ productReference: await partnerPrintV1.productReference(cart.sku), quantity: cart.qty }] })).order;
   return data.reference as string;
 }
 

@@ -12,7 +12,7 @@ const v1 = got.extend({
 });
 
 export async function placeOrder(id: string, sku: string, quantity: number): Promise<string> {
-  const order = (await partnerPrint.createOrder(await partnerPrintV1.toV2Order({ store_code: 'ACME1', shipping_kind: 'combined', partner_reference: id, orderlines: [{ sku, quantity }] }))).order;
+  const order = (await partnerPrint.createOrder({ storeReference: 'Store_tGE0NHjohySteoIVhpOEDzxjkU', shippingKind: 'combined', customIdentifier: id, orderlines: [{ productReference: await partnerPrintV1.productReference(sku), quantity: quantity }] })).order;
   return order.reference;
 }
 

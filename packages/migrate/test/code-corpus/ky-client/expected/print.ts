@@ -4,7 +4,7 @@ const partnerPrint = createClient({ secretKey: process.env.PARTNER_PRINT_SECRET_
 const partnerPrintV1 = createV1Adapter(partnerPrint, { stores: { 'ACME1': 'Store_tGE0NHjohySteoIVhpOEDzxjkU' } });
 
 export async function orderNow(reference: string, sku: string) {
-  const created = (await partnerPrint.createOrder(await partnerPrintV1.toV2Order({ store_code: 'ACME1', shipping_kind: 'combined', partner_reference: reference, orderlines: [{ sku, quantity: 1 }] }))).order;
+  const created = (await partnerPrint.createOrder({ storeReference: 'Store_tGE0NHjohySteoIVhpOEDzxjkU', shippingKind: 'combined', customIdentifier: reference, orderlines: [{ productReference: await partnerPrintV1.productReference(sku), quantity: 1 }] })).order;
   return created.reference;
 }
 

@@ -4,6 +4,6 @@ const partnerPrint = createClient({ secretKey: process.env.PARTNER_PRINT_SECRET_
 const partnerPrintV1 = createV1Adapter(partnerPrint, { stores: { 'ACME1': 'Store_tGE0NHjohySteoIVhpOEDzxjkU' } });
 
 export async function sendToPrint(id: string, sku: string): Promise<string> {
-  const order = (await partnerPrint.createOrder(await partnerPrintV1.toV2Order({ store_code: 'ACME1', shipping_kind: 'combined', partner_reference: id, orderlines: [{ sku, quantity: 1 }] }))).order;
+  const order = (await partnerPrint.createOrder({ storeReference: 'Store_tGE0NHjohySteoIVhpOEDzxjkU', shippingKind: 'combined', customIdentifier: id, orderlines: [{ productReference: await partnerPrintV1.productReference(sku), quantity: 1 }] })).order;
   return order.reference;
 }
