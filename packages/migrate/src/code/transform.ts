@@ -1,4 +1,9 @@
-import { isV1CredentialHeader, V1_CREDENTIAL_HEADERS, v1CredentialKind } from '@partner-print/openapi/wire';
+import {
+  isV1CredentialHeader,
+  V1_CREDENTIAL_HEADERS,
+  V2_SECRET_KEY_HEADER,
+  v1CredentialKind,
+} from '@partner-print/openapi/wire';
 import { mapV1Endpoint } from '../endpoints.ts';
 import {
   indexTree,
@@ -245,7 +250,7 @@ function markLeftovers(ctx: Context, wrappers: Map<string, Wrapper>, bases: Set<
       ctx.todo(
         n,
         'V1 credential header',
-        'a V1 credential header is still sent; V2 takes one secret key (X-Service-Secret-Key), which the V2 client sends.',
+        `a V1 credential header is still sent; V2 takes one secret key (${V2_SECRET_KEY_HEADER}), which the V2 client sends.`,
         links,
         true,
       );
