@@ -1,3 +1,4 @@
+import { trace } from '@opentelemetry/api';
 import { type Clock, systemClock } from '@partner-print/openapi/wire';
 import { createCoalescer } from './coalesce.ts';
 import { checkOptions, type HandlerStage, type OrderUpdatedHandlerOptions } from './options.ts';
@@ -5,6 +6,7 @@ import type { Order } from './order.ts';
 import { parseOrderUpdatedCallback } from './parse.ts';
 import { redactNotification } from './redact.ts';
 import { createRound } from './round.ts';
+import { type CallbackTelemetry, callbackTelemetry } from './telemetry.ts';
 import type { CallbackError, OrderUpdatedNotification } from './types.ts';
 
 export type {
@@ -53,15 +55,22 @@ function createProcess<TOrder>(
   options: OrderUpdatedHandlerOptions<TOrder>,
   clock: Clock,
   round: (notification: OrderUpdatedNotification) => Promise<void>,
+  telemetry: CallbackTelemetry | undefined,
 ): (notification: OrderUpdatedNotification) => Promise<void> {
   const windowMs = options.windowMs ?? 0;
-  const local = createCoalescer<OrderUpdatedNotification>(round, { windowMs, clock });
+  const traced = (n: OrderUpdatedNotification, alone?: boolean) =>
+    telemetry ? telemetry.round(n.orderReferenceV2, () => round(n), alone) : round(n);
+  const local = createCoalescer<OrderUpdatedNotification>(traced, { windowMs, clock });
+  const join = (notification: OrderUpdatedNotification) => {
+    telemetry?.join(notification.orderReferenceV2);
+    return local.run(notification.orderReferenceV2, notification);
+  };
   const shared = options.coalescer;
-  if (!shared) return (notification) => local.run(notification.orderReferenceV2, notification);
+  if (!shared) return join;
   return async (notification) => {
     const key = notification.orderReferenceV2;
-    const outcome = await shared.run(key, () => round(notification), { windowMs, clock });
-    if (outcome === 'unavailable') await local.run(key, notification);
+    const outcome = await shared.run(key, () => traced(notification, true), { windowMs, clock });
+    if (outcome === 'unavailable') await join(notification);
   };
 }
 
@@ -87,7 +96,8 @@ export function createOrderUpdatedHandler<TOrder = Order>(
     clock,
     report,
   });
-  const process = createProcess(options, clock, round);
+  const telemetry = callbackTelemetry(options.telemetry);
+  const process = createProcess(options, clock, round, telemetry);
 
   const handle = async (request: Request): Promise<Response> => {
     if (request.method !== 'GET') {
@@ -103,6 +113,8 @@ export function createOrderUpdatedHandler<TOrder = Order>(
       });
     }
     const notification = redactNotification(parsed.value, secrets);
+    if (telemetry)
+      trace.getActiveSpan()?.setAttribute('partner_print.order_reference', notification.orderReferenceV2);
     if (notification.environment !== options.environment) {
       return answer(
         422,
@@ -128,8 +140,11 @@ export function createOrderUpdatedHandler<TOrder = Order>(
     return new Response(null, { status: 204, headers: NO_STORE });
   };
 
-  const handler = Object.assign((request: Request) => handle(request), {
-    fetch: (request: Request) => handle(request),
+  const serve = telemetry
+    ? (request: Request) => telemetry.notification(request, () => handle(request))
+    : handle;
+  const handler = Object.assign((request: Request) => serve(request), {
+    fetch: (request: Request) => serve(request),
     process: (notification: OrderUpdatedNotification) => process(redactNotification(notification, secrets)),
   });
   return handler;

@@ -1,3 +1,4 @@
+import type { TelemetryOption } from '@partner-print/client/telemetry';
 import type { Clock } from '@partner-print/openapi/wire';
 import type { Environment } from './params.ts';
 import type { SharedCoalescer } from './shared.ts';
@@ -67,6 +68,11 @@ interface CommonOptions<TOrder> {
   secretParams?: readonly string[];
   /** The clock timing `timeoutMs` and `windowMs` (default: the system clock). */
   clock?: Clock;
+  /**
+   * OpenTelemetry: a span per notification and per round, and the notification and fetch counters, through
+   * the global providers (default), through `{ tracerProvider, meterProvider }`, or none (`false`).
+   */
+  telemetry?: TelemetryOption;
 }
 
 export interface AfterHandlingOptions<TOrder> extends CommonOptions<TOrder> {

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { serverRequests } from '../server-requests.ts';
 
 type WebHandler = (request: Request) => Promise<Response>;
 
@@ -32,7 +33,9 @@ export function toNodeListener(handler: WebHandler, options: NodeListenerOptions
             }
           }
         }
-        response = await handler(new Request(url, { method: req.method ?? 'GET', headers }));
+        const request = new Request(url, { method: req.method ?? 'GET', headers });
+        serverRequests.add(request);
+        response = await handler(request);
       } catch (error) {
         if (next) return next(error);
         response = new Response(null, { status: 500 });

@@ -34,7 +34,7 @@ const NOOP_METER = createNoopMeter();
 export function telemetryScope(
   option: TelemetryOption | undefined,
   name: string,
-  version: string,
+  version?: string,
 ): TelemetryScope | undefined {
   if (option === false) return undefined;
   // A ProxyTracer from the global provider: spans start once the application registers one, even later.

@@ -1,0 +1,140 @@
+// The handler's spans and metrics with the OpenTelemetry SDK's in-memory exporters: a storm of
+// notifications for one order costs few rounds, and each round's span links every notification it answered.
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { context, propagation, SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { otel } from '../../client/test/otel.ts';
+import { buildCallbackUrl } from './build-url.ts';
+import { createOrderUpdatedHandler, type OrderFetcher } from './handler.ts';
+import { toNodeListener } from './node/index.ts';
+
+beforeAll(() => {
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+});
+afterAll(() => {
+  context.disable();
+  propagation.disable();
+});
+
+const REFERENCE = `Order_${'7'.repeat(26)}`;
+const url = (i: number) =>
+  buildCallbackUrl(`https://partner.example/hook?n=${i}`, {
+    environment: 'test',
+    orderReference: `ACME-${i}`,
+    orderReferenceV2: REFERENCE,
+    storeCode: 'ACME',
+  });
+
+/** A client answering each GET after `ms` real milliseconds. */
+function slowClient(ms: number) {
+  let fetches = 0;
+  const client: OrderFetcher<{ reference: string }> = {
+    async get(_path, init) {
+      fetches++;
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return { order: { reference: init.params.path.orderReference } };
+    },
+  };
+  return { client, fetches: () => fetches };
+}
+
+describe('callback telemetry', () => {
+  it('a storm: every notification has its span, and the rounds’ spans link all of them', async () => {
+    const sdk = otel();
+    const { client, fetches } = slowClient(30);
+    const handler = createOrderUpdatedHandler({
+      client,
+      environment: 'test',
+      onOrderUpdated: () => {},
+      telemetry: { tracerProvider: sdk.tracerProvider, meterProvider: sdk.meterProvider },
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, async (_, i) => {
+        await new Promise((resolve) => setTimeout(resolve, i * 2)); // arriving over ~80 ms
+        return handler(new Request(url(i)));
+      }),
+    );
+    expect(answers.every((a) => a.status === 204)).toBe(true);
+    const spans = await sdk.spans();
+    const notifications = spans.filter((s) => s.name === 'orderUpdated');
+    const rounds = spans.filter((s) => s.name === 'handleOrderUpdate');
+    expect(notifications).toHaveLength(40);
+    for (const n of notifications) {
+      expect(n.kind).toBe(SpanKind.INTERNAL);
+      expect(n.attributes['partner_print.order_reference']).toBe(REFERENCE);
+      expect(n.attributes['http.response.status_code']).toBe(204);
+    }
+    // Coalesced: fewer rounds than notifications, one fetch per round.
+    expect(rounds.length).toBe(fetches());
+    expect(rounds.length).toBeLessThan(10);
+    const linked = rounds.flatMap((r) => r.links.map((l) => l.context.spanId));
+    expect(new Set(linked)).toEqual(new Set(notifications.map((n) => n.spanContext().spanId)));
+    expect(linked).toHaveLength(40); // each notification answered by exactly one round
+    for (const r of rounds) expect(r.attributes['partner_print.callback.notifications']).toBe(r.links.length);
+    const points = await sdk.points();
+    const received = points.find((p) => p.name === 'partner_print.callback.notifications');
+    expect(received?.value).toBe(40);
+    expect(received?.attributes['http.response.status_code']).toBe(204);
+    expect(points.find((p) => p.name === 'partner_print.callback.fetches')?.value).toBe(fetches());
+  });
+
+  it('a failed round ends its span with an error, and its notifications answer 500', async () => {
+    const sdk = otel();
+    const handler = createOrderUpdatedHandler({
+      client: { get: () => Promise.reject(new Error('upstream down')) },
+      environment: 'test',
+      onOrderUpdated: () => {},
+      telemetry: { tracerProvider: sdk.tracerProvider },
+    });
+    expect((await handler(new Request(url(1)))).status).toBe(500);
+    const spans = await sdk.spans();
+    expect(spans.find((s) => s.name === 'handleOrderUpdate')?.status.code).toBe(SpanStatusCode.ERROR);
+    expect(spans.find((s) => s.name === 'orderUpdated')?.status.code).toBe(SpanStatusCode.ERROR);
+  });
+
+  it('through the Node adapter: a SERVER span, child of the caller’s traceparent', async () => {
+    const sdk = otel();
+    const handler = createOrderUpdatedHandler({
+      client: slowClient(1).client,
+      environment: 'test',
+      onOrderUpdated: () => {},
+      telemetry: { tracerProvider: sdk.tracerProvider },
+    });
+    const server = createServer(toNodeListener(handler));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const { port } = server.address() as AddressInfo;
+      const target = new URL(url(1));
+      const traceId = 'a'.repeat(32);
+      const response = await fetch(`http://127.0.0.1:${port}${target.pathname}${target.search}`, {
+        headers: { traceparent: `00-${traceId}-${'b'.repeat(16)}-01` },
+      });
+      expect(response.status).toBe(204);
+    } finally {
+      server.close();
+    }
+    const span = (await sdk.spans()).find((s) => s.kind === SpanKind.SERVER);
+    expect(span?.name).toBe('GET');
+    expect(span?.spanContext().traceId).toBe('a'.repeat(32));
+    expect(span?.parentSpanContext?.spanId).toBe('b'.repeat(16));
+    expect(span?.attributes['url.path']).toBe('/hook');
+  });
+
+  it('false: no span', async () => {
+    const sdk = otel();
+    const handler = createOrderUpdatedHandler({
+      client: slowClient(1).client,
+      environment: 'test',
+      onOrderUpdated: () => {},
+      telemetry: false,
+    });
+    expect((await handler(new Request(url(1)))).status).toBe(204);
+    expect(await sdk.spans()).toEqual([]);
+  });
+});
