@@ -1,3 +1,4 @@
+import type { TelemetryOption } from '@partner-print/client/telemetry';
 import { type Clock, systemClock } from '@partner-print/openapi/wire';
 import type { RenderStore } from './cache.ts';
 import { RenderTimeoutError } from './errors.ts';
@@ -26,6 +27,11 @@ export interface RenderOptions {
   checkCompatibility?: boolean;
   /** How long catalog reads are reused; default 5 minutes. */
   catalogTtlMs?: number;
+  /**
+   * OpenTelemetry: a span per mockup with its progress as events, and `partner_print.rendertokens.remaining`,
+   * through the global providers (default), through `{ tracerProvider, meterProvider }`, or none (`false`).
+   */
+  telemetry?: TelemetryOption;
 }
 
 /** Everything one call carries through the steps. */

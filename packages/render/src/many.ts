@@ -4,10 +4,11 @@ import type { RenderClient } from './api.ts';
 import { type RenderStore, renderCacheKey } from './cache.ts';
 import { referenceQuery, resolveComposition } from './composition.ts';
 import { type CallContext, callContext, type RenderOptions } from './context.ts';
-import type { RenderProgressEvent } from './events.ts';
+import type { ProgressListener, RenderProgressEvent } from './events.ts';
 import { produce, type RenderMockupOptions, type RenderMockupResult } from './render.ts';
 import { nextRendertokenReset } from './reset.ts';
 import { stateOf } from './state.ts';
+import { traceMockup } from './telemetry.ts';
 import type { Composition, ImageInput } from './types.ts';
 import { imageBytes, resolveImage } from './upload.ts';
 
@@ -243,12 +244,21 @@ export async function renderMany(
   };
   for (const { index, error } of batch.rejected) settle(index, { status: 'rejected', reason: error });
 
-  const run = async (planned: PlannedJob, preflight: boolean) => {
+  const run = (planned: PlannedJob, preflight: boolean) =>
+    traceMockup(
+      options.telemetry,
+      'renderMockup',
+      { 'partner_print.render.composition_reference': planned.composition.reference },
+      (event) => notify({ type: 'job', index: planned.index, event }),
+      (onProgress) => runJob(planned, preflight, onProgress),
+    );
+  const runJob = async (
+    planned: PlannedJob,
+    preflight: boolean,
+    onProgress: ProgressListener | undefined,
+  ) => {
     const ctx: CallContext = {
-      ...callContext(state.store, {
-        ...options,
-        onProgress: (event) => notify({ type: 'job', index: planned.index, event }),
-      }),
+      ...callContext(state.store, { ...options, onProgress }),
       deadline: base.deadline,
       preflight,
     };

@@ -8,6 +8,7 @@ import { referenceQuery, resolveComposition } from './composition.ts';
 import { type CallContext, callContext, checkpoint, type RenderOptions } from './context.ts';
 import { RenderFailedError } from './errors.ts';
 import { type ClientState, type Completed, stateOf } from './state.ts';
+import { traceMockup } from './telemetry.ts';
 import type { Composition, ImageInput, Render, RenderFile } from './types.ts';
 import { resolveImage } from './upload.ts';
 
@@ -84,10 +85,21 @@ export async function produce(
  * known render from `cache` and joining a concurrent call for the same pair — polls every
  * `pollIntervalMs`, and downloads media and thumbnail.
  */
-export async function renderMockup(
+export function renderMockup(
   client: RenderClient,
   options: RenderMockupOptions,
 ): Promise<RenderMockupResult> {
+  const attributes = {
+    'partner_print.render.scene_reference': options.sceneReference,
+    'partner_print.render.product_reference': options.productReference,
+    'partner_print.render.perspective_reference': options.perspectiveReference,
+  };
+  return traceMockup(options.telemetry, 'renderMockup', attributes, options.onProgress, (onProgress) =>
+    rendering(client, { ...options, onProgress }),
+  );
+}
+
+async function rendering(client: RenderClient, options: RenderMockupOptions): Promise<RenderMockupResult> {
   const query = referenceQuery(options);
   const state = stateOf(client);
   const ctx = callContext(state.store, options);

@@ -1,0 +1,80 @@
+// A span per mockup with its progress (polls, token decisions, waits, cache hits) as span events, and the
+// rendertokens gauge, under the `telemetry` option shared with the client.
+import { type Attributes, context, type Meter, SpanKind, trace } from '@opentelemetry/api';
+import { endSpan, type TelemetryOption, telemetryScope } from '@partner-print/client/telemetry';
+import type { ProgressListener, RenderProgressEvent } from './events.ts';
+
+/** Rendertokens left, as the last read of GET /rendertokens said, per meter. */
+const remaining = new WeakMap<Meter, { value: number | undefined }>();
+
+function tokensGauge(meter: Meter) {
+  let last = remaining.get(meter);
+  if (!last) {
+    const state: { value: number | undefined } = { value: undefined };
+    meter
+      .createObservableGauge('partner_print.rendertokens.remaining', {
+        description: 'Rendertokens left this week, as the last read said',
+        unit: '{rendertoken}',
+      })
+      .addCallback((result) => {
+        if (state.value !== undefined) result.observe(state.value);
+      });
+    remaining.set(meter, state);
+    last = state;
+  }
+  return last;
+}
+
+/** An event's fields as attributes: primitives and dates as they are, rendertokens by count. */
+function attributesOf(event: RenderProgressEvent): Attributes {
+  const attributes: Attributes = {};
+  for (const [key, value] of Object.entries(event)) {
+    if (key === 'type') continue;
+    const name = `partner_print.render.${key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}`;
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+      attributes[name] = value;
+    else if (value instanceof Date) attributes[name] = value.toISOString();
+    else if (key === 'rendertokens' && value && typeof value === 'object' && 'remaining' in value) {
+      attributes['partner_print.rendertokens.remaining'] = Number(value.remaining);
+      if ('limit' in value) attributes['partner_print.rendertokens.limit'] = Number(value.limit);
+    } else if (key === 'composition' && value && typeof value === 'object' && 'reference' in value)
+      attributes['partner_print.render.composition_reference'] = String(value.reference);
+  }
+  return attributes;
+}
+
+/**
+ * `run(listener)` inside a span named `name`, the listener it is given adding each progress event to the
+ * span (and the rendertokens to the gauge) before `listener` hears it. Without telemetry: `run(listener)`.
+ */
+export function traceMockup<T>(
+  option: TelemetryOption | undefined,
+  name: string,
+  attributes: Attributes,
+  listener: ProgressListener | undefined,
+  run: (listener: ProgressListener | undefined) => Promise<T>,
+): Promise<T> {
+  const scope = telemetryScope(option, '@partner-print/render');
+  if (!scope) return run(listener);
+  const parent = context.active();
+  const span = scope.tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }, parent);
+  const meter = scope.meter();
+  const tokens = meter && tokensGauge(meter);
+  const traced: ProgressListener = (event) => {
+    if (event.type === 'tokens' && tokens) tokens.value = event.rendertokens.remaining;
+    if (span.isRecording()) span.addEvent(`partner_print.render.${event.type}`, attributesOf(event));
+    listener?.(event);
+  };
+  return context
+    .with(trace.setSpan(parent, span), () => run(traced))
+    .then(
+      (value) => {
+        endSpan(span, '');
+        return value;
+      },
+      (error: unknown) => {
+        endSpan(span, '', error);
+        throw error;
+      },
+    );
+}
