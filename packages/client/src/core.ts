@@ -41,7 +41,7 @@ export interface Core {
   clock: Clock;
   retry: Required<RetryOptions>;
   /** An INTERNAL span for a helper's logical call; absent without telemetry (the lite entry, `telemetry: false`). */
-  operation?: ((name: string) => OperationSpan) | undefined;
+  operation?: ((name: string) => OperationSpan | undefined) | undefined;
   /** The client's `telemetry` option, the default of the packages built on the client. */
   telemetry?: TelemetryOption | undefined;
 }

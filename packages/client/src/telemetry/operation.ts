@@ -6,10 +6,19 @@ import { PartnerPrintError } from '../errors.ts';
 import { redactText } from '../redact.ts';
 import type { TelemetryScope } from './option.ts';
 
-/** An INTERNAL span named `name`, child of the active span; its `run` makes it the active one. */
-export function operationSpan(scope: TelemetryScope, secret: string, name: string): OperationSpan {
+/**
+ * An INTERNAL span named `name`, child of the active span; its `run` makes it the active one. Undefined when
+ * the span records nothing (no SDK, or sampled out): the calls then see the caller's context, which decides
+ * the same for them, and the helper pays for no context switch.
+ */
+export function operationSpan(
+  scope: TelemetryScope,
+  secret: string,
+  name: string,
+): OperationSpan | undefined {
   const parent = context.active();
   const span = scope.tracer.startSpan(name, { kind: SpanKind.INTERNAL }, parent);
+  if (!span.isRecording()) return undefined;
   const ctx = trace.setSpan(parent, span);
   return {
     run: (fn) => context.with(ctx, fn),

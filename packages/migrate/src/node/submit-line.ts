@@ -14,6 +14,7 @@ import { createFileSkuCache } from './file-cache.ts';
 import type { JsonLine } from './files.ts';
 import { isRunWideFailure } from './run-failure.ts';
 import { createSubmitter, settleFirst } from './submit.ts';
+import { traceLine } from './telemetry.ts';
 
 /** `not-done`: the line was stopped, or failed for a passing reason (network, 5xx, unknown outcome); a rerun does it again. */
 export type OrderLineStatus = 'converted' | 'created' | 'existing' | 'failed' | 'not-done';
@@ -199,7 +200,7 @@ export async function createLineProcessor(o: LineOptions) {
       };
     const source = identifierSource(l.value);
     const id = source === 'derived' ? deriveCustomIdentifier(l.raw) : undefined;
-    if (o.submit) return submitLine(l, id, source);
+    if (o.submit) return traceLine(l.line, () => submitLine(l, id, source));
     const conv = await converter.dry(l, id);
     const base = baseOf(l, source, conv);
     if (conv.runWide !== undefined) return { ...notDone(base, conv.runWide), runWide: conv.runWide };
