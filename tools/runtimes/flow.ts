@@ -129,6 +129,34 @@ const steps: Array<[string, () => Promise<string>]> = [
     },
   ],
   [
+    'telemetry, no provider',
+    async () => {
+      // OpenTelemetry's API is in the bundle, with no SDK registered: calls work as without it, and no trace
+      // header goes out (the API's no-op propagator), whatever the runtime.
+      const sandbox = createSandbox();
+      const sent: Headers[] = [];
+      const fetch = (request: Request) => {
+        sent.push(new Headers(request.headers));
+        return sandbox.fetch(request);
+      };
+      for (const telemetry of [undefined, false] as const) {
+        const client = clientFor(sandbox, { fetch, ...(telemetry === false && { telemetry }) });
+        const products = await client.collect('/products', undefined, { max: 3 });
+        check(products.length > 0, 'no products');
+        await client
+          .get('/orders/{orderReference}', {
+            params: { path: { orderReference: 'Order_00000000000000000000000000' } },
+          })
+          .catch(() => undefined);
+      }
+      check(sent.length >= 4, `${sent.length} requests`);
+      const traced = sent.filter((h) => h.has('traceparent') || h.has('baggage'));
+      check(traced.length === 0, `${traced.length} requests carried trace headers without a provider`);
+      sandbox.close();
+      return `${sent.length} requests, none with trace headers`;
+    },
+  ],
+  [
     'client + scheduler',
     async () => {
       // A tight policy (5 requests per 60 s) so the scheduler has to wait on the virtual clock.
