@@ -141,3 +141,7 @@ export function bare(n: N): N {
     cur = cur.expression;
   return cur;
 }
+
+/** A string as a single-quoted JavaScript literal (the quotes recast prints with). */
+export const singleQuoted = (s: string) =>
+  `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;

@@ -1,4 +1,4 @@
-import { isIdent, type N } from './ast.ts';
+import { isIdent, type N, singleQuoted } from './ast.ts';
 import { requiredModule } from './calls.ts';
 import { parseStatementsCode } from './parse.ts';
 import type { Names } from './v2-calls.ts';
@@ -92,17 +92,15 @@ function lastHeaderIndex(body: N[]): number {
 }
 
 function clientCode(opts: SetupOptions & { baseUrl: string | undefined; names: Names }): string {
-  const base = opts.baseUrl ? quote(opts.baseUrl) : BASE_FALLBACK;
+  const base = opts.baseUrl ? singleQuoted(opts.baseUrl) : BASE_FALLBACK;
   return `const ${opts.names.client} = createClient({ secretKey: ${opts.keyExpression}, baseUrl: ${base} });`;
 }
 
 function adapterCode(names: Names, stores: Readonly<Record<string, string>>): string {
-  const entries = Object.entries(stores).map(([k, v]) => `${quote(k)}: ${quote(v)}`);
+  const entries = Object.entries(stores).map(([k, v]) => `${singleQuoted(k)}: ${singleQuoted(v)}`);
   const arg = entries.length ? `, { stores: { ${entries.join(', ')} } }` : '';
   return `const ${names.adapter} = createV1Adapter(${names.client}${arg});`;
 }
-
-const quote = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
 
 /** The names of an earlier run's client and adapter, or free names for new ones. */
 export function chooseNames(nodes: N[]): Names {

@@ -1,6 +1,6 @@
 import { v2FieldName } from '../case.ts';
 import { V1_ORDER_FIELDS, V1_ORDERLINE_FIELDS } from '../convert.ts';
-import { bare, isString, type N, objectProps } from './ast.ts';
+import { bare, isString, type N, objectProps, singleQuoted } from './ast.ts';
 import type { Bindings } from './values.ts';
 
 /**
@@ -70,9 +70,7 @@ export function staticOrder(
     ? `, ${v2FieldName(props.has('partner_reference') ? 'partner_reference' : 'custom_identifier')}: __pp${nodes.push(id) - 1}__`
     : '';
   return {
-    code: `{ storeReference: ${quote(store)}, ${v2FieldName('shipping_kind')}: 'combined'${idPart}, orderlines: [${converted.join(', ')}] }`,
+    code: `{ storeReference: ${singleQuoted(store)}, ${v2FieldName('shipping_kind')}: 'combined'${idPart}, orderlines: [${converted.join(', ')}] }`,
     nodes,
   };
 }
-
-const quote = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
