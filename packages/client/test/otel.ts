@@ -94,3 +94,6 @@ export function histogramOf(point: Point | undefined): Histogram {
   if (!point || typeof point.value === 'number') throw new Error(`no histogram point: ${point?.name}`);
   return point.value;
 }
+
+export { context, SpanKind } from '@opentelemetry/api';
+export { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';

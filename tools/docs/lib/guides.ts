@@ -14,6 +14,7 @@ export const GUIDE_ORDER: { file: string; related: string[]; placeholder?: strin
   { file: 'rendering.md', related: ['Rendering'] },
   { file: 'legacy-callback.md', related: ['Callbacks'] },
   { file: 'running-a-fleet.md', related: [] },
+  { file: 'observability.md', related: [] },
   { file: 'migrating-from-v1.md', related: ['Utilities', 'Catalog'] },
   { file: 'versioning-and-v3.md', related: ['Utilities'] },
   // Written with the sandbox package. Until it exists the site shows a placeholder, and the link check fails.
