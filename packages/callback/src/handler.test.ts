@@ -1,8 +1,17 @@
 import { TimeoutError } from '@partner-print/client';
 import { describe, expect, it, vi } from 'vitest';
 import { buildCallbackUrl } from './build-url.ts';
-import { createOrderUpdatedHandler, type OrderFetcher } from './handler.ts';
+import {
+  createOrderUpdatedHandler as createWithDefaultWindow,
+  type OrderFetcher,
+  type OrderUpdatedHandlerOptions,
+} from './handler.ts';
 import type { OrderUpdatedNotification } from './types.ts';
+
+/** These tests are about rounds themselves: no coalescing window (the default's is tested on its own). */
+function createOrderUpdatedHandler<TOrder>(options: OrderUpdatedHandlerOptions<TOrder>) {
+  return createWithDefaultWindow<TOrder>({ windowMs: 0, ...options });
+}
 
 const ref = (i: number) => `Order_${String(i).padStart(26, '0')}`;
 const callbackUrl = (i = 1, environment: 'prod' | 'test' = 'test', extra = '') =>

@@ -52,7 +52,8 @@ interface CommonOptions<TOrder> {
   /**
    * Coalescing window: a round (one fetch + `onOrderUpdated`) starts this long after the first
    * notification of its order, so every notification of that order within the window costs that one
-   * fetch. Default 0 (the round starts at once; notifications merge only while a round runs).
+   * fetch. Default 1000: each answer waits up to a second longer. 0 starts a round at once (notifications
+   * merge only while a round runs).
    */
   windowMs?: number;
   /**
