@@ -69,7 +69,8 @@ async function downloading(
     if (clock.now() + retryAfter * 1000 - started > maxWaitMs)
       throw new TimeoutError(`${describeCall(ctx)}: not ready after ${maxWaitMs} ms`, {
         ...ctx,
-        code: 'download_pending',
+        // A timeout like every other: the answer is still pending (`retryAfter` says when to ask again).
+        code: 'timeout',
         retryAfter,
       });
     const signal = init && 'signal' in init && init.signal instanceof AbortSignal ? init.signal : undefined;

@@ -41,6 +41,11 @@ export interface PartnerPrintErrorInit {
  * cannot leak through `message`, `toString()`, `JSON.stringify` or `util.inspect`.
  */
 export class PartnerPrintError extends Error {
+  /**
+   * The `code` of an error made without one: every SDK error has a code (the service's, when its answer
+   * had one; else its class's). Each subclass names its own.
+   */
+  static readonly defaultCode: string = 'sdk_error';
   override name = 'PartnerPrintError';
   declare readonly status: number | undefined;
   declare readonly code: ErrorCode | undefined;
@@ -60,6 +65,8 @@ export class PartnerPrintError extends Error {
   ) {
     super(message, cause === undefined ? undefined : { cause });
     Object.assign(this, fields);
+    if (this.code === undefined)
+      Object.assign(this, { code: (new.target as typeof PartnerPrintError).defaultCode });
   }
 
   /** The guide section on this error: the one for its `code` when there is one, else the one for its class. */
@@ -80,40 +87,50 @@ export class PartnerPrintError extends Error {
 
 /** 401 or 403: the secret key is missing, wrong, revoked, or not allowed to do this. */
 export class AuthenticationError extends PartnerPrintError {
+  static override readonly defaultCode: string = 'unauthorized';
   override name = 'AuthenticationError';
 }
 /** 404. */
 export class NotFoundError extends PartnerPrintError {
+  static override readonly defaultCode: string = 'not_found';
   override name = 'NotFoundError';
 }
 /** 410: the resource existed but is no longer available (e.g. a deprecated composition). */
 export class GoneError extends PartnerPrintError {
+  static override readonly defaultCode: string = 'gone';
   override name = 'GoneError';
 }
 /** Any other 4xx (400, 409, 422…): the request was understood and refused; `code` says why. */
 export class ValidationError extends PartnerPrintError {
+  static override readonly defaultCode: string = 'invalid_request';
   override name = 'ValidationError';
 }
 /** 429 `rate_limited`: a rate-limit bucket is empty; wait `retryAfter` seconds. */
 export class RateLimitedError extends PartnerPrintError {
+  static override readonly defaultCode: string = 'rate_limited';
   override name = 'RateLimitedError';
 }
 /** 429 `rendertoken_limit_exceeded`: the weekly rendertokens do not cover the composition's cost. */
 export class RendertokenLimitError extends PartnerPrintError {
+  static override readonly defaultCode: string = 'rendertoken_limit_exceeded';
   override name = 'RendertokenLimitError';
   /** When the weekly limit resets (now + Retry-After); earlier retries fail. */
   declare readonly resetsAt: Date | undefined;
 }
 /** The connection failed; no HTTP response was received. The message names the cause and the attempts made. */
 export class NetworkError extends PartnerPrintError {
+  static override readonly defaultCode: string = 'network_error';
   override name = 'NetworkError';
 }
 /** No response within `timeoutMs` (or a caller's `AbortSignal.timeout(…)` fired). */
 export class TimeoutError extends PartnerPrintError {
+  /** Every timeout of the SDK, whatever timed out (a call, a render, a handler round, a store). */
+  static override readonly defaultCode: string = 'timeout';
   override name = 'TimeoutError';
 }
 /** The caller's `signal` aborted the call; `cause` is the signal's reason. */
 export class AbortedError extends PartnerPrintError {
+  static override readonly defaultCode: string = 'aborted';
   override name = 'AbortedError';
 }
 /**
@@ -122,6 +139,7 @@ export class AbortedError extends PartnerPrintError {
  * origin when it is known.
  */
 export class RedirectError extends PartnerPrintError {
+  static override readonly defaultCode: string = 'redirect_refused';
   override name = 'RedirectError';
   declare readonly location: string | undefined;
 }
@@ -131,14 +149,17 @@ export class RedirectError extends PartnerPrintError {
  * resource before trying again.
  */
 export class AmbiguousOutcomeError extends PartnerPrintError {
+  static override readonly defaultCode: string = 'ambiguous_outcome';
   override name = 'AmbiguousOutcomeError';
 }
 /** V1 credentials or a V1 base URL were used with the V2 client. */
 export class V1CredentialsError extends PartnerPrintError {
+  static override readonly defaultCode: string = 'v1_credentials';
   override name = 'V1CredentialsError';
 }
 /** The client was configured or called in a way that cannot work (bad base URL, not an image…). */
 export class ConfigurationError extends PartnerPrintError {
+  static override readonly defaultCode: string = 'invalid_option';
   override name = 'ConfigurationError';
 }
 

@@ -38,6 +38,21 @@ const BY_STATUS: Record<number, typeof PartnerPrintError> = {
   410: GoneError,
 };
 
+/**
+ * The SDK's code for an answer whose body had none (the service's own code wins): every error has one.
+ * Listed in CONTRIBUTING's error contract; not codes the service sends.
+ */
+const STATUS_CODES: Record<number, string> = {
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  410: 'gone',
+  429: 'rate_limited',
+};
+const codeOfStatus = (status: number): string =>
+  STATUS_CODES[status] ??
+  (status >= 500 ? 'server_error' : status >= 400 ? 'invalid_request' : 'unexpected_status');
+
 const field = (body: unknown, name: string): string | undefined => {
   const value: unknown =
     body && typeof body === 'object' && name in body ? Reflect.get(body, name) : undefined;
@@ -71,7 +86,7 @@ export function errorFromResponse(response: Response, body: unknown, ctx: ErrorC
     `${describeCall(ctx)} failed with ${status}${known ? ` ${known}` : ''}: ${message ?? (response.statusText || `HTTP ${status}`)}`,
     {
       status,
-      code: known,
+      code: known ?? codeOfStatus(status),
       operation: ctx.operation,
       method: ctx.method,
       path: ctx.path,

@@ -122,6 +122,7 @@ export class InsufficientRendertokensError extends RendertokenLimitError {
 
 /** The render finished with status `failed`. The tokens were spent; rendering again costs them again. */
 export class RenderFailedError extends PartnerPrintError {
+  static override readonly defaultCode: string = 'render_failed';
   override name = 'RenderFailedError';
   readonly render: Render;
 
@@ -140,7 +141,8 @@ export class RenderTimeoutError extends TimeoutError {
   readonly renderReference: string | undefined;
 
   constructor(message: string, renderReference?: string) {
-    super(message);
+    // `code` is 'timeout', as for every timeout of the SDK; the wait was on the render's state.
+    super(message, { code: 'timeout', operation: 'getRender' });
     this.renderReference = renderReference;
   }
 }

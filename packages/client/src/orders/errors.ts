@@ -16,7 +16,7 @@ export class IdentifierConflictError extends PartnerPrintError {
       ...init
     }: PartnerPrintErrorInit & { customIdentifier: string; orderReference?: string },
   ) {
-    super(message, { code: 'identifier_conflict', ...init });
+    super(message, { code: 'identifier_conflict', operation: 'createOrder', ...init });
     this.customIdentifier = customIdentifier;
     this.orderReference = orderReference;
   }

@@ -39,6 +39,7 @@ export interface RedisOrderClaimsOptions {
 
 /** A claim could not be taken because Redis was unavailable; nothing was posted. */
 export class OrderClaimUnavailableError extends PartnerPrintError {
+  static override readonly defaultCode: string = 'claim_unavailable';
   override name = 'OrderClaimUnavailableError';
 }
 
