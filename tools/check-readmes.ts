@@ -1,8 +1,10 @@
 // pnpm check:readmes — the package READMEs are read on npm, outside this repository. Each must start its code
 // with the install line, link only to its own anchors or absolute URLs, and name no script or file that
-// exists only in the repository (pnpm scripts, tools/, docs/ sources, benchmarks).
+// exists only in the repository (pnpm scripts, tools/, docs/ sources, benchmarks, tests) nor an issue. The
+// other npm-facing text is checked too (check-npm-text.ts): messages in the sources and the CLIs' --help.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { checkNpmText, textProblems } from './check-npm-text.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 
@@ -46,6 +48,10 @@ export function readmeProblems(name: string, text: string): ReadmeProblem[] {
     for (const [pattern, problem] of REPOSITORY_ONLY)
       if (pattern.test(prose))
         problems.push({ line: i + 1, problem: `${problem}: ${line.trim().slice(0, 100)}` });
+    // Test files and issues, as in every other npm-facing text.
+    for (const p of textProblems(`line ${i + 1}`, line))
+      if (p.problem !== 'names a repository path' && p.problem !== 'names a repository script')
+        problems.push({ line: i + 1, problem: `${p.problem}: ${p.text.slice(0, 100)}` });
   });
   return problems;
 }
@@ -63,6 +69,8 @@ function main(): void {
     failed += problems.length;
     console.log(`${pkg.name.padEnd(28)} ${problems.length === 0 ? 'ok' : `${problems.length} problem(s)`}`);
   }
+  // Messages a package can print or throw, and its CLI's --help output.
+  failed += checkNpmText();
   if (failed) process.exit(1);
 }
 

@@ -2,6 +2,7 @@ import type { CombinedOrderRequest } from '@partner-print/openapi';
 import { describe, expect, it } from 'vitest';
 import { BASE, fakeFetch, JPEG, json, KEY, OPS, PNG, testClock } from '../test/fake.ts';
 import { type CoreOptions, createCore } from './client.ts';
+import { MIGRATION_GUIDE } from './config.ts';
 import { DOCS_URL } from './docs.ts';
 import {
   AbortedError,
@@ -90,7 +91,8 @@ describe('requests', () => {
       .get('/orders', { headers: { 'X-Partner-Code': 'ACME', 'X-Api-Key': 'v1key' } })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(V1CredentialsError);
-    expect((error as Error).message).toContain('docs/guides/migrating-from-v1.md');
+    expect((error as Error).message).toContain(MIGRATION_GUIDE);
+    expect(MIGRATION_GUIDE).toMatch(/^https:\/\//);
     expect((error as Error).message).toContain('X-Service-Secret-Key');
     expect(seen).toHaveLength(0);
   });

@@ -60,7 +60,10 @@ function skusCommand(program: Command, io: CliIO, done: (code: number) => void):
         'Resolve legacy SKUs (CSV with a sku column, or JSONL) to V2 product references. Resumable: an interrupted run continues where it stopped.',
       )
       .argument('<file>', 'CSV or JSONL file of legacy SKUs')
-      .option('-o, --output <file>', 'output file (default: <file>.products.jsonl)')
+      .option(
+        '-o, --output <file>',
+        'output file (default: beside <file>, its name without the extension + .products.jsonl: skus.csv gives skus.products.jsonl)',
+      )
       .option('--format <format>', 'input format, csv or jsonl (default: from the extension)')
       .option('--output-format <format>', 'csv or jsonl (default: from --output, else jsonl)')
       .option('--state <file>', 'resume state file (default: <output>.state.json)')

@@ -11,8 +11,8 @@ Starts a local imitation of the Partner Print V2 API and prints its base URL and
   --host            interface to bind (default 127.0.0.1)
   --seed FILE       JSON file with sandbox options (seed, rateLimits, pageSize, startTime, ...)
   --virtual-time    run on a virtual clock, advanced with POST /_sandbox/clock/advance
-  --docs FILE       documentation page served at /docs (default: docs/dist/index.html of the
-                    nearest checkout, when it has been built with \`pnpm run docs\`)
+  --docs FILE       the SDK's documentation page (a single HTML file) to serve at /docs
+                    (default: one found in a built SDK checkout above the working directory)
   --help, -h        show this help`;
 
 function findBuiltDocs(from: string): string | undefined {
@@ -52,7 +52,7 @@ async function main() {
   console.log(`Partner Print sandbox listening
   base URL       ${server.url}
   control API    ${server.origin}/_sandbox
-  docs           ${server.docs ? `${server.origin}/docs` : 'not built (pnpm run docs)'}
+  docs           ${server.docs ? `${server.origin}/docs` : 'none (pass --docs FILE)'}
   clock          ${values['virtual-time'] ? 'virtual' : 'real'}
   keys           primary   ${keys.primary}   (organization A)
                  secondary ${keys.secondary}   (organization A)
