@@ -42,6 +42,12 @@ export interface FlowResult {
 
 const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
+/** What the flow uses of `AsyncLocalStorage` (looked up at run time, where the runtime has it). */
+interface AsyncStorage {
+  run<R>(store: string, fn: () => R): R;
+  getStore(): unknown;
+}
+
 function check(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(message);
 }
@@ -196,6 +202,43 @@ const steps: Array<[string, () => Promise<string>]> = [
       const stats = client.scheduler.stats();
       sandbox.close();
       return `12 requests in ${Math.round(waited / 1000)} virtual s, 0 × 429, ${stats.completed} completed; ${all.length} products paginated`;
+    },
+  ],
+  [
+    'async context',
+    async () => {
+      // Found the way the SDK finds it (no static node:async_hooks import: the bundle is web-standard).
+      const hooks = (
+        globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
+      ).process?.getBuiltinModule?.('node:async_hooks') as
+        | { AsyncLocalStorage?: new () => AsyncStorage }
+        | undefined;
+      if (!hooks?.AsyncLocalStorage) throw new NotApplicable('no AsyncLocalStorage in this runtime');
+      const storage = new hooks.AsyncLocalStorage();
+      const sandbox = createSandbox({ rateLimits: { default: { q: 2, w: 1 } } });
+      const seen: Array<[unknown, string]> = [];
+      const client = clientFor(sandbox, {
+        rateLimit: { concurrency: 1 },
+        fetch: (request) => {
+          seen.push([storage.getStore(), new URL(request.url).searchParams.get('cursor') ?? '']);
+          return sandbox.fetch(request);
+        },
+      });
+      await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          storage.run(`call-${i}`, () =>
+            client.GET('/claimcategories', { params: { query: { cursor: `call-${i}` } } }),
+          ),
+        ),
+      );
+      const wrong = seen.filter(([context, label]) => context !== label);
+      check(seen.length >= 6, `${seen.length} requests sent for 6 calls`);
+      check(
+        wrong.length === 0,
+        `${wrong.length} of ${seen.length} queued requests ran in another call's context`,
+      );
+      sandbox.close();
+      return `${seen.length} queued requests, each in its caller's AsyncLocalStorage context`;
     },
   ],
   [
