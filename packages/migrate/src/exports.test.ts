@@ -55,6 +55,7 @@ describe('public surface (names documented in the README)', () => {
       deriveCustomIdentifier: 'function',
       migrateCode: 'function',
       readJsonLines: 'function',
+      readSkuMapping: 'function',
       readSkuRecords: 'function',
       runCli: 'function',
       transformSource: 'function',

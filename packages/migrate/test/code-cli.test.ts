@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync, statSync, symlinkSync, unlinkSync, writeFileSy
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { migrateCode } from '../src/code/index.ts';
-import { run, tempDir } from './helpers.ts';
+import { newSandbox, run, tempDir } from './helpers.ts';
 
 const V1_FILE = `import axios from 'axios';
 
@@ -116,6 +116,60 @@ describe('code: modes and exit codes', () => {
     expect(j.mode).toBe('dry');
     expect(j.totals).toMatchObject({ files: 1, changed: 1, rewritten: 1, todo: 0, errors: 0 });
     expect(j.files[0].diff).toContain('+++ b/');
+  });
+});
+
+describe('code --skus: the file skus wrote', () => {
+  const orderFile = (skus: string[]) =>
+    `export async function send(id: string) {\n  const res = await fetch('https://api.partner-print.example/v1/orders', { method: 'POST', headers: { 'X-Partner-Code': 'ACME' }, body: JSON.stringify({ store_code: 'ACME1', shipping_kind: 'combined', partner_reference: id, orderlines: [${skus.map((s) => `{ sku: '${s}', quantity: 1 }`).join(', ')}] }) });\n  return (await res.json()).reference;\n}\n`;
+
+  it.each(['jsonl', 'csv'])(
+    'a literal SKU skus resolved (%s) is its Product_ reference; one it did not is looked up',
+    async (format) => {
+      const sb = newSandbox();
+      const { legacySkus, products } = sb.seed;
+      const dir = project({
+        'skus.csv': `sku\n${legacySkus.nonPrint}\nNO-SUCH-SKU\n`,
+        'src/order.ts': orderFile([legacySkus.nonPrint, 'NO-SUCH-SKU']),
+      });
+      const mapping = join(dir, `skus.products.${format}`);
+      const skus = await run(['skus', join(dir, 'skus.csv'), '--sandbox', '-o', mapping], { sandbox: sb });
+      expect(skus.code).toBe(1); // NO-SUCH-SKU is unknown
+      const r = await run(['code', join(dir, 'src'), '--store', 'ACME1=Store_abc', '--skus', mapping]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(
+        `orderlines: [{ productReference: '${products.nonPrint}', quantity: 1 }, { productReference: await partnerPrintV1.productReference('NO-SUCH-SKU'), quantity: 1 }]`,
+      );
+    },
+  );
+
+  it('a file skus did not write, a malformed line or a SKU resolved twice differently is a usage error (exit 2)', async () => {
+    const ref = (c: string) => `Product_${c.repeat(26)}`;
+    const cases: Array<[string, string, RegExp]> = [
+      ['plain.jsonl', '{"sku":"A"}\n', /line 1 has no status; pass the file the skus command wrote/],
+      ['bad.jsonl', '{"sku":"A","status":"resolved"\n', /Malformed JSON on line 1/],
+      [
+        'noref.jsonl',
+        '{"sku":"A","status":"resolved","productReference":"Item_1"}\n',
+        /line 1 is resolved but holds no Product_ reference/,
+      ],
+      [
+        'twice.jsonl',
+        `{"sku":"A","status":"resolved","productReference":"${ref('a')}"}\n{"sku":"A","status":"resolved","productReference":"${ref('b')}"}\n`,
+        /SKU A is resolved to both/,
+      ],
+      ['skus.txt.gz', '', /Cannot tell the format/],
+    ];
+    for (const [name, text, message] of cases) {
+      const dir = project({ [name]: text, 'src/order.ts': orderFile(['A']) });
+      const r = await run(['code', join(dir, 'src'), '--skus', join(dir, name)]);
+      expect(r.code, name).toBe(2);
+      expect(r.stderr, name).toMatch(message);
+      expect(readFileSync(join(dir, 'src/order.ts'), 'utf8')).toBe(orderFile(['A']));
+    }
+    const missing = await run(['code', tempDir(), '--skus', join(tempDir(), 'nope.jsonl')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/File not found/);
   });
 });
 

@@ -7,17 +7,44 @@ import type { Bindings } from './values.ts';
  * A V1 order body written out in the code becomes the V2 body in the code, when every field of it converts
  * without running: names through the conversion's tables (`partner_reference` → `customIdentifier`,
  * `shipping_kind` → `shippingKind`), `store_code` through the `--store` map (a literal code), each orderline's
- * `sku` through the legacy-SKU look-up where the code runs. Anything else (an address, images, a store code
+ * `sku` through the `--skus` mapping when it is a literal SKU there, else through the legacy-SKU look-up where
+ * the code runs. Anything else (an address, images, a store code
  * only known at run time, a computed list of lines) is converted at run time by `convertV1Order`.
  */
 export interface StaticOrder {
   code: string;
   nodes: N[];
+  /** Whether the code calls the run-time V1 adapter (a SKU not in the mapping). */
+  needsAdapter: boolean;
+}
+
+/** What converts without running: the `--store` and `--skus` maps. */
+export interface StaticMaps {
+  stores: Readonly<Record<string, string>>;
+  /** Legacy SKU → `Product_` reference, as `skus` resolved it. */
+  products: Readonly<Record<string, string>>;
+}
+
+interface Lines {
+  b: Bindings;
+  maps: StaticMaps;
+  adapter: string;
+  nodes: N[];
+  needsAdapter: boolean;
+}
+
+/** A literal SKU in the mapping is its reference; anything else is looked up where the code runs. */
+function productReference(sku: N, at: Lines): string {
+  const value = at.b.resolve(sku);
+  const known = isString(value) && Object.hasOwn(at.maps.products, value.value);
+  if (known) return singleQuoted(at.maps.products[value.value] as string);
+  at.needsAdapter = true;
+  return `await ${at.adapter}.productReference(__pp${at.nodes.push(sku) - 1}__)`;
 }
 
 const SKU_KEYS = new Set(['sku', 'legacy_sku']);
 
-function orderline(line: N, adapter: string, nodes: N[]): string | undefined {
+function orderline(line: N, at: Lines): string | undefined {
   const props = objectProps(bare(line));
   if (
     !props ||
@@ -27,15 +54,15 @@ function orderline(line: N, adapter: string, nodes: N[]): string | undefined {
   const sku = props.get('sku') ?? props.get('legacy_sku');
   const quantity = props.get('quantity');
   if (!sku || !quantity || (props.has('sku') && props.has('legacy_sku'))) return undefined;
-  const skuAt = nodes.push(sku) - 1;
-  const qAt = nodes.push(quantity) - 1;
-  return `{ productReference: await ${adapter}.productReference(__pp${skuAt}__), ${v2FieldName('quantity')}: __pp${qAt}__ }`;
+  const product = productReference(sku, at);
+  const qAt = at.nodes.push(quantity) - 1;
+  return `{ productReference: ${product}, ${v2FieldName('quantity')}: __pp${qAt}__ }`;
 }
 
 export function staticOrder(
   body: N,
   b: Bindings,
-  stores: Readonly<Record<string, string>>,
+  maps: StaticMaps,
   adapter: string,
 ): StaticOrder | undefined {
   const props = objectProps(b.resolve(body));
@@ -49,7 +76,7 @@ export function staticOrder(
   if (!props || ![...props.keys()].every((k) => allowed.has(k) && V1_ORDER_FIELDS.includes(k)))
     return undefined;
   const code = props.get('store_code') && b.resolve(props.get('store_code'));
-  const store = code && isString(code) ? stores[code.value] : undefined;
+  const store = code && isString(code) ? maps.stores[code.value] : undefined;
   const kind = props.get('shipping_kind') && b.resolve(props.get('shipping_kind'));
   const lines = props.get('orderlines') && bare(props.get('orderlines'));
   // Only combined orders: a dropship order needs its address, which converts at run time.
@@ -62,15 +89,16 @@ export function staticOrder(
   )
     return undefined;
   if (props.has('partner_reference') && props.has('custom_identifier')) return undefined;
-  const nodes: N[] = [];
-  const converted = lines.elements.map((l: N) => orderline(l, adapter, nodes));
+  const at: Lines = { b, maps, adapter, nodes: [], needsAdapter: false };
+  const converted = lines.elements.map((l: N) => orderline(l, at));
   if (converted.some((l: string | undefined) => l === undefined)) return undefined;
   const id = props.get('partner_reference') ?? props.get('custom_identifier');
   const idPart = id
-    ? `, ${v2FieldName(props.has('partner_reference') ? 'partner_reference' : 'custom_identifier')}: __pp${nodes.push(id) - 1}__`
+    ? `, ${v2FieldName(props.has('partner_reference') ? 'partner_reference' : 'custom_identifier')}: __pp${at.nodes.push(id) - 1}__`
     : '';
   return {
     code: `{ storeReference: ${singleQuoted(store)}, ${v2FieldName('shipping_kind')}: 'combined'${idPart}, orderlines: [${converted.join(', ')}] }`,
-    nodes,
+    nodes: at.nodes,
+    needsAdapter: at.needsAdapter,
   };
 }

@@ -171,6 +171,36 @@ describe('order bodies written out in the code', () => {
     expect(transformSource(r.output, 'a.ts', { stores }).changed).toBe(false);
   });
 
+  it('a literal SKU in the skus mapping is its Product_ reference; a SKU only known at run time is looked up', () => {
+    const products = { 'MUG-1': 'Product_01HZX3M8Q6V2K9T4N7R5B1C0DE' };
+    const mapped = transformSource(
+      src(
+        "{ store_code: 'ACME1', shipping_kind: 'combined', partner_reference: id, orderlines: [{ sku: 'MUG-1', quantity: 1 }] }",
+      ),
+      'a.ts',
+      { stores, productReferences: products },
+    );
+    expect(mapped.output).toContain(
+      "orderlines: [{ productReference: 'Product_01HZX3M8Q6V2K9T4N7R5B1C0DE', quantity: 1 }]",
+    );
+    // Nothing is looked up at run time: no V1 adapter is created.
+    expect(mapped.output).not.toContain('createV1Adapter');
+    expect(transformSource(mapped.output, 'a.ts', { stores, productReferences: products }).changed).toBe(
+      false,
+    );
+    const mixed = transformSource(
+      src(
+        "{ store_code: 'ACME1', shipping_kind: 'combined', partner_reference: id, orderlines: [{ sku, quantity: 1 }, { sku: 'toString', quantity: 1 }, { sku: 'MUG-1', quantity: 3 }] }",
+      ),
+      'a.ts',
+      { stores, productReferences: products },
+    );
+    expect(mixed.output).toContain(
+      "orderlines: [{ productReference: await partnerPrintV1.productReference(sku), quantity: 1 }, { productReference: await partnerPrintV1.productReference('toString'), quantity: 1 }, { productReference: 'Product_01HZX3M8Q6V2K9T4N7R5B1C0DE', quantity: 3 }]",
+    );
+    expect(mixed.output).toContain('createV1Adapter');
+  });
+
   it('convert at run time when a field needs it (a store code without --store, an address, computed lines)', () => {
     for (const body of [
       "{ store_code: 'OTHER', shipping_kind: 'combined', partner_reference: id, orderlines: [{ sku, quantity: 2 }] }",

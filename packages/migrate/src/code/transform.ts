@@ -22,7 +22,7 @@ import { consumerOf } from './consumers.ts';
 import { findV1Mocks, MOCK_REASON } from './mocks.ts';
 import { type Ast, checkParses, parseSource, printAst } from './parse.ts';
 import { addSetup, chooseNames, DEFAULT_KEY_EXPRESSION } from './setup.ts';
-import { staticOrder } from './static-order.ts';
+import { type StaticMaps, staticOrder } from './static-order.ts';
 import { addTodo, hasTodo, TODO_TAG } from './todo.ts';
 import { type Names, planCall } from './v2-calls.ts';
 import { Bindings, evalString, flatten, isV1Url, type Piece, v1Split } from './values.ts';
@@ -33,6 +33,11 @@ export interface CodeOptions {
   keyExpression?: string;
   /** V1 store code → `Store_…` reference, for the orders the rewritten code creates. */
   stores?: Readonly<Record<string, string>>;
+  /**
+   * Legacy SKU → `Product_` reference (what `skus` resolved): a SKU written out in an order body that is in
+   * it becomes its reference in the code; any other SKU is still looked up where the code runs.
+   */
+  productReferences?: Readonly<Record<string, string>>;
 }
 
 export interface CodeFinding {
@@ -100,7 +105,7 @@ interface Context {
   adapter: boolean;
   rewrites: number;
   names: Names;
-  stores: Readonly<Record<string, string>>;
+  maps: StaticMaps;
   todo(node: N, what: string, reason: string, links: Map<N, Link>, leftover?: boolean): void;
 }
 
@@ -120,7 +125,7 @@ function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: 
       : undefined) ?? headerProblem(site.headers, ctx.b);
   const plan = site.url
     ? planCall(ctx.names, site.method, site.url, site.body, (body) =>
-        staticOrder(body, ctx.b, ctx.stores, ctx.names.adapter),
+        staticOrder(body, ctx.b, ctx.maps, ctx.names.adapter),
       )
     : ({ ok: false, reason: 'its URL is not known statically' } as const);
   const reason = problem ?? (plan.ok ? undefined : plan.reason);
@@ -316,7 +321,7 @@ function rewrite(text: string, file: string, options: CodeOptions): TransformRes
     ast,
     b,
     names: chooseNames(indexTree(ast.program).nodes),
-    stores: options.stores ?? {},
+    maps: { stores: options.stores ?? {}, products: options.productReferences ?? {} },
     findings: [],
     adapter: false,
     rewrites: 0,

@@ -87,7 +87,7 @@ export function planCall(
     return {
       ok: true,
       endpoint,
-      needsAdapter: true,
+      needsAdapter: known ? known.needsAdapter : true,
       value: () =>
         known
           ? fill(`(await ${names.client}.createOrder(${known.code})).order`, known.nodes)

@@ -4,6 +4,7 @@ import { parseExpressionCode } from '../code/parse.ts';
 import { type CodeMode, type FileOutcome, type MigrateCodeResult, migrateCode } from '../code/run.ts';
 import { UsageError } from './files.ts';
 import type { CliIO } from './io.ts';
+import { readSkuMapping } from './sku-mapping.ts';
 import { EXIT } from './skus.ts';
 
 export interface CodeCliOptions {
@@ -12,6 +13,7 @@ export interface CodeCliOptions {
   check?: boolean;
   keyExpression?: string;
   store?: string[];
+  skus?: string;
   json?: boolean;
   progress?: boolean;
 }
@@ -109,12 +111,14 @@ export async function runCode(paths: string[], opts: CodeCliOptions, io: CliIO):
   const mode = modeOf(opts);
   const stores = storesOf(opts.store);
   const keyExpression = keyExpressionOf(opts.keyExpression);
+  const productReferences = opts.skus ? await readSkuMapping(opts.skus) : {};
   const bar = progressBar(io, opts);
   let result: MigrateCodeResult;
   try {
     result = await migrateCode(paths, {
       mode,
       stores,
+      productReferences,
       ...(keyExpression ? { keyExpression } : {}),
       onFile(f: FileOutcome, done, total) {
         bar?.tick(done, total);

@@ -24,3 +24,4 @@ export {
 export type { CliIO, OutStream, SandboxLike } from './io.ts';
 export { deriveCustomIdentifier, type OrderLineReport, type OrderLineStatus } from './orders.ts';
 export { runCli } from './run.ts';
+export { readSkuMapping } from './sku-mapping.ts';

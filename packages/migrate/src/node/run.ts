@@ -130,6 +130,10 @@ function codeCommand(program: Command, io: CliIO, done: (code: number) => void):
       collect,
     )
     .option(
+      '--skus <file>',
+      'the file the skus command wrote: a literal SKU it resolved becomes its Product_ reference in the code',
+    )
+    .option(
       '--no-progress',
       'no progress bar (it is also off when stderr is not a terminal, and with --json)',
     )

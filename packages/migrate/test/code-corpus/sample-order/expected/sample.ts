@@ -1,0 +1,11 @@
+// The sample order a new store gets when it signs up: fixed products, sent once per store. The tote was
+// retired in 2024 (skus did not resolve it): it is still looked up where the code runs.
+import { createClient } from '@partner-print/client';
+import { createV1Adapter } from '@partner-print/migrate';
+const partnerPrint = createClient({ secretKey: process.env.PARTNER_PRINT_SECRET_KEY ?? '', baseUrl: 'https://api.partner-print.example/v2' });
+const partnerPrintV1 = createV1Adapter(partnerPrint, { stores: { 'ACME1': 'Store_tGE0NHjohySteoIVhpOEDzxjkU' } });
+
+export async function sendSampleOrder(storeId: string): Promise<string> {
+  const order = (await partnerPrint.createOrder({ storeReference: 'Store_tGE0NHjohySteoIVhpOEDzxjkU', shippingKind: 'combined', customIdentifier: `sample-${storeId}`, orderlines: [{ productReference: 'Product_01HZX3M8Q6V2K9T4N7R5B1C0DE', quantity: 1 }, { productReference: await partnerPrintV1.productReference('TOTE-NATURAL-OLD'), quantity: 2 }] })).order;
+  return order.reference;
+}
