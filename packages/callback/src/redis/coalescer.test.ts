@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { systemClock } from '@partner-print/openapi/wire';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,6 +60,22 @@ describe('RedisCoalescer', () => {
     expect(await Promise.all(calls)).toEqual(calls.map(() => 'done'));
     expect(ran).toHaveLength(1);
     expect(events).toEqual([]);
+  });
+
+  it("runs a round in the async context of the call it came with, not the leading call's", async () => {
+    const als = new AsyncLocalStorage<string>();
+    const a = new RedisCoalescer({ client: await client(), prefix: 't-ctx' });
+    const seen: Array<string | undefined> = [];
+    const round = async () => {
+      await sleep(5);
+      seen.push(als.getStore());
+    };
+    // The first call's loop leads; the round it runs is the last arrival's, and runs in that call's context.
+    const first = als.run('first', () => a.run('Order_ctx', round, timing));
+    await sleep(20);
+    const last = als.run('last', () => a.run('Order_ctx', round, timing));
+    expect(await Promise.all([first, last])).toEqual(['done', 'done']);
+    expect(seen).toEqual(['last']);
   });
 
   it('runs a second round for calls that came while the first ran, and fails the calls of a failed round', async () => {

@@ -5,7 +5,7 @@ import {
   replyNumber,
   ScriptRunner,
 } from '@partner-print/client/redis';
-import { type Clock, systemClock } from '@partner-print/openapi/wire';
+import { bindContext, type Clock, systemClock } from '@partner-print/openapi/wire';
 import type { SharedCoalescer, SharedOutcome } from '../shared.ts';
 
 /** Redis stopped or started answering (see the README for what this entry does meanwhile). */
@@ -175,7 +175,9 @@ export class RedisCoalescer implements SharedCoalescer {
       };
       this.#orders.set(key, state);
     }
-    state.round = round;
+    // The round runs in the async context of the call it came with (its trace, its request-scoped logger),
+    // not in that of the call whose numbering loop happens to lead it.
+    state.round = bindContext(round);
     const order = state;
     const outcome = new Promise<SharedOutcome>((resolve, reject) => {
       order.arriving.push({ n: 0, resolve, reject });
