@@ -290,6 +290,26 @@ describe('the telemetry option', () => {
     }
   });
 
+  it('no SDK but a propagator: the caller’s trace context still goes out', async () => {
+    const sent: Headers[] = [];
+    const { sandbox } = sandboxClientOf(createClient);
+    const plain = createClient({
+      secretKey: sandbox.keys.primary,
+      baseUrl: sandbox.baseUrl,
+      fetch: (request) => {
+        sent.push(new Headers(request.headers));
+        return sandbox.fetch(request);
+      },
+    });
+    const remote = trace.setSpanContext(ROOT_CONTEXT, {
+      traceId: 'a'.repeat(32),
+      spanId: 'b'.repeat(16),
+      traceFlags: 1,
+    });
+    await context.with(remote, () => plain.get('/claimcategories'));
+    expect(sent[0]?.get('traceparent')).toBe(`00-${'a'.repeat(32)}-${'b'.repeat(16)}-01`);
+  });
+
   it('the lite entry has no telemetry', async () => {
     const sdk = otel();
     trace.setGlobalTracerProvider(sdk.tracerProvider);

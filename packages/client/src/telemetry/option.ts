@@ -5,6 +5,7 @@ import {
   type Meter,
   type MeterProvider,
   metrics,
+  ProxyTracerProvider,
   type Tracer,
   type TracerProvider,
   trace,
@@ -26,9 +27,13 @@ export interface TelemetryScope {
   meter(): Meter | undefined;
   /** The option it was made from, for the packages built on this one (render, callback, migrate). */
   readonly option: TelemetryOption | undefined;
+  /** False while the tracer is the global one and no tracer provider is registered: spans would be no-ops. */
+  tracing(): boolean;
 }
 
 const NOOP_METER = createNoopMeter();
+// What the global proxy delegates to while nothing is registered.
+const NOOP_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
 
 /** The scope named `name` (the package) for `option`; undefined for `false`. */
 export function telemetryScope(
@@ -42,9 +47,15 @@ export function telemetryScope(
   const given = option?.meterProvider?.getMeter(name, version);
   let provider: MeterProvider | undefined;
   let meter: Meter | undefined;
+  const global = trace.getTracerProvider();
+  const tracing =
+    option?.tracerProvider || !(global instanceof ProxyTracerProvider)
+      ? () => true
+      : () => global.getDelegate() !== NOOP_TRACER_PROVIDER;
   return {
     tracer,
     option,
+    tracing,
     meter() {
       if (given) return given;
       const current = metrics.getMeterProvider();

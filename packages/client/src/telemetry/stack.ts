@@ -44,8 +44,11 @@ export function stackTelemetry(o: StackTelemetryOptions): StackTelemetry & { lim
   };
   const self = {
     limited: false,
-    call(request: Request, contextOf: (req: Request) => CallContext): CallTelemetry {
-      return new Call(o, calls, request, contextOf(request), instrumentsNow(), self.limited);
+    call(request: Request, contextOf: (req: Request) => CallContext): CallTelemetry | undefined {
+      const instruments = instrumentsNow();
+      // Nothing to record, measure or propagate (no SDK registered): the call goes as without telemetry.
+      if (!instruments && !o.scope.tracing() && propagation.fields().length === 0) return undefined;
+      return new Call(o, calls, request, contextOf(request), instruments, self.limited);
     },
     transport:
       (fetch: Fetch): Fetch =>
