@@ -1,5 +1,6 @@
 import { V1_CREDENTIAL_HEADERS, v1CredentialKind } from '@partner-print/openapi/wire';
 import { describe, expect, it } from 'vitest';
+import { decodeBase64Image } from '../image.ts';
 import { TODO_TAG } from './todo.ts';
 import { transformSource } from './transform.ts';
 
@@ -199,6 +200,52 @@ describe('order bodies written out in the code', () => {
       "orderlines: [{ productReference: await partnerPrintV1.productReference(sku), quantity: 1 }, { productReference: await partnerPrintV1.productReference('toString'), quantity: 1 }, { productReference: 'Product_01HZX3M8Q6V2K9T4N7R5B1C0DE', quantity: 3 }]",
     );
     expect(mixed.output).toContain('createV1Adapter');
+  });
+
+  const PNG =
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+  it('a base64 JPEG or PNG written out in the code is uploaded first, its Image_ reference on the line', () => {
+    for (const key of ['image', 'image_base64']) {
+      const text = `const ART = '${PNG}';\n${src(`{ store_code: 'ACME1', shipping_kind: 'combined', partner_reference: id, orderlines: [{ sku, quantity: 1, ${key}: ART }] }`)}`;
+      const r = transformSource(text, 'a.ts', { stores });
+      expect(r.output, key).toContain(
+        'orderlines: [{ productReference: await partnerPrintV1.productReference(sku), quantity: 1, imageReference: await partnerPrint.uploadImage(Uint8Array.from(atob(ART), (c) => c.charCodeAt(0))) }]',
+      );
+      expect(transformSource(r.output, 'a.ts', { stores }).changed).toBe(false);
+    }
+    // The bytes the rewritten code uploads are the bytes convertV1Order would upload.
+    for (const b64 of [PNG, PNG.replace(/=+$/, '')])
+      expect(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))).toEqual(decodeBase64Image(b64).bytes);
+  });
+
+  it('an image that is not provably base64 JPEG/PNG data keeps the run-time conversion', () => {
+    for (const image of [
+      "'R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7'", // a GIF: V2 refuses it, convertV1Order says so
+      `'data:image/png;base64,${PNG}'`, // a data URL: not what atob reads
+      `'${PNG.replace(/\+/g, '-')}'`, // base64url
+      "'not base64 at all'",
+      "''",
+      'id', // only known at run time
+    ]) {
+      const r = transformSource(
+        src(
+          `{ store_code: 'ACME1', shipping_kind: 'combined', partner_reference: id, orderlines: [{ sku, quantity: 1, image: ${image} }] }`,
+        ),
+        'a.ts',
+        { stores },
+      );
+      expect(r.output, image).toContain('await partnerPrintV1.toV2Order({');
+      expect(r.output, image).not.toContain('uploadImage');
+    }
+    const both = transformSource(
+      src(
+        `{ store_code: 'ACME1', shipping_kind: 'combined', partner_reference: id, orderlines: [{ sku, quantity: 1, image: '${PNG}', image_base64: '${PNG}' }] }`,
+      ),
+      'a.ts',
+      { stores },
+    );
+    expect(both.output).toContain('await partnerPrintV1.toV2Order({');
   });
 
   it('convert at run time when a field needs it (a store code without --store, an address, computed lines)', () => {

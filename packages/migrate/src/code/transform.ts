@@ -125,7 +125,7 @@ function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: 
       : undefined) ?? headerProblem(site.headers, ctx.b);
   const plan = site.url
     ? planCall(ctx.names, site.method, site.url, site.body, (body) =>
-        staticOrder(body, ctx.b, ctx.maps, ctx.names.adapter),
+        staticOrder(body, ctx.b, ctx.maps, ctx.names),
       )
     : ({ ok: false, reason: 'its URL is not known statically' } as const);
   const reason = problem ?? (plan.ok ? undefined : plan.reason);
