@@ -31,8 +31,24 @@ export function badReferenceQuery(c: Ctx, expected: Readonly<Record<string, Pref
   return undefined;
 }
 
-export const notFound = (c: Ctx, what = 'resource') =>
-  fail(c, 404, 'not_found', `No ${what} with this reference exists in your organization`);
+/**
+ * The answer for a path reference (`/<things>/:<what>Reference`) that names nothing in the organization: 400
+ * `invalid_reference` when the value is not a reference of its type at all (the spec's pattern; the service
+ * reference shows no answer), else 404 `not_found`, the same for another organization's reference.
+ */
+export function notFound(c: Ctx, what: Uncapitalize<Prefix>): Response {
+  const prefix = `${what.charAt(0).toUpperCase()}${what.slice(1)}` as Prefix;
+  const value = c.req.param(`${what}Reference`);
+  if (value !== undefined && !isReference(value, prefix)) {
+    return fail(
+      c,
+      400,
+      'invalid_reference',
+      `Path parameter ${what}Reference must be a ${prefix}_ reference`,
+    );
+  }
+  return fail(c, 404, 'not_found', `No ${what} with this reference exists in your organization`);
+}
 
 /** Reads a JSON body `{ <wrapper>: {...} }` (at most MAX_JSON_BODY_BYTES) and returns the wrapped object. */
 export async function readWrapped(c: Ctx, wrapper: string): Promise<Record<string, unknown> | Response> {

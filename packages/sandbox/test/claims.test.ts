@@ -322,10 +322,8 @@ describe('POST /claim-item-issues', () => {
     const s = await claimSetup();
     const res = await s.post([s.line({ claimcategoryReference: s.seed.claimcategories.damaged })]);
     expect(await code(res)).toEqual({ status: 422, code: 'evidence_required' });
-    const omitted = await s.post([
-      { orderlineIndex: 0, quantity: 1, claimcategoryReference: s.seed.claimcategories.printQuality },
-    ]);
-    expect(await code(omitted)).toEqual({ status: 422, code: 'evidence_required' });
+    const none = await s.post([s.line({ claimcategoryReference: s.seed.claimcategories.printQuality })]);
+    expect(await code(none)).toEqual({ status: 422, code: 'evidence_required' });
     const [ev] = await evidenceList(s, 1);
     expect(
       (
@@ -335,6 +333,15 @@ describe('POST /claim-item-issues', () => {
       ).status,
     ).toBe(200);
     expect((await s.post([s.line({ orderlineIndex: 1 })])).status).toBe(200);
+  });
+
+  it('refuses a claimline without evidenceReferences (required, as in the spec), whatever its category', async () => {
+    const s = await claimSetup();
+    for (const category of [s.seed.claimcategories.printQuality, s.seed.claimcategories.wrongItem]) {
+      const omitted = await s.post([{ orderlineIndex: 0, quantity: 1, claimcategoryReference: category }]);
+      expect(await code(omitted)).toEqual({ status: 422, code: 'invalid_request' });
+    }
+    expect((await s.post([s.line({ evidenceReferences: [] })])).status).toBe(200);
   });
 
   it('takes a comment of 1000 characters and refuses 1001', async () => {

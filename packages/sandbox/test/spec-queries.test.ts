@@ -1,10 +1,10 @@
 import { spec } from '@partner-print/openapi';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { json } from './contract.ts';
 import { setup } from './fixtures.ts';
+import { candidates, compileAt, shaped } from './spec-values.ts';
 import { type Json, resolve } from './spec-walk.ts';
 
 /**
@@ -14,11 +14,6 @@ import { type Json, resolve } from './spec-walk.ts';
  * forbids is refused with 400 `{ code, message }`. Opaque parameters (`x-opaque`: a cursor the service did not
  * hand out is refused too) are checked on their forbidden values only.
  */
-const SPEC_ID = 'https://partner-print.invalid/openapi.json';
-const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
-addFormats.default(ajv);
-ajv.addSchema(spec as unknown as Json, SPEC_ID);
-
 interface QueryParameter {
   name: string;
   required: boolean;
@@ -33,7 +28,7 @@ function queryParameters(item: Json, op: Json): QueryParameter[] {
     const [p, pointer] = resolve(ref, '');
     if (p.in !== 'query') return [];
     const [schema] = resolve(p.schema as Json, '');
-    const valid = ajv.compile({ $ref: `${SPEC_ID}${pointer || ''}/schema` });
+    const valid = compileAt(`${pointer || ''}/schema`);
     return [
       {
         name: String(p.name),
@@ -44,35 +39,6 @@ function queryParameters(item: Json, op: Json): QueryParameter[] {
       },
     ];
   });
-}
-
-/** Values of the shapes a schema describes (by pattern, format, length; through `$ref` and `anyOf`). */
-function shaped(schema: Json): fc.Arbitrary<string> {
-  const [s] = resolve(schema, '');
-  if (Array.isArray(s.anyOf)) return fc.oneof(...(s.anyOf as Json[]).map(shaped));
-  if (typeof s.pattern === 'string') return fc.stringMatching(new RegExp(s.pattern));
-  const instant = fc.date({ min: new Date('2000-01-01'), max: new Date('2040-01-01'), noInvalidDate: true });
-  if (s.format === 'date') return instant.map((d) => d.toISOString().slice(0, 10));
-  if (s.format === 'date-time') {
-    return fc
-      .tuple(instant, fc.constantFrom('Z', '+02:00', '-05:30', '.5Z'))
-      .map(([d, zone]) => d.toISOString().replace(/\.\d+Z$/, zone));
-  }
-  return fc.string({ minLength: Number(s.minLength ?? 0), maxLength: 40 });
-}
-
-/** Shaped values and near misses of them: cut, extended, an empty value, noise. */
-function candidates(schema: Json): fc.Arbitrary<string> {
-  const good = shaped(schema);
-  return fc.oneof(
-    good,
-    good.map((v) => v.slice(0, -1)),
-    good.map((v) => `${v}x`),
-    good.map((v) => v.replace(/[0-9]/, 'z')),
-    good.map((v) => v.replace('_', '-')),
-    fc.constant(''),
-    fc.string({ maxLength: 12 }),
-  );
 }
 
 const operations = Object.entries(spec.paths as Record<string, Json>).flatMap(([path, item]) => {

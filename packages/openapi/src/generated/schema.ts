@@ -143,7 +143,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Reference of the claim. */
+                /**
+                 * @description Reference of the claim. A value that is not a reference of its type is not shown in the service reference; the
+                 *     sandbox answers it with 400 `invalid_reference` (and 404 `not_found` for a well-formed reference that names nothing).
+                 */
                 claimReference: components["parameters"]["ClaimReferencePath"];
             };
             cookie?: never;
@@ -167,7 +170,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Reference of the claim. */
+                /**
+                 * @description Reference of the claim. A value that is not a reference of its type is not shown in the service reference; the
+                 *     sandbox answers it with 400 `invalid_reference` (and 404 `not_found` for a well-formed reference that names nothing).
+                 */
                 claimReference: components["parameters"]["ClaimReferencePath"];
             };
             cookie?: never;
@@ -222,7 +228,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Reference of the order. */
+                /**
+                 * @description Reference of the order. A value that is not a reference of its type is not shown in the service reference; the
+                 *     sandbox answers it with 400 `invalid_reference` (and 404 `not_found` for a well-formed reference that names nothing).
+                 */
                 orderReference: components["parameters"]["OrderReferencePath"];
             };
             cookie?: never;
@@ -247,7 +256,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Reference of the shipment. */
+                /**
+                 * @description Reference of the shipment. A value that is not a reference of its type is not shown in the service reference; the
+                 *     sandbox answers it with 400 `invalid_reference` (and 404 `not_found` for a well-formed reference that names nothing).
+                 */
                 shipmentReference: components["parameters"]["ShipmentReferencePath"];
             };
             cookie?: never;
@@ -335,7 +347,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Reference of the product. */
+                /**
+                 * @description Reference of the product. A value that is not a reference of its type is not shown in the service reference; the
+                 *     sandbox answers it with 400 `invalid_reference` (and 404 `not_found` for a well-formed reference that names nothing).
+                 */
                 productReference: components["parameters"]["ProductReferencePath"];
                 /** @description File name of the product media file. How file names are discovered is not documented by the service reference. */
                 filename: components["parameters"]["Filename"];
@@ -428,7 +443,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Reference of the scene. */
+                /**
+                 * @description Reference of the scene. A value that is not a reference of its type is not shown in the service reference; the
+                 *     sandbox answers it with 400 `invalid_reference` (and 404 `not_found` for a well-formed reference that names nothing).
+                 */
                 sceneReference: components["parameters"]["SceneReferencePath"];
             };
             cookie?: never;
@@ -473,7 +491,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Reference of the perspective. */
+                /**
+                 * @description Reference of the perspective. A value that is not a reference of its type is not shown in the service reference; the
+                 *     sandbox answers it with 400 `invalid_reference` (and 404 `not_found` for a well-formed reference that names nothing).
+                 */
                 perspectiveReference: components["parameters"]["PerspectiveReferencePath"];
             };
             cookie?: never;
@@ -517,7 +538,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Reference of the composition. */
+                /**
+                 * @description Reference of the composition. A value that is not a reference of its type is not shown in the service reference; the
+                 *     sandbox answers it with 400 `invalid_reference` (and 404 `not_found` for a well-formed reference that names nothing).
+                 */
                 compositionReference: components["parameters"]["CompositionReferencePath"];
             };
             cookie?: never;
@@ -565,7 +589,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Reference of the render. */
+                /**
+                 * @description Reference of the render. A value that is not a reference of its type is not shown in the service reference; the
+                 *     sandbox answers it with 400 `invalid_reference` (and 404 `not_found` for a well-formed reference that names nothing).
+                 */
                 renderReference: components["parameters"]["RenderReferencePath"];
             };
             cookie?: never;
@@ -589,7 +616,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Reference of the render. */
+                /**
+                 * @description Reference of the render. A value that is not a reference of its type is not shown in the service reference; the
+                 *     sandbox answers it with 400 `invalid_reference` (and 404 `not_found` for a well-formed reference that names nothing).
+                 */
                 renderReference: components["parameters"]["RenderReferencePath"];
             };
             cookie?: never;
@@ -614,7 +644,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Reference of the render. */
+                /**
+                 * @description Reference of the render. A value that is not a reference of its type is not shown in the service reference; the
+                 *     sandbox answers it with 400 `invalid_reference` (and 404 `not_found` for a well-formed reference that names nothing).
+                 */
                 renderReference: components["parameters"]["RenderReferencePath"];
             };
             cookie?: never;
@@ -841,7 +874,8 @@ export interface components {
             claimcategoryReference: components["schemas"]["ClaimcategoryReference"];
             /**
              * @description Up to 3 evidence references. At least 1 when the category has `evidenceRequired: true`, otherwise the
-             *     service answers with `evidence_required`. Whether the field may be omitted when empty is not documented.
+             *     service answers with `evidence_required`. Whether the field may be omitted when empty is not documented:
+             *     it is required here (send `[]`), and the sandbox refuses a claimline without it.
              */
             evidenceReferences: components["schemas"]["EvidenceReferences"];
         };
@@ -1504,7 +1538,10 @@ export interface components {
         };
     };
     parameters: {
-        /** @description Reference of the claim. */
+        /**
+         * @description Reference of the claim. A value that is not a reference of its type is not shown in the service reference; the
+         *     sandbox answers it with 400 `invalid_reference` (and 404 `not_found` for a well-formed reference that names nothing).
+         */
         ClaimReferencePath: components["schemas"]["ClaimReference"];
         /**
          * @description Changes the window of closed claims included (by default those closed in the last 14 days). The value format
@@ -1513,7 +1550,10 @@ export interface components {
          *     `invalid_parameter`.
          */
         ClosedAfter: string;
-        /** @description Reference of the composition. */
+        /**
+         * @description Reference of the composition. A value that is not a reference of its type is not shown in the service reference; the
+         *     sandbox answers it with 400 `invalid_reference` (and 404 `not_found` for a well-formed reference that names nothing).
+         */
         CompositionReferencePath: components["schemas"]["CompositionReference"];
         /**
          * @description The `nextCursor` of the previous page. Omit for the first page. Opaque; do not construct. An empty value is
@@ -1534,9 +1574,15 @@ export interface components {
          *     does not say what it gets, the sandbox answers 400 `missing_parameter`.
          */
         LegacyItemSku: string;
-        /** @description Reference of the order. */
+        /**
+         * @description Reference of the order. A value that is not a reference of its type is not shown in the service reference; the
+         *     sandbox answers it with 400 `invalid_reference` (and 404 `not_found` for a well-formed reference that names nothing).
+         */
         OrderReferencePath: components["schemas"]["OrderReference"];
-        /** @description Reference of the perspective. */
+        /**
+         * @description Reference of the perspective. A value that is not a reference of its type is not shown in the service reference; the
+         *     sandbox answers it with 400 `invalid_reference` (and 404 `not_found` for a well-formed reference that names nothing).
+         */
         PerspectiveReferencePath: components["schemas"]["PerspectiveReference"];
         /**
          * @description The perspective of the composition. A value that is not a reference of its type (an empty one
@@ -1548,7 +1594,10 @@ export interface components {
          *     included) is not shown in the service reference; the sandbox answers it with 400 `invalid_reference`.
          */
         ProductReferenceFilter: components["schemas"]["ProductReference"];
-        /** @description Reference of the product. */
+        /**
+         * @description Reference of the product. A value that is not a reference of its type is not shown in the service reference; the
+         *     sandbox answers it with 400 `invalid_reference` (and 404 `not_found` for a well-formed reference that names nothing).
+         */
         ProductReferencePath: components["schemas"]["ProductReference"];
         /**
          * @description The product of the composition. A value that is not a reference of its type (an empty one
@@ -1560,21 +1609,30 @@ export interface components {
          *     included) is not shown in the service reference; the sandbox answers it with 400 `invalid_reference`.
          */
         ProductgroupReferenceFilter: components["schemas"]["ProductgroupReference"];
-        /** @description Reference of the render. */
+        /**
+         * @description Reference of the render. A value that is not a reference of its type is not shown in the service reference; the
+         *     sandbox answers it with 400 `invalid_reference` (and 404 `not_found` for a well-formed reference that names nothing).
+         */
         RenderReferencePath: components["schemas"]["RenderReference"];
         /**
          * @description Only perspectives usable with this scene. A value that is not a reference of its type (an empty one
          *     included) is not shown in the service reference; the sandbox answers it with 400 `invalid_reference`.
          */
         SceneReferenceFilter: components["schemas"]["SceneReference"];
-        /** @description Reference of the scene. */
+        /**
+         * @description Reference of the scene. A value that is not a reference of its type is not shown in the service reference; the
+         *     sandbox answers it with 400 `invalid_reference` (and 404 `not_found` for a well-formed reference that names nothing).
+         */
         SceneReferencePath: components["schemas"]["SceneReference"];
         /**
          * @description The scene of the composition. A value that is not a reference of its type (an empty one
          *     included) is not shown in the service reference; the sandbox answers it with 400 `invalid_reference`.
          */
         SceneReferenceQuery: components["schemas"]["SceneReference"];
-        /** @description Reference of the shipment. */
+        /**
+         * @description Reference of the shipment. A value that is not a reference of its type is not shown in the service reference; the
+         *     sandbox answers it with 400 `invalid_reference` (and 404 `not_found` for a well-formed reference that names nothing).
+         */
         ShipmentReferencePath: components["schemas"]["ShipmentReference"];
     };
     requestBodies: never;
@@ -1932,7 +1990,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Reference of the claim. */
+                /**
+                 * @description Reference of the claim. A value that is not a reference of its type is not shown in the service reference; the
+                 *     sandbox answers it with 400 `invalid_reference` (and 404 `not_found` for a well-formed reference that names nothing).
+                 */
                 claimReference: components["parameters"]["ClaimReferencePath"];
             };
             cookie?: never;
@@ -1960,7 +2021,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Reference of the claim. */
+                /**
+                 * @description Reference of the claim. A value that is not a reference of its type is not shown in the service reference; the
+                 *     sandbox answers it with 400 `invalid_reference` (and 404 `not_found` for a well-formed reference that names nothing).
+                 */
                 claimReference: components["parameters"]["ClaimReferencePath"];
             };
             cookie?: never;
@@ -2048,7 +2112,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Reference of the order. */
+                /**
+                 * @description Reference of the order. A value that is not a reference of its type is not shown in the service reference; the
+                 *     sandbox answers it with 400 `invalid_reference` (and 404 `not_found` for a well-formed reference that names nothing).
+                 */
                 orderReference: components["parameters"]["OrderReferencePath"];
             };
             cookie?: never;
@@ -2076,7 +2143,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Reference of the shipment. */
+                /**
+                 * @description Reference of the shipment. A value that is not a reference of its type is not shown in the service reference; the
+                 *     sandbox answers it with 400 `invalid_reference` (and 404 `not_found` for a well-formed reference that names nothing).
+                 */
                 shipmentReference: components["parameters"]["ShipmentReferencePath"];
             };
             cookie?: never;
@@ -2200,7 +2270,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Reference of the product. */
+                /**
+                 * @description Reference of the product. A value that is not a reference of its type is not shown in the service reference; the
+                 *     sandbox answers it with 400 `invalid_reference` (and 404 `not_found` for a well-formed reference that names nothing).
+                 */
                 productReference: components["parameters"]["ProductReferencePath"];
                 /** @description File name of the product media file. How file names are discovered is not documented by the service reference. */
                 filename: components["parameters"]["Filename"];
@@ -2336,7 +2409,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Reference of the scene. */
+                /**
+                 * @description Reference of the scene. A value that is not a reference of its type is not shown in the service reference; the
+                 *     sandbox answers it with 400 `invalid_reference` (and 404 `not_found` for a well-formed reference that names nothing).
+                 */
                 sceneReference: components["parameters"]["SceneReferencePath"];
             };
             cookie?: never;
@@ -2406,7 +2482,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Reference of the perspective. */
+                /**
+                 * @description Reference of the perspective. A value that is not a reference of its type is not shown in the service reference; the
+                 *     sandbox answers it with 400 `invalid_reference` (and 404 `not_found` for a well-formed reference that names nothing).
+                 */
                 perspectiveReference: components["parameters"]["PerspectiveReferencePath"];
             };
             cookie?: never;
@@ -2503,7 +2582,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Reference of the composition. */
+                /**
+                 * @description Reference of the composition. A value that is not a reference of its type is not shown in the service reference; the
+                 *     sandbox answers it with 400 `invalid_reference` (and 404 `not_found` for a well-formed reference that names nothing).
+                 */
                 compositionReference: components["parameters"]["CompositionReferencePath"];
             };
             cookie?: never;
@@ -2560,7 +2642,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Reference of the render. */
+                /**
+                 * @description Reference of the render. A value that is not a reference of its type is not shown in the service reference; the
+                 *     sandbox answers it with 400 `invalid_reference` (and 404 `not_found` for a well-formed reference that names nothing).
+                 */
                 renderReference: components["parameters"]["RenderReferencePath"];
             };
             cookie?: never;
@@ -2588,7 +2673,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Reference of the render. */
+                /**
+                 * @description Reference of the render. A value that is not a reference of its type is not shown in the service reference; the
+                 *     sandbox answers it with 400 `invalid_reference` (and 404 `not_found` for a well-formed reference that names nothing).
+                 */
                 renderReference: components["parameters"]["RenderReferencePath"];
             };
             cookie?: never;
@@ -2623,7 +2711,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Reference of the render. */
+                /**
+                 * @description Reference of the render. A value that is not a reference of its type is not shown in the service reference; the
+                 *     sandbox answers it with 400 `invalid_reference` (and 404 `not_found` for a well-formed reference that names nothing).
+                 */
                 renderReference: components["parameters"]["RenderReferencePath"];
             };
             cookie?: never;

@@ -2893,7 +2893,7 @@ export const spec: OpenApiDocument = {
         "name": "claimReference",
         "in": "path",
         "required": true,
-        "description": "Reference of the claim.",
+        "description": "Reference of the claim. A value that is not a reference of its type is not shown in the service reference; the\nsandbox answers it with 400 `invalid_reference` (and 404 `not_found` for a well-formed reference that names nothing).\n",
         "schema": {
           "$ref": "#/components/schemas/ClaimReference"
         }
@@ -2920,7 +2920,7 @@ export const spec: OpenApiDocument = {
         "name": "compositionReference",
         "in": "path",
         "required": true,
-        "description": "Reference of the composition.",
+        "description": "Reference of the composition. A value that is not a reference of its type is not shown in the service reference; the\nsandbox answers it with 400 `invalid_reference` (and 404 `not_found` for a well-formed reference that names nothing).\n",
         "schema": {
           "$ref": "#/components/schemas/CompositionReference"
         }
@@ -2969,7 +2969,7 @@ export const spec: OpenApiDocument = {
         "name": "orderReference",
         "in": "path",
         "required": true,
-        "description": "Reference of the order.",
+        "description": "Reference of the order. A value that is not a reference of its type is not shown in the service reference; the\nsandbox answers it with 400 `invalid_reference` (and 404 `not_found` for a well-formed reference that names nothing).\n",
         "schema": {
           "$ref": "#/components/schemas/OrderReference"
         }
@@ -2978,7 +2978,7 @@ export const spec: OpenApiDocument = {
         "name": "perspectiveReference",
         "in": "path",
         "required": true,
-        "description": "Reference of the perspective.",
+        "description": "Reference of the perspective. A value that is not a reference of its type is not shown in the service reference; the\nsandbox answers it with 400 `invalid_reference` (and 404 `not_found` for a well-formed reference that names nothing).\n",
         "schema": {
           "$ref": "#/components/schemas/PerspectiveReference"
         }
@@ -3005,7 +3005,7 @@ export const spec: OpenApiDocument = {
         "name": "productReference",
         "in": "path",
         "required": true,
-        "description": "Reference of the product.",
+        "description": "Reference of the product. A value that is not a reference of its type is not shown in the service reference; the\nsandbox answers it with 400 `invalid_reference` (and 404 `not_found` for a well-formed reference that names nothing).\n",
         "schema": {
           "$ref": "#/components/schemas/ProductReference"
         }
@@ -3032,7 +3032,7 @@ export const spec: OpenApiDocument = {
         "name": "renderReference",
         "in": "path",
         "required": true,
-        "description": "Reference of the render.",
+        "description": "Reference of the render. A value that is not a reference of its type is not shown in the service reference; the\nsandbox answers it with 400 `invalid_reference` (and 404 `not_found` for a well-formed reference that names nothing).\n",
         "schema": {
           "$ref": "#/components/schemas/RenderReference"
         }
@@ -3050,7 +3050,7 @@ export const spec: OpenApiDocument = {
         "name": "sceneReference",
         "in": "path",
         "required": true,
-        "description": "Reference of the scene.",
+        "description": "Reference of the scene. A value that is not a reference of its type is not shown in the service reference; the\nsandbox answers it with 400 `invalid_reference` (and 404 `not_found` for a well-formed reference that names nothing).\n",
         "schema": {
           "$ref": "#/components/schemas/SceneReference"
         }
@@ -3068,7 +3068,7 @@ export const spec: OpenApiDocument = {
         "name": "shipmentReference",
         "in": "path",
         "required": true,
-        "description": "Reference of the shipment.",
+        "description": "Reference of the shipment. A value that is not a reference of its type is not shown in the service reference; the\nsandbox answers it with 400 `invalid_reference` (and 404 `not_found` for a well-formed reference that names nothing).\n",
         "schema": {
           "$ref": "#/components/schemas/ShipmentReference"
         }
@@ -3647,7 +3647,7 @@ export const spec: OpenApiDocument = {
                 "$ref": "#/components/schemas/EvidenceReferences"
               }
             ],
-            "description": "Up to 3 evidence references. At least 1 when the category has `evidenceRequired: true`, otherwise the\nservice answers with `evidence_required`. Whether the field may be omitted when empty is not documented.\n"
+            "description": "Up to 3 evidence references. At least 1 when the category has `evidenceRequired: true`, otherwise the\nservice answers with `evidence_required`. Whether the field may be omitted when empty is not documented:\nit is required here (send `[]`), and the sandbox refuses a claimline without it.\n"
           }
         }
       },

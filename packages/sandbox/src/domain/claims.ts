@@ -217,7 +217,8 @@ function checkLineEvidence(
     line.evidenceReferences,
     `${path}.evidenceReferences`,
     scope.now,
-    false,
+    // Required, as in the spec: the reference does not show that a claimline may leave it out.
+    true,
   );
   if (evidence.kind === 'refused') return evidence;
   for (const ref of evidence.value) {

@@ -1,0 +1,87 @@
+import { spec } from '@partner-print/openapi';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { json } from './contract.ts';
+import { setup } from './fixtures.ts';
+import { candidates, compileAt, shaped } from './spec-values.ts';
+import { type Json, resolve } from './spec-walk.ts';
+
+/**
+ * The sandbox against the spec, generated from the spec: for every path parameter of every operation, values
+ * built from its schema and near misses of them, classified by the schema itself. A value the spec allows
+ * names something or nothing (200/202/204, or 404/410); a value it forbids is refused with 400
+ * `{ code, message }`. Values that change the path itself (empty, `.`, `..`) name another endpoint, not a
+ * value of the parameter, and are left out.
+ */
+interface PathParameter {
+  name: string;
+  schema: Json;
+  valid: (value: string) => boolean;
+}
+
+const METHODS = ['get', 'post'] as const;
+
+function pathParameters(item: Json, op: Json): PathParameter[] {
+  const all = [...((item.parameters as Json[]) ?? []), ...((op.parameters as Json[]) ?? [])];
+  return all.flatMap((ref) => {
+    const [p, pointer] = resolve(ref, '');
+    if (p.in !== 'path') return [];
+    const validate = compileAt(`${pointer}/schema`);
+    return [{ name: String(p.name), schema: p.schema as Json, valid: (v: string) => validate(v) === true }];
+  });
+}
+
+const operations = Object.entries(spec.paths as Record<string, Json>).flatMap(([path, item]) =>
+  METHODS.flatMap((method) => {
+    const op = item[method] as Json | undefined;
+    const parameters = op ? pathParameters(item, op) : [];
+    return parameters.length === 0 ? [] : [{ method, path, parameters }];
+  }),
+);
+
+const inPath = (value: string) => value !== '' && value !== '.' && value !== '..';
+
+describe('the sandbox accepts what the spec allows and refuses what it forbids (path parameters)', () => {
+  it('finds the operations to check in the spec', () => {
+    expect(operations.map((o) => `${o.method} ${o.path}`)).toEqual(
+      expect.arrayContaining([
+        'get /orders/{orderReference}',
+        'post /claims/{claimReference}/retract',
+        'get /renders/{renderReference}/media',
+        'get /products/{productReference}/media/{filename}',
+      ]),
+    );
+  });
+
+  for (const { method, path, parameters } of operations) {
+    for (const parameter of parameters) {
+      it(`${method.toUpperCase()} ${path} with ${parameter.name}=…`, async () => {
+        const s = setup({ rateLimits: false });
+        const others = parameters.filter((p) => p !== parameter);
+        await fc.assert(
+          fc.asyncProperty(
+            candidates(parameter.schema).filter(inPath),
+            fc.tuple(...others.map((p) => shaped(p.schema).filter(inPath))),
+            async (value, rest) => {
+              const values = new Map(others.map((p, i) => [p.name, rest[i] as string]));
+              values.set(parameter.name, value);
+              const url = path.replace(/\{(\w+)\}/g, (_, name: string) =>
+                encodeURIComponent(values.get(name) ?? ''),
+              );
+              const res = method === 'get' ? await s.a.get(url) : await s.a.post(url, {});
+              if (parameter.valid(value)) {
+                expect([200, 202, 204, 404, 410]).toContain(res.status);
+              } else {
+                expect(res.status).toBe(400);
+                const body = await json<{ code: unknown; message: unknown }>(res);
+                expect(typeof body.code).toBe('string');
+                expect(typeof body.message).toBe('string');
+              }
+            },
+          ),
+          { numRuns: 60 },
+        );
+      });
+    }
+  }
+});
