@@ -66,6 +66,8 @@ class ReceiverProcess {
   url = '';
   events: string[] = [];
   arrived = 0;
+  /** When each notification of the current burst arrived here, by order (ms, this machine's clock). */
+  arrivals = new Map<string, number[]>();
   /** The longest a notification waited here for its answer since the burst began (ms). */
   slowestMs = 0;
   readonly #waiting = new Map<string, (message: ReceiverMessage) => void>();
@@ -87,6 +89,10 @@ class ReceiverProcess {
       if (message.type === 'event') this.events.push(message.event);
       if (message.type === 'arrived') this.arrived = message.count;
       if (message.type === 'answered') this.slowestMs = Math.max(this.slowestMs, message.slowestMs);
+      if (message.type === 'arrivals') {
+        for (const [order, at] of message.arrivals)
+          this.arrivals.set(order, [...(this.arrivals.get(order) ?? []), at]);
+      }
       this.#waiting.get(message.type)?.(message);
     });
     this.booted = Promise.race([this.#next('booted').then(() => {}), exited]);
@@ -167,6 +173,10 @@ export interface BurstResult {
   ms: number;
   /** The longest a notification waited in its receiver for the answer (ms). */
   slowestMs: number;
+  /** When each notification arrived in its receiver, by order, over all receivers (ms, sorted). */
+  arrivals: Map<string, number[]>;
+  /** How long the storm took to arrive: first to last arrival over all orders (ms). */
+  arrivalMs: number;
 }
 
 /** Boots `options.receivers` processes for this fleet alone; `stop()` ends them too. */
@@ -239,7 +249,10 @@ async function configureFleet(receivers: ReceiverProcess[], options: Omit<FleetO
     during?: () => Promise<void> | void,
   ): Promise<BurstResult> {
     const first = api.fetches.length;
-    for (const r of receivers) r.slowestMs = 0;
+    for (const r of receivers) {
+      r.slowestMs = 0;
+      r.arrivals = new Map();
+    }
     const expected = arrivedInAll() + perReceiver * receivers.length;
     const opened = spread.hold ? openWhenArrived(api.hold(), expected, 300) : Promise.resolve();
     const started = Date.now();
@@ -277,7 +290,15 @@ async function configureFleet(receivers: ReceiverProcess[], options: Omit<FleetO
       lastFetch.set(f.order, Math.max(lastFetch.get(f.order) ?? 0, f.at));
     }
     const lost = [...lastSent].filter(([order, at]) => (lastFetch.get(order) ?? 0) < at).map(([o]) => o);
-    return { statuses, fetchesPerOrder, lost, ms: Date.now() - started, slowestMs };
+    const arrivals = new Map<string, number[]>();
+    for (const r of receivers) {
+      for (const [order, times] of r.arrivals)
+        arrivals.set(order, [...(arrivals.get(order) ?? []), ...times]);
+    }
+    for (const times of arrivals.values()) times.sort((x, y) => x - y);
+    const all = [...arrivals.values()].flat();
+    const arrivalMs = all.length ? Math.max(...all) - Math.min(...all) : 0;
+    return { statuses, fetchesPerOrder, lost, ms: Date.now() - started, slowestMs, arrivals, arrivalMs };
   }
 
   /** Closes this configuration: the receivers' servers and Redis clients, and the order API. */

@@ -30,7 +30,9 @@ export type ReceiverMessage =
   /** Notifications received so far (sent every 20 ms while it changes). */
   | { type: 'arrived'; count: number }
   /** The longest a notification waited here for its answer since the last report (ms). */
-  | { type: 'answered'; slowestMs: number };
+  | { type: 'answered'; slowestMs: number }
+  /** Notifications that arrived since the last report: their order and when (ms, this machine's clock). */
+  | { type: 'arrivals'; arrivals: [order: string, at: number][] };
 
 const send = (message: ReceiverMessage): void => {
   process.send?.(message);
@@ -77,9 +79,12 @@ async function serve(task: ReceiverTask): Promise<() => Promise<void>> {
   let arrived = 0;
   let reported = 0;
   let slowest = 0;
+  let arrivals: [string, number][] = [];
   const listener = toNodeListener(async (request) => {
     arrived++;
     const at = Date.now();
+    const order = [...new URL(request.url).searchParams.values()].find((v) => v.startsWith('Order_'));
+    arrivals.push([order ?? '', at]);
     try {
       return await handler(request);
     } finally {
@@ -89,6 +94,8 @@ async function serve(task: ReceiverTask): Promise<() => Promise<void>> {
   const reporting = setInterval(() => {
     if (slowest > 0) send({ type: 'answered', slowestMs: slowest });
     slowest = 0;
+    if (arrivals.length > 0) send({ type: 'arrivals', arrivals });
+    arrivals = [];
     if (arrived === reported) return;
     reported = arrived;
     send({ type: 'arrived', count: arrived });
