@@ -44,7 +44,7 @@ const max = (result: BurstResult) => Math.max(...result.fetchesPerOrder.values()
 /**
  * The most fetches of one order a storm may cost when the order API answers at once, however long the
  * storm took to arrive (a loaded machine stretches 0.8 s of sending to several seconds). One coalescer's
- * rounds start more than a window apart, each opened by an arrival: 1 + ceil(span / window) rounds for
+ * rounds start at least a window apart, each opened by an arrival: 1 + ceil(span / window) rounds for
  * arrivals spread over `span`. A notification reaches Redis within the command deadline (here the window)
  * after its receiver got it, which the extra round covers; a receiver that fell back to its own coalescer
  * (an event says so) may add as many again.
