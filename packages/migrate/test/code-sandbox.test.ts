@@ -1,9 +1,50 @@
-// The rewritten corpus runs against the sandbox: the order flows create the order the V1 code created (the
+// The rewritten corpus runs against the sandbox (axios and express, the partner's dependencies, stubbed by tiny
+// local stand-ins): the order flows create the order the V1 code created (the
 // V1 partner reference as custom identifier, the legacy SKU's product, the mapped store), exactly once
 // across runs; the rewritten Workers callback handler answers a legacy callback the sandbox delivers.
+
+import { fileURLToPath } from 'node:url';
 import { createClient } from '@partner-print/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { newSandbox } from './helpers.ts';
+
+// These two import the partner's dependencies (axios, express): loaded by path, so this package's type check
+// does not follow them (the corpus is type-checked on its own, with their declarations).
+const corpusPath = (file: string) => fileURLToPath(new URL(`./code-corpus/${file}`, import.meta.url));
+interface ClassClient {
+  createOrder(partnerReference: string, lines: Array<{ sku: string; quantity: number }>): Promise<string>;
+  orderStatus(reference: string): Promise<unknown>;
+  cancel(reference: string): Promise<void>;
+}
+const classClient = () =>
+  import(corpusPath('class-client/expected/client.ts')) as Promise<{
+    PartnerPrintClient: new (partnerCode: string, apiKey: string) => ClassClient;
+  }>;
+type Handler = (req: unknown, res: unknown) => Promise<void>;
+const expressServer = () =>
+  import(corpusPath('express-callback/expected/server.mjs')) as Promise<{ statuses: Map<string, unknown> }>;
+
+// What the class client's marked call (cancel-all-lines) still sends through axios: a tiny local stand-in
+// records it (axios is the partner's dependency, not ours); nothing of it may reach V2.
+const axiosCalls: Array<{ baseURL?: string; url: string }> = [];
+// Express for the rewritten callback route: the stand-in records the routes (no port is opened).
+const routes = new Map<string, Handler>();
+vi.mock('express', () => ({
+  default: () => ({
+    get: (path: string, handler: Handler) => routes.set(path, handler),
+    listen: () => undefined,
+  }),
+}));
+vi.mock('axios', () => ({
+  default: {
+    create: (config: { baseURL?: string }) => ({
+      post: async (url: string) => {
+        axiosCalls.push({ baseURL: config.baseURL, url });
+        return { data: {} };
+      },
+    }),
+  },
+}));
 
 const V2_BASE = 'https://api.partner-print.example/v2';
 let sandbox: ReturnType<typeof newSandbox>;
@@ -78,6 +119,59 @@ describe('rewritten corpus against the sandbox', () => {
     expect((await ordersWith('ky-7')).length).toBe(1);
     await expect(shop.orderNow('ky-8', 'NO-SUCH-SKU')).rejects.toThrow(/Unknown legacy SKU "NO-SUCH-SKU"/);
     expect(await ordersWith('ky-8')).toEqual([]);
+  });
+
+  it('class client (axios): the order exists once, its status read; the marked V1 call is left on V1', async () => {
+    const { PartnerPrintClient } = await classClient();
+    const lines = [{ sku: sandbox.seed.legacySkus.nonPrint, quantity: 3 }];
+    const reference = await new PartnerPrintClient('ACME', 'v1-key').createOrder('class-9', lines);
+    expect(reference).toMatch(/^Order_/);
+    vi.resetModules();
+    const again = await classClient();
+    expect(await new again.PartnerPrintClient('ACME', 'v1-key').createOrder('class-9', lines)).toBe(
+      reference,
+    );
+    const stored = await ordersWith('class-9');
+    expect(stored.map((o) => o.reference)).toEqual([reference]);
+    expect(stored[0]).toMatchObject({ storeReference: sandbox.seed.stores.combined });
+    expect(stored[0]?.orderlines).toMatchObject([
+      { productReference: sandbox.seed.products.nonPrint, quantity: 3 },
+    ]);
+    const client = new again.PartnerPrintClient('ACME', 'v1-key');
+    expect(await client.orderStatus('class-9')).toEqual(stored[0]?.status);
+    axiosCalls.length = 0;
+    await client.cancel(reference);
+    expect(axiosCalls).toEqual([
+      { baseURL: 'https://api.partner-print.example/v1', url: `/orders/${reference}/cancel-all-lines` },
+    ]);
+  });
+
+  it('Express callback: the rewritten route reads order_reference_v2 of a delivered legacy callback', async () => {
+    const shop = await import('./code-corpus/fetch-wrapper/expected/partner-print.ts');
+    const reference = await shop.sendToPrint({
+      id: 'web-3003',
+      lines: [{ sku: sandbox.seed.legacySkus.nonPrint, quantity: 1 }],
+    });
+    sandbox.control.setCallbackUrl(
+      sandbox.seed.stores.combined,
+      'https://shop.example/partner-print/order-updated',
+    );
+    sandbox.control.ship(reference);
+    await sandbox.control.runDueDeliveries();
+    const delivered = callbacks.find((u) => new URL(u).searchParams.get('order_reference_v2') === reference);
+    expect(delivered, `callbacks: ${callbacks.join(', ')}`).toBeDefined();
+    const url = new URL(delivered!);
+    const server = await expressServer();
+    const route = routes.get(url.pathname);
+    expect(route).toBeDefined();
+    let sent: number | undefined;
+    await route?.({ query: Object.fromEntries(url.searchParams) }, { sendStatus: (n: number) => (sent = n) });
+    expect(sent).toBe(204);
+    const { order } = await reader().get('/orders/{orderReference}', {
+      params: { path: { orderReference: reference as `Order_${string}` } },
+    });
+    expect(url.searchParams.get('custom_reference')).toBe('web-3003');
+    expect(server.statuses.get('web-3003')).toEqual(order.status);
   });
 
   it('Workers callback: the rewritten handler reads order_reference_v2 of a delivered legacy callback', async () => {
