@@ -100,6 +100,7 @@ export const NOT_RUNNABLE = {
   redis: 'needs a Redis server',
   'other-host': 'names a host of yours (test or production), not the sandbox',
   config: 'only configures a client: there is nothing to run',
+  'telemetry-setup': 'registers an OpenTelemetry SDK for the whole application: it makes no call of its own',
   'before-after': 'V1 code and what the code rewriter makes of it: fragments of a program, not one',
 } as const;
 export type NotRunnableReason = keyof typeof NOT_RUNNABLE;
