@@ -145,7 +145,7 @@ describe('the page session', () => {
         "  baseUrl: process.env.PARTNER_PRINT_BASE_URL ?? '',",
         '});',
         "console.log('looking');",
-        "await client.get('/orders/{orderReference}', { params: { path: { orderReference: 'Order_x' } } });",
+        "await client.get('/orders/{orderReference}', { params: { path: { orderReference: 'Order_00000000000000000000000000' } } });",
       ].join('\n'),
       { id: 'test:missing', title: 'missing' },
     );
