@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { pool } from '../lib/pool.ts';
 
 const run = promisify(execFile);
 
@@ -25,18 +26,13 @@ export function publishable(root: string): Array<{ name: string; dir: string; ve
 /** Packs every publishable package of `root` into `outDir`, two at a time. */
 export async function packAll(root: string, outDir: string): Promise<Packed[]> {
   mkdirSync(outDir, { recursive: true });
-  const todo = publishable(root);
-  const packed: Packed[] = [];
-  const worker = async () => {
-    for (let p = todo.shift(); p; p = todo.shift()) {
-      const dest = join(outDir, p.name.replace('@', '').replace('/', '-'));
-      mkdirSync(dest, { recursive: true });
-      await run('pnpm', ['pack', '--pack-destination', dest], { cwd: p.dir, maxBuffer: 16 * 1024 * 1024 });
-      const file = readdirSync(dest).find((f) => f.endsWith('.tgz'));
-      if (!file) throw new Error(`${p.name}: pnpm pack wrote no tarball`);
-      packed.push({ ...p, tarball: join(dest, file) });
-    }
-  };
-  await Promise.all([worker(), worker()]);
+  const packed = await pool(publishable(root), 2, async (p) => {
+    const dest = join(outDir, p.name.replace('@', '').replace('/', '-'));
+    mkdirSync(dest, { recursive: true });
+    await run('pnpm', ['pack', '--pack-destination', dest], { cwd: p.dir, maxBuffer: 16 * 1024 * 1024 });
+    const file = readdirSync(dest).find((f) => f.endsWith('.tgz'));
+    if (!file) throw new Error(`${p.name}: pnpm pack wrote no tarball`);
+    return { ...p, tarball: join(dest, file) };
+  });
   return packed.sort((a, b) => a.name.localeCompare(b.name));
 }

@@ -11,7 +11,8 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { installAndTest, type Outcome } from './install.ts';
+import { pool } from '../lib/pool.ts';
+import { installAndTest } from './install.ts';
 import { packAll } from './pack.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
@@ -36,21 +37,17 @@ async function main(): Promise<void> {
 
   // The type-checking projects take longest: start them first.
   const queue = [...projects].sort((a, b) => Number(b.startsWith('ts-')) - Number(a.startsWith('ts-')));
-  const outcomes: Outcome[] = [];
-  const worker = async () => {
-    for (let name = queue.shift(); name; name = queue.shift()) {
-      const dir = join(tmp, name);
-      cpSync(join(here, name), dir, {
-        recursive: true,
-        filter: (src) => !/(^|\/)(node_modules|dist)(\/|$)/.test(src.slice(here.length)),
-      });
-      if (name.startsWith('ts-')) cpSync(join(here, 'shared', 'web-api.ts'), join(dir, 'src', 'web-api.ts'));
-      const outcome = await installAndTest(name, dir, tarballs);
-      log(`${name}: ${outcome.ok ? 'ok' : 'FAIL'} (${Math.round(outcome.ms / 1000)} s)`);
-      outcomes.push(outcome);
-    }
-  };
-  await Promise.all([worker(), worker(), worker()]);
+  const outcomes = await pool(queue, 3, async (name) => {
+    const dir = join(tmp, name);
+    cpSync(join(here, name), dir, {
+      recursive: true,
+      filter: (src) => !/(^|\/)(node_modules|dist)(\/|$)/.test(src.slice(here.length)),
+    });
+    if (name.startsWith('ts-')) cpSync(join(here, 'shared', 'web-api.ts'), join(dir, 'src', 'web-api.ts'));
+    const outcome = await installAndTest(name, dir, tarballs);
+    log(`${name}: ${outcome.ok ? 'ok' : 'FAIL'} (${Math.round(outcome.ms / 1000)} s)`);
+    return outcome;
+  });
   outcomes.sort((a, b) => projects.indexOf(a.name) - projects.indexOf(b.name));
 
   console.log('\n| Consumer project | Result | Time |\n|---|---|---|');

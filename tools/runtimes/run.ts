@@ -18,6 +18,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { pool } from '../lib/pool.ts';
 import { bundle } from './bundle.ts';
 import type { FlowResult } from './flow.ts';
 import { type HostileServers, type HostileTargets, startHostileServers } from './hostile-server.ts';
@@ -261,20 +262,6 @@ function pnpm(argv: string[]): void {
 
 /** How many runtimes run at once (each with its own pair of hostile servers). */
 const PARALLEL = Number(process.env.RUNTIMES_PARALLEL ?? 4);
-
-/** Runs `task` over `items` with at most `limit` at once; results in the items' order. */
-async function pool<T, R>(items: T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await task(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  return results;
-}
 
 /** One runtime against its own hostile servers, so that runtimes running side by side share no state. */
 async function runOne(runtime: Runtime, file: string): Promise<Row> {
