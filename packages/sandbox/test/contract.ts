@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { spec } from '@partner-print/openapi';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import type { Sandbox } from '../src/index.ts';
 import { type Json, resolve } from './spec-walk.ts';
 
@@ -265,4 +265,11 @@ export function api(sandbox: Sandbox, defaultKey: Key = 'primary') {
 
 export async function json<T = Json>(response: Response): Promise<T> {
   return (await response.json()) as T;
+}
+
+/** The reference's error body: `{ code, message }`, both strings (`what` names the case in a failure). */
+export async function expectErrorBody(response: Response, what?: string): Promise<void> {
+  const body = await json<{ code: unknown; message: unknown }>(response);
+  expect(typeof body.code, what).toBe('string');
+  expect(typeof body.message, what).toBe('string');
 }

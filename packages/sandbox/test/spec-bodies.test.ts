@@ -1,6 +1,6 @@
 import { spec } from '@partner-print/openapi';
 import { describe, expect, it } from 'vitest';
-import { json } from './contract.ts';
+import { expectErrorBody } from './contract.ts';
 import { HOUR, type Setup, setup } from './fixtures.ts';
 import { compileAt } from './spec-values.ts';
 import { type Json, resolve } from './spec-walk.ts';
@@ -155,9 +155,7 @@ describe('the sandbox accepts what the spec allows and refuses what it forbids (
             const what = `${field.join('.')} ${to === undefined ? 'missing' : `as ${JSON.stringify(to)}`}`;
             expect(res.status, what).toBeGreaterThanOrEqual(400);
             expect(res.status, what).toBeLessThan(500);
-            const answer = await json<{ code: unknown; message: unknown }>(res);
-            expect(typeof answer.code, what).toBe('string');
-            expect(typeof answer.message, what).toBe('string');
+            await expectErrorBody(res, what);
           }
         }
       });

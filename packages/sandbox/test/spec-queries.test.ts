@@ -2,7 +2,7 @@ import { spec } from '@partner-print/openapi';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { json } from './contract.ts';
+import { expectErrorBody } from './contract.ts';
 import { setup } from './fixtures.ts';
 import { candidates, compileAt, shaped } from './spec-values.ts';
 import { type Json, resolve } from './spec-walk.ts';
@@ -72,9 +72,7 @@ describe('the sandbox accepts what the spec allows and refuses what it forbids (
                 if (!parameter.opaque) expect([200, 404, 410]).toContain(res.status);
               } else {
                 expect(res.status).toBe(400);
-                const body = await json<{ code: unknown; message: unknown }>(res);
-                expect(typeof body.code).toBe('string');
-                expect(typeof body.message).toBe('string');
+                await expectErrorBody(res);
               }
             },
           ),
