@@ -72,8 +72,15 @@ const isScheduler = (value: object): value is Scheduler =>
   typeof value.fetch === 'function' &&
   typeof value.stats === 'function';
 
-/** The scheduler's default budget key (SHA-256 of the key), computed once instead of per request. */
-function budgetKey(secretKey: string): () => Promise<string> {
-  let key: Promise<string> | undefined;
-  return () => (key ??= budgetKeyOf(secretKey));
+/**
+ * The scheduler's default budget key (SHA-256 of the key), computed once instead of per request; a string
+ * once known, so a request does not wait a promise hop for it.
+ */
+function budgetKey(secretKey: string): () => string | Promise<string> {
+  let key: string | Promise<string> | undefined;
+  return () =>
+    (key ??= budgetKeyOf(secretKey).then((k) => {
+      key = k;
+      return k;
+    }));
 }
