@@ -77,8 +77,14 @@ export function maxRetriesOf(init: SchedulerRequestInit | undefined, scheduler: 
 /** `init` without the scheduler's own `rateLimit` member; undefined when nothing else is left. */
 export function requestInitOf(init: SchedulerRequestInit | undefined): RequestInit | undefined {
   if (!init || !('rateLimit' in init)) return init;
+  // `{ rateLimit }` alone (what a client wrapping the scheduler passes with every request): no copy.
+  for (const key in init) if (key !== 'rateLimit') return withoutRateLimit(init);
+  return undefined;
+}
+
+function withoutRateLimit(init: SchedulerRequestInit): RequestInit {
   const { rateLimit: _ignored, ...rest } = init;
-  return Object.keys(rest).length > 0 ? rest : undefined;
+  return rest;
 }
 
 /**
