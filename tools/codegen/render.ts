@@ -92,12 +92,16 @@ export function collectRateLimitRoutes(doc: OpenApiDocument): RateLimitRoute[] {
 }
 
 export function renderRateLimitRoutesModule(doc: OpenApiDocument): string {
-  const lines = collectRateLimitRoutes(doc).map(
-    ({ method, path, operationId, buckets }) =>
-      `  { method: '${method}', path: '${path}', operationId: '${operationId}', buckets: [${buckets.map((b) => `'${b}'`).join(', ')}] },`,
-  );
+  // Method and path are OPERATIONS' (generated from the same spec): only buckets other than `default` alone
+  // are written here, so a bundle holding both tables holds each route once.
+  const lines = collectRateLimitRoutes(doc)
+    .filter(({ buckets }) => buckets.length !== 1 || buckets[0] !== 'default')
+    .sort((a, b) => a.operationId.localeCompare(b.operationId))
+    .map(({ operationId, buckets }) => `  ${operationId}: [${buckets.map((b) => `'${b}'`).join(', ')}],`);
   return [
     HEADER,
+    "import { OPERATIONS } from './operations.ts';",
+    '',
     '/** One route of the spec and the rate-limit buckets a call to it consumes. */',
     'export interface RateLimitRoute {',
     '  /** HTTP method, uppercase. */',
@@ -109,13 +113,24 @@ export function renderRateLimitRoutesModule(doc: OpenApiDocument): string {
     '  readonly buckets: readonly string[];',
     '}',
     '',
+    '/** The operations that consume more than the `default` bucket, and their buckets. */',
+    'const BUCKETS: Readonly<Record<string, readonly string[]>> = {',
+    ...lines,
+    '};',
+    '',
     '/**',
     ' * Which buckets each operation consumes, from the `x-rate-limit-buckets` extension of every operation in',
-    ' * the spec. The service may change the assignment within a major version: live headers win.',
+    ' * the spec, ordered by path then method. The service may change the assignment within a major version:',
+    ' * live headers win.',
     ' */',
-    'export const RATE_LIMIT_ROUTES: readonly RateLimitRoute[] = [',
-    ...lines,
-    '];',
+    'export const RATE_LIMIT_ROUTES: readonly RateLimitRoute[] = /* @__PURE__ */ Object.entries(OPERATIONS)',
+    '  .map(([operationId, { method, path }]) => ({',
+    '    method: method.toUpperCase(),',
+    '    path,',
+    '    operationId,',
+    "    buckets: BUCKETS[operationId] ?? ['default'],",
+    '  }))',
+    '  .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.method < b.method ? -1 : 1));',
     '',
   ].join('\n');
 }
