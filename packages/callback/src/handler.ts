@@ -1,4 +1,5 @@
 import { trace } from '@opentelemetry/api';
+import { telemetryOf } from '@partner-print/client/telemetry';
 import { type Clock, systemClock } from '@partner-print/openapi/wire';
 import { createCoalescer } from './coalesce.ts';
 import { checkOptions, type HandlerStage, type OrderUpdatedHandlerOptions } from './options.ts';
@@ -103,7 +104,7 @@ export function createOrderUpdatedHandler<TOrder = Order>(
     clock,
     report,
   });
-  const telemetry = callbackTelemetry(options.telemetry);
+  const telemetry = callbackTelemetry(options.telemetry ?? telemetryOf(options.client));
   const process = createProcess(options, clock, round, telemetry);
 
   const handle = async (request: Request): Promise<Response> => {

@@ -71,7 +71,8 @@ interface CommonOptions<TOrder> {
   clock?: Clock;
   /**
    * OpenTelemetry: a span per notification and per round, and the notification and fetch counters, through
-   * the global providers (default), through `{ tracerProvider, meterProvider }`, or none (`false`).
+   * the global providers, through `{ tracerProvider, meterProvider }`, or none (`false`). Default: the
+   * option `client` was made with (a `@partner-print/client` client), else the global providers.
    */
   telemetry?: TelemetryOption;
 }

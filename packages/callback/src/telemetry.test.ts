@@ -3,9 +3,12 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { context, propagation, SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { createClient } from '@partner-print/client';
+import type { TelemetryOption } from '@partner-print/client/telemetry';
+import { createSandbox } from '@partner-print/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { otel } from '../../client/test/otel.ts';
 import { buildCallbackUrl } from './build-url.ts';
@@ -136,5 +139,58 @@ describe('callback telemetry', () => {
     });
     expect((await handler(new Request(url(1)))).status).toBe(204);
     expect(await sdk.spans()).toEqual([]);
+  });
+
+  it('no option: the handler follows the option its client was made with', async () => {
+    const sandbox = createSandbox({ rateLimits: false, jitter: 0 });
+    const made = (telemetry: TelemetryOption) =>
+      createClient({
+        secretKey: sandbox.keys.primary,
+        baseUrl: sandbox.baseUrl,
+        fetch: (request: Request) => sandbox.fetch(request),
+        rateLimit: false,
+        telemetry,
+      });
+    const order = await made(false).createOrder({
+      storeReference: sandbox.seed.stores.combined,
+      shippingKind: 'combined',
+      orderlines: [{ productReference: sandbox.seed.products.nonPrint, quantity: 1 }],
+    });
+    const notify = (i: number) =>
+      new Request(
+        buildCallbackUrl(`https://partner.example/hook?n=${i}`, {
+          environment: 'test',
+          orderReference: `ACME-${i}`,
+          orderReferenceV2: order.order.reference,
+          storeCode: 'ACME',
+        }),
+      );
+    const own = otel();
+    const traced = createOrderUpdatedHandler({
+      client: made({ tracerProvider: own.tracerProvider, meterProvider: own.meterProvider }),
+      environment: 'test',
+      windowMs: 0,
+      onOrderUpdated: () => {},
+    });
+    expect((await traced(notify(1))).status).toBe(204);
+    const names = (await own.spans()).map((span) => span.name);
+    expect(names).toContain('orderUpdated');
+    expect(names).toContain('handleOrderUpdate');
+    expect(names).toContain('GET /orders/{orderReference}');
+    // A client made with `false` keeps the handler silent though an SDK is registered globally.
+    const global = otel();
+    trace.setGlobalTracerProvider(global.tracerProvider);
+    try {
+      const silent = createOrderUpdatedHandler({
+        client: made(false),
+        environment: 'test',
+        windowMs: 0,
+        onOrderUpdated: () => {},
+      });
+      expect((await silent(notify(2))).status).toBe(204);
+      expect(await global.spans()).toEqual([]);
+    } finally {
+      trace.disable();
+    }
   });
 });

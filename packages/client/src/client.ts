@@ -165,7 +165,8 @@ export function createCore<RateLimit>(options: CoreOptions<RateLimit>, deps: Cor
     clock,
     retry: settings.retry,
     operation: telemetry?.operation,
-    telemetry: telemetry?.option,
+    // `false` kept: render and callback on a client made with `telemetry: false` stay silent too.
+    telemetry: deps.telemetry && (telemetry ? telemetry.option : false),
   };
   const methods = { ...strictMethods(send), get: throwing(core, 'get'), post: throwing(core, 'post') };
   return register(Object.assign(raw, methods), core);

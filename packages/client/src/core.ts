@@ -84,6 +84,14 @@ export function coreOf(client: object): Core {
   return core;
 }
 
+/**
+ * The `telemetry` option `client` was made with, for the packages built on it to follow by default: undefined
+ * for a client made with none, made by the lite entry (no telemetry), or an object that is not a client.
+ */
+export function telemetryOf(client: unknown): TelemetryOption | undefined {
+  return client !== null && typeof client === 'object' ? cores.get(client)?.telemetry : undefined;
+}
+
 /** The error for a call that may have taken effect: `cause` holds the failure. */
 export function ambiguous(cause: PartnerPrintError, hint = ''): AmbiguousOutcomeError {
   const { status, operation, method, path, retryAfter, rateLimit, requestId, attempts } = cause;

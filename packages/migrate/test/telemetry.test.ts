@@ -4,8 +4,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { context, SpanStatusCode, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { createClient } from '@partner-print/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { otel } from '../../client/test/otel.ts';
+import type { LineResult } from '../src/node/submit-line.ts';
+import { traceLine } from '../src/node/telemetry.ts';
 import { newSandbox, run, tempDir } from './helpers.ts';
 
 beforeAll(() => {
@@ -58,5 +61,22 @@ describe('migrate telemetry', () => {
     const r = await run(['orders', ordersFile(sb), '--sandbox', '--submit', '--json'], { sandbox: sb });
     expect(JSON.parse(r.stdout).counts).toEqual({ created: 2, failed: 1 });
     expect(await sdk.spans()).toEqual([]);
+  });
+
+  it('a run follows its client’s option: a client made with telemetry: false makes no line span', async () => {
+    const sdk = otel();
+    trace.setGlobalTracerProvider(sdk.tracerProvider);
+    try {
+      const sb = newSandbox();
+      const made = (telemetry?: false) =>
+        createClient({ secretKey: sb.keys.primary, baseUrl: sb.baseUrl, fetch: sb.fetch, telemetry });
+      const result = { line: 1, status: 'converted', errors: [] } as unknown as LineResult;
+      await traceLine(made(false), 1, () => Promise.resolve(result));
+      expect(await sdk.spans()).toEqual([]);
+      await traceLine(made(), 2, () => Promise.resolve(result));
+      expect((await sdk.spans()).map((s) => s.attributes['partner_print.migrate.line'])).toEqual([2]);
+    } finally {
+      trace.disable();
+    }
   });
 });

@@ -28,8 +28,9 @@ export interface RenderOptions {
   /** How long catalog reads are reused; default 5 minutes. */
   catalogTtlMs?: number;
   /**
-   * OpenTelemetry: a span per mockup with its progress as events, and `partner_print.rendertokens.remaining`,
-   * through the global providers (default), through `{ tracerProvider, meterProvider }`, or none (`false`).
+   * OpenTelemetry: a span per mockup with its progress as events (and a `renderMany` span over a batch's),
+   * and `partner_print.rendertokens.remaining`, through the global providers, through `{ tracerProvider,
+   * meterProvider }`, or none (`false`). Default: the option the client was made with, else the global providers.
    */
   telemetry?: TelemetryOption;
 }

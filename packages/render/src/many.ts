@@ -8,7 +8,7 @@ import type { ProgressListener, RenderProgressEvent } from './events.ts';
 import { produce, type RenderMockupOptions, type RenderMockupResult } from './render.ts';
 import { nextRendertokenReset } from './reset.ts';
 import { stateOf } from './state.ts';
-import { traceMockup } from './telemetry.ts';
+import { type BatchTrace, telemetryFor, traceBatch, traceMockup } from './telemetry.ts';
 import type { Composition, ImageInput } from './types.ts';
 import { imageBytes, resolveImage } from './upload.ts';
 
@@ -218,10 +218,22 @@ export interface RenderManyOutcome {
  * progress. Deferred jobs wait for the weekly reset with `waitForTokens`, else come back as `deferred`.
  * `timeoutMs` bounds the whole batch.
  */
-export async function renderMany(
+export function renderMany(
   client: RenderClient,
   jobs: RenderJob[],
   options: RenderManyOptions = {},
+): Promise<RenderManyOutcome> {
+  const telemetry = telemetryFor(client, options.telemetry);
+  return traceBatch(telemetry, jobs.length, (trace) =>
+    batchOf(client, jobs, { ...options, telemetry }, trace),
+  );
+}
+
+async function batchOf(
+  client: RenderClient,
+  jobs: RenderJob[],
+  options: RenderManyOptions,
+  trace: BatchTrace | undefined,
 ): Promise<RenderManyOutcome> {
   const state = stateOf(client);
   const notify = (event: BatchProgressEvent) => {
@@ -234,12 +246,14 @@ export async function renderMany(
   const base = callContext(state.store, { ...options, onProgress: undefined });
   const concurrency = options.concurrency ?? 4;
   const batch = await planWith(client, jobs, base, concurrency);
+  trace?.planned(batch);
   notify({ type: 'planned', plan: batch });
 
   const results: RenderManyResult[] = new Array(jobs.length);
   let done = 0;
   const settle = (index: number, result: RenderManyResult) => {
     results[index] = result;
+    trace?.settled(result.status);
     notify({ type: 'settled', index, status: result.status, done: ++done, total: jobs.length });
   };
   for (const { index, error } of batch.rejected) settle(index, { status: 'rejected', reason: error });

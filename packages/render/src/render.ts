@@ -8,7 +8,7 @@ import { referenceQuery, resolveComposition } from './composition.ts';
 import { type CallContext, callContext, checkpoint, type RenderOptions } from './context.ts';
 import { RenderFailedError } from './errors.ts';
 import { type ClientState, type Completed, stateOf } from './state.ts';
-import { traceMockup } from './telemetry.ts';
+import { telemetryFor, traceMockup } from './telemetry.ts';
 import type { Composition, ImageInput, Render, RenderFile } from './types.ts';
 import { resolveImage } from './upload.ts';
 
@@ -94,8 +94,12 @@ export function renderMockup(
     'partner_print.render.product_reference': options.productReference,
     'partner_print.render.perspective_reference': options.perspectiveReference,
   };
-  return traceMockup(options.telemetry, 'renderMockup', attributes, options.onProgress, (onProgress) =>
-    rendering(client, { ...options, onProgress }),
+  return traceMockup(
+    telemetryFor(client, options.telemetry),
+    'renderMockup',
+    attributes,
+    options.onProgress,
+    (onProgress) => rendering(client, { ...options, onProgress }),
   );
 }
 

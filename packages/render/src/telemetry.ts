@@ -1,8 +1,16 @@
 // A span per mockup with its progress (polls, token decisions, waits, cache hits) as span events, and the
 // rendertokens gauge, under the `telemetry` option shared with the client.
 import { type Attributes, context, type Meter, SpanKind, trace } from '@opentelemetry/api';
-import { endSpan, type TelemetryOption, telemetryScope } from '@partner-print/client/telemetry';
+import { endSpan, type TelemetryOption, telemetryOf, telemetryScope } from '@partner-print/client/telemetry';
 import type { ProgressListener, RenderProgressEvent } from './events.ts';
+
+/** The option a call follows: its own, else the one its client was made with, else the global providers. */
+export function telemetryFor(
+  client: unknown,
+  option: TelemetryOption | undefined,
+): TelemetryOption | undefined {
+  return option ?? telemetryOf(client);
+}
 
 /** Rendertokens left, as the last read of GET /rendertokens said, per meter. */
 const remaining = new WeakMap<Meter, { value: number | undefined }>();
@@ -73,6 +81,75 @@ export function traceMockup<T>(
         return value;
       },
       (error: unknown) => {
+        endSpan(span, '', error);
+        throw error;
+      },
+    );
+}
+
+/** What a batch tells its span: the plan, and how its jobs ended. */
+export interface BatchTrace {
+  planned(plan: {
+    totalCost: number;
+    remaining: number;
+    fits: unknown[];
+    deferred: unknown[];
+    rejected: unknown[];
+  }): void;
+  settled(status: 'fulfilled' | 'deferred' | 'rejected'): void;
+}
+
+/**
+ * `run(trace)` inside a `renderMany` span: the jobs' `renderMockup` spans are its children, the plan is an
+ * event (and its rendertokens read goes to the gauge), and the jobs' outcomes are counted on it.
+ */
+export function traceBatch<T>(
+  option: TelemetryOption | undefined,
+  jobs: number,
+  run: (trace: BatchTrace | undefined) => Promise<T>,
+): Promise<T> {
+  const scope = telemetryScope(option, '@partner-print/render');
+  if (!scope) return run(undefined);
+  const parent = context.active();
+  const span = scope.tracer.startSpan(
+    'renderMany',
+    { kind: SpanKind.INTERNAL, attributes: { 'partner_print.render.jobs': jobs } },
+    parent,
+  );
+  const meter = scope.meter();
+  const counts = { fulfilled: 0, deferred: 0, rejected: 0 };
+  const trace_: BatchTrace = {
+    planned(plan) {
+      if (meter) tokensGauge(meter).value = plan.remaining;
+      if (!span.isRecording()) return;
+      span.addEvent('partner_print.render.planned', {
+        'partner_print.render.total_cost': plan.totalCost,
+        'partner_print.rendertokens.remaining': plan.remaining,
+        'partner_print.render.fits': plan.fits.length,
+        'partner_print.render.deferred': plan.deferred.length,
+        'partner_print.render.rejected': plan.rejected.length,
+      });
+    },
+    settled(status) {
+      counts[status]++;
+    },
+  };
+  const finish = () =>
+    span.setAttributes({
+      'partner_print.render.fulfilled': counts.fulfilled,
+      'partner_print.render.deferred': counts.deferred,
+      'partner_print.render.rejected': counts.rejected,
+    });
+  return context
+    .with(trace.setSpan(parent, span), () => run(trace_))
+    .then(
+      (value) => {
+        finish();
+        endSpan(span, '');
+        return value;
+      },
+      (error: unknown) => {
+        finish();
         endSpan(span, '', error);
         throw error;
       },

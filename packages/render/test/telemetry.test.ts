@@ -2,6 +2,8 @@
 // rendertokens gauge, with the OpenTelemetry SDK's in-memory exporters.
 import { context, metrics, SpanKind, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { createClient } from '@partner-print/client';
+import { createSandbox } from '@partner-print/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { otel } from '../../client/test/otel.ts';
 import { renderMany, renderMockup } from '../src/index.ts';
@@ -54,23 +56,70 @@ describe('render telemetry', () => {
     expect(gauge?.value).toBe(Number(tokens?.attributes?.['partner_print.rendertokens.remaining']));
   });
 
-  it('renderMany: a span per job', async () => {
+  it('renderMany: one batch span parenting its jobs’ spans, the plan as an event, the plan’s token read on the gauge', async () => {
     sdk.exporter.reset();
-    const s = setup({ renderProcessingMs: 1_000 });
-    const { seed, clock } = s.sandbox;
-    const image = await s.client.uploadImage(pngBytes());
+    // The client's own providers: renderMany, given no option, follows the client's.
+    const own = otel();
+    const sandbox = createSandbox({ rateLimits: false, jitter: 0, renderProcessingMs: 1_000 });
+    const { seed, clock } = sandbox;
+    const client = createClient({
+      secretKey: sandbox.keys.primary,
+      baseUrl: sandbox.baseUrl,
+      clock,
+      fetch: (request: Request) => sandbox.fetch(request),
+      telemetry: { tracerProvider: own.tracerProvider, meterProvider: own.meterProvider },
+    });
+    const image = await client.uploadImage(pngBytes());
     const job = {
       sceneReference: seed.scenes.studio,
       productReference: seed.products.print,
       perspectiveReference: seed.perspectives.studioFront,
       image,
     };
-    await renderMany(s.client, [job, { ...job, perspectiveReference: seed.perspectives.productCloseup }], {
-      clock,
-      checkCompatibility: false,
-    });
-    const mockups = (await sdk.spans()).filter((span) => span.name === 'renderMockup');
+    const outcome = await renderMany(
+      client,
+      [job, { ...job, perspectiveReference: seed.perspectives.productCloseup }],
+      { clock, checkCompatibility: false },
+    );
+    const spans = await own.spans();
+    const batch = spans.filter((span) => span.name === 'renderMany');
+    expect(batch).toHaveLength(1);
+    const id = batch[0]!.spanContext().spanId;
+    const mockups = spans.filter((span) => span.name === 'renderMockup');
     expect(mockups).toHaveLength(2);
+    for (const m of mockups) expect(m.parentSpanContext?.spanId).toBe(id);
+    expect(batch[0]!.attributes['partner_print.render.jobs']).toBe(2);
+    expect(batch[0]!.attributes['partner_print.render.fulfilled']).toBe(2);
+    const planned = batch[0]!.events.find((e) => e.name === 'partner_print.render.planned');
+    expect(planned?.attributes?.['partner_print.render.fits']).toBe(2);
+    expect(planned?.attributes?.['partner_print.rendertokens.remaining']).toBe(outcome.plan.remaining);
+    // The jobs that fit go straight to POST without reading the tokens again: the plan's read is the gauge's.
+    const gauge = (await own.points()).find((p) => p.name === 'partner_print.rendertokens.remaining');
+    expect(gauge?.value).toBe(outcome.plan.remaining);
+    // Nothing went to the global providers.
+    expect((await sdk.spans()).filter((span) => span.name.startsWith('render'))).toEqual([]);
+  });
+
+  it('a client made with telemetry: false — render follows it: no span though an SDK is registered', async () => {
+    sdk.exporter.reset();
+    const sandbox = createSandbox({ rateLimits: false, jitter: 0, renderProcessingMs: 1_000 });
+    const { seed, clock } = sandbox;
+    const client = createClient({
+      secretKey: sandbox.keys.primary,
+      baseUrl: sandbox.baseUrl,
+      clock,
+      fetch: (request: Request) => sandbox.fetch(request),
+      telemetry: false,
+    });
+    const job = {
+      sceneReference: seed.scenes.studio,
+      productReference: seed.products.print,
+      perspectiveReference: seed.perspectives.studioFront,
+      image: await client.uploadImage(pngBytes()),
+    };
+    await renderMockup(client, { ...job, clock });
+    await renderMany(client, [job], { clock, checkCompatibility: false });
+    expect(await sdk.spans()).toEqual([]);
   });
 
   it('telemetry: false — no span of its own', async () => {

@@ -200,7 +200,7 @@ export async function createLineProcessor(o: LineOptions) {
       };
     const source = identifierSource(l.value);
     const id = source === 'derived' ? deriveCustomIdentifier(l.raw) : undefined;
-    if (o.submit) return traceLine(l.line, () => submitLine(l, id, source));
+    if (o.submit) return traceLine(o.client, l.line, () => submitLine(l, id, source));
     const conv = await converter.dry(l, id);
     const base = baseOf(l, source, conv);
     if (conv.runWide !== undefined) return { ...notDone(base, conv.runWide), runWide: conv.runWide };

@@ -1,15 +1,22 @@
-// A span per submitted line, through the global OpenTelemetry providers: a run started with an SDK
-// registered (e.g. `node --import` of the application's setup) shows each line with the client's calls
-// (lookups, uploads, createOrder) under it. Without one the API's no-op tracer makes this free.
+// A span per submitted line, under the `telemetry` option the run's client was made with (default: the global
+// OpenTelemetry providers): a run started with an SDK registered (e.g. `node --import` of the application's
+// setup) shows each line with the client's calls (lookups, uploads, createOrder) under it. Without one the
+// API's no-op tracer makes this free; a client made with `telemetry: false` makes none.
 import { context, SpanKind, trace } from '@opentelemetry/api';
-import { endSpan, type TelemetryScope, telemetryScope } from '@partner-print/client/telemetry';
+import { endSpan, type TelemetryScope, telemetryOf, telemetryScope } from '@partner-print/client/telemetry';
 import type { LineResult } from './submit-line.ts';
 
-let scope: TelemetryScope | undefined;
+/** One scope per client: its option decides. */
+const scopes = new WeakMap<object, TelemetryScope | undefined>();
 
 /** `submit()` inside a span `migrateOrderLine`; its result's status, identifier and order end the span. */
-export function traceLine(line: number, submit: () => Promise<LineResult>): Promise<LineResult> {
-  scope ??= telemetryScope(undefined, '@partner-print/migrate');
+export function traceLine(
+  client: object,
+  line: number,
+  submit: () => Promise<LineResult>,
+): Promise<LineResult> {
+  if (!scopes.has(client)) scopes.set(client, telemetryScope(telemetryOf(client), '@partner-print/migrate'));
+  const scope = scopes.get(client);
   if (!scope) return submit();
   const span = scope.tracer.startSpan('migrateOrderLine', {
     kind: SpanKind.INTERNAL,
