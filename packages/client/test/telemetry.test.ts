@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
+import { budgetKeyOf } from '@partner-print/openapi/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../src/index.ts';
 import { createClient as createLiteClient } from '../src/lite.ts';
@@ -256,6 +257,34 @@ describe('metrics', () => {
     const remaining = (await sdk.points()).filter((p) => p.name === 'partner_print.ratelimit.remaining');
     const bucket = remaining.find((p) => p.attributes['partner_print.ratelimit.bucket'] === 'default');
     expect(bucket?.value).toBeGreaterThan(0);
+  });
+
+  it('partner_print.ratelimit.remaining: two organizations in one process are two series, by budget', async () => {
+    const { sandbox, sdk } = traced();
+    await sdk.points();
+    const telemetry = { tracerProvider: sdk.tracerProvider, meterProvider: sdk.meterProvider };
+    const of = (secretKey: string) =>
+      createClient({ secretKey, baseUrl: sandbox.baseUrl, fetch: withSignal(sandbox), telemetry });
+    const a = of(sandbox.keys.primary);
+    const b = of(sandbox.keys.other);
+    for (let i = 0; i < 5; i++) await a.get('/claimcategories'); // A spends 5, B 1: different balances
+    await b.get('/claimcategories');
+    const points = (await sdk.points()).filter(
+      (p) =>
+        p.name === 'partner_print.ratelimit.remaining' &&
+        p.attributes['partner_print.ratelimit.bucket'] === 'default',
+    );
+    const budgets = points.map((p) => p.attributes['partner_print.ratelimit.budget']);
+    expect(new Set(budgets).size).toBe(2);
+    for (const budget of budgets) expect(budget).toMatch(/^sha256:[0-9a-f]{12}$/);
+    const [fromA, fromB] = await Promise.all(
+      [sandbox.keys.primary, sandbox.keys.other].map((key) =>
+        budgetKeyOf(key).then((k) =>
+          points.find((p) => k.startsWith(String(p.attributes['partner_print.ratelimit.budget']))),
+        ),
+      ),
+    );
+    expect(Number(fromB?.value)).toBeGreaterThan(Number(fromA?.value));
   });
 });
 

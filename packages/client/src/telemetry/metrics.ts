@@ -23,6 +23,7 @@ export function clientInstruments(
   meter: Meter,
   parse: RateLimitParser | undefined,
   redact: (text: string) => string,
+  budget: () => string | undefined,
 ): ClientInstruments {
   const remaining = new Map<string, number>();
   let seen: Headers[] = [];
@@ -34,8 +35,13 @@ export function clientInstruments(
     for (const headers of seen)
       for (const { name, remaining: left } of limitsOf(parse?.(headers))) remaining.set(name, left);
     seen = [];
+    // Budgets are per organization: clients of several organizations in one process are separate series.
+    const of = budget();
     for (const [bucket, left] of remaining)
-      result.observe(left, { 'partner_print.ratelimit.bucket': redact(bucket) });
+      result.observe(left, {
+        'partner_print.ratelimit.bucket': redact(bucket),
+        ...(of && { 'partner_print.ratelimit.budget': of }),
+      });
   });
   return {
     duration: meter.createHistogram('http.client.request.duration', {

@@ -11,6 +11,7 @@ import {
   type TextMapSetter,
   trace,
 } from '@opentelemetry/api';
+import { budgetKeyOf } from '@partner-print/openapi/wire';
 import type { Fetch } from '../deadline.ts';
 import { PartnerPrintError } from '../errors.ts';
 import { redactText } from '../redact.ts';
@@ -36,9 +37,16 @@ export function stackTelemetry(o: StackTelemetryOptions): StackTelemetry & { lim
   const redact = (text: string) => redactText(text, o.secret);
   let meter: unknown;
   let instruments: ClientInstruments | undefined;
+  let budget: string | undefined;
   const instrumentsNow = () => {
     const m = o.scope.meter();
-    if (m !== meter) instruments = m && clientInstruments(m, o.parseRateLimit, redact);
+    if (m !== meter && m && budget === undefined)
+      // The budget's name as the scheduler's store knows it (`sha256:` of the key), cut to a fingerprint
+      // (12 hex digits): it tells organizations apart and is not the key.
+      void budgetKeyOf(o.secret).then((key) => {
+        budget = key.slice(0, 'sha256:'.length + 12);
+      });
+    if (m !== meter) instruments = m && clientInstruments(m, o.parseRateLimit, redact, () => budget);
     meter = m;
     return instruments;
   };
