@@ -1,7 +1,8 @@
 // The rewritten corpus runs against the sandbox (axios and express, the partner's dependencies, stubbed by tiny
 // local stand-ins): the order flows create the order the V1 code created (the
 // V1 partner reference as custom identifier, the legacy SKU's product, the mapped store), exactly once
-// across runs; the rewritten Workers callback handler answers a legacy callback the sandbox delivers.
+// across runs; the rewritten Express, Next.js, Fastify and Workers callback handlers answer a legacy callback the
+// sandbox delivers (next/server, like axios and express, stubbed) and create nothing, however often they run.
 
 import { fileURLToPath } from 'node:url';
 import { createClient } from '@partner-print/client';
@@ -35,6 +36,10 @@ vi.mock('express', () => ({
     listen: () => undefined,
   }),
 }));
+// Next.js's NextResponse for the rewritten App Router route: the stand-in answers with a plain Response.
+vi.mock('next/server', () => ({
+  NextResponse: { json: (body: unknown, init?: ResponseInit) => Response.json(body, init) },
+}));
 vi.mock('axios', () => ({
   default: {
     create: (config: { baseURL?: string }) => ({
@@ -45,6 +50,24 @@ vi.mock('axios', () => ({
     }),
   },
 }));
+
+/** A fetch-wrapper order shipped, and the legacy callback the sandbox delivered for it (its URL). */
+async function shippedWithCallback(
+  id: string,
+  callbackUrl: string,
+): Promise<{ reference: string; url: URL }> {
+  const shop = await import('./code-corpus/fetch-wrapper/expected/partner-print.ts');
+  const reference = await shop.sendToPrint({
+    id,
+    lines: [{ sku: sandbox.seed.legacySkus.nonPrint, quantity: 1 }],
+  });
+  sandbox.control.setCallbackUrl(sandbox.seed.stores.combined, callbackUrl);
+  sandbox.control.ship(reference);
+  await sandbox.control.runDueDeliveries();
+  const delivered = callbacks.find((u) => new URL(u).searchParams.get('order_reference_v2') === reference);
+  expect(delivered, `callbacks: ${callbacks.join(', ')}`).toBeDefined();
+  return { reference, url: new URL(delivered!) };
+}
 
 const V2_BASE = 'https://api.partner-print.example/v2';
 let sandbox: ReturnType<typeof newSandbox>;
@@ -196,5 +219,64 @@ describe('rewritten corpus against the sandbox', () => {
       params: { path: { orderReference: reference as `Order_${string}` } },
     });
     expect(body).toEqual({ reference, status: order.status });
+  });
+
+  it('Next.js route: the rewritten GET answers a delivered legacy callback with the V2 order status, twice, creating nothing', async () => {
+    const { reference, url } = await shippedWithCallback(
+      'next-4004',
+      'https://shop.example/api/partner-print/callback',
+    );
+    const { GET } = await import('./code-corpus/nextjs-route/expected/route.ts');
+    const { order } = await reader().get('/orders/{orderReference}', {
+      params: { path: { orderReference: reference as `Order_${string}` } },
+    });
+    for (let run = 0; run < 2; run++) {
+      const res = (await GET({ nextUrl: url })) as Response;
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ status: order.status });
+    }
+    expect((await ordersWith('next-4004')).map((o) => o.reference)).toEqual([reference]);
+    // The V1 route's 400 for a callback without the reference is kept.
+    const bad = (await GET({
+      nextUrl: new URL('https://shop.example/api/partner-print/callback'),
+    })) as Response;
+    expect(bad.status).toBe(400);
+  });
+
+  it('Fastify route: the rewritten handler answers a delivered legacy callback (204) and logs the V2 status, twice, creating nothing', async () => {
+    const { reference, url } = await shippedWithCallback(
+      'fastify-5005',
+      'https://shop.example/callbacks/partner-print',
+    );
+    const routesOf = (await import('./code-corpus/fastify-callback/expected/routes.ts')).default;
+    // Fastify stand-in: records the route and what the handler logs; the reply records the status it sends.
+    const handlers = new Map<string, (request: unknown, reply: unknown) => Promise<unknown>>();
+    const logged: unknown[] = [];
+    await routesOf({
+      get: (path: string, handler: (request: unknown, reply: unknown) => Promise<unknown>) =>
+        handlers.set(path, handler),
+      log: { info: (fields: unknown) => logged.push(fields) },
+    } as never);
+    const handler = handlers.get(url.pathname);
+    expect(handler).toBeDefined();
+    const { order } = await reader().get('/orders/{orderReference}', {
+      params: { path: { orderReference: reference as `Order_${string}` } },
+    });
+    for (let run = 0; run < 2; run++) {
+      let code: number | undefined;
+      const reply = {
+        code: (n: number) => {
+          code = n;
+          return { send: () => undefined };
+        },
+      };
+      await handler?.({ query: Object.fromEntries(url.searchParams) }, reply);
+      expect(code).toBe(204);
+    }
+    expect(logged).toEqual([
+      { custom_reference: 'fastify-5005', status: order.status },
+      { custom_reference: 'fastify-5005', status: order.status },
+    ]);
+    expect((await ordersWith('fastify-5005')).map((o) => o.reference)).toEqual([reference]);
   });
 });
