@@ -78,4 +78,33 @@ describe('createV1Adapter', () => {
     expect(await v1.productReference(sandbox.seed.legacySkus.nonPrint)).toBe(sandbox.seed.products.nonPrint);
     await expect(v1.productReference('NO-SUCH-SKU')).rejects.toBeInstanceOf(UnknownSkuError);
   });
+
+  it('uploads a V1 base64 image once, whatever its spelling (plain, base64url, data URL); refuses a non-image before any request', async () => {
+    const sandbox = createSandbox({ jitter: 0 });
+    const posted: string[] = [];
+    const client = createClient({
+      secretKey: sandbox.keys.primary,
+      baseUrl: sandbox.baseUrl,
+      fetch: (input, init) => {
+        const req = new Request(input, init);
+        if (req.method === 'POST') posted.push(new URL(req.url).pathname);
+        return sandbox.fetch(req);
+      },
+    });
+    const v1 = createV1Adapter(client);
+    // A 1×1 PNG, spelled three ways (the base64url one without its padding).
+    const plain =
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+    const url = plain.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+    const refs = await Promise.all([
+      v1.uploadImage(plain),
+      v1.uploadImage(url),
+      v1.uploadImage(`data:image/png;base64,${plain}`),
+    ]);
+    expect(refs[0]).toMatch(/^Image_/);
+    expect(new Set(refs).size).toBe(1);
+    expect(posted.filter((p) => p.endsWith('/images'))).toHaveLength(1);
+    await expect(v1.uploadImage(btoa('GIF89a......'))).rejects.toMatchObject({ code: 'invalid_image' });
+    expect(posted.filter((p) => p.endsWith('/images'))).toHaveLength(1);
+  });
 });

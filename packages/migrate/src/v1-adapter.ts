@@ -27,6 +27,12 @@ export interface V1Adapter {
   toV2Order(v1Order: unknown): Promise<V2OrderRequest>;
   /** The product of a legacy SKU (the legacy-SKU look-up); throws `UnknownSkuError` when none carries it. */
   productReference(sku: string): Promise<Reference<'Product'>>;
+  /**
+   * The `Image_` reference of a V1 base64 image (plain base64, base64url or a `data:` URL), decoded and checked
+   * as `convertV1Order` does (`InvalidImageError` for anything but a JPEG or PNG, before any request); the same
+   * bytes are uploaded once per adapter, however often and however concurrently they come.
+   */
+  uploadImage(base64: string): Promise<Reference<'Image'>>;
   /** The `Order_` reference for a V1 order code, a partner reference, or an `Order_` reference. */
   orderReference(v1Reference: string | number | null | undefined): Promise<Reference<'Order'>>;
 }
@@ -62,6 +68,9 @@ export function createV1Adapter(client: AdapterClient, options: V1AdapterOptions
       if (r.status === 'resolved') return r.productReference as Reference<'Product'>;
       if (r.status === 'error') throw r.cause ?? new PartnerPrintError(r.note);
       throw new UnknownSkuError(sku, r.note);
+    },
+    async uploadImage(base64) {
+      return images.uploadBase64(base64);
     },
     async orderReference(v1Reference) {
       // V1 code put whatever it had into the path (a missing value became `/orders/null`, a 404).

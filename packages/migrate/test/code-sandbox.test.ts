@@ -226,12 +226,14 @@ describe('rewritten corpus against the sandbox', () => {
       'next-4004',
       'https://shop.example/api/partner-print/callback',
     );
-    const { GET } = await import('./code-corpus/nextjs-route/expected/route.ts');
+    const { GET } = (await import(corpusPath('nextjs-route/expected/route.ts'))) as {
+      GET: (req: { nextUrl: URL }) => Promise<Response>;
+    };
     const { order } = await reader().get('/orders/{orderReference}', {
       params: { path: { orderReference: reference as `Order_${string}` } },
     });
     for (let run = 0; run < 2; run++) {
-      const res = (await GET({ nextUrl: url })) as Response;
+      const res = await GET({ nextUrl: url });
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({ status: order.status });
     }
@@ -248,9 +250,14 @@ describe('rewritten corpus against the sandbox', () => {
       'fastify-5005',
       'https://shop.example/callbacks/partner-print',
     );
-    const routesOf = (await import('./code-corpus/fastify-callback/expected/routes.ts')).default;
+    type Route = (request: unknown, reply: unknown) => Promise<unknown>;
+    const routesOf = (
+      (await import(corpusPath('fastify-callback/expected/routes.ts'))) as {
+        default: (app: { get(path: string, handler: Route): void; log: unknown }) => Promise<void>;
+      }
+    ).default;
     // Fastify stand-in: records the route and what the handler logs; the reply records the status it sends.
-    const handlers = new Map<string, (request: unknown, reply: unknown) => Promise<unknown>>();
+    const handlers = new Map<string, Route>();
     const logged: unknown[] = [];
     await routesOf({
       get: (path: string, handler: (request: unknown, reply: unknown) => Promise<unknown>) =>

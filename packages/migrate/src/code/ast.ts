@@ -46,7 +46,12 @@ export function replaceNode(links: Map<N, Link>, old: N, next: N): void {
   const l = links.get(old);
   if (!l) throw new Error('Cannot replace the root node');
   if (l.index === undefined) l.parent[l.key] = next;
-  else l.parent[l.key][l.index] = next;
+  else {
+    // Statements may have been inserted before it since the tree was indexed: find it where it is now.
+    const list: N[] = l.parent[l.key];
+    const at = list.indexOf(old);
+    list[at < 0 ? l.index : at] = next;
+  }
   links.set(next, l);
   links.delete(old);
 }

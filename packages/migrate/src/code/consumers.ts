@@ -19,9 +19,21 @@ import type { HttpLib } from './calls.ts';
  * value, and only when every use of the response is one of those forms.
  */
 export interface Consumer {
-  /** Replaces the V1 response with the V2 value; returns the reads of V1 fields V2 has no known name for. */
-  apply(value: N): UnknownRead[];
+  /**
+   * Replaces the V1 response with the V2 value; `reads` maps the code's uses of it (the variable that holds it,
+   * or the value itself where it is used directly) and returns those V2 has no known equivalent for.
+   */
+  apply(value: N, reads?: ReadMapper): UnknownRead[];
 }
+
+/** One use of the V2 value: a reference to the variable that holds it, or the value itself. */
+export interface ValueUse {
+  node: N;
+  links: Links;
+}
+
+/** How one endpoint's V1 response reads map to its V2 value; returns the uses left as they are. */
+export type ReadMapper = (uses: ValueUse[], value: N) => UnknownRead[];
 
 export interface UnknownRead {
   node: N;
@@ -39,7 +51,7 @@ const RESPONSE_RENAMES: Record<string, string> = {
 type Links = Map<N, Link>;
 
 /** References to a name inside `scope` (not property keys, not the declaration itself). */
-function refsOf(scope: N, name: string, decl: N): Array<{ node: N; links: Links }> {
+export function refsOf(scope: N, name: string, decl: N): ValueUse[] {
   const { nodes, links } = indexTree(scope);
   return nodes
     .filter((n) => isIdent(n, name) && n !== decl)
@@ -107,7 +119,7 @@ function viaVariable(decl: N, lib: HttpLib, links: Links): Consumer | string {
     else return `it uses the V1 response object \`${name}\` beyond its JSON body`;
   }
   return {
-    apply(value) {
+    apply(value, mapper = orderReads) {
       for (const [g, l] of guards) removeStatement(l, g);
       const only = reads.length === 1 ? reads[0]! : undefined;
       const outer = only ? outerCast(only[0], only[1]) : undefined;
@@ -122,7 +134,7 @@ function viaVariable(decl: N, lib: HttpLib, links: Links): Consumer | string {
         // `const res = await fetch(…); const data = await res.json();` → `const data = <V2 value>;`
         removeStatement(links, declStmt);
         replaceNode(only[1], outer, value);
-        return settle(value, only[1]);
+        return settle(value, only[1], mapper);
       }
       decl.init = value;
       decl.id.typeAnnotation = null;
@@ -130,9 +142,9 @@ function viaVariable(decl: N, lib: HttpLib, links: Links): Consumer | string {
       for (const [read, l] of reads) {
         const ident = { type: 'Identifier', name };
         replaceNode(l, read, ident);
-        unknown.push(...settle(ident, l));
+        unknown.push(...settle(ident, l, mapper, false));
       }
-      return [...unknown, ...renameFieldReads(scope, name, decl.id)];
+      return [...unknown, ...mapper(refsOf(scope, name, decl.id), value)];
     },
   };
 }
@@ -149,9 +161,9 @@ function programOf(links: Links, node: N): N {
  * request field is renamed to its V2 name and marked (the read payload may not carry it); `status` and the
  * rest are marked and left as they are.
  */
-export function renameFieldReads(scope: N, name: string, decl: N): UnknownRead[] {
+export const orderReads: ReadMapper = (uses) => {
   const unknown: UnknownRead[] = [];
-  for (const { node, links } of refsOf(scope, name, decl)) {
+  for (const { node, links } of uses) {
     const m = links.get(node)?.parent;
     if (m?.type !== 'MemberExpression' || m.object !== node || m.computed) continue;
     const field = propName(m);
@@ -178,20 +190,24 @@ export function renameFieldReads(scope: N, name: string, decl: N): UnknownRead[]
     }
   }
   return unknown;
-}
+};
 
 const STATUS_NOTE =
   "reads `status`: in V2 an order's status is an object whose fields the reference does not show; V1 status values do not carry over.";
 
-/** A replaced expression that initialises a variable: the variable holds the V2 value now. */
-function settle(target: N, links: Links): UnknownRead[] {
+/**
+ * A replaced expression that initialises a variable: the variable holds the V2 value now, and its uses are
+ * mapped; any other place the value is used in (a field read of it, a return) is mapped as it is.
+ */
+function settle(target: N, links: Links, mapper: ReadMapper, direct = true): UnknownRead[] {
   const l = links.get(target);
   if (l?.parent.type === 'VariableDeclarator' && l.key === 'init' && l.parent.id.type === 'Identifier') {
     l.parent.id.typeAnnotation = null;
     const scope = functionOf(links, l.parent) ?? programOf(links, l.parent);
-    return renameFieldReads(scope, l.parent.id.name, l.parent.id);
+    return mapper(refsOf(scope, l.parent.id.name, l.parent.id), target);
   }
-  return [];
+  if (!direct || l?.parent.type === 'ExpressionStatement') return [];
+  return mapper([{ node: target, links }], target);
 }
 
 /** A cast to the V1 response type (`(await res.json()) as V1Order`) goes with it: the V2 value is typed. */
@@ -208,10 +224,10 @@ function outerCast(target: N, links: Links): N {
 
 function replacing(target: N, links: Links): Consumer {
   return {
-    apply(value) {
+    apply(value, mapper = orderReads) {
       const outer = outerCast(target, links);
       replaceNode(links, outer, value);
-      return settle(value, links);
+      return settle(value, links, mapper);
     },
   };
 }
@@ -273,11 +289,11 @@ function destructured(decl: N, links: Links): Consumer | string {
     return 'it reads more than `data` of the response';
   const name = props[0].value.name;
   return {
-    apply(value) {
+    apply(value, mapper = orderReads) {
       decl.id = { type: 'Identifier', name };
       decl.init = value;
       const scope = functionOf(links, decl) ?? programOf(links, decl);
-      return renameFieldReads(scope, name, decl.id);
+      return mapper(refsOf(scope, name, decl.id), value);
     },
   };
 }

@@ -10,6 +10,7 @@ export interface SetupOptions {
   stores: Readonly<Record<string, string>>;
 }
 
+export const RENDER_MODULE = '@partner-print/render';
 export const DEFAULT_KEY_EXPRESSION = "process.env.PARTNER_PRINT_SECRET_KEY ?? ''";
 const BASE_FALLBACK = "process.env.PARTNER_PRINT_BASE_URL ?? ''";
 
@@ -44,7 +45,7 @@ function importsName(body: N[], module: string, name: string): boolean {
 export function addSetup(
   program: N,
   file: string,
-  opts: SetupOptions & { baseUrl: string | undefined; adapter: boolean; names: Names },
+  opts: SetupOptions & { baseUrl: string | undefined; adapter: boolean; render: boolean; names: Names },
 ): string[] {
   const body: N[] = program.body;
   const cjs =
@@ -59,12 +60,21 @@ export function addSetup(
     wanted.push(['@partner-print/client', 'createClient', clientCode(opts)]);
   if (opts.adapter && !declares(body, opts.names.adapter))
     wanted.push(['@partner-print/migrate', 'createV1Adapter', adapterCode(opts.names, opts.stores)]);
-  if (!wanted.length) return [];
   const lines: string[] = [];
   for (const [module, name] of wanted) {
     if (importsName(body, module, name)) continue;
     lines.push(cjs ? `const { ${name} } = require('${module}');` : `import { ${name} } from '${module}';`);
   }
+  const render = opts.names.render;
+  if (opts.render && !importsName(body, RENDER_MODULE, render) && !declares(body, render)) {
+    const spec = render === 'renderMockup' ? render : `renderMockup${cjs ? ':' : ' as'} ${render}`;
+    lines.push(
+      cjs
+        ? `const { ${spec} } = require('${RENDER_MODULE}');`
+        : `import { ${spec} } from '${RENDER_MODULE}';`,
+    );
+  }
+  if (!lines.length && !wanted.length) return [];
   const decls = wanted.map(([, , code]) => code);
   const at = lastHeaderIndex(body) + 1;
   const stmts = parseStatementsCode(
@@ -102,23 +112,36 @@ function adapterCode(names: Names, stores: Readonly<Record<string, string>>): st
   return `const ${names.adapter} = createV1Adapter(${names.client}${arg});`;
 }
 
-/** The names of an earlier run's client and adapter, or free names for new ones. */
-export function chooseNames(nodes: N[]): Names {
+/** The names of an earlier run's client, adapter and renderMockup, or free names for new ones. */
+export function chooseNames(nodes: N[]): { names: Names; free: (base: string) => string } {
   const used = new Set<string>();
   let client: string | undefined;
   let adapter: string | undefined;
+  let render: string | undefined;
   for (const n of nodes) {
     if (n.type === 'Identifier') used.add(n.name);
     if (n.type === 'VariableDeclarator' && isIdent(n.id) && n.init?.type === 'CallExpression') {
       if (isIdent(n.init.callee, 'createClient')) client ??= n.id.name;
       if (isIdent(n.init.callee, 'createV1Adapter')) adapter ??= n.id.name;
     }
+    if (n.type === 'ImportDeclaration' && n.source.value === RENDER_MODULE)
+      for (const sp of n.specifiers) if (sp.imported?.name === 'renderMockup') render ??= sp.local.name;
   }
   const free = (base: string) => {
     for (let i = 1; ; i++) {
       const name = i === 1 ? base : `${base}${i}`;
-      if (!used.has(name)) return name;
+      if (!used.has(name)) {
+        used.add(name);
+        return name;
+      }
     }
   };
-  return { client: client ?? free('partnerPrint'), adapter: adapter ?? free('partnerPrintV1') };
+  return {
+    names: {
+      client: client ?? free('partnerPrint'),
+      adapter: adapter ?? free('partnerPrintV1'),
+      render: render ?? free('renderMockup'),
+    },
+    free,
+  };
 }

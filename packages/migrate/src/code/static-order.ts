@@ -1,7 +1,7 @@
 import { v2FieldName } from '../case.ts';
 import { V1_ORDER_FIELDS, V1_ORDERLINE_FIELDS } from '../convert.ts';
-import { decodeBase64Image } from '../image.ts';
 import { bare, isString, type N, objectProps, singleQuoted } from './ast.ts';
+import { IMAGE_KEYS as IMAGE_FIELDS } from './image-call.ts';
 import type { Names } from './v2-calls.ts';
 import type { Bindings } from './values.ts';
 
@@ -10,10 +10,10 @@ import type { Bindings } from './values.ts';
  * without running: names through the conversion's tables (`partner_reference` → `customIdentifier`,
  * `shipping_kind` → `shippingKind`), `store_code` through the `--store` map (a literal code), each orderline's
  * `sku` through the `--skus` mapping when it is a literal SKU there, else through the legacy-SKU look-up where
- * the code runs; an `image` (or `image_base64`) that is provably a JPEG or PNG in plain base64 is uploaded
- * first, `imageReference: await client.uploadImage(<its bytes>)`. Anything else (an address, an image that is
- * a data URL, base64url or not known here, a store code
- * only known at run time, a computed list of lines) is converted at run time by `convertV1Order`.
+ * the code runs; an `image` (or `image_base64`) written out in the code that is provably a JPEG or PNG (plain
+ * base64, base64url or a data URL) is uploaded first, once per flow (`images.ts`), and its reference goes on the
+ * line. Anything else (an address, an image only known at run time, a store code only known at run time, a
+ * computed list of lines) is converted at run time by `convertV1Order`.
  */
 export interface StaticOrder {
   code: string;
@@ -35,6 +35,8 @@ interface Lines {
   names: Names;
   nodes: N[];
   needsAdapter: boolean;
+  /** The name a written-out image's upload is bound to; undefined when it is only known at run time. */
+  image(image: N): string | undefined;
 }
 
 /** A literal SKU in the mapping is its reference; anything else is looked up where the code runs. */
@@ -47,25 +49,7 @@ function productReference(sku: N, at: Lines): string {
 }
 
 const SKU_KEYS = new Set(['sku', 'legacy_sku']);
-const IMAGE_KEYS = new Set(['image', 'image_base64']);
-/** What `atob` reads as it is: no data URL, no base64url alphabet, no whitespace. */
-const PLAIN_BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
-
-/**
- * The upload of an image written out in the code, when its text is plain base64 of a JPEG or PNG (checked
- * here as `convertV1Order` checks it where the code runs); undefined for anything else.
- */
-function uploadedImage(image: N, at: Lines): string | undefined {
-  const value = at.b.resolve(image);
-  if (!isString(value) || !PLAIN_BASE64.test(value.value)) return undefined;
-  try {
-    decodeBase64Image(value.value);
-  } catch {
-    return undefined;
-  }
-  const i = at.nodes.push(image) - 1;
-  return `await ${at.names.client}.uploadImage(Uint8Array.from(atob(__pp${i}__), (c) => c.charCodeAt(0)))`;
-}
+const IMAGE_KEYS = new Set<string>(IMAGE_FIELDS);
 
 function orderline(line: N, at: Lines): string | undefined {
   const props = objectProps(bare(line));
@@ -79,12 +63,18 @@ function orderline(line: N, at: Lines): string | undefined {
   const imageNode = props.get('image') ?? props.get('image_base64');
   const product = productReference(sku, at);
   const qAt = at.nodes.push(quantity) - 1;
-  const image = imageNode && uploadedImage(imageNode, at);
+  const image = imageNode && at.image(imageNode);
   if (imageNode && !image) return undefined;
   return `{ productReference: ${product}, ${v2FieldName('quantity')}: __pp${qAt}__${image ? `, ${v2FieldName('image_reference')}: ${image}` : ''} }`;
 }
 
-export function staticOrder(body: N, b: Bindings, maps: StaticMaps, names: Names): StaticOrder | undefined {
+export function staticOrder(
+  body: N,
+  b: Bindings,
+  maps: StaticMaps,
+  names: Names,
+  image: (image: N) => string | undefined,
+): StaticOrder | undefined {
   const props = objectProps(b.resolve(body));
   const allowed = new Set([
     'store_code',
@@ -109,7 +99,7 @@ export function staticOrder(body: N, b: Bindings, maps: StaticMaps, names: Names
   )
     return undefined;
   if (props.has('partner_reference') && props.has('custom_identifier')) return undefined;
-  const at: Lines = { b, maps, names, nodes: [], needsAdapter: false };
+  const at: Lines = { b, maps, names, nodes: [], needsAdapter: false, image };
   const converted = lines.elements.map((l: N) => orderline(l, at));
   if (converted.some((l: string | undefined) => l === undefined)) return undefined;
   const id = props.get('partner_reference') ?? props.get('custom_identifier');

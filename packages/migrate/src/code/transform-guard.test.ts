@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 
 // A failure inside the rewrite (here: the response analysis throws) is that file's error, not the run's.
-vi.mock('./consumers.ts', () => ({
+vi.mock('./consumers.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('./consumers.ts')>()),
   consumerOf: () => {
     throw new RangeError('Maximum call stack size exceeded');
   },

@@ -210,20 +210,84 @@ describe('order bodies written out in the code', () => {
       const text = `const ART = '${PNG}';\n${src(`{ store_code: 'ACME1', shipping_kind: 'combined', partner_reference: id, orderlines: [{ sku, quantity: 1, ${key}: ART }] }`)}`;
       const r = transformSource(text, 'a.ts', { stores });
       expect(r.output, key).toContain(
-        'orderlines: [{ productReference: await partnerPrintV1.productReference(sku), quantity: 1, imageReference: await partnerPrint.uploadImage(Uint8Array.from(atob(ART), (c) => c.charCodeAt(0))) }]',
+        '  const artImage = await partnerPrint.uploadImage(Uint8Array.from(atob(ART), (c) => c.charCodeAt(0)));\n',
+      );
+      expect(r.output, key).toContain(
+        'orderlines: [{ productReference: await partnerPrintV1.productReference(sku), quantity: 1, imageReference: artImage }]',
       );
       expect(transformSource(r.output, 'a.ts', { stores }).changed).toBe(false);
     }
-    // The bytes the rewritten code uploads are the bytes convertV1Order would upload.
-    for (const b64 of [PNG, PNG.replace(/=+$/, '')])
-      expect(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))).toEqual(decodeBase64Image(b64).bytes);
+  });
+
+  // Every spelling convertV1Order decodes, as a constant and as a literal: the bytes the rewritten code uploads
+  // (its upload expression, evaluated) are the bytes convertV1Order would upload.
+  const url = PNG.replace(/\+/g, '-').replace(/\//g, '_');
+  const spellings = {
+    plain: PNG,
+    unpadded: PNG.replace(/=+$/, ''),
+    base64url: url.replace(/=+$/, ''),
+    'data URL': `data:image/png;base64,${PNG}`,
+    'data URL, base64url': `data:image/png;base64,${url}`,
+    'line breaks': `${PNG.slice(0, 40)}\n${PNG.slice(40)}`,
+  };
+  it.each(Object.entries(spellings))('a %s image is decoded and uploaded statically', (_, image) => {
+    for (const form of ['const', 'literal'] as const) {
+      const value = form === 'const' ? 'ART' : JSON.stringify(image);
+      const text = `const ART = ${JSON.stringify(image)};\n${src(`{ store_code: 'ACME1', shipping_kind: 'combined', partner_reference: id, orderlines: [{ sku, quantity: 1, image: ${value} }] }`)}`;
+      const r = transformSource(text, 'a.ts', { stores });
+      const upload = /uploadImage\((Uint8Array\.from\(atob\(.*\), \(c\) => c\.charCodeAt\(0\)\))\);/.exec(
+        r.output,
+      );
+      expect(upload, `${form}: ${r.output}`).not.toBeNull();
+      expect(r.output).not.toContain('toV2Order');
+      const bytes = new Function('ART', `return ${upload![1]};`)(image);
+      expect(bytes, form).toEqual(decodeBase64Image(image).bytes);
+      expect(transformSource(r.output, 'a.ts', { stores }).changed).toBe(false);
+    }
+  });
+
+  it('the same image on two lines, or in a render and an order of one flow, is uploaded once', () => {
+    const twoLines = transformSource(
+      `const ART = '${PNG}';\n${src(`{ store_code: 'ACME1', shipping_kind: 'combined', partner_reference: id, orderlines: [{ sku, quantity: 1, image: ART }, { sku: 'B', quantity: 2, image: ART }] }`)}`,
+      'a.ts',
+      { stores },
+    );
+    expect(twoLines.output.split('uploadImage(').length - 1).toBe(1);
+    expect(twoLines.output.split('imageReference: artImage').length - 1).toBe(2);
+    // The same bytes spelled twice (a data URL and plain base64) are one image too.
+    const twoSpellings = transformSource(
+      src(
+        `{ store_code: 'ACME1', shipping_kind: 'combined', partner_reference: id, orderlines: [{ sku, quantity: 1, image: '${PNG}' }, { sku: 'B', quantity: 2, image: 'data:image/png;base64,${PNG}' }] }`,
+      ),
+      'a.ts',
+      { stores },
+    );
+    expect(twoSpellings.output.split('uploadImage(').length - 1).toBe(1);
+    const flow = `const ART = '${PNG}';
+const H = { 'X-Partner-Code': 'A' };
+export async function f(id: string) {
+  const preview = await fetch('https://h.example/v1/render', { method: 'POST', headers: H, body: JSON.stringify({ scene_reference: 'Scene_a', product_reference: 'Product_b', perspective_reference: 'Perspective_c', image: ART }) });
+  await preview.json();
+  const res = await fetch('https://h.example/v1/orders', { method: 'POST', headers: H, body: JSON.stringify({ store_code: 'ACME1', shipping_kind: 'combined', partner_reference: id, orderlines: [{ sku: 'A', quantity: 1, image: ART }] }) });
+  return (await res.json()).reference;
+}
+`;
+    const r = transformSource(flow, 'a.ts', { stores });
+    expect(r.findings.filter((x) => x.kind === 'rewritten').map((x) => x.what)).toEqual([
+      'POST /render (fetch)',
+      'POST /orders (fetch)',
+    ]);
+    expect(r.output.split('uploadImage(').length - 1).toBe(1);
+    expect(r.output).toContain('image: artImage');
+    expect(r.output).toContain('imageReference: artImage');
+    expect(transformSource(r.output, 'a.ts', { stores }).changed).toBe(false);
   });
 
   it('an image that is not provably base64 JPEG/PNG data keeps the run-time conversion', () => {
     for (const image of [
       "'R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7'", // a GIF: V2 refuses it, convertV1Order says so
-      `'data:image/png;base64,${PNG}'`, // a data URL: not what atob reads
-      `'${PNG.replace(/\+/g, '-')}'`, // base64url
+      `'data:image/png,${PNG}'`, // a data URL that is not base64
+      `'${PNG}\\u00a0'`, // a space atob does not skip
       "'not base64 at all'",
       "''",
       'id', // only known at run time

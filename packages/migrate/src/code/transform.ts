@@ -18,13 +18,15 @@ import {
 import { rewriteCallbackReads } from './callbacks.ts';
 import { type CallSite, findInstances, headerNames, headerProblem, libraryNames, readCall } from './calls.ts';
 import { countRefs, removeUnused } from './cleanup.ts';
+import { innerComments, keepComments } from './comments.ts';
 import { consumerOf } from './consumers.ts';
+import { ImageUploads, type Pending, staticImage } from './images.ts';
 import { findV1Mocks, MOCK_REASON } from './mocks.ts';
 import { type Ast, checkParses, parseSource, printAst } from './parse.ts';
 import { addSetup, chooseNames, DEFAULT_KEY_EXPRESSION } from './setup.ts';
 import { type StaticMaps, staticOrder } from './static-order.ts';
 import { addTodo, hasTodo, TODO_TAG } from './todo.ts';
-import { type Names, planCall } from './v2-calls.ts';
+import { type Names, type PlanContext, planCall } from './v2-calls.ts';
 import { Bindings, evalString, flatten, isV1Url, type Piece, v1Split } from './values.ts';
 import { findWrappers, type Wrapper } from './wrappers.ts';
 
@@ -103,8 +105,10 @@ interface Context {
   findings: CodeFinding[];
   baseUrl?: string;
   adapter: boolean;
+  render: boolean;
   rewrites: number;
   names: Names;
+  uploads: ImageUploads;
   maps: StaticMaps;
   todo(node: N, what: string, reason: string, links: Map<N, Link>, leftover?: boolean): void;
 }
@@ -116,6 +120,22 @@ function describe(site: CallSite, lib: string): string {
   return `${site.method ?? '?'} ${path} (${lib})`;
 }
 
+/** What the plans of one call read values with; `pending` collects the static image uploads it needs. */
+function planContext(ctx: Context, stmt: N | undefined, links: Map<N, Link>, pending: Pending): PlanContext {
+  return {
+    names: ctx.names,
+    b: ctx.b,
+    staticBytes: (image) => staticImage(image, ctx.b),
+    image(image) {
+      const s = staticImage(image, ctx.b);
+      return s && stmt ? ctx.uploads.use(s, stmt, links, pending) : undefined;
+    },
+    staticOrder(body) {
+      return staticOrder(body, ctx.b, ctx.maps, ctx.names, (image) => this.image(image));
+    },
+  };
+}
+
 /** Rewrites one V1 call, or marks it. */
 function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: string): void {
   const what = describe(site, libName);
@@ -123,10 +143,10 @@ function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: 
     (site.extra.length
       ? `it passes options the V2 client does not take (${site.extra.join(', ')})`
       : undefined) ?? headerProblem(site.headers, ctx.b);
+  const pending: Pending = [];
+  const stmt = statementOf(links, site.node);
   const plan = site.url
-    ? planCall(ctx.names, site.method, site.url, site.body, (body) =>
-        staticOrder(body, ctx.b, ctx.maps, ctx.names),
-      )
+    ? planCall(planContext(ctx, stmt, links, pending), site.method, site.url, site.body)
     : ({ ok: false, reason: 'its URL is not known statically' } as const);
   const reason = problem ?? (plan.ok ? undefined : plan.reason);
   const consumer = reason || !plan.ok ? undefined : consumerOf(site.node, site.lib, links);
@@ -144,11 +164,18 @@ function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: 
   const at = v1Split(base);
   if (!ctx.baseUrl && at >= 0 && !/\{h\d+\}/.test(base.slice(0, at)))
     ctx.baseUrl = `${base.slice(0, at - 3)}/v2`;
-  const stmt = statementOf(links, site.node);
-  const unknown = consumer.apply(plan.value());
+  const comments = innerComments(site.node);
+  const value = plan.value();
+  const unknown = consumer.apply(value, plan.reads);
+  // Where the V2 value ended up (the consumer may have moved it into the statement that read the JSON).
+  const now = pending.length || comments.length ? indexTree(ctx.ast.program).links : links;
+  const home = statementOf(now, value) ?? stmt;
+  ctx.uploads.commit(pending, home, now, ctx.file);
+  if (home) keepComments(comments, home);
   const once = plan.endpoint.id === 'create-order' ? withoutIdentifier(site.body, ctx.b) : undefined;
-  if (once && stmt) ctx.todo(stmt, 'order without partner_reference', once, links);
+  if (once && home) ctx.todo(home, 'order without partner_reference', once, now);
   ctx.adapter ||= plan.needsAdapter;
+  ctx.render ||= plan.render === true;
   ctx.rewrites++;
   const target = plan.endpoint.v2.map((e) => `${e.method} ${e.path}`).join(' + ');
   ctx.findings.push({ ...pos, kind: 'rewritten', what, detail: `→ ${target} through the V2 client` });
@@ -316,11 +343,14 @@ function rewrite(text: string, file: string, options: CodeOptions): TransformRes
   const seen = new Set<N>();
   const reported = new Set<string>();
   const added = new Set<N>();
+  const { names, free } = chooseNames(index.nodes);
   const ctx: Context = {
     file,
     ast,
     b,
-    names: chooseNames(indexTree(ast.program).nodes),
+    names,
+    uploads: new ImageUploads(names.client, free),
+    render: false,
     maps: { stores: options.stores ?? {}, products: options.productReferences ?? {} },
     findings: [],
     adapter: false,
@@ -380,6 +410,7 @@ function rewrite(text: string, file: string, options: CodeOptions): TransformRes
       stores: options.stores ?? {},
       baseUrl: ctx.baseUrl,
       adapter: ctx.adapter,
+      render: ctx.render,
       names: ctx.names,
     });
     removeUnused(ast.program, before);

@@ -1,13 +1,35 @@
 import { ENDPOINT_MAP, type EndpointMapping, mapV1Endpoint } from '../endpoints.ts';
 import { bare, isIdent, type N } from './ast.ts';
+import { orderReads, type ReadMapper } from './consumers.ts';
+import { imageReads, planImageUpload } from './image-call.ts';
+import type { StaticImage } from './images.ts';
 import { parseExpressionCode } from './parse.ts';
+import { planRender, renderReads } from './render-call.ts';
 import type { StaticOrder } from './static-order.ts';
+import { stockReads, stockValue } from './stock.ts';
+import type { Bindings } from './values.ts';
 import { v1Split } from './values.ts';
 
-/** The names the rewritten code binds: the V2 client and the run-time V1 adapter (free names of the file). */
+/**
+ * The names the rewritten code binds: the V2 client, the run-time V1 adapter and `renderMockup` (free names of
+ * the file, or the ones an earlier run bound).
+ */
 export interface Names {
   client: string;
   adapter: string;
+  render: string;
+}
+
+/** What a plan reads the V1 call's values with. */
+export interface PlanContext {
+  names: Names;
+  b: Bindings;
+  /** The V2 order body written out, when the V1 body converts without running. */
+  staticOrder(body: N): StaticOrder | undefined;
+  /** A base64 image written out in the code, decoded (undefined for anything else). */
+  staticBytes(image: N): StaticImage | undefined;
+  /** The name a static image's upload is bound to, declared above the call once it is rewritten. */
+  image(image: N): string | undefined;
 }
 
 /** An expression from code with `__ppN__` placeholders replaced by existing nodes. */
@@ -34,7 +56,16 @@ export function fill(code: string, nodes: N[]): N {
 }
 
 export type Plan =
-  | { ok: true; endpoint: EndpointMapping; value: () => N; needsAdapter: boolean }
+  | {
+      ok: true;
+      endpoint: EndpointMapping;
+      value: () => N;
+      needsAdapter: boolean;
+      /** How the code's reads of the V1 answer map to the V2 value. */
+      reads: ReadMapper;
+      /** Whether the value calls `renderMockup` (imported from `@partner-print/render`). */
+      render?: boolean;
+    }
   | { ok: false; endpoint?: EndpointMapping; reason: string };
 
 const orderRead = (n: Names) =>
@@ -62,13 +93,12 @@ function orderIdentifier(path: string, holes: N[], endpoint: string): N | undefi
 
 /** What a V1 call becomes, or why it is left as it is. */
 export function planCall(
-  names: Names,
+  ctx: PlanContext,
   method: string | undefined,
   url: { text: string; holes: N[] },
   body: N | 'opaque' | undefined,
-  /** The V2 body written out, when the V1 body converts without running. */
-  toStatic?: (body: N) => StaticOrder | undefined,
 ): Plan {
+  const names = ctx.names;
   const at = v1Split(url.text);
   const path = url.text.slice(at) || '/';
   if (!method) return { ok: false, reason: 'its HTTP method is only known at run time' };
@@ -80,26 +110,50 @@ export function planCall(
       ok: false,
       reason: `${method} ${path.replace(/\{h\d+\}/g, '…')} is not a V1 endpoint of the reference`,
     };
-  if (endpoint.id === 'create-order') {
-    if (body === undefined || body === 'opaque')
-      return { ok: false, endpoint, reason: 'the order body is not JSON built from a value' };
-    const known = toStatic?.(body);
-    return {
-      ok: true,
-      endpoint,
-      needsAdapter: known ? known.needsAdapter : true,
-      value: () =>
-        known
-          ? fill(`(await ${names.client}.createOrder(${known.code})).order`, known.nodes)
-          : fill(`(await ${names.client}.createOrder(await ${names.adapter}.toV2Order(__pp0__))).order`, [
-              body,
-            ]),
-    };
-  }
-  if (endpoint.id === 'get-order' || endpoint.id === 'lookup-by-partner-reference') {
-    const id = orderIdentifier(path, url.holes, endpoint.id);
-    if (!id) return { ok: false, endpoint, reason: 'the order identifier in its path is not one value' };
-    return { ok: true, endpoint, needsAdapter: true, value: () => fill(orderRead(names), [id]) };
+  const ok = { ok: true as const, endpoint, reads: orderReads };
+  switch (endpoint.id) {
+    case 'create-order': {
+      if (body === undefined || body === 'opaque')
+        return { ok: false, endpoint, reason: 'the order body is not JSON built from a value' };
+      const known = ctx.staticOrder(body);
+      return {
+        ...ok,
+        needsAdapter: known ? known.needsAdapter : true,
+        value: () =>
+          known
+            ? fill(`(await ${names.client}.createOrder(${known.code})).order`, known.nodes)
+            : fill(`(await ${names.client}.createOrder(await ${names.adapter}.toV2Order(__pp0__))).order`, [
+                body,
+              ]),
+      };
+    }
+    case 'get-order':
+    case 'lookup-by-partner-reference': {
+      const id = orderIdentifier(path, url.holes, endpoint.id);
+      if (!id) return { ok: false, endpoint, reason: 'the order identifier in its path is not one value' };
+      return { ...ok, needsAdapter: true, value: () => fill(orderRead(names), [id]) };
+    }
+    case 'stock':
+      if (/\?/.test(path))
+        return { ok: false, endpoint, reason: 'it passes a query V2 lists do not document' };
+      return {
+        ...ok,
+        needsAdapter: false,
+        reads: stockReads(names.client),
+        value: () => fill(stockValue(names.client), []),
+      };
+    case 'images':
+    case 'render': {
+      const planned = endpoint.id === 'images' ? planImageUpload(body, ctx) : planRender(body, ctx);
+      if (typeof planned === 'string') return { ok: false, endpoint, reason: planned };
+      return {
+        ...ok,
+        needsAdapter: planned.slots.needsAdapter,
+        reads: endpoint.id === 'images' ? imageReads : renderReads,
+        render: endpoint.id === 'render',
+        value: () => fill(planned.code, planned.slots.nodes),
+      };
+    }
   }
   return { ok: false, endpoint, reason: endpoint.note };
 }

@@ -1,20 +1,7 @@
-import axios from 'axios';
-
 import { createClient } from '@partner-print/client';
 import { createV1Adapter } from '@partner-print/migrate';
 const partnerPrint2 = createClient({ secretKey: process.env.PARTNER_PRINT_SECRET_KEY ?? '', baseUrl: 'https://api.partner-print.example/v2' });
 const partnerPrintV1 = createV1Adapter(partnerPrint2, { stores: { 'ACME1': 'Store_tGE0NHjohySteoIVhpOEDzxjkU' } });
-
-// One axios instance for the V1 API, with the credentials as default headers.
-// TODO(partner-print v2): the V1 base URL is still used by code this tool did not rewrite. — https://partner-print.github.io/sdk/#/guide-migrating-from-v1
-const partnerPrint = axios.create({
-  baseURL: 'https://api.partner-print.example/v1',
-  headers: {
-    'x-partner-code': process.env.PP_PARTNER_CODE,
-    'x-api-key': process.env.PP_API_KEY,
-  },
-  timeout: 10_000,
-});
 
 export async function submitOrder(cart: { id: string; sku: string; qty: number }) {
   const data = (await partnerPrint2.createOrder({ storeReference: 'Store_tGE0NHjohySteoIVhpOEDzxjkU', shippingKind: 'combined', customIdentifier: `cart-${cart.id}`, orderlines: [{ productReference: await partnerPrintV1.productReference(cart.sku), quantity: cart.qty }] })).order;
@@ -34,7 +21,11 @@ export async function findByPartnerReference(partnerReference: string) {
 }
 
 export async function listStock() {
-  // TODO(partner-print v2): V1 call left as it is: V1 stock is split into products, productgroups and warehouse items. Items are only relevant when the partner stores stock with the service. — https://partner-print.github.io/sdk/#/guide-migrating-from-v1
-  const { data } = await partnerPrint.get('/stock');
+  const data = {
+    products: await partnerPrint2.collect('/products'),
+    productgroups: await partnerPrint2.collect('/productgroups'),
+    items: await partnerPrint2.collect('/items')
+  };
+  // TODO(partner-print v2): uses the V1 stock list as a whole: V2 splits it into products, productgroups and warehouse items (here the three lists, { products, productgroups, items }), whose entries are not V1 stock entries. — https://partner-print.github.io/sdk/#/guide-migrating-from-v1
   return data;
 }

@@ -23,6 +23,6 @@ export async function orderState(reference: string) {
 }
 
 export async function renderPreview(image: string) {
-  // TODO(partner-print v2): V1 call left as it is: POST /render becomes POST /renders with polling; each call spends the composition tokenCost from the weekly rendertokens (see @partner-print/render). — https://partner-print.github.io/sdk/#/guide-migrating-from-v1
+  // TODO(partner-print v2): V1 call left as it is: a V2 render needs a composition (a scene, a product and a perspective); the body does not name scene_reference or perspective_reference. — https://partner-print.github.io/sdk/#/guide-migrating-from-v1
   return v1.post('render', { json: { image } }).json();
 }

@@ -8,6 +8,7 @@ const partnerPrintV1 = createV1Adapter(partnerPrint, { stores: { 'ACME1': 'Store
 const WELCOME_ARTWORK = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 export async function sendSampleOrder(storeId: string): Promise<string> {
-  const order = (await partnerPrint.createOrder({ storeReference: 'Store_tGE0NHjohySteoIVhpOEDzxjkU', shippingKind: 'combined', customIdentifier: `sample-${storeId}`, orderlines: [{ productReference: 'Product_01HZX3M8Q6V2K9T4N7R5B1C0DE', quantity: 1, imageReference: await partnerPrint.uploadImage(Uint8Array.from(atob(WELCOME_ARTWORK), (c) => c.charCodeAt(0))) }, { productReference: await partnerPrintV1.productReference('TOTE-NATURAL-OLD'), quantity: 2 }] })).order;
+  const welcomeArtworkImage = await partnerPrint.uploadImage(Uint8Array.from(atob(WELCOME_ARTWORK), (c) => c.charCodeAt(0)));
+  const order = (await partnerPrint.createOrder({ storeReference: 'Store_tGE0NHjohySteoIVhpOEDzxjkU', shippingKind: 'combined', customIdentifier: `sample-${storeId}`, orderlines: [{ productReference: 'Product_01HZX3M8Q6V2K9T4N7R5B1C0DE', quantity: 1, imageReference: welcomeArtworkImage }, { productReference: await partnerPrintV1.productReference('TOTE-NATURAL-OLD'), quantity: 2 }] })).order;
   return order.reference;
 }

@@ -1,0 +1,66 @@
+import { type N, objectProps, propName } from './ast.ts';
+import type { ReadMapper, UnknownRead } from './consumers.ts';
+import { Slots } from './slots.ts';
+import type { PlanContext } from './v2-calls.ts';
+
+/** The fields a V1 image travels in (the order conversion's names): base64 text in JSON. */
+export const IMAGE_KEYS = ['image', 'image_base64'] as const;
+
+/**
+ * The bytes of a V1 base64 image uploaded through the client: an image written out in the code is decoded
+ * here and uploaded once per flow (`ctx.image`); one known only at run time goes through the adapter's
+ * `uploadImage`, which decodes and checks it as `convertV1Order` does and uploads the same bytes once.
+ */
+export function imageReference(image: N, ctx: PlanContext, slots: Slots): string {
+  const bound = ctx.image(image);
+  if (bound) return bound;
+  slots.needsAdapter = true;
+  return `await ${ctx.names.adapter}.uploadImage(${slots.slot(image)})`;
+}
+
+/**
+ * `POST /images` with `{ image: <base64> }` (or `image_base64`) → the Image_ reference of its bytes. Assumed V1
+ * shape (the reference shows none): the body's one field is the base64 text; the answer is the image resource
+ * at top level, so its `reference` is what V2 wraps as `image.reference`, which `uploadImage` returns itself.
+ */
+export function planImageUpload(
+  body: N | 'opaque' | undefined,
+  ctx: PlanContext,
+): { code: string; slots: Slots } | string {
+  const props = body && body !== 'opaque' ? objectProps(ctx.b.resolve(body)) : undefined;
+  if (!props) return 'the upload body is not an object written out in the code';
+  const keys = [...props.keys()];
+  if (keys.length !== 1 || !(IMAGE_KEYS as readonly string[]).includes(keys[0]!))
+    return `its body (${keys.join(', ') || 'empty'}) is not one base64 image field (image or image_base64)`;
+  const image = props.get(keys[0]!)!;
+  const slots = new Slots();
+  const literal = ctx.staticBytes(image);
+  if (!literal) slots.needsAdapter = true;
+  const code = literal
+    ? `await ${ctx.names.client}.uploadImage(${literal.bytes.replace('__pp0__', slots.slot(image))})`
+    : `await ${ctx.names.adapter}.uploadImage(${slots.slot(image)})`;
+  return { code, slots };
+}
+
+/** Reads of the V1 upload answer: `reference` is the value itself now; anything else is marked. */
+export const imageReads: ReadMapper = (uses) => {
+  const out: UnknownRead[] = [];
+  for (const { node, links } of uses) {
+    const m = links.get(node)?.parent;
+    const field =
+      m?.type === 'MemberExpression' && m.object === node && !m.computed ? propName(m) : undefined;
+    if (field === 'reference') {
+      const l = links.get(m)!;
+      if (l.index === undefined) l.parent[l.key] = node;
+      else l.parent[l.key][l.index] = node;
+    } else if (links.get(node)?.parent.type !== 'ExpressionStatement')
+      out.push({
+        node: m && field ? m : node,
+        field: field ?? '(the upload answer)',
+        reason: field
+          ? `reads \`${field}\` of the V1 upload answer; V2 answers { image: { reference } } only, and uploadImage returns that Image_ reference.`
+          : 'uses the V1 upload answer as a whole; V2 answers { image: { reference } }, and uploadImage returns that Image_ reference itself.',
+      });
+  }
+  return out;
+};
