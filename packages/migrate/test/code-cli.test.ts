@@ -77,11 +77,52 @@ describe('code: modes and exit codes', () => {
   });
 
   it('--check keeps failing on code marked TODO, after --write', async () => {
-    const dir = project({ 'stock.ts': V1_FILE.replace("api.post('/orders', order)", "api.get('/stock')") });
+    const dir = project({
+      'attrs.ts': V1_FILE.replace("api.post('/orders', order)", "api.get('/stock-attributes')"),
+    });
     await run(['code', dir, '--write']);
     const r = await run(['code', dir, '--check']);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/stock\.ts:\d+:\d+ +todo +GET \/stock \(axios\) — .*TODO already in place/);
+    expect(r.stdout).toMatch(
+      /attrs\.ts:\d+:\d+ +todo +GET \/stock-attributes \(axios\) — .*TODO already in place/,
+    );
+  });
+
+  it('--check on the new rewrites: stock, an upload and a render are findings before --write; after it, only what was marked', async () => {
+    const body = (fn: string) => V1_FILE.replace(/export async function create[\s\S]*$/, fn);
+    const dir = project({
+      'stock.ts': body(
+        "export async function counts() {\n  const { data } = await api.get('/stock');\n  return data.map((e) => e.logical_quantity);\n}\nexport async function dump() {\n  const { data } = await api.get('/stock');\n  return data;\n}\n",
+      ),
+      'upload.ts': body(
+        "export async function up(b64) {\n  const { data } = await api.post('/images', { image: b64 });\n  return data.reference;\n}\n",
+      ),
+      'render.ts': body(
+        "export async function show(sku, image_reference) {\n  const { data } = await api.post('/render', { scene_reference: 'Scene_01HZX3M8Q6V2K9T4N7R5B1C0SC', perspective_reference: 'Perspective_01HZX3M8Q6V2K9T4N7R5B1C0PF', sku, image_reference });\n  return data;\n}\n",
+      ),
+    });
+    const before = await run(['code', dir, '--check']);
+    expect(before.code).toBe(1);
+    expect(before.stdout).toMatch(/stock\.ts:9:\d+ +rewritten +GET \/stock \(axios\) → GET \/items/);
+    expect(before.stdout).toMatch(
+      /stock\.ts:13:\d+ +rewritten +GET \/stock \(axios\) → GET \/products \+ GET \/productgroups \+ GET \/items/,
+    );
+    expect(before.stdout).toMatch(/upload\.ts:9:\d+ +rewritten +POST \/images/);
+    expect(before.stdout).toMatch(/render\.ts:9:\d+ +rewritten +POST \/render/);
+    await run(['code', dir, '--write']);
+    const after = await run(['code', dir, '--check']);
+    expect(after.code).toBe(1);
+    const findings = after.stdout.split('\n').filter((l) => /^\S+\.ts:\d+:\d+ /.test(l));
+    expect(findings.every((l) => /todo .*TODO already in place/.test(l))).toBe(true);
+    // The stock list returned whole and the render answer returned whole: two TODOs, nothing else.
+    expect(findings.map((l) => l.split(':')[0]?.replace(/^.*\//, '')).sort()).toEqual([
+      'render.ts',
+      'stock.ts',
+    ]);
+    expect((await run(['code', dir, '--write'])).stdout).not.toContain('---');
+    expect(readFileSync(join(dir, 'upload.ts'), 'utf8')).toContain(
+      'const data = await partnerPrintV1.uploadImage(b64);',
+    );
   });
 
   it('--key-expression sets where the key is read; a literal is refused', async () => {

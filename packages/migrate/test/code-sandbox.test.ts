@@ -2,7 +2,8 @@
 // local stand-ins): the order flows create the order the V1 code created (the
 // V1 partner reference as custom identifier, the legacy SKU's product, the mapped store), exactly once
 // across runs; the rewritten Express, Next.js, Fastify and Workers callback handlers answer a legacy callback the
-// sandbox delivers (next/server, like axios and express, stubbed) and create nothing, however often they run.
+// sandbox delivers (next/server, like axios and express, stubbed) and create nothing, however often they run; the
+// rewritten stock sync reads the V2 items and products, and the rewritten image uploads send each image's bytes.
 
 import { fileURLToPath } from 'node:url';
 import { createClient } from '@partner-print/client';
@@ -40,6 +41,8 @@ vi.mock('express', () => ({
 vi.mock('next/server', () => ({
   NextResponse: { json: (body: unknown, init?: ResponseInit) => Response.json(body, init) },
 }));
+// ky for the stock sync's one call left on V1 (never called here).
+vi.mock('ky', () => ({ default: { create: () => ({}) } }));
 vi.mock('axios', () => ({
   default: {
     create: (config: { baseURL?: string }) => ({
@@ -72,6 +75,8 @@ async function shippedWithCallback(
 const V2_BASE = 'https://api.partner-print.example/v2';
 let sandbox: ReturnType<typeof newSandbox>;
 const callbacks: string[] = [];
+/** The POST requests the rewritten code sent (V2 URLs). */
+const posts: string[] = [];
 
 beforeEach(() => {
   callbacks.length = 0;
@@ -83,8 +88,10 @@ beforeEach(() => {
   });
   // The rewritten modules create their client with the global fetch and the V1 host's /v2 base URL: both
   // are routed to the sandbox here, as DNS and the real service would route them.
+  posts.length = 0;
   vi.stubGlobal('fetch', (input: Request | string | URL, init?: RequestInit) => {
     const url = input instanceof Request ? input.url : String(input);
+    if ((input instanceof Request ? input.method : init?.method) === 'POST') posts.push(url);
     if (!url.startsWith(V2_BASE)) throw new Error(`unexpected request to ${url}`);
     const target = sandbox.baseUrl + url.slice(V2_BASE.length);
     return sandbox.fetch(input instanceof Request ? new Request(target, input) : target, init);
@@ -285,5 +292,40 @@ describe('rewritten corpus against the sandbox', () => {
       { custom_reference: 'fastify-5005', status: order.status },
     ]);
     expect((await ordersWith('fastify-5005')).map((o) => o.reference)).toEqual([reference]);
+  });
+
+  it('stock sync: quantities come from the warehouse items, the offered SKUs from the products’ legacy SKUs', async () => {
+    const sync = (await import(corpusPath('stock-sync/expected/stock.ts'))) as {
+      availableBySku(): Promise<Map<string, number>>;
+      orderableSkus(): Promise<Array<string | undefined>>;
+    };
+    const items = await reader().collect('/items');
+    const available = await sync.availableBySku();
+    expect([...available]).toEqual(items.map((i) => [i.sku, i.logicalQuantity]));
+    expect(available.size).toBeGreaterThan(0);
+    const skus = await sync.orderableSkus();
+    expect(skus).toEqual((await reader().collect('/products')).map((p) => p.legacyItemSKU));
+    expect(skus).toContain(sandbox.seed.legacySkus.nonPrint);
+    expect(posts).toEqual([]);
+  });
+
+  it('image uploads: the logo (a data URL constant) and the same bytes as run-time base64url give one Image_ reference, one upload each way', async () => {
+    const preview = (await import(corpusPath('render-preview/expected/preview.ts'))) as {
+      uploadLogo(): Promise<string>;
+      uploadArtwork(base64: string): Promise<string>;
+    };
+    const logo = await preview.uploadLogo();
+    expect(logo).toMatch(/^Image_/);
+    const png =
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+    const base64url = png.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+    expect(await preview.uploadArtwork(base64url)).toBe(logo);
+    // The adapter uploads the same bytes once however often they come.
+    expect(await preview.uploadArtwork(png)).toBe(logo);
+    expect(posts.filter((u) => u.endsWith('/v2/images'))).toHaveLength(2);
+    await expect(preview.uploadArtwork(btoa('GIF89a......'))).rejects.toMatchObject({
+      code: 'invalid_image',
+    });
+    expect(posts.filter((u) => u.endsWith('/v2/images'))).toHaveLength(2);
   });
 });

@@ -141,6 +141,9 @@ function viaVariable(decl: N, lib: HttpLib, links: Links): Consumer | string {
       const unknown: UnknownRead[] = [];
       for (const [read, l] of reads) {
         const ident = { type: 'Identifier', name };
+        const stmt = l.get(read)?.parent;
+        // `await res.json();` read only to wait for it: the V2 call already waited.
+        if (stmt?.type === 'ExpressionStatement' && removeStatement(l, stmt)) continue;
         replaceNode(l, read, ident);
         unknown.push(...settle(ident, l, mapper, false));
       }

@@ -6,11 +6,16 @@ import { parseExpressionCode } from './parse.ts';
 /**
  * `GET /stock` → the V2 lists, chosen by what the code reads of the V1 entries (the model is in
  * `v1-stock.ts`): entries iterated for their quantities become the warehouse items (`client.collect('/items')`),
- * entries iterated only for their SKU become the products (`sku` → `legacyItemSKU`); any other use — the list
- * returned or passed on, a field without a documented V2 equivalent — gets all three lists
- * (`{ products, productgroups, items }`) and a TODO where it is used.
+ * entries iterated only for their SKU become the products (`sku` → `legacyItemSKU`); a field without a documented
+ * V2 equivalent read next to those is left as it is, marked. Any other use — the list returned or passed on, an
+ * entry used whole, entries read for no known field — gets all three lists (`{ products, productgroups, items }`)
+ * and a TODO where it is used.
  */
 export const stockValue = (client: string) => `await ${client}.collect('/items')`;
+
+/** The one list the value reads (`GET /items`), or undefined for the three. */
+export const stockTarget = (value: N): string | undefined =>
+  value.type === 'AwaitExpression' ? `GET ${value.argument.arguments[0].value}` : undefined;
 
 const ARRAY_METHODS = new Set(['map', 'filter', 'find', 'findIndex', 'some', 'every', 'forEach', 'flatMap']);
 const BY_NAME = new Map(V1_STOCK_FIELDS.map((f) => [f.v1, f]));
@@ -21,11 +26,14 @@ interface ElementRead {
 }
 
 /** The entries' reads of one use: `for (const e of list)` or `list.map((e) => …)`; undefined for another use. */
-function elementReads(use: ValueUse): { reads: ElementRead[]; whole: N[]; param: N } | undefined {
+function elementReads(
+  use: ValueUse,
+): { reads: ElementRead[]; whole: N[]; param: N; more?: ValueUse } | undefined {
   const { node, links } = use;
   const p = links.get(node);
   let scope: N | undefined;
   let param: N | undefined;
+  let more: ValueUse | undefined;
   if (p?.parent.type === 'ForOfStatement' && p.key === 'right') {
     const d = p.parent.left.declarations?.[0];
     if (p.parent.left.declarations?.length === 1 && isIdent(d.id)) [scope, param] = [p.parent.body, d.id];
@@ -38,6 +46,10 @@ function elementReads(use: ValueUse): { reads: ElementRead[]; whole: N[]; param:
     const fn = call?.type === 'CallExpression' && call.callee === p.parent ? call.arguments[0] : undefined;
     if (/^(ArrowFunctionExpression|FunctionExpression)$/.test(fn?.type ?? '') && isIdent(fn.params[0]))
       [scope, param] = [fn.body, fn.params[0]];
+    // What `filter` answers is entries again: its own uses are followed; what `find` answers is one entry.
+    if (propName(p.parent) === 'filter') more = { node: call, links };
+    else if (propName(p.parent) === 'find' && links.get(call)?.parent.type !== 'ExpressionStatement')
+      return undefined;
   }
   if (!scope || !param) return undefined;
   const reads: ElementRead[] = [];
@@ -48,7 +60,20 @@ function elementReads(use: ValueUse): { reads: ElementRead[]; whole: N[]; param:
     if (field && !m.computed) reads.push({ m, field });
     else whole.push(r.node);
   }
-  return { reads, whole, param };
+  return { reads, whole, param, ...(more ? { more } : {}) };
+}
+
+/** Every use of the list, and of what `filter` made of it, with the entries' reads of each. */
+function allUses(uses: ValueUse[]) {
+  const out: Array<{ use: ValueUse; it: ReturnType<typeof elementReads> }> = [];
+  const queue = [...uses];
+  for (let use = queue.shift(); use; use = queue.shift()) {
+    const it = elementReads(use);
+    out.push({ use, it });
+    // What `filter` made of the list is followed as one more use (iterated, or else used whole).
+    if (it?.more) queue.push(it.more);
+  }
+  return out;
 }
 
 const unknownField = (field: string) =>
@@ -58,11 +83,11 @@ const WHOLE =
 const WHOLE_ENTRY =
   'uses a V1 stock entry as a whole: a V2 product or warehouse item is not a V1 stock entry (snake_case fields, a legacy SKU).';
 
-/** Which list the entries' reads need: `/items` for a quantity, `/products` for the SKU alone, else none. */
+/** Which list the entries' known reads need: `/items` for a quantity, `/products` for the SKU alone. */
 function listFor(fields: Set<string>): V2StockList | undefined {
-  const known = [...fields].map((f) => BY_NAME.get(f));
-  if (known.some((k) => !k)) return undefined;
-  return known.some((k) => k?.list === '/items') ? '/items' : fields.size ? '/products' : undefined;
+  const known = [...fields].flatMap((f) => BY_NAME.get(f) ?? []);
+  if (!known.length) return undefined;
+  return known.some((k) => k.list === '/items') ? '/items' : '/products';
 }
 
 /** Replaces a node in place (its parent is not at hand): the V2 value the consumer put there. */
@@ -74,7 +99,8 @@ function become(node: N, code: string): void {
 
 export function stockReads(client: string): ReadMapper {
   return (uses, value) => {
-    const iterated = uses.map(elementReads);
+    const all = allUses(uses);
+    const iterated = all.map((a) => a.it);
     const fields = new Set(iterated.flatMap((i) => i?.reads.map((r) => r.field) ?? []));
     const list = iterated.every((i) => i && !i.whole.length) ? listFor(fields) : undefined;
     const unknown: UnknownRead[] = [];
@@ -83,27 +109,30 @@ export function stockReads(client: string): ReadMapper {
         value,
         `{ products: await ${client}.collect('/products'), productgroups: await ${client}.collect('/productgroups'), items: await ${client}.collect('/items') }`,
       );
-      uses.forEach((u, i) => {
-        const it = iterated[i];
+      // Each use that has no V2 equivalent is marked with its reason; with none (entries read for no field at
+      // all), the list's own uses are.
+      for (const { use, it } of all) {
         const unmapped = it?.reads.find((r) => !BY_NAME.has(r.field));
-        const reason = it
-          ? unmapped
+        const reason = !it
+          ? WHOLE
+          : unmapped
             ? unknownField(unmapped.field)
             : it.whole.length
               ? WHOLE_ENTRY
-              : WHOLE
-          : WHOLE;
-        unknown.push({ node: u.node, field: unmapped?.field ?? '(the stock list)', reason });
-      });
+              : undefined;
+        if (reason) unknown.push({ node: use.node, field: unmapped?.field ?? '(the stock list)', reason });
+      }
+      if (!unknown.length)
+        for (const use of uses) unknown.push({ node: use.node, field: '(the stock list)', reason: WHOLE });
       return unknown;
     }
     if (list === '/products') value.argument.arguments[0] = { type: 'StringLiteral', value: '/products' };
     for (const it of iterated) {
       if (it) it.param.typeAnnotation = null;
       for (const { m, field } of it?.reads ?? []) {
-        const f = BY_NAME.get(field)!;
-        if (f.list === list) m.property = { type: 'Identifier', name: f.v2 };
-        else unknown.push({ node: m, field, reason: ITEM_SKU_NOTE });
+        const f = BY_NAME.get(field);
+        if (f?.list === list) m.property = { type: 'Identifier', name: f.v2 };
+        else unknown.push({ node: m, field, reason: f ? ITEM_SKU_NOTE : unknownField(field) });
       }
     }
     return unknown;

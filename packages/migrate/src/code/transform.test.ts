@@ -323,4 +323,161 @@ export async function f(id: string) {
       expect(r.output, body).toContain('await partnerPrintV1.toV2Order({');
     }
   });
+
+  describe('POST /render', () => {
+    const H = "{ 'X-Partner-Code': 'A' }";
+    const render = (body: string, use = 'const r = await res.json();\n  return r.media_url;') =>
+      `export async function f(sku: string) {\n  const res = await fetch('https://h.example/v1/render', { method: 'POST', headers: ${H}, body: JSON.stringify(${body}) });\n  ${use}\n}\n`;
+
+    it('becomes renderMockup with the composition and image references; reads of the V1 answer are marked', () => {
+      const r = transformSource(
+        render(
+          "{ scene_reference: 'Scene_a', perspective_reference: 'Perspective_b', product_reference: 'Product_c', image_reference: 'Image_d' }",
+        ),
+        'a.ts',
+      );
+      expect(r.output).toContain("import { renderMockup } from '@partner-print/render';");
+      expect(r.output).toContain(
+        "const r = await renderMockup(partnerPrint, { sceneReference: 'Scene_a', productReference: 'Product_c', perspectiveReference: 'Perspective_b', image: 'Image_d' });",
+      );
+      expect(r.output).not.toContain('createV1Adapter');
+      expect(r.findings.map((f) => [f.kind, f.what])).toEqual([
+        ['rewritten', 'POST /render (fetch)'],
+        ['todo', 'V1 response field media_url'],
+      ]);
+      expect(transformSource(r.output, 'a.ts').changed).toBe(false);
+      // A legacy SKU is looked up; a base64 image known only at run time goes through the adapter's upload.
+      const bySku = transformSource(
+        render(
+          "{ scene_reference: 'Scene_a', perspective_reference: 'Perspective_b', sku, image: sku }",
+          'await res.json();',
+        ),
+        'a.ts',
+      );
+      expect(bySku.output).toContain(
+        "await renderMockup(partnerPrint, { sceneReference: 'Scene_a', productReference: await partnerPrintV1.productReference(sku), perspectiveReference: 'Perspective_b', image: await partnerPrintV1.uploadImage(sku) });",
+      );
+      expect(bySku.findings.map((f) => f.kind)).toEqual(['rewritten']);
+    });
+
+    it('a body that does not name exactly a composition and an image is marked with why', () => {
+      const cases: Array<[string, RegExp]> = [
+        [
+          "{ composition_reference: 'Composition_a', image_reference: 'Image_b' }",
+          /composition_reference: renderMockup finds/,
+        ],
+        [
+          "{ scene_reference: 'Scene_a', product_reference: 'Product_c', image_reference: 'Image_d' }",
+          /does not name perspective_reference/,
+        ],
+        [
+          "{ scene_reference: 'Scene_a', perspective_reference: 'P', product_reference: 'Product_c', sku, image_reference: 'Image_d' }",
+          /more than one product/,
+        ],
+        ["{ scene_reference: 'Scene_a', perspective_reference: 'P', sku }", /names no image/],
+        [
+          "{ scene_reference: 'Scene_a', perspective_reference: 'P', sku, image_reference: 'I', width: 800 }",
+          /no V2 render equivalent \(width\)/,
+        ],
+        ['body', /not an object written out/],
+      ];
+      for (const [body, reason] of cases) {
+        const r = transformSource(`const body = JSON.parse('{}');\n${render(body)}`, 'a.ts');
+        expect(r.changed && !r.output.includes('await renderMockup'), body).toBe(true);
+        expect(r.findings.find((f) => f.what === 'POST /render (fetch)')?.detail, body).toMatch(reason);
+      }
+    });
+  });
+
+  describe('POST /images', () => {
+    const upload = (body: string, use: string) =>
+      `const ART = '${PNG}';\nexport async function f(b64: string) {\n  const res = await fetch('https://h.example/v1/images', { method: 'POST', headers: { 'X-Partner-Code': 'A' }, body: JSON.stringify(${body}) });\n  ${use}\n}\n`;
+
+    it('uploads the bytes of a written-out image, or the run-time base64 through the adapter; reference reads are the Image_ reference', () => {
+      const literal = transformSource(
+        upload('{ image: ART }', 'return (await res.json()).reference;'),
+        'a.ts',
+      );
+      expect(literal.output).toContain(
+        'const res = await partnerPrint.uploadImage(Uint8Array.from(atob(ART), (c) => c.charCodeAt(0)));\n  return res;',
+      );
+      expect(literal.output).not.toContain('createV1Adapter');
+      const runtime = transformSource(
+        upload('{ image_base64: b64 }', 'const data = await res.json();\n  return data.reference;'),
+        'a.ts',
+      );
+      expect(runtime.output).toContain('const data = await partnerPrintV1.uploadImage(b64);\n  return data;');
+      for (const r of [literal, runtime]) {
+        expect(r.findings.map((f) => f.kind)).toEqual(['rewritten']);
+        expect(transformSource(r.output, 'a.ts').changed).toBe(false);
+      }
+    });
+
+    it('other reads of the answer, and other bodies, are marked', () => {
+      const other = transformSource(
+        upload('{ image: b64 }', 'const data = await res.json();\n  return data.url;'),
+        'a.ts',
+      );
+      expect(other.findings.map((f) => f.what)).toEqual(['POST /images (fetch)', 'V1 response field url']);
+      const whole = transformSource(upload('{ image: b64 }', 'return await res.json();'), 'a.ts');
+      expect(whole.findings.map((f) => f.what)).toEqual([
+        'POST /images (fetch)',
+        'V1 response field (the upload answer)',
+      ]);
+      const two = transformSource(
+        upload('{ image: b64, name: "logo" }', 'return (await res.json()).reference;'),
+        'a.ts',
+      );
+      expect(two.output).not.toContain('uploadImage');
+      expect(two.findings[0]?.detail).toMatch(/is not one base64 image field/);
+    });
+  });
+
+  describe('GET /stock', () => {
+    const stock = (use: string) =>
+      `export async function f() {\n  const res = await fetch('https://h.example/v1/stock', { headers: { 'X-Partner-Code': 'A' } });\n  const stock = await res.json();\n  ${use}\n}\n`;
+    const rewritten = (use: string) => {
+      const r = transformSource(stock(use), 'a.ts');
+      expect(transformSource(r.output, 'a.ts').changed, use).toBe(false);
+      return r;
+    };
+
+    it('quantities read → the warehouse items, SKUs alone → the products (legacyItemSKU), renamed', () => {
+      const items = rewritten('return stock.map((e) => [e.logical_quantity, e.physical_quantity]);');
+      expect(items.output).toContain("const stock = await partnerPrint.collect('/items');");
+      expect(items.output).toContain('return stock.map((e) => [e.logicalQuantity, e.physicalQuantity]);');
+      expect(items.findings.map((f) => f.detail)).toEqual(['→ GET /items through the V2 client']);
+      const products = rewritten('for (const e of stock) console.log(e.sku);');
+      expect(products.output).toContain("const stock = await partnerPrint.collect('/products');");
+      expect(products.output).toContain('for (const e of stock) console.log(e.legacyItemSKU);');
+      expect(products.findings.map((f) => f.kind)).toEqual(['rewritten']);
+    });
+
+    it('what has no documented V2 equivalent is left and marked, once per statement', () => {
+      const sku = rewritten('return stock.filter((e) => e.logical_quantity > 0).map((e) => e.sku);');
+      expect(sku.output).toContain('e.logicalQuantity > 0).map((e) => e.sku)');
+      expect(sku.findings.map((f) => f.what)).toEqual(['GET /stock (fetch)', 'V1 response field sku']);
+      const field = rewritten('return stock.map((e) => e.reorder_point + e.logical_quantity);');
+      expect(field.findings[1]?.detail).toMatch(/reads `reorder_point` of a V1 stock entry/);
+      for (const use of [
+        'return stock;',
+        'return stock.find((e) => e.logical_quantity > 0);',
+        'return stock.map((e) => e);',
+        'return stock.map((e) => e.available);',
+      ]) {
+        const r = rewritten(use);
+        expect(r.output, use).toContain("{\n    products: await partnerPrint.collect('/products'),");
+        expect(
+          r.findings.filter((f) => f.kind === 'todo'),
+          use,
+        ).toHaveLength(1);
+      }
+      // A query the V2 lists do not document.
+      const query = transformSource(
+        stock('return stock;').replace('/v1/stock', '/v1/stock?warehouse=NL'),
+        'a.ts',
+      );
+      expect(query.output).not.toContain('collect(');
+    });
+  });
 });

@@ -177,9 +177,15 @@ function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: 
   ctx.adapter ||= plan.needsAdapter;
   ctx.render ||= plan.render === true;
   ctx.rewrites++;
-  const target = plan.endpoint.v2.map((e) => `${e.method} ${e.path}`).join(' + ');
+  const target = plan.target?.(value) ?? plan.endpoint.v2.map((e) => `${e.method} ${e.path}`).join(' + ');
   ctx.findings.push({ ...pos, kind: 'rewritten', what, detail: `→ ${target} through the V2 client` });
-  for (const u of unknown) ctx.todo(u.node, `V1 response field ${u.field}`, u.reason, links);
+  // A read the mapping made (a new node) is only in a fresh index of the tree.
+  let fresh: Map<N, Link> | undefined;
+  for (const u of unknown) {
+    if (!links.has(u.node)) fresh ??= indexTree(ctx.ast.program).links;
+    const l = links.has(u.node) ? links : (fresh as Map<N, Link>);
+    ctx.todo(u.node, `V1 response field ${u.field}`, u.reason, l);
+  }
 }
 
 /** The part of a V1 URL up to `/v1`: calls to one base are one API. */
@@ -364,7 +370,8 @@ function rewrite(text: string, file: string, options: CodeOptions): TransformRes
       const had = hasTodo(stmt) && !added.has(stmt);
       if (addTodo(stmt, reason)) added.add(stmt);
       this.findings.push({
-        ...position(file, node),
+        // A node the rewrite made has no place in the source: its statement has.
+        ...position(file, node.loc ? node : stmt),
         kind: 'todo',
         what,
         detail: had ? `${reason} (TODO already in place)` : reason,

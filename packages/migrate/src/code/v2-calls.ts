@@ -6,7 +6,7 @@ import type { StaticImage } from './images.ts';
 import { parseExpressionCode } from './parse.ts';
 import { planRender, renderReads } from './render-call.ts';
 import type { StaticOrder } from './static-order.ts';
-import { stockReads, stockValue } from './stock.ts';
+import { stockReads, stockTarget, stockValue } from './stock.ts';
 import type { Bindings } from './values.ts';
 import { v1Split } from './values.ts';
 
@@ -65,6 +65,8 @@ export type Plan =
       reads: ReadMapper;
       /** Whether the value calls `renderMockup` (imported from `@partner-print/render`). */
       render?: boolean;
+      /** The V2 calls the value makes, when the reads chose among the endpoint's (`GET /items`). */
+      target?: (value: N) => string | undefined;
     }
   | { ok: false; endpoint?: EndpointMapping; reason: string };
 
@@ -141,6 +143,7 @@ export function planCall(
         needsAdapter: false,
         reads: stockReads(names.client),
         value: () => fill(stockValue(names.client), []),
+        target: stockTarget,
       };
     case 'images':
     case 'render': {
