@@ -360,6 +360,17 @@ export async function f(id: string) {
       expect(bySku.findings.map((f) => f.kind)).toEqual(['rewritten']);
     });
 
+    it('imports renderMockup once, under a free name, in CommonJS as in ESM', () => {
+      const cjs = `const fetch = require('node-fetch');\nconst renderMockup = 1;\n${render("{ scene_reference: 'Scene_a', perspective_reference: 'P', sku, image_reference: 'I' }", 'await res.json();').replace('export async function f(sku: string)', 'async function f(sku)')}module.exports = { f, renderMockup };\n`;
+      const r = transformSource(cjs, 'a.cjs');
+      expect(r.output).toContain("const { renderMockup: renderMockup2 } = require('@partner-print/render');");
+      expect(r.output).toContain('await renderMockup2(partnerPrint, {');
+      const twice = `${render("{ scene_reference: 'Scene_a', perspective_reference: 'P', sku, image_reference: 'I' }", 'await res.json();')}${render("{ scene_reference: 'Scene_b', perspective_reference: 'P', sku, image_reference: 'I' }", 'await res.json();').replace('function f', 'function g')}`;
+      const esm = transformSource(twice, 'a.ts');
+      expect(esm.output.split("from '@partner-print/render'").length - 1).toBe(1);
+      expect(transformSource(esm.output, 'a.ts').changed).toBe(false);
+    });
+
     it('a body that does not name exactly a composition and an image is marked with why', () => {
       const cases: Array<[string, RegExp]> = [
         [
