@@ -3,7 +3,8 @@
 // V1 partner reference as custom identifier, the legacy SKU's product, the mapped store), exactly once
 // across runs; the rewritten Express, Next.js, Fastify and Workers callback handlers answer a legacy callback the
 // sandbox delivers (next/server, like axios and express, stubbed) and create nothing, however often they run; the
-// rewritten stock sync reads the V2 items and products, and the rewritten image uploads send each image's bytes.
+// rewritten stock sync reads the V2 items and products, the rewritten image uploads send each image's bytes, and
+// the rewritten render preview renders through renderMockup and orders with its logo uploaded once.
 
 import { fileURLToPath } from 'node:url';
 import { createClient } from '@partner-print/client';
@@ -81,6 +82,8 @@ const posts: string[] = [];
 beforeEach(() => {
   callbacks.length = 0;
   sandbox = newSandbox({
+    // Renders finish at once: renderMockup's first status poll (made right away) finds them completed.
+    renderProcessingMs: 0,
     callbackFetch: async (input: Request | string | URL) => {
       callbacks.push(input instanceof Request ? input.url : String(input));
       return new Response(null, { status: 204 });
@@ -327,5 +330,43 @@ describe('rewritten corpus against the sandbox', () => {
       code: 'invalid_image',
     });
     expect(posts.filter((u) => u.endsWith('/v2/images'))).toHaveLength(2);
+  });
+
+  it('render preview: renderMockup renders the logo on the legacy SKU’s product; the sample flow uploads the logo once, renders, and orders once', async () => {
+    type Preview = {
+      preview(
+        sku: string,
+      ): Promise<{ render: { status: string; imageReference: string }; media: { bytes: Uint8Array } }>;
+      sampleWithPreview(storeId: string): Promise<string>;
+    };
+    const shop = (await import(corpusPath('render-preview/expected/preview.ts'))) as Preview;
+    const shown = await shop.preview(sandbox.seed.legacySkus.print);
+    expect(shown.render).toMatchObject({
+      status: 'completed',
+      imageReference: expect.stringMatching(/^Image_/),
+    });
+    expect(shown.media.bytes.length).toBeGreaterThan(0);
+    posts.length = 0;
+    const reference = await shop.sampleWithPreview('store-7');
+    const path = (u: string) => new URL(u).pathname.replace(/^\/v2/, '');
+    const sent = () =>
+      posts.map(path).filter((p) => p !== '/utilities/lookup-order-reference-by-custom-identifier');
+    // One upload for the logo on the render and on both lines; the render of that composition and image is the
+    // one preview() made (renderMockup's cache on this client), so no second render is paid for; then the order.
+    expect(sent()).toEqual(['/images', '/orders']);
+    const stored = await ordersWith('sample-store-7');
+    expect(stored.map((o) => o.reference)).toEqual([reference]);
+    const image = shown.render.imageReference;
+    expect(stored[0]?.orderlines).toMatchObject([
+      { productReference: sandbox.seed.products.print, quantity: 1, imageReference: image },
+      { productReference: sandbox.seed.products.printNew, quantity: 2, imageReference: image },
+    ]);
+    // Another process: a fresh client renders (the service answers the existing render) and finds the order.
+    vi.resetModules();
+    posts.length = 0;
+    const again = (await import(corpusPath('render-preview/expected/preview.ts'))) as Preview;
+    expect(await again.sampleWithPreview('store-7')).toBe(reference);
+    expect(sent()).toEqual(['/images', '/renders']);
+    expect((await ordersWith('sample-store-7')).length).toBe(1);
   });
 });

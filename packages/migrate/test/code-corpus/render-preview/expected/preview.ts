@@ -1,4 +1,4 @@
-// Mug previews for the shop's design tool, the artwork upload, and the sample order with the shop's logo.
+// Phone-case previews for the shop's design tool, the artwork upload, and the sample order with the shop's logo.
 import { createClient } from '@partner-print/client';
 import { createV1Adapter } from '@partner-print/migrate';
 import { renderMockup } from '@partner-print/render';
@@ -14,9 +14,9 @@ const HEADERS = {
 };
 // The shop's logo as the design tool exports it (a data URL of a 1×1 PNG).
 const LOGO = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
-// The mug scene, seen from the front (from the render catalog).
-const MUG_SCENE = 'Scene_01HZX3M8Q6V2K9T4N7R5B1C0SC';
-const FRONT = 'Perspective_01HZX3M8Q6V2K9T4N7R5B1C0PF';
+// The studio scene, seen from the front (from the render catalog).
+const STUDIO = 'Scene_oUjnCIrT2eYIKAF93gaPIDCiGT';
+const FRONT = 'Perspective_WcFNAmyAf6fP1maRj7klJIrbol';
 
 /** The customer's artwork, base64 from the browser. */
 export async function uploadArtwork(base64: string): Promise<string> {
@@ -31,12 +31,12 @@ export async function uploadLogo(): Promise<string> {
   return res;
 }
 
-/** A preview of the logo on a mug. */
+/** A preview of the logo on a phone case. */
 export async function preview(sku: string) {
   const logoImage = await partnerPrint.uploadImage(Uint8Array.from(atob(LOGO.slice(22)), (c) => c.charCodeAt(0)));
   // The legacy SKU: V1 renders took the product by SKU.
   // the shop's logo until the customer uploads art
-  const render = await renderMockup(partnerPrint, { sceneReference: MUG_SCENE, productReference: await partnerPrintV1.productReference(sku), perspectiveReference: FRONT, image: logoImage });
+  const render = await renderMockup(partnerPrint, { sceneReference: STUDIO, productReference: await partnerPrintV1.productReference(sku), perspectiveReference: FRONT, image: logoImage });
   // TODO(partner-print v2): uses the V1 render answer, whose shape the reference does not show; renderMockup gives { render (reference, status, …), media, thumbnail, placeholder, imageReference, tokensSpent }. — https://partner-print.github.io/sdk/#/guide-migrating-from-v1
   return render;
 }
@@ -55,8 +55,8 @@ export async function previewComposition(compositionReference: string, imageRefe
 /** A new store's sample: a preview first, then the order, the logo on both lines. */
 export async function sampleWithPreview(storeId: string): Promise<string> {
   const logoImage2 = await partnerPrint.uploadImage(Uint8Array.from(atob(LOGO.slice(22)), (c) => c.charCodeAt(0)));
-  const shown = await renderMockup(partnerPrint, { sceneReference: MUG_SCENE, productReference: await partnerPrintV1.productReference('MUG-11OZ-WHITE'), perspectiveReference: FRONT, image: logoImage2 });
+  const shown = await renderMockup(partnerPrint, { sceneReference: STUDIO, productReference: await partnerPrintV1.productReference('CASE-IP15-CLR'), perspectiveReference: FRONT, image: logoImage2 });
   // one sample per store
-  const order = (await partnerPrint.createOrder({ storeReference: 'Store_tGE0NHjohySteoIVhpOEDzxjkU', shippingKind: 'combined', customIdentifier: `sample-${storeId}`, orderlines: [{ productReference: await partnerPrintV1.productReference('MUG-11OZ-WHITE'), quantity: 1, imageReference: logoImage2 }, { productReference: await partnerPrintV1.productReference('TOTE-NATURAL'), quantity: 1, imageReference: logoImage2 }] })).order;
+  const order = (await partnerPrint.createOrder({ storeReference: 'Store_tGE0NHjohySteoIVhpOEDzxjkU', shippingKind: 'combined', customIdentifier: `sample-${storeId}`, orderlines: [{ productReference: await partnerPrintV1.productReference('CASE-IP15-CLR'), quantity: 1, imageReference: logoImage2 }, { productReference: await partnerPrintV1.productReference('CASE-IP15-CLRP001'), quantity: 2, imageReference: logoImage2 }] })).order;
   return order.reference;
 }

@@ -1,4 +1,4 @@
-// Mug previews for the shop's design tool, the artwork upload, and the sample order with the shop's logo.
+// Phone-case previews for the shop's design tool, the artwork upload, and the sample order with the shop's logo.
 const V1 = 'https://api.partner-print.example/v1';
 const HEADERS = {
   'Content-Type': 'application/json',
@@ -7,9 +7,9 @@ const HEADERS = {
 };
 // The shop's logo as the design tool exports it (a data URL of a 1×1 PNG).
 const LOGO = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
-// The mug scene, seen from the front (from the render catalog).
-const MUG_SCENE = 'Scene_01HZX3M8Q6V2K9T4N7R5B1C0SC';
-const FRONT = 'Perspective_01HZX3M8Q6V2K9T4N7R5B1C0PF';
+// The studio scene, seen from the front (from the render catalog).
+const STUDIO = 'Scene_oUjnCIrT2eYIKAF93gaPIDCiGT';
+const FRONT = 'Perspective_WcFNAmyAf6fP1maRj7klJIrbol';
 
 /** The customer's artwork, base64 from the browser. */
 export async function uploadArtwork(base64: string): Promise<string> {
@@ -29,13 +29,13 @@ export async function uploadLogo(): Promise<string> {
   return (await res.json()).reference;
 }
 
-/** A preview of the logo on a mug. */
+/** A preview of the logo on a phone case. */
 export async function preview(sku: string) {
   const res = await fetch(`${V1}/render`, {
     method: 'POST',
     headers: HEADERS,
     body: JSON.stringify({
-      scene_reference: MUG_SCENE,
+      scene_reference: STUDIO,
       perspective_reference: FRONT,
       // The legacy SKU: V1 renders took the product by SKU.
       sku,
@@ -61,7 +61,7 @@ export async function sampleWithPreview(storeId: string): Promise<string> {
   const shown = await fetch(`${V1}/render`, {
     method: 'POST',
     headers: HEADERS,
-    body: JSON.stringify({ scene_reference: MUG_SCENE, perspective_reference: FRONT, sku: 'MUG-11OZ-WHITE', image: LOGO }),
+    body: JSON.stringify({ scene_reference: STUDIO, perspective_reference: FRONT, sku: 'CASE-IP15-CLR', image: LOGO }),
   });
   await shown.json();
   const res = await fetch(`${V1}/orders`, {
@@ -72,8 +72,8 @@ export async function sampleWithPreview(storeId: string): Promise<string> {
       shipping_kind: 'combined',
       partner_reference: `sample-${storeId}`, // one sample per store
       orderlines: [
-        { sku: 'MUG-11OZ-WHITE', quantity: 1, image: LOGO },
-        { sku: 'TOTE-NATURAL', quantity: 1, image: LOGO },
+        { sku: 'CASE-IP15-CLR', quantity: 1, image: LOGO },
+        { sku: 'CASE-IP15-CLRP001', quantity: 2, image: LOGO },
       ],
     }),
   });
