@@ -283,6 +283,57 @@ export async function f(id: string) {
     expect(transformSource(r.output, 'a.ts', { stores }).changed).toBe(false);
   });
 
+  it('an upload is never hoisted out of the function the call runs in (an arrow function with an expression body)', () => {
+    const text = `import axios from 'axios';
+const api = axios.create({ baseURL: 'https://h.example/v1', headers: { 'X-Partner-Code': 'A' } });
+const ART = '${PNG}';
+export const up = async () => (await api.post('/render', { scene_reference: 'S', perspective_reference: 'P', product_reference: 'X', image: ART })).data;
+export const ord = async (id: string) => (await api.post('/orders', { store_code: 'ACME1', shipping_kind: 'combined', partner_reference: id, orderlines: [{ sku: 'A', quantity: 1, image: ART }] })).data;
+`;
+    const r = transformSource(text, 'a.ts', { stores });
+    expect(r.output).not.toMatch(/^const \w+ = await/m);
+    expect(r.output).toContain('image: await partnerPrintV1.uploadImage(ART) });');
+    expect(r.output).toContain('await partnerPrintV1.toV2Order({');
+    // The mark on the render's answer is reported on its line, not on the line of the code the rewrite made.
+    expect(r.findings.filter((f) => f.kind === 'todo').map((f) => f.line)).toEqual([4]);
+  });
+
+  it('comments inside a rewritten call are kept, above the rewritten statement, once', () => {
+    const text = `export async function f(id: string, sku: string) {
+  // Send the order.
+  const res = await fetch('https://h.example/v1/orders', {
+    method: 'POST', // V1 wanted POST
+    headers: { 'X-Partner-Code': 'A' },
+    body: JSON.stringify({
+      store_code: 'ACME1',
+      shipping_kind: 'combined',
+      /* the shop's order id: V2's customIdentifier */
+      partner_reference: id,
+      orderlines: [{ sku, quantity: 1 }], // one line per cart item
+    }),
+  });
+  return (await res.json()).reference;
+}
+`;
+    const r = transformSource(text, 'a.ts', { stores });
+    const lines = r.output.split('\n');
+    const at = lines.findIndex((l) => l.includes('partnerPrint.createOrder('));
+    expect(lines.slice(at - 4, at).map((l) => l.trim())).toEqual([
+      '// Send the order.',
+      '// V1 wanted POST',
+      "/* the shop's order id: V2's customIdentifier */",
+      '// one line per cart item',
+    ]);
+    for (const c of [
+      '// V1 wanted POST',
+      "/* the shop's order id: V2's customIdentifier */",
+      '// one line per cart item',
+    ])
+      expect(r.output.split(c).length - 1, c).toBe(1);
+    const again = transformSource(r.output, 'a.ts', { stores });
+    expect(again.changed).toBe(false);
+  });
+
   it('an image that is not provably base64 JPEG/PNG data keeps the run-time conversion', () => {
     for (const image of [
       "'R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7'", // a GIF: V2 refuses it, convertV1Order says so

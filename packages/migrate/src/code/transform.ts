@@ -6,6 +6,7 @@ import {
 } from '@partner-print/openapi/wire';
 import { mapV1Endpoint } from '../endpoints.ts';
 import {
+  functionOf,
   indexTree,
   isString,
   type Link,
@@ -121,14 +122,23 @@ function describe(site: CallSite, lib: string): string {
 }
 
 /** What the plans of one call read values with; `pending` collects the static image uploads it needs. */
-function planContext(ctx: Context, stmt: N | undefined, links: Map<N, Link>, pending: Pending): PlanContext {
+function planContext(
+  ctx: Context,
+  call: N,
+  stmt: N | undefined,
+  links: Map<N, Link>,
+  pending: Pending,
+): PlanContext {
+  // An upload goes above the call's statement only when that statement runs with the call (not around an
+  // arrow function's expression body); otherwise the image converts where the call runs.
+  const inline = stmt !== undefined && functionOf(links, call) === functionOf(links, stmt);
   return {
     names: ctx.names,
     b: ctx.b,
     staticBytes: (image) => staticImage(image, ctx.b),
     image(image) {
       const s = staticImage(image, ctx.b);
-      return s && stmt ? ctx.uploads.use(s, stmt, links, pending) : undefined;
+      return s && inline ? ctx.uploads.use(s, stmt, links, pending) : undefined;
     },
     staticOrder(body) {
       return staticOrder(body, ctx.b, ctx.maps, ctx.names, (image) => this.image(image));
@@ -146,7 +156,7 @@ function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: 
   const pending: Pending = [];
   const stmt = statementOf(links, site.node);
   const plan = site.url
-    ? planCall(planContext(ctx, stmt, links, pending), site.method, site.url, site.body)
+    ? planCall(planContext(ctx, site.node, stmt, links, pending), site.method, site.url, site.body)
     : ({ ok: false, reason: 'its URL is not known statically' } as const);
   const reason = problem ?? (plan.ok ? undefined : plan.reason);
   const consumer = reason || !plan.ok ? undefined : consumerOf(site.node, site.lib, links);
@@ -371,7 +381,8 @@ function rewrite(text: string, file: string, options: CodeOptions): TransformRes
       if (addTodo(stmt, reason)) added.add(stmt);
       this.findings.push({
         // A node the rewrite made has no place in the source: its statement has.
-        ...position(file, node.loc ? node : stmt),
+        // A node the rewrite parsed from its own code has another text's lines: its statement has a place.
+        ...position(file, node.loc && node.loc.lines === ast.loc?.lines ? node : stmt),
         kind: 'todo',
         what,
         detail: had ? `${reason} (TODO already in place)` : reason,
