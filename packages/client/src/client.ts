@@ -110,9 +110,10 @@ export function createCore<RateLimit>(options: CoreOptions<RateLimit>, deps: Cor
     secret: secretKey,
     telemetry: telemetry?.stack,
   });
+  const handoff = new Handoff();
   const raw = createFetchClient<paths, Media>({
     baseUrl,
-    fetch: (request: Request) => stack(request),
+    fetch: (request: Request) => stack(request, undefined, handoff.take()),
     // The key goes in at Request construction, as openapi-fetch's default headers: no per-request copy.
     headers: {
       [V2_SECRET_KEY_HEADER]: secretKey,
@@ -121,7 +122,7 @@ export function createCore<RateLimit>(options: CoreOptions<RateLimit>, deps: Cor
     // The client decides on redirects itself (redirect.ts): fetch would follow them to any origin with the key.
     redirect: 'manual',
   });
-  const send = guarded(raw, stack, settings);
+  const send = guarded(raw, stack, settings, handoff);
   guardRequest(raw, send);
 
   const context = (method: string, template: string, init?: object): CallContext => ({
@@ -176,13 +177,17 @@ export function createCore<RateLimit>(options: CoreOptions<RateLimit>, deps: Cor
  * The rate-limit layer as telemetry sees it: a queue the client sends through (its waits are measured), or a
  * `Scheduler` instance that sends on its own (each attempt's span starts when the attempt enters it).
  */
-function tracedLimiter(limiter: Limiter | undefined, telemetry: ClientTelemetry | undefined) {
+function tracedLimiter(
+  limiter: Limiter | undefined,
+  telemetry: ClientTelemetry | undefined,
+): Limiter | undefined {
   if (!limiter || !telemetry) return limiter;
   if (!limiter.own) {
     telemetry.stack.limited = true;
     return limiter;
   }
-  return { ...limiter, fetch: telemetry.stack.transport(limiter.fetch) };
+  const traced = telemetry.stack.transport((request) => limiter.fetch(request));
+  return { ...limiter, fetch: (request) => traced(request) };
 }
 
 /** `get`/`post`: openapi-fetch's typed call, resolving to `data` or throwing. */
@@ -226,6 +231,20 @@ function maybeAmbiguous(method: string, init: object | undefined, error: unknown
 }
 
 type Raw = Client<paths, Media>;
+
+/**
+ * Whether the call being sent was given no signal, from `guarded` to the fetch openapi-fetch calls. Handed over
+ * only while openapi-fetch builds and sends the Request synchronously (no middleware); a fetch called later
+ * (after a middleware's await) finds it taken and counts its request as abortable, as before.
+ */
+class Handoff {
+  unabortable = false;
+  take(): boolean {
+    const value = this.unabortable;
+    this.unabortable = false;
+    return value;
+  }
+}
 /** openapi-fetch's method `name` called with `url` and `init`, untyped (the typed surface is built on it). */
 type Send = (name: string, url: string, init: object | undefined) => Promise<Result>;
 
@@ -234,7 +253,7 @@ type Send = (name: string, url: string, init: object | undefined) => Promise<Res
  * reading a built Request's headers back costs more than the whole check), and sends a call with its own
  * `timeoutMs`/`retry` through the stack with those settings.
  */
-function guarded(raw: Raw, stack: Stack, client: CallSettings): Send {
+function guarded(raw: Raw, stack: Stack, client: CallSettings, handoff: Handoff): Send {
   // openapi-fetch's own methods, before the client object gets its typed ones in their place.
   const methods = new Map(Object.entries(raw).filter(([name]) => name === name.toUpperCase()));
   return (name, url, init) => {
@@ -245,15 +264,23 @@ function guarded(raw: Raw, stack: Stack, client: CallSettings): Send {
       const own = callSettings(init, client);
       if (own && init) {
         const rest = Object.entries(init).filter(([key]) => key !== 'timeoutMs' && key !== 'retry');
-        init = { ...Object.fromEntries(rest), fetch: (request: Request) => stack(request, own) };
+        init = {
+          ...Object.fromEntries(rest),
+          fetch: (request: Request) => stack(request, own, handoff.take()),
+        };
       }
     } catch (error) {
       return Promise.reject(error);
     }
     const method: unknown = methods.get(name);
-    return typeof method === 'function'
-      ? Reflect.apply(method, raw, [url, init])
-      : Promise.reject(new TypeError(`no method ${name}`));
+    if (typeof method !== 'function') return Promise.reject(new TypeError(`no method ${name}`));
+    // No signal given: the Request openapi-fetch makes has a signal of its own that nothing can abort.
+    handoff.unabortable = init === undefined || !('signal' in init) || init.signal == null;
+    try {
+      return Reflect.apply(method, raw, [url, init]);
+    } finally {
+      handoff.unabortable = false;
+    }
   };
 }
 

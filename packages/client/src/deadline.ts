@@ -17,6 +17,8 @@ export class Attempt {
   declare readonly onTimeout: (req: Request, ms: number) => unknown;
   declare readonly resolve: (response: Response) => void;
   declare readonly reject: (reason: unknown) => void;
+  /** The request's signal cannot abort (its call was given none): the attempt's signal does not listen to it. */
+  declare readonly unabortable: boolean;
   constructor(
     req: Request,
     ms: number,
@@ -24,6 +26,7 @@ export class Attempt {
     onTimeout: (req: Request, ms: number) => unknown,
     resolve: (response: Response) => void,
     reject: (reason: unknown) => void,
+    unabortable: boolean,
   ) {
     this.req = req;
     this.ms = ms;
@@ -32,6 +35,7 @@ export class Attempt {
     this.onTimeout = onTimeout;
     this.resolve = resolve;
     this.reject = reject;
+    this.unabortable = unabortable;
   }
   /** The first outcome wins: response, transport error, timeout or the caller's abort. */
   settle(response: Response | undefined, reason?: unknown) {
@@ -48,7 +52,7 @@ export class Attempt {
       const { signal } = this.req;
       this.ctrl = new AbortController();
       if (signal.aborted) this.ctrl.abort(signal.reason);
-      else {
+      else if (!this.unabortable) {
         this.onAbort = () => this.settle(undefined, signal.reason);
         signal.addEventListener('abort', this.onAbort);
       }
@@ -70,12 +74,14 @@ export class Deadlines {
   /**
    * `send(req, attempt)` with a deadline of `ms` (none when 0): rejects with `onTimeout(req, ms)` when it
    * passes. `onTimeout` takes the request rather than closing over it: no function is made per attempt.
+   * `unabortable`: the request's signal cannot abort, so the attempt's signal does not listen to it.
    */
   run(
     send: (req: Request, attempt: Attempt) => Promise<Response>,
     req: Request,
     ms: number,
     onTimeout: (req: Request, ms: number) => unknown,
+    unabortable = false,
   ) {
     return new Promise<Response>((resolve, reject) => {
       const a = new Attempt(
@@ -85,6 +91,7 @@ export class Deadlines {
         onTimeout,
         resolve,
         reject,
+        unabortable,
       );
       this.inFlight.add(a);
       this.arm(a.ms);

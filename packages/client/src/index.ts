@@ -10,7 +10,7 @@ import { type CoreOptions, createCore } from './client.ts';
 import { USER_AGENT } from './config.ts';
 import { type PartnerPrintBaseClient, type PartnerPrintHelpers, withHelpers } from './helpers.ts';
 import { clientTelemetry, type TelemetryOption } from './telemetry/index.ts';
-import { ONE_BUDGET } from './transport.ts';
+import { ONE_BUDGET, ONE_BUDGET_UNWATCHED } from './transport.ts';
 
 export type { PartnerPrintHelpers } from './helpers.ts';
 export * from './public.ts';
@@ -60,7 +60,9 @@ export function createClient(options: ClientOptions): PartnerPrintClient {
       }
       const s = createScheduler({ clock, key: budgetKey(options.secretKey), ...option, fetch: timed });
       scheduler = s;
-      return { fetch: (request) => s.fetch(request, ONE_BUDGET) };
+      return {
+        fetch: (request, unabortable) => s.fetch(request, unabortable ? ONE_BUDGET_UNWATCHED : ONE_BUDGET),
+      };
     },
   });
   return withHelpers(Object.assign(client, { scheduler }));

@@ -33,7 +33,8 @@ export interface CallSettings {
  * queue too; otherwise it sends through the client's `transport` (given to it as `timed`).
  */
 export interface Limiter {
-  fetch(request: Request): Promise<Response>;
+  /** `unabortable`: the request's signal cannot abort (its call was given none), so it need not be watched. */
+  fetch(request: Request, unabortable?: boolean): Promise<Response>;
   own?: boolean;
 }
 
@@ -42,6 +43,8 @@ export interface Limiter {
  * (`retry.attempts`, `maxElapsedMs`) decides every send; the scheduler still pauses what a 429 is about.
  */
 export const ONE_BUDGET = { rateLimit: { maxRetries: 0 } } as const;
+/** {@link ONE_BUDGET} for a request whose signal cannot abort: the scheduler adds no listener to it. */
+export const ONE_BUDGET_UNWATCHED = { rateLimit: { maxRetries: 0, watchSignal: false } } as const;
 
 /** What a call spent: requests sent (redirects followed included) and the time waited between them. */
 export interface Spent {
@@ -69,8 +72,11 @@ export interface StackOptions extends CallSettings {
   telemetry?: StackTelemetry | undefined;
 }
 
-/** The fetch openapi-fetch calls; `settings` are a call's own `timeoutMs`/`retry`. */
-export type Stack = (request: Request, settings?: CallSettings) => Promise<Response>;
+/**
+ * The fetch openapi-fetch calls; `settings` are a call's own `timeoutMs`/`retry`; `unabortable`: the call was
+ * given no signal, so nothing can abort its Request's (no listener is added to it, by the client or beneath).
+ */
+export type Stack = (request: Request, settings?: CallSettings, unabortable?: boolean) => Promise<Response>;
 
 const IDEMPOTENT = /^(GET|HEAD|OPTIONS|PUT|DELETE)$/;
 
@@ -99,6 +105,9 @@ function retryDelay(
 interface Timing {
   start: number;
   sentAt?: number;
+  /** The attempt's deadline (ms), for the rate limiter's send through `timed`. */
+  ms?: number;
+  unabortable?: boolean;
 }
 
 /** The fetch openapi-fetch calls: redirects, retries with backoff, events; the scheduler and deadlines beneath. */
@@ -106,7 +115,7 @@ export function createStack(o: StackOptions): Stack {
   const { emit, secret, baseUrl } = o;
   const deadlines = new Deadlines();
   // Attempts the rate limiter sends through `timed` find their timing and deadline here.
-  const pending = new WeakMap<Request, Timing & { ms: number }>();
+  const pending = new WeakMap<Request, Timing>();
   const pathOf = ({ url }: Request) => {
     const query = url.indexOf('?');
     return url.startsWith(baseUrl)
@@ -130,7 +139,7 @@ export function createStack(o: StackOptions): Stack {
     const t = pending.get(req);
     if (t) t.sentAt = performance.now();
     const ms = t?.ms ?? o.timeoutMs;
-    return deadlines.run(init ? (r) => o.transport(r, init) : direct, req, ms, timeout);
+    return deadlines.run(init ? (r) => o.transport(r, init) : direct, req, ms, timeout, t?.unabortable);
   };
   const limiter = o.limiter?.(timed);
 
@@ -138,17 +147,18 @@ export function createStack(o: StackOptions): Stack {
   const send = (req: Request, timing: Timing, ms: number): Promise<Response> => {
     if (!limiter) {
       timing.sentAt = timing.start;
-      return deadlines.run(direct, req, ms, timeout);
+      return deadlines.run(direct, req, ms, timeout, timing.unabortable);
     }
     if (!limiter.own) {
-      pending.set(req, Object.assign(timing, { ms }));
-      return limiter.fetch(req);
+      timing.ms = ms;
+      pending.set(req, timing);
+      return limiter.fetch(req, timing.unabortable);
     }
     const sendOwn = (r: Request, a: Attempt) => {
       const copy = new Request(r, { signal: a.signal });
       return limiter.fetch(o.telemetry ? o.telemetry.relay(r, copy) : copy);
     };
-    return deadlines.run(sendOwn, req, ms, queuedTimeout);
+    return deadlines.run(sendOwn, req, ms, queuedTimeout, timing.unabortable);
   };
 
   const attempts = retrying(o, send, context, emit);
@@ -159,6 +169,7 @@ export function createStack(o: StackOptions): Stack {
     settings: CallSettings,
     spent: Spent,
     t: CallTelemetry | undefined,
+    unabortable: boolean,
   ): Promise<Response> => {
     let current = request;
     let response = first;
@@ -167,7 +178,7 @@ export function createStack(o: StackOptions): Stack {
       const next = followRedirect(current, response, hops, context(current));
       if (next instanceof PartnerPrintError) throw next;
       current = next;
-      response = await attempts(current, settings, spent, t);
+      response = await attempts(current, settings, spent, t, unabortable);
     }
     if (response.ok) return response;
     const redacted = await redactResponse(response, secret);
@@ -185,23 +196,23 @@ export function createStack(o: StackOptions): Stack {
     });
     throw redactSecret(failure, secret);
   };
-  const call = (request: Request, settings: CallSettings, t?: CallTelemetry) => {
+  const call = (request: Request, settings: CallSettings, unabortable: boolean, t?: CallTelemetry) => {
     const spent: Spent = { attempts: 0, retryDelayMs: 0 };
-    return attempts(request, settings, spent, t).then(
+    return attempts(request, settings, spent, t, unabortable).then(
       (response) =>
         response.ok
           ? response
-          : settle(request, response, settings, spent, t).catch((error: unknown) =>
+          : settle(request, response, settings, spent, t, unabortable).catch((error: unknown) =>
               fail(request, error, spent),
             ),
       (error: unknown) => fail(request, error, spent),
     );
   };
   const { telemetry } = o;
-  if (!telemetry) return (request, settings = o) => call(request, settings);
-  return (request, settings = o) => {
+  if (!telemetry) return (request, settings = o, unabortable = false) => call(request, settings, unabortable);
+  return (request, settings = o, unabortable = false) => {
     const t = telemetry.call(request, context);
-    return t ? t.end(call(request, settings, t)) : call(request, settings);
+    return t ? t.end(call(request, settings, unabortable, t)) : call(request, settings, unabortable);
   };
 }
 
@@ -217,7 +228,8 @@ function retrying(
     request: Request,
     { retry, timeoutMs }: CallSettings,
     spent: Spent,
-    t?: CallTelemetry,
+    t: CallTelemetry | undefined,
+    unabortable: boolean,
   ): Promise<Response> => {
     const started = clock.now();
     const operation = emit && context(request).operation;
@@ -229,7 +241,7 @@ function retrying(
       const req = request.body ? request.clone() : request;
       t?.attempt(req);
       emit?.('request', request, { operation, attempt });
-      const timing: Timing = { start: performance.now() };
+      const timing: Timing = { start: performance.now(), unabortable };
       let delay: number | false;
       let status: number | undefined;
       let error: unknown;

@@ -74,4 +74,45 @@ describe('the caller’s signal', () => {
       attempts: 3,
     });
   });
+
+  // The listeners on a call's Request signal while its attempt is in flight: the scheduler's and the deadline's.
+  const inFlight = async (signal: AbortSignal | undefined, rateLimit?: false) => {
+    const counts: number[] = [];
+    const fetch = async (request: Request, init?: { signal: AbortSignal }) => {
+      expect(init?.signal).toBeInstanceOf(AbortSignal); // read, as the platform's fetch does
+      await new Promise((r) => setTimeout(r, 1));
+      counts.push(getEventListeners(request.signal, 'abort').length);
+      return json({ items: [] });
+    };
+    const client = createClient({ secretKey: KEY, baseUrl: BASE, fetch, clock: testClock(), rateLimit });
+    await client.get('/orders', signal ? { signal } : undefined);
+    await client.GET('/orders', signal ? { signal } : {});
+    return counts;
+  };
+
+  it('a call given no signal adds no listener to its Request’s signal, which nothing can abort', async () => {
+    expect(await inFlight(undefined)).toEqual([0, 0]);
+    expect(await inFlight(undefined, false)).toEqual([0, 0]);
+  });
+
+  it('a call given a signal is still watched while in flight (by the scheduler and the deadline)', async () => {
+    const [a, b] = await inFlight(new AbortController().signal);
+    expect(a).toBeGreaterThanOrEqual(2);
+    expect(b).toBeGreaterThanOrEqual(2);
+    expect(await inFlight(new AbortController().signal, false)).toEqual([1, 1]);
+  });
+
+  it('a middleware’s await in between leaves the request watched, as before', async () => {
+    const counts: number[] = [];
+    const fetch = async (request: Request, init?: { signal: AbortSignal }) => {
+      expect(init?.signal).toBeInstanceOf(AbortSignal);
+      await new Promise((r) => setTimeout(r, 1));
+      counts.push(getEventListeners(request.signal, 'abort').length);
+      return json({ items: [] });
+    };
+    const client = createClient({ secretKey: KEY, baseUrl: BASE, fetch, clock: testClock() });
+    client.use({ onRequest: async () => undefined });
+    await client.get('/orders');
+    expect(counts[0]).toBeGreaterThanOrEqual(1);
+  });
 });

@@ -19,6 +19,12 @@ export interface RateLimitRequestOptions {
    * the caller, for a caller that retries on its own budget (the Partner Print client does).
    */
   maxRetries?: number;
+  /**
+   * `false`: the scheduler does not listen to the request's signal, for a caller whose request cannot be
+   * aborted (no signal was given to it) — a listener per request costs more than most of the scheduler's work.
+   * An abort of such a request then reaches only the fetch beneath. Default `true`.
+   */
+  watchSignal?: boolean;
 }
 
 export type SchedulerRequestInit = RequestInit & { rateLimit?: RateLimitRequestOptions };

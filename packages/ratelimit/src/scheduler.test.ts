@@ -224,6 +224,21 @@ describe('createScheduler', () => {
     for (const request of requests) expect(getEventListeners(request.signal, 'abort')).toHaveLength(0);
   });
 
+  it('listens to a request’s signal while it is sent, unless rateLimit.watchSignal is false', async () => {
+    const counts: number[] = [];
+    const scheduler = createScheduler({
+      fetch: async (request: Request) => {
+        await new Promise((r) => setTimeout(r, 1));
+        counts.push(getEventListeners(request.signal, 'abort').length);
+        return response(200, {});
+      },
+    });
+    const request = () => new Request(`${BASE}/orders`, { headers, signal: new AbortController().signal });
+    await scheduler.fetch(request());
+    await scheduler.fetch(request(), { rateLimit: { watchSignal: false } });
+    expect(counts).toEqual([1, 0]);
+  });
+
   it('drops the late answer of a fetch that ignored the abort, cancelling its body', async () => {
     const answers: ((r: Response) => void)[] = [];
     const fetch = (): Promise<Response> => new Promise((resolve) => answers.push(resolve));

@@ -157,7 +157,10 @@ class SchedulerCore {
       const url = isRequest ? input.url : String(input);
       const headers =
         init?.headers !== undefined ? new Headers(init.headers) : isRequest ? input.headers : new Headers();
-      const signal = init?.signal ?? (isRequest ? input.signal : undefined) ?? undefined;
+      const signal =
+        init?.rateLimit?.watchSignal === false
+          ? undefined
+          : (init?.signal ?? (isRequest ? input.signal : undefined) ?? undefined);
       signal?.throwIfAborted();
       const info: RequestInfoLite = { method, url, headers, route: routeKey(method, url) };
       const order = ++this.seq;
