@@ -15,6 +15,7 @@ import type { ClientTelemetry } from './telemetry/index.ts';
 import {
   type CallSettings,
   createStack,
+  handoff,
   isRepeatable,
   type Limiter,
   type RetryOptions,
@@ -110,10 +111,9 @@ export function createCore<RateLimit>(options: CoreOptions<RateLimit>, deps: Cor
     secret: secretKey,
     telemetry: telemetry?.stack,
   });
-  const handoff = new Handoff();
   const raw = createFetchClient<paths, Media>({
     baseUrl,
-    fetch: (request: Request) => stack(request, undefined, handoff.take()),
+    fetch: (request: Request) => stack(request),
     // The key goes in at Request construction, as openapi-fetch's default headers: no per-request copy.
     headers: {
       [V2_SECRET_KEY_HEADER]: secretKey,
@@ -122,7 +122,7 @@ export function createCore<RateLimit>(options: CoreOptions<RateLimit>, deps: Cor
     // The client decides on redirects itself (redirect.ts): fetch would follow them to any origin with the key.
     redirect: 'manual',
   });
-  const send = guarded(raw, stack, settings, handoff);
+  const send = guarded(raw, stack, settings);
   guardRequest(raw, send);
 
   const context = (method: string, template: string, init?: object): CallContext => ({
@@ -232,19 +232,6 @@ function maybeAmbiguous(method: string, init: object | undefined, error: unknown
 
 type Raw = Client<paths, Media>;
 
-/**
- * Whether the call being sent was given no signal, from `guarded` to the fetch openapi-fetch calls. Handed over
- * only while openapi-fetch builds and sends the Request synchronously (no middleware); a fetch called later
- * (after a middleware's await) finds it taken and counts its request as abortable, as before.
- */
-class Handoff {
-  unabortable = false;
-  take(): boolean {
-    const value = this.unabortable;
-    this.unabortable = false;
-    return value;
-  }
-}
 /** openapi-fetch's method `name` called with `url` and `init`, untyped (the typed surface is built on it). */
 type Send = (name: string, url: string, init: object | undefined) => Promise<Result>;
 
@@ -253,7 +240,7 @@ type Send = (name: string, url: string, init: object | undefined) => Promise<Res
  * reading a built Request's headers back costs more than the whole check), and sends a call with its own
  * `timeoutMs`/`retry` through the stack with those settings.
  */
-function guarded(raw: Raw, stack: Stack, client: CallSettings, handoff: Handoff): Send {
+function guarded(raw: Raw, stack: Stack, client: CallSettings): Send {
   // openapi-fetch's own methods, before the client object gets its typed ones in their place.
   const methods = new Map(Object.entries(raw).filter(([name]) => name === name.toUpperCase()));
   return (name, url, init) => {
@@ -264,10 +251,7 @@ function guarded(raw: Raw, stack: Stack, client: CallSettings, handoff: Handoff)
       const own = callSettings(init, client);
       if (own && init) {
         const rest = Object.entries(init).filter(([key]) => key !== 'timeoutMs' && key !== 'retry');
-        init = {
-          ...Object.fromEntries(rest),
-          fetch: (request: Request) => stack(request, own, handoff.take()),
-        };
+        init = { ...Object.fromEntries(rest), fetch: (request: Request) => stack(request, own) };
       }
     } catch (error) {
       return Promise.reject(error);

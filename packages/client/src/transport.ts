@@ -72,11 +72,16 @@ export interface StackOptions extends CallSettings {
   telemetry?: StackTelemetry | undefined;
 }
 
+/** The fetch openapi-fetch calls; `settings` are a call's own `timeoutMs`/`retry`. */
+export type Stack = (request: Request, settings?: CallSettings) => Promise<Response>;
+
 /**
- * The fetch openapi-fetch calls; `settings` are a call's own `timeoutMs`/`retry`; `unabortable`: the call was
- * given no signal, so nothing can abort its Request's (no listener is added to it, by the client or beneath).
+ * Whether the call being sent was given no signal (so nothing can abort its Request's, and no listener is
+ * added to it, by the client or beneath), from the client's method to its stack. Set only while openapi-fetch
+ * builds and sends the Request synchronously (no middleware): a stack entered later (after a middleware's
+ * await) finds it false and watches the signal, as before.
  */
-export type Stack = (request: Request, settings?: CallSettings, unabortable?: boolean) => Promise<Response>;
+export const handoff = { unabortable: false };
 
 const IDEMPOTENT = /^(GET|HEAD|OPTIONS|PUT|DELETE)$/;
 
@@ -209,9 +214,10 @@ export function createStack(o: StackOptions): Stack {
     );
   };
   const { telemetry } = o;
-  if (!telemetry) return (request, settings = o, unabortable = false) => call(request, settings, unabortable);
-  return (request, settings = o, unabortable = false) => {
-    const t = telemetry.call(request, context);
+  return (request, settings = o) => {
+    const { unabortable } = handoff;
+    handoff.unabortable = false;
+    const t = telemetry?.call(request, context);
     return t ? t.end(call(request, settings, unabortable, t)) : call(request, settings, unabortable);
   };
 }
