@@ -1,6 +1,9 @@
 // `pnpm test`: everything CI checks, in the order that keeps the timed tests alone on the machine.
 //
-//   1. lint, codegen drift, typecheck and build (turbo runs them side by side);
+//   1. lint, codegen drift, typecheck and build (turbo runs them side by side). A package with type tests
+//      (*.test-d.ts) is type-checked by its suite in step 2: vitest's typecheck runs the same
+//      `tsc -p tsconfig.json` over the whole package (any error in any file fails the suite), so step 1
+//      type-checks only the others instead of running that tsc twice;
 //   2. the package test suites, one package at a time: several hold timing and fairness assertions
 //      that a loaded machine would make flaky, so nothing else runs beside them;
 //   3. the checks of what ships, in two lanes side by side (they wait on child processes, sockets and
@@ -14,6 +17,8 @@
 // The runtimes the matrix needs (Node 22/24, Bun, Deno, miniflare) are installed from npm during steps 1
 // and 2, which are not network-bound, so that a fresh clone does not wait for them in step 3.
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ensure, RUNTIMES } from '../runtimes/install.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
@@ -40,6 +45,26 @@ function pnpm(args: string[], label?: string): Promise<number> {
   });
 }
 
+/** Whether `dir` holds a `*.test-d.ts` file (node_modules and dist aside). */
+function hasTypeTests(dir: string): boolean {
+  return readdirSync(dir, { withFileTypes: true }).some((entry) =>
+    entry.isDirectory()
+      ? !['node_modules', 'dist', '.tmp'].includes(entry.name) && hasTypeTests(join(dir, entry.name))
+      : entry.name.endsWith('.test-d.ts'),
+  );
+}
+
+/** The workspace packages whose suites type-check them (type tests), as turbo filters excluding them. */
+function typeTestedFilters(): string[] {
+  const dirs = [
+    ...readdirSync(join(root, 'packages')).map((name) => join(root, 'packages', name)),
+    join(root, 'docs'),
+  ];
+  return dirs
+    .filter((dir) => hasTypeTests(dir))
+    .map((dir) => `--filter=!${JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).name}`);
+}
+
 /** Runs the steps one after another; stops at the first failure. */
 async function lane(label: string, steps: string[][]): Promise<string[]> {
   const failed: string[] = [];
@@ -62,8 +87,12 @@ async function main(): Promise<number> {
   const runtimes = Promise.all(Object.values(RUNTIMES).map((r) => ensure(r, log).catch(() => undefined)));
 
   const shippingOnly = process.argv.includes('--from=shipping');
-  const checks = shippingOnly ? ['build'] : ['lint', 'codegen:check', 'typecheck', 'build'];
-  if ((await pnpm(['exec', 'turbo', 'run', ...checks])) !== 0) return 1;
+  const checks = shippingOnly ? ['build'] : ['lint', 'codegen:check', 'build'];
+  const step1 = await Promise.all([
+    pnpm(['exec', 'turbo', 'run', ...checks]),
+    shippingOnly ? 0 : pnpm(['exec', 'turbo', 'run', 'typecheck', ...typeTestedFilters()], 'typecheck'),
+  ]);
+  if (step1.some((code) => code !== 0)) return 1;
   const reporters = ['--reporter=default', '--reporter=json', '--outputFile.json=.test-results/vitest.json'];
   const unit = shippingOnly
     ? 0
