@@ -122,15 +122,15 @@ export function rows(seconds: number): Row[] {
       judge: info,
     },
     { name: 'Bottleneck static, 3 processes', strategy: 'bottleneck', processes: 3, seconds: s, judge: info },
-    // The limit the README states: processes whose first requests reach the server hundreds of ms late
-    // (started cold, all at once, on 2 cores) lose their part of the full bucket the others drained.
+    // A fleet deployed at once: no warm-up, so on 2 cores some processes' first requests reach the server
+    // hundreds of ms after the others'. The scheduler's start pace gives them their part of the full bucket.
     {
       name: 'scheduler, 6 processes, no store, cold start',
       strategy: 'scheduler',
       processes: 6,
       seconds: s,
       cold: true,
-      judge: (run) => ({ ...info(run), target: '(a stated limit: reported, not a target)' }),
+      judge: steady(0.97, 0.01, 0.95),
     },
   ];
 }

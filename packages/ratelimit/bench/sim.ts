@@ -78,6 +78,8 @@ export interface SimProcess {
   limited: number;
   /** Successes per second of virtual time, by second since the start. */
   perSecond: number[];
+  /** Virtual ms since the start of each 429. */
+  limitedAt: number[];
   running: boolean;
   /** Callers still looping. */
   active: number;
@@ -125,7 +127,7 @@ export function simulate(options: SimOptions): Sim {
     typeof latencyOption === 'number' ? latencyOption : latencyOption(random, i, clock.now() - start);
   const processes: SimProcess[] = [];
   for (let i = 0; i < options.processes; i++) {
-    const counts = { ok: 0, limited: 0, perSecond: [] as number[] };
+    const counts = { ok: 0, limited: 0, perSecond: [] as number[], limitedAt: [] as number[] };
     const fetch = async (request: Request): Promise<Response> => {
       await clock.sleep(latency(i));
       const response = api.handle(request);
@@ -134,7 +136,10 @@ export function simulate(options: SimOptions): Sim {
         counts.ok++;
         const second = Math.floor((clock.now() - start) / 1000);
         counts.perSecond[second] = (counts.perSecond[second] ?? 0) + 1;
-      } else if (response.status === 429) counts.limited++;
+      } else if (response.status === 429) {
+        counts.limited++;
+        counts.limitedAt.push(clock.now() - start);
+      }
       return response;
     };
     const scheduler = createScheduler({
@@ -154,6 +159,7 @@ export function simulate(options: SimOptions): Sim {
         return counts.limited;
       },
       perSecond: counts.perSecond,
+      limitedAt: counts.limitedAt,
       running: true,
       active: 0,
       stop() {

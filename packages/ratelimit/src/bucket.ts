@@ -81,6 +81,13 @@ export interface BucketState {
   unseenRate: number;
   unseenAt: number;
   rttMs: number;
+  /**
+   * The start pace (see {@link startFloor}): until `paceUntil` (ms; 0 when there is none), the server's
+   * balance is kept above a line that falls from `paceLevel` to 0, so processes started together all find
+   * part of the full bucket, however late their first requests reach the server.
+   */
+  paceUntil: number;
+  paceLevel: number;
 }
 
 /** A request dispatched from a bucket and not yet answered. */
@@ -149,6 +156,12 @@ export const TUNING = {
   decreaseOn429: 0.5,
   /** Width (tokens) of the balance a fractional `t` at `r=0` leaves open. */
   fractionalResetWidth: 0.05,
+  /** A full bucket found at the start is spent over this long (ms) from the first request, or a window. */
+  startPaceMs: 6000,
+  /** This part of the quota (at least a token) goes at once. */
+  paceFreeQuotaPart: 0.02,
+  /** A first balance below this part of the quota is no fresh bucket (others spend it already): no pace. */
+  paceBelowQuotaPart: 0.75,
 } as const;
 
 export function newBucket(quota: number, windowSeconds: number, now: number): BucketState {
@@ -180,6 +193,8 @@ export function newBucket(quota: number, windowSeconds: number, now: number): Bu
     unseenRate: 0,
     unseenAt: now,
     rttMs: 0,
+    paceUntil: 0,
+    paceLevel: 0,
   };
 }
 
@@ -198,6 +213,40 @@ const reserveOf = (b: BucketState): number =>
 /** What others probably have on the way right now (a crowded start): real spending, whatever our claim. */
 const onTheirWay = (b: BucketState, now: number): number =>
   Math.min(b.quota * TUNING.onTheirWayQuotaPart, unseenNow(b, now) * (b.rttMs / 1000));
+/**
+ * The start pace: the balance the server keeps at `now`, so that a full bucket found at the start is spent
+ * over {@link paceMs} rather than by whoever's requests arrive first. Processes started together agree on
+ * it (the quota at their first request, down to 0 at its end), so all of them find part of the bucket, even
+ * those whose first requests reach the server hundreds of ms late. It lets the refill go from the start (a
+ * full bucket would waste it); 0 once the pace is over.
+ */
+function startFloor(b: BucketState, now: number): number {
+  if (now >= b.paceUntil) return 0;
+  const sincePace = (rateOf(b) * Math.max(0, now - b.paceUntil + paceMs(b))) / 1000;
+  return Math.max(0, Math.min(b.paceLevel * paceLeft(b, now), b.quota - freeOf(b) - sincePace));
+}
+/** What the pace lets go at once: a few calls in a row need not wait for it. */
+const freeOf = (b: BucketState): number => Math.max(1, b.quota * TUNING.paceFreeQuotaPart);
+const paceMs = (b: BucketState): number => Math.min(TUNING.startPaceMs, b.windowSeconds * 1000);
+/**
+ * The part of the paced balance still held back: from 1 to 0 along a smoothstep, so the pace lets tokens
+ * go slowly at first (while late processes' first requests are still on their way) and slowly at the end
+ * (a fast release that stops at once would leave the requests on the way to meet an empty bucket).
+ */
+function paceLeft(b: BucketState, now: number): number {
+  if (now >= b.paceUntil) return 0;
+  const x = Math.max(0, 1 - (b.paceUntil - now) / paceMs(b));
+  return 1 - x * x * (3 - 2 * x);
+}
+/** When the start pace's floor comes down to `target` (the inverse of {@link startFloor}). */
+function paceAt(b: BucketState, target: number): number {
+  const start = b.paceUntil - paceMs(b);
+  const linear = start + ((b.quota - freeOf(b) - target) / rateOf(b)) * 1000;
+  // The smoothstep 3x² − 2x³ = y has x = 1/2 − sin(asin(1 − 2y) / 3) in [0, 1].
+  const y = Math.min(1, Math.max(0, 1 - target / b.paceLevel));
+  const smooth = start + paceMs(b) * (0.5 - Math.sin(Math.asin(1 - 2 * y) / 3));
+  return Math.min(b.paceUntil, linear, smooth);
+}
 const unseenNow = (b: BucketState, now: number): number =>
   b.unseenRate * 0.5 ** (Math.max(0, now - b.unseenAt) / TUNING.unseenHalfLifeMs);
 
@@ -210,7 +259,9 @@ export function refill(b: BucketState, now: number): void {
   if (now > b.at) {
     const dt = (now - b.at) / 1000;
     b.level = Math.min(cap, b.level + levelRate(b) * dt);
-    b.tokens = Math.min(b.level, b.tokens + effectiveRate(b) * dt);
+    // What the start pace lets go is refill too: our claim grows by our share of it.
+    const paced = b.paceUntil > b.at ? b.share * (startFloor(b, b.at) - startFloor(b, now)) : 0;
+    b.tokens = Math.min(b.level, b.tokens + effectiveRate(b) * dt + paced);
     b.at = now;
   }
   if (b.level > cap) b.level = cap;
@@ -238,6 +289,13 @@ export function readyAt(b: BucketState, now: number): number {
   const claimAt = b.tokens >= 1 ? now : now + ((1 - b.tokens) / effectiveRate(b)) * 1000;
   const short = 1 + reserve - b.level;
   let levelAt = short > 0 ? now + (short / levelRate(b)) * 1000 : now;
+  // The start pace's floor falls by itself: we may go when the level has risen to it or it has come down.
+  const floor = startFloor(b, now);
+  if (floor > reserve && 1 + floor - b.level > 0)
+    levelAt = Math.max(
+      levelAt,
+      Math.min(now + ((1 + floor - b.level) / levelRate(b)) * 1000, paceAt(b, b.level - 1)),
+    );
   // A low estimate that no answer has refreshed for a while: one request (none on the way) asks the server.
   if (b.live && b.inflight.length === 0) levelAt = Math.min(levelAt, b.seenAt + staleMs(b));
   return Math.max(claimAt, levelAt, b.pausedUntil, now);
@@ -330,11 +388,34 @@ export function observe(b: BucketState, ticket: number | undefined, o: BucketObs
     b.rttMs = b.rttMs === 0 ? rtt : b.rttMs + (rtt - b.rttMs) * TUNING.rttWeight;
   }
   const way = onTheWay(b, ticket, settled);
+  const first = !b.live;
   const before = b.level;
   const { lo, balance } = correctLevel(b, way, o.remaining, o.resetSeconds);
+  if (first && o.sentAt !== undefined) startPace(b, o.sentAt, lo, now);
+  else if (b.paceUntil > now) followPace(b, lo, now);
   noteUnseen(b, before - b.level - way.unsure, now - previousSeen, now);
   steerShare(b, lo, now);
   if (seq !== undefined) measure(b, seq, balance, { sentAt: o.sentAt ?? now, now: o.answeredAt ?? now }, way);
+}
+
+/**
+ * The first answer starts the pace from our first request, on the line or below it: a process that joins
+ * others already spending finds a balance well below, and keeps back no more than what is there.
+ */
+function startPace(b: BucketState, sentAt: number, lo: number, now: number): void {
+  b.paceUntil = sentAt + paceMs(b);
+  b.paceLevel = b.quota;
+  if (lo < b.quota * TUNING.paceBelowQuotaPart) b.paceUntil = 0;
+  else if (now < b.paceUntil) followPace(b, lo, now);
+}
+
+/**
+ * A balance below the line (others spent ahead of it): the line drops to it and goes on to 0 from there.
+ * Otherwise all would wait for the line to come down to the balance and then go at once, late in the pace,
+ * when little is left.
+ */
+function followPace(b: BucketState, lo: number, now: number): void {
+  if (startFloor(b, now) > lo) b.paceLevel = lo / paceLeft(b, now);
 }
 
 /** Requests on the way besides the answered one, as far as they matter for reading its balance. */

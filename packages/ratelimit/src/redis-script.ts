@@ -24,14 +24,15 @@ local stale = tonumber(ARGV[7])
 
 local FIELDS = { 'quota', 'windowSeconds', 'level', 'tokens', 'at', 'share', 'others', 'sampled', 'seenAt',
   'grownAt', 'cutAt', 'pausedUntil', 'taken', 'refunded', 'lastTicket', 'live', 'probing', 'refAt', 'refBalance',
-  'refSeq', 'refRefunded', 'refRate', 'refSlack', 'unseenRate', 'unseenAt', 'rttMs' }
+  'refSeq', 'refRefunded', 'refRate', 'refSlack', 'unseenRate', 'unseenAt', 'rttMs', 'paceUntil', 'paceLevel' }
 local FLAGS = { sampled = true, live = true, probing = true }
 
 local function newBucket(quota, windowSeconds)
   return { quota = quota, windowSeconds = windowSeconds, level = quota, tokens = quota, at = now, share = 1,
     others = 0, sampled = false, grownAt = now, cutAt = -1, seenAt = now, pausedUntil = 0, taken = 0,
     refunded = 0, lastTicket = -1, live = false, probing = false, refAt = -1, refBalance = 0, refSeq = 0,
-    refRefunded = 0, refRate = quota / windowSeconds, refSlack = 0, unseenRate = 0, unseenAt = now, rttMs = 0 }
+    refRefunded = 0, refRate = quota / windowSeconds, refSlack = 0, unseenRate = 0, unseenAt = now, rttMs = 0,
+    paceUntil = 0, paceLevel = 0 }
 end
 
 local function loadInflight(b)
@@ -97,12 +98,35 @@ local function reserveOf(b) return math.min(b.quota * T.reserveQuotaPart, foreig
 local function unseenNow(b) return b.unseenRate * 0.5 ^ (math.max(0, now - b.unseenAt) / T.unseenHalfLifeMs) end
 local function onTheirWay(b) return math.min(b.quota * T.onTheirWayQuotaPart, unseenNow(b) * (b.rttMs / 1000)) end
 
+local function freeOf(b) return math.max(1, b.quota * T.paceFreeQuotaPart) end
+local function paceMs(b) return math.min(T.startPaceMs, b.windowSeconds * 1000) end
+local function paceLeft(b, t)
+  if t >= b.paceUntil then return 0 end
+  local x = math.max(0, 1 - (b.paceUntil - t) / paceMs(b))
+  return 1 - x * x * (3 - 2 * x)
+end
+local function startFloor(b, t)
+  if t >= b.paceUntil then return 0 end
+  local sincePace = (rateOf(b) * math.max(0, t - b.paceUntil + paceMs(b))) / 1000
+  return math.max(0, math.min(b.paceLevel * paceLeft(b, t), b.quota - freeOf(b) - sincePace))
+end
+
+local function paceAt(b, target)
+  local start = b.paceUntil - paceMs(b)
+  local linear = start + ((b.quota - freeOf(b) - target) / rateOf(b)) * 1000
+  local y = math.min(1, math.max(0, 1 - target / b.paceLevel))
+  local smooth = start + paceMs(b) * (0.5 - math.sin(math.asin(1 - 2 * y) / 3))
+  return math.min(b.paceUntil, linear, smooth)
+end
+
 local function refill(b)
   local cap = b.quota - #b.inflight
   if now > b.at then
     local dt = (now - b.at) / 1000
     b.level = math.min(cap, b.level + levelRate(b) * dt)
-    b.tokens = math.min(b.level, b.tokens + effectiveRate(b) * dt)
+    local paced = 0
+    if b.paceUntil > b.at then paced = b.share * (startFloor(b, b.at) - startFloor(b, now)) end
+    b.tokens = math.min(b.level, b.tokens + effectiveRate(b) * dt + paced)
     b.at = now
   end
   if b.level > cap then b.level = cap end
@@ -122,6 +146,10 @@ local function readyAt(b)
   local short = 1 + reserve - b.level
   local levelAt = now
   if short > 0 then levelAt = now + (short / levelRate(b)) * 1000 end
+  local floor = startFloor(b, now)
+  if floor > reserve and 1 + floor - b.level > 0 then
+    levelAt = math.max(levelAt, math.min(now + ((1 + floor - b.level) / levelRate(b)) * 1000, paceAt(b, b.level - 1)))
+  end
   if b.live and #b.inflight == 0 then levelAt = math.min(levelAt, b.seenAt + staleMs(b)) end
   return math.max(claimAt, levelAt, b.pausedUntil, now)
 end
@@ -197,6 +225,20 @@ local function correctLevel(b, way, remaining, reset)
   end
   b.tokens = math.min(b.tokens, b.level, lo * b.share - after - unsure)
   return lo, (lo + hi) / 2
+end
+
+local function followPace(b, lo)
+  if startFloor(b, now) > lo then b.paceLevel = lo / paceLeft(b, now) end
+end
+
+local function startPace(b, sentAt, lo)
+  b.paceUntil = sentAt + paceMs(b)
+  b.paceLevel = b.quota
+  if lo < b.quota * T.paceBelowQuotaPart then
+    b.paceUntil = 0
+  elseif now < b.paceUntil then
+    followPace(b, lo)
+  end
 end
 
 local function startWindow(b, at, balance, seq, slack)
@@ -290,8 +332,14 @@ local function observe(b, ticket, o)
     if b.rttMs == 0 then b.rttMs = rtt else b.rttMs = b.rttMs + (rtt - b.rttMs) * T.rttWeight end
   end
   local way = onTheWay(b, ticket, settled)
+  local first = not b.live
   local before = b.level
   local lo, balance = correctLevel(b, way, o.remaining, o.resetSeconds)
+  if first and o.sentAt ~= nil then
+    startPace(b, o.sentAt, lo)
+  elseif b.paceUntil > now then
+    followPace(b, lo)
+  end
   noteUnseen(b, before - b.level - way.unsure, now - previousSeen)
   steerShare(b, lo)
   local sentAt = now

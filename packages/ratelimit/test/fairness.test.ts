@@ -59,25 +59,45 @@ describe('fair sharing without a shared store (simulated processes, virtual cloc
     expect(jain(late)).toBeGreaterThanOrEqual(0.9);
   });
 
-  it('a cold start (some processes reach the server 120–360 ms late for their first 600 ms): they lose part of the full bucket, not their share of the refill', async () => {
-    // What the real-HTTP bench's cold-start row shows on 2 cores: three or four processes' first requests queue
-    // behind connection set-up while the others drain the full bucket. The stated limit (README): nothing
-    // can give the late ones their part of a bucket drained before their requests arrived. What holds: from
-    // the second second on the split is fair, and the drain costs no 429s and no budget.
-    for (const seed of [1, 2, 3, 4]) {
-      const late = new Set([0, 1, 2, 3, 4, 5].filter((i) => (i * 7 + seed * 3) % 6 < 3 + (seed % 2)));
-      const sim = simulate({
-        processes: 6,
-        seed,
-        jitter: 1,
-        latencyMs: (random, i, elapsed) =>
-          late.has(i) && elapsed < 600 ? 60 + random() * 120 : 1 + random() * 12,
-      });
-      await sim.run(sim.start + 30_000);
-      expect(jain(sim.processes.map((p) => between(p, 2, 30)))).toBeGreaterThanOrEqual(0.95);
-      expect(limitedOf(sim) / (okOf(sim) + limitedOf(sim))).toBeLessThanOrEqual(0.01);
-      expect(okOf(sim) / (Q + 30 * RATE)).toBeGreaterThanOrEqual(0.97);
-    }
+  // What the real-HTTP bench's cold-start row shows on 2 cores: started at once without warm-up, some
+  // processes' first requests reach the server hundreds of ms after the others', which used to drain the full
+  // bucket before them (J 0.72–0.98 over these runs before the start pace, with up to 1.7 % 429s). Late: 1 to 5
+  // of the 6 processes, for their first 600 ms (120–360 ms round trips) or 500 ms (300–400 ms, as traced).
+  for (const [label, lateMs, base, spread] of [
+    ['120–360 ms', 600, 60, 120],
+    ['300–400 ms', 500, 150, 50],
+  ] as const) {
+    it(`a cold start, some processes' first round trips ${label}: J ≥ 0.95 over the whole run, ≥ 97 %, ≤ 1 % 429s`, async () => {
+      for (const seed of [1, 2, 3, 4, 5, 6]) {
+        const late = new Set([0, 1, 2, 3, 4, 5].filter((i) => (i * 7 + seed * 3) % 6 < 1 + (seed % 5)));
+        const sim = simulate({
+          processes: 6,
+          seed,
+          jitter: 1,
+          latencyMs: (random, i, elapsed) =>
+            late.has(i) && elapsed < lateMs ? base + random() * spread : 1 + random() * 12,
+        });
+        await sim.run(sim.start + 18_000);
+        expect(jain(sim.processes.map((p) => p.ok))).toBeGreaterThanOrEqual(0.95);
+        expect(limitedOf(sim) / (okOf(sim) + limitedOf(sim))).toBeLessThanOrEqual(0.01);
+        expect(okOf(sim) / (Q + 18 * RATE)).toBeGreaterThanOrEqual(0.97);
+      }
+    });
+  }
+
+  it('a process alone spends a fresh bucket along the start pace, and the whole budget', async () => {
+    // The price of the pace: a full bucket found at the start goes over one window (at most 6 s) instead of
+    // at once, the refill from the first moment. Nothing is wasted.
+    const sim = simulate({ processes: 1, latencyMs: 1 });
+    await sim.run(sim.start + 1000);
+    const first = sim.processes[0]?.ok ?? 0;
+    expect(first).toBeGreaterThanOrEqual(RATE);
+    expect(first).toBeLessThan(Q / 2);
+    await sim.run(sim.start + W * 1000);
+    expect(okOf(sim)).toBeGreaterThanOrEqual(Q + (W - 1) * RATE);
+    await sim.run(sim.start + 30_000);
+    expect(okOf(sim) / (Q + 30 * RATE)).toBeGreaterThanOrEqual(0.99);
+    expect(limitedOf(sim)).toBe(0);
   });
 
   it('one of 3 stops at mid-run: the others take the whole rate back within 2 windows', async () => {
