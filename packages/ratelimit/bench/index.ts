@@ -11,7 +11,7 @@
  * Utilization = successes / (q + duration·q/w). Exits 1 when a target is missed.
  *
  * Every worker sets up (its scheduler, its Redis connection, one connection per caller opened) before the
- * shared start; the cold-start row skips the connections, to show the limit the README states.
+ * shared start; the cold-start row skips the connections (a fleet deployed at once), judged like the others.
  * `BENCH_DEBUG=1` traces the server's balance every 500 ms and each worker's state every second;
  * `BENCH_TRACE=1` prints every answer of the first 2.5 s (process, sent, answered, status, `X-RateLimit`).
  */
