@@ -44,7 +44,7 @@ export function stackTelemetry(o: StackTelemetryOptions): StackTelemetry & { lim
       // The budget's name as the scheduler's store knows it (`sha256:` of the key), cut to a fingerprint
       // (12 hex digits): it tells organizations apart and is not the key.
       void budgetKeyOf(o.secret).then((key) => {
-        budget = key.slice(0, 'sha256:'.length + 12);
+        budget = key.slice(0, key.indexOf(':') + 13);
       });
     if (m !== meter) instruments = m && clientInstruments(m, o.parseRateLimit, redact, () => budget);
     meter = m;
