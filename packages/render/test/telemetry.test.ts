@@ -3,6 +3,7 @@
 import { context, metrics, SpanKind, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { createClient } from '@partner-print/client';
+import type { TelemetryOption } from '@partner-print/client/telemetry';
 import { createSandbox } from '@partner-print/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { otel } from '../../client/test/otel.ts';
@@ -20,6 +21,19 @@ afterAll(() => {
   trace.disable();
   metrics.disable();
 });
+
+/** A sandbox and a client of it made with `telemetry`. */
+function clientWith(telemetry: TelemetryOption) {
+  const sandbox = createSandbox({ rateLimits: false, jitter: 0, renderProcessingMs: 1_000 });
+  const client = createClient({
+    secretKey: sandbox.keys.primary,
+    baseUrl: sandbox.baseUrl,
+    clock: sandbox.clock,
+    fetch: (request: Request) => sandbox.fetch(request),
+    telemetry,
+  });
+  return { sandbox, client };
+}
 
 describe('render telemetry', () => {
   it('renderMockup: one span, polls and token decisions as events, the client’s calls under it', async () => {
@@ -60,15 +74,11 @@ describe('render telemetry', () => {
     sdk.exporter.reset();
     // The client's own providers: renderMany, given no option, follows the client's.
     const own = otel();
-    const sandbox = createSandbox({ rateLimits: false, jitter: 0, renderProcessingMs: 1_000 });
-    const { seed, clock } = sandbox;
-    const client = createClient({
-      secretKey: sandbox.keys.primary,
-      baseUrl: sandbox.baseUrl,
-      clock,
-      fetch: (request: Request) => sandbox.fetch(request),
-      telemetry: { tracerProvider: own.tracerProvider, meterProvider: own.meterProvider },
+    const { sandbox, client } = clientWith({
+      tracerProvider: own.tracerProvider,
+      meterProvider: own.meterProvider,
     });
+    const { seed, clock } = sandbox;
     const image = await client.uploadImage(pngBytes());
     const job = {
       sceneReference: seed.scenes.studio,
@@ -102,15 +112,8 @@ describe('render telemetry', () => {
 
   it('a client made with telemetry: false — render follows it: no span though an SDK is registered', async () => {
     sdk.exporter.reset();
-    const sandbox = createSandbox({ rateLimits: false, jitter: 0, renderProcessingMs: 1_000 });
+    const { sandbox, client } = clientWith(false);
     const { seed, clock } = sandbox;
-    const client = createClient({
-      secretKey: sandbox.keys.primary,
-      baseUrl: sandbox.baseUrl,
-      clock,
-      fetch: (request: Request) => sandbox.fetch(request),
-      telemetry: false,
-    });
     const job = {
       sceneReference: seed.scenes.studio,
       productReference: seed.products.print,
