@@ -39,4 +39,33 @@ describe('the scheduler and the caller’s async context', () => {
     for (const [context, n] of seen) expect(context).toBe(n);
     expect(admitted.every((n) => n !== undefined)).toBe(true);
   });
+
+  it('keeps the context of a request that went at once and then had to wait (empty bucket, 429 retry)', async () => {
+    const clock = virtualClock();
+    const api = createTokenBucketApi({ policies: { default: { q: 1, w: 1 } }, now: clock.now });
+    const seen: Array<[number | undefined, number]> = [];
+    let throttle = true;
+    const scheduler = createScheduler({
+      clock,
+      fetch: (request: Request) => {
+        const n = Number(new URL(request.url).searchParams.get('n'));
+        seen.push([storage.getStore(), n]);
+        if (n === 2 && throttle) {
+          throttle = false;
+          return Promise.resolve(new Response('{}', { status: 429, headers: { 'retry-after': '1' } }));
+        }
+        return api.fetch(request);
+      },
+    });
+    // One at a time: each is queued with nothing else queued or pumping, so it goes through the pump its own
+    // call starts; the second finds the bucket empty and waits for the clock, the third is retried.
+    for (let n = 0; n < 4; n++) {
+      const response = await storage.run(n, () =>
+        scheduler.fetch(`https://api.example/v2/orders?n=${n}`, { headers }),
+      );
+      expect(response.status).toBe(200);
+    }
+    expect(seen.map(([, n]) => n)).toEqual([0, 1, 2, 2, 3]);
+    for (const [context, n] of seen) expect(context).toBe(n);
+  });
 });

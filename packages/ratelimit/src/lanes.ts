@@ -25,8 +25,11 @@ export interface Entry {
   attempt: Attempt | undefined;
   /** Retries after a 429 it may still be given (its own limit within the scheduler's). */
   maxRetries: number;
-  /** Runs its sends in the async context of the caller that queued it. */
-  run: ContextRunner;
+  /**
+   * Runs its sends in the async context of the caller that queued it; undefined while the pump its own
+   * caller started is the one that handles it (see the scheduler's `queue`).
+   */
+  run: ContextRunner | undefined;
 }
 
 /** What an attempt took from the store, and when it was sent. */

@@ -226,13 +226,16 @@ class SchedulerCore {
         state: 'queued',
         attempt: undefined,
         maxRetries,
-        // The pump that admits it may run in another caller's context (or a timer's): its fetch, events
-        // and retries run in its own caller's.
-        run: captureContext(),
+        run: undefined,
       };
       // A request that goes at once needs no abort listener (the costliest step per request); one that
       // may wait gets it now, or when it is found blocked.
       const waits = this.pumping || this.inflight >= this.concurrency || !this.lanes.idle(lane);
+      // The pump that admits it may run in another caller's context (or a timer's): its fetch, events and
+      // retries run in its own caller's, captured now. One that goes at once is admitted by the pump this
+      // call starts, which runs in its caller's context: its context is captured only if it has to wait
+      // after all (found blocked, or retried after a 429), still in that pump.
+      if (waits) entry.run = captureContext();
       this.lanes.enqueue(entry, false);
       if (waits) this.watch(entry);
       if (this.events.has('queued'))
@@ -324,6 +327,7 @@ class SchedulerCore {
     }
     if (!result.ok) {
       lane.blockedUntil = result.retryAt;
+      entry.run ??= captureContext();
       this.watch(entry);
       return false;
     }
@@ -336,7 +340,8 @@ class SchedulerCore {
     this.inflight++;
     this.counters.admitted++;
     entry.attempts++;
-    entry.run(() => this.start(entry, ticket, taken, now));
+    if (entry.run) entry.run(() => this.start(entry, ticket, taken, now));
+    else this.start(entry, ticket, taken, now);
   }
 
   private start(entry: Entry, ticket: number, taken: readonly string[], now: number): void {
@@ -505,7 +510,9 @@ class SchedulerCore {
     this.counters.retried++;
     this.events.emit('retried', { route, attempt: entry.attempts, delayMs: pauseMs });
     void response.body?.cancel().catch(() => {});
-    // Back to the front of its lane: it keeps its place, and the pause holds it like everyone else.
+    // Back to the front of its lane: it keeps its place, and the pause holds it like everyone else. A later
+    // pump admits it: its caller's context (this one) goes with it.
+    entry.run ??= captureContext();
     this.lanes.enqueue(entry, true);
     void this.pump();
     return true;
