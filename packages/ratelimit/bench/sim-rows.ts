@@ -33,6 +33,26 @@ async function steady(processes: number, seed: number): Promise<Figures> {
   };
 }
 
+/**
+ * A fleet started at once: some processes' first round trips are long (their connections still being
+ * opened), 1 to 3 of the 6 (by seed) with 120–360 ms for the first 600 ms, the others the seed's latency.
+ */
+async function coldStart(seed: number): Promise<Figures> {
+  const late = (i: number): boolean => i < seed;
+  const sim = simulate({
+    processes: 6,
+    seed,
+    jitter: 1,
+    latencyMs: (random, i, elapsed) =>
+      late(i) && elapsed < 600 ? 60 + random() * 120 : latencyOf(seed) * (0.5 + random()),
+  });
+  await sim.run(sim.start + SECONDS * 1000);
+  const ok = sim.processes.map((p) => p.ok);
+  const limited = sim.processes.reduce((a, p) => a + p.limited, 0);
+  const total = ok.reduce((a, b) => a + b, 0);
+  return { utilization: total / (Q + SECONDS * RATE), limitedShare: limited / (total + limited), j: jain(ok) };
+}
+
 async function stop(seed: number): Promise<Figures> {
   const sim = simulate({ processes: 3, seed, latencyMs: latencyOf(seed), jitter: 1 });
   await sim.run(sim.start + 6000);
@@ -73,6 +93,7 @@ export async function simulatedRows(): Promise<Record<string, string>[]> {
     ['2 processes, no store', (s) => steady(2, s)],
     ['3 processes, no store', (s) => steady(3, s)],
     ['6 processes, no store', (s) => steady(6, s)],
+    ['6 processes, no store, cold start (1–3 first round trips 120–360 ms)', coldStart],
     ['one of 3 stops at 6 s (rate of the others from 2 windows later)', stop],
     ['policy halved at 6 s, 3 processes', (s) => policy(Q / 2, s)],
     ['policy doubled at 6 s, 3 processes', (s) => policy(Q * 2, s)],
