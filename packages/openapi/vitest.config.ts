@@ -1,3 +1,5 @@
 import { packageTests } from '../../vitest.base.ts';
 
-export default packageTests();
+// Two files at once (vitest's default on 2 cores is one): no test here holds a timing or fairness
+// assertion that a second file beside it could break, and each file runs in its own process.
+export default packageTests({ maxWorkers: 2 });

@@ -1,3 +1,6 @@
 import { packageTests } from '../../vitest.base.ts';
 
-export default packageTests({ globalSetup: ['test/global-setup.ts'] });
+// Two files at once (vitest's default on 2 cores is one): no test here holds a timing or fairness
+// assertion that a second file beside it could break (the clock tests bound from below or within 1 s);
+// each file runs in its own process and logs the operations it exercised to its own file (per pid).
+export default packageTests({ globalSetup: ['test/global-setup.ts'], maxWorkers: 2 });
