@@ -8,5 +8,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     passWithNoTests: false,
+    // Two files at once (vitest's default on 2 cores is one): each file runs in its own process, the two
+    // browser files wait on Chromium's page loads more than they use a core, and no test here holds a
+    // timing assertion (the site test's 10 s is a deadline to poll until, not a measure).
+    maxWorkers: 2,
   },
 });
