@@ -5,7 +5,9 @@
 //      `tsc -p tsconfig.json` over the whole package (any error in any file fails the suite), so step 1
 //      type-checks only the others instead of running that tsc twice;
 //   2. the package test suites, one package at a time: several hold timing and fairness assertions
-//      that a loaded machine would make flaky, so nothing else runs beside them;
+//      that a loaded machine would make flaky, so nothing else runs beside them. Inside a package, the
+//      files that hold no such assertion run two at a time (its vitest.config.ts lists them), the others
+//      alone after them;
 //   3. the checks of what ships, in two lanes side by side (they wait on child processes, sockets and
 //      the registry far more than they use the cores): the packed tarballs (publint/attw, then the
 //      consumer projects) in one, the runtime matrix, the independent validators, the size budgets
