@@ -130,6 +130,7 @@ describe('legacy callback end to end over loopback', () => {
     const handler = createOrderUpdatedHandler({
       client,
       environment: 'test',
+      windowMs: 0, // what the notification carries does not depend on a window
       onWarnings,
       onOrderUpdated: (_order, notification) => {
         received.push(notification);
@@ -181,6 +182,7 @@ describe('legacy callback end to end over loopback', () => {
     const handler = createOrderUpdatedHandler({
       client,
       environment: 'test',
+      windowMs: 0, // what the notification carries does not depend on a window
       onOrderUpdated: (_order, notification) => {
         received.push(notification);
       },
