@@ -50,7 +50,11 @@ async function coldStart(seed: number): Promise<Figures> {
   const ok = sim.processes.map((p) => p.ok);
   const limited = sim.processes.reduce((a, p) => a + p.limited, 0);
   const total = ok.reduce((a, b) => a + b, 0);
-  return { utilization: total / (Q + SECONDS * RATE), limitedShare: limited / (total + limited), j: jain(ok) };
+  return {
+    utilization: total / (Q + SECONDS * RATE),
+    limitedShare: limited / (total + limited),
+    j: jain(ok),
+  };
 }
 
 async function stop(seed: number): Promise<Figures> {
