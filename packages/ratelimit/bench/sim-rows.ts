@@ -20,8 +20,8 @@ interface Figures {
   ofNewMax?: number;
 }
 
-async function steady(processes: number, seed: number): Promise<Figures> {
-  const sim = simulate({ processes, seed, latencyMs: latencyOf(seed), jitter: 1 });
+/** Utilization, 429 share and J of a run of SECONDS from the shared start. */
+async function steadyFigures(sim: ReturnType<typeof simulate>): Promise<Figures> {
   await sim.run(sim.start + SECONDS * 1000);
   const ok = sim.processes.map((p) => p.ok);
   const limited = sim.processes.reduce((a, p) => a + p.limited, 0);
@@ -31,6 +31,11 @@ async function steady(processes: number, seed: number): Promise<Figures> {
     limitedShare: limited / (total + limited),
     j: jain(ok),
   };
+}
+
+async function steady(processes: number, seed: number): Promise<Figures> {
+  const sim = simulate({ processes, seed, latencyMs: latencyOf(seed), jitter: 1 });
+  return steadyFigures(sim);
 }
 
 /**
@@ -46,15 +51,7 @@ async function coldStart(seed: number): Promise<Figures> {
     latencyMs: (random, i, elapsed) =>
       late(i) && elapsed < 600 ? 60 + random() * 120 : latencyOf(seed) * (0.5 + random()),
   });
-  await sim.run(sim.start + SECONDS * 1000);
-  const ok = sim.processes.map((p) => p.ok);
-  const limited = sim.processes.reduce((a, p) => a + p.limited, 0);
-  const total = ok.reduce((a, b) => a + b, 0);
-  return {
-    utilization: total / (Q + SECONDS * RATE),
-    limitedShare: limited / (total + limited),
-    j: jain(ok),
-  };
+  return steadyFigures(sim);
 }
 
 async function stop(seed: number): Promise<Figures> {
