@@ -1,7 +1,13 @@
 // A span per mockup with its progress (polls, token decisions, waits, cache hits) as span events, and the
 // rendertokens gauge, under the `telemetry` option shared with the client.
-import { type Attributes, context, type Meter, SpanKind, trace } from '@opentelemetry/api';
-import { endSpan, type TelemetryOption, telemetryOf, telemetryScope } from '@partner-print/client/telemetry';
+import { type Attributes, context, type Meter, type Span, SpanKind, trace } from '@opentelemetry/api';
+import {
+  endSpan,
+  type TelemetryOption,
+  type TelemetryScope,
+  telemetryOf,
+  telemetryScope,
+} from '@partner-print/client/telemetry';
 import type { ProgressListener, RenderProgressEvent } from './events.ts';
 
 /** The option a call follows: its own, else the one its client was made with, else the global providers. */
@@ -64,27 +70,15 @@ export function traceMockup<T>(
 ): Promise<T> {
   const scope = telemetryScope(option, '@partner-print/render');
   if (!scope) return run(listener);
-  const parent = context.active();
-  const span = scope.tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }, parent);
   const meter = scope.meter();
   const tokens = meter && tokensGauge(meter);
-  const traced: ProgressListener = (event) => {
-    if (event.type === 'tokens' && tokens) tokens.value = event.rendertokens.remaining;
-    if (span.isRecording()) span.addEvent(`partner_print.render.${event.type}`, attributesOf(event));
-    listener?.(event);
-  };
-  return context
-    .with(trace.setSpan(parent, span), () => run(traced))
-    .then(
-      (value) => {
-        endSpan(span, '');
-        return value;
-      },
-      (error: unknown) => {
-        endSpan(span, '', error);
-        throw error;
-      },
-    );
+  return inSpan(scope, name, attributes, (span) =>
+    run((event) => {
+      if (event.type === 'tokens' && tokens) tokens.value = event.rendertokens.remaining;
+      if (span.isRecording()) span.addEvent(`partner_print.render.${event.type}`, attributesOf(event));
+      listener?.(event);
+    }),
+  );
 }
 
 /** What a batch tells its span: the plan, and how its jobs ended. */
@@ -110,47 +104,65 @@ export function traceBatch<T>(
 ): Promise<T> {
   const scope = telemetryScope(option, '@partner-print/render');
   if (!scope) return run(undefined);
-  const parent = context.active();
-  const span = scope.tracer.startSpan(
-    'renderMany',
-    { kind: SpanKind.INTERNAL, attributes: { 'partner_print.render.jobs': jobs } },
-    parent,
-  );
   const meter = scope.meter();
   const counts = { fulfilled: 0, deferred: 0, rejected: 0 };
-  const trace_: BatchTrace = {
-    planned(plan) {
-      if (meter) tokensGauge(meter).value = plan.remaining;
-      if (!span.isRecording()) return;
-      span.addEvent('partner_print.render.planned', {
-        'partner_print.render.total_cost': plan.totalCost,
-        'partner_print.rendertokens.remaining': plan.remaining,
-        'partner_print.render.fits': plan.fits.length,
-        'partner_print.render.deferred': plan.deferred.length,
-        'partner_print.render.rejected': plan.rejected.length,
-      });
-    },
-    settled(status) {
-      counts[status]++;
-    },
-  };
-  const finish = () =>
+  const counted = (span: Span) =>
     span.setAttributes({
       'partner_print.render.fulfilled': counts.fulfilled,
       'partner_print.render.deferred': counts.deferred,
       'partner_print.render.rejected': counts.rejected,
     });
+  return inSpan(
+    scope,
+    'renderMany',
+    { 'partner_print.render.jobs': jobs },
+    (span) =>
+      run({
+        planned(plan) {
+          if (meter) tokensGauge(meter).value = plan.remaining;
+          if (!span.isRecording()) return;
+          span.addEvent('partner_print.render.planned', {
+            'partner_print.render.total_cost': plan.totalCost,
+            'partner_print.rendertokens.remaining': plan.remaining,
+            'partner_print.render.fits': plan.fits.length,
+            'partner_print.render.deferred': plan.deferred.length,
+            'partner_print.render.rejected': plan.rejected.length,
+          });
+        },
+        settled(status) {
+          counts[status]++;
+        },
+      }),
+    counted,
+  );
+}
+
+/**
+ * `run(span)` with `span` (INTERNAL, a child of the active span) active for everything `run` does; the span
+ * ends with `run`'s outcome, after `beforeEnd(span)`.
+ */
+function inSpan<T>(
+  scope: TelemetryScope,
+  name: string,
+  attributes: Attributes,
+  run: (span: Span) => Promise<T>,
+  beforeEnd?: (span: Span) => void,
+): Promise<T> {
+  const parent = context.active();
+  const span = scope.tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }, parent);
+  const end = (error?: unknown) => {
+    beforeEnd?.(span);
+    endSpan(span, '', error);
+  };
   return context
-    .with(trace.setSpan(parent, span), () => run(trace_))
+    .with(trace.setSpan(parent, span), () => run(span))
     .then(
       (value) => {
-        finish();
-        endSpan(span, '');
+        end();
         return value;
       },
       (error: unknown) => {
-        finish();
-        endSpan(span, '', error);
+        end(error);
         throw error;
       },
     );
