@@ -18,6 +18,11 @@ export function imageReference(image: N, ctx: PlanContext, slots: Slots): string
   return `await ${ctx.names.adapter}.uploadImage(${slots.slot(image)})`;
 }
 
+/** The fields of a request body written out in the code as an object; undefined for any other body. */
+export function bodyProps(body: N | 'opaque' | undefined, ctx: PlanContext) {
+  return body && body !== 'opaque' ? objectProps(ctx.b.resolve(body)) : undefined;
+}
+
 /**
  * `POST /images` with `{ image: <base64> }` (or `image_base64`) → the Image_ reference of its bytes. Assumed V1
  * shape (the reference shows none): the body's one field is the base64 text; the answer is the image resource
@@ -27,7 +32,7 @@ export function planImageUpload(
   body: N | 'opaque' | undefined,
   ctx: PlanContext,
 ): { code: string; slots: Slots } | string {
-  const props = body && body !== 'opaque' ? objectProps(ctx.b.resolve(body)) : undefined;
+  const props = bodyProps(body, ctx);
   if (!props) return 'the upload body is not an object written out in the code';
   const keys = [...props.keys()];
   if (keys.length !== 1 || !(IMAGE_KEYS as readonly string[]).includes(keys[0]!))

@@ -1,6 +1,6 @@
-import { type N, objectProps, propName } from './ast.ts';
+import { type N, propName } from './ast.ts';
 import type { ReadMapper, UnknownRead } from './consumers.ts';
-import { IMAGE_KEYS, imageReference } from './image-call.ts';
+import { bodyProps, IMAGE_KEYS, imageReference } from './image-call.ts';
 import { Slots } from './slots.ts';
 import type { PlanContext } from './v2-calls.ts';
 
@@ -36,7 +36,7 @@ export function planRender(
   body: N | 'opaque' | undefined,
   ctx: PlanContext,
 ): { code: string; slots: Slots } | string {
-  const props = body && body !== 'opaque' ? objectProps(ctx.b.resolve(body)) : undefined;
+  const props = bodyProps(body, ctx);
   if (!props) return 'the render body is not an object written out in the code';
   const why = problem([...props.keys()]);
   if (why) return why;
