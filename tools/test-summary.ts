@@ -1,5 +1,6 @@
-// Adds up the vitest JSON reports every package wrote (restored by turbo on a cache hit too)
-// and prints one closing line: "N passed, N failed".
+// Adds up the vitest JSON reports every package wrote (restored by turbo on a cache hit too): its files'
+// (vitest.json) and its type tests' (types.json, when pnpm test ran them apart) and prints one closing
+// line: "N passed, N failed".
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -12,8 +13,10 @@ const dirs = [
   join(root, 'docs'),
   join(root, 'tools'),
 ];
-for (const dir of dirs) {
-  const file = join(dir, '.test-results', 'vitest.json');
+const reports = dirs.flatMap((dir) =>
+  ['vitest.json', 'types.json'].map((name) => join(dir, '.test-results', name)),
+);
+for (const file of reports) {
   if (!existsSync(file)) continue;
   const report = JSON.parse(readFileSync(file, 'utf8')) as {
     numPassedTests: number;

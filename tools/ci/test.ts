@@ -1,20 +1,22 @@
 // `pnpm test`: everything CI checks, in the order that keeps the timed tests alone on the machine.
 //
 //   1. lint, codegen drift, typecheck and build (turbo runs them side by side). A package with type tests
-//      (*.test-d.ts) is type-checked by its suite in step 2: vitest's typecheck runs the same
-//      `tsc -p tsconfig.json` over the whole package (any error in any file fails the suite), so step 1
+//      (*.test-d.ts) is type-checked by its type tests in step 3: vitest's typecheck runs the same
+//      `tsc -p tsconfig.json` over the whole package (any error in any file fails them), so step 1
 //      type-checks only the others instead of running that tsc twice;
-//   2. the package test suites, one package at a time: several hold timing and fairness assertions
-//      that a loaded machine would make flaky, so nothing else runs beside them. Inside a package, the
-//      files that hold no such assertion run two at a time (its vitest.config.ts lists them), the others
-//      alone after them;
-//   3. the checks of what ships, in two lanes side by side (they wait on child processes, sockets and
-//      the registry far more than they use the cores): the packed tarballs (publint/attw, then the
-//      consumer projects) in one, the runtime matrix, the independent validators, the size budgets
-//      and the READMEs in the other;
-//   4. one closing line, "N passed, N failed", over every package's vitest report.
+//   2. the timed suites, one package at a time, files only (`--mode=files`, see vitest.base.ts): they hold
+//      timing and fairness assertions that a loaded machine would make flaky, so nothing else runs beside
+//      them. Inside a package, the files that hold no such assertion run two at a time (its
+//      vitest.config.ts lists them), the others alone after them;
+//   3. everything untimed, in three lanes side by side (they wait on child processes, sockets, browsers
+//      and the registry far more than they use the cores): the packed tarballs (publint/attw, then the
+//      consumer projects) in one; the runtime matrix, the independent validators, the size budgets and the
+//      READMEs in another; in the third, one package at a time, the suites that hold no timing
+//      assertion (UNTIMED) and then the type tests of every package that has them (`test:types`);
+//   4. one closing line, "N passed, N failed", over every package's vitest reports.
 //
-// `pnpm test --from=shipping` starts at step 3 (after a build), to re-run the checks of what ships alone.
+// `pnpm test --from=shipping` runs only the first two lanes of step 3 (after a build), to re-run the checks
+// of what ships alone.
 //
 // The runtimes the matrix needs (Node 22/24, Bun, Deno, miniflare) are installed from npm during steps 1
 // and 2, which are not network-bound, so that a fresh clone does not wait for them in step 3.
@@ -56,16 +58,41 @@ function hasTypeTests(dir: string): boolean {
   );
 }
 
-/** The workspace packages whose suites type-check them (type tests), as turbo filters excluding them. */
-function typeTestedFilters(): string[] {
+/** The workspace packages (and docs) with their directories and manifests. */
+function workspace(): { dir: string; name: string; scripts: Record<string, string> }[] {
   const dirs = [
     ...readdirSync(join(root, 'packages')).map((name) => join(root, 'packages', name)),
     join(root, 'docs'),
   ];
-  return dirs
-    .filter((dir) => hasTypeTests(dir))
-    .map((dir) => `--filter=!${JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).name}`);
+  return dirs.map((dir) => ({ dir, ...JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) }));
 }
+
+/**
+ * The packages with type tests, as turbo filters excluding them from step 1's typecheck. Each must have a
+ * `test:types` script (`vitest run --mode=types`): without it its type tests would run nowhere.
+ */
+function typeTestedFilters(): string[] {
+  const typeTested = workspace().filter(({ dir }) => hasTypeTests(dir));
+  const missing = typeTested.filter(({ scripts }) => !scripts?.['test:types']).map(({ name }) => name);
+  if (missing.length > 0) {
+    throw new Error(`type tests that pnpm test would not run: add "test:types" to ${missing.join(', ')}`);
+  }
+  return typeTested.map(({ name }) => `--filter=!${name}`);
+}
+
+/**
+ * The suites that hold no timing or fairness assertion (none bounds a duration from above that a busy
+ * core could break): they run in step 3 beside the checks of what ships. Every other suite is timed and
+ * runs alone in step 2, a new package included until it is listed here.
+ */
+const UNTIMED = ['@partner-print/openapi', '@partner-print/sandbox', '@partner-print/docs'];
+
+/** The vitest reporters: the console and a JSON report per package that tools/test-summary.ts adds up. */
+const reporters = (file: string) => [
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=.test-results/${file}`,
+];
 
 /** Runs the steps one after another; stops at the first failure. */
 async function lane(label: string, steps: string[][]): Promise<string[]> {
@@ -84,6 +111,44 @@ async function lane(label: string, steps: string[][]): Promise<string[]> {
   return failed;
 }
 
+/**
+ * Step 3, in three lanes side by side. The runtime matrix (seven runtimes at once, flows with deadlines)
+ * starts beside the tarball checks only, as before the third lane existed: with the suites and the type
+ * tests beside it too, and other sessions' tests on the machine (load 8), two runtimes' flows ran past their deadlines. The suites lane starts
+ * once it is done.
+ */
+async function step3(withSuites: boolean): Promise<string[]> {
+  const matrix = lane('checks', [['run', 'test:runtimes', '--no-build']]);
+  const lanes = await Promise.all([
+    lane('packages', [
+      ['run', 'check:packages'],
+      ['run', 'test:consumers', '--no-build'],
+    ]),
+    matrix.then((failed) =>
+      failed.length > 0
+        ? failed
+        : lane('checks', [
+            ['run', 'test:validators'],
+            ['run', 'size:check'],
+            ['run', 'check:readmes'],
+          ]),
+    ),
+    withSuites
+      ? matrix.then(() =>
+          lane('suites', [
+            [
+              ...['exec', 'turbo', 'run', 'test', '--concurrency=1'],
+              ...UNTIMED.map((name) => `--filter=${name}`),
+              ...['--', '--mode=files', ...reporters('vitest.json')],
+            ],
+            ['exec', 'turbo', 'run', 'test:types', '--concurrency=1', '--', ...reporters('types.json')],
+          ]),
+        )
+      : [],
+  ]);
+  return lanes.flat();
+}
+
 async function main(): Promise<number> {
   const log = (line: string) => console.log(`[runtimes install] ${line}`);
   const runtimes = Promise.all(Object.values(RUNTIMES).map((r) => ensure(r, log).catch(() => undefined)));
@@ -95,28 +160,15 @@ async function main(): Promise<number> {
     shippingOnly ? 0 : pnpm(['exec', 'turbo', 'run', 'typecheck', ...typeTestedFilters()], 'typecheck'),
   ]);
   if (step1.some((code) => code !== 0)) return 1;
-  const reporters = ['--reporter=default', '--reporter=json', '--outputFile.json=.test-results/vitest.json'];
-  const unit = shippingOnly
+  const timed = shippingOnly
     ? 0
-    : await pnpm(['exec', 'turbo', 'run', 'test', '--concurrency=1', '--', ...reporters]);
+    : await pnpm([
+        ...['exec', 'turbo', 'run', 'test', '--concurrency=1'],
+        ...UNTIMED.map((name) => `--filter=!${name}`),
+        ...['--', '--mode=files', ...reporters('vitest.json')],
+      ]);
   await runtimes;
-  const failed =
-    unit !== 0
-      ? ['the package test suites']
-      : (
-          await Promise.all([
-            lane('packages', [
-              ['run', 'check:packages'],
-              ['run', 'test:consumers', '--no-build'],
-            ]),
-            lane('checks', [
-              ['run', 'test:runtimes', '--no-build'],
-              ['run', 'test:validators'],
-              ['run', 'size:check'],
-              ['run', 'check:readmes'],
-            ]),
-          ])
-        ).flat();
+  const failed = timed !== 0 ? ['the timed package suites'] : await step3(!shippingOnly);
   console.log(
     `\npnpm test: ${failed.length ? `FAILED (${failed.join('; ')})` : 'done'} in ${seconds(started)}`,
   );
