@@ -106,6 +106,8 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
 class SchedulerCore {
   readonly clock: Clock;
   readonly store: RateLimitStore;
+  /** The store when it is the memory store as this package makes it: it answers at once (see `admitNow`). */
+  private readonly local: MemoryStore | undefined;
   readonly events = new Emitter();
   private readonly lanes = new Lanes();
   private readonly budget: Budget;
@@ -132,6 +134,7 @@ class SchedulerCore {
     this.baseFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
     this.clock = options.clock ?? systemClock;
     this.store = storeOf(options, this.events);
+    this.local = answersAtOnce(this.store) ? this.store : undefined;
     this.concurrency = Math.max(1, Math.floor(options.concurrency ?? 16));
     const maxRetries = Math.min(10, Math.max(0, Math.floor(options.maxRetries ?? 5)));
     this.maxRetries = maxRetries;
@@ -230,7 +233,11 @@ class SchedulerCore {
       };
       // A request that goes at once needs no abort listener (the costliest step per request); one that
       // may wait gets it now, or when it is found blocked.
-      const waits = this.pumping || this.inflight >= this.concurrency || !this.lanes.idle(lane);
+      let waits = this.pumping || this.inflight >= this.concurrency || !this.lanes.idle(lane);
+      if (!waits && this.local && !this.events.has('queued')) {
+        if (this.admitNow(this.local, entry)) return;
+        waits = true; // the store refused it: it waits, as one the pump finds blocked
+      }
       // The pump that admits it may run in another caller's context (or a timer's): its fetch, events and
       // retries run in its own caller's, captured now. One that goes at once is admitted by the pump this
       // call starts, which runs in its caller's context: its context is captured only if it has to wait
@@ -242,6 +249,29 @@ class SchedulerCore {
         this.events.emit('queued', { route: lane.route, priority: lane.priority, queued: this.lanes.queued });
       void this.pump();
     });
+  }
+
+  /**
+   * Admission without a queue: a request that nothing is ahead of (no queue, no pump running, a free slot,
+   * its lane neither blocked nor paused) is admitted now, in its caller's call, when the memory store has a
+   * token for it — no promise hop, no queueing, no context to capture (it runs in its caller's context). What
+   * the pump would do for it, in the same order: take from the store, then dispatch. Whoever comes next
+   * finds the slot and the token gone, as they would after a pump. False (nothing done but the lane marked
+   * blocked, as the pump would) when it has to queue.
+   */
+  private admitNow(local: MemoryStore, entry: Entry): boolean {
+    const { lane } = entry;
+    const now = this.clock.now();
+    this.lookedAt = now;
+    const { buckets, names } = this.budget.bucketsFor(lane);
+    const result = local.takeNow(lane.key, buckets, now);
+    if (!result.ok) {
+      lane.blockedUntil = result.retryAt;
+      return false;
+    }
+    entry.state = 'running';
+    this.dispatch(entry, result.ticket, names, now);
+    return true;
   }
 
   /**
@@ -358,19 +388,34 @@ class SchedulerCore {
   }
 
   /**
-   * Sends an attempt and reads its answer into the budget and the store, then retries a throttled
-   * request or hands the answer over (one async step per request: its promise is the costly part).
+   * Sends an attempt, then {@link answered} reads its answer. No async function: a request whose Request is
+   * ready and whose store answers at once (the memory store) costs one promise here, the fetch's `then`.
    */
-  private async send(entry: Entry, attempt: Attempt): Promise<void> {
-    let response: Response;
+  private send(entry: Entry, attempt: Attempt): void {
+    let pending: Promise<Response>;
     try {
-      const request = await attemptRequest(entry, this.priorityHeader, entry.maxRetries > 0);
-      response = await this.fetchFor(entry, request);
+      const request = attemptRequest(entry, this.priorityHeader, entry.maxRetries > 0);
+      pending =
+        request instanceof Promise
+          ? request.then((r) => this.fetchFor(entry, r))
+          : this.fetchFor(entry, request);
     } catch (error) {
-      // Unless its signal ended it already (the fetch's own rejection comes after).
-      if (entry.state !== 'done') this.release(entry, error);
-      return;
+      pending = Promise.reject(error);
     }
+    pending.then(
+      (response) => this.answered(entry, attempt, response),
+      (error: unknown) => {
+        // Unless its signal ended it already (the fetch's own rejection comes after).
+        if (entry.state !== 'done') this.release(entry, error);
+      },
+    );
+  }
+
+  /**
+   * Reads an attempt's answer into the budget and the store, then retries a throttled request or hands the
+   * answer over. A 429's error code is read from its body first.
+   */
+  private answered(entry: Entry, attempt: Attempt, response: Response): void | Promise<void> {
     if (entry.state === 'done') {
       // Its signal ended it while the fetch ignored the signal: the late answer is dropped.
       void response.body?.cancel().catch(() => {});
@@ -380,15 +425,34 @@ class SchedulerCore {
     const now = this.clock.now();
     const status = response.status;
     const parsed = readRateLimitFields(response.headers, this.names, now, status === 429);
-    const code = status === 429 ? await errorCodeOf(response) : undefined;
+    if (status !== 429) return this.observed(entry, attempt, response, parsed, undefined, now);
+    return errorCodeOf(response).then((code) => this.observed(entry, attempt, response, parsed, code, now));
+  }
+
+  /** The answer goes into the budget and the store; then the request completes (or is retried). */
+  private observed(
+    entry: Entry,
+    attempt: Attempt,
+    response: Response,
+    parsed: RateLimitFields,
+    code: string | undefined,
+    now: number,
+  ): void | Promise<void> {
+    const status = response.status;
     const throttle = this.throttleOf(entry, attempt, parsed, status, code, now);
     const observations = this.budget.observe(entry.lane, parsed, attempt, status, throttle, now);
-    try {
-      await this.store.observe(entry.lane.key, attempt.ticket, attempt.taken, observations, now);
-    } catch {
-      // The estimate stays as it was; the next response corrects it.
+    const { key } = entry.lane;
+    if (this.local) {
+      this.local.observeNow(key, attempt.ticket, attempt.taken, observations, now);
+      return this.complete(entry, response, parsed, throttle);
     }
-    this.complete(entry, response, parsed, throttle);
+    // A failing store leaves the estimate as it was; the next response corrects it.
+    const done = () => this.complete(entry, response, parsed, throttle);
+    try {
+      return this.store.observe(key, attempt.ticket, attempt.taken, observations, now).then(done, done);
+    } catch {
+      return done();
+    }
   }
 
   /**
@@ -599,6 +663,18 @@ class SchedulerCore {
     this.timer.controller.abort();
     this.timer = undefined;
   }
+}
+
+/**
+ * The memory store as this package makes it answers at once, so the scheduler calls it without a promise
+ * hop; a subclass with its own `take` or `observe` (possibly async) is called through them.
+ */
+function answersAtOnce(store: RateLimitStore): store is MemoryStore {
+  return (
+    store instanceof MemoryStore &&
+    store.take === MemoryStore.prototype.take &&
+    store.observe === MemoryStore.prototype.observe
+  );
 }
 
 /** A shared store falls back to local header learning when it fails; the memory store needs no fallback. */

@@ -74,13 +74,18 @@ export class MemoryStore implements RateLimitStore {
   }
 
   take(key: string, buckets: readonly BucketRequest[], now: number): Promise<TakeResult> {
+    return Promise.resolve(this.takeNow(key, buckets, now));
+  }
+
+  /** {@link take}, answered at once: the scheduler admits a request without a promise hop. */
+  takeNow(key: string, buckets: readonly BucketRequest[], now: number): TakeResult {
     const e = this.entry(key);
     const states = this.states(e, buckets, now);
     const ticket = e.ticket + 1;
     const result = takeAll(states, ticket, now);
-    if (!result.ok) return Promise.resolve(result);
+    if (!result.ok) return result;
     e.ticket = ticket;
-    return Promise.resolve({ ok: true, ticket });
+    return { ok: true, ticket };
   }
 
   /**
@@ -126,6 +131,18 @@ export class MemoryStore implements RateLimitStore {
     observations: readonly BucketObservation[],
     now: number,
   ): Promise<void> {
+    this.observeNow(key, ticket, taken, observations, now);
+    return Promise.resolve();
+  }
+
+  /** {@link observe}, done at once: the scheduler reads an answer without a promise hop. */
+  observeNow(
+    key: string,
+    ticket: number | undefined,
+    taken: readonly string[],
+    observations: readonly BucketObservation[],
+    now: number,
+  ): void {
     const e = this.entry(key);
     for (let i = 0; i < observations.length; i++) {
       const o = observations[i];
@@ -148,7 +165,6 @@ export class MemoryStore implements RateLimitStore {
         settle(b, ticket);
       }
     }
-    return Promise.resolve();
   }
 
   snapshot(key: string, now: number): Promise<Record<string, BucketSnapshot>> {

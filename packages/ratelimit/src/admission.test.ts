@@ -1,0 +1,101 @@
+import { getEventListeners } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import { manualClock } from '../test/helpers.ts';
+import type { RateLimitDefaults } from './routes.ts';
+import { createScheduler } from './scheduler.ts';
+import { MemoryStore, type RateLimitStore } from './store.ts';
+
+const URL_ = 'https://api.example/v2/orders';
+const defaults = (quota: number): RateLimitDefaults => ({
+  policies: { default: { quota, windowSeconds: 10 } },
+  buckets: () => ['default'],
+});
+/** An answer of a budget this test cannot spend (nothing paces it), or of an empty one. */
+const answer = (remaining: number, quota = 1_000_000_000) =>
+  new Response('{}', {
+    headers: {
+      'x-ratelimit': `"default";r=${remaining};t=10`,
+      'x-ratelimit-policy': `"default";q=${quota};w=10`,
+    },
+  });
+
+/** A fetch whose answers the test gives, one at a time, in the order the requests came. */
+function heldFetch() {
+  const sent: Array<{ url: string; answer: (r: Response) => void }> = [];
+  const fetch = (request: Request) =>
+    new Promise<Response>((resolve) => sent.push({ url: request.url, answer: resolve }));
+  return { sent, fetch };
+}
+
+describe('admission without a queue', () => {
+  it('sends a request nothing is ahead of within the call; past the concurrency, requests queue in order', async () => {
+    const { sent, fetch } = heldFetch();
+    const scheduler = createScheduler({ fetch, clock: manualClock(), key: 'org', concurrency: 2 });
+    // The first answer describes the bucket (until then one request probes it, the rest wait for it).
+    const probe = scheduler.fetch(`${URL_}?n=0`);
+    sent[0]?.answer(answer(999_999_999));
+    await probe;
+    const calls = [1, 2, 3].map((n) => scheduler.fetch(`${URL_}?n=${n}`));
+    // No promise hop for the next two: their fetch has been called before the calls returned.
+    expect(sent.map((s) => s.url)).toEqual([`${URL_}?n=0`, `${URL_}?n=1`, `${URL_}?n=2`]);
+    expect(scheduler.stats()).toMatchObject({ queued: 1, inflight: 2, admitted: 3 });
+    sent[2]?.answer(answer(999_999_998));
+    await expect(calls[1]).resolves.toMatchObject({ status: 200 });
+    // The answer freed a slot: the queued one goes.
+    await new Promise((r) => setImmediate(r));
+    expect(sent.map((s) => s.url)).toEqual([`${URL_}?n=0`, `${URL_}?n=1`, `${URL_}?n=2`, `${URL_}?n=3`]);
+    sent[1]?.answer(answer(999_999_997));
+    sent[3]?.answer(answer(999_999_996));
+    await Promise.all(calls);
+    expect(scheduler.stats()).toMatchObject({ queued: 0, inflight: 0, admitted: 4, completed: 4 });
+  });
+
+  it('queues a request the store refuses at its call, listening to its signal until it goes', async () => {
+    const { sent, fetch } = heldFetch();
+    const clock = manualClock();
+    const scheduler = createScheduler({ fetch, clock, key: 'org', defaults: defaults(1) });
+    const first = scheduler.fetch(`${URL_}?n=1`);
+    sent[0]?.answer(answer(0, 1));
+    await first;
+    // The bucket is empty: the next call finds no token and waits for the refill (10 s for one).
+    const controller = new AbortController();
+    const aborted = scheduler.fetch(`${URL_}?n=2`, { signal: controller.signal });
+    const waiting = scheduler.fetch(`${URL_}?n=3`);
+    expect(sent).toHaveLength(1);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+    controller.abort(new Error('caller gave up'));
+    await expect(aborted).rejects.toThrow('caller gave up');
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    await clock.advance(10_000);
+    expect(sent.map((s) => s.url)).toEqual([`${URL_}?n=1`, `${URL_}?n=3`]);
+    sent[1]?.answer(answer(0, 1));
+    await expect(waiting).resolves.toMatchObject({ status: 200 });
+    expect(scheduler.stats()).toMatchObject({ aborted: 1, completed: 2 });
+  });
+
+  it('asks a store of its own (a MemoryStore subclass, possibly async) through its take and observe', async () => {
+    const calls: string[] = [];
+    class SlowStore extends MemoryStore {
+      override take(...args: Parameters<RateLimitStore['take']>) {
+        calls.push('take');
+        return new Promise<Awaited<ReturnType<RateLimitStore['take']>>>((resolve) =>
+          setImmediate(() => resolve(super.take(...args))),
+        );
+      }
+      override observe(...args: Parameters<RateLimitStore['observe']>) {
+        calls.push('observe');
+        return super.observe(...args);
+      }
+    }
+    const { sent, fetch } = heldFetch();
+    const scheduler = createScheduler({ fetch, clock: manualClock(), key: 'org', store: new SlowStore() });
+    const call = scheduler.fetch(URL_);
+    // Its take answers later: nothing is sent within the call.
+    expect(sent).toHaveLength(0);
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    sent[0]?.answer(answer(1));
+    await expect(call).resolves.toMatchObject({ status: 200 });
+    expect(calls).toEqual(['take', 'observe']);
+  });
+});
