@@ -395,12 +395,16 @@ describe('createScheduler', () => {
     const scheduler = createScheduler({ fetch, clock, concurrency: 1 });
     const queued: number[] = [];
     scheduler.on('queued', (e) => queued.push(e.queued));
-    const off = scheduler.on('admitted', () => {});
+    let admitted = 0;
+    const off = scheduler.on('admitted', () => admitted++);
     void scheduler.fetch(`${BASE}/orders`, { headers });
     const waiting = scheduler.fetch(`${BASE}/orders`, { headers });
     await waitFor(() => queued.length === 2);
-    // Both were queued before the first was admitted (one key, hashed once).
-    expect(queued).toEqual([1, 2]);
+    // Each event counts the queue as it is then. Nothing is ahead of the first (the key is hashed once for
+    // both): it is queued and admitted within one step, so the second, past the concurrency, queues alone.
+    expect(queued).toEqual([1, 1]);
+    expect(admitted).toBe(1);
+    expect(scheduler.stats()).toMatchObject({ queued: 1, inflight: 1 });
     scheduler.close(new Error('shutting down'));
     await expect(waiting).rejects.toThrow('shutting down');
     await expect(scheduler.fetch(`${BASE}/orders`, { headers })).rejects.toThrow('shutting down');

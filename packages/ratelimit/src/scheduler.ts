@@ -233,11 +233,7 @@ class SchedulerCore {
       };
       // A request that goes at once needs no abort listener (the costliest step per request); one that
       // may wait gets it now, or when it is found blocked.
-      let waits = this.pumping || this.inflight >= this.concurrency || !this.lanes.idle(lane);
-      if (!waits && this.local && !this.events.has('queued')) {
-        if (this.admitNow(this.local, entry)) return;
-        waits = true; // the store refused it: it waits, as one the pump finds blocked
-      }
+      const waits = this.pumping || this.inflight >= this.concurrency || !this.lanes.idle(lane);
       // The pump that admits it may run in another caller's context (or a timer's): its fetch, events and
       // retries run in its own caller's, captured now. One that goes at once is admitted by the pump this
       // call starts, which runs in its caller's context: its context is captured only if it has to wait
@@ -247,31 +243,19 @@ class SchedulerCore {
       if (waits) this.watch(entry);
       if (this.events.has('queued'))
         this.events.emit('queued', { route: lane.route, priority: lane.priority, queued: this.lanes.queued });
+      // Nothing ahead of it and a store that answers at once: admitted now, in its caller's call, as the pump
+      // would (no promise hop); refused, it waits as one the pump finds blocked.
+      if (!waits && this.local && this.admitNow(this.local, lane, entry)) return;
       void this.pump();
     });
   }
 
-  /**
-   * Admission without a queue: a request that nothing is ahead of (no queue, no pump running, a free slot,
-   * its lane neither blocked nor paused) is admitted now, in its caller's call, when the memory store has a
-   * token for it — no promise hop, no queueing, no context to capture (it runs in its caller's context). What
-   * the pump would do for it, in the same order: take from the store, then dispatch. Whoever comes next
-   * finds the slot and the token gone, as they would after a pump. False (nothing done but the lane marked
-   * blocked, as the pump would) when it has to queue.
-   */
-  private admitNow(local: MemoryStore, entry: Entry): boolean {
-    const { lane } = entry;
+  /** The pump's step for one entry, with the memory store's answer at once. */
+  private admitNow(local: MemoryStore, lane: Lane, entry: Entry): boolean {
     const now = this.clock.now();
     this.lookedAt = now;
     const { buckets, names } = this.budget.bucketsFor(lane);
-    const result = local.takeNow(lane.key, buckets, now);
-    if (!result.ok) {
-      lane.blockedUntil = result.retryAt;
-      return false;
-    }
-    entry.state = 'running';
-    this.dispatch(entry, result.ticket, names, now);
-    return true;
+    return this.took(lane, entry, local.takeNow(lane.key, buckets, now), names, now);
   }
 
   /**
