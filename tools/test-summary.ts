@@ -14,7 +14,7 @@ const dirs = [
   join(root, 'tools'),
 ];
 const reports = dirs.flatMap((dir) =>
-  ['vitest.json', 'types.json'].map((name) => join(dir, '.test-results', name)),
+  ['vitest.json', 'untimed.json', 'types.json'].map((name) => join(dir, '.test-results', name)),
 );
 for (const file of reports) {
   if (!existsSync(file)) continue;

@@ -4,15 +4,16 @@
 //      (*.test-d.ts) is type-checked by its type tests in step 3: vitest's typecheck runs the same
 //      `tsc -p tsconfig.json` over the whole package (any error in any file fails them), so step 1
 //      type-checks only the others instead of running that tsc twice;
-//   2. the timed suites, one package at a time, files only (`--mode=files`, see vitest.base.ts): they hold
-//      timing and fairness assertions that a loaded machine would make flaky, so nothing else runs beside
-//      them. Inside a package, the files that hold no such assertion run two at a time (its
-//      vitest.config.ts lists them), the others alone after them;
+//   2. the timed files, one package at a time, one file at a time (`--mode=timed`, see vitest.base.ts):
+//      they hold timing and fairness assertions that a loaded machine would make flaky, so nothing else
+//      runs beside them. The files a package lists as holding no such assertion (`packageTestsTwoAtOnce`
+//      in its vitest.config.ts) wait for step 3;
 //   3. everything untimed, in three lanes side by side (they wait on child processes, sockets, browsers
 //      and the registry far more than they use the cores): the packed tarballs (publint/attw, then the
 //      consumer projects) in one; the runtime matrix, the independent validators, the size budgets and the
 //      READMEs in another; in the third, one package at a time, the suites that hold no timing
-//      assertion (UNTIMED) and then the type tests of every package that has them (`test:types`);
+//      assertion (UNTIMED), the listed files of the others (`test:untimed`, two at a time) and the type
+//      tests of every package that has them (`test:types`);
 //   4. one closing line, "N passed, N failed", over every package's vitest reports.
 //
 // `pnpm test --from=shipping` runs only the first two lanes of step 3 (after a build), to re-run the checks
@@ -21,7 +22,7 @@
 // The runtimes the matrix needs (Node 22/24, Bun, Deno, miniflare) are installed from npm during steps 1
 // and 2, which are not network-bound, so that a fresh clone does not wait for them in step 3.
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensure, RUNTIMES } from '../runtimes/install.ts';
 
@@ -67,17 +68,28 @@ function workspace(): { dir: string; name: string; scripts: Record<string, strin
   return dirs.map((dir) => ({ dir, ...JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) }));
 }
 
+/** Whether `dir`'s vitest.config.ts lists files to run two at a time (step 2 leaves them out). */
+const listsUntimed = (dir: string): boolean => {
+  const config = join(dir, 'vitest.config.ts');
+  return existsSync(config) && readFileSync(config, 'utf8').includes('packageTestsTwoAtOnce(');
+};
+
 /**
  * The packages with type tests, as turbo filters excluding them from step 1's typecheck. Each must have a
- * `test:types` script (`vitest run --mode=types`): without it its type tests would run nowhere.
+ * `test:types` script (`vitest run --mode=types`), and a package listing untimed files a `test:untimed`
+ * script (`vitest run --mode=untimed`): without them those tests would run nowhere.
  */
 function typeTestedFilters(): string[] {
-  const typeTested = workspace().filter(({ dir }) => hasTypeTests(dir));
-  const missing = typeTested.filter(({ scripts }) => !scripts?.['test:types']).map(({ name }) => name);
+  const packages = workspace();
+  const missing = [
+    ...packages.filter(({ dir, scripts }) => hasTypeTests(dir) && !scripts?.['test:types']),
+    ...packages.filter(({ dir, scripts }) => listsUntimed(dir) && !scripts?.['test:untimed']),
+  ];
   if (missing.length > 0) {
-    throw new Error(`type tests that pnpm test would not run: add "test:types" to ${missing.join(', ')}`);
+    const names = missing.map(({ name }) => name).join(', ');
+    throw new Error(`tests that pnpm test would not run: add "test:types"/"test:untimed" to ${names}`);
   }
-  return typeTested.map(({ name }) => `--filter=!${name}`);
+  return packages.filter(({ dir }) => hasTypeTests(dir)).map(({ name }) => `--filter=!${name}`);
 }
 
 /**
@@ -141,6 +153,7 @@ async function step3(withSuites: boolean): Promise<string[]> {
               ...UNTIMED.map((name) => `--filter=${name}`),
               ...['--', '--mode=files', ...reporters('vitest.json')],
             ],
+            ['exec', 'turbo', 'run', 'test:untimed', '--concurrency=1', '--', ...reporters('untimed.json')],
             ['exec', 'turbo', 'run', 'test:types', '--concurrency=1', '--', ...reporters('types.json')],
           ]),
         )
@@ -165,7 +178,7 @@ async function main(): Promise<number> {
     : await pnpm([
         ...['exec', 'turbo', 'run', 'test', '--concurrency=1'],
         ...UNTIMED.map((name) => `--filter=!${name}`),
-        ...['--', '--mode=files', ...reporters('vitest.json')],
+        ...['--', '--mode=timed', ...reporters('vitest.json')],
       ]);
   await runtimes;
   const failed = timed !== 0 ? ['the timed package suites'] : await step3(!shippingOnly);
