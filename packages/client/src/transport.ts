@@ -110,8 +110,9 @@ function retryDelay(
 interface Timing {
   start: number;
   sentAt?: number;
-  /** The attempt's deadline (ms), for the rate limiter's send through `timed`. */
+  /** The attempt's deadline (ms) and request, for the rate limiter's send through `timed`. */
   ms?: number;
+  req?: Request;
   unabortable?: boolean;
 }
 
@@ -119,8 +120,11 @@ interface Timing {
 export function createStack(o: StackOptions): Stack {
   const { emit, secret, baseUrl } = o;
   const deadlines = new Deadlines();
-  // Attempts the rate limiter sends through `timed` find their timing and deadline here.
+  // Attempts the rate limiter sends through `timed` find their timing and deadline here: the one it sends
+  // within its own call (nothing queued ahead) in `handing`, one it queues in `pending` (a WeakMap entry per
+  // request costs more than the rest of this layer).
   const pending = new WeakMap<Request, Timing>();
+  let handing: Timing | undefined;
   const pathOf = ({ url }: Request) => {
     const query = url.indexOf('?');
     return url.startsWith(baseUrl)
@@ -141,7 +145,7 @@ export function createStack(o: StackOptions): Stack {
   const queuedTimeout = timeoutOf(true);
   const direct = (r: Request, a: Attempt) => o.transport(r, a);
   const timed: Fetch = (req, init) => {
-    const t = pending.get(req);
+    const t = handing?.req === req ? handing : pending.get(req);
     if (t) t.sentAt = performance.now();
     const ms = t?.ms ?? o.timeoutMs;
     return deadlines.run(init ? (r) => o.transport(r, init) : direct, req, ms, timeout, t?.unabortable);
@@ -156,8 +160,17 @@ export function createStack(o: StackOptions): Stack {
     }
     if (!limiter.own) {
       timing.ms = ms;
-      pending.set(req, timing);
-      return limiter.fetch(req, timing.unabortable);
+      timing.req = req;
+      const outer = handing;
+      handing = timing;
+      try {
+        return limiter.fetch(req, timing.unabortable);
+      } finally {
+        handing = outer;
+        // Not sent within the call (`timed` sets `sentAt`): it waits in the limiter's queue. The client asks
+        // the limiter for no retries of its own, so each attempt is sent once.
+        if (timing.sentAt === undefined) pending.set(req, timing);
+      }
     }
     const sendOwn = (r: Request, a: Attempt) => {
       const copy = new Request(r, { signal: a.signal });

@@ -102,3 +102,26 @@ describe('a timeout while queued by a Scheduler instance', () => {
     expect(((await second) as Error).message).toMatch(/rate-limit queue included/);
   });
 });
+
+describe("a call's own timeoutMs beneath the default scheduler", () => {
+  it('holds for a request the scheduler sends within the call and for one it queued first', async () => {
+    const client = createClient({
+      secretKey: KEY,
+      baseUrl: server.baseUrl,
+      timeoutMs: 60_000,
+      retry: false,
+      rateLimit: { concurrency: 1 },
+    });
+    const started = performance.now();
+    // The first goes at once; the second waits in the queue behind it (one at a time), then goes.
+    const first = client.get('/orders', { timeoutMs: 200 }).catch((e: unknown) => e);
+    const second = client.get('/orders', { timeoutMs: 300 }).catch((e: unknown) => e);
+    const [a, b] = await Promise.all([first, second]);
+    expect(a).toBeInstanceOf(TimeoutError);
+    expect((a as TimeoutError).message).toMatch(/no response within 200 ms/);
+    expect(b).toBeInstanceOf(TimeoutError);
+    expect((b as TimeoutError).message).toMatch(/no response within 300 ms/);
+    // Neither fell back to the client's 60 s.
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
+});
