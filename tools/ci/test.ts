@@ -8,12 +8,12 @@
 //      they hold timing and fairness assertions that a loaded machine would make flaky, so nothing else
 //      runs beside them. The files a package lists as holding no such assertion (`packageTestsTwoAtOnce`
 //      in its vitest.config.ts) wait for step 3;
-//   3. everything untimed, in three lanes side by side (they wait on child processes, sockets, browsers
+//   3. everything untimed, in four lanes side by side (they wait on child processes, sockets, browsers
 //      and the registry far more than they use the cores): the packed tarballs (publint/attw, then the
 //      consumer projects) in one; the runtime matrix, the independent validators, the size budgets and the
 //      READMEs in another; in the third, one package at a time, the suites that hold no timing
-//      assertion (UNTIMED), the listed files of the others (`test:untimed`, two at a time) and the type
-//      tests of every package that has them (`test:types`);
+//      assertion (UNTIMED), then the type tests of every package that has them (`test:types`); in the
+//      fourth, one package at a time, the listed files of the others (`test:untimed`, two at a time);
 //   4. one closing line, "N passed, N failed", over every package's vitest reports.
 //
 // `pnpm test --from=shipping` runs only the first two lanes of step 3 (after a build), to re-run the checks
@@ -124,10 +124,11 @@ async function lane(label: string, steps: string[][]): Promise<string[]> {
 }
 
 /**
- * Step 3, in three lanes side by side. The runtime matrix (seven runtimes at once, flows with deadlines)
- * starts beside the tarball checks only, as before the third lane existed: with the suites and the type
- * tests beside it too, and other sessions' tests on the machine (load 8), two runtimes' flows ran past their deadlines. The suites lane starts
- * once it is done.
+ * Step 3, in four lanes side by side: the tarballs; the runtime matrix and the other checks; the untimed
+ * suites, then the type tests; the untimed files of the other packages. The runtime matrix (seven
+ * runtimes at once, flows with deadlines) starts beside the tarball checks only, as before the suites
+ * joined this step: with the suites and the type tests beside it too, and other sessions' tests on the
+ * machine (load 8), two runtimes' flows ran past their deadlines. The last two lanes start once it is done.
  */
 async function step3(withSuites: boolean): Promise<string[]> {
   const matrix = lane('checks', [['run', 'test:runtimes', '--no-build']]);
@@ -153,8 +154,14 @@ async function step3(withSuites: boolean): Promise<string[]> {
               ...UNTIMED.map((name) => `--filter=${name}`),
               ...['--', '--mode=files', ...reporters('vitest.json')],
             ],
-            ['exec', 'turbo', 'run', 'test:untimed', '--concurrency=1', '--', ...reporters('untimed.json')],
             ['exec', 'turbo', 'run', 'test:types', '--concurrency=1', '--', ...reporters('types.json')],
+          ]),
+        )
+      : [],
+    withSuites
+      ? matrix.then(() =>
+          lane('listed', [
+            ['exec', 'turbo', 'run', 'test:untimed', '--concurrency=1', '--', ...reporters('untimed.json')],
           ]),
         )
       : [],
