@@ -9,7 +9,12 @@
 //                   a time: step 3, beside the checks of what ships;
 //   --mode=types    the type tests only (vitest's typecheck: one `tsc` over the whole package, CPU-bound
 //                   and untimed): step 3 too.
-import { configDefaults, defineConfig, type ViteUserConfig } from 'vitest/config';
+import {
+  configDefaults,
+  defineConfig,
+  type TestProjectInlineConfiguration,
+  type ViteUserConfig,
+} from 'vitest/config';
 
 type TestOptions = NonNullable<ViteUserConfig['test']>;
 
@@ -46,7 +51,7 @@ export const packageTestsTwoAtOnce = (twoAtOnce: string[], overrides: TestOption
     if (mode === 'types') return { test: options(mode, overrides) };
     // The projects inherit the rest; vitest would concatenate an `include` of the root with their own.
     const { include: _all, ...base } = options(mode, overrides);
-    const listed = {
+    const listed: TestProjectInlineConfiguration = {
       extends: true,
       test: {
         name: 'two at once',
@@ -57,7 +62,7 @@ export const packageTestsTwoAtOnce = (twoAtOnce: string[], overrides: TestOption
         ...(mode === 'untimed' ? { testTimeout: Math.max(overrides.testTimeout ?? 0, 30_000) } : {}),
       },
     };
-    const alone = {
+    const alone: TestProjectInlineConfiguration = {
       extends: true,
       test: {
         name: 'alone',
