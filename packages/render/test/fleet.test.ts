@@ -50,6 +50,9 @@ describe('4 render workers x the same 50 mockups', () => {
       workers,
       mockups: MOCKUPS,
       redisUrl: own.url,
+      // Once Redis is gone each worker waits out this deadline before falling back (5 s by default). A
+      // stall past it before the kill would end the same way: one event, no return (retry in 60 s).
+      commandTimeoutMs: 1_000,
       during: () => own.stop(),
     });
     for (const worker of run.results) {

@@ -135,6 +135,8 @@ export async function runRenderFleet(options: {
   mockups: number;
   /** Without it, each worker renders through its own in-process store. */
   redisUrl?: string;
+  /** The Redis store's command deadline in the workers; 5 000 ms by default (see worker.ts). */
+  commandTimeoutMs?: number;
   /**
    * Runs once the first POST /renders has been paid (e.g. to kill Redis mid-run): every worker then still
    * has mockups to wait for, lease or store.
@@ -184,6 +186,7 @@ export async function runRenderFleet(options: {
       apiUrl: server.url,
       secretKey: keys.primary,
       ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}),
+      ...(options.commandTimeoutMs ? { commandTimeoutMs: options.commandTimeoutMs } : {}),
       jobs,
     };
     // Every worker starts at the same instant, once all have booted.

@@ -21,6 +21,8 @@ export interface WorkerTask {
   secretKey: string;
   /** Without one, each worker keeps its renders in its own memory (the per-process default). */
   redisUrl?: string;
+  /** The Redis store's deadline; 5 000 ms by default, for a live Redis on a loaded machine. */
+  commandTimeoutMs?: number;
   jobs: RenderJob[];
   startAt: number;
 }
@@ -93,7 +95,7 @@ async function run(task: WorkerTask): Promise<WorkerResult> {
   redis.connect().catch(() => {});
   const cache = new RedisRenderStore({
     client: redis,
-    commandTimeoutMs: 5_000,
+    commandTimeoutMs: task.commandTimeoutMs ?? 5_000,
     retryMs: 60_000,
     onEvent: (event) => {
       events.push(event.type);
