@@ -124,7 +124,7 @@ if (process.env.BENCH_FLEET !== '0') {
       workers: 4,
       count,
       redisUrl: proxy.url,
-      cut: { at: 1_500, for: 1_500, proxy },
+      cut: { afterCalls: count, for: 1_500, proxy },
     });
     const created = fleet.workers.reduce((n, w) => n + w.created, 0);
     const errors = fleet.workers.reduce((n, w) => n + w.errors.length, 0);

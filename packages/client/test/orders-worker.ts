@@ -1,5 +1,6 @@
 // One order-submitting worker process for the Redis claims test: creates the same COUNT orders as its
-// siblings (in its own shuffled order), through RedisOrderClaims, and prints what happened as JSON.
+// siblings (in its own shuffled order), through RedisOrderClaims, and prints what happened as JSON. Each
+// finished call is reported to the parent over IPC (the fleet starts its Redis outage after a number of them).
 import { createClient as createRedis } from 'redis';
 import { createClient, createOrder, type OrderResult } from '../src/index.ts';
 import { type OrderClaimEvent, RedisOrderClaims } from '../src/redis.ts';
@@ -33,8 +34,11 @@ const results = await pool(count, 8, (i) =>
       customIdentifier: `fleet-${order[i]}`,
       orderlines: [{ productReference: ref('Product', env('PRODUCT')), quantity: 1 }],
     },
-    { claims },
-  ),
+    {
+      claims,
+      ...(process.env.SETTLE_WINDOW_MS ? { settleWindowMs: Number(process.env.SETTLE_WINDOW_MS) } : {}),
+    },
+  ).finally(() => process.send?.('call')),
 );
 const values = results.flatMap((r) => ('value' in r ? [r.value as OrderResult] : []));
 const errors = results.flatMap((r) => ('error' in r ? [String((r.error as Error).message)] : []));
