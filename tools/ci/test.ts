@@ -10,10 +10,10 @@
 //      in its vitest.config.ts) wait for step 3;
 //   3. everything untimed, in four lanes side by side (they wait on child processes, sockets, browsers
 //      and the registry far more than they use the cores): the packed tarballs (publint/attw, then the
-//      consumer projects) in one; the runtime matrix, the independent validators, the size budgets and the
-//      READMEs in another; in the third, one package at a time, the suites that hold no timing
-//      assertion (UNTIMED), then the type tests of every package that has them (`test:types`); in the
-//      fourth, one package at a time, the listed files of the others (`test:untimed`, two at a time);
+//      consumer projects) in one; the runtime matrix, the independent validators, the size budgets, the
+//      READMEs, then the type tests of every package that has them (`test:types`) in another; in the
+//      third, one package at a time, the suites that hold no timing assertion (UNTIMED); in the fourth,
+//      one package at a time, the listed files of the others (`test:untimed`, two at a time);
 //   4. one closing line, "N passed, N failed", over every package's vitest reports.
 //
 // `pnpm test --from=shipping` runs only the first two lanes of step 3 (after a build), to re-run the checks
@@ -124,13 +124,24 @@ async function lane(label: string, steps: string[][]): Promise<string[]> {
 }
 
 /**
- * Step 3, in four lanes side by side: the tarballs; the runtime matrix and the other checks; the untimed
- * suites, then the type tests; the untimed files of the other packages. The runtime matrix (seven
+ * Step 3, in four lanes side by side: the tarballs; the runtime matrix and the other checks, then the type
+ * tests; the untimed suites; the untimed files of the other packages. The runtime matrix (seven
  * runtimes at once, flows with deadlines) starts beside the tarball checks only, as before the suites
  * joined this step: with the suites and the type tests beside it too, and other sessions' tests on the
  * machine (load 8), two runtimes' flows ran past their deadlines. The last two lanes start once it is done.
  */
 async function step3(withSuites: boolean): Promise<string[]> {
+  // The type tests (one `tsc` per package, ~95 s of CPU) close the checks lane, the shortest without them
+  // (~140 s against ~200–280 s for the others in a quiet run), so that the lanes end near one another.
+  const typeTests = [
+    'exec',
+    'turbo',
+    'run',
+    'test:types',
+    '--concurrency=1',
+    '--',
+    ...reporters('types.json'),
+  ];
   const matrix = lane('checks', [['run', 'test:runtimes', '--no-build']]);
   const lanes = await Promise.all([
     lane('packages', [
@@ -144,6 +155,7 @@ async function step3(withSuites: boolean): Promise<string[]> {
             ['run', 'test:validators'],
             ['run', 'size:check'],
             ['run', 'check:readmes'],
+            ...(withSuites ? [typeTests] : []),
           ]),
     ),
     withSuites
@@ -154,7 +166,6 @@ async function step3(withSuites: boolean): Promise<string[]> {
               ...UNTIMED.map((name) => `--filter=${name}`),
               ...['--', '--mode=files', ...reporters('vitest.json')],
             ],
-            ['exec', 'turbo', 'run', 'test:types', '--concurrency=1', '--', ...reporters('types.json')],
           ]),
         )
       : [],
