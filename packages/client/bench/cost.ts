@@ -8,34 +8,20 @@ import { createHook } from 'node:async_hooks';
 import { PerformanceObserver } from 'node:perf_hooks';
 import type { paths } from '@partner-print/openapi';
 import { createScheduler } from '@partner-print/ratelimit';
-import { createSandbox } from '@partner-print/sandbox';
 import createFetchClient from 'openapi-fetch';
 import { createClient } from '../src/index.ts';
+import { benchSandbox } from './fixture.ts';
 
 const N = Number(process.env.COST_REQUESTS ?? 4000);
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc --min-semi-space-size=256 --max-semi-space-size=256');
 
-const sandbox = createSandbox({ rateLimits: { default: { q: 1_000_000_000, w: 60 } } });
-const key = sandbox.keys.primary;
-const { baseUrl } = sandbox;
-const orderReference = (
-  await createClient({ secretKey: key, baseUrl, fetch: (r) => sandbox.fetch(r) }).createOrder({
-    storeReference: sandbox.seed.stores.combined,
-    shippingKind: 'combined',
-    orderlines: [{ productReference: sandbox.seed.products.nonPrint, quantity: 1 }],
-  })
-).order.reference;
-const sample = await sandbox.fetch(
-  new Request(`${baseUrl}/orders/${orderReference}`, { headers: { 'X-Service-Secret-Key': key } }),
-);
-const body = await sample.text();
-const headers = [...sample.headers];
-const status = sample.status;
+const { sandbox, key, baseUrl, orderReference, recordAnswer } = await benchSandbox();
+const answer = await recordAnswer();
 sandbox.close();
 
 /** The sandbox's answer, prepared: a fresh Response per request, nothing else done. */
-const transport = (_request: Request) => Promise.resolve(new Response(body, { status, headers }));
+const transport = (_request: Request) => Promise.resolve(answer());
 const params = { path: { orderReference } };
 const path = '/orders/{orderReference}' as const;
 const auth = { 'X-Service-Secret-Key': key };

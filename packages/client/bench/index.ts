@@ -9,10 +9,10 @@
 import { spawnSync } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
 import type { paths } from '@partner-print/openapi';
-import { createSandbox } from '@partner-print/sandbox';
 import { build } from 'esbuild';
 import createFetchClient from 'openapi-fetch';
 import { createClient } from '../src/index.ts';
+import { benchSandbox } from './fixture.ts';
 import './orders.ts'; // createOrder: requests per created order, settle-window latency under faults
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
@@ -27,19 +27,9 @@ const SIZE_TARGETS_KB: Array<[prefix: string, kB: number]> = [
   ['@partner-print/client/lite createClient (', 6],
 ];
 
-// A quota no run can exhaust: the sandbox still sends rate-limit headers (the scheduler learns them)
-// but never throttles, so this measures the client's work, not waiting for tokens.
-const sandbox = createSandbox({ rateLimits: { default: { q: 1_000_000_000, w: 60 } } });
-const key = sandbox.keys.primary;
-const { baseUrl } = sandbox;
+// A quota no run can exhaust (see benchSandbox): this measures the client's work, not waiting for tokens.
+const { sandbox, key, baseUrl, orderReference } = await benchSandbox();
 const transport = (request: Request) => sandbox.fetch(request);
-const orderReference = (
-  await createClient({ secretKey: key, baseUrl, fetch: transport }).createOrder({
-    storeReference: sandbox.seed.stores.combined,
-    shippingKind: 'combined',
-    orderlines: [{ productReference: sandbox.seed.products.nonPrint, quantity: 1 }],
-  })
-).order.reference;
 const params = { path: { orderReference } };
 
 const bare = createFetchClient<paths>({

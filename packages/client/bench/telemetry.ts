@@ -7,11 +7,11 @@
 import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import type { paths } from '@partner-print/openapi';
-import { createSandbox } from '@partner-print/sandbox';
 import createFetchClient from 'openapi-fetch';
 import { createClient } from '../src/index.ts';
 import { type TelemetryScope, telemetryScope } from '../src/telemetry/option.ts';
 import { stackTelemetry } from '../src/telemetry/stack.ts';
+import { benchSandbox } from './fixture.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
 const BLOCK = Number(process.env.BENCH_BLOCK ?? 1000);
@@ -36,29 +36,14 @@ const tracerProvider = new TracerProvider({
 });
 const meterProvider = new MeterProvider({ readers: [new Reader()] });
 
-const sandbox = createSandbox({ rateLimits: false });
-const key = sandbox.keys.primary;
-const { baseUrl } = sandbox;
+const { sandbox, key, baseUrl, orderReference, recordAnswer } = await benchSandbox(false);
 // BENCH_TRANSPORT=prepared answers every GET with the sandbox's recorded answer: a call is then mostly the
 // client's and openapi-fetch's own work, so a difference between two clients is not lost in the sandbox's.
-let prepared: { body: string; headers: [string, string][] } | undefined;
+const prepared = process.env.BENCH_TRANSPORT === 'prepared' ? await recordAnswer() : undefined;
 const transport = (request: Request) =>
-  prepared && request.method === 'GET'
-    ? Promise.resolve(new Response(prepared.body, { status: 200, headers: prepared.headers }))
-    : sandbox.fetch(request);
+  prepared && request.method === 'GET' ? Promise.resolve(prepared()) : sandbox.fetch(request);
 const base = { secretKey: key, baseUrl, fetch: transport, rateLimit: false as const };
-const made = await createClient(base).createOrder({
-  storeReference: sandbox.seed.stores.combined,
-  shippingKind: 'combined',
-  orderlines: [{ productReference: sandbox.seed.products.nonPrint, quantity: 1 }],
-});
-const params = { path: { orderReference: made.order.reference } };
-if (process.env.BENCH_TRANSPORT === 'prepared') {
-  const answer = await sandbox.fetch(
-    new Request(`${baseUrl}/orders/${made.order.reference}`, { headers: { 'X-Service-Secret-Key': key } }),
-  );
-  prepared = { body: await answer.text(), headers: [...answer.headers] };
-}
+const params = { path: { orderReference } };
 const bare = createFetchClient<paths>({
   baseUrl,
   fetch: transport,
@@ -149,7 +134,7 @@ if (process.env.BENCH_BEFORE) {
   const answer = Promise.resolve(new Response(null));
   const fetch0 = (_: Request) => answer;
   const send = path.transport(fetch0);
-  const request = new Request(`${baseUrl}/orders/${made.order.reference}`);
+  const request = new Request(`${baseUrl}/orders/${orderReference}`);
   const contextOf = () => ({ operation: undefined, method: 'GET', path: '' });
   const N = 1_000_000;
   const loop = (withPath: boolean) => {
