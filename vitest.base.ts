@@ -9,6 +9,13 @@
 //                   a time: step 3, beside the checks of what ships;
 //   --mode=types    the type tests only (vitest's typecheck: one `tsc` over the whole package, CPU-bound
 //                   and untimed): step 3 too.
+//
+// The two modes `pnpm test` runs beside other work (`files` for the suites it lists as untimed, `untimed`)
+// share modules between files: a worker evaluates the package and its imports once, not once per file
+// (vitest's `isolate: false`; it still restores spies after each file). That was about a third of their
+// CPU. A file that changes what the next file sees (vi.mock, vi.resetModules, globals it does not put
+// back) is listed as `fresh` and keeps a fresh module graph. `vitest run` and `--mode=timed` isolate every
+// file as before: a developer's run and the timed files do not depend on the order files meet in a worker.
 import {
   configDefaults,
   defineConfig,
@@ -34,8 +41,14 @@ const options = (mode: string, overrides: TestOptions): TestOptions => ({
   ...overrides,
 });
 
+/** Whether files share a worker's modules in `mode` (see above); docs' own config asks too. */
+export const sharesModules = (mode: string) => mode === 'files' || mode === 'untimed';
+
+/** A package whose files all run two at a time (its config sets `maxWorkers`). */
 export const packageTests = (overrides: TestOptions = {}) =>
-  defineConfig(({ mode }) => ({ test: options(mode, overrides) }));
+  defineConfig(({ mode }) => ({
+    test: { ...options(mode, overrides), isolate: !sharesModules(mode) },
+  }));
 
 /**
  * A package whose suite holds timing or fairness assertions, in two groups one after the other: first the
@@ -43,25 +56,36 @@ export const packageTests = (overrides: TestOptions = {}) =>
  * assertion), then every other file one at a time with nothing beside it, then the type tests. A new file
  * runs alone until it is listed. `--mode=timed` runs only the second group, `--mode=untimed` only the
  * first (with a 30 s test timeout: beside the checks of what ships, on a busy machine, a timeout only
- * bounds a hang).
+ * bounds a hang), its files sharing modules except those in `fresh` (listed files too), which run after
+ * the others with a module graph of their own each.
  */
-export const packageTestsTwoAtOnce = (twoAtOnce: string[], overrides: TestOptions = {}) =>
+export const packageTestsTwoAtOnce = (
+  twoAtOnce: string[],
+  overrides: TestOptions = {},
+  fresh: string[] = [],
+) =>
   defineConfig(({ mode }) => {
     // The type tests alone need no groups.
     if (mode === 'types') return { test: options(mode, overrides) };
     // The projects inherit the rest; vitest would concatenate an `include` of the root with their own.
     const { include: _all, ...base } = options(mode, overrides);
-    const listed: TestProjectInlineConfiguration = {
+    const listed = (
+      name: string,
+      include: string[],
+      groupOrder: number,
+      isolate: boolean,
+    ): TestProjectInlineConfiguration => ({
       extends: true,
       test: {
-        name: 'two at once',
-        include: twoAtOnce,
+        name,
+        include,
         maxWorkers: 2,
-        sequence: { groupOrder: 0 },
+        isolate,
+        sequence: { groupOrder },
         typecheck: { enabled: false },
         ...(mode === 'untimed' ? { testTimeout: Math.max(overrides.testTimeout ?? 0, 30_000) } : {}),
       },
-    };
+    });
     const alone: TestProjectInlineConfiguration = {
       extends: true,
       test: {
@@ -69,11 +93,20 @@ export const packageTestsTwoAtOnce = (twoAtOnce: string[], overrides: TestOption
         include: INCLUDE,
         exclude: [...(base.exclude ?? configDefaults.exclude), ...twoAtOnce],
         maxWorkers: 1,
-        sequence: { groupOrder: 1 },
+        sequence: { groupOrder: 2 },
         // Stated again: a project that extends the root re-reads it in vitest's default mode.
         typecheck: base.typecheck,
       },
     };
-    const projects = mode === 'timed' ? [alone] : mode === 'untimed' ? [listed] : [listed, alone];
-    return { test: { ...base, projects } };
+    if (mode === 'timed') return { test: { ...base, projects: [alone] } };
+    if (mode !== 'untimed')
+      return { test: { ...base, projects: [listed('two at once', twoAtOnce, 0, true), alone] } };
+    const shared = listed(
+      'two at once',
+      twoAtOnce.filter((file) => !fresh.includes(file)),
+      0,
+      false,
+    );
+    const own = fresh.length > 0 ? [listed('two at once, fresh', fresh, 1, true)] : [];
+    return { test: { ...base, projects: [shared, ...own] } };
   });

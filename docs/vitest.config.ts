@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
+import { sharesModules } from '../vitest.base.ts';
 
-export default defineConfig({
+export default defineConfig(({ mode }) => ({
   test: {
     include: ['test/**/*.test.ts'],
     // Builds docs/dist when it is missing or older than its inputs (spec, guides, examples, tools/docs).
@@ -8,9 +9,11 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     passWithNoTests: false,
-    // Two files at once (vitest's default on 2 cores is one): each file runs in its own process, the two
-    // browser files wait on Chromium's page loads more than they use a core, and no test here holds a
-    // timing assertion (the site test's 10 s is a deadline to poll until, not a measure).
+    // Two files at once (vitest's default on 2 cores is one): the two browser files wait on Chromium's page
+    // loads more than they use a core, and no test here holds a timing assertion (the site test's 10 s is
+    // a deadline to poll until, not a measure).
     maxWorkers: 2,
+    // In `pnpm test` (--mode=files) a worker evaluates the modules its files share once, not per file.
+    isolate: !sharesModules(mode),
   },
-});
+}));

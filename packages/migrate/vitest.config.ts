@@ -34,4 +34,8 @@ export default packageTestsTwoAtOnce(
     'test/telemetry.test.ts',
   ],
   { testTimeout: 30_000, exclude: [...configDefaults.exclude, 'test/code-corpus/**'] },
+  // Each with a module graph of its own in `--mode=untimed`: they replace modules with vi.mock (the
+  // rewriter's consumer table; the partners' HTTP libraries) and code-sandbox re-imports rewritten
+  // modules after vi.resetModules, so a module another file evaluated first would escape the mock.
+  ['src/code/transform-guard.test.ts', 'test/code-sandbox.test.ts'],
 );
