@@ -1,5 +1,6 @@
 // Adds up the vitest JSON reports every package wrote (restored by turbo on a cache hit too): its files'
-// (vitest.json) and its type tests' (types.json, when pnpm test ran them apart) and prints one closing
+// (vitest.json, and untimed.json when pnpm test ran its listed files apart), and the type tests of every
+// package (the repository's .test-results/types.json, from `pnpm typecheck:all`), and prints one closing
 // line: "N passed, N failed".
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ const dirs = [
   ...readdirSync(join(root, 'packages')).map((name) => join(root, 'packages', name)),
   join(root, 'docs'),
   join(root, 'tools'),
+  root,
 ];
 const reports = dirs.flatMap((dir) =>
   ['vitest.json', 'untimed.json', 'types.json'].map((name) => join(dir, '.test-results', name)),

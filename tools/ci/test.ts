@@ -1,27 +1,30 @@
-// `pnpm test`: everything CI checks, in the order that keeps the timed tests alone on the machine.
+// `pnpm test`: everything CI checks, arranged so that the timed tests have the machine to themselves while
+// the two cores are kept busy.
 //
-//   1. lint, codegen drift, typecheck and build (turbo runs them side by side). A package with type tests
-//      (*.test-d.ts) is type-checked by its type tests in step 3: vitest's typecheck runs the same
-//      `tsc -p tsconfig.json` over the whole package (any error in any file fails them), so step 1
-//      type-checks only the others instead of running that tsc twice;
-//   2. the timed files, one package at a time, one file at a time (`--mode=timed`, see vitest.base.ts):
-//      they hold timing and fairness assertions that a loaded machine would make flaky, so nothing else
-//      runs beside them. The files a package lists as holding no such assertion (`packageTestsTwoAtOnce`
-//      in its vitest.config.ts) wait for step 3;
-//   3. everything untimed, in four lanes side by side (they wait on child processes, sockets, browsers
-//      and the registry far more than they use the cores): the packed tarballs (publint/attw, then the
-//      consumer projects) in one; the runtime matrix, the independent validators, the size budgets, the
-//      READMEs, then the type tests of every package that has them (`test:types`) in another; in the
-//      third, one package at a time, the suites that hold no timing assertion (UNTIMED); in the fourth,
-//      one package at a time, the listed files of the others (`test:untimed`, two at a time);
-//   4. one closing line, "N passed, N failed", over every package's vitest reports.
+//   1. from the start, two things side by side:
+//      - in the foreground, the timed files, one package at a time, one file at a time (`--mode=timed`, see
+//        vitest.base.ts): they hold timing and fairness assertions that a loaded machine would make flaky.
+//        The files a package lists as holding no such assertion (`packageTestsTwoAtOnce` in its
+//        vitest.config.ts) wait for step 2. They run from the sources and need nothing built;
+//      - in the background, in the idle scheduling class (`chrt --idle 0`: a process of that class runs only
+//        on a core nothing else wants, so the timed files lose no CPU to it; children inherit the class):
+//        lint, codegen drift and the builds, then the packed tarballs (publint/attw, the consumer
+//        projects) and the size budgets; beside them one type check of the whole repository with every
+//        package's type tests (`pnpm typecheck:all`: one `tsc` over tsconfig.check.json instead of one per
+//        package, each of which checked the sources of the packages it imports again). Nothing there bounds
+//        a duration. The timed files use about one core of the two; the background takes the other;
+//   2. once the timed files are done, at normal priority: the runtime matrix (flows with deadlines, beside
+//      nothing but the idle background), then in three lanes side by side the independent validators and
+//      the READMEs, the suites that hold no timing assertion (UNTIMED), and the listed files of the others
+//      (`test:untimed`, two at a time);
+//   3. one closing line, "N passed, N failed", over every vitest report.
 //
-// `pnpm test --from=shipping` runs only the first two lanes of step 3 (after a build), to re-run the checks
-// of what ships alone.
+// `pnpm test --from=shipping` runs only the checks of what ships (build, tarballs, consumers, size, runtime
+// matrix, validators, READMEs), to re-run them alone.
 //
-// The runtimes the matrix needs (Node 22/24, Bun, Deno, miniflare) are installed from npm during steps 1
-// and 2, which are not network-bound, so that a fresh clone does not wait for them in step 3.
-import { spawn } from 'node:child_process';
+// The runtimes the matrix needs (Node 22/24, Bun, Deno, miniflare) are installed from npm during step 1, so
+// that a fresh clone does not wait for them in step 2.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensure, RUNTIMES } from '../runtimes/install.ts';
@@ -30,33 +33,41 @@ const root = new URL('../..', import.meta.url).pathname;
 const started = Date.now();
 const seconds = (since: number) => `${Math.round((Date.now() - since) / 1000)} s`;
 
-/** Runs `pnpm <args>`; with a label, every output line is prefixed with it (lanes run side by side). */
-function pnpm(args: string[], label?: string): Promise<number> {
+/**
+ * How a background step is started: in the idle scheduling class where `chrt` is there (Linux), else at the
+ * lowest nice level. Both are inherited by every process the step starts.
+ */
+const IDLE = (() => {
+  const has = (command: string) =>
+    spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
+  if (has('chrt') && spawnSync('chrt', ['--idle', '0', 'true']).status === 0) return ['chrt', '--idle', '0'];
+  return has('nice') ? ['nice', '-n', '19'] : [];
+})();
+
+interface Run {
+  /** Prefixes every output line (lanes run side by side). */
+  label: string;
+  /** In the background class (see IDLE). */
+  idle?: boolean;
+}
+
+/** Runs `pnpm <args>`, every output line prefixed with the label. */
+function pnpm(args: string[], { label, idle = false }: Run): Promise<number> {
+  const [command = 'pnpm', ...rest] = idle ? [...IDLE, 'pnpm', ...args] : ['pnpm', ...args];
   return new Promise((resolve) => {
-    const child = spawn('pnpm', args, { cwd: root, stdio: label ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
-    if (label) {
-      for (const stream of [child.stdout, child.stderr]) {
-        let rest = '';
-        stream?.setEncoding('utf8');
-        stream?.on('data', (chunk: string) => {
-          const lines = (rest + chunk).split('\n');
-          rest = lines.pop() ?? '';
-          for (const line of lines) process.stdout.write(`[${label}] ${line}\n`);
-        });
-        stream?.on('end', () => rest && process.stdout.write(`[${label}] ${rest}\n`));
-      }
+    const child = spawn(command, rest, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    for (const stream of [child.stdout, child.stderr]) {
+      let rest = '';
+      stream.setEncoding('utf8');
+      stream.on('data', (chunk: string) => {
+        const lines = (rest + chunk).split('\n');
+        rest = lines.pop() ?? '';
+        for (const line of lines) process.stdout.write(`[${label}] ${line}\n`);
+      });
+      stream.on('end', () => rest && process.stdout.write(`[${label}] ${rest}\n`));
     }
     child.on('close', (code) => resolve(code ?? 1));
   });
-}
-
-/** Whether `dir` holds a `*.test-d.ts` file (node_modules and dist aside). */
-function hasTypeTests(dir: string): boolean {
-  return readdirSync(dir, { withFileTypes: true }).some((entry) =>
-    entry.isDirectory()
-      ? !['node_modules', 'dist', '.tmp'].includes(entry.name) && hasTypeTests(join(dir, entry.name))
-      : entry.name.endsWith('.test-d.ts'),
-  );
 }
 
 /** The workspace packages (and docs) with their directories and manifests. */
@@ -68,38 +79,32 @@ function workspace(): { dir: string; name: string; scripts: Record<string, strin
   return dirs.map((dir) => ({ dir, ...JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) }));
 }
 
-/** Whether `dir`'s vitest.config.ts lists files to run two at a time (step 2 leaves them out). */
+/** Whether `dir`'s vitest.config.ts lists files to run two at a time (step 1 leaves them out). */
 const listsUntimed = (dir: string): boolean => {
   const config = join(dir, 'vitest.config.ts');
   return existsSync(config) && readFileSync(config, 'utf8').includes('packageTestsTwoAtOnce(');
 };
 
 /**
- * The packages with type tests, as turbo filters excluding them from step 1's typecheck. Each must have a
- * `test:types` script (`vitest run --mode=types`), and a package listing untimed files a `test:untimed`
- * script (`vitest run --mode=untimed`): without them those tests would run nowhere.
+ * Stops at once if a package lists untimed files (which `--mode=timed` leaves out) without the
+ * `test:untimed` script (`vitest run --mode=untimed`) that runs them in step 2: they would run nowhere.
  */
-function typeTestedFilters(): string[] {
-  const packages = workspace();
-  const missing = [
-    ...packages.filter(({ dir, scripts }) => hasTypeTests(dir) && !scripts?.['test:types']),
-    ...packages.filter(({ dir, scripts }) => listsUntimed(dir) && !scripts?.['test:untimed']),
-  ];
+function checkUntimedScripts(): void {
+  const missing = workspace().filter(({ dir, scripts }) => listsUntimed(dir) && !scripts?.['test:untimed']);
   if (missing.length > 0) {
     const names = missing.map(({ name }) => name).join(', ');
-    throw new Error(`tests that pnpm test would not run: add "test:types"/"test:untimed" to ${names}`);
+    throw new Error(`tests that pnpm test would not run: add "test:untimed" to ${names}`);
   }
-  return packages.filter(({ dir }) => hasTypeTests(dir)).map(({ name }) => `--filter=!${name}`);
 }
 
 /**
  * The suites that hold no timing or fairness assertion (none bounds a duration from above that a busy
- * core could break): they run in step 3 beside the checks of what ships. Every other suite is timed and
- * runs alone in step 2, a new package included until it is listed here.
+ * core could break): they run in step 2 beside the checks of what ships. Every other suite is timed and
+ * runs its unlisted files in step 1, a new package included until it is listed here.
  */
 const UNTIMED = ['@partner-print/openapi', '@partner-print/sandbox', '@partner-print/docs'];
 
-/** The vitest reporters: the console and a JSON report per package that tools/test-summary.ts adds up. */
+/** The vitest reporters: the console and a JSON report that tools/test-summary.ts adds up. */
 const reporters = (file: string) => [
   '--reporter=default',
   '--reporter=json',
@@ -112,54 +117,68 @@ const suites = (task: string, report: string, filters: string[] = [], vitestArgs
   ...['--', ...vitestArgs, ...reporters(report)],
 ];
 
-/** Runs the steps one after another; stops at the first failure. */
-async function lane(label: string, steps: string[][]): Promise<string[]> {
-  const failed: string[] = [];
+/** Runs the steps one after another; stops at the first failure. Returns the failed step, if any. */
+async function lane(run: Run, steps: string[][]): Promise<string[]> {
   for (const step of steps) {
     const t = Date.now();
-    const code = await pnpm(step, label);
-    console.log(
-      `[${label}] ${step.join(' ')}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${seconds(t)}`,
-    );
-    if (code !== 0) {
-      failed.push(step.join(' '));
-      break;
-    }
+    const code = await pnpm(step, run);
+    const outcome = code === 0 ? 'ok' : `FAILED (exit ${code})`;
+    console.log(`[${run.label}] ${step.join(' ')}: ${outcome} in ${seconds(t)}`);
+    if (code !== 0) return [step.join(' ')];
   }
-  return failed;
+  return [];
 }
 
-/**
- * Step 3, in four lanes side by side: the tarballs; the runtime matrix and the other checks, then the type
- * tests; the untimed suites; the untimed files of the other packages. The runtime matrix (seven
- * runtimes at once, flows with deadlines) starts beside the tarball checks only, as before the suites
- * joined this step: with the suites and the type tests beside it too, and other sessions' tests on the
- * machine (load 8), two runtimes' flows ran past their deadlines. The last two lanes start once it is done.
- */
-async function step3(withSuites: boolean): Promise<string[]> {
-  // The type tests (one `tsc` per package, ~95 s of CPU) close the checks lane, the shortest without them
-  // (~140 s against ~200–280 s for the others in a quiet run), so that the lanes end near one another. On
-  // two full cores that moved only where they wait: 593 s for the whole command against 598 s.
-  const typeTests = suites('test:types', 'types.json');
-  const matrix = lane('checks', [['run', 'test:runtimes', '--no-build']]);
-  const lanes = await Promise.all([
-    lane('packages', [
+/** Runs `next` once every lane in `before` has succeeded; else returns their failures. */
+async function after(before: Promise<string[]>[], next: () => Promise<string[]>): Promise<string[]> {
+  const failed = (await Promise.all(before)).flat();
+  return failed.length > 0 ? failed : next();
+}
+
+async function main(): Promise<number> {
+  const log = (line: string) => console.log(`[runtimes install] ${line}`);
+  const runtimes = Promise.all(Object.values(RUNTIMES).map((r) => ensure(r, log).catch(() => undefined)));
+  const shippingOnly = process.argv.includes('--from=shipping');
+  if (!shippingOnly) checkUntimedScripts();
+
+  // Step 1: the background, in the idle class.
+  const idle = (label: string) => ({ label, idle: true });
+  const built = lane(idle('build'), [
+    ['exec', 'turbo', 'run', ...(shippingOnly ? ['build'] : ['lint', 'codegen:check', 'build'])],
+  ]);
+  const packed = after([built], () =>
+    lane(idle('packages'), [
       ['run', 'check:packages'],
+      ['run', 'size:check'],
       ['run', 'test:consumers', '--no-build'],
     ]),
-    matrix.then((failed) =>
-      failed.length > 0
-        ? failed
-        : lane('checks', [
-            ['run', 'test:validators'],
-            ['run', 'size:check'],
-            ['run', 'check:readmes'],
-            ...(withSuites ? [typeTests] : []),
-          ]),
-    ),
-    withSuites
-      ? matrix.then(() =>
-          lane('suites', [
+  );
+  const typed = shippingOnly
+    ? []
+    : lane(idle('types'), [['run', 'typecheck:all', ...reporters('types.json')]]);
+  // Step 1: the timed files, in the foreground.
+  const notUntimed = UNTIMED.map((name) => `--filter=!${name}`);
+  const timed = shippingOnly
+    ? []
+    : await lane({ label: 'timed' }, [suites('test', 'vitest.json', notUntimed, ['--mode=timed'])]);
+
+  // Step 2, at normal priority.
+  await runtimes;
+  const matrix = after([built, Promise.resolve(timed)], () =>
+    lane({ label: 'runtimes' }, [['run', 'test:runtimes', '--no-build']]),
+  );
+  const rest = (label: string, steps: string[][]) => after([matrix], () => lane({ label }, steps));
+  const lanes = await Promise.all([
+    packed,
+    typed,
+    rest('checks', [
+      ['run', 'test:validators'],
+      ['run', 'check:readmes'],
+    ]),
+    ...(shippingOnly
+      ? []
+      : [
+          rest('suites', [
             suites(
               'test',
               'vitest.json',
@@ -167,43 +186,20 @@ async function step3(withSuites: boolean): Promise<string[]> {
               ['--mode=files'],
             ),
           ]),
-        )
-      : [],
-    withSuites ? matrix.then(() => lane('listed', [suites('test:untimed', 'untimed.json')])) : [],
+          rest('listed', [suites('test:untimed', 'untimed.json')]),
+        ]),
   ]);
-  return lanes.flat();
-}
-
-async function main(): Promise<number> {
-  const log = (line: string) => console.log(`[runtimes install] ${line}`);
-  const runtimes = Promise.all(Object.values(RUNTIMES).map((r) => ensure(r, log).catch(() => undefined)));
-
-  const shippingOnly = process.argv.includes('--from=shipping');
-  const checks = shippingOnly ? ['build'] : ['lint', 'codegen:check', 'build'];
-  const step1 = await Promise.all([
-    pnpm(['exec', 'turbo', 'run', ...checks]),
-    shippingOnly ? 0 : pnpm(['exec', 'turbo', 'run', 'typecheck', ...typeTestedFilters()], 'typecheck'),
-  ]);
-  if (step1.some((code) => code !== 0)) return 1;
-  const timed = shippingOnly
-    ? 0
-    : await pnpm(
-        suites(
-          'test',
-          'vitest.json',
-          UNTIMED.map((name) => `--filter=!${name}`),
-          ['--mode=timed'],
-        ),
-      );
-  await runtimes;
-  const failed = timed !== 0 ? ['the timed package suites'] : await step3(!shippingOnly);
+  const failed = [...new Set(lanes.flat())];
   console.log(
     `\npnpm test: ${failed.length ? `FAILED (${failed.join('; ')})` : 'done'} in ${seconds(started)}`,
   );
   if (shippingOnly) return failed.length > 0 ? 1 : 0; // no suites ran: their reports would be stale
   // Last, so that the closing line is "N passed, N failed".
-  const summary = await pnpm(['exec', 'tsx', 'tools/test-summary.ts']);
-  return failed.length > 0 || summary !== 0 ? 1 : 0;
+  const summary = spawnSync('pnpm', ['exec', 'tsx', 'tools/test-summary.ts'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  return failed.length > 0 || summary.status !== 0 ? 1 : 0;
 }
 
 process.exitCode = await main();

@@ -100,7 +100,6 @@ export async function benchCode(root: string, gc: () => void): Promise<CodeBench
   // Read after the sample, so the results are alive when it is taken.
   if (kept.length !== dirs.length) throw new Error('a directory was not processed');
   return {
-    files: totals.files,
     filesPerSecond: totals.files / secs,
     anchorFilesPerSecond: files.length / anchorSecs,
     peakRssMb: peak / 1024 / 1024,
