@@ -13,9 +13,10 @@
 //        package's type tests (`pnpm typecheck:all`: one `tsc` over tsconfig.check.json instead of one per
 //        package, each of which checked the sources of the packages it imports again). Nothing there bounds
 //        a duration. The timed files use about one core of the two; the background takes the other;
-//   2. once the timed files are done, at normal priority: the runtime matrix (flows with deadlines, beside
-//      nothing but the idle background), then in three lanes side by side the independent validators and
-//      the READMEs, the suites that hold no timing assertion (UNTIMED), and the listed files of the others
+//   2. once the timed files are done, everything at normal priority (the background's running steps move to
+//      the normal class: see tools/ci/background.ts): the runtime matrix (flows with deadlines, beside
+//      nothing but the background), then in three lanes side by side the independent validators and the
+//      READMEs, the suites that hold no timing assertion (UNTIMED), and the listed files of the others
 //      (`test:untimed`, two at a time);
 //   3. one closing line, "N passed, N failed", over every vitest report.
 //
@@ -28,45 +29,41 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensure, RUNTIMES } from '../runtimes/install.ts';
+import { Background } from './background.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
 const started = Date.now();
 const seconds = (since: number) => `${Math.round((Date.now() - since) / 1000)} s`;
 
-/**
- * How a background step is started: in the idle scheduling class where `chrt` is there (Linux), else at the
- * lowest nice level. Both are inherited by every process the step starts.
- */
-const IDLE = (() => {
-  const has = (command: string) =>
-    spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
-  if (has('chrt') && spawnSync('chrt', ['--idle', '0', 'true']).status === 0) return ['chrt', '--idle', '0'];
-  return has('nice') ? ['nice', '-n', '19'] : [];
-})();
+const background = new Background();
 
 interface Run {
   /** Prefixes every output line (lanes run side by side). */
   label: string;
-  /** In the background class (see IDLE). */
-  idle?: boolean;
+  /** A background step (see tools/ci/background.ts). */
+  background?: boolean;
 }
 
 /** Runs `pnpm <args>`, every output line prefixed with the label. */
-function pnpm(args: string[], { label, idle = false }: Run): Promise<number> {
-  const [command = 'pnpm', ...rest] = idle ? [...IDLE, 'pnpm', ...args] : ['pnpm', ...args];
+function pnpm(args: string[], run: Run): Promise<number> {
+  const [command = 'pnpm', ...rest] = run.background ? background.command('pnpm', args) : ['pnpm', ...args];
   return new Promise((resolve) => {
     const child = spawn(command, rest, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    if (run.background) background.started(child.pid);
     for (const stream of [child.stdout, child.stderr]) {
       let rest = '';
       stream.setEncoding('utf8');
       stream.on('data', (chunk: string) => {
         const lines = (rest + chunk).split('\n');
         rest = lines.pop() ?? '';
-        for (const line of lines) process.stdout.write(`[${label}] ${line}\n`);
+        for (const line of lines) process.stdout.write(`[${run.label}] ${line}\n`);
       });
-      stream.on('end', () => rest && process.stdout.write(`[${label}] ${rest}\n`));
+      stream.on('end', () => rest && process.stdout.write(`[${run.label}] ${rest}\n`));
     }
-    child.on('close', (code) => resolve(code ?? 1));
+    child.on('close', (code) => {
+      background.ended(child.pid);
+      resolve(code ?? 1);
+    });
   });
 }
 
@@ -141,8 +138,8 @@ async function main(): Promise<number> {
   const shippingOnly = process.argv.includes('--from=shipping');
   if (!shippingOnly) checkUntimedScripts();
 
-  // Step 1: the background, in the idle class.
-  const idle = (label: string) => ({ label, idle: true });
+  // Step 1: the background, in the idle class until the timed files are done.
+  const idle = (label: string) => ({ label, background: true });
   const built = lane(idle('build'), [
     ['exec', 'turbo', 'run', ...(shippingOnly ? ['build'] : ['lint', 'codegen:check', 'build'])],
   ]);
@@ -162,7 +159,8 @@ async function main(): Promise<number> {
     ? []
     : await lane({ label: 'timed' }, [suites('test', 'vitest.json', notUntimed, ['--mode=timed'])]);
 
-  // Step 2, at normal priority.
+  // Step 2, at normal priority, the background's steps too.
+  background.promote();
   await runtimes;
   const matrix = after([built, Promise.resolve(timed)], () =>
     lane({ label: 'runtimes' }, [['run', 'test:runtimes', '--no-build']]),
