@@ -58,17 +58,13 @@ export function keyResolver(option: KeyOption): (info: RequestInfoLite) => strin
   };
 }
 
-/** A request's priority: `init.rateLimit.priority`, else the priority header; clamped to -10..10. */
-export function priorityOf(
-  init: SchedulerRequestInit | undefined,
-  headers: Headers,
-  header: string | undefined,
-): number {
+/**
+ * A request's priority: `init.rateLimit.priority`, else the priority header's value `raw` (null when the
+ * request has none); clamped to -10..10.
+ */
+export function priorityOf(init: SchedulerRequestInit | undefined, raw: string | null): number {
   let p = init?.rateLimit?.priority;
-  if (p === undefined && header) {
-    const raw = headers.get(header);
-    if (raw !== null && raw.trim() !== '') p = Number(raw);
-  }
+  if (p === undefined && raw !== null && raw.trim() !== '') p = Number(raw);
   if (p === undefined || !Number.isFinite(p)) return 0;
   return Math.min(MAX_PRIORITY, Math.max(MIN_PRIORITY, Math.round(p)));
 }
@@ -80,12 +76,19 @@ export function maxRetriesOf(init: SchedulerRequestInit | undefined, scheduler: 
   return Math.min(scheduler, Math.floor(own));
 }
 
-/** `init` without the scheduler's own `rateLimit` member; undefined when nothing else is left. */
-export function requestInitOf(init: SchedulerRequestInit | undefined): RequestInit | undefined {
-  if (!init || !('rateLimit' in init)) return init;
+/**
+ * `init` without the scheduler's own `rateLimit` member; undefined when nothing else is left and the Request
+ * can go as it is. `marked`: the request carries the priority header, so it goes as a copy without it (an
+ * empty init asks {@link attemptRequest} for that copy).
+ */
+export function requestInitOf(
+  init: SchedulerRequestInit | undefined,
+  marked: boolean,
+): RequestInit | undefined {
+  if (!init || !('rateLimit' in init)) return init ?? (marked ? {} : undefined);
   // `{ rateLimit }` alone (what a client wrapping the scheduler passes with every request): no copy.
   for (const key in init) if (key !== 'rateLimit') return withoutRateLimit(init);
-  return undefined;
+  return marked ? {} : undefined;
 }
 
 function withoutRateLimit(init: SchedulerRequestInit): RequestInit {
@@ -96,7 +99,8 @@ function withoutRateLimit(init: SchedulerRequestInit): RequestInit {
 /**
  * The Request to send for an attempt. A Request passed alone is sent as it is: copying it (and its abort
  * signal) cost more than the rest of the scheduler's work per request. Only the priority header is removed,
- * from a copy. A body is read once and copied for each attempt, since a retry needs a fresh one.
+ * from a copy (`entry.init` is then set, see {@link requestInitOf}). A body is read once and copied for each
+ * attempt, since a retry needs a fresh one.
  */
 export function attemptRequest(
   entry: Entry,
@@ -105,10 +109,7 @@ export function attemptRequest(
 ): Request | Promise<Request> {
   if (!entry.request) {
     const { input, init } = entry;
-    const request =
-      input instanceof Request && !init && !(priorityHeader && input.headers.has(priorityHeader))
-        ? input
-        : new Request(input ?? '', init);
+    const request = input instanceof Request && !init ? input : new Request(input ?? '', init);
     entry.input = undefined;
     entry.init = undefined;
     if (priorityHeader && request !== input) request.headers.delete(priorityHeader);

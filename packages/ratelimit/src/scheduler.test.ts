@@ -176,6 +176,12 @@ describe('createScheduler', () => {
       [false, null],
     ]);
     expect(prioritized.headers.get('x-ratelimit-priority')).toBe('2');
+    // So with an init holding only the scheduler's own options (which alone leaves the Request as it is).
+    expect((await scheduler.fetch(prioritized, { rateLimit: { priority: 1 } })).status).toBe(200);
+    expect(seen.slice(6).map(([r, , priority]) => [r === prioritized, priority])).toEqual([
+      [false, null],
+      [false, null],
+    ]);
   });
 
   it('removes an aborted request from the queue and rejects it with the reason', async () => {
