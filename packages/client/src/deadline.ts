@@ -19,6 +19,9 @@ export class Attempt {
   declare readonly reject: (reason: unknown) => void;
   /** The request's signal cannot abort (its call was given none): the attempt's signal does not listen to it. */
   declare readonly unabortable: boolean;
+  /** Its neighbours in its owner's list of attempts in flight (a Set rehashed as attempts came and went). */
+  declare prev: Attempt | undefined;
+  declare next: Attempt | undefined;
   constructor(
     req: Request,
     ms: number,
@@ -36,10 +39,12 @@ export class Attempt {
     this.resolve = resolve;
     this.reject = reject;
     this.unabortable = unabortable;
+    this.prev = undefined;
+    this.next = undefined;
   }
   /** The first outcome wins: response, transport error, timeout or the caller's abort. */
   settle(response: Response | undefined, reason?: unknown) {
-    if (!this.owner.inFlight.delete(this)) return;
+    if (!this.owner.remove(this)) return;
     // Attempts of one call share its Request (and signal): a listener left behind per attempt would pile
     // up on it (Node warns at 11).
     if (this.onAbort) this.req.signal.removeEventListener('abort', this.onAbort);
@@ -67,7 +72,9 @@ export class Attempt {
  * attempts past their deadline and ends those whose caller aborted, even when the transport ignores signals.
  */
 export class Deadlines {
-  readonly inFlight = new Set<Attempt>();
+  /** The attempts in flight, oldest first. */
+  head: Attempt | undefined = undefined;
+  tail: Attempt | undefined = undefined;
   declare timer: ReturnType<typeof setTimeout> | undefined;
   declare period: number;
 
@@ -93,13 +100,32 @@ export class Deadlines {
         reject,
         unabortable,
       );
-      this.inFlight.add(a);
+      this.add(a);
       this.arm(a.ms);
       send(req, a).then(
         (response) => a.settle(response),
         (error) => a.settle(undefined, error),
       );
     });
+  }
+
+  private add(a: Attempt) {
+    a.prev = this.tail;
+    if (this.tail) this.tail.next = a;
+    else this.head = a;
+    this.tail = a;
+  }
+
+  /** Takes `a` out of the attempts in flight; false when it was not in (settled already). */
+  remove(a: Attempt): boolean {
+    if (a.prev) a.prev.next = a.next;
+    else if (this.head === a) this.head = a.next;
+    else return false;
+    if (a.next) a.next.prev = a.prev;
+    else this.tail = a.prev;
+    // `next` is kept: a sweep that settles `a` (or its successor, from a listener) goes on from there.
+    a.prev = undefined;
+    return true;
   }
 
   private arm(ms: number) {
@@ -116,10 +142,13 @@ export class Deadlines {
     this.timer = undefined;
     const now = performance.now();
     let next = Number.POSITIVE_INFINITY;
-    for (const a of this.inFlight)
+    for (let a = this.head; a; ) {
+      const after = a.next;
       if (a.req.signal.aborted) a.settle(undefined, a.req.signal.reason);
       else if (a.end <= now) a.settle(undefined, a.onTimeout(a.req, a.ms));
       else next = Math.min(next, a.ms);
-    if (this.inFlight.size) this.arm(next);
+      a = after;
+    }
+    if (this.head) this.arm(next);
   }
 }

@@ -146,7 +146,8 @@ export function createStack(o: StackOptions): Stack {
   const direct = (r: Request, a: Attempt) => o.transport(r, a);
   const timed: Fetch = (req, init) => {
     const t = handing?.req === req ? handing : pending.get(req);
-    if (t) t.sentAt = performance.now();
+    // The time is read for the events only; without them `sentAt` still marks the attempt as sent.
+    if (t) t.sentAt = emit ? performance.now() : 0;
     const ms = t?.ms ?? o.timeoutMs;
     return deadlines.run(init ? (r) => o.transport(r, init) : direct, req, ms, timeout, t?.unabortable);
   };
@@ -235,7 +236,24 @@ export function createStack(o: StackOptions): Stack {
   };
 }
 
-/** The retry loop of one request: attempts until a response that is final, or an error that is. */
+/** What the attempts of one call (and of the redirects it follows) share. */
+interface Call {
+  request: Request;
+  settings: CallSettings;
+  spent: Spent;
+  t: CallTelemetry | undefined;
+  unabortable: boolean;
+  started: number;
+  operation: string | undefined;
+  /** The current attempt's. */
+  timing: Timing;
+}
+
+/**
+ * The retry loop of one request: attempts until a response that is final, or an error that is. The first
+ * attempt's final answer (nearly every call's) is handed on from its `then`; the loop, an async function,
+ * starts only when there is a failure or a status to look at again.
+ */
 function retrying(
   o: StackOptions,
   send: (req: Request, timing: Timing, ms: number) => Promise<Response>,
@@ -243,35 +261,50 @@ function retrying(
   emit: Emit | undefined,
 ) {
   const { clock } = o;
-  return async (
-    request: Request,
-    { retry, timeoutMs }: CallSettings,
-    spent: Spent,
-    t: CallTelemetry | undefined,
-    unabortable: boolean,
-  ): Promise<Response> => {
-    const started = clock.now();
-    const operation = emit && context(request).operation;
-    // One budget per call: a redirect's requests count with the ones before it.
-    const first = spent.attempts;
-    for (let attempt = first + 1; ; attempt++) {
-      spent.attempts = attempt;
-      // A Request body can be read once: every attempt gets its own copy while the original stays unread.
-      const req = request.body ? request.clone() : request;
-      t?.attempt(req);
-      emit?.('request', request, { operation, attempt });
-      const timing: Timing = { start: performance.now(), unabortable };
+  /** Sends attempt `n`; a transport that throws instead of rejecting is a failed attempt like any other. */
+  const sendAttempt = (c: Call, n: number): Promise<Response> => {
+    c.spent.attempts = n;
+    const { request } = c;
+    // A Request body can be read once: every attempt gets its own copy while the original stays unread.
+    const req = request.body ? request.clone() : request;
+    c.t?.attempt(req);
+    emit?.('request', request, { operation: c.operation, attempt: n });
+    // The attempt's times are for the events: without them no clock is read for it.
+    c.timing = { start: emit ? performance.now() : 0, unabortable: c.unabortable };
+    try {
+      return send(req, c.timing, c.settings.timeoutMs);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
+  /** Whether a response may be retried: a 429, or a 5xx of a request that may be repeated. */
+  const retryable = ({ method, headers }: Request, status: number) =>
+    status === 429 || (status > 499 && isRepeatable(method, headers.get('content-type')));
+  const responded = (c: Call, n: number, status: number) => {
+    if (emit)
+      emit('response', c.request, { operation: c.operation, attempt: n, status, ...durations(c.timing) });
+  };
+
+  /** From attempt `n`, whose outcome `pending` holds, until a final response or error. */
+  const loop = async (c: Call, n: number, pending: Promise<Response>): Promise<Response> => {
+    const { request, spent, t } = c;
+    const { retry } = c.settings;
+    for (let attempt = n; ; attempt++) {
       let delay: number | false;
       let status: number | undefined;
       let error: unknown;
       try {
-        const response = await send(req, timing, timeoutMs);
+        const response = await pending;
         status = response.status;
-        if (emit) emit('response', request, { operation, attempt, status, ...durations(timing) });
+        responded(c, attempt, status);
         delay =
-          (status === 429 ||
-            (status > 499 && isRepeatable(request.method, request.headers.get('content-type')))) &&
-          retryDelay(retry, clock.now() - started, attempt, retryAfterSeconds(response.headers, clock.now()));
+          retryable(request, status) &&
+          retryDelay(
+            retry,
+            clock.now() - c.started,
+            attempt,
+            retryAfterSeconds(response.headers, clock.now()),
+          );
         // A rendertoken shortage lasts until the weekly reset: waiting inside a call is pointless.
         if (
           delay === false ||
@@ -284,13 +317,13 @@ function retrying(
         error = cause;
         delay =
           isRepeatable(request.method, request.headers.get('content-type')) &&
-          retryDelay(retry, clock.now() - started, attempt);
+          retryDelay(retry, clock.now() - c.started, attempt);
         if (delay === false) throw gaveUp(cause, spent);
       }
       t?.retry(delay, status, error);
       if (emit)
         emit('retry', request, {
-          operation,
+          operation: c.operation,
           attempt,
           status,
           delayMs: delay,
@@ -302,9 +335,47 @@ function retrying(
         throw gaveUp(reason, spent);
       }
       spent.retryDelayMs += delay;
+      pending = sendAttempt(c, attempt + 1);
     }
   };
+
+  return (
+    request: Request,
+    settings: CallSettings,
+    spent: Spent,
+    t: CallTelemetry | undefined,
+    unabortable: boolean,
+  ): Promise<Response> => {
+    const c: Call = {
+      request,
+      settings,
+      spent,
+      t,
+      unabortable,
+      started: clock.now(),
+      operation: emit && context(request).operation,
+      timing: NO_TIMING,
+    };
+    // One budget per call: a redirect's requests count with the ones before it.
+    const n = spent.attempts + 1;
+    let first: Promise<Response>;
+    try {
+      first = sendAttempt(c, n);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return first.then(
+      (response) => {
+        if (retryable(request, response.status)) return loop(c, n, first);
+        responded(c, n, response.status);
+        return response;
+      },
+      () => loop(c, n, first),
+    );
+  };
 }
+
+const NO_TIMING: Timing = { start: 0 };
 
 const durations = ({ start, sentAt }: Timing) => {
   const end = performance.now();
