@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { type Attempt, Deadlines } from './deadline.ts';
+
+const timeout = (req: Request, ms: number) => new Error(`${req.url}: ${ms} ms`);
+const never = () => new Promise<Response>(() => {});
+
+describe('Deadlines', () => {
+  it('times out the attempts past their deadline and leaves none in flight', async () => {
+    const d = new Deadlines();
+    const slow = d.run(never, new Request('http://127.0.0.1/a'), 40, timeout);
+    const quick = d.run(async () => new Response('ok'), new Request('http://127.0.0.1/b'), 40, timeout);
+    const late = d.run(never, new Request('http://127.0.0.1/c'), 80, timeout);
+    const outcomes = await Promise.allSettled([slow, quick, late]);
+    expect(outcomes.map((o) => (o.status === 'fulfilled' ? o.value.status : String(o.reason)))).toEqual([
+      'Error: http://127.0.0.1/a: 40 ms',
+      200,
+      'Error: http://127.0.0.1/c: 80 ms',
+    ]);
+    expect(d.head).toBeUndefined();
+    expect(d.tail).toBeUndefined();
+  });
+
+  it('goes on through the attempts a sweep settles when one of them settles another meanwhile', async () => {
+    const d = new Deadlines();
+    const attempts: Attempt[] = [];
+    const sends = [0, 1, 2].map((i) =>
+      d.run(
+        (_req, a) => {
+          attempts.push(a);
+          // The first attempt's transport answers the second when its own signal aborts (its timeout).
+          if (i === 0) a.signal.addEventListener('abort', () => attempts[1]?.settle(new Response('late')));
+          return never();
+        },
+        new Request(`http://127.0.0.1/${i}`),
+        30,
+        timeout,
+      ),
+    );
+    const outcomes = await Promise.allSettled(sends);
+    expect(outcomes.map((o) => (o.status === 'fulfilled' ? 'answered' : String(o.reason)))).toEqual([
+      'Error: http://127.0.0.1/0: 30 ms',
+      'answered',
+      'Error: http://127.0.0.1/2: 30 ms',
+    ]);
+    expect(d.head).toBeUndefined();
+    // Settled once each: a second settle is ignored.
+    expect(d.remove(attempts[2] as Attempt)).toBe(false);
+  });
+});
