@@ -323,8 +323,11 @@ export function takeAll(
   }
   if (retryAt > now) return { ok: false, retryAt };
   dispatch(buckets, ticket, owner);
-  return { ok: true };
+  return TOOK;
 }
+
+/** takeAll's answer when the request may go: one object for all (its caller adds the ticket). */
+const TOOK = { ok: true } as const;
 
 /**
  * Records a request as on the way, without asking whether it may go: {@link takeAll} once it may, or a local
@@ -344,8 +347,14 @@ export function dispatch(buckets: readonly BucketState[], ticket: number, owner 
 /** Removes a ticket (its response arrived, or it failed before one did) and returns it. */
 export function settle(b: BucketState, ticket: number | undefined): InFlight | undefined {
   if (ticket === undefined) return undefined;
-  for (let i = 0; i < b.inflight.length; i++) {
-    if (b.inflight[i]?.ticket === ticket) return b.inflight.splice(i, 1)[0];
+  const list = b.inflight;
+  for (let i = 0; i < list.length; i++) {
+    const found = list[i];
+    if (found?.ticket !== ticket) continue;
+    // Moved down by hand: `splice` makes an array of what it removes, per answer.
+    for (let j = i + 1; j < list.length; j++) list[j - 1] = list[j] as InFlight;
+    list.pop();
+    return found;
   }
   return undefined;
 }
