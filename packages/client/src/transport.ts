@@ -215,18 +215,18 @@ export function createStack(o: StackOptions): Stack {
     });
     throw redactSecret(failure, secret);
   };
-  const call = (request: Request, settings: CallSettings, unabortable: boolean, t?: CallTelemetry) => {
-    const spent: Spent = { attempts: 0, retryDelayMs: 0 };
-    return attempts(request, settings, spent, t, unabortable).then(
-      (response) =>
-        response.ok
-          ? response
-          : settle(request, response, settings, spent, t, unabortable).catch((error: unknown) =>
-              fail(request, error, spent),
-            ),
-      (error: unknown) => fail(request, error, spent),
-    );
+  // What a call does with its final answer or failure, in the same `then` that received it.
+  const after: After = {
+    answer: (c, response) =>
+      response.ok
+        ? response
+        : settle(c.request, response, c.settings, c.spent, c.t, c.unabortable).catch((error: unknown) =>
+            fail(c.request, error, c.spent),
+          ),
+    fail: (c, error) => fail(c.request, error, c.spent),
   };
+  const call = (request: Request, settings: CallSettings, unabortable: boolean, t?: CallTelemetry) =>
+    attempts(request, settings, { attempts: 0, retryDelayMs: 0 }, t, unabortable, after);
   const { telemetry } = o;
   return (request, settings = o) => {
     const { unabortable } = handoff;
@@ -247,6 +247,14 @@ interface Call {
   operation: string | undefined;
   /** The current attempt's. */
   timing: Timing;
+  /** What the call does with its outcome; none for a redirect's requests (the call's `after` follows them). */
+  after: After | undefined;
+}
+
+/** A call's last steps, given the final response (or the failure) of its retry loop. */
+interface After {
+  answer(c: Call, response: Response): Response | Promise<Response>;
+  fail(c: Call, error: unknown): never;
 }
 
 /**
@@ -339,12 +347,25 @@ function retrying(
     }
   };
 
+  /** The loop from attempt `n`, and then what the call does with its outcome. */
+  const rest = (c: Call, n: number, pending: Promise<Response>) => {
+    const { after } = c;
+    const out = loop(c, n, pending);
+    return after
+      ? out.then(
+          (response) => after.answer(c, response),
+          (error: unknown) => after.fail(c, error),
+        )
+      : out;
+  };
+
   return (
     request: Request,
     settings: CallSettings,
     spent: Spent,
     t: CallTelemetry | undefined,
     unabortable: boolean,
+    after?: After,
   ): Promise<Response> => {
     const c: Call = {
       request,
@@ -355,6 +376,7 @@ function retrying(
       started: clock.now(),
       operation: emit && context(request).operation,
       timing: NO_TIMING,
+      after,
     };
     // One budget per call: a redirect's requests count with the ones before it.
     const n = spent.attempts + 1;
@@ -366,11 +388,11 @@ function retrying(
     }
     return first.then(
       (response) => {
-        if (retryable(request, response.status)) return loop(c, n, first);
+        if (retryable(request, response.status)) return rest(c, n, first);
         responded(c, n, response.status);
-        return response;
+        return after ? after.answer(c, response) : response;
       },
-      () => loop(c, n, first),
+      () => rest(c, n, first),
     );
   };
 }
