@@ -116,7 +116,7 @@ export function attemptRequest(
     entry.request = request;
     entry.body = null;
     // Without a body, the same Request can be sent again.
-    if (!request.body || !retries) return request;
+    if (!retries || !request.body) return request;
     return request.arrayBuffer().then((body) => {
       entry.body = body;
       return new Request(request, { body: body.slice(0) });
