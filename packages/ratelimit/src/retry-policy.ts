@@ -79,7 +79,7 @@ export class RetryPolicy {
   }
 
   /** Whether the request that got this 429 is queued again (at the front of its lane). */
-  retries(throttle: Throttle, attempts: number, maxRetries = this.options.maxRetries): boolean {
+  retries(throttle: Throttle, attempts: number, maxRetries: number = this.options.maxRetries): boolean {
     if (throttle.scope === 'none' || attempts > maxRetries) return false;
     return (throttle.retryAfterMs ?? 0) <= this.options.maxRetryAfterMs;
   }
