@@ -15,7 +15,7 @@ const list = (refs: (string | undefined)[]) => {
 };
 
 /** A product perspective lists products and has `scenes: null`. */
-export const isProductPerspective = (p: Perspective) => p.products != null && p.scenes == null;
+export const isProductPerspective = (p: Perspective): boolean => p.products != null && p.scenes == null;
 
 /**
  * What makes scene + product + perspective impossible to render, from the scene, perspective and product

@@ -7,7 +7,7 @@ import { emitter, type ProgressListener } from './events.ts';
 /** The polling interval the reference asks for. */
 export const DEFAULT_POLL_INTERVAL_MS = 60_000;
 /** How long catalog reads (lookups, scenes, perspectives, productgroups) are reused. */
-export const DEFAULT_CATALOG_TTL_MS = 5 * 60_000;
+export const DEFAULT_CATALOG_TTL_MS: number = 5 * 60_000;
 
 export interface RenderOptions {
   /** Cancels this call's waiting (polls, token waits, downloads); the render goes on in the service. */

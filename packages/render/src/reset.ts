@@ -40,7 +40,7 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
 }
 
 /** The wall-clock reading in `timeZone` at `instant` (whole seconds). */
-export function wallTime(instant: number, timeZone = RENDERTOKEN_TIME_ZONE): WallTime {
+export function wallTime(instant: number, timeZone: string = RENDERTOKEN_TIME_ZONE): WallTime {
   const parts: Record<string, string> = {};
   for (const part of formatter(timeZone).formatToParts(instant)) parts[part.type] = part.value;
   const weekday = WEEKDAY_INDEX[parts.weekday ?? ''];
@@ -59,7 +59,7 @@ export function wallTime(instant: number, timeZone = RENDERTOKEN_TIME_ZONE): Wal
 }
 
 /** Offset of `timeZone` from UTC at `instant`, in milliseconds (e.g. +3 600 000 for CET). */
-export function zoneOffsetMs(instant: number, timeZone = RENDERTOKEN_TIME_ZONE): number {
+export function zoneOffsetMs(instant: number, timeZone: string = RENDERTOKEN_TIME_ZONE): number {
   const w = wallTime(instant, timeZone);
   const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
   return asUtc - Math.floor(instant / 1000) * 1000;
@@ -83,7 +83,7 @@ function instantOfWall(wallUtc: number, timeZone: string): number {
  */
 export function nextRendertokenReset(
   date: Date | number = Date.now(),
-  timeZone = RENDERTOKEN_TIME_ZONE,
+  timeZone: string = RENDERTOKEN_TIME_ZONE,
 ): Date {
   const instant = typeof date === 'number' ? date : date.getTime();
   if (!Number.isFinite(instant)) throw new RangeError('nextRendertokenReset needs a valid date');
