@@ -44,13 +44,13 @@ export const ORDER_REFERENCE_V2_PATTERN: RegExp = referencePattern('Order', 'unr
  * or digit, then up to 63 letters, digits, `_` or `-`. No dots (no `.`/`..` segments), no `/`,
  * `%`, `?`, `#`, whitespace or non-ASCII.
  */
-export const STORE_CODE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+export const STORE_CODE_PATTERN: RegExp = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
 /** The number part of the V1 reference `<store_code>-<number>`: ASCII digits, kept as a string. */
-export const ORDER_NUMBER_PATTERN = /^[0-9]{1,20}$/;
+export const ORDER_NUMBER_PATTERN: RegExp = /^[0-9]{1,20}$/;
 
 /** Maximum length of the custom reference we accept (the reference shows no limit). */
 export const CUSTOM_REFERENCE_MAX_LENGTH = 1000;
 
 /** Inputs longer than this (in UTF-16 code units) are refused before any parsing. */
-export const MAX_INPUT_LENGTH = 16 * 1024;
+export const MAX_INPUT_LENGTH: number = 16 * 1024;
