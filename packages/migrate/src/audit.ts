@@ -276,7 +276,7 @@ export function auditLine(
   file: string,
   line: number,
   rules: readonly AuditRule[] = AUDIT_RULES,
-) {
+): AuditFinding[] {
   const out: AuditFinding[] = [];
   let endpointFound = false;
   for (const rule of rules) {

@@ -10,7 +10,7 @@
  */
 import { V2_SECRET_KEY_HEADER, v1CredentialKind } from '@partner-print/openapi/wire';
 
-export const V2_KEY_EXPLANATION = `V2 authenticates every request with one header, ${V2_SECRET_KEY_HEADER}: <secret key>. Generate the key in the dashboard before the first call; it belongs to an organization (all keys of an organization share one rate-limit budget). V1 credentials (partner code + API key) do not work against V2, and test and production use different keys and references.`;
+export const V2_KEY_EXPLANATION: `V2 authenticates every request with one header, ${typeof V2_SECRET_KEY_HEADER}: <secret key>. Generate the key in the dashboard before the first call; it belongs to an organization (all keys of an organization share one rate-limit budget). V1 credentials (partner code + API key) do not work against V2, and test and production use different keys and references.` = `V2 authenticates every request with one header, ${V2_SECRET_KEY_HEADER}: <secret key>. Generate the key in the dashboard before the first call; it belongs to an organization (all keys of an organization share one rate-limit budget). V1 credentials (partner code + API key) do not work against V2, and test and production use different keys and references.`;
 
 export interface V1CredentialDetection {
   /** True when both V1 headers are present. */

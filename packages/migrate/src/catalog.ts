@@ -56,8 +56,8 @@ export function createCatalog(client: MigrateClient, limit: <T>(fn: () => Promis
   }
 
   return {
-    items: () => (items ??= limit(readItems)),
-    products: () => (products ??= limit(readProducts)),
+    items: (): Promise<ItemIndex> => (items ??= limit(readItems)),
+    products: (): Promise<Map<string, ProductEntry> | undefined> => (products ??= limit(readProducts)),
   };
 }
 

@@ -18,9 +18,9 @@ export const LOOKUP_ORDER_PATH = '/utilities/lookup-order-reference-by-custom-id
  * `Order_` and 26 opaque characters: the wire rule's pattern with any URL-unreserved character (V1 files
  * and callbacks carry what the service sent; their alphabet is not documented).
  */
-export const V2_ORDER_REFERENCE = referencePattern('Order', 'unreserved');
+export const V2_ORDER_REFERENCE: RegExp = referencePattern('Order', 'unreserved');
 /** `<store_code>-<number>`, split on the last `-`: whether store codes hold hyphens is not documented. */
-export const V1_ORDER_CODE = /^([A-Za-z0-9_][A-Za-z0-9_-]*)-(\d+)$/;
+export const V1_ORDER_CODE: RegExp = /^([A-Za-z0-9_][A-Za-z0-9_-]*)-(\d+)$/;
 
 export interface ParsedOrderReference {
   input: string;

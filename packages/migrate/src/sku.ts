@@ -10,7 +10,7 @@
 /** The date from which new products get suffixed legacy SKUs. */
 export const SUFFIXED_SKU_SINCE = '2026-03-22';
 
-export const SUFFIXED_SKU_PATTERN = /^(.+)P(\d{3})$/;
+export const SUFFIXED_SKU_PATTERN: RegExp = /^(.+)P(\d{3})$/;
 
 export interface SkuReading {
   kind: 'plain' | 'suffixed';

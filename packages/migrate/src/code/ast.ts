@@ -68,7 +68,7 @@ export function removeStatement(links: Map<N, Link>, stmt: N): boolean {
   return true;
 }
 
-export const isIdent = (n: N, name?: string) =>
+export const isIdent = (n: N, name?: string): boolean =>
   n?.type === 'Identifier' && (name === undefined || n.name === name);
 
 export const isString = (n: N): boolean =>

@@ -6,7 +6,7 @@ import { join, relative, sep } from 'node:path';
  * is followed only when its target is inside one of the given paths (so nothing outside them is read or
  * written); dependencies, build output, declaration files and minified bundles are not sources.
  */
-export const CODE_FILE = /\.(?:[cm]?[jt]s|[jt]sx)$/i;
+export const CODE_FILE: RegExp = /\.(?:[cm]?[jt]s|[jt]sx)$/i;
 const SKIP_DIRS = new Set([
   'node_modules',
   '.git',
@@ -20,7 +20,7 @@ const SKIP_DIRS = new Set([
   '.cache',
 ]);
 const NOT_SOURCE = /\.d\.[cm]?ts$|\.min\.[cm]?js$|\.bundle\.[cm]?js$/i;
-export const MAX_BYTES = 2 * 1024 * 1024;
+export const MAX_BYTES: number = 2 * 1024 * 1024;
 
 export interface Skipped {
   path: string;
@@ -35,7 +35,7 @@ export interface Collected {
   roots: string[];
 }
 
-export const isInside = (path: string, root: string) =>
+export const isInside = (path: string, root: string): boolean =>
   path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 
 export class PathError extends Error {

@@ -19,7 +19,7 @@ export function imageReference(image: N, ctx: PlanContext, slots: Slots): string
 }
 
 /** The fields of a request body written out in the code as an object; undefined for any other body. */
-export function bodyProps(body: N | 'opaque' | undefined, ctx: PlanContext) {
+export function bodyProps(body: N | 'opaque' | undefined, ctx: PlanContext): Map<string, N> | undefined {
   return body && body !== 'opaque' ? objectProps(ctx.b.resolve(body)) : undefined;
 }
 

@@ -88,7 +88,7 @@ export function evalString(n: N, b: Bindings, depth = 0): Piece[] {
   return [{ hole: node }];
 }
 
-export const isEnv = (n: N) =>
+export const isEnv = (n: N): boolean =>
   bare(n)?.type === 'MemberExpression' && memberPath(bare(n).object) === 'process.env';
 
 /** The pieces as text with `{hN}` for holes, and the holes. */

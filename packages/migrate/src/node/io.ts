@@ -33,7 +33,18 @@ export interface SandboxLike {
 const MAX_PENDING = 1024 * 1024;
 
 /** Appends to a file through a buffer; `flush()` returns once the bytes are written. */
-export async function openBufferedWriter(path: string, flags: 'a' | 'w') {
+export async function openBufferedWriter(
+  path: string,
+  flags: 'a' | 'w',
+): Promise<{
+  /** Bytes written, including what is still buffered. */
+  readonly bytes: number;
+  write(s: string): void;
+  flush: () => Promise<void>;
+  /** Resolves once the disk has caught up, when more than 1 MB is waiting to be written. */
+  backpressure(): Promise<void>;
+  close(): Promise<void>;
+}> {
   const fh = await open(path, flags);
   let bytes = (await fh.stat()).size;
   let buffer: string[] = [];

@@ -27,7 +27,7 @@ export function createProgress(stream: OutStream, total: number, start: number) 
   );
   bar.start(Math.max(total, start), start);
   return {
-    update: (line: number) => bar.update(line),
-    stop: () => bar.stop(),
+    update: (line: number): void => bar.update(line),
+    stop: (): void => bar.stop(),
   };
 }

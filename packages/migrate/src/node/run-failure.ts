@@ -57,7 +57,12 @@ export function createProgressGate() {
       stopped ??= { line, error };
     },
     /** The line and failure that stopped the run, if one did. */
-    get stopped() {
+    get stopped():
+      | {
+          line: number;
+          error: unknown;
+        }
+      | undefined {
       return stopped;
     },
   };

@@ -7,9 +7,15 @@ import {
   type PartnerPrintClient,
 } from '@partner-print/client';
 import { describeError } from '../client.ts';
-import { type ConversionError, convertV1Order, type ReportEntry } from '../convert.ts';
-import { createImageUploader, decodeBase64Image } from '../image.ts';
-import { createSkuResolver } from '../resolver.ts';
+import {
+  type ConversionError,
+  convertV1Order,
+  type ReportEntry,
+  type V2OrderDraft,
+  type V2OrderRequest,
+} from '../convert.ts';
+import { createImageUploader, decodeBase64Image, type ImageUploader } from '../image.ts';
+import { createSkuResolver, type SkuResolver } from '../resolver.ts';
 import { createFileSkuCache } from './file-cache.ts';
 import type { JsonLine } from './files.ts';
 import { isRunWideFailure } from './run-failure.ts';
@@ -104,7 +110,50 @@ function runWideWatch() {
 }
 
 /** The conversion of one line, with images uploaded (--submit) or only checked (dry run). */
-export async function createLineConverter(o: LineOptions) {
+export async function createLineConverter(o: LineOptions): Promise<{
+  resolver: SkuResolver;
+  uploader: ImageUploader;
+  /** With the images uploaded: the order is ready for createOrder. */
+  forSubmit: (
+    l: JsonLine,
+    id: string | undefined,
+  ) => Promise<
+    | {
+        runWide: unknown;
+        report: ReportEntry[];
+        errors: ConversionError[];
+        ok: true;
+        order: V2OrderRequest<`Image_${string}`>;
+      }
+    | {
+        runWide: unknown;
+        report: ReportEntry[];
+        errors: ConversionError[];
+        ok: false;
+        order: V2OrderDraft<`Image_${string}`>;
+      }
+  >;
+  /** A dry run changes nothing: images are decoded and checked, not uploaded. */
+  dry: (
+    l: JsonLine,
+    id: string | undefined,
+  ) => Promise<
+    | {
+        runWide: unknown;
+        report: ReportEntry[];
+        errors: ConversionError[];
+        ok: true;
+        order: V2OrderRequest<string>;
+      }
+    | {
+        runWide: unknown;
+        report: ReportEntry[];
+        errors: ConversionError[];
+        ok: false;
+        order: V2OrderDraft<string>;
+      }
+  >;
+}> {
   const cache = o.cache ? await createFileSkuCache(o.cache) : undefined;
   const resolver = createSkuResolver(o.client, { concurrency: o.concurrency, ...(cache ? { cache } : {}) });
   const uploader = createImageUploader((bytes) => o.client.uploadImage(bytes));
@@ -155,7 +204,13 @@ const baseOf = (
 });
 
 /** Converts and (with --submit) creates one line; a failure of the whole run comes back as `runWide`. */
-export async function createLineProcessor(o: LineOptions) {
+export async function createLineProcessor(o: LineOptions): Promise<{
+  processLine: (l: JsonLine) => Promise<LineResult>;
+  stats: () => {
+    lookups: number;
+    uploads: number;
+  };
+}> {
   const converter = await createLineConverter(o);
   const claims = settleFirst(o.claims ?? memoryOrderClaims(), o.unsettled);
   const submit = createSubmitter(o.client, { signal: o.stop, claims });

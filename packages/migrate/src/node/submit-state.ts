@@ -85,4 +85,5 @@ export async function saveState(reportPath: string, state: OrdersState): Promise
   await rename(`${path}.tmp`, path);
 }
 
-export const removeOrdersState = (reportPath: string) => rm(statePathOf(reportPath), { force: true });
+export const removeOrdersState = (reportPath: string): Promise<void> =>
+  rm(statePathOf(reportPath), { force: true });

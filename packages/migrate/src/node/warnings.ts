@@ -75,7 +75,7 @@ export function createWarningGroups(options: WarningGroupsOptions = {}) {
       return out;
     },
     /** Lines with a problem. */
-    get lines() {
+    get lines(): number {
       return lines;
     },
   };
