@@ -94,7 +94,7 @@ export class CallbackDeliverer {
     });
   }
 
-  enqueue(organization: string, store: StoreRecord, order: OrderRecord, change: OrderChange) {
+  enqueue(organization: string, store: StoreRecord, order: OrderRecord, change: OrderChange): void {
     if (!store.callbackUrl) return;
     const now = this.options.clock.now();
     const delivery: Delivery = {
@@ -130,13 +130,13 @@ export class CallbackDeliverer {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
-  reset() {
+  reset(): void {
     this.log = [];
     this.queue = [];
     clearTimeout(this.timer);
   }
 
-  close() {
+  close(): void {
     clearTimeout(this.timer);
   }
 

@@ -65,7 +65,7 @@ export const ORDERS_PATH = '/v2/orders';
 export const LOOKUP_PATH = '/v2/utilities/lookup-order-reference-by-custom-identifier';
 
 /** Marks the error the in-process fetch rejects with, so the Node server can drop the socket. */
-export const DROPPED = Symbol.for('partner-print.sandbox.dropped');
+export const DROPPED: unique symbol = Symbol.for('partner-print.sandbox.dropped');
 
 export function droppedConnection(): TypeError {
   const error = new TypeError('fetch failed', {
@@ -133,7 +133,7 @@ export class Faults {
     return fault;
   }
 
-  clear() {
+  clear(): void {
     this.faults = [];
   }
 

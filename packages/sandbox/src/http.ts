@@ -76,7 +76,7 @@ export function iso(ms: number): string {
   return new Date(ms).toISOString().replace('.000Z', 'Z');
 }
 
-export const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
+export const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
 
 // Cursors: opaque to clients; internally "<list>|<org>|<key>" in base64url.
 export function encodeCursor(list: string, org: string, key: number): string {

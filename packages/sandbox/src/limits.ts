@@ -4,11 +4,11 @@
  */
 
 /** JSON bodies of the V2 API (orders, claims, renders): 413 `payload_too_large`. */
-export const MAX_JSON_BODY_BYTES = 1024 * 1024;
+export const MAX_JSON_BODY_BYTES: number = 1024 * 1024;
 /** Raw image and evidence uploads: 413 `payload_too_large`. */
-export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+export const MAX_UPLOAD_BYTES: number = 50 * 1024 * 1024;
 /** Bodies of the control API under `/_sandbox`: 413 `payload_too_large`. */
-export const MAX_CONTROL_BODY_BYTES = 64 * 1024;
+export const MAX_CONTROL_BODY_BYTES: number = 64 * 1024;
 
 /** Orderlines per order: 422 `too_many_orderlines`. */
 export const MAX_ORDERLINES = 1000;

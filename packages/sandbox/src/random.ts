@@ -56,7 +56,7 @@ export type Prefix =
 /** A reference of one resource, typed as the SDK's generated types expect (`Order_…`). */
 export type Ref<P extends Prefix> = `${P}_${string}`;
 
-export const REFERENCE_PATTERN = /^([A-Z][a-z]+)_[0-9A-Za-z]{26}$/;
+export const REFERENCE_PATTERN: RegExp = /^([A-Z][a-z]+)_[0-9A-Za-z]{26}$/;
 
 /** Issues references that are unique within one sandbox. */
 export class ReferenceFactory {

@@ -16,7 +16,16 @@ export const DEFAULT_POLICIES: Policies = {
   downloads: { q: 100_000, w: 86_400 },
 };
 
-export function resolvePolicies(option: RateLimitOption | undefined, base: Policies = DEFAULT_POLICIES) {
+export function resolvePolicies(
+  option: RateLimitOption | undefined,
+  base: Policies = DEFAULT_POLICIES,
+):
+  | false
+  | {
+      default: Policy;
+      uploads: Policy;
+      downloads: Policy;
+    } {
   if (option === false) return false as const;
   const out = { ...base };
   for (const name of Object.keys(base) as PolicyName[]) {
@@ -52,17 +61,17 @@ export class RateLimiter {
     private readonly now: () => number,
   ) {}
 
-  setPolicies(policies: Policies | false) {
+  setPolicies(policies: Policies | false): void {
     this.policies = policies;
     this.buckets.clear();
     this.headerCache.clear();
   }
 
-  getPolicies() {
+  getPolicies(): false | Policies {
     return this.policies;
   }
 
-  reset() {
+  reset(): void {
     this.buckets.clear();
   }
 

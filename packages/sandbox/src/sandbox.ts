@@ -68,7 +68,7 @@ export interface Sandbox {
   close(): void;
 }
 
-export const DEFAULT_START_TIME = Date.parse('2026-11-16T09:00:00Z');
+export const DEFAULT_START_TIME: number = Date.parse('2026-11-16T09:00:00Z');
 export const DEFAULT_SEED = 'partner-print-sandbox';
 
 function toEpoch(value: SandboxOptions['startTime']): number {

@@ -11,4 +11,5 @@ export class ControlError extends Error {
 }
 
 /** A control input that is not what the method takes: 400 `invalid_request`. */
-export const invalidInput = (message: string) => new ControlError(400, 'invalid_request', message);
+export const invalidInput = (message: string): ControlError =>
+  new ControlError(400, 'invalid_request', message);

@@ -9,7 +9,25 @@ import { array, boolean, httpUrl, number, oneOf, onlyKeys, optional, record, str
 import { invalidInput } from './error.ts';
 
 /** Limits of control input (the control API refuses anything outside them with 400 `invalid_request`). */
-export const CONTROL_LIMITS = {
+export const CONTROL_LIMITS: {
+  /** One clock advance: ten years. */
+  readonly advanceMs: number;
+  /** The virtual clock stays a valid date: up to the end of year 9999. */
+  readonly latestTime: number;
+  readonly renderProcessingMs: number;
+  readonly rendertokenLimit: 1000000000;
+  /** Injected latency, in real milliseconds: ten minutes. */
+  readonly latencyMs: 600000;
+  readonly faultCount: 1000000;
+  /** Sandbox-time delays of faults (`commitDelayMs`, `lagMs`): 30 days. */
+  readonly faultDelayMs: number;
+  /** Rate-limit quota (tokens) and window (seconds). */
+  readonly quota: 1000000000;
+  readonly windowSeconds: 1000000000;
+  readonly text: 1000;
+  readonly reference: 200;
+  readonly url: 2048;
+} = {
   /** One clock advance: ten years. */
   advanceMs: 10 * 366 * 86_400_000,
   /** The virtual clock stays a valid date: up to the end of year 9999. */
@@ -39,7 +57,7 @@ export function parseAdvanceMs(ms: unknown, now: number): number {
   return value;
 }
 
-export const parseReference = (value: unknown, name = 'reference') =>
+export const parseReference = (value: unknown, name = 'reference'): string =>
   string(value, name, CONTROL_LIMITS.reference);
 
 function parseShipLine(value: unknown, i: number): ShipmentlineRecord {
@@ -99,13 +117,13 @@ export function parseDecision(value: unknown): DecisionInput {
   };
 }
 
-export const parseRenderProcessingMs = (ms: unknown) =>
+export const parseRenderProcessingMs = (ms: unknown): number =>
   number(ms, 'ms', { min: 0, max: CONTROL_LIMITS.renderProcessingMs });
 
-export const parseRendertokenLimit = (limit: unknown) =>
+export const parseRendertokenLimit = (limit: unknown): number =>
   number(limit, 'limit', { min: 0, max: CONTROL_LIMITS.rendertokenLimit, integer: true });
 
-export const parseOrganization = (value: unknown) =>
+export const parseOrganization = (value: unknown): 'A' | 'B' | undefined =>
   optional(value, (v) => oneOf(v, 'organization', ['A', 'B'] as const));
 
 /** A store's callback URL: an http(s) URL, or '' to turn callbacks off. */

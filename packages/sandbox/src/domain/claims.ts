@@ -9,11 +9,11 @@ import { ok, type Result, refused } from './result.ts';
 import { liveUpload } from './uploads.ts';
 
 export const HOUR = 3_600_000;
-export const DAY = 24 * HOUR;
-export const PACKAGE_MISSING_MIN_AGE_MS = 48 * HOUR;
-export const WARRANTY_MS = 100 * DAY;
-export const CLOSED_WINDOW_MS = 14 * DAY;
-export const EVIDENCE_RETENTION_MS = 120 * DAY;
+export const DAY: number = 24 * HOUR;
+export const PACKAGE_MISSING_MIN_AGE_MS: number = 48 * HOUR;
+export const WARRANTY_MS: number = 100 * DAY;
+export const CLOSED_WINDOW_MS: number = 14 * DAY;
+export const EVIDENCE_RETENTION_MS: number = 120 * DAY;
 export const MAX_EVIDENCE = 3;
 export const MAX_COMMENT = 1000;
 
@@ -30,7 +30,15 @@ export function evidencePurged(claim: ClaimRecord, now: number): boolean {
 }
 
 /** An evidence upload's bytes while its claim's evidence is not purged (any organization: the URL is public). */
-export function evidenceFile(ctx: SandboxContext, reference: string) {
+export function evidenceFile(
+  ctx: SandboxContext,
+  reference: string,
+):
+  | {
+      bytes: Uint8Array<ArrayBufferLike>;
+      type: string;
+    }
+  | undefined {
   for (const org of ctx.world.organizations) {
     const upload = org.uploads.get(reference);
     if (upload?.kind !== 'evidence' || upload.purged) continue;

@@ -47,7 +47,7 @@ export interface ValidOrder {
 }
 
 /** Marks an order changed, so its cached body is rebuilt. */
-export function touch(order: OrderRecord, now: number) {
+export function touch(order: OrderRecord, now: number): void {
   order.updated = now;
   order.version = (order.version ?? 0) + 1;
 }
@@ -62,7 +62,10 @@ export function shippedQuantities(org: Organization, order: OrderRecord): number
   return shipped;
 }
 
-export function orderStatusCode(order: OrderRecord, shipped: number[]) {
+export function orderStatusCode(
+  order: OrderRecord,
+  shipped: number[],
+): 'received' | 'partially_shipped' | 'shipped' {
   const total = order.orderlines.reduce((n, l) => n + l.quantity, 0);
   const sent = shipped.reduce((n, q) => n + q, 0);
   return sent === 0 ? 'received' : sent < total ? 'partially_shipped' : 'shipped';
@@ -303,7 +306,11 @@ export function commitOrderLater(
  * The newest order with this identifier that the lookup sees: one committed at least the lookup's lag
  * (the lookup-lag fault; 0 without it) ago.
  */
-export function lookupByCustomIdentifier(ctx: SandboxContext, org: Organization, id: string) {
+export function lookupByCustomIdentifier(
+  ctx: SandboxContext,
+  org: Organization,
+  id: string,
+): OrderRecord | undefined {
   const now = ctx.clock.now();
   const lagMs = ctx.faults.lookupLag();
   const orders = org.ordersByCustomIdentifier.get(id) ?? [];

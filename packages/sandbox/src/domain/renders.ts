@@ -11,7 +11,7 @@ export function finishRender(
   render: RenderRecord,
   outcome: 'completed' | 'failed',
   at: number,
-) {
+): void {
   if (render.status !== 'pending') return;
   render.status = outcome;
   render.completed = at;
@@ -27,8 +27,8 @@ export function settleRender(
   ctx: SandboxContext,
   org: Organization,
   render: RenderRecord,
-  now = ctx.clock.now(),
-) {
+  now: number = ctx.clock.now(),
+): RenderRecord {
   if (render.status === 'pending' && now >= render.dueAt) {
     const outcome = ctx.renderOutcome({
       renderReference: render.reference,

@@ -2,7 +2,16 @@ import { renderWeek } from '../rendertokens.ts';
 import type { Organization } from '../state.ts';
 
 /** The organization's rendertoken account for the current week (used resets every Monday 00:00 Amsterdam). */
-export function rendertokens(org: Organization, now: number) {
+export function rendertokens(
+  org: Organization,
+  now: number,
+): {
+  used: number;
+  limit: number;
+  remaining: number;
+  resets: string;
+  reset: number;
+} {
   const week = renderWeek(now);
   if (org.rendertokens.weekStart !== week.start) org.rendertokens = { weekStart: week.start, used: 0 };
   const { used } = org.rendertokens;

@@ -28,7 +28,7 @@ function itemBody(i: ItemRecord) {
   };
 }
 
-export function catalogRoutes(app: Hono<Env>, ctx: SandboxContext) {
+export function catalogRoutes(app: Hono<Env>, ctx: SandboxContext): void {
   app.get('/products', (c) => {
     const all = productsOf(c.get('org'), c.req.query('productgroupReference'));
     const result = paginate(c, 'products', all, (p) => -all.indexOf(p), ctx.pageSize);

@@ -88,7 +88,7 @@ function listClaims(c: Ctx, ctx: SandboxContext) {
   return c.json({ claims: result.page.map((claim) => listEntry(org, claim)), nextCursor: result.nextCursor });
 }
 
-export function claimRoutes(app: Hono<Env>, ctx: SandboxContext) {
+export function claimRoutes(app: Hono<Env>, ctx: SandboxContext): void {
   app.get('/claimcategories', (c) => {
     const categories = [...c.get('org').claimcategories.values()];
     const result = paginate(

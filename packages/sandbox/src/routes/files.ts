@@ -4,7 +4,7 @@ import { evidenceFile } from '../domain/claims.ts';
 import { fail } from '../http.ts';
 
 /** Evidence files behind `evidenceUrls`: served without a key, until the evidence is purged. */
-export function fileRoutes(app: Hono<Env>, ctx: SandboxContext) {
+export function fileRoutes(app: Hono<Env>, ctx: SandboxContext): void {
   app.get('/files/evidence/:name', (c) => {
     const reference = c.req.param('name').replace(/\.(jpg|png)$/, '');
     const file = evidenceFile(ctx, reference);

@@ -69,7 +69,7 @@ async function createOrder(c: Ctx, ctx: SandboxContext): Promise<Response> {
   return c.json({ order: { reference: (await committed).reference } }, 200);
 }
 
-export function orderRoutes(app: Hono<Env>, ctx: SandboxContext) {
+export function orderRoutes(app: Hono<Env>, ctx: SandboxContext): void {
   app.post('/orders', (c) => createOrder(c, ctx));
 
   // The hot path of the load test: the serialized body is kept until the order changes.

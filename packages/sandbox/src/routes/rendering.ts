@@ -152,7 +152,7 @@ function renderRoutes(app: Hono<Env>, ctx: SandboxContext) {
   });
 }
 
-export function renderingRoutes(app: Hono<Env>, ctx: SandboxContext) {
+export function renderingRoutes(app: Hono<Env>, ctx: SandboxContext): void {
   sceneRoutes(app, ctx);
   compositionRoutes(app);
   renderRoutes(app, ctx);

@@ -23,7 +23,7 @@ async function upload(c: Ctx, ctx: SandboxContext, kind: UploadRecord['kind']): 
   return c.json({ [kind]: { reference: stored.value.reference } }, 200);
 }
 
-export function uploadRoutes(app: Hono<Env>, ctx: SandboxContext) {
+export function uploadRoutes(app: Hono<Env>, ctx: SandboxContext): void {
   app.post('/images', (c) => upload(c, ctx, 'image'));
   app.post('/evidence', (c) => upload(c, ctx, 'evidence'));
 }
