@@ -93,7 +93,21 @@ function checkOptions<R>(options: CoreOptions<R>): { baseUrl: string; settings: 
  * The core both entries build on: openapi-fetch's client (with the client's transport beneath it) plus the
  * throwing `get`/`post`; the entries add the rate-limit layer and the helpers.
  */
-export function createCore<RateLimit>(options: CoreOptions<RateLimit>, deps: CoreDeps<RateLimit>) {
+export function createCore<RateLimit>(
+  options: CoreOptions<RateLimit>,
+  deps: CoreDeps<RateLimit>,
+): Client<paths, `${string}/${string}`> & {
+  get: ThrowingMethod<paths, 'get'>;
+  post: ThrowingMethod<paths, 'post'>;
+  GET: StrictMethod<paths, 'get'>;
+  PUT: StrictMethod<paths, 'put'>;
+  POST: StrictMethod<paths, 'post'>;
+  DELETE: StrictMethod<paths, 'delete'>;
+  OPTIONS: StrictMethod<paths, 'options'>;
+  HEAD: StrictMethod<paths, 'head'>;
+  PATCH: StrictMethod<paths, 'patch'>;
+  TRACE: StrictMethod<paths, 'trace'>;
+} {
   const { baseUrl, settings } = checkOptions(options);
   const { secretKey, clock = systemClock, logger } = options;
   const operations = operationIndex(deps.operations);

@@ -3,7 +3,7 @@ import { DOCS_URL } from './docs.ts';
 import { ConfigurationError, V1CredentialsError } from './errors.ts';
 
 /** The migration guide on the published documentation site. */
-export const MIGRATION_GUIDE = `${DOCS_URL}#/guide-migrating-from-v1/what-changed`;
+export const MIGRATION_GUIDE: `${typeof DOCS_URL}#/guide-migrating-from-v1/what-changed` = `${DOCS_URL}#/guide-migrating-from-v1/what-changed`;
 export const USER_AGENT = 'partner-print-sdk-client/0.0.0';
 
 const V2_KEY = `API V2 takes one secret key, as secretKey (sent as X-Service-Secret-Key); see ${MIGRATION_GUIDE}`;

@@ -87,7 +87,13 @@ export function loggerHooks(logger: Logger, level: LogLevel = 'info'): Hooks {
 }
 
 /** The hooks and the logger as one, every event redacted once before anyone sees it; a throwing hook is ignored. */
-export function createEmitter(hooks: Hooks | undefined, logger: Hooks | undefined, secret: string) {
+export function createEmitter(
+  hooks: Hooks | undefined,
+  logger: Hooks | undefined,
+  secret: string,
+):
+  | ((name: keyof Hooks, req: Request, fields: Omit<ClientEvent, 'headers' | 'url' | 'method'>) => void)
+  | undefined {
   const targets = [hooks, logger].filter((h): h is Hooks => h !== undefined);
   if (!targets.length) return undefined;
   return (name: keyof Hooks, req: Request, fields: Omit<ClientEvent, 'headers' | 'url' | 'method'>) => {

@@ -1,10 +1,28 @@
 // The helpers as standalone functions of a client (what the lite entry exports), and as methods of the client
 // object (what the main entry puts on it). Each is typed once, where it is written; the methods take their
 // types from the functions.
-import { download } from './download.ts';
-import { createOrder, lookupOrderReference } from './orders/create.ts';
-import { collect, paginate } from './paginate.ts';
-import type { PartnerPrintBaseClient } from './types.ts';
+import type { paths, Reference } from '@partner-print/openapi';
+import type { RequestOptions } from './core.ts';
+import { type DownloadPath, type DownloadResult, download } from './download.ts';
+import {
+  type CreateOrderInit,
+  createOrder,
+  lookupOrderReference,
+  type OrderResult,
+} from './orders/create.ts';
+import type { OrderRequestOf, ShippingKind } from './orders.ts';
+import { collect, type ListInit, paginate } from './paginate.ts';
+import type {
+  CallInit,
+  ClientInit,
+  DownloadAs,
+  DownloadOptions,
+  InitParam,
+  ListItem,
+  ListPaths,
+  PartnerPrintBaseClient,
+  UploadData,
+} from './types.ts';
 import { uploadEvidence, uploadImage } from './upload.ts';
 
 export { type DownloadPath, type DownloadResult, download } from './download.ts';
@@ -12,32 +30,61 @@ export { collect, type ListInit, paginate } from './paginate.ts';
 export type { CallInit, PartnerPrintBaseClient, StrictMethods } from './types.ts';
 export { uploadEvidence, uploadImage } from './upload.ts';
 
+/**
+ * The helpers as methods of the client object (the main entry's API): each is the standalone function with
+ * the client bound. Written out (a bound generic function has no type of its own to name) and checked
+ * against the functions where `methodsOf` binds them.
+ */
+export type PartnerPrintHelpers = {
+  /** Every item of a list endpoint, page after page, following `nextCursor` until it is null. */
+  paginate: <P extends ListPaths<paths>>(
+    path: P,
+    ...init: InitParam<ListInit<P>>
+  ) => AsyncGenerator<ListItem<paths, P>, void, undefined>;
+  /** The items of a list endpoint, at most `max`; stops requesting pages once it has them. */
+  collect: <P extends ListPaths<paths>>(
+    path: P,
+    init?: ListInit<P>,
+    options?: { max?: number },
+  ) => Promise<ListItem<paths, P>[]>;
+  /** Uploads a JPEG or PNG print image (checked before sending) and returns its `Image_…` reference. */
+  uploadImage: (data: UploadData, init?: RequestOptions) => Promise<Reference<'Image'>>;
+  /** Uploads a JPEG or PNG evidence photo (checked before sending) and returns its `Evidence_…` reference. */
+  uploadEvidence: (data: UploadData, init?: RequestOptions) => Promise<Reference<'Evidence'>>;
+  /** Render media, thumbnail or product media; waits out 202 + Retry-After unless `wait: false`. */
+  download: <P extends DownloadPath, As extends DownloadAs = 'bytes', Wait extends boolean = true>(
+    path: P,
+    init: ClientInit<paths[P], 'get'>,
+    options?: DownloadOptions<As> & { wait?: Wait },
+  ) => Promise<DownloadResult<As, Wait>>;
+  /** POST /orders at most once per customIdentifier; see the README's orders section. */
+  createOrder: <K extends ShippingKind>(
+    order: OrderRequestOf<K> & { shippingKind: K },
+    init?: CreateOrderInit,
+  ) => Promise<OrderResult>;
+  /** The order reference for a custom identifier, or null when no order has it. */
+  lookupOrderReference: (customIdentifier: string, init?: CallInit) => Promise<Reference<'Order'> | null>;
+};
+
 /** The helpers as methods of `client`: each is the standalone function with the client bound. */
-function methodsOf(client: PartnerPrintBaseClient) {
+function methodsOf(client: PartnerPrintBaseClient): PartnerPrintHelpers {
   const on =
     <A extends unknown[], R>(helper: (client: PartnerPrintBaseClient, ...args: A) => R) =>
     (...args: A): R =>
       helper(client, ...args);
   return {
-    /** Every item of a list endpoint, page after page, following `nextCursor` until it is null. */
-    paginate: on(paginate),
-    /** The items of a list endpoint, at most `max`; stops requesting pages once it has them. */
+    // Bound by hand: `on(paginate)` does not match the rest parameter's conditional type.
+    paginate: (path, ...init) => paginate(client, path, ...init),
     collect: on(collect),
-    /** Uploads a JPEG or PNG print image (checked before sending) and returns its `Image_…` reference. */
     uploadImage: on(uploadImage),
-    /** Uploads a JPEG or PNG evidence photo (checked before sending) and returns its `Evidence_…` reference. */
     uploadEvidence: on(uploadEvidence),
-    /** Render media, thumbnail or product media; waits out 202 + Retry-After unless `wait: false`. */
     download: on(download),
-    /** POST /orders at most once per customIdentifier; see the README's orders section. */
-    createOrder: on(createOrder),
-    /** The order reference for a custom identifier, or null when no order has it. */
+    // TypeScript cannot relate two generic signatures over `Extract<…, { shippingKind: K }>`, not even the
+    // same one written twice; the assertion still checks that the two are comparable.
+    createOrder: on(createOrder) as PartnerPrintHelpers['createOrder'],
     lookupOrderReference: on(lookupOrderReference),
   };
 }
-
-/** The helpers as methods of the client object (the main entry's API). */
-export type PartnerPrintHelpers = ReturnType<typeof methodsOf>;
 
 /** Puts the standalone helpers on `client` as methods. */
 export function withHelpers<C extends PartnerPrintBaseClient>(client: C): C & PartnerPrintHelpers {

@@ -89,7 +89,15 @@ export function checkRetry(value: unknown, what: string | (() => string)): void 
 }
 
 /** The client's retry policy with `retry` over it (`false`: one attempt). */
-export const retryPolicy = (base: Required<RetryOptions>, retry: RetryOptions | false | undefined) => ({
+export const retryPolicy = (
+  base: Required<RetryOptions>,
+  retry: RetryOptions | false | undefined,
+): {
+  attempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  maxElapsedMs: number;
+} => ({
   ...base,
   ...(retry === false ? { attempts: 1 } : retry),
 });

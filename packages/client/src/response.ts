@@ -24,7 +24,7 @@ export interface CallContext {
   path: string;
 }
 
-export const describeCall = (c: CallContext) => c.operation ?? `${c.method} ${c.path}`;
+export const describeCall = (c: CallContext): string => c.operation ?? `${c.method} ${c.path}`;
 
 export interface ErrorContext extends CallContext {
   now: number;

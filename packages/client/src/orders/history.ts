@@ -31,12 +31,12 @@ export class OrderHistory {
     private readonly start: number,
   ) {}
 
-  post(attempt: number, now: number, outcome: 'created' | 'refused' | 'unknown', detail: unknown) {
+  post(attempt: number, now: number, outcome: 'created' | 'refused' | 'unknown', detail: unknown): void {
     const text = typeof detail === 'string' ? detail : describeError(detail);
     this.steps.push({ kind: 'post', attempt, at: now - this.start, outcome, detail: text });
   }
 
-  lookup(now: number, answer: 'absent' | 'same' | 'other' | 'failed', detail?: string | Error) {
+  lookup(now: number, answer: 'absent' | 'same' | 'other' | 'failed', detail?: string | Error): void {
     const step: OrderStep = { kind: 'lookup', at: now - this.start, answer };
     if (typeof detail === 'string') step.orderReference = detail;
     else if (detail) step.detail = describeError(detail);

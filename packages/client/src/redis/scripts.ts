@@ -10,7 +10,7 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
  * KEYS[1] claim; ARGV token, ttlMs, keepMs. Returns {1, 0, ref, unsettled, content} when taken (or already
  * ours; ref and content while remembered), {0, msLeft, '', 0, ''} while another holder's claim runs.
  */
-export const ACQUIRE = `${NOW}
+export const ACQUIRE: string = `${NOW}
 local owner = redis.call('HGET', KEYS[1], 'owner')
 local untilMs = tonumber(redis.call('HGET', KEYS[1], 'until') or '0')
 if owner and owner ~= ARGV[1] and untilMs > now then
@@ -36,7 +36,7 @@ end
 return {1, 0, ref, posted and 1 or 0, content}`;
 
 /** KEYS[1] claim; ARGV token, ttlMs, posting ('1' before a POST). Extends a claim still held: 1, else 0. */
-export const RENEW = `${NOW}
+export const RENEW: string = `${NOW}
 if redis.call('HGET', KEYS[1], 'owner') ~= ARGV[1] then return 0 end
 if tonumber(redis.call('HGET', KEYS[1], 'until') or '0') <= now then return 0 end
 redis.call('HSET', KEYS[1], 'until', now + tonumber(ARGV[2]))
@@ -50,7 +50,7 @@ return 1`;
  * KEYS[1] claim; ARGV token, ref ('' when none), unsettled ('1' keeps posted), rememberMs, content ('' when
  * none). Compare-and-release: only the holder's token releases; 1 when released.
  */
-export const RELEASE = `${NOW}
+export const RELEASE: string = `${NOW}
 if redis.call('HGET', KEYS[1], 'owner') ~= ARGV[1] then return 0 end
 redis.call('HDEL', KEYS[1], 'owner', 'until')
 if ARGV[2] ~= '' then

@@ -14,7 +14,7 @@ const KNOWN_METHODS = new Set([
 ]);
 
 /** `http.request.method`: a known method as it is, anything else `_OTHER`. */
-export const methodOf = (method: string) => (KNOWN_METHODS.has(method) ? method : '_OTHER');
+export const methodOf = (method: string): string => (KNOWN_METHODS.has(method) ? method : '_OTHER');
 
 /** `server.address` and `server.port` of a URL (the port even when it is the scheme's default). */
 export function serverOf(url: URL): { 'server.address': string; 'server.port': number } {
@@ -38,5 +38,5 @@ export function errorTypeOf(error: unknown, signal?: AbortSignal): string {
 }
 
 /** Why an attempt is repeated: the status (`429`, `503`) or the failure's `error.type`. */
-export const retryReasonOf = (status: number | undefined, error: unknown) =>
+export const retryReasonOf = (status: number | undefined, error: unknown): string =>
   status === undefined ? errorTypeOf(error) : String(status);

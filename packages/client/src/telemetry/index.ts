@@ -1,9 +1,11 @@
 // The main entry's telemetry: what createCore is given to trace and measure its calls and helpers.
+import type { OperationSpan } from '../core.ts';
 import type { OperationTable } from '../operations.ts';
 import type { RateLimitParser } from '../response.ts';
 import { operationSpan } from './operation.ts';
 import { type TelemetryOption, telemetryScope } from './option.ts';
 import { stackTelemetry } from './stack.ts';
+import type { StackTelemetry } from './types.ts';
 
 export { endSpan } from './operation.ts';
 export { type TelemetryOption, type TelemetryScope, telemetryScope } from './option.ts';
@@ -17,7 +19,15 @@ export function clientTelemetry(
   version: string,
   operations: OperationTable,
   parseRateLimit: RateLimitParser,
-) {
+):
+  | {
+      option: TelemetryOption | undefined;
+      stack: StackTelemetry & {
+        limited: boolean;
+      };
+      operation: (name: string) => OperationSpan | undefined;
+    }
+  | undefined {
   const scope = telemetryScope(option, CLIENT_SCOPE, version);
   if (!scope) return undefined;
   const templateOf = (operation: string) => operations[operation]?.path;

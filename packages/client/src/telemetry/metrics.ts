@@ -3,7 +3,9 @@ import type { Attributes, Counter, Histogram, Meter, UpDownCounter } from '@open
 import type { RateLimitParser } from '../response.ts';
 
 /** The HTTP client semantic conventions' advice for `http.client.request.duration` (seconds). */
-export const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
+export const DURATION_BUCKETS: number[] = [
+  0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10,
+];
 /** Waits in the rate-limit queue run from nothing to a window (60 s) and past it (a Retry-After). */
 const QUEUE_BUCKETS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 120, 300];
 /** Rate-limit header values kept between two collections: enough for every bucket, bounded. */
