@@ -72,15 +72,15 @@ function methodsOf(client: PartnerPrintBaseClient): PartnerPrintHelpers {
     <A extends unknown[], R>(helper: (client: PartnerPrintBaseClient, ...args: A) => R) =>
     (...args: A): R =>
       helper(client, ...args);
+  // TypeScript cannot relate these two generic signatures to the ones written above (conditional types over
+  // the type parameter: `InitParam<…>`, `Extract<…, { shippingKind: K }>`), not even to the same signature
+  // written twice; the assertions still check that the two are comparable.
   return {
-    // Bound by hand: `on(paginate)` does not match the rest parameter's conditional type.
-    paginate: (path, ...init) => paginate(client, path, ...init),
+    paginate: on(paginate) as PartnerPrintHelpers['paginate'],
     collect: on(collect),
     uploadImage: on(uploadImage),
     uploadEvidence: on(uploadEvidence),
     download: on(download),
-    // TypeScript cannot relate two generic signatures over `Extract<…, { shippingKind: K }>`, not even the
-    // same one written twice; the assertion still checks that the two are comparable.
     createOrder: on(createOrder) as PartnerPrintHelpers['createOrder'],
     lookupOrderReference: on(lookupOrderReference),
   };
