@@ -43,12 +43,12 @@ export class Attempt {
     this.next = undefined;
   }
   /** The first outcome wins: response, transport error, timeout or the caller's abort. */
-  settle(response: Response | undefined, reason?: unknown) {
+  settle(response: Response | undefined, reason?: unknown): void {
     if (!this.owner.remove(this)) return;
     // Attempts of one call share its Request (and signal): a listener left behind per attempt would pile
     // up on it (Node warns at 11).
     if (this.onAbort) this.req.signal.removeEventListener('abort', this.onAbort);
-    if (response) return this.resolve(response);
+    if (response) return void this.resolve(response);
     this.ctrl?.abort(reason);
     this.reject(reason);
   }
@@ -89,7 +89,7 @@ export class Deadlines {
     ms: number,
     onTimeout: (req: Request, ms: number) => unknown,
     unabortable = false,
-  ) {
+  ): Promise<Response> {
     return new Promise<Response>((resolve, reject) => {
       const a = new Attempt(
         req,
