@@ -2,13 +2,14 @@
 // vitest's typecheck. A package's vitest.config.ts states only what differs (a global setup, timeouts).
 //
 // `vitest run` runs the files and then the type tests. `pnpm test` runs them apart, by vitest's mode:
-//   --mode=files    every file, no type tests;
+//   --mode=files    every file, no type tests (the suites `pnpm test` lists as untimed);
 //   --mode=timed    the files that must run alone (in a package without a `twoAtOnce` list: every file):
-//                   step 2 of `pnpm test`, nothing beside them;
+//                   step 1 of `pnpm test`, in the foreground, with only idle-class work beside them;
 //   --mode=untimed  the files a package lists in `twoAtOnce` (none bounds a duration from above), two at
-//                   a time: step 3, beside the checks of what ships;
-//   --mode=types    the type tests only (vitest's typecheck: one `tsc` over the whole package, CPU-bound
-//                   and untimed): step 3 too.
+//                   a time: step 2, beside the checks of what ships;
+//   --mode=types    the package's type tests only (vitest's typecheck: one `tsc` over the whole package).
+//                   `pnpm test` runs every package's type tests in one `tsc` over the whole repository
+//                   instead (`pnpm typecheck:all`, vitest.types.config.ts).
 //
 // The two modes `pnpm test` runs beside other work (`files` for the suites it lists as untimed, `untimed`)
 // share modules between files: a worker evaluates the package and its imports once, not once per file
