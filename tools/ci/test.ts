@@ -14,10 +14,10 @@
 //        package, each of which checked the sources of the packages it imports again). Nothing there bounds
 //        a duration. The timed files use about one core of the two; the background takes the other;
 //   2. once the timed files are done, everything at normal priority (the background's running steps move to
-//      the normal class: see tools/ci/background.ts): the runtime matrix (flows with deadlines) and, at nice
-//      level 5 so that the matrix keeps the cores it needs, three lanes side by side: the independent
-//      validators and the READMEs, the suites that hold no timing assertion (UNTIMED), and the listed files
-//      of the others (`test:untimed`, two at a time);
+//      the normal class: see tools/ci/background.ts): the runtime matrix (flows with deadlines, beside
+//      nothing but the background), then in three lanes side by side the independent validators and the
+//      READMEs, the suites that hold no timing assertion (UNTIMED), and the listed files of the others
+//      (`test:untimed`, two at a time);
 //   3. one closing line, "N passed, N failed", over every vitest report.
 //
 // `pnpm test --from=shipping` runs only the checks of what ships (build, tarballs, consumers, size, runtime
@@ -42,19 +42,11 @@ interface Run {
   label: string;
   /** A background step (see tools/ci/background.ts). */
   background?: boolean;
-  /** Started at this nice level (a lane that must leave the runtime matrix its cores). */
-  nice?: number;
-}
-
-/** The command line that starts `pnpm <args>` as `run` says. */
-function commandLine(args: string[], run: Run): string[] {
-  if (run.background) return background.command('pnpm', args);
-  return run.nice ? ['nice', '-n', String(run.nice), 'pnpm', ...args] : ['pnpm', ...args];
 }
 
 /** Runs `pnpm <args>`, every output line prefixed with the label. */
 function pnpm(args: string[], run: Run): Promise<number> {
-  const [command = 'pnpm', ...rest] = commandLine(args, run);
+  const [command = 'pnpm', ...rest] = run.background ? background.command('pnpm', args) : ['pnpm', ...args];
   return new Promise((resolve) => {
     const child = spawn(command, rest, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     if (run.background) background.started(child.pid);
@@ -173,15 +165,10 @@ async function main(): Promise<number> {
   const matrix = after([built, Promise.resolve(timed)], () =>
     lane({ label: 'runtimes' }, [['run', 'test:runtimes', '--no-build']]),
   );
-  // The other lanes start with it, one nice level step below (5): they take what its flows leave of the cores
-  // (at the same priority, with other sessions' tests on the machine, two runtimes' flows once ran past their
-  // deadlines); run after it, they left a core idle for its 35–40 s.
-  const rest = (label: string, steps: string[][]) =>
-    after([built, Promise.resolve(timed)], () => lane({ label, nice: 5 }, steps));
+  const rest = (label: string, steps: string[][]) => after([matrix], () => lane({ label }, steps));
   const lanes = await Promise.all([
     packed,
     typed,
-    matrix,
     rest('checks', [
       ['run', 'test:validators'],
       ['run', 'check:readmes'],
