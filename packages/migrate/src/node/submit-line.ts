@@ -9,10 +9,9 @@ import {
 import { describeError } from '../client.ts';
 import {
   type ConversionError,
+  type ConversionResult,
   convertV1Order,
   type ReportEntry,
-  type V2OrderDraft,
-  type V2OrderRequest,
 } from '../convert.ts';
 import { createImageUploader, decodeBase64Image, type ImageUploader } from '../image.ts';
 import { createSkuResolver, type SkuResolver } from '../resolver.ts';
@@ -109,50 +108,17 @@ function runWideWatch() {
   return watch;
 }
 
+/** One line converted, with what the run-wide watch saw while it ran. */
+type LineConversion<I extends string> = ConversionResult<I> & { runWide: unknown };
+
 /** The conversion of one line, with images uploaded (--submit) or only checked (dry run). */
 export async function createLineConverter(o: LineOptions): Promise<{
   resolver: SkuResolver;
   uploader: ImageUploader;
   /** With the images uploaded: the order is ready for createOrder. */
-  forSubmit: (
-    l: JsonLine,
-    id: string | undefined,
-  ) => Promise<
-    | {
-        runWide: unknown;
-        report: ReportEntry[];
-        errors: ConversionError[];
-        ok: true;
-        order: V2OrderRequest<`Image_${string}`>;
-      }
-    | {
-        runWide: unknown;
-        report: ReportEntry[];
-        errors: ConversionError[];
-        ok: false;
-        order: V2OrderDraft<`Image_${string}`>;
-      }
-  >;
+  forSubmit: (l: JsonLine, id: string | undefined) => Promise<LineConversion<`Image_${string}`>>;
   /** A dry run changes nothing: images are decoded and checked, not uploaded. */
-  dry: (
-    l: JsonLine,
-    id: string | undefined,
-  ) => Promise<
-    | {
-        runWide: unknown;
-        report: ReportEntry[];
-        errors: ConversionError[];
-        ok: true;
-        order: V2OrderRequest<string>;
-      }
-    | {
-        runWide: unknown;
-        report: ReportEntry[];
-        errors: ConversionError[];
-        ok: false;
-        order: V2OrderDraft<string>;
-      }
-  >;
+  dry: (l: JsonLine, id: string | undefined) => Promise<LineConversion<string>>;
 }> {
   const cache = o.cache ? await createFileSkuCache(o.cache) : undefined;
   const resolver = createSkuResolver(o.client, { concurrency: o.concurrency, ...(cache ? { cache } : {}) });
