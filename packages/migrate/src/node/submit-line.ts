@@ -7,12 +7,7 @@ import {
   type PartnerPrintClient,
 } from '@partner-print/client';
 import { describeError } from '../client.ts';
-import {
-  type ConversionError,
-  type ConversionResult,
-  convertV1Order,
-  type ReportEntry,
-} from '../convert.ts';
+import { type ConversionError, type ConversionResult, convertV1Order, type ReportEntry } from '../convert.ts';
 import { createImageUploader, decodeBase64Image, type ImageUploader } from '../image.ts';
 import { createSkuResolver, type SkuResolver } from '../resolver.ts';
 import { createFileSkuCache } from './file-cache.ts';
