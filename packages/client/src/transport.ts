@@ -285,9 +285,11 @@ function retrying(
       return Promise.reject(error);
     }
   };
+  /** Whether the request may be sent again after a failure or a 5xx. */
+  const repeatable = ({ method, headers }: Request) => isRepeatable(method, headers.get('content-type'));
   /** Whether a response may be retried: a 429, or a 5xx of a request that may be repeated. */
-  const retryable = ({ method, headers }: Request, status: number) =>
-    status === 429 || (status > 499 && isRepeatable(method, headers.get('content-type')));
+  const retryable = (request: Request, status: number) =>
+    status === 429 || (status > 499 && repeatable(request));
   const responded = (c: Call, n: number, status: number) => {
     if (emit)
       emit('response', c.request, { operation: c.operation, attempt: n, status, ...durations(c.timing) });
@@ -323,9 +325,7 @@ function retrying(
       } catch (cause) {
         if (request.signal.aborted) throw gaveUp(request.signal.reason, spent);
         error = cause;
-        delay =
-          isRepeatable(request.method, request.headers.get('content-type')) &&
-          retryDelay(retry, clock.now() - c.started, attempt);
+        delay = repeatable(request) && retryDelay(retry, clock.now() - c.started, attempt);
         if (delay === false) throw gaveUp(cause, spent);
       }
       t?.retry(delay, status, error);
