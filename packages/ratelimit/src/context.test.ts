@@ -68,4 +68,86 @@ describe('the scheduler and the caller’s async context', () => {
     expect(seen.map(([, n]) => n)).toEqual([0, 1, 2, 2, 3]);
     for (const [context, n] of seen) expect(context).toBe(n);
   });
+
+  // A clock whose sleeps never end: the scheduler's own timer never wakes it, so the only pump that can
+  // admit a waiting request is the one a later caller's call starts — in that later caller's context.
+  function stoppedClock() {
+    let now = Date.parse('2026-11-16T09:00:00Z');
+    return {
+      now: () => now,
+      pass(ms: number) {
+        now += ms;
+      },
+      sleep: (_ms: number, signal?: AbortSignal) =>
+        new Promise<void>((_, reject) => {
+          signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+        }),
+    };
+  }
+
+  it('a request that went at once but found the bucket empty is sent in its own context by a later caller’s pump', async () => {
+    const clock = stoppedClock();
+    const api = createTokenBucketApi({ policies: { default: { q: 1, w: 1 } }, now: clock.now });
+    const seen: Array<[number | undefined, number]> = [];
+    const scheduler = createScheduler({
+      clock,
+      fetch: (request: Request) => {
+        seen.push([storage.getStore(), Number(new URL(request.url).searchParams.get('n'))]);
+        return api.fetch(request);
+      },
+    });
+    const send = (n: number, signal?: AbortSignal) =>
+      storage.run(n, () => scheduler.fetch(`https://api.example/v2/orders?n=${n}`, { headers, signal }));
+    expect((await send(0)).status).toBe(200); // teaches the scheduler the 1-per-second policy
+    const first = send(1); // nothing ahead of it: it goes at once, finds the bucket empty and waits
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(seen).toHaveLength(1);
+    clock.pass(1_500);
+    const stop = new AbortController();
+    const second = send(2, stop.signal); // queued behind the first: its pump admits the first
+    expect((await first).status).toBe(200);
+    stop.abort(new Error('done'));
+    await expect(second).rejects.toThrow('done');
+    expect(seen).toEqual([
+      [0, 0],
+      [1, 1],
+    ]);
+  });
+
+  it('a request retried after a 429 is sent again in its own context by a later caller’s pump', async () => {
+    const clock = stoppedClock();
+    const api = createTokenBucketApi({ policies: { default: { q: 1, w: 1 } }, now: clock.now });
+    const seen: Array<[number | undefined, number]> = [];
+    let throttle = true;
+    const scheduler = createScheduler({
+      clock,
+      fetch: (request: Request) => {
+        const n = Number(new URL(request.url).searchParams.get('n'));
+        seen.push([storage.getStore(), n]);
+        if (n === 1 && throttle) {
+          throttle = false;
+          return Promise.resolve(new Response('{}', { status: 429, headers: { 'retry-after': '1' } }));
+        }
+        return api.fetch(request);
+      },
+    });
+    const send = (n: number, signal?: AbortSignal) =>
+      storage.run(n, () => scheduler.fetch(`https://api.example/v2/orders?n=${n}`, { headers, signal }));
+    expect((await send(0)).status).toBe(200);
+    clock.pass(1_500);
+    const first = send(1); // goes at once, gets a 429 and waits out its pause at the front of its lane
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(seen).toHaveLength(2);
+    clock.pass(1_500);
+    const stop = new AbortController();
+    const second = send(2, stop.signal); // queued behind the first: its pump sends the retry
+    expect((await first).status).toBe(200);
+    stop.abort(new Error('done'));
+    await expect(second).rejects.toThrow('done');
+    expect(seen).toEqual([
+      [0, 0],
+      [1, 1],
+      [1, 1],
+    ]);
+  });
 });
