@@ -1,6 +1,10 @@
 import type { Clock } from '@partner-print/openapi/wire';
 
-/** How a shared round ended for one call. */
+/**
+ * How a shared round ended for one call:
+ * - `done`: a round that started after this call arrived succeeded (here or in another process);
+ * - `unavailable`: the shared store could not be reached: run the round in this process instead.
+ */
 export type SharedOutcome =
   /** A round that started after this call arrived succeeded (here or in another process). */
   | 'done'

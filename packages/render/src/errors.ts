@@ -55,6 +55,13 @@ export class CompositionUnavailableError extends GoneError {
   }
 }
 
+/**
+ * Why a composition cannot be rendered:
+ * - `product-perspective-not-allowed`: a product perspective with a scene whose `allowsProductPerspectives` is false;
+ * - `productgroup-not-compatible`: the product's productgroup is not among the scene's `compatibleProductgroups`;
+ * - `perspective-not-for-scene`: a scene perspective that does not belong to this scene;
+ * - `perspective-not-for-product`: a product perspective that does not belong to this product.
+ */
 export type IncompatibilityReason =
   /** A product perspective with a scene whose `allowsProductPerspectives` is false. */
   | 'product-perspective-not-allowed'

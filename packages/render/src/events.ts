@@ -8,12 +8,22 @@ export type RenderProgressEvent =
   | { type: 'image'; imageReference: string }
   | { type: 'tokens'; rendertokens: Rendertokens; tokenCost: number }
   | { type: 'waiting-for-tokens'; resetsAt: Date; waitMs: number }
-  /** A known render was reused from the store: no rendertokens spent. */
-  | { type: 'cache-hit'; renderReference: string }
-  /** Another call is already creating or polling this render; this call waits for it. */
-  | { type: 'joined'; key: string }
-  /** Another worker of the fleet holds the lease on this (composition, image): this call waits for its render. */
-  | { type: 'leased-elsewhere'; key: string }
+  // Each comment sits on its member's `type`: a comment between union members is not kept in declarations.
+  | {
+      /** A known render was reused from the store: no rendertokens spent. */
+      type: 'cache-hit';
+      renderReference: string;
+    }
+  | {
+      /** Another call is already creating or polling this render; this call waits for it. */
+      type: 'joined';
+      key: string;
+    }
+  | {
+      /** Another worker of the fleet holds the lease on this (composition, image): this call waits for its render. */
+      type: 'leased-elsewhere';
+      key: string;
+    }
   | { type: 'submitted'; renderReference: string; tokenCost: number }
   | { type: 'poll'; renderReference: string; status: Render['status']; attempt: number }
   | { type: 'waiting'; renderReference: string; waitMs: number }

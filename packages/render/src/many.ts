@@ -186,8 +186,11 @@ export async function plan(
 export type RenderManyResult =
   | { status: 'fulfilled'; value: RenderMockupResult }
   | { status: 'rejected'; reason: unknown }
-  /** Not rendered: the tokens ran out; it can run after `resetsAt` (or pass `waitForTokens`). */
-  | { status: 'deferred'; resetsAt: Date };
+  | {
+      /** Not rendered: the tokens ran out; it can run after `resetsAt` (or pass `waitForTokens`). */
+      status: 'deferred';
+      resetsAt: Date;
+    };
 
 export type BatchProgressEvent =
   | { type: 'planned'; plan: RenderPlan }

@@ -8,15 +8,28 @@ export interface RedisEvalClient {
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
 }
 
+// Each comment sits on its member's `type`: a comment between union members is not kept in declarations.
 export type OrderClaimEvent =
-  /** Redis could not be reached (or did not answer in time): no claim is taken, nothing is posted. */
-  | { type: 'unavailable'; error: unknown }
-  /** Redis answers again after being unavailable. */
-  | { type: 'available' }
-  /** A held claim could not be renewed (it expired or was taken over): its holder will not post again. */
-  | { type: 'lost'; customIdentifier: string }
-  /** A claim could not be released; it expires after `ttlMs` (others wait until then). */
-  | { type: 'release-failed'; customIdentifier: string; error: unknown };
+  | {
+      /** Redis could not be reached (or did not answer in time): no claim is taken, nothing is posted. */
+      type: 'unavailable';
+      error: unknown;
+    }
+  | {
+      /** Redis answers again after being unavailable. */
+      type: 'available';
+    }
+  | {
+      /** A held claim could not be renewed (it expired or was taken over): its holder will not post again. */
+      type: 'lost';
+      customIdentifier: string;
+    }
+  | {
+      /** A claim could not be released; it expires after `ttlMs` (others wait until then). */
+      type: 'release-failed';
+      customIdentifier: string;
+      error: unknown;
+    };
 
 export interface RedisOrderClaimsOptions {
   client: RedisEvalClient;
