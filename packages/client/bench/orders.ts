@@ -3,7 +3,8 @@
 // in sandbox milliseconds (the time a real service would make the caller wait), each over several seeds.
 // Imported by bench/index.ts; a missed target makes the process exit 1.
 import { type CreateOrderInit, createOrder } from '../src/index.ts';
-import { orderSetup, type PostFault, pool } from '../test/orders-faults.ts';
+import { orderSetup, type PostFault } from '../test/orders-faults.ts';
+import { pool } from '../test/orders-pool.ts';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1000);
 /** Calls per latency run (one at a time). */

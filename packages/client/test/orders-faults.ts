@@ -1,26 +1,10 @@
 // Order faults on top of the in-process sandbox, for the createOrder tests and bench: a POST /orders whose
 // commit lands later than its answer (or than the client's giving up), and a custom-identifier lookup that
 // lags commits. Times are the sandbox's virtual milliseconds: a client sleeping on that clock moves them.
-import { isReference, type Reference, type ReferencePrefix } from '@partner-print/openapi';
 import { createSandbox, type Sandbox } from '@partner-print/sandbox';
 import { createClient, type Fetch, type OrderRequest } from '../src/index.ts';
 import { withSignal } from './helpers.ts';
-
-/** A seeded reference, typed (the sandbox's seed holds plain strings). */
-export function ref<P extends ReferencePrefix>(prefix: P, value: string | undefined): Reference<P> {
-  if (!isReference(prefix, value)) throw new TypeError(`not a ${prefix} reference: ${value}`);
-  return value;
-}
-
-/** Deterministic pseudo-random numbers (mulberry32), so a failing run can be repeated. */
-export function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { random, ref } from './orders-pool.ts';
 
 export type PostFault =
   /** The sandbox's `late-commit` fault, answer `drop`: the connection drops at once, the order lands `commitAfterMs` later. */
@@ -136,28 +120,6 @@ export function orderSetup(
       orderlines: [{ productReference: ref('Product', sandbox.seed.products.nonPrint), quantity }],
     }),
   };
-}
-
-/** `count` tasks, `concurrency` at a time; each result or error in its slot. */
-export async function pool<T>(
-  count: number,
-  concurrency: number,
-  task: (i: number) => Promise<T>,
-): Promise<Array<{ value: T } | { error: unknown }>> {
-  const results: Array<{ value: T } | { error: unknown }> = new Array(count);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < count) {
-        const i = next++;
-        results[i] = await task(i).then(
-          (value) => ({ value }),
-          (error: unknown) => ({ error }),
-        );
-      }
-    }),
-  );
-  return results;
 }
 
 /** What the service holds: every order's customIdentifier, through a client without faults. */

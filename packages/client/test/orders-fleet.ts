@@ -1,10 +1,12 @@
 // A fleet of order workers: N processes (test/orders-worker.ts) submit the same orders through
 // RedisOrderClaims against one sandbox server, optionally with Redis unreachable for a while mid-run.
-// Used by the Redis claims test and the client bench. The cut starts once the workers together have
-// finished a given number of calls (each worker reports every finished call over IPC), not at a fixed time:
-// process start-up takes from under a second on a quiet machine to several on a loaded one, so a cut at a
-// fixed time could land before the workers reach Redis or after a short run has ended.
-import { spawn } from 'node:child_process';
+// Used by the Redis claims test and the client bench. The workers start their calls together: each
+// reports over IPC when it is connected and ready, and the fleet tells them all to go once every one is;
+// process start-up takes from under a second on a quiet machine to several on a loaded one, and a worker
+// started seconds before the others could run through its orders alone, so that the outage reached it
+// only as it ended. The cut starts once the workers together have finished a given number of calls (each
+// reports every finished call), not at a fixed time, so it lands mid-run whatever the machine's speed.
+import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startSandboxServer } from '@partner-print/sandbox/node';
 import { createClient } from '../src/index.ts';
@@ -15,6 +17,8 @@ export interface WorkerReport {
   existing: number;
   errors: string[];
   events: string[];
+  /** When the worker had finished its calls, ms into the run. */
+  endedMs: number;
 }
 
 export interface FleetRun {
@@ -26,25 +30,31 @@ export interface FleetRun {
   cutMs?: { from: number; to: number };
 }
 
-function runWorker(index: number, env: NodeJS.ProcessEnv, onCall: () => void): Promise<WorkerReport> {
+/** One worker process; `onMessage` gets its IPC messages: 'ready', a 'call' per finished call, 'done'. */
+function runWorker(
+  index: number,
+  env: NodeJS.ProcessEnv,
+  onMessage: (index: number, message: unknown) => void,
+): { child: ChildProcess; report: Promise<Omit<WorkerReport, 'endedMs'>> } {
   const worker = fileURLToPath(new URL('./orders-worker.ts', import.meta.url));
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', worker], {
-      cwd: fileURLToPath(new URL('..', import.meta.url)),
-      env: { ...env, WORKER: String(index) },
-      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-    });
-    child.on('message', onCall);
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-    });
+  const child = spawn(process.execPath, ['--import', 'tsx', worker], {
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
+    env: { ...env, WORKER: String(index) },
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
+  child.on('message', (message) => onMessage(index, message));
+  let out = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  const report = new Promise<Omit<WorkerReport, 'endedMs'>>((resolve, reject) => {
     child.once('exit', (code) =>
       code === 0
-        ? resolve(JSON.parse(out) as WorkerReport)
+        ? resolve(JSON.parse(out) as Omit<WorkerReport, 'endedMs'>)
         : reject(new Error(`worker ${index}: ${code} ${out}`)),
     );
   });
+  return { child, report };
 }
 
 /**
@@ -72,9 +82,10 @@ export async function runFleet(options: {
       PRODUCT: sandbox.seed.products.nonPrint,
       ...(options.settleWindowMs === undefined ? {} : { SETTLE_WINDOW_MS: String(options.settleWindowMs) }),
     };
-    const started = Date.now();
+    let started = Date.now();
     const { cut } = options;
     let calls = 0;
+    let ready = 0;
     let cutMs: FleetRun['cutMs'];
     const onCall = () => {
       calls += 1;
@@ -84,8 +95,21 @@ export async function runFleet(options: {
       cutMs = { from, to: from + cut.for };
       setTimeout(() => cut.proxy.restore(), cut.for);
     };
-    const runs = Array.from({ length: options.workers }, (_, k) => runWorker(k, env, onCall));
-    const workers = await Promise.all(runs);
+    const ended: number[] = [];
+    const onMessage = (index: number, message: unknown) => {
+      if (message === 'call') return onCall();
+      if (message === 'done') ended[index] = Date.now() - started;
+      if (message !== 'ready' || ++ready < options.workers) return;
+      started = Date.now();
+      for (const { child } of fleet) child.send('go');
+    };
+    const fleet = Array.from({ length: options.workers }, (_, k) => runWorker(k, env, onMessage));
+    const workers = await Promise.all(
+      fleet.map(({ report }, k) => report.then((r) => ({ ...r, endedMs: ended[k] ?? Date.now() - started }))),
+    ).catch((error: unknown) => {
+      for (const { child } of fleet) child.kill(); // the others may be waiting for a 'go' that never comes
+      throw error;
+    });
     const wallMs = Date.now() - started;
     const checker = createClient({ secretKey: sandbox.keys.primary, baseUrl: server.url, rateLimit: false });
     return { workers, stored: await storedIdentifiers(checker), wallMs, ...(cutMs ? { cutMs } : {}) };

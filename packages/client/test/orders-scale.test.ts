@@ -3,7 +3,8 @@
 // (`settleWindowMs: 0` trusts one "absent" lookup, as createOrder did before) next to the fixed default.
 import { describe, expect, it } from 'vitest';
 import { AmbiguousOutcomeError, type CreateOrderInit, createOrder, type OrderResult } from '../src/index.ts';
-import { type OrderFaultOptions, orderSetup, pool, storedIdentifiers } from './orders-faults.ts';
+import { type OrderFaultOptions, orderSetup, storedIdentifiers } from './orders-faults.ts';
+import { pool } from './orders-pool.ts';
 
 const CALLS = 1000;
 const AT_ONCE = 16;
