@@ -3,6 +3,7 @@ import { createRealClock } from './clock.ts';
 import type { Env } from './context.ts';
 import type { LateCommits } from './domain/late-commits.ts';
 import { type ActiveFault, droppedConnection, type Faults } from './faults.ts';
+import type { VirtualClock } from './virtual-clock.ts';
 
 const realTime = createRealClock();
 
@@ -64,8 +65,21 @@ async function lateCommit(app: App, request: Request, fault: ActiveFault): Promi
   );
 }
 
+/**
+ * Latency is real time standing for network time. On a virtual clock it holds virtual time meanwhile, so
+ * sleepers elsewhere do not jump ahead while the request travels: it arrives at the virtual time it was sent.
+ */
+async function latency(ms: number, signal: AbortSignal, virtual: VirtualClock | undefined): Promise<void> {
+  const release = virtual?.hold();
+  try {
+    await realTime.sleep(ms, signal);
+  } finally {
+    release?.();
+  }
+}
+
 /** The sandbox's front door: runs due late commits, then applies the first matching injected fault. */
-export function withFaults(app: App, faults: Faults, lateCommits: LateCommits) {
+export function withFaults(app: App, faults: Faults, lateCommits: LateCommits, virtual?: VirtualClock) {
   return async (request: Request): Promise<Response> => {
     lateCommits.runDue();
     const fault = faults.active() ? faults.take(request.method, new URL(request.url).pathname) : undefined;
@@ -76,7 +90,7 @@ export function withFaults(app: App, faults: Faults, lateCommits: LateCommits) {
       case 'status':
         return statusAnswer(fault);
       case 'latency':
-        await realTime.sleep(fault.latencyMs, request.signal);
+        await latency(fault.latencyMs, request.signal, virtual);
         return app.fetch(request);
       case 'drop-before':
         throw droppedConnection();

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { createV2App } from './app.ts';
 import { CallbackDeliverer } from './callbacks.ts';
-import { createRealClock, createVirtualClock, type SandboxClock } from './clock.ts';
+import { createRealClock, type SandboxClock } from './clock.ts';
 import type { Env, RenderOutcome, RenderOutcomeInput, SandboxContext } from './context.ts';
 import { createControl, type SandboxControl } from './control/api.ts';
 import { controlApp } from './control/http.ts';
@@ -13,6 +13,7 @@ import { RateLimiter, type RateLimitOption, resolvePolicies } from './ratelimit.
 import { fileRoutes } from './routes/files.ts';
 import type { OrganizationSeed } from './seed.ts';
 import { World } from './state.ts';
+import { createVirtualClock, type VirtualClock } from './virtual-clock.ts';
 
 export interface SandboxOptions {
   /** Rate-limit policies (partial overrides of the reference's defaults), or `false` to turn limiting off. */
@@ -109,7 +110,7 @@ function toRequest(
 interface Parts {
   ctx: SandboxContext;
   deliverer: CallbackDeliverer;
-  virtual: (SandboxClock & { set(ms: number): void }) | undefined;
+  virtual: VirtualClock | undefined;
   start: number;
   origin: string;
 }
@@ -169,7 +170,13 @@ function resetter(parts: Parts, options: SandboxOptions): () => void {
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const parts = createContext(options);
   const { ctx, deliverer, origin } = parts;
-  const control = createControl({ ctx, faults: ctx.faults, deliverer, reset: resetter(parts, options) });
+  const control = createControl({
+    ctx,
+    faults: ctx.faults,
+    deliverer,
+    virtual: parts.virtual,
+    reset: resetter(parts, options),
+  });
   const keys = ctx.world.keys;
   const [a, b] = ctx.world.organizations;
   const seed: SandboxSeed = { ...a!.seed, otherOrganization: b!.seed };
@@ -183,7 +190,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   );
   fileRoutes(app, ctx);
   app.notFound((c) => fail(c, 404, 'not_found', `No endpoint ${c.req.method} ${c.req.path}`));
-  const handle = withFaults(app, ctx.faults, ctx.lateCommits);
+  const handle = withFaults(app, ctx.faults, ctx.lateCommits, parts.virtual);
 
   return {
     fetch(input, init) {

@@ -8,6 +8,7 @@ import type { ActiveFault, FaultSpec, Faults } from '../faults.ts';
 import type { Ref } from '../random.ts';
 import { type Policies, type RateLimitOption, resolvePolicies } from '../ratelimit.ts';
 import type { Organization } from '../state.ts';
+import type { VirtualClock } from '../virtual-clock.ts';
 import { ControlError, invalidInput } from './error.ts';
 import {
   parseAdvanceMs,
@@ -76,6 +77,8 @@ export interface ControlDeps {
   ctx: SandboxContext;
   faults: Faults;
   deliverer: CallbackDeliverer;
+  /** The virtual clock behind `ctx.clock`; undefined on real time. */
+  virtual: VirtualClock | undefined;
   reset(): void;
 }
 
@@ -117,11 +120,12 @@ class Control implements SandboxControl {
   };
 
   readonly advance = async (ms: number) => {
-    const { clock } = this.ctx;
-    if (clock.kind === 'real') {
+    const { virtual } = this.deps;
+    if (!virtual) {
       throw new ControlError(409, 'real_clock', 'The sandbox runs on real time; it cannot be advanced');
     }
-    clock.advance(parseAdvanceMs(ms, clock.now()));
+    // In turn: each sleeper woken in the range runs at its own time and may sleep again within it.
+    await virtual.advanceInTurn(parseAdvanceMs(ms, virtual.now()));
     await this.deps.deliverer.runDue();
   };
 
