@@ -85,10 +85,12 @@ function packages(): Pkg[] {
   }));
 }
 
-/** The CLI's help, as printed: `--help`, and `<command> --help` for each command it lists. */
-function helpTexts(pkg: Pkg): Array<{ where: string; text: string }> {
-  const cli = join(root, 'packages', pkg.dir, 'src', 'node', 'cli.ts');
-  const run = (args: string[]) => {
+type Run = (args: string[]) => Promise<string>;
+
+/** The CLI run in a process of its own, through tsx from its sources: its output, errors included. */
+const spawned =
+  (cli: string): Run =>
+  async (args) => {
     try {
       return execFileSync(process.execPath, ['--import', 'tsx', cli, ...args], {
         cwd: root,
@@ -101,19 +103,48 @@ function helpTexts(pkg: Pkg): Array<{ where: string; text: string }> {
       return `${e.stdout ?? ''}${e.stderr ?? ''}`;
     }
   };
-  const main = run(['--help']);
+
+/**
+ * The CLI run in this process, when its package's node entry exports `runCli(argv, io)` (the CLI's bin
+ * only passes it the process's streams): a process per help through tsx costs about 2 s of CPU each.
+ */
+async function embedded(pkg: Pkg): Promise<Run | undefined> {
+  const entry = join(root, 'packages', pkg.dir, 'src', 'node', 'index.ts');
+  if (!/\brunCli\b/.test(readFileSync(entry, 'utf8'))) return undefined;
+  const { runCli } = (await import(entry)) as {
+    runCli: (
+      argv: string[],
+      io: { stdout: Out; stderr: Out; env: Record<string, string> },
+    ) => Promise<number>;
+  };
+  return async (args) => {
+    let text = '';
+    const out: Out = { write: (chunk) => (text += chunk) };
+    await runCli(args, { stdout: out, stderr: out, env: {} });
+    return text;
+  };
+}
+
+interface Out {
+  write(chunk: string): unknown;
+}
+
+/** The CLI's help, as printed: `--help`, and `<command> --help` for each command it lists. */
+async function helpTexts(pkg: Pkg): Promise<Array<{ where: string; text: string }>> {
+  const run = (await embedded(pkg)) ?? spawned(join(root, 'packages', pkg.dir, 'src', 'node', 'cli.ts'));
+  const main = await run(['--help']);
   const texts = [{ where: `${pkg.name} --help`, text: main }];
   const commands = main.split('\nCommands:\n')[1]?.split('\n\n')[0] ?? '';
   for (const m of commands.matchAll(/^\s{2}([a-z][\w-]*)/gm)) {
     const command = m[1];
     if (command && command !== 'help')
-      texts.push({ where: `${pkg.name} ${command} --help`, text: run([command, '--help']) });
+      texts.push({ where: `${pkg.name} ${command} --help`, text: await run([command, '--help']) });
   }
   return texts;
 }
 
 /** Checks every published package's messages and CLI help; prints the problems, returns their number. */
-export function checkNpmText(): number {
+export async function checkNpmText(): Promise<number> {
   const problems: TextProblem[] = [];
   for (const pkg of packages()) {
     if (pkg.private) continue;
@@ -121,7 +152,7 @@ export function checkNpmText(): number {
       for (const { line, text } of sourceStrings(path, readFileSync(path, 'utf8')))
         problems.push(...textProblems(`${relative(root, path)}:${line}`, text));
     if (pkg.bin)
-      for (const { where, text } of helpTexts(pkg)) {
+      for (const { where, text } of await helpTexts(pkg)) {
         // A help that did not print is a check that did not run.
         if (!/usage:/i.test(text))
           problems.push({ where, problem: 'printed no usage', text: text.slice(0, 120) });
@@ -135,4 +166,4 @@ export function checkNpmText(): number {
   return problems.length;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) process.exit(checkNpmText() ? 1 : 0);
+if (import.meta.url === `file://${process.argv[1]}`) process.exit((await checkNpmText()) ? 1 : 0);

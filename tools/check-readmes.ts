@@ -56,7 +56,7 @@ export function readmeProblems(name: string, text: string): ReadmeProblem[] {
   return problems;
 }
 
-function main(): void {
+async function main(): Promise<void> {
   let failed = 0;
   for (const dir of readdirSync(join(root, 'packages'))) {
     const pkg = JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')) as {
@@ -70,8 +70,8 @@ function main(): void {
     console.log(`${pkg.name.padEnd(28)} ${problems.length === 0 ? 'ok' : `${problems.length} problem(s)`}`);
   }
   // Messages a package can print or throw, and its CLI's --help output.
-  failed += checkNpmText();
+  failed += await checkNpmText();
   if (failed) process.exit(1);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) main();
+if (import.meta.url === `file://${process.argv[1]}`) await main();
