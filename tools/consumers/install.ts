@@ -25,11 +25,16 @@ function checkLock(dir: string): string | undefined {
   return bad.length > 0 ? `not from the tarballs: ${bad.map(([p]) => p).join(', ')}` : undefined;
 }
 
-export async function installAndTest(project: string, dir: string, tarballs: Packed[]): Promise<Outcome> {
-  const t = Date.now();
-  let output = '';
+/** A step's failure as text: what the command printed, then why it failed. */
+function failure(error: unknown): string {
+  const e = error as Error & { stdout?: string; stderr?: string };
+  return `${e.stdout ?? ''}${e.stderr ?? ''}\n${e.message}`;
+}
+
+/** npm install of the tarballs into `dir` (third-party dependencies from the registry), lockfile checked. */
+export async function install(dir: string, tarballs: Packed[]): Promise<{ ok: boolean; output: string }> {
   try {
-    const install = await run(
+    const { stdout, stderr } = await run(
       'npm',
       [
         'install',
@@ -41,19 +46,30 @@ export async function installAndTest(project: string, dir: string, tarballs: Pac
       ],
       { cwd: dir, maxBuffer: 32 * 1024 * 1024 },
     );
-    output += install.stdout + install.stderr;
     const lockProblem = checkLock(dir);
-    if (lockProblem) throw Object.assign(new Error(lockProblem), { stdout: '', stderr: '' });
-    const test = await run('npm', ['test', '--silent'], {
+    return { ok: !lockProblem, output: `${stdout}${stderr}${lockProblem ?? ''}` };
+  } catch (error) {
+    return { ok: false, output: failure(error) };
+  }
+}
+
+/** The project's `npm test`, once its dependencies are installed. */
+export async function runTest(dir: string): Promise<{ ok: boolean; output: string }> {
+  try {
+    const { stdout, stderr } = await run('npm', ['test', '--silent'], {
       cwd: dir,
       maxBuffer: 32 * 1024 * 1024,
       timeout: 120_000,
     });
-    output += test.stdout + test.stderr;
-    return { name: project, ok: true, ms: Date.now() - t, output };
+    return { ok: true, output: stdout + stderr };
   } catch (error) {
-    const e = error as Error & { stdout?: string; stderr?: string };
-    output += `${e.stdout ?? ''}${e.stderr ?? ''}\n${e.message}`;
-    return { name: project, ok: false, ms: Date.now() - t, output };
+    return { ok: false, output: failure(error) };
   }
+}
+
+export async function installAndTest(project: string, dir: string, tarballs: Packed[]): Promise<Outcome> {
+  const t = Date.now();
+  const installed = await install(dir, tarballs);
+  const tested = installed.ok ? await runTest(dir) : { ok: false, output: '' };
+  return { name: project, ok: tested.ok, ms: Date.now() - t, output: installed.output + tested.output };
 }

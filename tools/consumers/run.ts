@@ -1,25 +1,72 @@
 // pnpm test:consumers — real consumer setups (in the spirit of stripe-node's testProjects) against the
 // packed tarballs: builds, packs every package, copies each project in tools/consumers/<name> into a
 // temp dir, installs the tarballs there with npm (third-party dependencies come from the registry) and
-// runs the project's `test` script (tsc, node, a bundler).
+// runs the project's `test` script (tsc, node, a bundler). Projects that declare the same third-party
+// dependencies get the same tree from npm: one install serves them all (its node_modules linked into each).
 //
 //   pnpm test:consumers                 every project
 //   pnpm test:consumers ts-node16       only these
 //   pnpm test:consumers --no-build      skip `pnpm build` (dist/ must be current)
 //   pnpm test:consumers --keep          keep the temp dir (printed)
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pool } from '../lib/pool.ts';
-import { installAndTest } from './install.ts';
-import { packAll } from './pack.ts';
+import { install, type Outcome, runTest } from './install.ts';
+import { type Packed, packAll } from './pack.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
 const here = new URL('.', import.meta.url).pathname;
 const args = process.argv.slice(2);
 const only = args.filter((a) => !a.startsWith('--'));
 const log = (line: string) => console.error(`[consumers] ${line}`);
+
+/** What npm installs into a project besides the tarballs: its declared third-party dependencies. */
+function dependenciesOf(name: string): string {
+  const pkg = JSON.parse(readFileSync(join(here, name, 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>;
+    devDependencies?: Record<string, string>;
+  };
+  return JSON.stringify([pkg.dependencies ?? {}, pkg.devDependencies ?? {}]);
+}
+
+/**
+ * Installs into each project, once per set of third-party dependencies: the first project of a set gets
+ * the install, the others a link to its node_modules (the same tree npm would have made for them).
+ */
+function installer(tarballs: Packed[]) {
+  const installs = new Map<string, { dir: string; done: ReturnType<typeof install> }>();
+  return async (name: string, dir: string) => {
+    const key = dependenciesOf(name);
+    const first = installs.get(key);
+    if (!first) {
+      const done = install(dir, tarballs);
+      installs.set(key, { dir, done });
+      return done;
+    }
+    const { ok, output } = await first.done;
+    if (ok) symlinkSync(join(first.dir, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    return { ok, output: ok ? '' : output };
+  };
+}
+
+/** Copies the project into `dir`, installs (or links) its dependencies and runs its test. */
+async function consume(
+  name: string,
+  dir: string,
+  installInto: ReturnType<typeof installer>,
+): Promise<Outcome> {
+  const t = Date.now();
+  cpSync(join(here, name), dir, {
+    recursive: true,
+    filter: (src) => !/(^|\/)(node_modules|dist)(\/|$)/.test(src.slice(here.length)),
+  });
+  if (name.startsWith('ts-')) cpSync(join(here, 'shared', 'web-api.ts'), join(dir, 'src', 'web-api.ts'));
+  const installed = await installInto(name, dir);
+  const tested = installed.ok ? await runTest(dir) : { ok: false, output: '' };
+  return { name, ok: tested.ok, ms: Date.now() - t, output: installed.output + tested.output };
+}
 
 async function main(): Promise<void> {
   const started = Date.now();
@@ -37,14 +84,9 @@ async function main(): Promise<void> {
 
   // The type-checking projects take longest: start them first.
   const queue = [...projects].sort((a, b) => Number(b.startsWith('ts-')) - Number(a.startsWith('ts-')));
+  const installInto = installer(tarballs);
   const outcomes = await pool(queue, 3, async (name) => {
-    const dir = join(tmp, name);
-    cpSync(join(here, name), dir, {
-      recursive: true,
-      filter: (src) => !/(^|\/)(node_modules|dist)(\/|$)/.test(src.slice(here.length)),
-    });
-    if (name.startsWith('ts-')) cpSync(join(here, 'shared', 'web-api.ts'), join(dir, 'src', 'web-api.ts'));
-    const outcome = await installAndTest(name, dir, tarballs);
+    const outcome = await consume(name, join(tmp, name), installInto);
     log(`${name}: ${outcome.ok ? 'ok' : 'FAIL'} (${Math.round(outcome.ms / 1000)} s)`);
     return outcome;
   });
