@@ -1,9 +1,10 @@
 // Packs every publishable package the way `pnpm publish` would (publishConfig applied),
 // then runs publint --strict and attw (profile esm-only) on the tarball, so what we check is what ships.
+// `--keep-tarballs DIR` packs into DIR and leaves the tarballs there (pnpm test hands them to the
+// consumer projects, `test:consumers --tarballs DIR`, instead of packing again).
 // Both run in this process through their APIs (publint's `publint()`, `@arethetypeswrong/core`): their
 // CLIs through npx cost a process per package and tool, each loading TypeScript again.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkPackage, createPackageFromTarballData } from '@arethetypeswrong/core';
@@ -11,24 +12,13 @@ import { problemKindInfo } from '@arethetypeswrong/core/problems';
 import type { Problem, ResolutionKind } from '@arethetypeswrong/core/types';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
+import { packAll } from './consumers/pack.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 
 interface Outcome {
   ok: boolean;
   output: string;
-}
-
-/** `pnpm pack` into `dest`: the tarball's path, or what pnpm said. */
-function pack(dir: string, dest: string): { tarball: string } | { error: string } {
-  try {
-    execFileSync('pnpm', ['pack', '--pack-destination', dest], { cwd: dir, encoding: 'utf8', stdio: 'pipe' });
-  } catch (error) {
-    const e = error as { stdout?: string; stderr?: string };
-    return { error: `${e.stdout ?? ''}${e.stderr ?? ''}` };
-  }
-  const name = readdirSync(dest).find((f) => f.endsWith('.tgz'));
-  return name ? { tarball: join(dest, name) } : { error: `no tarball in ${dest}` };
 }
 
 /** publint --strict: warnings count as errors; suggestions are listed with them but fail nothing. */
@@ -64,32 +54,29 @@ async function types(data: Uint8Array): Promise<Outcome> {
 }
 
 async function main(): Promise<number> {
-  const only = process.argv.slice(2);
-  const dirs = readdirSync(join(root, 'packages')).filter((name) => only.length === 0 || only.includes(name));
-  const out = mkdtempSync(join(tmpdir(), 'pp-pack-'));
+  const args = process.argv.slice(2);
+  const keepAt = args.indexOf('--keep-tarballs');
+  const only = args.filter((a, i) => !a.startsWith('--') && i !== keepAt + 1);
+  const kept = keepAt >= 0 ? args[keepAt + 1] : undefined;
+  const out = kept ?? mkdtempSync(join(tmpdir(), 'pp-pack-'));
   const failures: string[] = [];
   try {
-    for (const name of dirs) {
-      const dir = join(root, 'packages', name);
-      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
-        name: string;
-        private?: boolean;
-      };
-      if (pkg.private) continue;
-      const packed = pack(dir, join(out, name));
-      if ('error' in packed) {
-        failures.push(`${pkg.name}: pnpm pack failed\n${packed.error}`);
-        continue;
-      }
-      const data = new Uint8Array(readFileSync(packed.tarball));
+    const packed = await packAll(root, out).catch((error: unknown) => {
+      const e = error as Error & { stdout?: string; stderr?: string };
+      failures.push(`pnpm pack failed\n${e.stdout ?? ''}${e.stderr ?? ''}${e.message}`);
+      return [];
+    });
+    for (const { name, dir, tarball } of packed) {
+      if (only.length > 0 && !only.some((o) => dir.endsWith(`/packages/${o}`))) continue;
+      const data = new Uint8Array(readFileSync(tarball));
       const [linted, typed] = [await lint(data), await types(data)];
       const status = (ok: boolean) => (ok ? 'ok' : 'FAIL');
-      console.log(`${pkg.name.padEnd(28)} publint ${status(linted.ok)}  attw ${status(typed.ok)}`);
-      if (!linted.ok) failures.push(`${pkg.name}: publint\n${linted.output}`);
-      if (!typed.ok) failures.push(`${pkg.name}: attw\n${typed.output}`);
+      console.log(`${name.padEnd(28)} publint ${status(linted.ok)}  attw ${status(typed.ok)}`);
+      if (!linted.ok) failures.push(`${name}: publint\n${linted.output}`);
+      if (!typed.ok) failures.push(`${name}: attw\n${typed.output}`);
     }
   } finally {
-    rmSync(out, { recursive: true, force: true });
+    if (!kept) rmSync(out, { recursive: true, force: true });
   }
   if (failures.length > 0) {
     console.error(`\n${failures.join('\n\n')}`);

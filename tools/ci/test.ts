@@ -26,7 +26,8 @@
 // The runtimes the matrix needs (Node 22/24, Bun, Deno, miniflare) are installed from npm during step 1, so
 // that a fresh clone does not wait for them in step 2.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensure, RUNTIMES } from '../runtimes/install.ts';
 import { Background } from './background.ts';
@@ -143,13 +144,15 @@ async function main(): Promise<number> {
   const built = lane(idle('build'), [
     ['exec', 'turbo', 'run', ...(shippingOnly ? ['build'] : ['lint', 'codegen:check', 'build'])],
   ]);
+  // Packed once: check:packages leaves its tarballs for the consumer projects.
+  const tarballs = mkdtempSync(join(tmpdir(), 'pp-tarballs-'));
   const packed = after([built], () =>
     lane(idle('packages'), [
-      ['run', 'check:packages'],
+      ['run', 'check:packages', '--keep-tarballs', tarballs],
       ['run', 'size:check'],
-      ['run', 'test:consumers', '--no-build'],
+      ['run', 'test:consumers', '--no-build', '--tarballs', tarballs],
     ]),
-  );
+  ).finally(() => rmSync(tarballs, { recursive: true, force: true }));
   const typed = shippingOnly
     ? []
     : lane(idle('types'), [['run', 'typecheck:all', ...reporters('types.json')]]);

@@ -23,11 +23,22 @@ export function publishable(root: string): Array<{ name: string; dir: string; ve
     .map(({ dir, pkg }) => ({ name: pkg.name as string, dir, version: pkg.version as string }));
 }
 
+const destOf = (outDir: string, name: string) => join(outDir, name.replace('@', '').replace('/', '-'));
+
+/** The tarballs an earlier `packAll(root, outDir)` left in `outDir` (pnpm test packs once for two checks). */
+export function packedIn(root: string, outDir: string): Packed[] {
+  return publishable(root).map((p) => {
+    const file = readdirSync(destOf(outDir, p.name)).find((f) => f.endsWith('.tgz'));
+    if (!file) throw new Error(`${p.name}: no tarball in ${outDir}`);
+    return { ...p, tarball: join(destOf(outDir, p.name), file) };
+  });
+}
+
 /** Packs every publishable package of `root` into `outDir`, two at a time. */
 export async function packAll(root: string, outDir: string): Promise<Packed[]> {
   mkdirSync(outDir, { recursive: true });
   const packed = await pool(publishable(root), 2, async (p) => {
-    const dest = join(outDir, p.name.replace('@', '').replace('/', '-'));
+    const dest = destOf(outDir, p.name);
     mkdirSync(dest, { recursive: true });
     await run('pnpm', ['pack', '--pack-destination', dest], { cwd: p.dir, maxBuffer: 16 * 1024 * 1024 });
     const file = readdirSync(dest).find((f) => f.endsWith('.tgz'));

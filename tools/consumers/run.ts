@@ -8,18 +8,20 @@
 //   pnpm test:consumers ts-node16       only these
 //   pnpm test:consumers --no-build      skip `pnpm build` (dist/ must be current)
 //   pnpm test:consumers --keep          keep the temp dir (printed)
+//   pnpm test:consumers --tarballs DIR  use the tarballs `check:packages --keep-tarballs DIR` packed
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pool } from '../lib/pool.ts';
 import { install, type Outcome, runTest } from './install.ts';
-import { type Packed, packAll } from './pack.ts';
+import { type Packed, packAll, packedIn } from './pack.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
 const here = new URL('.', import.meta.url).pathname;
 const args = process.argv.slice(2);
-const only = args.filter((a) => !a.startsWith('--'));
+const tarballsAt = args.indexOf('--tarballs');
+const only = args.filter((a, i) => !a.startsWith('--') && i !== tarballsAt + 1);
 const log = (line: string) => console.error(`[consumers] ${line}`);
 
 /** What npm installs into a project besides the tarballs: its declared third-party dependencies. */
@@ -78,8 +80,9 @@ async function main(): Promise<void> {
     .filter((name) => statSync(join(here, name)).isDirectory() && !['node_modules', 'shared'].includes(name))
     .filter((name) => only.length === 0 || only.includes(name));
   const tmp = mkdtempSync(join(tmpdir(), 'pp-consumers-'));
-  log(`packing into ${tmp}`);
-  const tarballs = await packAll(root, join(tmp, 'tarballs'));
+  const packed = tarballsAt >= 0 ? args[tarballsAt + 1] : undefined;
+  log(packed ? `the tarballs in ${packed}` : `packing into ${tmp}`);
+  const tarballs = packed ? packedIn(root, packed) : await packAll(root, join(tmp, 'tarballs'));
   log(`packed ${tarballs.map((p) => p.tarball.split('/').at(-1)).join(', ')}`);
 
   // The type-checking projects take longest: start them first.
