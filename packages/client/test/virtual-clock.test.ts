@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { createClient } from '../src/index.ts';
 
 /**
- * The clock a test passes, counting sleeps. A loop of sleeps on a virtual clock never yields to the event
- * loop (its timers never fire, so no timeout can end it): past `limit` sleeps, sleeping fails instead.
+ * The clock a test passes, counting sleeps. A loop of sleeps on a virtual clock moves time as fast as the
+ * program runs and never ends by itself: past `limit` sleeps, sleeping fails instead.
  */
 export function countingClock(clock: Clock, limit = 10_000) {
   const counted = {
@@ -20,7 +20,7 @@ export function countingClock(clock: Clock, limit = 10_000) {
   return counted;
 }
 
-/** Whether a real timer fires while `work` runs (a microtask loop would starve it). */
+/** Whether a real timer fires while `work` runs (a loop of promise reactions would starve it). */
 async function timersFire<T>(work: Promise<T>): Promise<{ result: T; ticks: number }> {
   let ticks = 0;
   const timer = setInterval(() => ticks++, 5);

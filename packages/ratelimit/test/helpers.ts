@@ -1,6 +1,9 @@
 import type { Clock } from '@partner-print/openapi/wire';
 
-/** Virtual time: `sleep` moves the clock forward at once, like the sandbox's virtual clock. */
+/**
+ * Virtual time at its harshest: `sleep` moves the clock forward at once, without waiting for anything else to
+ * run (the sandbox's virtual clock is gentler: it wakes sleepers in due order once nothing else can run).
+ */
 export function virtualClock(
   start = Date.parse('2026-11-16T09:00:00Z'),
 ): Clock & { advance(ms: number): void } {
