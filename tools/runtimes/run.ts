@@ -48,6 +48,11 @@ function runCli(cmd: string, argv: string[], env: Record<string, string> = {}): 
       { cwd: cacheDir, timeout: TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, ...env } },
       (error, stdout, stderr) => {
         const line = stdout.split('\n').find((l) => l.startsWith(RESULT_PREFIX));
+        // A flow that passed but whose process had to be killed left something open (a timer, a port).
+        if (line && error?.killed)
+          return reject(
+            new Error(`the flow ended but the process did not exit by itself within ${TIMEOUT_MS} ms`),
+          );
         if (line) return resolve(JSON.parse(line.slice(RESULT_PREFIX.length)) as FlowResult);
         const why = error ? `${error.message}` : 'no result line';
         reject(new Error(`${why}\n${stderr.slice(-2000)}`));
