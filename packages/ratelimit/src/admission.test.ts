@@ -50,6 +50,24 @@ describe('admission without a queue', () => {
     expect(scheduler.stats()).toMatchObject({ queued: 0, inflight: 0, admitted: 4, completed: 4 });
   });
 
+  it('tells a queued listener of a request first, then still sends it within the call', async () => {
+    const { sent, fetch } = heldFetch();
+    const scheduler = createScheduler({ fetch, clock: manualClock(), key: 'org' });
+    const probe = scheduler.fetch(`${URL_}?n=0`);
+    sent[0]?.answer(answer(999_999_999));
+    await probe;
+    // The listener sees it queued (in the stats too), and it still goes within the call.
+    const seen: Array<{ queued: number; stats: number }> = [];
+    scheduler.on('queued', ({ queued }) => seen.push({ queued, stats: scheduler.stats().queued }));
+    const call = scheduler.fetch(`${URL_}?n=1`);
+    expect(seen).toEqual([{ queued: 1, stats: 1 }]);
+    expect(sent.map((s) => s.url)).toEqual([`${URL_}?n=0`, `${URL_}?n=1`]);
+    expect(scheduler.stats()).toMatchObject({ queued: 0, inflight: 1, admitted: 2 });
+    sent[1]?.answer(answer(999_999_998));
+    await expect(call).resolves.toMatchObject({ status: 200 });
+    expect(scheduler.stats()).toMatchObject({ queued: 0, inflight: 0, completed: 2 });
+  });
+
   it('queues a request the store refuses at its call, listening to its signal until it goes', async () => {
     const { sent, fetch } = heldFetch();
     const clock = manualClock();
