@@ -116,7 +116,7 @@ process.on('exit', () => {
 if (process.env.BENCH_FLEET !== '0') {
   const { startRedisServer } = await import('../../../test-utils/redis-server.ts');
   const { runFleet } = await import('../test/orders-fleet.ts');
-  const { startProxy } = await import('../test/orders-proxy.ts');
+  const { startProxy } = await import('../../../test-utils/redis-proxy.ts');
   const count = Number(process.env.BENCH_FLEET_ORDERS ?? 1000);
   const redis = await startRedisServer();
   const proxy = await startProxy(redis.port);

@@ -1,5 +1,6 @@
 import { createClient as createRedis } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startProxy } from '../../../test-utils/redis-proxy.ts';
 import { type RedisServer, startRedisServer } from '../../../test-utils/redis-server.ts';
 import { AmbiguousOutcomeError, createClient, createOrder } from '../src/index.ts';
 import { RELEASE, RENEW } from '../src/redis/scripts.ts';
@@ -7,7 +8,6 @@ import { type OrderClaimEvent, OrderClaimUnavailableError, RedisOrderClaims } fr
 import { orderSetup, storedIdentifiers } from './orders-faults.ts';
 import { runFleet } from './orders-fleet.ts';
 import { pool } from './orders-pool.ts';
-import { startProxy } from './orders-proxy.ts';
 
 // A real redis-server on 127.0.0.1, started here (tools/ci/system-deps.sh installs it); without it these
 // tests fail, never skip. A TCP proxy in front of it plays "Redis unreachable" without losing its data.
@@ -132,6 +132,45 @@ describe('RedisOrderClaims', () => {
     } finally {
       proxy.restore();
     }
+  });
+
+  it('flush() waits for a release an outage put off, so the claim does not hold the next process for its TTL', {
+    timeout: 30_000,
+  }, async () => {
+    const prefix = `flush-${Date.now()}`;
+    const events: OrderClaimEvent['type'][] = [];
+    const claims = new RedisOrderClaims({
+      client: await redis(),
+      prefix,
+      commandTimeoutMs: 300,
+      on: (e) => events.push(e.type),
+    });
+    await claims.flush(); // nothing owed: at once
+    const claim = await claims.acquire('flushed');
+    proxy.cut();
+    let flushed = false;
+    try {
+      await claim.release({ created: undefined, unsettled: false }); // Redis missed it: retried later
+      const flushing = claims.flush().then(() => {
+        flushed = true;
+      });
+      const stop = new AbortController();
+      stop.abort();
+      await claims.flush(stop.signal); // a stopped wait returns while the release is still owed
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(flushed).toBe(false);
+      proxy.restore();
+      await flushing;
+    } finally {
+      proxy.restore();
+    }
+    expect(events).toEqual(['unavailable', 'available']);
+    // Released: another process takes the claim at once instead of waiting out the 30 s TTL.
+    const other = new RedisOrderClaims({ client: await redis(server.url), prefix });
+    const started = Date.now();
+    const next = await other.acquire('flushed');
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await next.release({ created: undefined, unsettled: false });
   });
 
   it('Redis unreachable mid-run with "wait": claims wait, then the batch completes; 0 duplicates', {

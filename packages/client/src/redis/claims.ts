@@ -77,6 +77,8 @@ const toReply = (value: unknown): Reply => {
 export class RedisOrderClaims implements OrderClaims {
   private readonly o: Required<Omit<RedisOrderClaimsOptions, 'on'>> & Pick<RedisOrderClaimsOptions, 'on'>;
   private down = false;
+  /** Releases an outage put off, still being retried. */
+  private readonly owed = new Set<Promise<void>>();
 
   constructor(options: RedisOrderClaimsOptions) {
     this.o = {
@@ -152,6 +154,30 @@ export class RedisOrderClaims implements OrderClaims {
     });
   }
 
+  /** How many releases an outage put off are still being retried (see {@link flush}). */
+  get pendingReleases(): number {
+    return this.owed.size;
+  }
+
+  /**
+   * Resolves once every release an outage put off has reached Redis, or been given up when its claim
+   * expired (a `release-failed` event): call it before closing the Redis client, so a process that ends
+   * right after an outage does not leave claims holding other processes for `ttlMs`. Nothing owed: it
+   * resolves at once. `signal` ends the wait early, without an error (the retries go on in the background
+   * while the process lives).
+   */
+  async flush(signal?: AbortSignal): Promise<void> {
+    while (this.owed.size > 0 && !signal?.aborted) {
+      let stop = () => {};
+      const stopped = new Promise<void>((resolve) => {
+        stop = () => resolve();
+        signal?.addEventListener('abort', stop, { once: true });
+      });
+      await Promise.race([Promise.all(this.owed), stopped]);
+      signal?.removeEventListener('abort', stop);
+    }
+  }
+
   async acquire(id: string, signal?: AbortSignal): Promise<OrderClaim> {
     // One token per acquisition: a call that timed out but ran later left a claim this retry takes as its own.
     const token = crypto.randomUUID();
@@ -216,7 +242,11 @@ export class RedisOrderClaims implements OrderClaims {
         ];
         // The caller has its answer; a release Redis missed is retried in the background until the claim
         // would have expired anyway, so others do not wait out ttlMs after a short outage.
-        if (!(await this.tryRelease(id, args))) void this.releaseLater(id, args, clock.now() + ttlMs);
+        if (await this.tryRelease(id, args)) return;
+        const later: Promise<void> = this.releaseLater(id, args, clock.now() + ttlMs).finally(() =>
+          this.owed.delete(later),
+        );
+        this.owed.add(later);
       },
     };
   }

@@ -1,8 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startProxy } from '../../../../test-utils/redis-proxy.ts';
 import { type RedisServer, startRedisServer } from '../../../../test-utils/redis-server.ts';
 import { newSandbox, run, tempDir } from '../../test/helpers.ts';
+import { openRedisClaims } from './submit.ts';
 
 // A real redis-server on 127.0.0.1, started here; without it this test fails, never skips.
 let server: RedisServer;
@@ -64,5 +66,52 @@ describe('orders --submit --redis', () => {
     for (const file of files) writeFileSync(file, `${lines.join('\n')}\n`);
     await submitBoth([]);
     expect(await count()).toBeGreaterThan(100);
+  });
+
+  // A release Redis missed during an outage is retried in the background; a CLI that quit Redis and exited
+  // first left the claim to hold every other worker on that identifier for its 30 s TTL.
+  it('closing waits for the claim releases Redis missed during an outage; Ctrl-C leaves them to expire', async () => {
+    const proxy = await startProxy(server.port);
+    const interrupt = new AbortController();
+    let stderr = '';
+    const io = {
+      stdout: { write: () => true },
+      stderr: {
+        write: (s: string) => {
+          stderr += s;
+          return true;
+        },
+      },
+      env: {},
+      signal: interrupt.signal,
+    };
+    try {
+      const open = async (id: string) => {
+        const redis = await openRedisClaims(proxy.url, io);
+        const claim = await redis.claims.acquire(id);
+        proxy.cut();
+        await claim.release({ created: undefined, unsettled: false }); // missed: retried later
+        return redis;
+      };
+      const first = await open('CLOSED-1');
+      setTimeout(() => proxy.restore(), 500);
+      await first.close();
+      expect(stderr).toContain('Releasing the order claims Redis missed');
+      // Released: the next worker takes the claim at once, not after the TTL.
+      const next = await openRedisClaims(server.url, io);
+      const started = Date.now();
+      await (await next.claims.acquire('CLOSED-1')).release({ created: undefined, unsettled: false });
+      expect(Date.now() - started).toBeLessThan(5_000);
+
+      const second = await open('CLOSED-2');
+      interrupt.abort(); // Ctrl-C: close does not wait for Redis to come back
+      const closing = Date.now();
+      await second.close();
+      expect(Date.now() - closing).toBeLessThan(2_000);
+      await next.close();
+    } finally {
+      proxy.restore();
+      await proxy.close();
+    }
   });
 });

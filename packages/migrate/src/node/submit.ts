@@ -37,11 +37,42 @@ export function settleFirst(claims: OrderClaims, ids: ReadonlySet<string> = new 
   };
 }
 
+/** How long closing waits for Redis to acknowledge QUIT before dropping the connection. */
+const QUIT_WAIT_MS = 1_000;
+
+/**
+ * QUIT waits for Redis to answer, without end while it is unreachable (Ctrl-C during an outage): then, or
+ * when it takes longer than {@link QUIT_WAIT_MS}, the connection is dropped instead.
+ */
+async function closeRedis(client: Pick<RedisClient, 'quit' | 'disconnect' | 'isReady'>): Promise<void> {
+  const drop = async (): Promise<void> => {
+    // Throws at once (not rejects) when QUIT already closed the client.
+    await Promise.resolve()
+      .then(() => client.disconnect())
+      .catch(() => {});
+  };
+  if (!client.isReady) return drop();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const quit = client.quit().then(
+    () => true,
+    () => true,
+  );
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), QUIT_WAIT_MS);
+  });
+  if (!(await Promise.race([quit, late]))) await drop();
+  clearTimeout(timer);
+}
+
+type RedisClient = ReturnType<RedisModule['createClient']>;
+
 interface RedisModule {
   createClient(options: { url: string; disableOfflineQueue?: boolean }): {
     on(event: 'error', listener: (error: unknown) => void): unknown;
     connect(): Promise<unknown>;
     quit(): Promise<unknown>;
+    disconnect(): Promise<unknown>;
+    readonly isReady: boolean;
     eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
   };
 }
@@ -79,5 +110,17 @@ export async function openRedisClaims(
       if (event.type === 'available') io.stderr.write('Redis is reachable again\n');
     },
   });
-  return { claims, close: async () => void (await client.quit().catch(() => {})) };
+  return {
+    claims,
+    close: async () => {
+      // Releases an outage put off go through before Redis is closed, so this run's claims do not hold other
+      // workers for their TTL; Ctrl-C ends the wait (those claims then expire on their own).
+      if (!io.signal?.aborted && claims.pendingReleases > 0)
+        io.stderr.write(
+          'Releasing the order claims Redis missed during its outage (Ctrl-C to leave them to expire)\n',
+        );
+      await claims.flush(io.signal);
+      await closeRedis(client);
+    },
+  };
 }

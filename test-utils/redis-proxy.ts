@@ -1,5 +1,5 @@
 // A TCP proxy in front of redis-server that plays "Redis unreachable" (every connection dropped, new ones
-// refused) without losing Redis's data: for the order-claims tests and the fleet bench.
+// refused) without losing Redis's data: for the order-claims tests (client, migrate) and the client's fleet bench.
 import { createServer, type Server, type Socket, connect as tcp } from 'node:net';
 
 export async function startProxy(port: number) {
