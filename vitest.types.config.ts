@@ -4,6 +4,11 @@
 // checks the sources of the packages it imports (their exports point at src/), so checking package by
 // package checked openapi's generated types seven times; this checks every file once.
 // Run by `pnpm typecheck:all` after the docs' snippets are extracted (they are part of the program).
+// The checker is tsgo (@typescript/native-preview, TypeScript's compiler ported to Go): the same program,
+// the same diagnostics format, 15 s of CPU against tsc's 47 s. A planted source error and a planted failing
+// type test fail it as they fail tsc. What ships is still checked by TypeScript 5 where partners meet it:
+// the consumer projects compile against the published .d.ts files with tsc (skipLibCheck off), and
+// `pnpm typecheck` (package by package) runs tsc.
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -14,6 +19,7 @@ export default defineConfig({
       only: true,
       include: ['packages/*/src/**/*.test-d.ts', 'packages/*/test/**/*.test-d.ts'],
       tsconfig: './tsconfig.check.json',
+      checker: 'tsgo',
     },
     passWithNoTests: false,
   },
