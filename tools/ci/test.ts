@@ -10,14 +10,15 @@
 //        on a core nothing else wants, so the timed files lose no CPU to it; children inherit the class):
 //        lint, codegen drift and the builds, then the packed tarballs (publint/attw, the consumer
 //        projects) and the size budgets; beside them one type check of the whole repository with every
-//        package's type tests (`pnpm typecheck:all`: one `tsc` over tsconfig.check.json instead of one per
-//        package, each of which checked the sources of the packages it imports again). Nothing there bounds
-//        a duration. The timed files use about one core of the two; the background takes the other;
+//        package's type tests (`pnpm typecheck:all`: one program over tsconfig.check.json instead of one per
+//        package, each of which checked the sources of the packages it imports again), then the independent
+//        validators and the READMEs. Nothing there bounds a duration. The timed files use about one core of
+//        the two; the background takes the other (with tsgo's type check it had done its first steps
+//        ~60 s before the timed files ended, and the validators fill that time);
 //   2. once the timed files are done, everything at normal priority (the background's running steps move to
 //      the normal class: see tools/ci/background.ts): the runtime matrix (flows with deadlines, beside
-//      nothing but the background), then in three lanes side by side the independent validators and the
-//      READMEs, the suites that hold no timing assertion (UNTIMED), and the listed files of the others
-//      (`test:untimed`, two at a time);
+//      nothing but the background), then in two lanes side by side the suites that hold no timing
+//      assertion (UNTIMED) and the listed files of the others (`test:untimed`, two at a time);
 //   3. one closing line, "N passed, N failed", over every vitest report.
 //
 // `pnpm test --from=shipping` runs only the checks of what ships (build, tarballs, consumers, size, runtime
@@ -156,6 +157,13 @@ async function main(): Promise<number> {
   const typed = shippingOnly
     ? []
     : lane(idle('types'), [['run', 'typecheck:all', ...reporters('types.json')]]);
+  // The validators and READMEs: in the background once the builds (and the type check) are done.
+  const checked = after([built, Promise.resolve(typed)], () =>
+    lane(idle('checks'), [
+      ['run', 'test:validators'],
+      ['run', 'check:readmes'],
+    ]),
+  );
   // Step 1: the timed files, in the foreground.
   const notUntimed = UNTIMED.map((name) => `--filter=!${name}`);
   const timed = shippingOnly
@@ -172,10 +180,7 @@ async function main(): Promise<number> {
   const lanes = await Promise.all([
     packed,
     typed,
-    rest('checks', [
-      ['run', 'test:validators'],
-      ['run', 'check:readmes'],
-    ]),
+    checked,
     ...(shippingOnly
       ? []
       : [
