@@ -40,13 +40,18 @@ function store(prefix: string, options: Partial<RedisRenderStoreOptions> = {}, u
 async function world() {
   const sandbox = createSandbox({ rateLimits: false, jitter: 0, clock: 'real', renderProcessingMs: 50 });
   sandboxes.push(sandbox);
-  const worker = (hang?: Promise<never>) =>
+  /** `hang`: its POST /renders never returns; `onHang` is told when it is sent (the lease is held by then). */
+  const worker = (hang?: Promise<never>, onHang?: () => void) =>
     createClient({
       secretKey: sandbox.keys.primary,
       baseUrl: sandbox.baseUrl,
       rateLimit: false,
-      fetch: (request: Request) =>
-        hang && request.method === 'POST' && request.url.endsWith('/renders') ? hang : sandbox.fetch(request),
+      fetch: (request: Request) => {
+        if (!hang || request.method !== 'POST' || !request.url.endsWith('/renders'))
+          return sandbox.fetch(request);
+        onHang?.();
+        return hang;
+      },
     });
   const { seed } = sandbox;
   const image = await worker().uploadImage(pngBytes(7));
@@ -122,15 +127,21 @@ describe('RedisRenderStore', () => {
     const { worker, job, used } = await world();
     // Worker A dies inside its POST /renders: its request never reaches the service, its lease stays.
     const dead = new AbortController();
+    let posting = () => {};
+    const posted = new Promise<void>((resolve) => {
+      posting = resolve;
+    });
     const dying = render(
-      worker(new Promise<never>(() => {})),
+      worker(new Promise<never>(() => {}), () => posting()),
       job,
       store('r2', { leaseMs: 400 }),
       [],
       dead.signal,
     );
     dying.catch(() => {});
-    await new Promise((r) => setTimeout(r, 100));
+    // Once A's POST is out it holds the lease (a fixed 100 ms wait let B come first on a loaded machine:
+    // B then never saw the lease held elsewhere).
+    await posted;
     const events: RenderProgressEvent[] = [];
     const started = Date.now();
     const b = await render(worker(), job, store('r2', { leaseMs: 400 }), events);
