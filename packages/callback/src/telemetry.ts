@@ -42,22 +42,21 @@ const activeLink = (): Link | undefined => {
   return span?.isRecording() ? { context: span.spanContext() } : undefined;
 };
 
-export type CallbackTelemetry = NonNullable<ReturnType<typeof callbackTelemetry>>;
+/** The handler's spans: one per notification, one per round, linked. */
+export interface CallbackTelemetry {
+  /** `answer()` inside the notification's span; the status it answers ends the span. */
+  notification(request: Request, answer: () => Promise<Response>): Promise<Response>;
+  /** The active notification waits for the next round of `order` in this process. */
+  join(order: string): void;
+  /**
+   * A round of `order` starts: its span links every notification that joined it, or (`alone`: a round
+   * the fleet's coalescer runs for this notification) the active one.
+   */
+  round(order: string, run: () => Promise<void>, alone?: boolean): Promise<void>;
+}
 
 /** The handler's telemetry for `option`; undefined for `false`. */
-export function callbackTelemetry(option: TelemetryOption | undefined):
-  | {
-      /** `answer()` inside the notification's span; the status it answers ends the span. */
-      notification(request: Request, answer: () => Promise<Response>): Promise<Response>;
-      /** The active notification waits for the next round of `order` in this process. */
-      join(order: string): void;
-      /**
-       * A round of `order` starts: its span links every notification that joined it, or (`alone`: a round
-       * the fleet's coalescer runs for this notification) the active one.
-       */
-      round(order: string, run: () => Promise<void>, alone?: boolean): Promise<void>;
-    }
-  | undefined {
+export function callbackTelemetry(option: TelemetryOption | undefined): CallbackTelemetry | undefined {
   const scope = telemetryScope(option, '@partner-print/callback');
   if (!scope) return undefined;
   // Per order: the notifications waiting for the round that will answer them.

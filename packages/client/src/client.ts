@@ -28,6 +28,7 @@ import type {
   InitParam,
   Media,
   MethodResult,
+  PartnerPrintBaseClient,
   PathsWith,
   ResponseData,
   StrictMethod,
@@ -96,18 +97,7 @@ function checkOptions<R>(options: CoreOptions<R>): { baseUrl: string; settings: 
 export function createCore<RateLimit>(
   options: CoreOptions<RateLimit>,
   deps: CoreDeps<RateLimit>,
-): Client<paths, `${string}/${string}`> & {
-  get: ThrowingMethod<paths, 'get'>;
-  post: ThrowingMethod<paths, 'post'>;
-  GET: StrictMethod<paths, 'get'>;
-  PUT: StrictMethod<paths, 'put'>;
-  POST: StrictMethod<paths, 'post'>;
-  DELETE: StrictMethod<paths, 'delete'>;
-  OPTIONS: StrictMethod<paths, 'options'>;
-  HEAD: StrictMethod<paths, 'head'>;
-  PATCH: StrictMethod<paths, 'patch'>;
-  TRACE: StrictMethod<paths, 'trace'>;
-} {
+): Omit<PartnerPrintBaseClient, 'scheduler'> {
   const { baseUrl, settings } = checkOptions(options);
   const { secretKey, clock = systemClock, logger } = options;
   const operations = operationIndex(deps.operations);

@@ -86,17 +86,22 @@ export function loggerHooks(logger: Logger, level: LogLevel = 'info'): Hooks {
   };
 }
 
+/** Tells the hooks and the logger of one event of `req`. */
+export type Emit = (
+  name: keyof Hooks,
+  req: Request,
+  fields: Omit<ClientEvent, 'headers' | 'url' | 'method'>,
+) => void;
+
 /** The hooks and the logger as one, every event redacted once before anyone sees it; a throwing hook is ignored. */
 export function createEmitter(
   hooks: Hooks | undefined,
   logger: Hooks | undefined,
   secret: string,
-):
-  | ((name: keyof Hooks, req: Request, fields: Omit<ClientEvent, 'headers' | 'url' | 'method'>) => void)
-  | undefined {
+): Emit | undefined {
   const targets = [hooks, logger].filter((h): h is Hooks => h !== undefined);
   if (!targets.length) return undefined;
-  return (name: keyof Hooks, req: Request, fields: Omit<ClientEvent, 'headers' | 'url' | 'method'>) => {
+  return (name, req, fields) => {
     const headers = new Headers(req.headers);
     if (headers.has(V2_SECRET_KEY_HEADER)) headers.set(V2_SECRET_KEY_HEADER, REDACTED);
     const event = redactSecret({ method: req.method, url: req.url, ...fields }, secret);
@@ -108,5 +113,3 @@ export function createEmitter(
       }
   };
 }
-
-export type Emit = NonNullable<ReturnType<typeof createEmitter>>;

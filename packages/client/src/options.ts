@@ -92,12 +92,7 @@ export function checkRetry(value: unknown, what: string | (() => string)): void 
 export const retryPolicy = (
   base: Required<RetryOptions>,
   retry: RetryOptions | false | undefined,
-): {
-  attempts: number;
-  baseDelayMs: number;
-  maxDelayMs: number;
-  maxElapsedMs: number;
-} => ({
+): Required<RetryOptions> => ({
   ...base,
   ...(retry === false ? { attempts: 1 } : retry),
 });

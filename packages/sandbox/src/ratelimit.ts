@@ -19,13 +19,7 @@ export const DEFAULT_POLICIES: Policies = {
 export function resolvePolicies(
   option: RateLimitOption | undefined,
   base: Policies = DEFAULT_POLICIES,
-):
-  | false
-  | {
-      default: Policy;
-      uploads: Policy;
-      downloads: Policy;
-    } {
+): Policies | false {
   if (option === false) return false as const;
   const out = { ...base };
   for (const name of Object.keys(base) as PolicyName[]) {

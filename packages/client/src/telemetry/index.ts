@@ -12,6 +12,13 @@ export { type TelemetryOption, type TelemetryScope, telemetryScope } from './opt
 
 export const CLIENT_SCOPE = '@partner-print/client';
 
+/** What createCore is given to trace and measure its calls and helpers. */
+export interface ClientTelemetry {
+  option: TelemetryOption | undefined;
+  stack: StackTelemetry & { limited: boolean };
+  operation: (name: string) => OperationSpan | undefined;
+}
+
 /** The client's telemetry for `option`, or undefined when it is `false`. */
 export function clientTelemetry(
   option: TelemetryOption | undefined,
@@ -19,15 +26,7 @@ export function clientTelemetry(
   version: string,
   operations: OperationTable,
   parseRateLimit: RateLimitParser,
-):
-  | {
-      option: TelemetryOption | undefined;
-      stack: StackTelemetry & {
-        limited: boolean;
-      };
-      operation: (name: string) => OperationSpan | undefined;
-    }
-  | undefined {
+): ClientTelemetry | undefined {
   const scope = telemetryScope(option, CLIENT_SCOPE, version);
   if (!scope) return undefined;
   const templateOf = (operation: string) => operations[operation]?.path;
@@ -37,5 +36,3 @@ export function clientTelemetry(
     operation: (name: string) => operationSpan(scope, secret, name),
   };
 }
-
-export type ClientTelemetry = NonNullable<ReturnType<typeof clientTelemetry>>;

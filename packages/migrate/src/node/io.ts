@@ -32,11 +32,8 @@ export interface SandboxLike {
 
 const MAX_PENDING = 1024 * 1024;
 
-/** Appends to a file through a buffer; `flush()` returns once the bytes are written. */
-export async function openBufferedWriter(
-  path: string,
-  flags: 'a' | 'w',
-): Promise<{
+/** A file appended to through a buffer; `flush()` returns once the bytes are written. */
+export interface BufferedWriter {
   /** Bytes written, including what is still buffered. */
   readonly bytes: number;
   write(s: string): void;
@@ -44,7 +41,10 @@ export async function openBufferedWriter(
   /** Resolves once the disk has caught up, when more than 1 MB is waiting to be written. */
   backpressure(): Promise<void>;
   close(): Promise<void>;
-}> {
+}
+
+/** Opens `path` for buffered appends (`a`) or a fresh write (`w`). */
+export async function openBufferedWriter(path: string, flags: 'a' | 'w'): Promise<BufferedWriter> {
   const fh = await open(path, flags);
   let bytes = (await fh.stat()).size;
   let buffer: string[] = [];
@@ -88,8 +88,6 @@ export async function openBufferedWriter(
     },
   };
 }
-
-export type BufferedWriter = Awaited<ReturnType<typeof openBufferedWriter>>;
 
 export function csvCell(v: unknown): string {
   const s = v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v);
