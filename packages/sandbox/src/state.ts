@@ -29,29 +29,29 @@ export class Organization {
   readonly productgroups: Map<string, ProductgroupRecord>;
   readonly items: Map<string, ItemRecord>;
   readonly products: Map<string, ProductRecord>;
-  readonly productsBySku: Map<string, ProductRecord> = new Map<string, ProductRecord>();
+  readonly productsBySku: Map<string, ProductRecord> = new Map();
   readonly claimcategories: Map<string, ClaimcategoryRecord>;
   readonly scenes: Map<string, SceneRecord>;
   readonly perspectives: Map<string, PerspectiveRecord>;
   readonly compositions: Map<string, CompositionRecord>;
-  readonly compositionsByTriple: Map<string, CompositionRecord> = new Map<string, CompositionRecord>();
+  readonly compositionsByTriple: Map<string, CompositionRecord> = new Map();
 
-  readonly uploads: Map<string, UploadRecord> = new Map<string, UploadRecord>();
-  readonly uploadsByHash: Map<string, UploadRecord> = new Map<string, UploadRecord>();
-  readonly orders: Map<string, OrderRecord> = new Map<string, OrderRecord>();
+  readonly uploads: Map<string, UploadRecord> = new Map();
+  readonly uploadsByHash: Map<string, UploadRecord> = new Map();
+  readonly orders: Map<string, OrderRecord> = new Map();
   /** Orders in creation order; lists read it backwards (newest first). */
   readonly orderList: OrderRecord[] = [];
   /** Orders per custom identifier, oldest first (identifiers are not unique). */
-  readonly ordersByCustomIdentifier: Map<string, OrderRecord[]> = new Map<string, OrderRecord[]>();
-  readonly shipments: Map<string, ShipmentRecord> = new Map<string, ShipmentRecord>();
-  readonly claims: Map<string, ClaimRecord> = new Map<string, ClaimRecord>();
+  readonly ordersByCustomIdentifier: Map<string, OrderRecord[]> = new Map();
+  readonly shipments: Map<string, ShipmentRecord> = new Map();
+  readonly claims: Map<string, ClaimRecord> = new Map();
   readonly claimList: ClaimRecord[] = [];
-  readonly renders: Map<string, RenderRecord> = new Map<string, RenderRecord>();
-  readonly rendersByPair: Map<string, RenderRecord> = new Map<string, RenderRecord>();
+  readonly renders: Map<string, RenderRecord> = new Map();
+  readonly rendersByPair: Map<string, RenderRecord> = new Map();
   rendertokens = { weekStart: 0, used: 0 };
   rendertokenLimit: number;
   /** Media of catalog products, rendered on first request. */
-  readonly productMedia: Map<string, Uint8Array<ArrayBufferLike>> = new Map<string, Uint8Array>();
+  readonly productMedia: Map<string, Uint8Array> = new Map();
 
   constructor(definition: OrganizationDefinition, rendertokenLimit: number) {
     this.id = definition.id;
@@ -85,7 +85,7 @@ export interface WorldOptions {
 /** All organizations, keyed by secret key, plus the runtime reference factory. */
 export class World {
   readonly organizations: Organization[];
-  readonly byKey: Map<string, Organization> = new Map<string, Organization>();
+  readonly byKey: Map<string, Organization> = new Map();
   readonly refs: ReferenceFactory;
   readonly keys: { primary: string; secondary: string; other: string };
   seq = 0;

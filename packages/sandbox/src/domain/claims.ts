@@ -35,7 +35,7 @@ export function evidenceFile(
   reference: string,
 ):
   | {
-      bytes: Uint8Array<ArrayBufferLike>;
+      bytes: Uint8Array;
       type: string;
     }
   | undefined {
