@@ -25,6 +25,12 @@ function checkLock(dir: string): string | undefined {
   return bad.length > 0 ? `not from the tarballs: ${bad.map(([p]) => p).join(', ')}` : undefined;
 }
 
+/** One step (install, test): whether it passed, and what it printed. */
+export interface Step {
+  ok: boolean;
+  output: string;
+}
+
 /** A step's failure as text: what the command printed, then why it failed. */
 function failure(error: unknown): string {
   const e = error as Error & { stdout?: string; stderr?: string };
@@ -32,7 +38,7 @@ function failure(error: unknown): string {
 }
 
 /** npm install of the tarballs into `dir` (third-party dependencies from the registry), lockfile checked. */
-export async function install(dir: string, tarballs: Packed[]): Promise<{ ok: boolean; output: string }> {
+export async function install(dir: string, tarballs: Packed[]): Promise<Step> {
   try {
     const { stdout, stderr } = await run(
       'npm',
@@ -54,7 +60,7 @@ export async function install(dir: string, tarballs: Packed[]): Promise<{ ok: bo
 }
 
 /** The project's `npm test`, once its dependencies are installed. */
-export async function runTest(dir: string): Promise<{ ok: boolean; output: string }> {
+async function runTest(dir: string): Promise<Step> {
   try {
     const { stdout, stderr } = await run('npm', ['test', '--silent'], {
       cwd: dir,
@@ -67,9 +73,17 @@ export async function runTest(dir: string): Promise<{ ok: boolean; output: strin
   }
 }
 
-export async function installAndTest(project: string, dir: string, tarballs: Packed[]): Promise<Outcome> {
+/**
+ * Installs the tarballs into `dir` (or, given a function, installs as it does: the consumer projects share
+ * installs) and runs the project's test once the install succeeded.
+ */
+export async function installAndTest(
+  project: string,
+  dir: string,
+  tarballs: Packed[] | ((dir: string) => Promise<Step>),
+): Promise<Outcome> {
   const t = Date.now();
-  const installed = await install(dir, tarballs);
+  const installed = await (typeof tarballs === 'function' ? tarballs(dir) : install(dir, tarballs));
   const tested = installed.ok ? await runTest(dir) : { ok: false, output: '' };
   return { name: project, ok: tested.ok, ms: Date.now() - t, output: installed.output + tested.output };
 }

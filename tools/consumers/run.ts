@@ -14,7 +14,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symli
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pool } from '../lib/pool.ts';
-import { install, type Outcome, runTest } from './install.ts';
+import { install, installAndTest, type Outcome, type Step } from './install.ts';
 import { type Packed, packAll, packedIn } from './pack.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
@@ -37,9 +37,9 @@ function dependenciesOf(name: string): string {
  * Installs into each project, once per set of third-party dependencies: the first project of a set gets
  * the install, the others a link to its node_modules (the same tree npm would have made for them).
  */
-function installer(tarballs: Packed[]) {
-  const installs = new Map<string, { dir: string; done: ReturnType<typeof install> }>();
-  return async (name: string, dir: string) => {
+function installer(tarballs: Packed[]): (name: string, dir: string) => Promise<Step> {
+  const installs = new Map<string, { dir: string; done: Promise<Step> }>();
+  return async (name, dir) => {
     const key = dependenciesOf(name);
     const first = installs.get(key);
     if (!first) {
@@ -59,15 +59,12 @@ async function consume(
   dir: string,
   installInto: ReturnType<typeof installer>,
 ): Promise<Outcome> {
-  const t = Date.now();
   cpSync(join(here, name), dir, {
     recursive: true,
     filter: (src) => !/(^|\/)(node_modules|dist)(\/|$)/.test(src.slice(here.length)),
   });
   if (name.startsWith('ts-')) cpSync(join(here, 'shared', 'web-api.ts'), join(dir, 'src', 'web-api.ts'));
-  const installed = await installInto(name, dir);
-  const tested = installed.ok ? await runTest(dir) : { ok: false, output: '' };
-  return { name, ok: tested.ok, ms: Date.now() - t, output: installed.output + tested.output };
+  return installAndTest(name, dir, (into) => installInto(name, into));
 }
 
 async function main(): Promise<void> {
