@@ -8,7 +8,7 @@
 //   --mode=untimed  the files a package lists in `twoAtOnce` (none bounds a duration from above), two at
 //                   a time: step 2, beside the checks of what ships;
 //   --mode=types    the package's type tests only (vitest's typecheck: one `tsc` over the whole package).
-//                   `pnpm test` runs every package's type tests in one `tsc` over the whole repository
+//                   `pnpm test` runs every package's type tests in one type check (tsgo) of the whole repository
 //                   instead (`pnpm typecheck:all`, vitest.types.config.ts).
 //
 // The two modes `pnpm test` runs beside other work (`files` for the suites it lists as untimed, `untimed`)
