@@ -1,16 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  createOrderUpdatedHandler as createWithDefaultWindow,
-  type OrderFetcher,
-  type OrderUpdatedHandlerOptions,
-} from './handler.ts';
+import { handlerWithoutWindow as createOrderUpdatedHandler } from '../test/no-window.ts';
+import type { OrderFetcher } from './handler.ts';
 import { ORDER_REFERENCE_V2_PATTERN } from './params.ts';
-
-/** These tests are about rounds themselves: no coalescing window (the default's is tested on its own). */
-function createOrderUpdatedHandler<TOrder>(options: OrderUpdatedHandlerOptions<TOrder>) {
-  return createWithDefaultWindow<TOrder>({ windowMs: 0, ...options });
-}
 
 const VALID = `environment=test&order_reference=ACME-1&order_reference_v2=Order_${'B'.repeat(26)}&store_code=ACME`;
 const NAMES = ['environment', 'order_reference', 'order_reference_v2', 'store_code', 'partner_code'];

@@ -1,17 +1,9 @@
 import { TimeoutError } from '@partner-print/client';
 import { describe, expect, it, vi } from 'vitest';
+import { handlerWithoutWindow as createOrderUpdatedHandler } from '../test/no-window.ts';
 import { buildCallbackUrl } from './build-url.ts';
-import {
-  createOrderUpdatedHandler as createWithDefaultWindow,
-  type OrderFetcher,
-  type OrderUpdatedHandlerOptions,
-} from './handler.ts';
+import type { OrderFetcher, OrderUpdatedHandlerOptions } from './handler.ts';
 import type { OrderUpdatedNotification } from './types.ts';
-
-/** These tests are about rounds themselves: no coalescing window (the default's is tested on its own). */
-function createOrderUpdatedHandler<TOrder>(options: OrderUpdatedHandlerOptions<TOrder>) {
-  return createWithDefaultWindow<TOrder>({ windowMs: 0, ...options });
-}
 
 const ref = (i: number) => `Order_${String(i).padStart(26, '0')}`;
 const callbackUrl = (i = 1, environment: 'prod' | 'test' = 'test', extra = '') =>
@@ -64,14 +56,25 @@ function fakeClient() {
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
+/** The handler's options other than the two every test here shares. */
+type Rest<T> = T extends unknown ? Omit<T, 'client' | 'environment'> : never;
+
+/** A handler for the test environment over a fresh fake client. */
+function handlerOver(options: Rest<OrderUpdatedHandlerOptions<FakeOrder>>) {
+  const fake = fakeClient();
+  const handler = createOrderUpdatedHandler<FakeOrder>({
+    client: fake.client,
+    environment: 'test',
+    ...options,
+  });
+  return { fake, handler };
+}
+
 describe('createOrderUpdatedHandler', () => {
   it('fetches the order by its V2 reference and answers 204 after onOrderUpdated resolved', async () => {
-    const fake = fakeClient();
     const seen: Array<[FakeOrder, OrderUpdatedNotification]> = [];
     let finish!: () => void;
-    const handler = createOrderUpdatedHandler({
-      client: fake.client,
-      environment: 'test',
+    const { fake, handler } = handlerOver({
       onOrderUpdated: (order, notification) => {
         seen.push([order, notification]);
         return new Promise<void>((r) => {
@@ -104,10 +107,7 @@ describe('createOrderUpdatedHandler', () => {
     ['HEAD', 405],
     ['PUT', 405],
   ])('answers %s with %i and Allow: GET, without a fetch', async (method, status) => {
-    const fake = fakeClient();
-    const handler = createOrderUpdatedHandler({
-      client: fake.client,
-      environment: 'test',
+    const { fake, handler } = handlerOver({
       onOrderUpdated() {},
     });
     const response = await handler(new Request(callbackUrl(), { method }));
@@ -117,10 +117,7 @@ describe('createOrderUpdatedHandler', () => {
   });
 
   it('answers invalid parameters with 400 and the reasons, without a fetch', async () => {
-    const fake = fakeClient();
-    const handler = createOrderUpdatedHandler({
-      client: fake.client,
-      environment: 'test',
+    const { fake, handler } = handlerOver({
       onOrderUpdated() {},
     });
     const response = await handler(
@@ -134,12 +131,9 @@ describe('createOrderUpdatedHandler', () => {
   });
 
   it('still fetches and acknowledges a notification whose other parameters look odd (a 4xx is retried forever)', async () => {
-    const fake = fakeClient();
     const seen: OrderUpdatedNotification[] = [];
     const onWarnings = vi.fn();
-    const handler = createOrderUpdatedHandler({
-      client: fake.client,
-      environment: 'test',
+    const { fake, handler } = handlerOver({
       onWarnings,
       onOrderUpdated: (_order, notification) => void seen.push(notification),
     });
@@ -177,12 +171,9 @@ describe('createOrderUpdatedHandler', () => {
   });
 
   it('answers 500 when the fetch or onOrderUpdated fails, reporting the stage', async () => {
-    const fake = fakeClient();
     const onError = vi.fn();
     let fail = true;
-    const handler = createOrderUpdatedHandler({
-      client: fake.client,
-      environment: 'test',
+    const { fake, handler } = handlerOver({
       onError,
       onOrderUpdated() {
         if (fail) throw new Error('database down');
@@ -209,11 +200,8 @@ describe('createOrderUpdatedHandler', () => {
   });
 
   it('reports warnings through onWarnings and still handles the notification', async () => {
-    const fake = fakeClient();
     const onWarnings = vi.fn();
-    const handler = createOrderUpdatedHandler({
-      client: fake.client,
-      environment: 'test',
+    const { fake, handler } = handlerOver({
       onWarnings,
       onOrderUpdated() {},
     });
@@ -226,11 +214,8 @@ describe('createOrderUpdatedHandler', () => {
 
   describe('coalescing', () => {
     it('runs one fetch per order in flight and exactly one follow-up for everything that arrived meanwhile', async () => {
-      const fake = fakeClient();
       const versions: number[] = [];
-      const handler = createOrderUpdatedHandler({
-        client: fake.client,
-        environment: 'test',
+      const { fake, handler } = handlerOver({
         onOrderUpdated: (order) => {
           versions.push(order.version);
         },
@@ -257,11 +242,8 @@ describe('createOrderUpdatedHandler', () => {
     });
 
     it('gives the follow-up the latest notification', async () => {
-      const fake = fakeClient();
       const extras: string[] = [];
-      const handler = createOrderUpdatedHandler({
-        client: fake.client,
-        environment: 'test',
+      const { fake, handler } = handlerOver({
         onOrderUpdated: (_order, n) => {
           extras.push(new URLSearchParams(n.extra).get('n') ?? '');
         },
@@ -278,11 +260,8 @@ describe('createOrderUpdatedHandler', () => {
     });
 
     it('lets notifications that arrive before a round starts share it', async () => {
-      const fake = fakeClient();
       const extras: string[] = [];
-      const handler = createOrderUpdatedHandler({
-        client: fake.client,
-        environment: 'test',
+      const { fake, handler } = handlerOver({
         onOrderUpdated: (_order, n) => {
           extras.push(new URLSearchParams(n.extra).get('n') ?? '');
         },
@@ -296,10 +275,7 @@ describe('createOrderUpdatedHandler', () => {
     });
 
     it('does not let different orders wait on each other', async () => {
-      const fake = fakeClient();
-      const handler = createOrderUpdatedHandler({
-        client: fake.client,
-        environment: 'test',
+      const { fake, handler } = handlerOver({
         onOrderUpdated() {},
       });
       void handler(new Request(callbackUrl(1)));
@@ -311,10 +287,7 @@ describe('createOrderUpdatedHandler', () => {
     });
 
     it('answers every notification of a failed follow-up with 500, and starts fresh afterwards', async () => {
-      const fake = fakeClient();
-      const handler = createOrderUpdatedHandler({
-        client: fake.client,
-        environment: 'test',
+      const { fake, handler } = handlerOver({
         onOrderUpdated() {},
       });
       const first = handler(new Request(callbackUrl(1)));
@@ -333,11 +306,8 @@ describe('createOrderUpdatedHandler', () => {
     });
 
     it('a storm of 1,000 notifications for 10 orders costs at most two fetches per order per burst', async () => {
-      const fake = fakeClient();
       const handled = vi.fn();
-      const handler = createOrderUpdatedHandler({
-        client: fake.client,
-        environment: 'test',
+      const { fake, handler } = handlerOver({
         onOrderUpdated: handled,
       });
       for (let burst = 1; burst <= 2; burst++) {
@@ -389,14 +359,11 @@ describe('createOrderUpdatedHandler', () => {
     }
 
     it('answers 500 when a round hangs, and lets the next notification start a fresh round', async () => {
-      const fake = fakeClient();
       const clock = manualClock();
       const onError = vi.fn();
       let hang = true;
       const handled: number[] = [];
-      const handler = createOrderUpdatedHandler({
-        client: fake.client,
-        environment: 'test',
+      const { fake, handler } = handlerOver({
         timeoutMs: 30_000,
         clock,
         onError,
@@ -467,9 +434,7 @@ describe('createOrderUpdatedHandler', () => {
 
     it('refuses a timeout that is not a positive number', () => {
       expect(() =>
-        createOrderUpdatedHandler({
-          client: fakeClient().client,
-          environment: 'test',
+        handlerOver({
           timeoutMs: 0,
           onOrderUpdated() {},
         }),
@@ -479,12 +444,9 @@ describe('createOrderUpdatedHandler', () => {
 
   describe("acknowledge: 'immediately'", () => {
     it('answers 202 once enqueue accepted, without fetching; process() does the work later', async () => {
-      const fake = fakeClient();
       const queue: OrderUpdatedNotification[] = [];
       const handled = vi.fn();
-      const handler = createOrderUpdatedHandler({
-        client: fake.client,
-        environment: 'test',
+      const { fake, handler } = handlerOver({
         acknowledge: 'immediately',
         enqueue: (n) => {
           queue.push(n);
@@ -505,11 +467,8 @@ describe('createOrderUpdatedHandler', () => {
     });
 
     it('process() rejects without fetching when no onOrderUpdated was given', async () => {
-      const fake = fakeClient();
       const queue: OrderUpdatedNotification[] = [];
-      const handler = createOrderUpdatedHandler({
-        client: fake.client,
-        environment: 'test',
+      const { fake, handler } = handlerOver({
         acknowledge: 'immediately',
         enqueue: (n) => void queue.push(n),
       });
@@ -520,9 +479,7 @@ describe('createOrderUpdatedHandler', () => {
 
     it('answers 500 when enqueue fails', async () => {
       const onError = vi.fn();
-      const handler = createOrderUpdatedHandler({
-        client: fakeClient().client,
-        environment: 'test',
+      const { handler } = handlerOver({
         acknowledge: 'immediately',
         enqueue: async () => {
           throw new Error('queue full');
@@ -535,9 +492,7 @@ describe('createOrderUpdatedHandler', () => {
 
     it('still refuses bad requests before enqueueing', async () => {
       const enqueue = vi.fn();
-      const handler = createOrderUpdatedHandler({
-        client: fakeClient().client,
-        environment: 'test',
+      const { handler } = handlerOver({
         acknowledge: 'immediately',
         enqueue,
       });
@@ -549,12 +504,7 @@ describe('createOrderUpdatedHandler', () => {
   });
 
   it('is a Workers-style module: handler.fetch is the handler', async () => {
-    const fake = fakeClient();
-    const handler = createOrderUpdatedHandler({
-      client: fake.client,
-      environment: 'test',
-      onOrderUpdated() {},
-    });
+    const { handler } = handlerOver({ onOrderUpdated() {} });
     const worker = { fetch: handler.fetch };
     expect((await worker.fetch(new Request(callbackUrl(), { method: 'POST' }))).status).toBe(405);
   });
