@@ -6,7 +6,7 @@ import {
   renderCacheKey,
   renderMockup,
 } from '../src/index.ts';
-import { pngBytes, setup } from './helpers.ts';
+import { pngBytes, setup, studioPrint } from './helpers.ts';
 
 const json = (body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), {
@@ -61,9 +61,7 @@ describe('renderMockup edges', () => {
     const { seed, clock } = s.sandbox;
     const events: RenderProgressEvent[] = [];
     const result = await renderMockup(s.client, {
-      sceneReference: seed.scenes.studio,
-      productReference: seed.products.print,
-      perspectiveReference: seed.perspectives.studioFront,
+      ...studioPrint(seed),
       image: await s.client.uploadImage(pngBytes()),
       clock,
       onProgress: (e) => events.push(e),
@@ -86,9 +84,7 @@ describe('renderMockup edges', () => {
     const started = clock.now();
     const waits: number[] = [];
     const result = await renderMockup(s.client, {
-      sceneReference: seed.scenes.studio,
-      productReference: seed.products.print,
-      perspectiveReference: seed.perspectives.studioFront,
+      ...studioPrint(seed),
       image,
       clock,
       onProgress: (e) => {
@@ -113,9 +109,7 @@ describe('renderMockup edges', () => {
     const { seed, clock } = s.sandbox;
     const waits: number[] = [];
     await renderMockup(s.client, {
-      sceneReference: seed.scenes.studio,
-      productReference: seed.products.print,
-      perspectiveReference: seed.perspectives.studioFront,
+      ...studioPrint(seed),
       image: await s.client.uploadImage(pngBytes()),
       clock,
       onProgress: (e) => {
@@ -134,9 +128,7 @@ describe('renderMockup edges', () => {
     store.set(key, 'Render_0000000000000000000000000X');
     const events: RenderProgressEvent[] = [];
     const result = await renderMockup(s.client, {
-      sceneReference: seed.scenes.studio,
-      productReference: seed.products.print,
-      perspectiveReference: seed.perspectives.studioFront,
+      ...studioPrint(seed),
       image,
       clock,
       cache: store,
@@ -154,9 +146,7 @@ describe('renderMockup edges', () => {
     const s = setup({ renderProcessingMs: 1_000 });
     const { seed, clock } = s.sandbox;
     const query = {
-      sceneReference: seed.scenes.studio,
-      productReference: seed.products.print,
-      perspectiveReference: seed.perspectives.studioFront,
+      ...studioPrint(seed),
       clock,
     };
     await renderMockup(s.client, { ...query, image: await s.client.uploadImage(pngBytes(1)) });
@@ -175,18 +165,14 @@ describe('renderMockup edges', () => {
     s.sandbox.control.setRendertokenLimit(1);
     const image = await s.client.uploadImage(pngBytes());
     await renderMockup(s.client, {
-      sceneReference: seed.scenes.studio,
-      productReference: seed.products.print,
-      perspectiveReference: seed.perspectives.studioFront,
+      ...studioPrint(seed),
       image,
       clock,
       pollIntervalMs: 1_000,
     }).catch(() => undefined);
     const started = clock.now();
     const pending = renderMockup(s.client, {
-      sceneReference: seed.scenes.studio,
-      productReference: seed.products.print,
-      perspectiveReference: seed.perspectives.studioFront,
+      ...studioPrint(seed),
       image: await s.client.uploadImage(pngBytes(9)),
       clock,
       waitForTokens: true,

@@ -49,3 +49,19 @@ export function setup(
     count: (prefix) => requests.filter((r) => r.startsWith(prefix)).length,
   };
 }
+
+type Seed = ReturnType<typeof createSandbox>['seed'];
+
+/** The seeded studio print: its composition costs 1 token. */
+export const studioPrint = (seed: Seed) => ({
+  sceneReference: seed.scenes.studio,
+  productReference: seed.products.print,
+  perspectiveReference: seed.perspectives.studioFront,
+});
+
+/** The seeded lifestyle poster: its composition costs 5 tokens. */
+export const lifestylePoster = (seed: Seed) => ({
+  sceneReference: seed.scenes.lifestyle,
+  productReference: seed.products.poster,
+  perspectiveReference: seed.perspectives.lifestyleWide,
+});

@@ -8,7 +8,7 @@ import {
   renderCacheKey,
   renderMany,
 } from '../src/index.ts';
-import { pngBytes, setup } from './helpers.ts';
+import { lifestylePoster, pngBytes, setup, studioPrint } from './helpers.ts';
 
 describe('plan', () => {
   it('counts each distinct composition + image once and says what fits before the reset', async () => {
@@ -17,14 +17,10 @@ describe('plan', () => {
     const a = await s.client.uploadImage(pngBytes(1));
     const b = await s.client.uploadImage(pngBytes(2));
     const studio = {
-      sceneReference: seed.scenes.studio,
-      productReference: seed.products.print,
-      perspectiveReference: seed.perspectives.studioFront,
+      ...studioPrint(seed),
     }; // 1 token
     const expensive = {
-      sceneReference: seed.scenes.lifestyle,
-      productReference: seed.products.poster,
-      perspectiveReference: seed.perspectives.lifestyleWide,
+      ...lifestylePoster(seed),
     }; // 5 tokens
     const jobs: RenderJob[] = [
       { ...studio, image: a }, // 0: 1
@@ -69,9 +65,7 @@ describe('plan', () => {
       s.client,
       [
         {
-          sceneReference: seed.scenes.studio,
-          productReference: seed.products.print,
-          perspectiveReference: seed.perspectives.studioFront,
+          ...studioPrint(seed),
           image,
         },
       ],
@@ -88,9 +82,7 @@ describe('renderMany', () => {
     const { seed, clock } = s.sandbox;
     const images = await Promise.all([1, 2, 3, 4, 5].map((v) => s.client.uploadImage(pngBytes(v))));
     const studio = {
-      sceneReference: seed.scenes.studio,
-      productReference: seed.products.print,
-      perspectiveReference: seed.perspectives.studioFront,
+      ...studioPrint(seed),
     };
     const jobs: RenderJob[] = [
       ...images.map((image) => ({ ...studio, image })),
@@ -134,9 +126,7 @@ describe('renderMany', () => {
     const { seed, clock } = s.sandbox;
     const images = await Promise.all([1, 2].map((v) => s.client.uploadImage(pngBytes(v))));
     const jobs = images.map((image) => ({
-      sceneReference: seed.scenes.studio,
-      productReference: seed.products.print,
-      perspectiveReference: seed.perspectives.studioFront,
+      ...studioPrint(seed),
       image,
     }));
     const { results } = await renderMany(s.client, jobs, { clock, waitForTokens: true });

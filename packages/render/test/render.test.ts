@@ -12,7 +12,7 @@ import {
   RendertokenLimitError,
   renderMockup,
 } from '../src/index.ts';
-import { pngBytes, setup } from './helpers.ts';
+import { lifestylePoster, pngBytes, setup, studioPrint } from './helpers.ts';
 
 const MINUTE = 60_000;
 
@@ -30,9 +30,7 @@ describe('renderMockup against the sandbox', () => {
     const events: RenderProgressEvent[] = [];
     const started = clock.now();
     const result = await renderMockup(s.client, {
-      sceneReference: seed.scenes.studio,
-      productReference: seed.products.print,
-      perspectiveReference: seed.perspectives.studioFront,
+      ...studioPrint(seed),
       image,
       clock,
       onProgress: (e) => events.push(e),
@@ -76,9 +74,7 @@ describe('renderMockup against the sandbox', () => {
     const s = setup({ renderProcessingMs: 10_000 });
     const { seed, clock } = s.sandbox;
     const options = {
-      sceneReference: seed.scenes.studio,
-      productReference: seed.products.print,
-      perspectiveReference: seed.perspectives.studioFront,
+      ...studioPrint(seed),
       image: pngBytes(3),
       clock,
     };
@@ -176,9 +172,7 @@ describe('renderMockup against the sandbox', () => {
     const s = setup({ rendertokenLimit: 4 });
     const { seed, clock } = s.sandbox;
     const error = await renderMockup(s.client, {
-      sceneReference: seed.scenes.lifestyle,
-      productReference: seed.products.poster,
-      perspectiveReference: seed.perspectives.lifestyleWide,
+      ...lifestylePoster(seed),
       image: await uploaded(s),
       clock,
     }).catch((e: unknown) => e);
@@ -195,9 +189,7 @@ describe('renderMockup against the sandbox', () => {
     const { seed, clock } = s.sandbox;
     const image = await uploaded(s);
     const query = {
-      sceneReference: seed.scenes.lifestyle,
-      productReference: seed.products.poster,
-      perspectiveReference: seed.perspectives.lifestyleWide,
+      ...lifestylePoster(seed),
       clock,
     };
     await renderMockup(s.client, { ...query, image }); // 5 of 6 spent
@@ -219,9 +211,7 @@ describe('renderMockup against the sandbox', () => {
     const s = setup({ rendertokenLimit: 1, renderProcessingMs: 1_000 });
     const { seed, clock } = s.sandbox;
     const query = {
-      sceneReference: seed.scenes.studio,
-      productReference: seed.products.print,
-      perspectiveReference: seed.perspectives.studioFront,
+      ...studioPrint(seed),
       clock,
     };
     await renderMockup(s.client, { ...query, image: await uploaded(s) });
@@ -241,9 +231,7 @@ describe('renderMockup against the sandbox', () => {
     const s = setup({ rendertokenLimit: 3 });
     const { seed, clock } = s.sandbox;
     const error = await renderMockup(s.client, {
-      sceneReference: seed.scenes.lifestyle,
-      productReference: seed.products.poster,
-      perspectiveReference: seed.perspectives.lifestyleWide,
+      ...lifestylePoster(seed),
       image: await uploaded(s),
       clock,
       waitForTokens: true,
@@ -257,9 +245,7 @@ describe('renderMockup against the sandbox', () => {
     const { seed, clock, control } = s.sandbox;
     const image = await uploaded(s);
     const options = {
-      sceneReference: seed.scenes.studio,
-      productReference: seed.products.print,
-      perspectiveReference: seed.perspectives.studioFront,
+      ...studioPrint(seed),
       image,
       clock,
     };
@@ -292,9 +278,7 @@ describe('renderMockup against the sandbox', () => {
     const image = await uploaded(s);
     const started = clock.now();
     const result = await renderMockup(s.client, {
-      sceneReference: seed.scenes.studio,
-      productReference: seed.products.print,
-      perspectiveReference: seed.perspectives.studioFront,
+      ...studioPrint(seed),
       image,
       clock,
     });
@@ -312,9 +296,7 @@ describe('renderMockup against the sandbox', () => {
     const reason = new Error('user navigated away');
     let polls = 0;
     const error = await renderMockup(s.client, {
-      sceneReference: seed.scenes.studio,
-      productReference: seed.products.print,
-      perspectiveReference: seed.perspectives.studioFront,
+      ...studioPrint(seed),
       image: await uploaded(s),
       clock,
       signal: controller.signal,
@@ -332,9 +314,7 @@ describe('renderMockup against the sandbox', () => {
     const { seed, clock } = s.sandbox;
     const started = clock.now();
     const error = await renderMockup(s.client, {
-      sceneReference: seed.scenes.studio,
-      productReference: seed.products.print,
-      perspectiveReference: seed.perspectives.studioFront,
+      ...studioPrint(seed),
       image: await uploaded(s),
       clock,
       timeoutMs: 150_000,
@@ -352,9 +332,7 @@ describe('renderMockup against the sandbox', () => {
     const results = await Promise.all(
       Array.from({ length: 10 }, () =>
         renderMockup(s.client, {
-          sceneReference: seed.scenes.studio,
-          productReference: seed.products.print,
-          perspectiveReference: seed.perspectives.studioFront,
+          ...studioPrint(seed),
           image,
           clock,
         }),
@@ -376,9 +354,7 @@ describe('renderMockup against the sandbox', () => {
     const image = await uploaded(s);
     const store = new MemoryRenderStore();
     const options = {
-      sceneReference: seed.scenes.studio,
-      productReference: seed.products.print,
-      perspectiveReference: seed.perspectives.studioFront,
+      ...studioPrint(seed),
       image,
       clock,
       cache: store,
@@ -399,9 +375,7 @@ describe('renderMockup against the sandbox', () => {
     const results = await Promise.all(
       Array.from({ length: 10 }, () =>
         renderMockup(s.client, {
-          sceneReference: seed.scenes.studio,
-          productReference: seed.products.print,
-          perspectiveReference: seed.perspectives.studioFront,
+          ...studioPrint(seed),
           image: pngBytes(5),
           clock,
         }),
@@ -417,9 +391,7 @@ describe('renderMockup against the sandbox', () => {
     const { seed } = s.sandbox;
     const started = Date.now();
     const result = await renderMockup(s.client, {
-      sceneReference: seed.scenes.studio,
-      productReference: seed.products.print,
-      perspectiveReference: seed.perspectives.studioFront,
+      ...studioPrint(seed),
       image: await uploaded(s),
       pollIntervalMs: 25,
     });

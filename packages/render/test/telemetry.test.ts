@@ -8,7 +8,7 @@ import { createSandbox } from '@partner-print/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { otel } from '../../client/test/otel.ts';
 import { renderMany, renderMockup } from '../src/index.ts';
-import { pngBytes, setup } from './helpers.ts';
+import { pngBytes, setup, studioPrint } from './helpers.ts';
 
 const sdk = otel();
 beforeAll(() => {
@@ -42,9 +42,7 @@ describe('render telemetry', () => {
     const { seed, clock } = s.sandbox;
     const image = await s.client.uploadImage(pngBytes());
     const result = await renderMockup(s.client, {
-      sceneReference: seed.scenes.studio,
-      productReference: seed.products.print,
-      perspectiveReference: seed.perspectives.studioFront,
+      ...studioPrint(seed),
       image,
       clock,
     });
@@ -81,9 +79,7 @@ describe('render telemetry', () => {
     const { seed, clock } = sandbox;
     const image = await client.uploadImage(pngBytes());
     const job = {
-      sceneReference: seed.scenes.studio,
-      productReference: seed.products.print,
-      perspectiveReference: seed.perspectives.studioFront,
+      ...studioPrint(seed),
       image,
     };
     const outcome = await renderMany(
@@ -115,9 +111,7 @@ describe('render telemetry', () => {
     const { sandbox, client } = clientWith(false);
     const { seed, clock } = sandbox;
     const job = {
-      sceneReference: seed.scenes.studio,
-      productReference: seed.products.print,
-      perspectiveReference: seed.perspectives.studioFront,
+      ...studioPrint(seed),
       image: await client.uploadImage(pngBytes()),
     };
     await renderMockup(client, { ...job, clock });
@@ -130,9 +124,7 @@ describe('render telemetry', () => {
     const s = setup({ renderProcessingMs: 1_000 });
     const { seed, clock } = s.sandbox;
     await renderMockup(s.client, {
-      sceneReference: seed.scenes.studio,
-      productReference: seed.products.print,
-      perspectiveReference: seed.perspectives.studioFront,
+      ...studioPrint(seed),
       image: await s.client.uploadImage(pngBytes()),
       clock,
       telemetry: false,
