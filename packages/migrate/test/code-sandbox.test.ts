@@ -110,6 +110,14 @@ afterEach(() => {
 const reader = () =>
   createClient({ secretKey: sandbox.keys.primary, baseUrl: sandbox.baseUrl, fetch: sandbox.fetch });
 
+/** The order as the V2 API reads it. */
+const storedOrder = async (reference: string) =>
+  (
+    await reader().get('/orders/{orderReference}', {
+      params: { path: { orderReference: reference as `Order_${string}` } },
+    })
+  ).order;
+
 async function ordersWith(customIdentifier: string) {
   const found = [];
   for await (const o of reader().paginate('/orders'))
@@ -129,9 +137,7 @@ describe('rewritten corpus against the sandbox', () => {
     expect(await again.sendToPrint(order)).toBe(reference);
     const stored = await ordersWith('web-1001');
     expect(stored.map((o) => o.reference)).toEqual([reference]);
-    const { order: read } = await reader().get('/orders/{orderReference}', {
-      params: { path: { orderReference: reference as `Order_${string}` } },
-    });
+    const read = await storedOrder(reference);
     expect(read).toMatchObject({
       reference,
       storeReference: sandbox.seed.stores.combined,
@@ -180,54 +186,31 @@ describe('rewritten corpus against the sandbox', () => {
   });
 
   it('Express callback: the rewritten route reads order_reference_v2 of a delivered legacy callback', async () => {
-    const shop = await import('./code-corpus/fetch-wrapper/expected/partner-print.ts');
-    const reference = await shop.sendToPrint({
-      id: 'web-3003',
-      lines: [{ sku: sandbox.seed.legacySkus.nonPrint, quantity: 1 }],
-    });
-    sandbox.control.setCallbackUrl(
-      sandbox.seed.stores.combined,
+    const { reference, url } = await shippedWithCallback(
+      'web-3003',
       'https://shop.example/partner-print/order-updated',
     );
-    sandbox.control.ship(reference);
-    await sandbox.control.runDueDeliveries();
-    const delivered = callbacks.find((u) => new URL(u).searchParams.get('order_reference_v2') === reference);
-    expect(delivered, `callbacks: ${callbacks.join(', ')}`).toBeDefined();
-    const url = new URL(delivered!);
     const server = await expressServer();
     const route = routes.get(url.pathname);
     expect(route).toBeDefined();
     let sent: number | undefined;
     await route?.({ query: Object.fromEntries(url.searchParams) }, { sendStatus: (n: number) => (sent = n) });
     expect(sent).toBe(204);
-    const { order } = await reader().get('/orders/{orderReference}', {
-      params: { path: { orderReference: reference as `Order_${string}` } },
-    });
+    const order = await storedOrder(reference);
     expect(url.searchParams.get('custom_reference')).toBe('web-3003');
     expect(server.statuses.get('web-3003')).toEqual(order.status);
   });
 
   it('Workers callback: the rewritten handler reads order_reference_v2 of a delivered legacy callback', async () => {
-    const shop = await import('./code-corpus/fetch-wrapper/expected/partner-print.ts');
-    const reference = await shop.sendToPrint({
-      id: 'web-2002',
-      lines: [{ sku: sandbox.seed.legacySkus.nonPrint, quantity: 1 }],
-    });
-    sandbox.control.setCallbackUrl(
-      sandbox.seed.stores.combined,
+    const { reference, url } = await shippedWithCallback(
+      'web-2002',
       'https://shop.example/partner-print/callback',
     );
-    sandbox.control.ship(reference);
-    await sandbox.control.runDueDeliveries();
-    const delivered = callbacks.find((u) => new URL(u).searchParams.get('order_reference_v2') === reference);
-    expect(delivered, `callbacks: ${callbacks.join(', ')}`).toBeDefined();
     const worker = (await import('./code-corpus/workers-handler/expected/worker.ts')).default;
-    const res = await worker.fetch(new Request(delivered!), { PP_PARTNER_CODE: '', PP_API_KEY: '' });
+    const res = await worker.fetch(new Request(url), { PP_PARTNER_CODE: '', PP_API_KEY: '' });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { reference: string; status: unknown };
-    const { order } = await reader().get('/orders/{orderReference}', {
-      params: { path: { orderReference: reference as `Order_${string}` } },
-    });
+    const order = await storedOrder(reference);
     expect(body).toEqual({ reference, status: order.status });
   });
 
@@ -239,9 +222,7 @@ describe('rewritten corpus against the sandbox', () => {
     const { GET } = (await import(corpusPath('nextjs-route/expected/route.ts'))) as {
       GET: (req: { nextUrl: URL }) => Promise<Response>;
     };
-    const { order } = await reader().get('/orders/{orderReference}', {
-      params: { path: { orderReference: reference as `Order_${string}` } },
-    });
+    const order = await storedOrder(reference);
     for (let run = 0; run < 2; run++) {
       const res = await GET({ nextUrl: url });
       expect(res.status).toBe(200);
@@ -276,9 +257,7 @@ describe('rewritten corpus against the sandbox', () => {
     } as never);
     const handler = handlers.get(url.pathname);
     expect(handler).toBeDefined();
-    const { order } = await reader().get('/orders/{orderReference}', {
-      params: { path: { orderReference: reference as `Order_${string}` } },
-    });
+    const order = await storedOrder(reference);
     for (let run = 0; run < 2; run++) {
       let code: number | undefined;
       const reply = {
