@@ -9,6 +9,19 @@ async function code(res: Response) {
   return { status: res.status, code: res.status >= 400 ? (await json<Err>(res)).code : undefined };
 }
 
+type Shipped = Awaited<ReturnType<Setup['shipped']>>;
+
+/** A pending item-issues claim for one item of `orderlineIndex` (wrong item, no evidence needed). */
+async function wrongItemClaim(s: Setup, sh: Shipped, orderlineIndex = 0) {
+  const claimline = {
+    orderlineIndex,
+    quantity: 1,
+    claimcategoryReference: s.seed.claimcategories.wrongItem,
+    evidenceReferences: [],
+  };
+  return json<Created>(await s.a.post('/claim-item-issues', { claim: { ...sh, claimlines: [claimline] } }));
+}
+
 async function evidenceList(s: Setup, n: number) {
   const refs: string[] = [];
   for (let i = 0; i < n; i++) refs.push(await s.evidence());
@@ -523,21 +536,7 @@ describe('claims: list, detail, retract, decisions', () => {
   it('retracts only pending claims: 204, then 409 claim_not_pending; 404 for others', async () => {
     const s = setup();
     const sh = await s.shipped();
-    const c = await json<Created>(
-      await s.a.post('/claim-item-issues', {
-        claim: {
-          ...sh,
-          claimlines: [
-            {
-              orderlineIndex: 0,
-              quantity: 1,
-              claimcategoryReference: s.seed.claimcategories.wrongItem,
-              evidenceReferences: [],
-            },
-          ],
-        },
-      }),
-    );
+    const c = await wrongItemClaim(s, sh);
     expect((await s.b.post(`/claims/${c.claim.reference}/retract`)).status).toBe(404);
     expect((await s.b.get(`/claims/${c.claim.reference}`)).status).toBe(404);
     await s.sandbox.control.advance(HOUR);
@@ -552,21 +551,7 @@ describe('claims: list, detail, retract, decisions', () => {
       status: 409,
       code: 'claim_not_pending',
     });
-    const c2 = await json<Created>(
-      await s.a.post('/claim-item-issues', {
-        claim: {
-          ...sh,
-          claimlines: [
-            {
-              orderlineIndex: 1,
-              quantity: 1,
-              claimcategoryReference: s.seed.claimcategories.wrongItem,
-              evidenceReferences: [],
-            },
-          ],
-        },
-      }),
-    );
+    const c2 = await wrongItemClaim(s, sh, 1);
     s.sandbox.control.decideClaim(c2.claim.reference, { outcome: 'refund' });
     expect(await code(await s.a.post(`/claims/${c2.claim.reference}/retract`))).toEqual({
       status: 409,
@@ -579,21 +564,7 @@ describe('claims: list, detail, retract, decisions', () => {
     const refs: string[] = [];
     for (let i = 0; i < 3; i++) {
       const sh = await s.shipped();
-      const c = await json<Created>(
-        await s.a.post('/claim-item-issues', {
-          claim: {
-            ...sh,
-            claimlines: [
-              {
-                orderlineIndex: 0,
-                quantity: 1,
-                claimcategoryReference: s.seed.claimcategories.wrongItem,
-                evidenceReferences: [],
-              },
-            ],
-          },
-        }),
-      );
+      const c = await wrongItemClaim(s, sh);
       refs.push(c.claim.reference);
       await s.sandbox.control.advance(HOUR);
     }
