@@ -18,7 +18,8 @@
 //   2. once the timed files are done, everything at normal priority (the background's running steps move to
 //      the normal class: see tools/ci/background.ts): the runtime matrix (flows with deadlines, beside
 //      nothing but the background), then in two lanes side by side the suites that hold no timing
-//      assertion (UNTIMED) and the listed files of the others (`test:untimed`, two at a time);
+//      assertion (UNTIMED) and the listed files of the others (`test:untimed`, two at a time), each lane
+//      two packages at a time (LANE_PACKAGES);
 //   3. one closing line, "N passed, N failed", over every vitest report.
 //
 // `pnpm test --from=shipping` runs only the checks of what ships (build, tarballs, consumers, size, runtime
@@ -110,11 +111,28 @@ const reporters = (file: string) => [
   `--outputFile.json=.test-results/${file}`,
 ];
 
-/** `turbo run <task>` one package at a time, each package's vitest reporting into `.test-results/<report>`. */
-const suites = (task: string, report: string, filters: string[] = [], vitestArgs: string[] = []) => [
-  ...['exec', 'turbo', 'run', task, '--concurrency=1', ...filters],
+/**
+ * `turbo run <task>`, `concurrency` packages at a time (one unless said), each package's vitest reporting
+ * into `.test-results/<report>`.
+ */
+const suites = (
+  task: string,
+  report: string,
+  filters: string[] = [],
+  vitestArgs: string[] = [],
+  concurrency = 1,
+) => [
+  ...['exec', 'turbo', 'run', task, `--concurrency=${concurrency}`, ...filters],
   ...['--', ...vitestArgs, ...reporters(report)],
 ];
+
+/**
+ * Packages at once in each of the two lanes after the runtime matrix. One at a time, the lanes kept the
+ * two cores about 70 % busy (a package's vitest starting up on one core, the last long file of a package
+ * running alone, the docs' browser files waiting on page loads); two at a time, one package's start and
+ * tail overlap another's files. Nothing there bounds a duration (their timeouts bound hangs).
+ */
+const LANE_PACKAGES = 2;
 
 /** Runs the steps one after another; stops at the first failure. Returns the failed step, if any. */
 async function lane(run: Run, steps: string[][]): Promise<string[]> {
@@ -190,9 +208,10 @@ async function main(): Promise<number> {
               'vitest.json',
               UNTIMED.map((name) => `--filter=${name}`),
               ['--mode=files'],
+              LANE_PACKAGES,
             ),
           ]),
-          rest('listed', [suites('test:untimed', 'untimed.json')]),
+          rest('listed', [suites('test:untimed', 'untimed.json', [], [], LANE_PACKAGES)]),
         ]),
   ]);
   const failed = [...new Set(lanes.flat())];
