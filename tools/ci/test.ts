@@ -12,9 +12,10 @@
 //        projects) and the size budgets; beside them one type check of the whole repository with every
 //        package's type tests (`pnpm typecheck:all`: one program over tsconfig.check.json instead of one per
 //        package, each of which checked the sources of the packages it imports again), then the independent
-//        validators and the READMEs. Nothing there bounds a duration. The timed files use about one core of
-//        the two; the background takes the other (with tsgo's type check it had done its first steps
-//        ~60 s before the timed files ended, and the validators fill that time);
+//        validators and the READMEs; from the start, the docs site (the docs suite uses it in step 2).
+//        Nothing there bounds a duration. The timed files use about one core of the two; the background
+//        takes the other (with tsgo's type check it had done its first steps ~60 s before the timed files
+//        ended, and the validators fill that time);
 //   2. once the timed files are done, everything at normal priority (the background's running steps move to
 //      the normal class: see tools/ci/background.ts): the runtime matrix (flows with deadlines, beside
 //      nothing but the background), then in two lanes side by side the suites that hold no timing
@@ -175,6 +176,11 @@ async function main(): Promise<number> {
   const typed = shippingOnly
     ? []
     : lane(idle('types'), [['run', 'typecheck:all', ...reporters('types.json')]]);
+  // The docs site, which the docs suite's global setup would otherwise build first in step 2 (it builds
+  // only when docs/dist is missing or older than its inputs); the docs suite waits for it.
+  const site = shippingOnly
+    ? Promise.resolve([])
+    : lane(idle('site'), [['--filter', '@partner-print/docs', 'run', 'build:site']]);
   // The validators and READMEs: in the background once the builds (and the type check) are done.
   const checked = after([built, Promise.resolve(typed)], () =>
     lane(idle('checks'), [
@@ -194,23 +200,29 @@ async function main(): Promise<number> {
   const matrix = after([built, Promise.resolve(timed)], () =>
     lane({ label: 'runtimes' }, [['run', 'test:runtimes', '--no-build']]),
   );
-  const rest = (label: string, steps: string[][]) => after([matrix], () => lane({ label }, steps));
+  const rest = (label: string, steps: string[][], before: Promise<string[]>[] = []) =>
+    after([matrix, ...before], () => lane({ label }, steps));
   const lanes = await Promise.all([
     packed,
     typed,
     checked,
+    site,
     ...(shippingOnly
       ? []
       : [
-          rest('suites', [
-            suites(
-              'test',
-              'vitest.json',
-              UNTIMED.map((name) => `--filter=${name}`),
-              ['--mode=files'],
-              LANE_PACKAGES,
-            ),
-          ]),
+          rest(
+            'suites',
+            [
+              suites(
+                'test',
+                'vitest.json',
+                UNTIMED.map((name) => `--filter=${name}`),
+                ['--mode=files'],
+                LANE_PACKAGES,
+              ),
+            ],
+            [site],
+          ),
           rest('listed', [suites('test:untimed', 'untimed.json', [], [], LANE_PACKAGES)]),
         ]),
   ]);
