@@ -19,8 +19,8 @@
 //   2. once the timed files are done, everything at normal priority (the background's running steps move to
 //      the normal class: see tools/ci/background.ts): the runtime matrix (flows with deadlines, beside
 //      nothing but the background), then in two lanes side by side the suites that hold no timing
-//      assertion (UNTIMED) and the listed files of the others (`test:untimed`, two at a time), each lane
-//      two packages at a time (LANE_PACKAGES);
+//      assertion (UNTIMED) and the listed files of the others (`test:untimed`, two at a time, two
+//      packages at a time: LANE_PACKAGES);
 //   3. one closing line, "N passed, N failed", over every vitest report.
 //
 // `pnpm test --from=shipping` runs only the checks of what ships (build, tarballs, consumers, size, runtime
@@ -128,10 +128,12 @@ const suites = (
 ];
 
 /**
- * Packages at once in each of the two lanes after the runtime matrix. One at a time, the lanes kept the
- * two cores about 70 % busy (a package's vitest starting up on one core, the last long file of a package
- * running alone, the docs' browser files waiting on page loads); two at a time, one package's start and
- * tail overlap another's files. Nothing there bounds a duration (their timeouts bound hangs).
+ * Packages at once in the lane of listed files after the runtime matrix. One at a time, the two lanes kept
+ * the two cores about 70 % busy (a package's vitest starting up on one core, the last long file of a
+ * package running alone); two at a time, one package's start and tail overlap another's files. Nothing
+ * there bounds a duration (their timeouts bound hangs). The suites' lane stays one at a time: sandbox's
+ * CLI test stops `tsx` with SIGTERM, and tsx kills its child when that does not confirm the signal
+ * within 30 ms, which it missed beside docs' Chromium on a loaded machine.
  */
 const LANE_PACKAGES = 2;
 
@@ -218,7 +220,6 @@ async function main(): Promise<number> {
                 'vitest.json',
                 UNTIMED.map((name) => `--filter=${name}`),
                 ['--mode=files'],
-                LANE_PACKAGES,
               ),
             ],
             [site],
