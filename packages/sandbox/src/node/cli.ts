@@ -49,16 +49,6 @@ async function main() {
     docsFile: values.docs ?? findBuiltDocs(process.cwd()),
   });
   const { keys, seed } = server.sandbox;
-  console.log(`Partner Print sandbox listening
-  base URL       ${server.url}
-  control API    ${server.origin}/_sandbox
-  docs           ${server.docs ? `${server.origin}/docs` : 'none (pass --docs FILE)'}
-  clock          ${values['virtual-time'] ? 'virtual' : 'real'}
-  keys           primary   ${keys.primary}   (organization A)
-                 secondary ${keys.secondary}   (organization A)
-                 other     ${keys.other}   (organization B)
-  stores         combined ${seed.stores.combined}  dropship ${seed.stores.dropship}
-Seed references: GET ${server.origin}/_sandbox. Stop with Ctrl+C.`);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -74,6 +64,18 @@ Seed references: GET ${server.origin}/_sandbox. Stop with Ctrl+C.`);
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
+  // Announced only once a signal stops the server cleanly: a supervisor (or a test) that signals as soon as
+  // it reads this must not meet the default action, which would end the process before the server closes.
+  console.log(`Partner Print sandbox listening
+  base URL       ${server.url}
+  control API    ${server.origin}/_sandbox
+  docs           ${server.docs ? `${server.origin}/docs` : 'none (pass --docs FILE)'}
+  clock          ${values['virtual-time'] ? 'virtual' : 'real'}
+  keys           primary   ${keys.primary}   (organization A)
+                 secondary ${keys.secondary}   (organization A)
+                 other     ${keys.other}   (organization B)
+  stores         combined ${seed.stores.combined}  dropship ${seed.stores.dropship}
+Seed references: GET ${server.origin}/_sandbox. Stop with Ctrl+C.`);
 }
 
 main().catch((err: unknown) => {
