@@ -24,14 +24,11 @@ import {
 } from './transport.ts';
 import type {
   ClientInit,
-  HttpMethod,
   InitParam,
   Media,
-  MethodResult,
   PartnerPrintBaseClient,
   PathsWith,
   ResponseData,
-  StrictMethod,
   ThrowingMethod,
 } from './types.ts';
 
@@ -134,38 +131,38 @@ export function createCore<RateLimit>(
     method,
     path: template.replace(/\{([^}]+)\}/g, (m, name: string) => String(pathParam(init, name) ?? m)),
   });
-  // One async function for both forms (`whole`: with the response): get/post pay for one await, not two.
-  async function request(
-    method: 'GET' | 'POST',
-    template: string,
-    init: object | undefined,
-    whole: true,
-  ): Promise<Whole>;
-  async function request(
-    method: 'GET' | 'POST',
-    template: string,
-    init: object | undefined,
-    whole: false,
-  ): Promise<unknown>;
-  async function request(method: 'GET' | 'POST', template: string, init: object | undefined, whole: boolean) {
-    let error: unknown;
-    try {
-      const result = await send(method, template, init);
-      if (result.response.ok) return whole ? { data: result.data, response: result.response } : result.data;
-      const ctx = {
-        ...context(method, template, init),
-        now: clock.now(),
-        parseRateLimit: deps.parseRateLimit,
-      };
-      error = Object.assign(errorFromResponse(result.response, result.error, ctx), spentOf(result.response));
-    } catch (e) {
-      error = e;
-    }
+  /** What a call throws: the key redacted, a POST that failed without a clear answer marked ambiguous. */
+  const failed = (method: string, init: object | undefined, error: unknown): never => {
     throw redactSecret(maybeAmbiguous(method, init, error), secretKey);
-  }
+  };
+  // Both forms (`whole`: with the response) in one `then`, not an async function: its frame and its await
+  // cost a promise and ~250 bytes per call. `send` rejects rather than throws.
+  const request = (method: 'GET' | 'POST', template: string, init: object | undefined, whole: boolean) =>
+    send(method, template, init).then(
+      (result) => {
+        // A 2xx result is openapi-fetch's `{ data, response }` as it is.
+        if (result.response.ok) return whole ? result : result.data;
+        let error: unknown;
+        try {
+          const ctx = {
+            ...context(method, template, init),
+            now: clock.now(),
+            parseRateLimit: deps.parseRateLimit,
+          };
+          error = Object.assign(
+            errorFromResponse(result.response, result.error, ctx),
+            spentOf(result.response),
+          );
+        } catch (e) {
+          error = e;
+        }
+        return failed(method, init, error);
+      },
+      (error: unknown) => failed(method, init, error),
+    );
   const core: Core = {
     call: (method, template, init) => request(method, template, init, false),
-    callWhole: (method, template, init) => request(method, template, init, true),
+    callWhole: (method, template, init) => request(method, template, init, true) as Promise<Whole>,
     context,
     clock,
     retry: settings.retry,
@@ -272,32 +269,15 @@ function guarded(raw: Raw, stack: Stack, client: CallSettings): Send {
   };
 }
 
-/** openapi-fetch's `GET`, `POST`… typed without unknown keys, each through `send`. */
+/**
+ * openapi-fetch's `GET`, `POST`… through `send` (which refuses unknown keys at run time; `StrictMethods` types
+ * them), made in a loop: written out one by one they cost 0.04 kB min+gzip in every bundle.
+ */
 function strictMethods(send: Send): StrictMethods {
-  const of = <M extends HttpMethod>(m: M): StrictMethod<paths, M> => {
-    const name = m.toUpperCase();
-    function method<
-      Path extends PathsWith<paths, M>,
-      Init extends ClientInit<paths[Path], M & keyof paths[Path]>,
-    >(
-      url: Path,
-      ...init: InitParam<Init, ClientInit<paths[Path], M & keyof paths[Path]>>
-    ): Promise<MethodResult<paths, Path, M, Init>>;
-    function method(url: string, init?: object): Promise<unknown> {
-      return send(name, url, init);
-    }
-    return method;
-  };
-  return {
-    GET: of('get'),
-    PUT: of('put'),
-    POST: of('post'),
-    DELETE: of('delete'),
-    OPTIONS: of('options'),
-    HEAD: of('head'),
-    PATCH: of('patch'),
-    TRACE: of('trace'),
-  };
+  const methods: Record<string, (url: string, init?: object) => Promise<unknown>> = {};
+  for (const name of ['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH', 'TRACE'])
+    methods[name] = (url, init) => send(name, url, init);
+  return methods as unknown as StrictMethods;
 }
 
 /** openapi-fetch's `request(method, url, init)` through `send`. */
