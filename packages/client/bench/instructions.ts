@@ -58,6 +58,11 @@ const variants: Record<string, () => () => Promise<unknown>> = {
     });
     return () => off.get(path, { params });
   },
+  // As `pnpm bench client` makes it: telemetry left at its default (no SDK registered).
+  offTelemetry: () => {
+    const off = createClient({ secretKey: key, baseUrl, fetch: transport, rateLimit: false });
+    return () => off.get(path, { params });
+  },
   on: () => {
     const on = createClient({ secretKey: key, baseUrl, fetch: transport, telemetry: false });
     return () => on.get(path, { params });
