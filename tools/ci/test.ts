@@ -19,8 +19,8 @@
 //   2. once the timed files are done, everything at normal priority (the background's running steps move to
 //      the normal class: see tools/ci/background.ts): the runtime matrix (flows with deadlines, beside
 //      nothing but the background), then in two lanes side by side the suites that hold no timing
-//      assertion (UNTIMED) and the listed files of the others (`test:untimed`, two at a time, two
-//      packages at a time: LANE_PACKAGES);
+//      assertion (UNTIMED) and the listed files of the others (`test:untimed`, two at a time, one
+//      package at a time: LANE_PACKAGES);
 //   3. one closing line, "N passed, N failed", over every vitest report.
 //
 // `pnpm test --from=shipping` runs only the checks of what ships (build, tarballs, consumers, size, runtime
@@ -128,14 +128,13 @@ const suites = (
 ];
 
 /**
- * Packages at once in the lane of listed files after the runtime matrix. One at a time, the two lanes kept
- * the two cores about 70 % busy (a package's vitest starting up on one core, the last long file of a
- * package running alone); two at a time, one package's start and tail overlap another's files. Nothing
- * there bounds a duration (their timeouts bound hangs). The suites' lane stays one at a time: sandbox's
- * CLI test stops `tsx` with SIGTERM, and tsx kills its child when that does not confirm the signal
- * within 30 ms, which it missed beside docs' Chromium on a loaded machine.
+ * Packages at once in the lane of listed files after the runtime matrix: one. Two at a time (session 27)
+ * was meant to overlap a package's start and tail with another's files, but beside the suites' lane that
+ * made four vitest processes on two cores, and the step took longer on quiet clean clones: 128 and 138 s
+ * against 122 s one at a time (and 119 s in session 26); ordering the packages longest first in one pool
+ * of three gave 126 s. The step is CPU-bound either way.
  */
-const LANE_PACKAGES = 2;
+const LANE_PACKAGES = 1;
 
 /** Runs the steps one after another; stops at the first failure. Returns the failed step, if any. */
 async function lane(run: Run, steps: string[][]): Promise<string[]> {
