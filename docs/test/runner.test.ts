@@ -8,37 +8,27 @@
  * One browser and one page load serve every test but the two that need another origin (run side by side); the
  * samples run all at once in that page, each group in a session of its own (`PartnerPrintRunner.runEach`).
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startSandboxServer } from '@partner-print/sandbox/node';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../tools/docs/lib/build.ts';
 import { PATHS } from '../../tools/docs/lib/paths.ts';
 import { BUNDLE_ELEMENT_ID } from '../../tools/docs/runner/loader.ts';
 import type { RunResult } from '../../tools/docs/runner/types.ts';
 import { type DocsServer, serveDocs } from '../../tools/docs/server.ts';
+import { launchChromium } from './chromium.ts';
 import { readManifest } from './site-files.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 const SHOTS = join(PATHS.root, '.tmp/docs');
 const pageFile = pathToFileURL(PATHS.html).href;
 
 let site: DocsServer;
 let context: BrowserContext;
 let page: Page;
-let profile: string;
+let browser: Awaited<ReturnType<typeof launchChromium>> | undefined;
 let manifest: Manifest;
 const requested: string[] = [];
 const errors: string[] = [];
@@ -51,17 +41,11 @@ function watch(p: Page): void {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`no chromium at ${CHROMIUM}: run tools/ci/install-chromium.sh`);
   mkdirSync(SHOTS, { recursive: true });
   manifest = readManifest();
   site = await serveDocs({ dir: PATHS.dist });
-  profile = mkdtempSync(join(tmpdir(), 'docs-runner-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ARGS,
-    viewport: { width: 1400, height: 900 },
-  });
+  browser = await launchChromium('runner');
+  context = browser.context;
   // The page is heavy (2.9 MB, hydrated by Redoc): on a loaded machine a load can take tens of seconds.
   context.setDefaultTimeout(90_000);
   context.setDefaultNavigationTimeout(120_000);
@@ -79,9 +63,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await context?.close();
+  await browser?.close();
   await site?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
 interface RunOutcome {

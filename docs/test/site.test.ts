@@ -2,53 +2,34 @@
  * The built page in a real browser: headless Debian chromium driven by playwright-core, the page served from
  * 127.0.0.1. Install chromium with tools/ci/install-chromium.sh (or point CHROMIUM_PATH at another binary).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../tools/docs/lib/build.ts';
 import { PATHS } from '../../tools/docs/lib/paths.ts';
 import { headingRoute } from '../../tools/docs/lib/slug.ts';
 import { type DocsServer, serveDocs } from '../../tools/docs/server.ts';
+import { launchChromium } from './chromium.ts';
 import { readManifest } from './site-files.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const MENU_ITEM = '[data-component-name="Menu/MenuItem"]';
 const pageFile = pathToFileURL(PATHS.html).href;
 
 let site: DocsServer;
 let context: BrowserContext;
 let page: Page;
-let profile: string;
+let browser: Awaited<ReturnType<typeof launchChromium>> | undefined;
 let manifest: Manifest;
 const requested: string[] = [];
 const consoleErrors: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`no chromium at ${CHROMIUM}: run tools/ci/install-chromium.sh or set CHROMIUM_PATH`);
-  }
   manifest = readManifest();
   site = await serveDocs({ dir: PATHS.dist });
-  profile = mkdtempSync(join(tmpdir(), 'docs-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ARGS,
-    viewport: { width: 1400, height: 900 },
-  });
+  browser = await launchChromium('site');
+  context = browser.context;
   const origin = new URL(site.url).origin;
   await context.route('**/*', (route) => {
     const url = route.request().url();
@@ -68,9 +49,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await context?.close();
+  await browser?.close();
   await site?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
 /** Hrefs of the navigation, normalised to hash routes (`/claims` and `#/claims` both become `#/claims`). */

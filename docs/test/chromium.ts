@@ -1,0 +1,42 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, chromium } from 'playwright-core';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/**
+ * Headless Debian chromium (or CHROMIUM_PATH) on a fresh profile, at a desktop viewport; `close()` ends it and
+ * removes the profile. Install chromium with tools/ci/install-chromium.sh.
+ */
+export async function launchChromium(
+  name: string,
+): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`no chromium at ${CHROMIUM}: run tools/ci/install-chromium.sh or set CHROMIUM_PATH`);
+  }
+  const profile = mkdtempSync(join(tmpdir(), `docs-${name}-`));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ARGS,
+    viewport: { width: 1400, height: 900 },
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
