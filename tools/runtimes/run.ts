@@ -18,6 +18,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { CHROMIUM, CHROMIUM_ARGS } from '../lib/chromium.ts';
 import { pool } from '../lib/pool.ts';
 import { bundle } from './bundle.ts';
 import type { FlowResult } from './flow.ts';
@@ -113,17 +114,8 @@ async function runChromium(file: string, targets: HostileTargets): Promise<FlowR
   await new Promise((resolve) => server.once('listening', resolve));
   const { port } = server.address() as AddressInfo;
   const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    executablePath: CHROMIUM,
+    args: CHROMIUM_ARGS,
   });
   try {
     const page = await browser.newPage();
