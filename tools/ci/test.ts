@@ -20,7 +20,7 @@
 //      the normal class: see tools/ci/background.ts): the runtime matrix (flows with deadlines, beside
 //      nothing but the background), then in two lanes side by side the suites that hold no timing
 //      assertion (UNTIMED) and the listed files of the others (`test:untimed`, two at a time, one
-//      package at a time: LANE_PACKAGES);
+//      package at a time);
 //   3. one closing line, "N passed, N failed", over every vitest report.
 //
 // `pnpm test --from=shipping` runs only the checks of what ships (build, tarballs, consumers, size, runtime
@@ -112,29 +112,11 @@ const reporters = (file: string) => [
   `--outputFile.json=.test-results/${file}`,
 ];
 
-/**
- * `turbo run <task>`, `concurrency` packages at a time (one unless said), each package's vitest reporting
- * into `.test-results/<report>`.
- */
-const suites = (
-  task: string,
-  report: string,
-  filters: string[] = [],
-  vitestArgs: string[] = [],
-  concurrency = 1,
-) => [
-  ...['exec', 'turbo', 'run', task, `--concurrency=${concurrency}`, ...filters],
+/** `turbo run <task>` one package at a time, each package's vitest reporting into `.test-results/<report>`. */
+const suites = (task: string, report: string, filters: string[] = [], vitestArgs: string[] = []) => [
+  ...['exec', 'turbo', 'run', task, '--concurrency=1', ...filters],
   ...['--', ...vitestArgs, ...reporters(report)],
 ];
-
-/**
- * Packages at once in the lane of listed files after the runtime matrix: one. Two at a time (session 27)
- * was meant to overlap a package's start and tail with another's files, but beside the suites' lane that
- * made four vitest processes on two cores, and the step took longer on quiet clean clones: 128 and 138 s
- * against 122 s one at a time (and 119 s in session 26); ordering the packages longest first in one pool
- * of three gave 126 s. The step is CPU-bound either way.
- */
-const LANE_PACKAGES = 1;
 
 /** Runs the steps one after another; stops at the first failure. Returns the failed step, if any. */
 async function lane(run: Run, steps: string[][]): Promise<string[]> {
@@ -223,7 +205,10 @@ async function main(): Promise<number> {
             ],
             [site],
           ),
-          rest('listed', [suites('test:untimed', 'untimed.json', [], [], LANE_PACKAGES)]),
+          // One package at a time: two (session 27) made four vitest processes on two cores beside the
+          // suites' lane, and the step took 128 and 138 s on quiet clean clones against 122 s; the packages
+          // in one pool of three, longest first, 126 s. The step is CPU-bound either way.
+          rest('listed', [suites('test:untimed', 'untimed.json')]),
         ]),
   ]);
   const failed = [...new Set(lanes.flat())];
