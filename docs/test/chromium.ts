@@ -4,13 +4,17 @@ import { join } from 'node:path';
 import { type BrowserContext, chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../tools/lib/chromium.ts';
 
+/** A launched browser: its one context, and `close()`. */
+export interface Chromium {
+  context: BrowserContext;
+  close(): Promise<void>;
+}
+
 /**
  * Headless Debian chromium (or CHROMIUM_PATH) on a fresh profile, at a desktop viewport; `close()` ends it and
  * removes the profile. Install chromium with tools/ci/install-chromium.sh.
  */
-export async function launchChromium(
-  name: string,
-): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+export async function launchChromium(name: string): Promise<Chromium> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`no chromium at ${CHROMIUM}: run tools/ci/install-chromium.sh or set CHROMIUM_PATH`);
   }

@@ -19,7 +19,7 @@ import { PATHS } from '../../tools/docs/lib/paths.ts';
 import { BUNDLE_ELEMENT_ID } from '../../tools/docs/runner/loader.ts';
 import type { RunResult } from '../../tools/docs/runner/types.ts';
 import { type DocsServer, serveDocs } from '../../tools/docs/server.ts';
-import { launchChromium } from './chromium.ts';
+import { type Chromium, launchChromium } from './chromium.ts';
 import { readManifest } from './site-files.ts';
 
 const SHOTS = join(PATHS.root, '.tmp/docs');
@@ -28,7 +28,7 @@ const pageFile = pathToFileURL(PATHS.html).href;
 let site: DocsServer;
 let context: BrowserContext;
 let page: Page;
-let browser: Awaited<ReturnType<typeof launchChromium>> | undefined;
+let browser: Chromium | undefined;
 let manifest: Manifest;
 const requested: string[] = [];
 const errors: string[] = [];

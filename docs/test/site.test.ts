@@ -11,7 +11,7 @@ import type { Manifest } from '../../tools/docs/lib/build.ts';
 import { PATHS } from '../../tools/docs/lib/paths.ts';
 import { headingRoute } from '../../tools/docs/lib/slug.ts';
 import { type DocsServer, serveDocs } from '../../tools/docs/server.ts';
-import { launchChromium } from './chromium.ts';
+import { type Chromium, launchChromium } from './chromium.ts';
 import { readManifest } from './site-files.ts';
 
 const MENU_ITEM = '[data-component-name="Menu/MenuItem"]';
@@ -20,7 +20,7 @@ const pageFile = pathToFileURL(PATHS.html).href;
 let site: DocsServer;
 let context: BrowserContext;
 let page: Page;
-let browser: Awaited<ReturnType<typeof launchChromium>> | undefined;
+let browser: Chromium | undefined;
 let manifest: Manifest;
 const requested: string[] = [];
 const consoleErrors: string[] = [];
