@@ -5,7 +5,8 @@
 // Each run's output is also written into docs/benchmarks.md, in the package's generated block (between
 // `<!-- pnpm bench: <name> -->` and `<!-- end pnpm bench: <name> -->`, added at the end of the package's
 // section when missing), with the machine, the load average before and after, and whether the targets were
-// met: the page always holds the last measured run next to the narrative. `--no-docs` leaves the page alone.
+// met: the page always holds the last measured run next to the section's targets table. `--no-docs` leaves
+// the page alone.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';

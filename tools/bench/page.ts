@@ -1,4 +1,4 @@
-// docs/benchmarks.md's generated blocks: each package's last `pnpm bench` run, kept next to the narrative.
+// docs/benchmarks.md's generated blocks: each package's last `pnpm bench` run, at the end of its section.
 
 /** The page with `name`'s generated block replaced (or added at the end of its `## name` section). */
 export function withBlock(text: string, name: string, block: string): string {

@@ -170,7 +170,7 @@ export async function runWorker(
   // Unless the row starts cold: open as many connections as there are callers, and run the fetch path once,
   // before the shared start. Started cold on 2 cores shared by 7 processes, some processes' first requests
   // reach the server 200–400 ms after the others' (connection set-up, compiling the HTTP stack), and the
-  // others have drained the full bucket by then (docs/benchmarks.md#ratelimit, "cold start").
+  // others have drained the full bucket by then (the trace: docs/benchmarks-history.md#ratelimit, session 21).
   if (!task.cold)
     await Promise.all(
       Array.from({ length: task.callers }, () =>
