@@ -1,4 +1,4 @@
-import { type Clock, type ContextRunner, captureContext, systemClock } from '@partner-print/openapi/wire';
+import { type Clock, type ContextScope, captureScope, systemClock } from '@partner-print/openapi/wire';
 
 interface Round<T> {
   input: T;
@@ -8,7 +8,7 @@ interface Round<T> {
   resolve: () => void;
   reject: (error: unknown) => void;
   /** The async context of the call that opened it: its task runs there, not in the previous round's. */
-  run: ContextRunner;
+  scope: ContextScope;
 }
 
 interface Slot<T> {
@@ -40,7 +40,7 @@ function openRound<T>(input: T, openedAt: number): Round<T> {
     resolve = res;
     reject = rej;
   });
-  return { input, openedAt, promise, resolve, reject, run: captureContext() };
+  return { input, openedAt, promise, resolve, reject, scope: captureScope() };
 }
 
 /**
@@ -61,7 +61,7 @@ export function createCoalescer<T>(
   const launch = (key: string, slot: Slot<T>, round: Round<T>): void => {
     slot.busy = true;
     const wait = round.openedAt + windowMs - clock.now();
-    const opened = round.run(() => (wait > 0 ? clock.sleep(wait) : Promise.resolve()));
+    const opened = round.scope.run(() => (wait > 0 ? clock.sleep(wait) : Promise.resolve()));
     const settle = (): void => {
       const following = slot.next;
       if (following) launch(key, slot, following);
@@ -74,7 +74,7 @@ export function createCoalescer<T>(
       .then(() => {
         // From here on, new calls open the following round.
         if (slot.next === round) slot.next = undefined;
-        return round.run(() => task(round.input));
+        return round.scope.run(() => task(round.input));
       })
       .then(round.resolve, round.reject)
       .then(settle);

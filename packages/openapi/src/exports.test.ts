@@ -27,6 +27,7 @@ describe('exports (the README documents each)', () => {
       'bucketsOf: function',
       'budgetKeyOf: function',
       'captureContext: function',
+      'captureScope: function',
       'checkSecretKey: function',
       'errorCodeOf: function',
       'isReference: function',

@@ -19,7 +19,7 @@ function entry(lane: Lane): Entry {
     state: 'queued',
     attempt: undefined,
     maxRetries: 0,
-    run: (fn) => fn(),
+    scope: { run: (fn) => fn() },
   };
 }
 

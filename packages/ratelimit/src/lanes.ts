@@ -1,4 +1,4 @@
-import type { ContextRunner } from '@partner-print/openapi/wire';
+import type { ContextScope } from '@partner-print/openapi/wire';
 import { Deque } from './deque.ts';
 import type { BucketRequest } from './store.ts';
 
@@ -29,7 +29,7 @@ export interface Entry {
    * Runs its sends in the async context of the caller that queued it; undefined while the pump its own
    * caller started is the one that handles it (see the scheduler's `queue`).
    */
-  run: ContextRunner | undefined;
+  scope: ContextScope | undefined;
 }
 
 /** What an attempt took from the store, and when it was sent. */

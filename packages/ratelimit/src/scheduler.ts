@@ -1,4 +1,4 @@
-import { type Clock, captureContext, errorCodeOf, systemClock } from '@partner-print/openapi/wire';
+import { type Clock, captureScope, errorCodeOf, systemClock } from '@partner-print/openapi/wire';
 import { Budget } from './budget.ts';
 import { Emitter, type SchedulerEvent, type SchedulerEvents } from './events.ts';
 import { FailoverStore } from './failover.ts';
@@ -232,7 +232,7 @@ class SchedulerCore {
         state: 'queued',
         attempt: undefined,
         maxRetries,
-        run: undefined,
+        scope: undefined,
       };
       // A request that goes at once needs no abort listener (the costliest step per request); one that
       // may wait gets it now, or when it is found blocked.
@@ -241,7 +241,7 @@ class SchedulerCore {
       // retries run in its own caller's, captured now. One that goes at once is admitted by the pump this
       // call starts, which runs in its caller's context: its context is captured only if it has to wait
       // after all (found blocked, or retried after a 429), still in that pump.
-      if (waits) entry.run = captureContext();
+      if (waits) entry.scope = captureScope();
       this.lanes.enqueue(entry, false);
       if (waits) this.watch(entry);
       // Admitted at the time it was queued (one clock read), unless a listener ran in between.
@@ -347,7 +347,7 @@ class SchedulerCore {
     }
     if (!result.ok) {
       lane.blockedUntil = result.retryAt;
-      entry.run ??= captureContext();
+      entry.scope ??= captureScope();
       this.watch(entry);
       return false;
     }
@@ -360,7 +360,7 @@ class SchedulerCore {
     this.inflight++;
     this.counters.admitted++;
     entry.attempts++;
-    if (entry.run) entry.run(() => this.start(entry, ticket, taken, now));
+    if (entry.scope) entry.scope.run(() => this.start(entry, ticket, taken, now));
     else this.start(entry, ticket, taken, now);
   }
 
@@ -566,7 +566,7 @@ class SchedulerCore {
     void response.body?.cancel().catch(() => {});
     // Back to the front of its lane: it keeps its place, and the pause holds it like everyone else. A later
     // pump admits it: its caller's context (this one) goes with it.
-    entry.run ??= captureContext();
+    entry.scope ??= captureScope();
     this.lanes.enqueue(entry, true);
     void this.pump();
     return true;

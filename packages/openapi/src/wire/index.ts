@@ -5,7 +5,13 @@
 export { bucketsOf, DEFAULT_BUCKET, RATE_LIMIT_ROUTES, type RateLimitRoute } from './buckets.ts';
 export { budgetKeyOf } from './budget-key.ts';
 export { type Clock, systemClock } from './clock.ts';
-export { bindContext, type ContextRunner, captureContext } from './context.ts';
+export {
+  bindContext,
+  type ContextRunner,
+  type ContextScope,
+  captureContext,
+  captureScope,
+} from './context.ts';
 export {
   checkSecretKey,
   isV1CredentialHeader,
