@@ -5,6 +5,7 @@ import { packageTestsTwoAtOnce } from '../../vitest.base.ts';
 // the Redis twins and fleets, listener counts, telemetry timings) runs alone after them.
 export default packageTestsTwoAtOnce([
   'src/config.test.ts',
+  'src/redis/claims.test.ts',
   'test/context.test.ts',
   'test/demo.test.ts',
   'test/docs-links.test.ts',

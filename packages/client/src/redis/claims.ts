@@ -77,8 +77,8 @@ const toReply = (value: unknown): Reply => {
 export class RedisOrderClaims implements OrderClaims {
   private readonly o: Required<Omit<RedisOrderClaimsOptions, 'on'>> & Pick<RedisOrderClaimsOptions, 'on'>;
   private down = false;
-  /** Releases an outage put off, still being retried. */
-  private readonly owed = new Set<Promise<void>>();
+  /** Releases an outage put off, still being retried, each with what stops its retries. */
+  private readonly owed = new Map<Promise<void>, AbortController>();
 
   constructor(options: RedisOrderClaimsOptions) {
     this.o = {
@@ -141,17 +141,34 @@ export class RedisOrderClaims implements OrderClaims {
     }
   }
 
-  private async releaseLater(id: string, args: Array<string | number>, until: number): Promise<void> {
+  private async releaseLater(
+    id: string,
+    args: Array<string | number>,
+    until: number,
+    stop: AbortSignal,
+  ): Promise<void> {
     const { clock } = this.o;
-    for (let wait = 100; clock.now() + wait < until; wait = Math.min(2 * wait, 2_000)) {
-      await clock.sleep(wait);
-      if (await this.tryRelease(id, args)) return;
+    let error = new Error('Redis unreachable until the claim expired');
+    try {
+      for (let wait = 100; clock.now() + wait < until; wait = Math.min(2 * wait, 2_000)) {
+        await clock.sleep(wait, stop);
+        if (await this.tryRelease(id, args)) return;
+        stop.throwIfAborted();
+      }
+    } catch {
+      error = new Error('the release was given up (abandonReleases) before Redis answered');
     }
-    this.emit({
-      type: 'release-failed',
-      customIdentifier: id,
-      error: new Error('Redis unreachable until the claim expired'),
-    });
+    this.emit({ type: 'release-failed', customIdentifier: id, error });
+  }
+
+  /**
+   * Stops retrying the releases an outage put off: each ends with a `release-failed` event, and its claim
+   * expires after `ttlMs` (others wait until then). For a process that leaves without waiting for them (after
+   * {@link flush} with an aborted signal): no retry starts after it, so none keeps the process alive (a
+   * retry in flight ends with its command, at the latest after `commandTimeoutMs`).
+   */
+  abandonReleases(): void {
+    for (const stop of this.owed.values()) stop.abort();
   }
 
   /** How many releases an outage put off are still being retried (see {@link flush}). */
@@ -164,7 +181,7 @@ export class RedisOrderClaims implements OrderClaims {
    * expired (a `release-failed` event): call it before closing the Redis client, so a process that ends
    * right after an outage does not leave claims holding other processes for `ttlMs`. Nothing owed: it
    * resolves at once. `signal` ends the wait early, without an error (the retries go on in the background
-   * while the process lives).
+   * while the process lives, unless {@link abandonReleases} stops them).
    */
   async flush(signal?: AbortSignal): Promise<void> {
     while (this.owed.size > 0 && !signal?.aborted) {
@@ -173,7 +190,7 @@ export class RedisOrderClaims implements OrderClaims {
         stop = () => resolve();
         signal?.addEventListener('abort', stop, { once: true });
       });
-      await Promise.race([Promise.all(this.owed), stopped]);
+      await Promise.race([Promise.all(this.owed.keys()), stopped]);
       signal?.removeEventListener('abort', stop);
     }
   }
@@ -243,10 +260,11 @@ export class RedisOrderClaims implements OrderClaims {
         // The caller has its answer; a release Redis missed is retried in the background until the claim
         // would have expired anyway, so others do not wait out ttlMs after a short outage.
         if (await this.tryRelease(id, args)) return;
-        const later: Promise<void> = this.releaseLater(id, args, clock.now() + ttlMs).finally(() =>
-          this.owed.delete(later),
+        const stop = new AbortController();
+        const later: Promise<void> = this.releaseLater(id, args, clock.now() + ttlMs, stop.signal).finally(
+          () => this.owed.delete(later),
         );
-        this.owed.add(later);
+        this.owed.set(later, stop);
       },
     };
   }

@@ -108,6 +108,8 @@ describe('orders --submit --redis', () => {
       const closing = Date.now();
       await second.close();
       expect(Date.now() - closing).toBeLessThan(2_000);
+      // ...and stops retrying them: no retry keeps the CLI's process alive until their TTL after Ctrl-C.
+      expect(second.claims.pendingReleases).toBe(0);
       await next.close();
     } finally {
       proxy.restore();

@@ -84,7 +84,7 @@ interface RedisModule {
 export async function openRedisClaims(
   url: string,
   io: CliIO,
-): Promise<{ claims: OrderClaims; close(): Promise<void> }> {
+): Promise<{ claims: OrderClaims & { readonly pendingReleases: number }; close(): Promise<void> }> {
   let redis: RedisModule;
   try {
     const name = 'redis'; // optional: only --redis needs it
@@ -120,7 +120,12 @@ export async function openRedisClaims(
           'Releasing the order claims Redis missed during its outage (Ctrl-C to leave them to expire)\n',
         );
       await claims.flush(io.signal);
+      // After Ctrl-C their retries stop too (a retry in flight ends as the client closes): else their
+      // timers would keep the process alive until the claims expire.
+      const leaving = io.signal?.aborted === true;
+      if (leaving) claims.abandonReleases();
       await closeRedis(client);
+      if (leaving) await claims.flush();
     },
   };
 }
