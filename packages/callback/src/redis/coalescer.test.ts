@@ -8,6 +8,11 @@ import { RedisCoalescer } from './coalescer.ts';
 // A real redis-server on 127.0.0.1; without it these tests fail, never skip.
 let server: RedisServer;
 const clients: ReturnType<typeof createClient>[] = [];
+// Rounds that hang (a runner that never finishes) until the end of the file: their lead renews its lease
+// until the round ends, so they are released before the clients close, or that loop would run on in the
+// worker after this file.
+const hanging: (() => void)[] = [];
+const hang = () => new Promise<void>((resolve) => hanging.push(resolve));
 
 async function client(url = server.url) {
   const c = createClient({ url, socket: { reconnectStrategy: 100 } });
@@ -21,6 +26,7 @@ beforeAll(async () => {
   server = await startRedisServer();
 }, 20_000);
 afterAll(async () => {
+  for (const release of hanging) release();
   for (const c of clients) {
     try {
       await c.disconnect();
@@ -110,7 +116,7 @@ describe('RedisCoalescer', () => {
     const dying = await client();
     const a = new RedisCoalescer({ client: dying, prefix: 't3', leaseMs: 300, commandTimeoutMs: 200 });
     const b = new RedisCoalescer({ client: await client(), prefix: 't3', leaseMs: 300, pollMs: 20 });
-    const hung = a.run('Order_3', () => new Promise<void>(() => {}), { ...timing, windowMs: 0 });
+    const hung = a.run('Order_3', hang, { ...timing, windowMs: 0 });
     await sleep(100);
     await dying.disconnect(); // the runner's process is gone: its lease is no longer renewed
     let ran = 0;
@@ -152,7 +158,7 @@ describe('RedisCoalescer', () => {
     });
     const b = new RedisCoalescer({ client: await client(own.url), prefix: 't5' });
     // b runs Order_6's round (it hangs): a's call for it polls. a leads Order_5, asleep in a long window.
-    void b.run('Order_6', () => new Promise<void>(() => {}), { ...timing, windowMs: 0 });
+    void b.run('Order_6', hang, { ...timing, windowMs: 0 });
     await sleep(100);
     let ran = 0;
     const polling = a.run('Order_6', async () => void ran++, timing);
@@ -173,7 +179,7 @@ describe('RedisCoalescer', () => {
     const own = await startRedisServer();
     const a = new RedisCoalescer({ client: await client(own.url), prefix: 't6', pollMs: 20 });
     const b = new RedisCoalescer({ client: await client(own.url), prefix: 't6' });
-    void b.run('Order_8', () => new Promise<void>(() => {}), { ...timing, windowMs: 0 });
+    void b.run('Order_8', hang, { ...timing, windowMs: 0 });
     let release!: () => void;
     const gate = new Promise<void>((r) => {
       release = r;
