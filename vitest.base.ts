@@ -11,12 +11,16 @@
 //                   `pnpm test` runs every package's type tests in one type check (tsgo) of the whole repository
 //                   instead (`pnpm typecheck:all`, vitest.types.config.ts).
 //
-// The two modes `pnpm test` runs beside other work (`files` for the suites it lists as untimed, `untimed`)
-// share modules between files: a worker evaluates the package and its imports once, not once per file
-// (vitest's `isolate: false`; it still restores spies after each file). That was about a third of their
-// CPU. A file that changes what the next file sees (vi.mock, vi.resetModules, globals it does not put
-// back) is listed as `fresh` and keeps a fresh module graph. `vitest run` and `--mode=timed` isolate every
-// file as before: a developer's run and the timed files do not depend on the order files meet in a worker.
+// The three modes `pnpm test` runs (`files`, `timed`, `untimed`) share modules between files: a worker
+// evaluates the package and its imports once, not once per file (vitest's `isolate: false`; it still
+// restores spies after each file). That was about a third of the untimed files' CPU, and of the timed
+// files' import time, which is wall time on `pnpm test`'s critical path. So every file stops what it starts
+// (servers, Redis clients, child processes, timers, rounds that hang) and puts back what it changes
+// (OpenTelemetry globals, listeners on `process`, fake timers, env) by its last hook: a timed file must
+// not leave work running beside the next one. A file that changes what the next file sees in a way it
+// cannot undo (vi.mock, vi.resetModules) is listed as `fresh` and keeps a fresh module graph. `vitest
+// run` isolates every file as before: a developer's run does not depend on the order files meet in a
+// worker.
 import {
   configDefaults,
   defineConfig,
@@ -43,7 +47,7 @@ const options = (mode: string, overrides: TestOptions): TestOptions => ({
 });
 
 /** Whether files share a worker's modules in `mode` (see above); docs' own config asks too. */
-export const sharesModules = (mode: string) => mode === 'files' || mode === 'untimed';
+export const sharesModules = (mode: string) => mode === 'files' || mode === 'timed' || mode === 'untimed';
 
 /** A package whose files all run two at a time (its config sets `maxWorkers`). */
 export const packageTests = (overrides: TestOptions = {}) =>
@@ -57,8 +61,8 @@ export const packageTests = (overrides: TestOptions = {}) =>
  * assertion), then every other file one at a time with nothing beside it, then the type tests. A new file
  * runs alone until it is listed. `--mode=timed` runs only the second group, `--mode=untimed` only the
  * first (with a 30 s test timeout: beside the checks of what ships, on a busy machine, a timeout only
- * bounds a hang), its files sharing modules except those in `fresh` (listed files too), which run after
- * the others with a module graph of their own each.
+ * bounds a hang). In both, files share modules except those in `fresh` (listed or not), which run after
+ * the others of their group with a module graph of their own each.
  */
 export const packageTestsTwoAtOnce = (
   twoAtOnce: string[],
@@ -70,6 +74,7 @@ export const packageTestsTwoAtOnce = (
     if (mode === 'types') return { test: options(mode, overrides) };
     // The projects inherit the rest; vitest would concatenate an `include` of the root with their own.
     const { include: _all, ...base } = options(mode, overrides);
+    const shared = sharesModules(mode);
     const listed = (
       name: string,
       include: string[],
@@ -87,27 +92,32 @@ export const packageTestsTwoAtOnce = (
         ...(mode === 'untimed' ? { testTimeout: Math.max(overrides.testTimeout ?? 0, 30_000) } : {}),
       },
     });
-    const alone: TestProjectInlineConfiguration = {
-      extends: true,
+    const alone = (name: string, include: string[], exclude: string[], isolate: boolean) => ({
+      extends: true as const,
       test: {
-        name: 'alone',
-        include: INCLUDE,
-        exclude: [...(base.exclude ?? configDefaults.exclude), ...twoAtOnce],
+        name,
+        include,
+        exclude: [...(base.exclude ?? configDefaults.exclude), ...exclude],
         maxWorkers: 1,
-        sequence: { groupOrder: 2 },
+        isolate,
+        sequence: { groupOrder: 2 + Number(isolate && shared) },
         // Stated again: a project that extends the root re-reads it in vitest's default mode.
         typecheck: base.typecheck,
       },
-    };
-    if (mode === 'timed') return { test: { ...base, projects: [alone] } };
+    });
+    const freshAlone = fresh.filter((file) => !twoAtOnce.includes(file));
+    const timed = [alone('alone', INCLUDE, [...twoAtOnce, ...(shared ? freshAlone : [])], !shared)];
+    if (shared && freshAlone.length > 0) timed.push(alone('alone, fresh', freshAlone, [], true));
+    if (mode === 'timed') return { test: { ...base, projects: timed } };
     if (mode !== 'untimed')
-      return { test: { ...base, projects: [listed('two at once', twoAtOnce, 0, true), alone] } };
-    const shared = listed(
+      return { test: { ...base, projects: [listed('two at once', twoAtOnce, 0, true), ...timed] } };
+    const sharing = listed(
       'two at once',
       twoAtOnce.filter((file) => !fresh.includes(file)),
       0,
       false,
     );
-    const own = fresh.length > 0 ? [listed('two at once, fresh', fresh, 1, true)] : [];
-    return { test: { ...base, projects: [shared, ...own] } };
+    const freshListed = fresh.filter((file) => twoAtOnce.includes(file));
+    const own = freshListed.length > 0 ? [listed('two at once, fresh', freshListed, 1, true)] : [];
+    return { test: { ...base, projects: [sharing, ...own] } };
   });

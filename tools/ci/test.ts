@@ -2,8 +2,9 @@
 // the two cores are kept busy.
 //
 //   1. from the start, two things side by side:
-//      - in the foreground, the timed files, one package at a time, one file at a time (`--mode=timed`, see
-//        vitest.base.ts): they hold timing and fairness assertions that a loaded machine would make flaky.
+//      - in the foreground, the timed files, one package at a time, one file at a time in one worker that
+//        evaluates the package's modules once (`--mode=timed`, see vitest.base.ts): they hold timing and
+//        fairness assertions that a loaded machine would make flaky.
 //        The files a package lists as holding no such assertion (`packageTestsTwoAtOnce` in its
 //        vitest.config.ts) wait for step 2. They run from the sources and need nothing built;
 //      - in the background, in the idle scheduling class (`chrt --idle 0`: a process of that class runs only
