@@ -13,8 +13,7 @@
 //        projects) and the size budgets; beside them one type check of the whole repository with every
 //        package's type tests (`pnpm typecheck:all`: one program over tsconfig.check.json instead of one per
 //        package, each of which checked the sources of the packages it imports again), then the independent
-//        validators, the READMEs and migrate's listed files (LISTED_IN_BACKGROUND); from the start, the docs
-//        site (the docs suite uses it in step 2).
+//        validators and the READMEs; from the start, the docs site (the docs suite uses it in step 2).
 //        Nothing there bounds a duration. The timed files use about one core of the two; the background
 //        takes the other (with tsgo's type check it had done its first steps ~60 s before the timed files
 //        ended, and the validators fill that time);
@@ -107,17 +106,6 @@ function checkUntimedScripts(): void {
  */
 const UNTIMED = ['@partner-print/openapi', '@partner-print/sandbox', '@partner-print/docs'];
 
-/**
- * Listed files that run in step 1's background, once its checks are done, instead of in step 2: migrate's
- * (~35 s of CPU, a third of it one `tsc` over the rewritten corpus) use the time the background's core idles
- * before the timed files end, and step 2's lane of listed files is that much shorter. They may run past the
- * timed files and slow the runtime matrix (45 s against 26 s), yet a pair of quiet clean-clone runs of the
- * same code took 332 s with them here against 352 s with them in step 2 (the listed lane 85 s against
- * 120 s). In the idle class they wait whenever the timed files take both cores (the fleets), so their test
- * timeout is 120 s there: it bounds a hang, as the consumer projects' own does.
- */
-const LISTED_IN_BACKGROUND = ['@partner-print/migrate'];
-
 /** The vitest reporters: the console and a JSON report that tools/test-summary.ts adds up. */
 const reporters = (file: string) => [
   '--reporter=default',
@@ -184,16 +172,6 @@ async function main(): Promise<number> {
     lane(idle('checks'), [
       ['run', 'test:validators'],
       ['run', 'check:readmes'],
-      ...(shippingOnly
-        ? []
-        : [
-            suites(
-              'test:untimed',
-              'untimed.json',
-              LISTED_IN_BACKGROUND.map((name) => `--filter=${name}`),
-              ['--testTimeout=120000'],
-            ),
-          ]),
     ]),
   );
   // Step 1: the timed files, in the foreground.
@@ -233,13 +211,7 @@ async function main(): Promise<number> {
           // One package at a time: two (session 27) made four vitest processes on two cores beside the
           // suites' lane, and the step took 128 and 138 s on quiet clean clones against 122 s; the packages
           // in one pool of three, longest first, 126 s. The step is CPU-bound either way.
-          rest('listed', [
-            suites(
-              'test:untimed',
-              'untimed.json',
-              LISTED_IN_BACKGROUND.map((name) => `--filter=!${name}`),
-            ),
-          ]),
+          rest('listed', [suites('test:untimed', 'untimed.json')]),
         ]),
   ]);
   const failed = [...new Set(lanes.flat())];
