@@ -13,7 +13,6 @@ function entry(lane: Lane): Entry {
     signal: undefined,
     onAbort: undefined,
     resolve: () => {},
-    reject: () => {},
     attempts: 0,
     enqueuedAt: 0,
     state: 'queued',

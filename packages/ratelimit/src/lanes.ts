@@ -15,8 +15,11 @@ export interface Entry {
   lane: Lane;
   signal: AbortSignal | undefined;
   onAbort: (() => void) | undefined;
-  resolve: (response: Response) => void;
-  reject: (reason: unknown) => void;
+  /**
+   * Its caller's promise's `resolve`, the one function kept: a failure settles it with a rejected promise
+   * (`reject`), not through a second closure held by every queued request.
+   */
+  resolve: (response: Response | Promise<Response>) => void;
   attempts: number;
   enqueuedAt: number;
   /** Taken out of its lane: `running`, and `sending` while its fetch is awaited. */

@@ -395,6 +395,36 @@ describe('createScheduler', () => {
     );
   });
 
+  it('rejects queued requests with their reason and leaves no unhandled rejection on the way', async () => {
+    // A queued request keeps only its promise's resolve (one closure fewer per request): a failure settles
+    // it with a rejected promise, which must reach the caller as the reason itself and nowhere else.
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const scheduler = createScheduler({
+        fetch: () => new Promise<Response>(() => {}),
+        clock: manualClock(),
+        concurrency: 1,
+      });
+      void scheduler.fetch(`${BASE}/orders`, { headers }).catch(() => {});
+      const controller = new AbortController();
+      const aborted = scheduler.fetch(`${BASE}/orders`, { headers, signal: controller.signal });
+      const closed = scheduler.fetch(`${BASE}/orders`, { headers });
+      await waitFor(() => scheduler.stats().queued === 2);
+      const abortReason = new Error('aborted');
+      controller.abort(abortReason);
+      const closeReason = new Error('closed');
+      scheduler.close(closeReason);
+      await expect(aborted).rejects.toBe(abortReason);
+      await expect(closed).rejects.toBe(closeReason);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('emits queued and admitted, and close() rejects what is still queued', async () => {
     const clock = manualClock();
     const fetch = (): Promise<Response> => new Promise(() => {});
