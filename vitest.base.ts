@@ -31,6 +31,11 @@ import {
 type TestOptions = NonNullable<ViteUserConfig['test']>;
 
 const INCLUDE = ['src/**/*.test.ts', 'test/**/*.test.ts'];
+// `ASYNC_LEAKS=1 vitest run ...` fails a file that leaves a timer, socket, server or child process alive
+// after its last hook (test-utils/async-leaks.ts); first of the setup files, so its afterAll runs last.
+const LEAKS = process.env.ASYNC_LEAKS
+  ? [new URL('./test-utils/async-leaks.ts', import.meta.url).pathname]
+  : [];
 const TYPE_TESTS = ['src/**/*.test-d.ts', 'test/**/*.test-d.ts'];
 const WITHOUT_TYPE_TESTS = ['files', 'timed', 'untimed'];
 
@@ -44,6 +49,7 @@ const options = (mode: string, overrides: TestOptions): TestOptions => ({
   },
   passWithNoTests: false,
   ...overrides,
+  setupFiles: [...LEAKS, ...[overrides.setupFiles ?? []].flat()],
 });
 
 /** Whether files share a worker's modules in `mode` (see above); docs' own config asks too. */
