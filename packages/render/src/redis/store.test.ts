@@ -131,8 +131,12 @@ describe('RedisRenderStore', () => {
     const posted = new Promise<void>((resolve) => {
       posting = resolve;
     });
+    let die: (error: Error) => void = () => {};
+    const hang = new Promise<never>((_, reject) => {
+      die = reject;
+    });
     const dying = render(
-      worker(new Promise<never>(() => {}), () => posting()),
+      worker(hang, () => posting()),
       job,
       store('r2', { leaseMs: 400 }),
       [],
@@ -150,6 +154,10 @@ describe('RedisRenderStore', () => {
     expect(events.map((e) => e.type)).toContain('leased-elsewhere');
     expect(await used()).toBe(b.composition.tokenCost);
     dead.abort();
+    // Its POST ends as a dead process's connection does: else the client would wait out its timeout and
+    // go on after the test (its POST cannot be aborted), beside the next file in the worker.
+    die(new Error('the worker died'));
+    await dying.catch(() => {});
   });
 
   it("does not let a late release free the next holder's lease", async () => {
