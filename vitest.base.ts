@@ -31,9 +31,12 @@ import {
 type TestOptions = NonNullable<ViteUserConfig['test']>;
 
 const INCLUDE = ['src/**/*.test.ts', 'test/**/*.test.ts'];
-// `ASYNC_LEAKS=1 vitest run ...` fails a file that leaves a timer, socket, server or child process alive
-// after its last hook (test-utils/async-leaks.ts); first of the setup files, so its afterAll runs last.
-const LEAKS = process.env.ASYNC_LEAKS
+/**
+ * `ASYNC_LEAKS=1 vitest run ...` fails a file that leaves a timer, socket, server or child process alive
+ * after its last hook (test-utils/async-leaks.ts); first of the setup files, so its afterAll runs last.
+ * Docs' own config uses it too.
+ */
+export const LEAKS = process.env.ASYNC_LEAKS
   ? [new URL('./test-utils/async-leaks.ts', import.meta.url).pathname]
   : [];
 const TYPE_TESTS = ['src/**/*.test-d.ts', 'test/**/*.test-d.ts'];

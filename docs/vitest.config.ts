@@ -1,11 +1,12 @@
 import { defineConfig } from 'vitest/config';
-import { sharesModules } from '../vitest.base.ts';
+import { LEAKS, sharesModules } from '../vitest.base.ts';
 
 export default defineConfig(({ mode }) => ({
   test: {
     include: ['test/**/*.test.ts'],
     // Builds docs/dist when it is missing or older than its inputs (spec, guides, examples, tools/docs).
     globalSetup: ['./test/global-setup.ts'],
+    setupFiles: LEAKS,
     testTimeout: 60_000,
     hookTimeout: 120_000,
     passWithNoTests: false,

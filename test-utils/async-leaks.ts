@@ -33,12 +33,14 @@ interface Created {
  */
 const RUNS =
   /^(Timeout|Immediate|STATWATCHER|FSEVENTWRAP|MESSAGEPORT|WORKER|HTTP2SESSION|\w*WRAP|\w*REQ\w*)$/;
-// Never destroyed by node (crypto.randomUUID's entropy refills, say), so never a sign of a leak; vitest's
-// detector leaves them out too.
+// Never destroyed by node (crypto.randomUUID's entropy refills, say), so never a sign of a leak (vitest's
+// detector leaves them out too); and a listener for a signal (`process.on('SIGINT')`, which tsdown's
+// dependencies add on import), which runs nothing until a signal comes.
 const IGNORED = new Set([
   'DNSCHANNEL',
   'FILEHANDLECLOSEREQ',
   'RANDOMBYTESREQUEST',
+  'SIGNALWRAP',
   'SIGNREQUEST',
   'STREAM_END_OF_STREAM',
 ]);
