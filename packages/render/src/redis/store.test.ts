@@ -161,13 +161,15 @@ describe('RedisRenderStore', () => {
   });
 
   it("does not let a late release free the next holder's lease", async () => {
-    const a = store('r3', { leaseMs: 200 });
+    // a's lease must outlast the next two calls on a loaded machine (200 ms did not once, beside the
+    // checks of what ships: b took it at once), and run out before b's next try.
+    const a = store('r3', { leaseMs: 1_000 });
     const b = store('r3', { leaseMs: 5_000 });
     const c = store('r3');
     const first = await a.lease('k');
     expect(first.acquired).toBe(true);
     expect(await b.lease('k')).toEqual({ acquired: false, retryMs: 20 });
-    await new Promise((r) => setTimeout(r, 300)); // a's lease ran out (its worker stalled)
+    await new Promise((r) => setTimeout(r, 1_100)); // a's lease ran out (its worker stalled)
     const second = await b.lease('k');
     expect(second.acquired).toBe(true);
     if (first.acquired) await first.release(); // a wakes up and releases: b's lease must stay
