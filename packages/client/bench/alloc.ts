@@ -10,16 +10,11 @@ import { Session } from 'node:inspector/promises';
 import type { paths } from '@partner-print/openapi';
 import createFetchClient from 'openapi-fetch';
 import { createClient } from '../src/index.ts';
-import { benchSandbox } from './fixture.ts';
+import { preparedGet } from './fixture.ts';
 
 const name = process.argv[2] ?? 'off';
 const N = Number(process.argv[3] ?? 20_000);
-const { sandbox, key, baseUrl, orderReference, recordAnswer } = await benchSandbox();
-const answer = await recordAnswer();
-sandbox.close();
-const transport = (_request: Request) => Promise.resolve(answer());
-const params = { path: { orderReference } };
-const path = '/orders/{orderReference}' as const;
+const { key, baseUrl, transport, params, path } = await preparedGet();
 
 const makers: Record<string, () => () => Promise<unknown>> = {
   bare: () => {

@@ -10,20 +10,13 @@ import type { paths } from '@partner-print/openapi';
 import { createScheduler } from '@partner-print/ratelimit';
 import createFetchClient from 'openapi-fetch';
 import { createClient } from '../src/index.ts';
-import { benchSandbox } from './fixture.ts';
+import { preparedGet } from './fixture.ts';
 
 const N = Number(process.env.COST_REQUESTS ?? 4000);
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc --min-semi-space-size=256 --max-semi-space-size=256');
 
-const { sandbox, key, baseUrl, orderReference, recordAnswer } = await benchSandbox();
-const answer = await recordAnswer();
-sandbox.close();
-
-/** The sandbox's answer, prepared: a fresh Response per request, nothing else done. */
-const transport = (_request: Request) => Promise.resolve(answer());
-const params = { path: { orderReference } };
-const path = '/orders/{orderReference}' as const;
+const { key, baseUrl, transport, params, path } = await preparedGet();
 const auth = { 'X-Service-Secret-Key': key };
 
 const bare = createFetchClient<paths>({ baseUrl, fetch: transport, headers: auth });

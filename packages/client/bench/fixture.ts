@@ -37,3 +37,21 @@ export async function benchSandbox(
   };
   return { sandbox, key, baseUrl, orderReference, recordAnswer };
 }
+
+/**
+ * The bench's GET on a prepared answer: a transport that answers every request with a fresh copy of the
+ * sandbox's own answer to it (the sandbox closed), so a count holds only the client's work.
+ */
+export async function preparedGet() {
+  const { sandbox, key, baseUrl, orderReference, recordAnswer } = await benchSandbox();
+  const answer = await recordAnswer();
+  sandbox.close();
+  const transport = (_request: Request) => Promise.resolve(answer());
+  return {
+    key,
+    baseUrl,
+    transport,
+    params: { path: { orderReference } },
+    path: '/orders/{orderReference}' as const,
+  };
+}
