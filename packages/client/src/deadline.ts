@@ -5,7 +5,7 @@ export type Fetch = (request: Request, init?: { signal: AbortSignal }) => Promis
  * One attempt in flight, which is also the `init` the transport receives: its `signal` is made only when the
  * transport reads it, and aborts on the caller's abort and on timeout.
  */
-export class Attempt {
+export class Attempt<C = unknown> {
   declare ctrl: AbortController | undefined;
   /** The listener on the request's signal, removed when the attempt settles (see {@link signal}). */
   declare onAbort: (() => void) | undefined;
@@ -13,23 +13,26 @@ export class Attempt {
   declare readonly req: Request;
   declare readonly ms: number;
   declare readonly end: number;
-  declare readonly owner: Deadlines;
+  declare readonly owner: Deadlines<C>;
   declare readonly onTimeout: (req: Request, ms: number) => unknown;
-  declare readonly resolve: (response: Response) => void;
+  declare readonly resolve: (response: Response | PromiseLike<Response>) => void;
   declare readonly reject: (reason: unknown) => void;
   /** The request's signal cannot abort (its call was given none): the attempt's signal does not listen to it. */
   declare readonly unabortable: boolean;
   /** Its neighbours in its owner's list of attempts in flight (a Set rehashed as attempts came and went). */
-  declare prev: Attempt | undefined;
-  declare next: Attempt | undefined;
+  declare prev: Attempt<C> | undefined;
+  declare next: Attempt<C> | undefined;
+  /** The call whose first attempt this is: its outcome goes to the owner's `judge` (see {@link Deadlines.run}). */
+  declare readonly call: C | undefined;
   constructor(
     req: Request,
     ms: number,
-    owner: Deadlines,
+    owner: Deadlines<C>,
     onTimeout: (req: Request, ms: number) => unknown,
-    resolve: (response: Response) => void,
+    resolve: (response: Response | PromiseLike<Response>) => void,
     reject: (reason: unknown) => void,
     unabortable: boolean,
+    call: C | undefined,
   ) {
     this.req = req;
     this.ms = ms;
@@ -39,6 +42,7 @@ export class Attempt {
     this.resolve = resolve;
     this.reject = reject;
     this.unabortable = unabortable;
+    this.call = call;
     this.prev = undefined;
     this.next = undefined;
   }
@@ -48,9 +52,11 @@ export class Attempt {
     // Attempts of one call share its Request (and signal): a listener left behind per attempt would pile
     // up on it (Node warns at 11).
     if (this.onAbort) this.req.signal.removeEventListener('abort', this.onAbort);
-    if (response) return void this.resolve(response);
-    this.ctrl?.abort(reason);
-    this.reject(reason);
+    if (!response) this.ctrl?.abort(reason);
+    // A call's first attempt: what the call does next is decided here, not in a `then` of the call's own.
+    if (this.call) this.resolve(this.owner.judge(this.call, response, reason));
+    else if (response) this.resolve(response);
+    else this.reject(reason);
   }
   get signal(): AbortSignal {
     if (!this.ctrl) {
@@ -71,10 +77,15 @@ export class Attempt {
  * client, so attempts share one sweeping timer (every min(ms, 1 s) while any is in flight): it times out
  * attempts past their deadline and ends those whose caller aborted, even when the transport ignores signals.
  */
-export class Deadlines {
+export class Deadlines<C = unknown> {
   /** The attempts in flight, oldest first. */
-  head: Attempt | undefined = undefined;
-  tail: Attempt | undefined = undefined;
+  head: Attempt<C> | undefined = undefined;
+  tail: Attempt<C> | undefined = undefined;
+  /**
+   * What a call's first attempt settles with: its outcome, judged (a final answer, or the rest of the call).
+   * Set by the owner's user before any `run` with a `call`; it must not throw (its caller is a `then` or a timer).
+   */
+  declare judge: (call: C, response: Response | undefined, reason: unknown) => Response | Promise<Response>;
   declare timer: ReturnType<typeof setTimeout> | undefined;
   declare period: number;
 
@@ -82,13 +93,16 @@ export class Deadlines {
    * `send(req, attempt)` with a deadline of `ms` (none when 0): rejects with `onTimeout(req, ms)` when it
    * passes. `onTimeout` takes the request rather than closing over it: no function is made per attempt.
    * `unabortable`: the request's signal cannot abort, so the attempt's signal does not listen to it.
+   * `call`: the promise settles with `judge(call, response, reason)` instead of the attempt's outcome.
+   * A `send` that throws is an attempt failed with what it threw.
    */
   run(
-    send: (req: Request, attempt: Attempt) => Promise<Response>,
+    send: (req: Request, attempt: Attempt<C>) => Promise<Response>,
     req: Request,
     ms: number,
     onTimeout: (req: Request, ms: number) => unknown,
     unabortable = false,
+    call?: C,
   ): Promise<Response> {
     return new Promise<Response>((resolve, reject) => {
       const a = new Attempt(
@@ -99,17 +113,22 @@ export class Deadlines {
         resolve,
         reject,
         unabortable,
+        call,
       );
       this.add(a);
       this.arm(a.ms);
-      send(req, a).then(
-        (response) => a.settle(response),
-        (error) => a.settle(undefined, error),
-      );
+      try {
+        send(req, a).then(
+          (response) => a.settle(response),
+          (error) => a.settle(undefined, error),
+        );
+      } catch (error) {
+        a.settle(undefined, error);
+      }
     });
   }
 
-  private add(a: Attempt) {
+  private add(a: Attempt<C>) {
     a.prev = this.tail;
     if (this.tail) this.tail.next = a;
     else this.head = a;
@@ -117,7 +136,7 @@ export class Deadlines {
   }
 
   /** Takes `a` out of the attempts in flight; false when it was not in (settled already). */
-  remove(a: Attempt): boolean {
+  remove(a: Attempt<C>): boolean {
     if (a.prev) a.prev.next = a.next;
     else if (this.head === a) this.head = a.next;
     else return false;

@@ -119,7 +119,7 @@ interface Timing {
 /** The fetch openapi-fetch calls: redirects, retries with backoff, events; the scheduler and deadlines beneath. */
 export function createStack(o: StackOptions): Stack {
   const { emit, secret, baseUrl } = o;
-  const deadlines = new Deadlines();
+  const deadlines = new Deadlines<Call>();
   // Attempts the rate limiter sends through `timed` find their timing and deadline here: the one it sends
   // within its own call (nothing queued ahead) in `handing`, one it queues in `pending` (a WeakMap entry per
   // request costs more than the rest of this layer).
@@ -143,7 +143,7 @@ export function createStack(o: StackOptions): Stack {
     );
   const timeout = timeoutOf(false);
   const queuedTimeout = timeoutOf(true);
-  const direct = (r: Request, a: Attempt) => o.transport(r, a);
+  const direct = (r: Request, a: Attempt<Call>) => o.transport(r, a);
   const timed: Fetch = (req, init) => {
     const t = handing?.req === req ? handing : pending.get(req);
     // The time is read for the events only; without them `sentAt` still marks the attempt as sent.
@@ -153,11 +153,14 @@ export function createStack(o: StackOptions): Stack {
   };
   const limiter = o.limiter?.(timed);
 
-  /** One attempt through the rate limiter (if any) and the transport. */
-  const send = (req: Request, timing: Timing, ms: number): Promise<Response> => {
+  /**
+   * One attempt through the rate limiter (if any) and the transport. `call`: a call's first attempt, judged
+   * by its deadline where there is one in this layer (see `retrying`).
+   */
+  const send = (req: Request, timing: Timing, ms: number, call?: Call): Promise<Response> => {
     if (!limiter) {
       timing.sentAt = timing.start;
-      return deadlines.run(direct, req, ms, timeout, timing.unabortable);
+      return deadlines.run(direct, req, ms, timeout, timing.unabortable, call);
     }
     if (!limiter.own) {
       timing.ms = ms;
@@ -166,6 +169,9 @@ export function createStack(o: StackOptions): Stack {
       handing = timing;
       try {
         return limiter.fetch(req, timing.unabortable);
+      } catch (error) {
+        // A limiter that throws instead of rejecting: a failed attempt like any other.
+        return Promise.reject(error);
       } finally {
         handing = outer;
         // Not sent within the call (`timed` sets `sentAt`): it waits in the limiter's queue. The client asks
@@ -173,14 +179,15 @@ export function createStack(o: StackOptions): Stack {
         if (timing.sentAt === undefined) pending.set(req, timing);
       }
     }
-    const sendOwn = (r: Request, a: Attempt) => {
+    const sendOwn = (r: Request, a: Attempt<Call>) => {
       const copy = new Request(r, { signal: a.signal });
       return limiter.fetch(o.telemetry ? o.telemetry.relay(r, copy) : copy);
     };
-    return deadlines.run(sendOwn, req, ms, queuedTimeout, timing.unabortable);
+    return deadlines.run(sendOwn, req, ms, queuedTimeout, timing.unabortable, call);
   };
 
-  const attempts = retrying(o, send, context, emit);
+  // Only a queue the client sends through (not its own deadline) stands between a first attempt and its judge.
+  const attempts = retrying(o, send, context, emit, deadlines, !!limiter && !limiter.own);
   // Everything but a plain 2xx goes through `settle`: redirects, error responses, failures. A 2xx costs one await.
   const settle = async (
     request: Request,
@@ -264,13 +271,15 @@ interface After {
  */
 function retrying(
   o: StackOptions,
-  send: (req: Request, timing: Timing, ms: number) => Promise<Response>,
+  send: (req: Request, timing: Timing, ms: number, call?: Call) => Promise<Response>,
   context: (req: Request) => CallContext,
   emit: Emit | undefined,
+  deadlines: Deadlines<Call>,
+  queued: boolean,
 ) {
   const { clock } = o;
-  /** Sends attempt `n`; a transport that throws instead of rejecting is a failed attempt like any other. */
-  const sendAttempt = (c: Call, n: number): Promise<Response> => {
+  /** Sends attempt `n` (`send` rejects, it does not throw). */
+  const sendAttempt = (c: Call, n: number, judged?: Call): Promise<Response> => {
     c.spent.attempts = n;
     const { request } = c;
     // A Request body can be read once: every attempt gets its own copy while the original stays unread.
@@ -279,11 +288,7 @@ function retrying(
     emit?.('request', request, { operation: c.operation, attempt: n });
     // The attempt's times are for the events: without them no clock is read for it.
     c.timing = { start: emit ? performance.now() : 0, unabortable: c.unabortable };
-    try {
-      return send(req, c.timing, c.settings.timeoutMs);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    return send(req, c.timing, c.settings.timeoutMs, judged);
   };
   /** Whether the request may be sent again after a failure or a 5xx. */
   const repeatable = ({ method, headers }: Request) => isRepeatable(method, headers.get('content-type'));
@@ -296,7 +301,7 @@ function retrying(
   };
 
   /** From attempt `n`, whose outcome `pending` holds, until a final response or error. */
-  const loop = async (c: Call, n: number, pending: Promise<Response>): Promise<Response> => {
+  const loop = async (c: Call, n: number, pending: Response | Promise<Response>): Promise<Response> => {
     const { request, spent, t } = c;
     const { retry } = c.settings;
     for (let attempt = n; ; attempt++) {
@@ -347,10 +352,18 @@ function retrying(
     }
   };
 
-  /** The loop from attempt `n`, and then what the call does with its outcome. */
-  const rest = (c: Call, n: number, pending: Promise<Response>) => {
+  /**
+   * A first attempt's outcome: a final answer goes on to the call's last steps, anything else to the retry
+   * loop (and then to those steps). It does not throw: the deadline calls it from a `then` or its timer.
+   */
+  const judge = (c: Call, response: Response | undefined, error?: unknown) => {
+    const n = c.spent.attempts;
     const { after } = c;
-    const out = loop(c, n, pending);
+    if (response && !retryable(c.request, response.status)) {
+      responded(c, n, response.status);
+      return after ? after.answer(c, response) : response;
+    }
+    const out = loop(c, n, response || Promise.reject(error));
     return after
       ? out.then(
           (response) => after.answer(c, response),
@@ -358,6 +371,7 @@ function retrying(
         )
       : out;
   };
+  deadlines.judge = judge;
 
   return (
     request: Request,
@@ -378,22 +392,20 @@ function retrying(
       timing: NO_TIMING,
       after,
     };
-    // One budget per call: a redirect's requests count with the ones before it.
-    const n = spent.attempts + 1;
+    // One budget per call: a redirect's requests count with the ones before it. Judged by its deadline
+    // (no `then` of the call's own) unless it goes through a queue.
     let first: Promise<Response>;
     try {
-      first = sendAttempt(c, n);
+      first = sendAttempt(c, spent.attempts + 1, queued ? undefined : c);
     } catch (error) {
       return Promise.reject(error);
     }
-    return first.then(
-      (response) => {
-        if (retryable(request, response.status)) return rest(c, n, first);
-        responded(c, n, response.status);
-        return after ? after.answer(c, response) : response;
-      },
-      () => rest(c, n, first),
-    );
+    return queued
+      ? first.then(
+          (response) => judge(c, response),
+          (error: unknown) => judge(c, undefined, error),
+        )
+      : first;
   };
 }
 
