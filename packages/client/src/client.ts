@@ -116,10 +116,8 @@ export function createCore<RateLimit>(
     baseUrl,
     fetch: (request: Request) => stack(request),
     // The key goes in at Request construction, as openapi-fetch's default headers: no per-request copy.
-    headers: {
-      [V2_SECRET_KEY_HEADER]: secretKey,
-      'User-Agent': (options.userAgent ?? deps.userAgent) || undefined,
-    },
+    headers: { [V2_SECRET_KEY_HEADER]: secretKey },
+    Request: agentRequest((options.userAgent ?? deps.userAgent) || undefined),
     // The client decides on redirects itself (redirect.ts): fetch would follow them to any origin with the key.
     redirect: 'manual',
   });
@@ -245,10 +243,11 @@ function guarded(raw: Raw, stack: Stack, client: CallSettings): Send {
   // openapi-fetch's own methods, before the client object gets its typed ones in their place.
   const methods = new Map(Object.entries(raw).filter(([name]) => name === name.toUpperCase()));
   return (name, url, init) => {
+    let ownAgent: boolean;
     try {
       if (init !== undefined && (typeof init !== 'object' || init === null))
         throw new TypeError(`${name} ${url}: init must be an object`);
-      checkInit(init, name, undefined, url);
+      ownAgent = checkInit(init, name, undefined, url);
       const own = callSettings(init, client);
       if (own && init) {
         const rest = Object.entries(init).filter(([key]) => key !== 'timeoutMs' && key !== 'retry');
@@ -261,12 +260,30 @@ function guarded(raw: Raw, stack: Stack, client: CallSettings): Send {
     if (typeof method !== 'function') return Promise.reject(new TypeError(`no method ${name}`));
     // No signal given: the Request openapi-fetch makes has a signal of its own that nothing can abort.
     handoff.unabortable = init === undefined || !('signal' in init) || init.signal == null;
+    handoff.ownAgent = ownAgent;
     try {
       return Reflect.apply(method, raw, [url, init]);
     } finally {
-      handoff.unabortable = false;
+      handoff.unabortable = handoff.ownAgent = false;
     }
   };
+}
+
+/**
+ * The Request openapi-fetch makes (synchronously, in the method's call), with the client's User-Agent set on
+ * it unless the call's own headers name one (theirs, or null for none, as openapi-fetch merges them). As a
+ * default header openapi-fetch merges it into a new Headers per call that the Request copies again: about
+ * 8,000 instructions per call, a twentieth of a bare openapi-fetch call; set here, about a quarter of that.
+ */
+function agentRequest(agent: string | undefined): typeof Request {
+  if (!agent) return Request;
+  // A function, not a subclass: `new` on it gives the platform's own Request.
+  // biome-ignore lint/complexity/useArrowFunction: openapi-fetch calls it with `new`
+  return function (url: RequestInfo | URL, init?: RequestInit) {
+    const request = new Request(url, init);
+    if (!handoff.ownAgent) request.headers.set('User-Agent', agent);
+    return request;
+  } as unknown as typeof Request;
 }
 
 /**

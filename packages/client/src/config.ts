@@ -48,15 +48,21 @@ export function checkBaseUrl(baseUrl: unknown): string {
 
 /**
  * Throws on a V1 credential header among the headers given to a call: a Headers, a list of pairs or a
- * record (openapi-fetch drops null and undefined values, so those do not count).
+ * record (openapi-fetch drops null and undefined values, so those do not count). Returns whether they name
+ * the User-Agent (a value of the caller's, or null to send none), as openapi-fetch reads them: a Headers or a
+ * record, undefined values left out.
  */
-export function checkHeaders(headers: unknown): void {
-  if (!headers || typeof headers !== 'object') return;
+export function checkHeaders(headers: unknown): boolean {
+  if (!headers || typeof headers !== 'object') return false;
   const pairs: Iterable<readonly [string, unknown]> =
     headers instanceof Headers || Array.isArray(headers) ? headersOf(headers) : Object.entries(headers);
-  for (const [name, value] of pairs)
+  let agent = false;
+  for (const [name, value] of pairs) {
     if (value != null && isV1CredentialHeader(name))
       throw new V1CredentialsError(`V1 credential header ${name}: ${V2_KEY}`, { code: 'v1_credentials' });
+    if (value !== undefined && name.toLowerCase() === 'user-agent') agent = true;
+  }
+  return agent && !Array.isArray(headers);
 }
 
 const headersOf = (headers: Headers | unknown[]): Array<readonly [string, unknown]> =>

@@ -39,15 +39,16 @@ export const HELPER_KEYS: ReadonlySet<string> = new Set(['signal', 'headers', 't
 
 /**
  * Throws a ConfigurationError for a key `allowed` does not hold or a per-request option of the wrong type.
- * The call is named `label` (and `detail`, e.g. `GET /orders`), put together only for a message.
+ * The call is named `label` (and `detail`, e.g. `GET /orders`), put together only for a message. Returns
+ * whether the call's own headers name the User-Agent (see `checkHeaders`).
  */
 export function checkInit(
   init: object | undefined,
   label: string | (() => string),
   allowed: ReadonlySet<string> = METHOD_KEYS,
   detail?: string,
-): void {
-  if (!init) return;
+): boolean {
+  if (!init) return false;
   // Closures only where an option is there to check: this runs on every request.
   for (const key in init)
     if (!allowed.has(key))
@@ -55,15 +56,16 @@ export function checkInit(
         `${callName(label, detail)}: unknown option ${JSON.stringify(key)}${WHY[key] ? ` (${WHY[key]})` : ''}; options are ${[...allowed].join(', ')}`,
         { code: 'invalid_option' },
       );
-  if ('headers' in init) checkHeaders(init.headers);
+  let agent = 'headers' in init && checkHeaders(init.headers);
   if ('params' in init && init.params && typeof init.params === 'object' && 'header' in init.params)
-    checkHeaders(init.params.header);
+    agent = checkHeaders(init.params.header) || agent;
   if ('timeoutMs' in init) checkTimeout(init.timeoutMs, () => `${callName(label, detail)}: timeoutMs`);
   if ('retry' in init) checkRetry(init.retry, () => `${callName(label, detail)}: retry`);
   if ('signal' in init && init.signal !== undefined && !(init.signal instanceof AbortSignal))
     throw new ConfigurationError(`${callName(label, detail)}: signal must be an AbortSignal`, {
       code: 'invalid_option',
     });
+  return agent;
 }
 
 const callName = (label: string | (() => string), detail: string | undefined) =>

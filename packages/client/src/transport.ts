@@ -81,7 +81,7 @@ export type Stack = (request: Request, settings?: CallSettings) => Promise<Respo
  * builds and sends the Request synchronously (no middleware): a stack entered later (after a middleware's
  * await) finds it false and watches the signal, as before.
  */
-export const handoff = { unabortable: false };
+export const handoff = { unabortable: false, ownAgent: false };
 
 const IDEMPOTENT = /^(GET|HEAD|OPTIONS|PUT|DELETE)$/;
 

@@ -1,0 +1,84 @@
+// The User-Agent on the wire: the client's unless a call's own headers name one (theirs, or null for
+// none, undefined left out, as openapi-fetch merges headers), on every attempt, and on the Request a
+// middleware sees.
+import { describe, expect, it } from 'vitest';
+import { BASE, fakeFetch, json, KEY, OPS, testClock } from '../test/fake.ts';
+import { createCore } from './client.ts';
+
+const path = '/orders/{orderReference}' as const;
+const params = { path: { orderReference: 'Order_1' as const } };
+
+function setup(userAgent?: string, answers: number[] = [200]) {
+  const { fetch, seen } = fakeFetch((_req, n) =>
+    json({ order: { reference: 'Order_1' } }, answers[n - 1] ?? 200),
+  );
+  const client = createCore<never>(
+    {
+      secretKey: KEY,
+      baseUrl: BASE,
+      fetch,
+      clock: testClock(),
+      ...(userAgent !== undefined && { userAgent }),
+    },
+    { operations: OPS, userAgent: 'default-agent/1' },
+  );
+  const agents = () => seen.map((s) => s.headers.get('user-agent'));
+  return { client, agents };
+}
+
+// Headers a caller gives that the types do not allow (null, undefined values), as JavaScript callers can.
+const loose = (headers: Record<string, string | null | undefined>) => headers as Record<string, string>;
+
+describe('User-Agent', () => {
+  it("is the client's: the package's by default, the userAgent option's, none for ''", async () => {
+    for (const [option, expected] of [
+      [undefined, 'default-agent/1'],
+      ['mine/2', 'mine/2'],
+      ['', null],
+    ] as const) {
+      const { client, agents } = setup(option);
+      await client.get(path, { params });
+      await client.GET(path, { params });
+      expect(agents()).toEqual([expected, expected]);
+    }
+  });
+
+  it("gives way to a call's own, in any case, in headers or params.header, as a record or a Headers", async () => {
+    const { client, agents } = setup();
+    await client.get(path, { params, headers: { 'user-agent': 'call/1' } });
+    await client.get(path, { params, headers: { 'User-Agent': 'call/2' } });
+    await client.GET(path, { params: { ...params, header: loose({ 'USER-AGENT': 'call/3' }) } } as never);
+    await client.GET(path, { params, headers: new Headers({ 'User-Agent': 'call/4' }) } as never);
+    await client.get(path, { params, headers: { 'X-Other': 'x' } });
+    expect(agents()).toEqual(['call/1', 'call/2', 'call/3', 'call/4', 'default-agent/1']);
+  });
+
+  it("is removed by a call's null and kept through a call's undefined", async () => {
+    const { client, agents } = setup();
+    await client.get(path, { params, headers: loose({ 'User-Agent': null }) });
+    await client.get(path, { params, headers: loose({ 'User-Agent': undefined }) });
+    await client.GET(path, { params: { ...params, header: loose({ 'user-agent': null }) } } as never);
+    expect(agents()).toEqual([null, 'default-agent/1', null]);
+  });
+
+  it('is on every attempt of a retried call', async () => {
+    const { client, agents } = setup(undefined, [503, 503, 200]);
+    await client.get(path, { params });
+    expect(agents()).toEqual(['default-agent/1', 'default-agent/1', 'default-agent/1']);
+  });
+
+  it("is on the Request a call's middleware sees", async () => {
+    const { client } = setup();
+    const seen: Array<string | null> = [];
+    const middleware = [
+      {
+        onRequest: ({ request }: { request: Request }) => {
+          seen.push(request.headers.get('user-agent'));
+        },
+      },
+    ];
+    await client.get(path, { params, middleware } as never);
+    await client.get(path, { params, headers: { 'User-Agent': 'call/1' }, middleware } as never);
+    expect(seen).toEqual(['default-agent/1', 'call/1']);
+  });
+});
