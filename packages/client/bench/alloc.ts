@@ -3,41 +3,17 @@
 // per call, largest first. Sampled, so each figure is known to a few per cent; the total agrees with
 // bench/cost.ts.
 //
-// Run: node --import tsx bench/alloc.ts [variant] [N]   (variants: bare, off, offTelemetry, on)
+// Run: node --import tsx bench/alloc.ts [variant] [N]   (variants: bare, scheduler, off, offTelemetry, on)
 // tsx puts a file on one line: for the line of each site, run an esbuild bundle of this file instead
 //   (pnpm exec esbuild bench/alloc.ts --bundle --platform=node --format=esm --outfile=/tmp/alloc.mjs).
 import { Session } from 'node:inspector/promises';
-import type { paths } from '@partner-print/openapi';
-import createFetchClient from 'openapi-fetch';
-import { createClient } from '../src/index.ts';
-import { preparedGet } from './fixture.ts';
+import { getVariants, preparedGet } from './fixture.ts';
 
 const name = process.argv[2] ?? 'off';
 const N = Number(process.argv[3] ?? 20_000);
-const { key, baseUrl, transport, params, path } = await preparedGet();
+const prepared = await preparedGet();
 
-const makers: Record<string, () => () => Promise<unknown>> = {
-  bare: () => {
-    const bare = createFetchClient<paths>({
-      baseUrl,
-      fetch: transport,
-      headers: { 'X-Service-Secret-Key': key },
-    });
-    return () => bare.GET(path, { params });
-  },
-  off: () => {
-    const c = createClient({ secretKey: key, baseUrl, fetch: transport, rateLimit: false, telemetry: false });
-    return () => c.get(path, { params });
-  },
-  offTelemetry: () => {
-    const c = createClient({ secretKey: key, baseUrl, fetch: transport, rateLimit: false });
-    return () => c.get(path, { params });
-  },
-  on: () => {
-    const c = createClient({ secretKey: key, baseUrl, fetch: transport, telemetry: false });
-    return () => c.get(path, { params });
-  },
-};
+const makers = getVariants(prepared, prepared.transport);
 const make = makers[name];
 if (!make) throw new Error(`variant: one of ${Object.keys(makers).join(', ')}`);
 const run = make();

@@ -1,6 +1,9 @@
 // What the client's benches call: a sandbox in process with one order to GET, and that GET's answer
 // recorded, for a transport that answers without the sandbox's own work.
+import type { paths } from '@partner-print/openapi';
+import { createScheduler } from '@partner-print/ratelimit';
 import { createSandbox, type SandboxOptions } from '@partner-print/sandbox';
+import createFetchClient from 'openapi-fetch';
 import { createClient } from '../src/index.ts';
 
 /**
@@ -50,8 +53,38 @@ export async function preparedGet() {
   return {
     key,
     baseUrl,
+    orderReference,
     transport,
     params: { path: { orderReference } },
     path: '/orders/{orderReference}' as const,
+  };
+}
+
+/**
+ * The variants the per-call tools (alloc.ts, instructions.ts) compare, each a GET of one order on `transport`:
+ * bare openapi-fetch, openapi-fetch through the scheduler, and the client with rate limiting off (telemetry
+ * off, or at its default as `pnpm bench client` makes it) or on (telemetry off).
+ */
+export function getVariants(
+  { key, baseUrl, orderReference }: { key: string; baseUrl: string; orderReference: `Order_${string}` },
+  transport: (request: Request) => Promise<Response>,
+): Record<string, () => () => Promise<unknown>> {
+  const params = { path: { orderReference } };
+  const path = '/orders/{orderReference}' as const;
+  const headers = { 'X-Service-Secret-Key': key };
+  const bare = (fetch: typeof transport) => () => {
+    const c = createFetchClient<paths>({ baseUrl, fetch, headers });
+    return () => c.GET(path, { params });
+  };
+  const client = (options: { rateLimit?: false; telemetry?: false }) => () => {
+    const c = createClient({ secretKey: key, baseUrl, fetch: transport, ...options });
+    return () => c.get(path, { params });
+  };
+  return {
+    bare: bare(transport),
+    scheduler: () => bare(createScheduler({ fetch: transport }).fetch)(),
+    off: client({ rateLimit: false, telemetry: false }),
+    offTelemetry: client({ rateLimit: false }),
+    on: client({ telemetry: false }),
   };
 }

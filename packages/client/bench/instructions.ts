@@ -9,11 +9,7 @@
 // `--single-threaded` puts the optimizing compiler on the main thread, so it is counted: warm-up ends late
 // (calls 1,000–3,000 still hold compilation) and a window shorter than several thousand calls moves by ±3 %.
 // The fixed seeds make two runs of the same code agree within 0.1 %.
-import type { paths } from '@partner-print/openapi';
-import { createScheduler } from '@partner-print/ratelimit';
-import createFetchClient from 'openapi-fetch';
-import { createClient } from '../src/index.ts';
-import { benchSandbox } from './fixture.ts';
+import { benchSandbox, getVariants } from './fixture.ts';
 
 const { sandbox, key, baseUrl, orderReference } = await benchSandbox();
 const recorded = await sandbox.fetch(
@@ -31,43 +27,7 @@ const transport = (_request: Request) => {
   );
   return Promise.resolve(new Response(body, { status, headers }));
 };
-const params = { path: { orderReference } };
-const path = '/orders/{orderReference}' as const;
-const auth = { 'X-Service-Secret-Key': key };
-
-const variants: Record<string, () => () => Promise<unknown>> = {
-  bare: () => {
-    const bare = createFetchClient<paths>({ baseUrl, fetch: transport, headers: auth });
-    return () => bare.GET(path, { params });
-  },
-  scheduler: () => {
-    const scheduled = createFetchClient<paths>({
-      baseUrl,
-      fetch: createScheduler({ fetch: transport }).fetch,
-      headers: auth,
-    });
-    return () => scheduled.GET(path, { params });
-  },
-  off: () => {
-    const off = createClient({
-      secretKey: key,
-      baseUrl,
-      fetch: transport,
-      rateLimit: false,
-      telemetry: false,
-    });
-    return () => off.get(path, { params });
-  },
-  // As `pnpm bench client` makes it: telemetry left at its default (no SDK registered).
-  offTelemetry: () => {
-    const off = createClient({ secretKey: key, baseUrl, fetch: transport, rateLimit: false });
-    return () => off.get(path, { params });
-  },
-  on: () => {
-    const on = createClient({ secretKey: key, baseUrl, fetch: transport, telemetry: false });
-    return () => on.get(path, { params });
-  },
-};
+const variants = getVariants({ key, baseUrl, orderReference }, transport);
 
 const name = process.env.BENCH_VARIANT ?? 'on';
 const make = variants[name];
