@@ -81,4 +81,19 @@ describe('User-Agent', () => {
     await client.get(path, { params, headers: { 'User-Agent': 'call/1' }, middleware } as never);
     expect(seen).toEqual(['default-agent/1', 'call/1']);
   });
+
+  it('lets a middleware hand on a new Request of its own, as openapi-fetch allows', async () => {
+    // openapi-fetch takes a middleware's result as the request only if it is an instance of the Request
+    // class it was given: the client's must answer for every Request, not only the ones it made.
+    const { client, agents } = setup();
+    const middleware = [
+      {
+        onRequest: ({ request }: { request: Request }) =>
+          new Request(request, { headers: { ...Object.fromEntries(request.headers), 'x-trace': 't-1' } }),
+      },
+    ];
+    const read = await client.get(path, { params, middleware } as never);
+    expect(read).toEqual({ order: { reference: 'Order_1' } });
+    expect(agents()).toEqual(['default-agent/1']);
+  });
 });

@@ -279,11 +279,15 @@ function agentRequest(agent: string | undefined): typeof Request {
   if (!agent) return Request;
   // A function, not a subclass: `new` on it gives the platform's own Request.
   // biome-ignore lint/complexity/useArrowFunction: openapi-fetch calls it with `new`
-  return function (url: RequestInfo | URL, init?: RequestInit) {
+  const make = function (url: RequestInfo | URL, init?: RequestInit) {
     const request = new Request(url, init);
     if (!handoff.ownAgent) request.headers.set('User-Agent', agent);
     return request;
-  } as unknown as typeof Request;
+  };
+  // openapi-fetch takes a middleware's result as the request when it is `instanceof` this class: every
+  // Request must be, not only those made here.
+  make.prototype = Request.prototype;
+  return make as unknown as typeof Request;
 }
 
 /**
