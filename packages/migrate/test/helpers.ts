@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSandbox, type Sandbox } from '@partner-print/sandbox';
-import { afterEach } from 'vitest';
+import { onTestFinished } from 'vitest';
 import type { CliIO } from '../src/node/io.ts';
 import { runCli } from '../src/node/run.ts';
 
@@ -10,14 +10,14 @@ export const PNG_B64 =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 export const GIF_B64 = btoa('GIF89a\u0001\u0000\u0001\u0000not-accepted');
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
+/**
+ * A temporary directory, removed when the test that made it ends. Not by a hook this module registers: the
+ * files of a worker share this module in `pnpm test` (vitest.base.ts), so such a hook ran only in the first
+ * file that imported it, and every later file's directories stayed in the system's temp dir.
+ */
 export function tempDir(): string {
   const d = mkdtempSync(join(tmpdir(), 'pp-migrate-'));
-  dirs.push(d);
+  onTestFinished(() => rmSync(d, { recursive: true, force: true }));
   return d;
 }
 
