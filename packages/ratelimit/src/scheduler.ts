@@ -654,15 +654,15 @@ class SchedulerCore {
   }
 }
 
-/**
- * The memory store as this package makes it answers at once, so the scheduler calls it without a promise
- * hop; a subclass with its own `take` or `observe` (possibly async) is called through them.
- */
 /** Settles a request's promise with a failure (through its `resolve`, the one function an entry keeps). */
 function reject(entry: Entry, reason: unknown): void {
   entry.resolve(Promise.reject(reason));
 }
 
+/**
+ * The memory store as this package makes it answers at once, so the scheduler calls it without a promise
+ * hop; a subclass with its own `take` or `observe` (possibly async) is called through them.
+ */
 function answersAtOnce(store: RateLimitStore): store is MemoryStore {
   return (
     store instanceof MemoryStore &&
