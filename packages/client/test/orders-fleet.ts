@@ -9,6 +9,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startSandboxServer } from '@partner-print/sandbox/node';
+import { workerScript } from '../../../test-utils/worker-script.ts';
 import { createClient } from '../src/index.ts';
 import { storedIdentifiers } from './orders-faults.ts';
 
@@ -32,12 +33,12 @@ export interface FleetRun {
 
 /** One worker process; `onMessage` gets its IPC messages: 'ready', a 'call' per finished call, 'done'. */
 function runWorker(
+  script: string,
   index: number,
   env: NodeJS.ProcessEnv,
   onMessage: (index: number, message: unknown) => void,
 ): { child: ChildProcess; report: Promise<Omit<WorkerReport, 'endedMs'>> } {
-  const worker = fileURLToPath(new URL('./orders-worker.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', worker], {
+  const child = spawn(process.execPath, [script], {
     cwd: fileURLToPath(new URL('..', import.meta.url)),
     env: { ...env, WORKER: String(index) },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
@@ -69,6 +70,7 @@ export async function runFleet(options: {
   settleWindowMs?: number;
   cut?: { afterCalls: number; for: number; proxy: { cut(): void; restore(): void } };
 }): Promise<FleetRun> {
+  const script = await workerScript(new URL('./orders-worker.ts', import.meta.url));
   const server = await startSandboxServer({ port: 0, sandbox: { rateLimits: false, pageSize: 500 } });
   const { sandbox } = server;
   try {
@@ -103,7 +105,7 @@ export async function runFleet(options: {
       started = Date.now();
       for (const { child } of fleet) child.send('go');
     };
-    const fleet = Array.from({ length: options.workers }, (_, k) => runWorker(k, env, onMessage));
+    const fleet = Array.from({ length: options.workers }, (_, k) => runWorker(script, k, env, onMessage));
     const workers = await Promise.all(
       fleet.map(({ report }, k) => report.then((r) => ({ ...r, endedMs: ended[k] ?? Date.now() - started }))),
     ).catch((error: unknown) => {

@@ -6,12 +6,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProxy } from '../../../test-utils/redis-proxy.ts';
 import { type RedisServer, startRedisServer } from '../../../test-utils/redis-server.ts';
+import { workerScript } from '../../../test-utils/worker-script.ts';
 import { newSandbox, tempDir } from './helpers.ts';
 
 // The CLI as a user runs it, in a process of its own: what keeps that process alive after Ctrl-C is not
 // visible to runCli in the test's process. A real redis-server on 127.0.0.1, started here (without it this
 // test fails, never skips), behind a TCP proxy that plays the outage.
-const CLI = new URL('../src/node/cli.ts', import.meta.url).pathname;
+const CLI = new URL('../src/node/cli.ts', import.meta.url);
 let server: RedisServer;
 let proxy: Awaited<ReturnType<typeof startProxy>>;
 let api: Server | undefined;
@@ -52,9 +53,9 @@ async function serveSandbox(sb: ReturnType<typeof newSandbox>, onPost: () => Pro
   return `http://127.0.0.1:${(api.address() as AddressInfo).port}${new URL(sb.baseUrl).pathname}`;
 }
 
-/** The CLI in a process of its own (from its sources, through tsx), with only `env` and PATH. */
-function startCli(argv: string[], env: Record<string, string>) {
-  child = spawn(process.execPath, ['--import', 'tsx', CLI, ...argv], {
+/** The CLI in a process of its own (its sources bundled), with only `env` and PATH. */
+async function startCli(argv: string[], env: Record<string, string>) {
+  child = spawn(process.execPath, [await workerScript(CLI), ...argv], {
     cwd: new URL('..', import.meta.url).pathname,
     env: { PATH: process.env.PATH, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -104,7 +105,7 @@ describe('partner-print-migrate orders --submit --redis, Ctrl-C during a Redis o
       await new Promise((resolve) => setTimeout(resolve, 200));
     });
     const args = ['orders', file, '--submit', '--json', '--concurrency', '1'];
-    const cli = startCli([...args, '--base-url', baseUrl, '--redis', proxy.url], {
+    const cli = await startCli([...args, '--base-url', baseUrl, '--redis', proxy.url], {
       PARTNER_PRINT_SECRET_KEY: sb.keys.primary,
     });
     // The release failed (the claims say Redis is gone) and the next line waits for Redis: Ctrl-C.

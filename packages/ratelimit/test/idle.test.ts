@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { workerScript } from '../../../test-utils/worker-script.ts';
 import { createScheduler } from '../src/index.ts';
 
 const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
@@ -29,10 +30,10 @@ describe('idle', () => {
   });
 
   it('lets a process exit by itself after a throttled run (child process)', async () => {
-    const script = fileURLToPath(new URL('./fixtures/idle-exit.ts', import.meta.url));
+    const script = await workerScript(new URL('./fixtures/idle-exit.ts', import.meta.url));
     const started = Date.now();
     const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', script], {
+      const child = spawn(process.execPath, [script], {
         cwd: fileURLToPath(new URL('..', import.meta.url)),
         stdio: ['ignore', 'pipe', 'inherit'],
       });

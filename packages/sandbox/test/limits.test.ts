@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { workerScript } from '../../../test-utils/worker-script.ts';
 import {
   MAX_ADDRESS_FIELD_LENGTH,
   MAX_CLAIMLINES,
@@ -134,8 +134,8 @@ function peakRss(pid: number): number {
 }
 
 async function startServer(): Promise<{ child: ChildProcess; url: string; key: string }> {
-  const cli = fileURLToPath(new URL('../src/node/cli.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', cli, '--port', '0'], {
+  const cli = await workerScript(new URL('../src/node/cli.ts', import.meta.url));
+  const child = spawn(process.execPath, [cli, '--port', '0'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

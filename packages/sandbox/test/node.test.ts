@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { workerScript } from '../../../test-utils/worker-script.ts';
 import { startSandboxServer } from '../src/node/index.ts';
 import { checkResponse } from './contract.ts';
 
@@ -85,10 +85,10 @@ describe('Node server', () => {
   });
 
   it('the CLI prints the base URL and keys and stops on SIGTERM', async () => {
-    const cli = fileURLToPath(new URL('../src/node/cli.ts', import.meta.url));
-    // tsx's loader in the CLI's own process: the tsx command would stand between the signal and the CLI, and
-    // kills a child that has not confirmed a relayed signal within 30 ms (exit 143 on a busy machine).
-    const child = spawn(process.execPath, ['--import', 'tsx', cli, '--port', '0'], {
+    // The CLI's sources bundled, run by node itself: the tsx command would stand between the signal and the
+    // CLI, and kills a child that has not confirmed a relayed signal within 30 ms (exit 143 on a busy machine).
+    const cli = await workerScript(new URL('../src/node/cli.ts', import.meta.url));
+    const child = spawn(process.execPath, [cli, '--port', '0'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

@@ -8,6 +8,7 @@ import { once } from 'node:events';
 import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { workerScript } from '../../../../test-utils/worker-script.ts';
 import { buildCallbackUrl } from '../../src/index.ts';
 import type { ReceiverMessage, ReceiverTask } from './receiver.ts';
 
@@ -75,9 +76,8 @@ class ReceiverProcess {
   readonly #exited: Promise<never>;
   readonly booted: Promise<void>;
 
-  constructor() {
-    const script = fileURLToPath(new URL('./receiver.ts', import.meta.url));
-    this.child = spawn(process.execPath, ['--import', 'tsx', script], {
+  constructor(script: string) {
+    this.child = spawn(process.execPath, [script], {
       cwd: fileURLToPath(new URL('../..', import.meta.url)),
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
@@ -136,9 +136,10 @@ class ReceiverProcess {
   }
 }
 
-/** N receiver processes, booted once (tsx and the SDK load in a few seconds each on a busy machine). */
+/** N receiver processes, booted once (the SDK, bundled: see test-utils/worker-script.ts). */
 export async function startReceivers(count: number) {
-  const processes = Array.from({ length: count }, () => new ReceiverProcess());
+  const script = await workerScript(new URL('./receiver.ts', import.meta.url));
+  const processes = Array.from({ length: count }, () => new ReceiverProcess(script));
   try {
     await Promise.all(processes.map((p) => p.booted));
   } catch (error) {

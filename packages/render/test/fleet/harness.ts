@@ -11,6 +11,7 @@ import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { createClient } from '@partner-print/client';
 import { createSandbox, type Sandbox, type SandboxOptions } from '@partner-print/sandbox';
+import { workerScript } from '../../../../test-utils/worker-script.ts';
 import { pngBytes } from '../helpers.ts';
 import type { RenderJob, WorkerResult, WorkerTask } from './worker.ts';
 
@@ -60,15 +61,14 @@ async function serveSandbox(options: Omit<SandboxOptions, 'origin'>) {
   };
 }
 
-/** A worker process: boots once (tsx and the SDK), then runs one task after another. */
+/** A worker process: boots once (the bundled SDK), then runs one task after another. */
 class WorkerProcess {
   readonly #child: ChildProcess;
   readonly booted: Promise<void>;
   #settle: { resolve(result: WorkerResult): void; reject(error: Error): void } | undefined;
 
-  constructor() {
-    const script = fileURLToPath(new URL('./worker.ts', import.meta.url));
-    this.#child = spawn(process.execPath, ['--import', 'tsx', script], {
+  constructor(script: string) {
+    this.#child = spawn(process.execPath, [script], {
       cwd: fileURLToPath(new URL('../..', import.meta.url)),
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
@@ -109,7 +109,8 @@ export type RenderWorkers = WorkerProcess[];
 
 /** Boots `count` worker processes for several runs; end them with {@link stopRenderWorkers}. */
 export async function startRenderWorkers(count: number): Promise<RenderWorkers> {
-  const workers = Array.from({ length: count }, () => new WorkerProcess());
+  const script = await workerScript(new URL('./worker.ts', import.meta.url));
+  const workers = Array.from({ length: count }, () => new WorkerProcess(script));
   try {
     await Promise.all(workers.map((w) => w.booted));
   } catch (error) {
@@ -147,7 +148,7 @@ export async function runRenderFleet(options: {
   const debug = (what: string) => {
     if (process.env.FLEET_DEBUG) process.stderr.write(`fleet: ${what} at ${Date.now() - t0} ms\n`);
   };
-  // Workers of this run alone boot (tsx, the SDK) while the sandbox starts and the images upload.
+  // Workers of this run alone boot (the bundled SDK) while the sandbox starts and the images upload.
   const own = typeof options.workers === 'number';
   const booting =
     typeof options.workers === 'number'
