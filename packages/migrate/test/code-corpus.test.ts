@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { migrateCode, transformSource } from '../src/code/index.ts';
@@ -80,10 +80,15 @@ describe('code corpus', () => {
     });
   });
 
-  it('the rewritten code type-checks strictly (tsc --noEmit) against the SDK packages', () => {
-    const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  // tsgo (TypeScript's checker ported to Go, the repository's own type check): the same diagnostics as tsc
+  // on this program, a planted error in a .ts and a .js file included, in 3.5 s of CPU instead of 16.
+  it('the rewritten code type-checks strictly (tsgo --noEmit) against the SDK packages', () => {
+    const tsgo = join(
+      dirname(createRequire(import.meta.url).resolve('@typescript/native-preview/package.json')),
+      'bin/tsgo',
+    );
     const run = () =>
-      execFileSync(process.execPath, [tsc, '-p', join(CORPUS, 'tsconfig.json')], {
+      execFileSync(process.execPath, [tsgo, '-p', join(CORPUS, 'tsconfig.json')], {
         encoding: 'utf8',
         stdio: 'pipe',
       });
