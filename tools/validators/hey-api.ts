@@ -40,7 +40,7 @@ async function smoke(outDir: string, notes: string[]): Promise<string[]> {
 export async function runHeyApi(document: string, outDir: string): Promise<ValidatorReport> {
   const start = performance.now();
   const findings: string[] = [];
-  const notes = ['@hey-api/openapi-ts client (fetch), tsc strict + noUncheckedIndexedAccess'];
+  const notes = ['@hey-api/openapi-ts client (fetch), tsgo strict + noUncheckedIndexedAccess'];
   const generated = await exec(bin(TOOLS, 'openapi-ts'), ['--input', document, '--output', outDir]);
   if (generated.code !== 0 || /error/i.test(generated.stderr)) {
     findings.push(
@@ -53,10 +53,12 @@ export async function runHeyApi(document: string, outDir: string): Promise<Valid
     // ESM, so that the smoke run may use top-level await.
     await writeFile(path.join(outDir, 'package.json'), '{ "type": "module" }\n');
     findings.push(...(await checkBaseUrl(outDir)));
-    const checked = await exec(bin(ROOT, 'tsc'), ['-p', path.join(outDir, 'tsconfig.json')]);
+    // tsgo, the repository's own checker: the same diagnostics as tsc on this program (a planted error
+    // read the same), in about 1.3 s of CPU instead of 6.8.
+    const checked = await exec(bin(ROOT, 'tsgo'), ['-p', path.join(outDir, 'tsconfig.json')]);
     const diagnostics = checked.stdout.split('\n').filter((line) => /error TS\d+/.test(line));
     findings.push(...diagnostics);
-    if (checked.code !== 0 && diagnostics.length === 0) findings.push(`tsc exited ${checked.code}`);
+    if (checked.code !== 0 && diagnostics.length === 0) findings.push(`tsgo exited ${checked.code}`);
     findings.push(...(await smoke(outDir, notes)));
   }
   return {
