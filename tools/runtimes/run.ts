@@ -284,8 +284,10 @@ async function main(): Promise<void> {
     pnpm(['build', '--output-logs=errors-only']);
   }
   if (!args.includes('--no-typecheck')) {
-    log('tsc -p tools/runtimes (the flow against the built .d.ts files)');
-    execFileSync('npx', ['tsc', '-p', join(root, 'tools/runtimes/tsconfig.json')], {
+    // tsgo (TypeScript's checker ported to Go, as pnpm typecheck:all): 1.7 s here against 9 s for `npx tsc`,
+    // and this step is on pnpm test's critical path, before every runtime.
+    log('tsgo -p tools/runtimes (the flow against the built .d.ts files)');
+    execFileSync(join(root, 'node_modules/.bin/tsgo'), ['-p', join(root, 'tools/runtimes/tsconfig.json')], {
       cwd: root,
       stdio: 'inherit',
     });
