@@ -11,10 +11,11 @@
 // the script, not the module's source (none of the workers' import graphs reads files beside itself); the
 // CommonJS `require` of bundled packages is Node's, made for the script (the banner); an import esbuild
 // cannot follow (a computed name) is left to Node, which resolves it from the entry's package (see outDir).
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 
 /**
  * In the entry's package, under its node_modules (ignored by git): what the script still imports at run
@@ -28,49 +29,58 @@ function outDir(entry: string): string {
   throw new Error(`no package.json above ${entry}`);
 }
 
-const scripts = new Map<string, Promise<string>>();
+/**
+ * esbuild's executable, run once per entry: its JavaScript API keeps a service process (or, synchronous,
+ * a worker thread) alive for the rest of the test process, which the leak check in test-utils/async-leaks.ts
+ * reports.
+ */
+const ESBUILD = join(
+  dirname(createRequire(import.meta.url).resolve('esbuild/package.json')),
+  'bin',
+  'esbuild',
+);
+
+const scripts = new Map<string, string>();
 
 /**
  * The path of `entry`'s bundled script (built on the first call in this process; later calls share it).
  * Start it with `spawn(process.execPath, [script, ...args])`.
  */
-export function workerScript(entry: string | URL): Promise<string> {
+export function workerScript(entry: string | URL): string {
   const path = typeof entry === 'string' ? entry : fileURLToPath(entry);
   let script = scripts.get(path);
   if (!script) {
     script = bundle(path);
     scripts.set(path, script);
-    script.catch(() => scripts.delete(path));
   }
   return script;
 }
 
-async function bundle(entry: string): Promise<string> {
-  const { outputFiles } = await build({
-    entryPoints: [entry],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    write: false,
-    logLevel: 'silent',
-    // A bundled CommonJS package that requires a Node built-in (node-redis does) needs a `require`.
-    banner: {
-      js: "import { createRequire as __ppRequire } from 'node:module';\nconst require = __ppRequire(import.meta.url);",
-    },
-  });
-  const code = outputFiles[0]?.contents;
-  if (!code) throw new Error(`esbuild gave no output for ${entry}`);
-  // Named for the entry: two test processes that bundle the same entry write the same file, each through a
-  // rename, so that neither's worker reads a half-written script.
+function bundle(entry: string): string {
   const out = outDir(entry);
   const name = relative(dirname(dirname(dirname(out))), entry)
     .replace(/\.[cm]?ts$/, '')
     .replaceAll(/[/\\]/g, '-');
   mkdirSync(out, { recursive: true });
   const script = join(out, `${name}.mjs`);
-  const partial = `${script}.${process.pid}.tmp`;
-  writeFileSync(partial, code);
+  // Named for the entry: two test processes that bundle the same entry write the same file, each through a
+  // rename, so that neither's worker reads a half-written script.
+  const partial = `${script}.${process.pid}.tmp.mjs`;
+  execFileSync(
+    ESBUILD,
+    [
+      entry,
+      '--bundle',
+      '--platform=node',
+      '--format=esm',
+      '--target=node20',
+      '--log-level=error',
+      `--outfile=${partial}`,
+      // A bundled CommonJS package that requires a Node built-in (node-redis does) needs a `require`.
+      `--banner:js=import { createRequire as __ppRequire } from 'node:module'; const require = __ppRequire(import.meta.url);`,
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   renameSync(partial, script);
   return script;
 }

@@ -70,7 +70,7 @@ export async function runFleet(options: {
   settleWindowMs?: number;
   cut?: { afterCalls: number; for: number; proxy: { cut(): void; restore(): void } };
 }): Promise<FleetRun> {
-  const script = await workerScript(new URL('./orders-worker.ts', import.meta.url));
+  const script = workerScript(new URL('./orders-worker.ts', import.meta.url));
   const server = await startSandboxServer({ port: 0, sandbox: { rateLimits: false, pageSize: 500 } });
   const { sandbox } = server;
   try {

@@ -54,8 +54,8 @@ async function serveSandbox(sb: ReturnType<typeof newSandbox>, onPost: () => Pro
 }
 
 /** The CLI in a process of its own (its sources bundled), with only `env` and PATH. */
-async function startCli(argv: string[], env: Record<string, string>) {
-  child = spawn(process.execPath, [await workerScript(CLI), ...argv], {
+function startCli(argv: string[], env: Record<string, string>) {
+  child = spawn(process.execPath, [workerScript(CLI), ...argv], {
     cwd: new URL('..', import.meta.url).pathname,
     env: { PATH: process.env.PATH, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -105,7 +105,7 @@ describe('partner-print-migrate orders --submit --redis, Ctrl-C during a Redis o
       await new Promise((resolve) => setTimeout(resolve, 200));
     });
     const args = ['orders', file, '--submit', '--json', '--concurrency', '1'];
-    const cli = await startCli([...args, '--base-url', baseUrl, '--redis', proxy.url], {
+    const cli = startCli([...args, '--base-url', baseUrl, '--redis', proxy.url], {
       PARTNER_PRINT_SECRET_KEY: sb.keys.primary,
     });
     // The release failed (the claims say Redis is gone) and the next line waits for Redis: Ctrl-C.

@@ -30,7 +30,7 @@ describe('idle', () => {
   });
 
   it('lets a process exit by itself after a throttled run (child process)', async () => {
-    const script = await workerScript(new URL('./fixtures/idle-exit.ts', import.meta.url));
+    const script = workerScript(new URL('./fixtures/idle-exit.ts', import.meta.url));
     const started = Date.now();
     const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
       const child = spawn(process.execPath, [script], {

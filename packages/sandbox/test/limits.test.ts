@@ -134,7 +134,7 @@ function peakRss(pid: number): number {
 }
 
 async function startServer(): Promise<{ child: ChildProcess; url: string; key: string }> {
-  const cli = await workerScript(new URL('../src/node/cli.ts', import.meta.url));
+  const cli = workerScript(new URL('../src/node/cli.ts', import.meta.url));
   const child = spawn(process.execPath, [cli, '--port', '0'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -87,7 +87,7 @@ describe('Node server', () => {
   it('the CLI prints the base URL and keys and stops on SIGTERM', async () => {
     // The CLI's sources bundled, run by node itself: the tsx command would stand between the signal and the
     // CLI, and kills a child that has not confirmed a relayed signal within 30 ms (exit 143 on a busy machine).
-    const cli = await workerScript(new URL('../src/node/cli.ts', import.meta.url));
+    const cli = workerScript(new URL('../src/node/cli.ts', import.meta.url));
     const child = spawn(process.execPath, [cli, '--port', '0'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -138,7 +138,7 @@ class ReceiverProcess {
 
 /** N receiver processes, booted once (the SDK, bundled: see test-utils/worker-script.ts). */
 export async function startReceivers(count: number) {
-  const script = await workerScript(new URL('./receiver.ts', import.meta.url));
+  const script = workerScript(new URL('./receiver.ts', import.meta.url));
   const processes = Array.from({ length: count }, () => new ReceiverProcess(script));
   try {
     await Promise.all(processes.map((p) => p.booted));

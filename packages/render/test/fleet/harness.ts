@@ -109,7 +109,7 @@ export type RenderWorkers = WorkerProcess[];
 
 /** Boots `count` worker processes for several runs; end them with {@link stopRenderWorkers}. */
 export async function startRenderWorkers(count: number): Promise<RenderWorkers> {
-  const script = await workerScript(new URL('./worker.ts', import.meta.url));
+  const script = workerScript(new URL('./worker.ts', import.meta.url));
   const workers = Array.from({ length: count }, () => new WorkerProcess(script));
   try {
     await Promise.all(workers.map((w) => w.booted));
