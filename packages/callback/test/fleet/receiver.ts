@@ -115,8 +115,8 @@ async function serve(task: ReceiverTask): Promise<() => Promise<void>> {
 const isTask = (message: unknown): message is ReceiverTask =>
   typeof message === 'object' && message !== null && 'kind' in message && message.kind === 'receiver';
 
-// One configuration at a time, so a test file boots its receiver processes once. Only our messages: the
-// tsx loader may use the IPC channel for its own.
+// One configuration at a time, so a test file boots its receiver processes once. Only our messages: a loader
+// (tsx, when this file is run through it by hand) may use the IPC channel for its own.
 let stop: Promise<() => Promise<void>> | undefined;
 process.on('message', (message: unknown) => {
   if (isTask(message)) {

@@ -113,7 +113,7 @@ const isTask = (message: unknown): message is WorkerTask =>
   typeof message === 'object' && message !== null && 'kind' in message && message.kind === 'render-worker';
 
 // One task after another, so a test file boots its workers once; `exit` ends the process. Only our
-// messages: the tsx loader may use the IPC channel for its own.
+// messages: a loader (tsx, when this file is run through it by hand) may use the IPC channel for its own.
 process.on('message', (message: unknown) => {
   if (message === 'exit') process.exit(0);
   if (!isTask(message)) return;
