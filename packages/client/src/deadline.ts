@@ -72,6 +72,16 @@ export class Attempt<C = unknown> {
   }
 }
 
+/** A promise's resolving functions, taken by one executor for every attempt (not a closure per attempt). */
+const grabbed = {} as {
+  resolve: (response: Response | PromiseLike<Response>) => void;
+  reject: (reason: unknown) => void;
+};
+const grab = (resolve: typeof grabbed.resolve, reject: typeof grabbed.reject) => {
+  grabbed.resolve = resolve;
+  grabbed.reject = reject;
+};
+
 /**
  * Per-attempt deadlines. A timer and an abort listener per attempt cost more CPU in Node than the rest of the
  * client, so attempts share one sweeping timer (every min(ms, 1 s) while any is in flight): it times out
@@ -104,28 +114,28 @@ export class Deadlines<C = unknown> {
     unabortable = false,
     call?: C,
   ): Promise<Response> {
-    return new Promise<Response>((resolve, reject) => {
-      const a = new Attempt(
-        req,
-        ms > 0 && Number.isFinite(ms) ? ms : Number.POSITIVE_INFINITY,
-        this,
-        onTimeout,
-        resolve,
-        reject,
-        unabortable,
-        call,
+    const promise = new Promise<Response>(grab);
+    const a = new Attempt(
+      req,
+      ms > 0 && Number.isFinite(ms) ? ms : Number.POSITIVE_INFINITY,
+      this,
+      onTimeout,
+      grabbed.resolve,
+      grabbed.reject,
+      unabortable,
+      call,
+    );
+    this.add(a);
+    this.arm(a.ms);
+    try {
+      send(req, a).then(
+        (response) => a.settle(response),
+        (error) => a.settle(undefined, error),
       );
-      this.add(a);
-      this.arm(a.ms);
-      try {
-        send(req, a).then(
-          (response) => a.settle(response),
-          (error) => a.settle(undefined, error),
-        );
-      } catch (error) {
-        a.settle(undefined, error);
-      }
-    });
+    } catch (error) {
+      a.settle(undefined, error);
+    }
+    return promise;
   }
 
   private add(a: Attempt<C>) {
