@@ -106,7 +106,7 @@ function retryDelay(
   return attempt < attempts && elapsed + delay <= maxElapsedMs && delay;
 }
 
-/** How one attempt went, for the events. */
+/** How one attempt went, for the events and for the rate limiter's send through `timed`. */
 interface Timing {
   start: number;
   sentAt?: number;
@@ -157,10 +157,16 @@ export function createStack(o: StackOptions): Stack {
    * One attempt through the rate limiter (if any) and the transport. `call`: a call's first attempt, judged
    * by its deadline where there is one in this layer (see `retrying`).
    */
-  const send = (req: Request, timing: Timing, ms: number, call?: Call): Promise<Response> => {
+  const send = (
+    req: Request,
+    timing: Timing,
+    ms: number,
+    unabortable: boolean,
+    call?: Call,
+  ): Promise<Response> => {
     if (!limiter) {
-      timing.sentAt = timing.start;
-      return deadlines.run(direct, req, ms, timeout, timing.unabortable, call);
+      if (emit) timing.sentAt = timing.start;
+      return deadlines.run(direct, req, ms, timeout, unabortable, call);
     }
     if (!limiter.own) {
       timing.ms = ms;
@@ -168,7 +174,7 @@ export function createStack(o: StackOptions): Stack {
       const outer = handing;
       handing = timing;
       try {
-        return limiter.fetch(req, timing.unabortable);
+        return limiter.fetch(req, unabortable);
       } catch (error) {
         // A limiter that throws instead of rejecting: a failed attempt like any other.
         return Promise.reject(error);
@@ -183,7 +189,7 @@ export function createStack(o: StackOptions): Stack {
       const copy = new Request(r, { signal: a.signal });
       return limiter.fetch(o.telemetry ? o.telemetry.relay(r, copy) : copy);
     };
-    return deadlines.run(sendOwn, req, ms, queuedTimeout, timing.unabortable, call);
+    return deadlines.run(sendOwn, req, ms, queuedTimeout, unabortable, call);
   };
 
   // Only a queue the client sends through (not its own deadline) stands between a first attempt and its judge.
@@ -271,7 +277,7 @@ interface After {
  */
 function retrying(
   o: StackOptions,
-  send: (req: Request, timing: Timing, ms: number, call?: Call) => Promise<Response>,
+  send: (req: Request, timing: Timing, ms: number, unabortable: boolean, call?: Call) => Promise<Response>,
   context: (req: Request) => CallContext,
   emit: Emit | undefined,
   deadlines: Deadlines<Call>,
@@ -286,9 +292,20 @@ function retrying(
     const req = request.body ? request.clone() : request;
     c.t?.attempt(req);
     emit?.('request', request, { operation: c.operation, attempt: n });
-    // The attempt's times are for the events: without them no clock is read for it.
-    c.timing = { start: emit ? performance.now() : 0, unabortable: c.unabortable };
-    return send(req, c.timing, c.settings.timeoutMs, judged);
+    // The attempt's times are for the events: without them no clock is read for it, and without a queue the
+    // client sends through nothing reads the record (one shared). Every field in the literal: one set later
+    // would give the record a second allocation.
+    c.timing =
+      emit || queued
+        ? {
+            start: emit ? performance.now() : 0,
+            sentAt: undefined,
+            ms: undefined,
+            req: undefined,
+            unabortable: c.unabortable,
+          }
+        : NO_TIMING;
+    return send(req, c.timing, c.settings.timeoutMs, c.unabortable, judged);
   };
   /** Whether the request may be sent again after a failure or a 5xx. */
   const repeatable = ({ method, headers }: Request) => isRepeatable(method, headers.get('content-type'));
@@ -409,6 +426,7 @@ function retrying(
   };
 }
 
+/** The record of an attempt no one times (no events, no queue the client sends through): never written. */
 const NO_TIMING: Timing = { start: 0 };
 
 const durations = ({ start, sentAt }: Timing) => {
