@@ -161,6 +161,34 @@ describe('orders against the sandbox', () => {
     expect(second.requests.filter((q) => q.method === 'POST' && q.url.endsWith('/orders'))).toHaveLength(0);
   });
 
+  it('--submit: of two lines that are one order, the earlier is created and the later existing, whichever converts first', async () => {
+    // Two SKUs of the same product, the earlier line's lookup answered 200 ms late: the later line is
+    // converted first, and took the order first (reported `created`, the earlier line `existing`).
+    const sb = newSandbox();
+    const dir = tempDir();
+    const file = join(dir, 'orders.jsonl');
+    const order = (sku: string) => ({
+      store_code: sb.seed.storeCodes.combined,
+      shipping_kind: 'combined',
+      partner_reference: 'WEB-TWICE',
+      orderlines: [{ sku, quantity: 1 }],
+    });
+    writeFileSync(file, `${JSON.stringify(order('SLOW-SKU'))}\n${JSON.stringify(order('FAST-SKU'))}\n`);
+    const r = await run(['orders', file, '--sandbox', '--submit', '--json'], {
+      sandbox: sb,
+      intercept: async (req) => {
+        const sku = new URL(req.url).searchParams.get('legacyItemSku');
+        if (!sku) return undefined;
+        if (sku === 'SLOW-SKU') await new Promise((resolve) => setTimeout(resolve, 200));
+        return Response.json({ productReference: sb.seed.products.nonPrint });
+      },
+    });
+    expect(r.code).toBe(0);
+    const report = readJsonl(join(dir, 'orders.report.jsonl'));
+    expect(report.map((x) => x.status)).toEqual(['created', 'existing']);
+    expect(report[1].orderReference).toBe(report[0].orderReference);
+  });
+
   it('reports bad lines with their line numbers and still processes the others', async () => {
     const sb = newSandbox();
     const dir = tempDir();

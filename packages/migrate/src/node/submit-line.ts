@@ -52,19 +52,47 @@ export function deriveCustomIdentifier(raw: string): string {
   return `v1-${createHash('sha256').update(raw.trim()).digest('hex').slice(0, 32)}`;
 }
 
-function identifierSource(value: unknown): 'custom_identifier' | 'partner_reference' | 'derived' {
+/** Where the line's custom identifier comes from, and the value it gives (none when derived). */
+function identifierOf(value: unknown): {
+  source: 'custom_identifier' | 'partner_reference' | 'derived';
+  given?: string;
+} {
   const src =
     value && typeof value === 'object' && 'order' in value && Object.keys(value).length === 1
       ? value.order
       : value;
   const field = (name: string) =>
     src && typeof src === 'object' && name in src ? Reflect.get(src, name) : undefined;
-  const given = (name: string) => typeof field(name) === 'string' && field(name) !== '';
-  return given('custom_identifier')
-    ? 'custom_identifier'
-    : given('partner_reference')
-      ? 'partner_reference'
-      : 'derived';
+  for (const source of ['custom_identifier', 'partner_reference'] as const) {
+    const given = field(source);
+    if (typeof given === 'string' && given !== '') return { source, given };
+  }
+  return { source: 'derived' };
+}
+
+/**
+ * Lines that are one order (the same custom identifier) take their turns at createOrder in file order: the
+ * earliest is `created`, the later ones `existing`, whichever line's lookups and uploads finish first (in
+ * one run; across runs or processes the claims decide). A turn is taken when the line starts, which the
+ * ordered pipeline does in file order, and ends however the line ends.
+ */
+function fileOrderTurns() {
+  const last = new Map<string, Promise<void>>();
+  return (key: string) => {
+    const before = last.get(key);
+    let end = () => {};
+    const mine = new Promise<void>((resolve) => {
+      end = resolve;
+    });
+    last.set(key, mine);
+    return {
+      before,
+      end: () => {
+        end();
+        if (last.get(key) === mine) last.delete(key);
+      },
+    };
+  };
 }
 
 export interface LineOptions {
@@ -176,15 +204,19 @@ export async function createLineProcessor(o: LineOptions): Promise<{
   const claims = settleFirst(o.claims ?? memoryOrderClaims(), o.unsettled);
   const submit = createSubmitter(o.client, { signal: o.stop, claims });
 
+  const turns = fileOrderTurns();
+
   const submitLine = async (
     l: JsonLine,
     id: string | undefined,
     source: Base['customIdentifierSource'],
+    before: Promise<void> | undefined,
   ): Promise<LineResult> => {
     const conv = await converter.forSubmit(l, id);
     const base = baseOf(l, source, conv);
     if (conv.runWide !== undefined) return { ...notDone(base, conv.runWide), runWide: conv.runWide };
     if (!conv.ok) return { ...base, status: 'failed', done: true, errors: conv.errors };
+    await before;
     if (o.stop.aborted) return notDone(base, o.stop.reason);
     try {
       const r = await submit(conv.order);
@@ -214,9 +246,12 @@ export async function createLineProcessor(o: LineOptions): Promise<{
         errors: [{ path: '', code: 'malformed', message: l.error }],
         report: [],
       };
-    const source = identifierSource(l.value);
+    const { source, given } = identifierOf(l.value);
     const id = source === 'derived' ? deriveCustomIdentifier(l.raw) : undefined;
-    if (o.submit) return traceLine(o.client, l.line, () => submitLine(l, id, source));
+    if (o.submit) {
+      const turn = turns((given ?? id) as string);
+      return traceLine(o.client, l.line, () => submitLine(l, id, source, turn.before)).finally(turn.end);
+    }
     const conv = await converter.dry(l, id);
     const base = baseOf(l, source, conv);
     if (conv.runWide !== undefined) return { ...notDone(base, conv.runWide), runWide: conv.runWide };
