@@ -10,22 +10,17 @@
 // What differs from tsx: the worker's modules are one file, so `import.meta.url` in a bundled module names
 // the script, not the module's source (none of the workers' import graphs reads files beside itself); the
 // CommonJS `require` of bundled packages is Node's, made for the script (the banner); an import esbuild
-// cannot follow (a computed name) is left to Node, which resolves it from the entry's package (see outDir).
+// cannot follow (a computed name) is left to Node, which resolves it from the entry's package (see bundle).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/**
- * In the entry's package, under its node_modules (ignored by git): what the script still imports at run
- * time (a dynamic import of a name esbuild cannot follow, such as an optional `redis`) resolves as it would
- * from the entry. One file per entry, replaced on each build.
- */
-function outDir(entry: string): string {
+/** The package that holds `entry` (the nearest directory above it with a package.json). */
+function packageOf(entry: string): string {
   for (let dir = dirname(entry); dir !== dirname(dir); dir = dirname(dir))
-    if (existsSync(join(dir, 'package.json')))
-      return join(dir, 'node_modules', '.cache', 'pp-worker-scripts');
+    if (existsSync(join(dir, 'package.json'))) return dir;
   throw new Error(`no package.json above ${entry}`);
 }
 
@@ -57,8 +52,12 @@ export function workerScript(entry: string | URL): string {
 }
 
 function bundle(entry: string): string {
-  const out = outDir(entry);
-  const name = relative(dirname(dirname(dirname(out))), entry)
+  // In the entry's package, under its node_modules (ignored by git): what the script still imports at run
+  // time (a dynamic import of a name esbuild cannot follow, such as an optional `redis`) resolves as it would
+  // from the entry. One file per entry, replaced on each build.
+  const pkg = packageOf(entry);
+  const out = join(pkg, 'node_modules', '.cache', 'pp-worker-scripts');
+  const name = relative(pkg, entry)
     .replace(/\.[cm]?ts$/, '')
     .replaceAll(/[/\\]/g, '-');
   mkdirSync(out, { recursive: true });
