@@ -162,8 +162,9 @@ describe('orders against the sandbox', () => {
   });
 
   it('--submit: of two lines that are one order, the earlier is created and the later existing, whichever converts first', async () => {
-    // Two SKUs of the same product, the earlier line's lookup answered 200 ms late: the later line is
-    // converted first, and took the order first (reported `created`, the earlier line `existing`).
+    // Two SKUs of the same product, the earlier line's lookup answered 200 ms late, so the later line is
+    // converted first. Without the turns in file order it took the order first (reported `created`, the
+    // earlier line `existing`); with them the earlier line is still the one that creates it.
     const sb = newSandbox();
     const dir = tempDir();
     const file = join(dir, 'orders.jsonl');
