@@ -39,6 +39,18 @@ beforeAll(async () => {
       : route.abort('blockedbyclient');
   });
   page = context.pages()[0] ?? (await context.newPage());
+  // Every route the page's router sets, for a failed navigation to name (`+` pushed, `~` replaced).
+  await page.addInitScript(() => {
+    const routes: string[] = [];
+    (globalThis as { __routes?: string[] }).__routes = routes;
+    for (const name of ['pushState', 'replaceState'] as const) {
+      const original = history[name].bind(history);
+      history[name] = (data: unknown, unused: string, url?: string | URL | null) => {
+        original(data, unused, url);
+        routes.push(`${name === 'pushState' ? '+' : '~'}${decodeURIComponent(location.hash)}`);
+      };
+    }
+  });
   page.on('console', (message) => {
     if (message.type() === 'error') consoleErrors.push(message.text());
   });
@@ -61,12 +73,48 @@ async function navRoutes(): Promise<Set<string>> {
   return new Set(hrefs.map((h) => (h.startsWith('#') ? h : `#${h}`)));
 }
 
+/** How many routes the page's router has set since it loaded (see the init script in `beforeAll`). */
+const routesSet = () => page.evaluate(() => (globalThis as { __routes?: string[] }).__routes?.length ?? 0);
+
+/**
+ * Follows the navigation's link to `route` and waits until the page is there. A click can land while the menu
+ * re-renders the section it just opened (the link under the pointer is replaced between the press and the
+ * release, and the click reaches no link): that happened once in CI. So a click after which the router sets
+ * no route within 5 s is made again, up to three times; a click that did set one is never repeated (a second
+ * click on a section's link would close it). A failure names where the page is and the routes it went through.
+ */
 async function clickNav(route: string): Promise<void> {
   const path = route.slice(1);
   const link = page.locator(`${MENU_ITEM} a[href="${path}"], ${MENU_ITEM} a[href="${route}"]`).first();
-  await link.scrollIntoViewIfNeeded();
-  await link.click();
-  await page.waitForFunction((r) => decodeURIComponent(location.hash) === r, route);
+  const there = (r: string) => decodeURIComponent(location.hash) === r;
+  for (let attempt = 1; ; attempt++) {
+    const before = await routesSet();
+    await link.scrollIntoViewIfNeeded();
+    await link.click();
+    const moved = await page
+      .waitForFunction(
+        ({ r, n }) =>
+          decodeURIComponent(location.hash) === r ||
+          ((globalThis as { __routes?: string[] }).__routes?.length ?? 0) > n,
+        { r: route, n: before },
+        { timeout: 5_000 },
+      )
+      .then(
+        () => true,
+        () => false,
+      );
+    if (!moved && attempt < 3) continue;
+    const arrived = await page.waitForFunction(there, route, { timeout: moved ? 25_000 : 1 }).then(
+      () => true,
+      () => false,
+    );
+    if (arrived) return;
+    const hash = await page.evaluate(() => decodeURIComponent(location.hash));
+    const seen = await page.evaluate(() => (globalThis as { __routes?: string[] }).__routes ?? []);
+    throw new Error(
+      `clicked the link to ${route} ${attempt} time(s); the page is at ${hash}; its last routes: ${seen.slice(-8).join(' ')}`,
+    );
+  }
 }
 
 /** A heading whose whole text is `text` (Redoc puts an icon-only deep link inside each heading). */
