@@ -8,6 +8,8 @@ import { createServer } from 'node:net';
 export interface RedisServer {
   url: string;
   port: number;
+  /** Stops the server answering for `ms` (SIGSTOP, then SIGCONT): a stalled Redis; resolves when it answers again. */
+  pause(ms: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -63,6 +65,15 @@ export async function startRedisServer(port?: number): Promise<RedisServer> {
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
+    pause: (ms) => {
+      child.kill('SIGSTOP');
+      return new Promise<void>((resolve) =>
+        setTimeout(() => {
+          child.kill('SIGCONT');
+          resolve();
+        }, ms),
+      );
+    },
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) {
