@@ -64,4 +64,27 @@ describe('4 render workers x the same 50 mockups', () => {
     expect(run.posts).toBeGreaterThanOrEqual(MOCKUPS);
     expect(run.posts).toBeLessThanOrEqual(WORKERS * MOCKUPS);
   }, 300_000);
+
+  it('lose nothing when Redis is killed late, after every worker has looked up every mockup it started', async () => {
+    // The CI failure this reproduces: the kill came after each worker's last Redis command, so one worker
+    // never met the dead Redis (no event). The harness holds the last mockups back until after the kill.
+    const own = await startRedisServer();
+    const run = await runRenderFleet({
+      workers,
+      mockups: MOCKUPS,
+      redisUrl: own.url,
+      commandTimeoutMs: 1_000,
+      during: async () => {
+        await new Promise((r) => setTimeout(r, 2_000));
+        await own.stop();
+      },
+    });
+    for (const worker of run.results) {
+      expect(worker.rejected).toEqual([]);
+      expect(worker.fulfilled).toBe(MOCKUPS);
+      expect(worker.events).toEqual(['redis-unavailable']);
+    }
+    expect(run.posts).toBeGreaterThanOrEqual(MOCKUPS);
+    expect(run.posts).toBeLessThanOrEqual(WORKERS * MOCKUPS);
+  }, 300_000);
 });

@@ -95,6 +95,11 @@ class WorkerProcess {
     });
   }
 
+  /** Starts the current task's held jobs. */
+  release(): void {
+    this.#child.send('release');
+  }
+
   async exit(): Promise<void> {
     if (this.#child.exitCode !== null) return;
     const exited = once(this.#child, 'exit');
@@ -139,8 +144,10 @@ export async function runRenderFleet(options: {
   /** The Redis store's command deadline in the workers; 5 000 ms by default (see worker.ts). */
   commandTimeoutMs?: number;
   /**
-   * Runs once the first POST /renders has been paid (e.g. to kill Redis mid-run): every worker then still
-   * has mockups to wait for, lease or store.
+   * Runs once the first POST /renders has been paid (e.g. to kill Redis mid-run). The last fifth of the
+   * mockups is held back in every worker until it has run, so that every worker still has mockups to look
+   * up, lease and store after it: without that, a worker that had leased or learned every mockup's render
+   * before a late kill never spoke to Redis again (it happened once in CI, on a loaded machine).
    */
   during?: () => Promise<void> | void;
 }): Promise<FleetRun> {
@@ -188,6 +195,7 @@ export async function runRenderFleet(options: {
       secretKey: keys.primary,
       ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}),
       ...(options.commandTimeoutMs ? { commandTimeoutMs: options.commandTimeoutMs } : {}),
+      ...(options.during ? { held: Math.ceil(options.mockups / 5) } : {}),
       jobs,
     };
     // Every worker starts at the same instant, once all have booted.
@@ -205,6 +213,7 @@ export async function runRenderFleet(options: {
       while (!finished && (await used()) === before) await new Promise((r) => setTimeout(r, 10));
       debug('first render paid');
       await options.during();
+      for (const worker of workers) worker.release();
     }
     const results = await running;
     debug('workers done');

@@ -24,6 +24,12 @@ export interface WorkerTask {
   /** The Redis store's deadline; 5 000 ms by default, for a live Redis on a loaded machine. */
   commandTimeoutMs?: number;
   jobs: RenderJob[];
+  /**
+   * How many of the last jobs wait for the harness's `release` message before they start (none by
+   * default): the harness breaks something mid-run, then releases them, so that every worker has work
+   * that meets the break whatever it had finished before it.
+   */
+  held?: number;
   startAt: number;
 }
 
@@ -50,9 +56,11 @@ async function render(
     timeoutMs: 120_000,
   });
   await new Promise((r) => setTimeout(r, Math.max(0, task.startAt - Date.now())));
+  const held = task.held ?? 0;
   const results = await Promise.allSettled(
-    task.jobs.map((job) =>
-      renderMockup(client, {
+    task.jobs.map(async (job, i) => {
+      if (i >= task.jobs.length - held) await released;
+      return renderMockup(client, {
         ...job,
         ...(cache ? { cache } : {}),
         pollIntervalMs: 500,
@@ -64,8 +72,8 @@ async function render(
               },
             }
           : {}),
-      }),
-    ),
+      });
+    }),
   );
   const result: WorkerResult = { fulfilled: 0, rejected: [], tokensSpent: 0, tokenCost: 0, events };
   for (const r of results) {
@@ -80,6 +88,13 @@ async function render(
   }
   return result;
 }
+
+/**
+ * The current task's held jobs start when this settles (see {@link WorkerTask.held}). Made when the task
+ * arrives, before its start time: the harness's `release` may come before a slow worker's start.
+ */
+let release = () => {};
+let released = Promise.resolve();
 
 const born = Date.now();
 const debug = (what: string): void => {
@@ -116,7 +131,11 @@ const isTask = (message: unknown): message is WorkerTask =>
 // messages: a loader (tsx, when this file is run through it by hand) may use the IPC channel for its own.
 process.on('message', (message: unknown) => {
   if (message === 'exit') process.exit(0);
+  if (message === 'release') return release();
   if (!isTask(message)) return;
+  released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
   run(message).then(
     (result) => process.send?.({ result }),
     (error: unknown) => process.send?.({ error: String(error) }),
