@@ -44,47 +44,37 @@ describe('4 render workers x the same 50 mockups', () => {
     expect(run.results.reduce((sum, w) => sum + w.tokensSpent, 0)).toBe(MOCKUPS);
   }, 300_000);
 
-  it('lose nothing when Redis is killed mid-run: every worker falls back in process, with an event', async () => {
-    const own = await startRedisServer();
-    const run = await runRenderFleet({
-      workers,
-      mockups: MOCKUPS,
-      redisUrl: own.url,
-      // Once Redis is gone each worker waits out this deadline before falling back (5 s by default). A
-      // stall past it before the kill would end the same way: one event, no return (retry in 60 s).
-      commandTimeoutMs: 1_000,
-      during: () => own.stop(),
-    });
-    for (const worker of run.results) {
-      expect(worker.rejected).toEqual([]);
-      expect(worker.fulfilled).toBe(MOCKUPS);
-      expect(worker.events).toEqual(['redis-unavailable']);
-    }
-    // Renders stored before the kill are shared; after it, each worker may render a mockup once.
-    expect(run.posts).toBeGreaterThanOrEqual(MOCKUPS);
-    expect(run.posts).toBeLessThanOrEqual(WORKERS * MOCKUPS);
-  }, 300_000);
-
-  it('lose nothing when Redis is killed late, after every worker has looked up every mockup it started', async () => {
-    // The CI failure this reproduces: the kill came after each worker's last Redis command, so one worker
-    // never met the dead Redis (no event). The harness holds the last mockups back until after the kill.
-    const own = await startRedisServer();
-    const run = await runRenderFleet({
-      workers,
-      mockups: MOCKUPS,
-      redisUrl: own.url,
-      commandTimeoutMs: 1_000,
-      during: async () => {
-        await new Promise((r) => setTimeout(r, 2_000));
-        await own.stop();
-      },
-    });
-    for (const worker of run.results) {
-      expect(worker.rejected).toEqual([]);
-      expect(worker.fulfilled).toBe(MOCKUPS);
-      expect(worker.events).toEqual(['redis-unavailable']);
-    }
-    expect(run.posts).toBeGreaterThanOrEqual(MOCKUPS);
-    expect(run.posts).toBeLessThanOrEqual(WORKERS * MOCKUPS);
-  }, 300_000);
+  // Killed as the first render is paid, and 2 s later: once every worker has leased or learned every mockup
+  // it started. The second is the CI failure it reproduces: a worker that sends Redis nothing after the kill
+  // never meets it (no event), so the harness holds each worker's last mockups back until after the kill.
+  it.each([
+    ['mid-run, as the first render is paid', 0],
+    ['late, after every worker has looked up every mockup it started', 2_000],
+  ])(
+    'lose nothing when Redis is killed %s: every worker falls back in process, with an event',
+    async (_, afterMs) => {
+      const own = await startRedisServer();
+      const run = await runRenderFleet({
+        workers,
+        mockups: MOCKUPS,
+        redisUrl: own.url,
+        // Once Redis is gone each worker waits out this deadline before falling back (5 s by default). A
+        // stall past it before the kill would end the same way: one event, no return (retry in 60 s).
+        commandTimeoutMs: 1_000,
+        during: async () => {
+          if (afterMs) await new Promise((r) => setTimeout(r, afterMs));
+          await own.stop();
+        },
+      });
+      for (const worker of run.results) {
+        expect(worker.rejected).toEqual([]);
+        expect(worker.fulfilled).toBe(MOCKUPS);
+        expect(worker.events).toEqual(['redis-unavailable']);
+      }
+      // Renders stored before the kill are shared; after it, each worker may render a mockup once.
+      expect(run.posts).toBeGreaterThanOrEqual(MOCKUPS);
+      expect(run.posts).toBeLessThanOrEqual(WORKERS * MOCKUPS);
+    },
+    300_000,
+  );
 });
