@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../tools/docs/lib/build.ts';
 import { PATHS } from '../../tools/docs/lib/paths.ts';
@@ -76,16 +76,23 @@ async function navRoutes(): Promise<Set<string>> {
 /** How many routes the page's router has set since it loaded (see the init script in `beforeAll`). */
 const routesSet = () => page.evaluate(() => (globalThis as { __routes?: string[] }).__routes?.length ?? 0);
 
+/** Follows the navigation's link to `route` and waits until the page is there (see {@link follow}). */
+async function clickNav(route: string): Promise<void> {
+  const path = route.slice(1);
+  await follow(
+    page.locator(`${MENU_ITEM} a[href="${path}"], ${MENU_ITEM} a[href="${route}"]`).first(),
+    route,
+  );
+}
+
 /**
- * Follows the navigation's link to `route` and waits until the page is there. A click can land while the menu
- * re-renders the section it just opened (the link under the pointer is replaced between the press and the
+ * Clicks `link` and waits until the page is at `route`. A click can land while the page re-renders what holds
+ * the link (the menu's section just opened: the link under the pointer is replaced between the press and the
  * release, and the click reaches no link): that happened once in CI. So a click after which the router sets
  * no route within 5 s is made again, up to three times; a click that did set one is never repeated (a second
  * click on a section's link would close it). A failure names where the page is and the routes it went through.
  */
-async function clickNav(route: string): Promise<void> {
-  const path = route.slice(1);
-  const link = page.locator(`${MENU_ITEM} a[href="${path}"], ${MENU_ITEM} a[href="${route}"]`).first();
+async function follow(link: Locator, route: string): Promise<void> {
   const there = (r: string) => decodeURIComponent(location.hash) === r;
   for (let attempt = 1; ; attempt++) {
     const before = await routesSet();
@@ -245,8 +252,7 @@ describe('the built site in Chromium', () => {
     const hit = page.locator(`a[data-component-name="Search/SearchItem"][href="${op.route}"]`).first();
     await hit.waitFor();
     await expect(hit.textContent()).resolves.toContain(op.path);
-    await hit.click();
-    await page.waitForFunction((r) => decodeURIComponent(location.hash) === r, op.route);
+    await follow(hit, op.route);
     expect(consoleErrors).toEqual([]);
   });
 
