@@ -76,6 +76,13 @@ async function navRoutes(): Promise<Set<string>> {
 /** How many routes the page's router has set since it loaded (see the init script in `beforeAll`). */
 const routesSet = () => page.evaluate(() => (globalThis as { __routes?: string[] }).__routes?.length ?? 0);
 
+/** Whether `waiting` resolved (a wait that timed out is `false`). */
+const settles = (waiting: Promise<unknown>) =>
+  waiting.then(
+    () => true,
+    () => false,
+  );
+
 /** Follows the navigation's link to `route` and waits until the page is there (see {@link follow}). */
 async function clickNav(route: string): Promise<void> {
   const path = route.slice(1);
@@ -93,29 +100,22 @@ async function clickNav(route: string): Promise<void> {
  * click on a section's link would close it). A failure names where the page is and the routes it went through.
  */
 async function follow(link: Locator, route: string): Promise<void> {
-  const there = (r: string) => decodeURIComponent(location.hash) === r;
   for (let attempt = 1; ; attempt++) {
     const before = await routesSet();
     await link.scrollIntoViewIfNeeded();
     await link.click();
-    const moved = await page
-      .waitForFunction(
+    const moved = await settles(
+      page.waitForFunction(
         ({ r, n }) =>
           decodeURIComponent(location.hash) === r ||
           ((globalThis as { __routes?: string[] }).__routes?.length ?? 0) > n,
         { r: route, n: before },
         { timeout: 5_000 },
-      )
-      .then(
-        () => true,
-        () => false,
-      );
-    if (!moved && attempt < 3) continue;
-    const arrived = await page.waitForFunction(there, route, { timeout: moved ? 25_000 : 1 }).then(
-      () => true,
-      () => false,
+      ),
     );
-    if (arrived) return;
+    if (!moved && attempt < 3) continue;
+    const there = (r: string) => decodeURIComponent(location.hash) === r;
+    if (moved && (await settles(page.waitForFunction(there, route, { timeout: 25_000 })))) return;
     const hash = await page.evaluate(() => decodeURIComponent(location.hash));
     const seen = await page.evaluate(() => (globalThis as { __routes?: string[] }).__routes ?? []);
     throw new Error(
