@@ -32,6 +32,7 @@ describe('exports (the README documents each)', () => {
       'errorCodeOf: function',
       'isReference: function',
       'isV1CredentialHeader: function',
+      'overdue: function',
       'parseRetryAfter: function',
       'referencePattern: function',
       'referencePrefixOf: function',

@@ -1,3 +1,4 @@
+import { overdue, systemClock } from '@partner-print/openapi/wire';
 import type { BucketObservation } from './bucket.ts';
 import {
   type BucketRequest,
@@ -94,15 +95,15 @@ export class FailoverStore implements RateLimitStore {
     return { ok: true, ticket };
   }
 
+  /** `fn()`, failing after `timeoutMs` in which this process could have read its answer (see `overdue`). */
   private call<T>(fn: () => Promise<T>): Promise<T> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`the store did not answer within ${this.options.timeoutMs} ms`)),
-        this.options.timeoutMs,
-      );
+    const { timeoutMs } = this.options;
+    const stop = new AbortController();
+    const timeout = overdue(timeoutMs, systemClock, stop.signal).then(() => {
+      throw new Error(`the store did not answer within ${timeoutMs} ms`);
     });
-    return Promise.race([fn(), timeout]).finally(() => clearTimeout(timer));
+    timeout.catch(() => {});
+    return Promise.race([fn(), timeout]).finally(() => stop.abort());
   }
 
   private failed(error: unknown, now: number): void {

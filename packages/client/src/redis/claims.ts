@@ -1,4 +1,4 @@
-import { type Clock, systemClock } from '@partner-print/openapi/wire';
+import { type Clock, overdue, systemClock } from '@partner-print/openapi/wire';
 import { PartnerPrintError } from '../errors.ts';
 import type { OrderClaim, OrderClaims } from '../orders/claims.ts';
 import { ACQUIRE, RELEASE, RENEW } from './scripts.ts';
@@ -103,13 +103,12 @@ export class RedisOrderClaims implements OrderClaims {
 
   /** One script call, failing after `commandTimeoutMs`; tracks Redis going away and coming back. */
   private async run(script: string, id: string, args: Array<string | number>): Promise<unknown> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`no answer from Redis within ${this.o.commandTimeoutMs} ms`)),
-        this.o.commandTimeoutMs,
-      );
+    // Real time, whatever the waits' clock; a stall of this process is not counted against Redis (`overdue`).
+    const stop = new AbortController();
+    const timeout = overdue(this.o.commandTimeoutMs, systemClock, stop.signal).then(() => {
+      throw new Error(`no answer from Redis within ${this.o.commandTimeoutMs} ms`);
     });
+    timeout.catch(() => {});
     try {
       const call = this.o.client.eval(script, {
         keys: [`${this.o.prefix}:{${id}}`],
@@ -128,7 +127,7 @@ export class RedisOrderClaims implements OrderClaims {
       }
       throw error;
     } finally {
-      clearTimeout(timer);
+      stop.abort();
     }
   }
 

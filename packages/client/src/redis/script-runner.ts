@@ -1,4 +1,4 @@
-import type { Clock } from '@partner-print/openapi/wire';
+import { type Clock, overdue } from '@partner-print/openapi/wire';
 import { TimeoutError } from '../errors.ts';
 
 /**
@@ -114,14 +114,11 @@ export class ScriptRunner {
   async #deadline<T>(promise: Promise<T>): Promise<T> {
     const { clock, commandTimeoutMs } = this.#options;
     const stop = new AbortController();
-    // The extra zero-length sleep lets replies that came in while the event loop was busy be read
-    // first: the deadline is about Redis, not about a loaded process.
-    const timer = clock
-      .sleep(commandTimeoutMs, stop.signal)
-      .then(() => clock.sleep(0, stop.signal))
-      .then(() => {
-        throw new TimeoutError(`Redis did not answer within ${commandTimeoutMs} ms`, { operation: 'redis' });
-      });
+    // The deadline is about Redis, not about a busy process: `overdue` does not count a stall of this
+    // process's event loop against Redis, and reads a reply already in before it judges.
+    const timer = overdue(commandTimeoutMs, clock, stop.signal).then(() => {
+      throw new TimeoutError(`Redis did not answer within ${commandTimeoutMs} ms`, { operation: 'redis' });
+    });
     let fail: (error: unknown) => void = () => {};
     const fallen = new Promise<never>((_, reject) => {
       fail = reject;

@@ -29,3 +29,24 @@ export const systemClock: Clock = {
       signal?.addEventListener('abort', onAbort, { once: true });
     }),
 };
+
+/**
+ * Waits for an answer from elsewhere (Redis, a shared store) to be overdue: resolves once `ms` of `clock` time
+ * has passed in which this process could have read it; the caller then counts the answer as missing.
+ *
+ * A timer that fires late because this process was busy (a long synchronous task, a starved event loop)
+ * says nothing about the other side: the command may have been written only after the stall, and its answer
+ * is then a round trip away. So on the system clock, a wait that ends later than `ms` by more than a tenth
+ * of it (at least 10 ms) starts again, once: an answer after a stall still counts, and a peer that is really
+ * gone is judged within 2 × `ms` plus the stall. Another clock (a virtual one in tests) is taken as it
+ * reads. Either way the wait ends with a zero-length one, so that an answer already in the process's input is
+ * read first. Rejects with the signal's reason when `signal` aborts.
+ */
+export async function overdue(ms: number, clock: Clock, signal?: AbortSignal): Promise<void> {
+  for (let again = clock === systemClock; ; again = false) {
+    const due = performance.now() + ms;
+    await clock.sleep(ms, signal);
+    if (!again || performance.now() - due <= Math.max(10, ms / 10)) break;
+  }
+  await clock.sleep(0, signal);
+}

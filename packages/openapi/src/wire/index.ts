@@ -4,7 +4,7 @@
 
 export { bucketsOf, DEFAULT_BUCKET, RATE_LIMIT_ROUTES, type RateLimitRoute } from './buckets.ts';
 export { budgetKeyOf } from './budget-key.ts';
-export { type Clock, systemClock } from './clock.ts';
+export { type Clock, overdue, systemClock } from './clock.ts';
 export {
   bindContext,
   type ContextRunner,

@@ -7,6 +7,7 @@ import {
   errorCodeOf,
   isReference,
   isV1CredentialHeader,
+  overdue,
   parseRetryAfter,
   referencePattern,
   referencePrefixOf,
@@ -148,6 +149,47 @@ describe('systemClock', () => {
     const slept = systemClock.sleep(60_000, controller.signal);
     controller.abort(new Error('stop'));
     await expect(slept).rejects.toThrow('stop');
+  });
+});
+
+describe('overdue', () => {
+  const busy = (ms: number) => {
+    const end = performance.now() + ms;
+    while (performance.now() < end) {}
+  };
+
+  it('ends after its time when the process was free, and aborts with the signal reason', async () => {
+    const start = performance.now();
+    await overdue(50, systemClock);
+    const took = performance.now() - start;
+    expect(took).toBeGreaterThanOrEqual(49);
+    expect(took).toBeLessThan(50 + 40);
+    const controller = new AbortController();
+    const waiting = overdue(60_000, systemClock, controller.signal);
+    controller.abort(new Error('stop'));
+    await expect(waiting).rejects.toThrow('stop');
+  });
+
+  it('does not count a stall of the event loop: its time starts again after it, once', async () => {
+    const start = performance.now();
+    const waiting = overdue(50, systemClock);
+    busy(200); // the timer fires 150 ms late
+    await waiting;
+    expect(performance.now() - start).toBeGreaterThanOrEqual(200 + 49);
+  });
+
+  it('takes another clock (a virtual one) as it reads: no second wait', async () => {
+    const slept: number[] = [];
+    const clock = {
+      now: () => 0,
+      sleep: (ms: number) => {
+        slept.push(ms);
+        busy(ms === 0 ? 0 : 30); // later than asked, in real time
+        return Promise.resolve();
+      },
+    };
+    await overdue(10, clock);
+    expect(slept).toEqual([10, 0]);
   });
 });
 

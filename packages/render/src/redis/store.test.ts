@@ -139,6 +139,31 @@ describe('RedisRenderStore', () => {
     expect([a.tokensSpent, b.tokensSpent].sort()).toEqual([0, a.composition.tokenCost]);
   });
 
+  it('pays once when a worker stalls right after asking for the lease (a busy process is not a Redis outage)', async () => {
+    // Before: with Redis healthy, a synchronous task longer than commandTimeoutMs right after the lease command
+    // was sent (the sandbox drawing a PNG, a partner's own work) fired the deadline before the reply was read:
+    // redis-unavailable, an in-process lease, and both workers paid.
+    const { worker, job, used } = await world();
+    const stalling = (inner: RedisRenderStore): RenderStore => ({
+      get: (key) => inner.get(key),
+      set: (key, value) => inner.set(key, value),
+      delete: (key) => inner.delete(key),
+      lease: (key) => {
+        const asked = inner.lease(key);
+        const end = performance.now() + 500;
+        while (performance.now() < end) {}
+        return asked;
+      },
+    });
+    const [a, b] = await Promise.all([
+      render(worker(), job, stalling(store('r10', { commandTimeoutMs: 200 }))),
+      render(worker(), job, stalling(store('r10', { commandTimeoutMs: 200 }))),
+    ]);
+    expect(faults).toEqual([]);
+    expect(await used()).toBe(a.composition.tokenCost);
+    expect([a.tokensSpent, b.tokensSpent].sort()).toEqual([0, a.composition.tokenCost]);
+  });
+
   it('does not pay again when another worker stored the render between its look and its lease', async () => {
     // The race of the fleet test under load (86 POST /renders for 50 mockups): B looks (nothing yet), A
     // leases, submits, stores and releases, then B's lease is free and B submitted again.

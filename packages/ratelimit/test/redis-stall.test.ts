@@ -1,0 +1,81 @@
+import { createClient } from 'redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RedisServer, startRedisServer } from '../../../test-utils/redis-server.ts';
+import { FailoverStore } from '../src/failover.ts';
+import { RedisStore } from '../src/redis.ts';
+
+// A busy process is not a store outage. Reproduces what the shared store's deadline did before: with Redis
+// healthy, a synchronous task of 400 ms right after a store call made a 200 ms `storeTimeoutMs` fire before
+// the reply was read — `store-down`, and the process spent the quota alone for `storeRetryMs` — in each place
+// of the event loop the stall can start from. A real redis-server on 127.0.0.1.
+let server: RedisServer;
+let redis: ReturnType<typeof createClient>;
+
+beforeAll(async () => {
+  server = await startRedisServer();
+  redis = createClient({ url: server.url });
+  redis.on('error', () => {});
+  await redis.connect();
+}, 20_000);
+
+afterAll(async () => {
+  await redis?.quit().catch(() => {});
+  await server?.stop();
+});
+
+const busy = (ms: number) => {
+  const end = performance.now() + ms;
+  while (performance.now() < end) {}
+};
+
+const PLACES: Record<string, (go: () => Promise<void>) => Promise<void>> = {
+  'in the caller': (go) => go(),
+  'in a timer': (go) => new Promise((resolve, reject) => setTimeout(() => go().then(resolve, reject), 5)),
+  'after I/O': (go) => new Promise((resolve, reject) => setImmediate(() => go().then(resolve, reject))),
+};
+
+const T0 = 1_800_000_000_000;
+const DEFAULT = { name: 'default', quota: 10, windowSeconds: 10 };
+
+function failover(prefix: string, downs: string[]) {
+  return new FailoverStore(new RedisStore({ client: redis, prefix }), {
+    timeoutMs: 200,
+    retryMs: 5_000,
+    onDown: (error) => downs.push(error),
+    onUp: () => {},
+  });
+}
+
+describe('the shared store deadline (storeTimeoutMs) and a busy process', () => {
+  for (const [place, run] of Object.entries(PLACES)) {
+    it(`a 400 ms stall ${place} is not store-down`, async () => {
+      const downs: string[] = [];
+      const store = failover(`stall-${place}`, downs);
+      expect((await store.take('org', [DEFAULT], T0)).ok).toBe(true);
+      let snapshots: unknown[] = [];
+      await run(async () => {
+        const calls = [store.snapshot('org', T0 + 1), store.snapshot('org', T0 + 2)];
+        busy(400);
+        snapshots = await Promise.all(calls);
+      });
+      expect(snapshots).toHaveLength(2);
+      expect(downs).toEqual([]);
+    });
+  }
+
+  it('a store that really stops answering is still judged: within 2 × the deadline after the stall', async () => {
+    const downs: string[] = [];
+    const store = failover('stall-gone', downs);
+    expect((await store.take('org', [DEFAULT], T0)).ok).toBe(true);
+    const paused = server.pause(2_000);
+    const started = performance.now();
+    const taking = store.take('org', [DEFAULT], T0 + 1); // falls back to the local store
+    busy(400);
+    await taking;
+    const took = performance.now() - started;
+    expect(downs).toEqual(['the store did not answer within 200 ms']);
+    expect(took).toBeGreaterThanOrEqual(400 + 200);
+    expect(took).toBeLessThan(400 + 2 * 200 + 300);
+    await paused;
+  });
+});
