@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { createClient as createRedis } from 'redis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RedisServer, startRedisServer } from '../../../test-utils/redis-server.ts';
+import { describe, expect, it } from 'vitest';
+import { redisForFile } from '../../../test-utils/redis-file.ts';
 import { memoryOrderClaims, type OrderClaims } from '../src/orders/claims.ts';
 import { RedisOrderClaims } from '../src/redis.ts';
 
@@ -9,18 +9,11 @@ import { RedisOrderClaims } from '../src/redis.ts';
 // sequences: every acquisition sees the same recorded order (reference and content) and the same
 // "unsettled", whatever earlier holders posted and released, before and after rememberMs. A real
 // redis-server on 127.0.0.1; without it this test fails, never skips.
-let server: RedisServer;
-let redis: ReturnType<typeof createRedis>;
-
-beforeAll(async () => {
-  server = await startRedisServer();
-  redis = createRedis({ url: server.url });
-  redis.on('error', () => {});
-  await redis.connect();
-}, 20_000);
-afterAll(async () => {
-  await redis?.quit();
-  await server?.stop();
+const redisFile = redisForFile(async (url) => {
+  const c = createRedis({ url });
+  c.on('error', () => {});
+  await c.connect();
+  return c;
 });
 
 const REMEMBER_MS = 300;
@@ -70,7 +63,7 @@ describe('memoryOrderClaims and RedisOrderClaims agree', { timeout: 600_000 }, (
         run += 1;
         const memory = memoryOrderClaims({ rememberMs: REMEMBER_MS });
         const shared = new RedisOrderClaims({
-          client: redis,
+          client: redisFile.client,
           prefix: `twins${run}`,
           rememberMs: REMEMBER_MS,
         });

@@ -1,7 +1,8 @@
 import { systemClock } from '@partner-print/openapi/wire';
 import { createClient as createRedis } from 'redis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RedisServer, startRedisServer } from '../../../test-utils/redis-server.ts';
+import { describe, expect, it } from 'vitest';
+import { redisForFile } from '../../../test-utils/redis-file.ts';
+import { busy, STALL_PLACES } from '../../../test-utils/stall.ts';
 import {
   type OrderClaimEvent,
   type RedisAvailabilityEvent,
@@ -13,36 +14,15 @@ import {
 // Redis healthy, a synchronous task of 400 ms right after a command was sent made a 200 ms deadline fire
 // before the reply was read — redis-unavailable, in-process leases (a render paid per worker), a claim
 // refused — in each place of the event loop the stall can start from. A real redis-server on 127.0.0.1.
-let server: RedisServer;
-let redis: ReturnType<typeof createRedis>;
-
-beforeAll(async () => {
-  server = await startRedisServer();
-  redis = createRedis({ url: server.url });
-  redis.on('error', () => {});
-  await redis.connect();
-}, 20_000);
-
-afterAll(async () => {
-  await redis?.quit().catch(() => {});
-  await server?.stop();
+const redisFile = redisForFile(async (url) => {
+  const c = createRedis({ url });
+  c.on('error', () => {});
+  await c.connect();
+  return c;
 });
 
-/** A synchronous task: the event loop does nothing else for `ms`. */
-const busy = (ms: number) => {
-  const end = performance.now() + ms;
-  while (performance.now() < end) {}
-};
-
-/** Runs `go` from each phase a stall can start in: a caller's own code, a timer, an I/O callback's successor. */
-const PLACES: Record<string, (go: () => Promise<void>) => Promise<void>> = {
-  'in the caller': (go) => go(),
-  'in a timer': (go) => new Promise((resolve, reject) => setTimeout(() => go().then(resolve, reject), 5)),
-  'after I/O': (go) => new Promise((resolve, reject) => setImmediate(() => go().then(resolve, reject))),
-};
-
 const runner = (events: RedisAvailabilityEvent[]) =>
-  new ScriptRunner(redis, {
+  new ScriptRunner(redisFile.client, {
     clock: systemClock,
     commandTimeoutMs: 200,
     retryMs: 5_000,
@@ -50,7 +30,7 @@ const runner = (events: RedisAvailabilityEvent[]) =>
   });
 
 describe('Redis deadlines and a busy process', () => {
-  for (const [place, run] of Object.entries(PLACES)) {
+  for (const [place, run] of Object.entries(STALL_PLACES)) {
     it(`ScriptRunner (render store, callback coalescer): a 400 ms stall ${place} is not an outage`, async () => {
       const events: RedisAvailabilityEvent[] = [];
       const r = runner(events);
@@ -69,7 +49,7 @@ describe('Redis deadlines and a busy process', () => {
     it(`RedisOrderClaims: a 400 ms stall ${place} refuses no claim`, async () => {
       const events: OrderClaimEvent[] = [];
       const claims = new RedisOrderClaims({
-        client: redis,
+        client: redisFile.client,
         prefix: `stall-${place}-${Date.now()}`,
         commandTimeoutMs: 200,
         onUnavailable: 'error',
@@ -92,7 +72,7 @@ describe('Redis deadlines and a busy process', () => {
     const events: RedisAvailabilityEvent[] = [];
     const r = runner(events);
     expect(await r.run('return 1', ['k'], [])).toBe(1);
-    const paused = server.pause(2_000);
+    const paused = redisFile.server.pause(2_000);
     const started = performance.now();
     const sent = r.run('return 2', ['k'], []);
     busy(400);
@@ -101,11 +81,15 @@ describe('Redis deadlines and a busy process', () => {
     expect(took).toBeGreaterThanOrEqual(400 + 200);
     expect(took).toBeLessThan(400 + 2 * 200 + 300);
     expect(events.map((e) => e.type)).toEqual(['redis-unavailable']);
-    // Without a stall the deadline is as before: one window.
-    const claims = new RedisOrderClaims({ client: redis, commandTimeoutMs: 200, onUnavailable: 'error' });
+    // Without a stall: one window, or two if this machine's timers run late (a loaded CI), never more.
+    const claims = new RedisOrderClaims({
+      client: redisFile.client,
+      commandTimeoutMs: 200,
+      onUnavailable: 'error',
+    });
     const at = performance.now();
     await expect(claims.acquire('shop-3')).rejects.toThrow('Redis is unavailable');
-    expect(performance.now() - at).toBeLessThan(200 + 150);
+    expect(performance.now() - at).toBeLessThan(2 * 200 + 200);
     await paused;
   });
 });

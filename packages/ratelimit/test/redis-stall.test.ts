@@ -1,6 +1,7 @@
 import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RedisServer, startRedisServer } from '../../../test-utils/redis-server.ts';
+import { describe, expect, it } from 'vitest';
+import { redisForFile } from '../../../test-utils/redis-file.ts';
+import { busy, STALL_PLACES } from '../../../test-utils/stall.ts';
 import { FailoverStore } from '../src/failover.ts';
 import { RedisStore } from '../src/redis.ts';
 
@@ -8,37 +9,18 @@ import { RedisStore } from '../src/redis.ts';
 // healthy, a synchronous task of 400 ms right after a store call made a 200 ms `storeTimeoutMs` fire before
 // the reply was read — `store-down`, and the process spent the quota alone for `storeRetryMs` — in each place
 // of the event loop the stall can start from. A real redis-server on 127.0.0.1.
-let server: RedisServer;
-let redis: ReturnType<typeof createClient>;
-
-beforeAll(async () => {
-  server = await startRedisServer();
-  redis = createClient({ url: server.url });
-  redis.on('error', () => {});
-  await redis.connect();
-}, 20_000);
-
-afterAll(async () => {
-  await redis?.quit().catch(() => {});
-  await server?.stop();
+const redisFile = redisForFile(async (url) => {
+  const c = createClient({ url });
+  c.on('error', () => {});
+  await c.connect();
+  return c;
 });
-
-const busy = (ms: number) => {
-  const end = performance.now() + ms;
-  while (performance.now() < end) {}
-};
-
-const PLACES: Record<string, (go: () => Promise<void>) => Promise<void>> = {
-  'in the caller': (go) => go(),
-  'in a timer': (go) => new Promise((resolve, reject) => setTimeout(() => go().then(resolve, reject), 5)),
-  'after I/O': (go) => new Promise((resolve, reject) => setImmediate(() => go().then(resolve, reject))),
-};
 
 const T0 = 1_800_000_000_000;
 const DEFAULT = { name: 'default', quota: 10, windowSeconds: 10 };
 
 function failover(prefix: string, downs: string[]) {
-  return new FailoverStore(new RedisStore({ client: redis, prefix }), {
+  return new FailoverStore(new RedisStore({ client: redisFile.client, prefix }), {
     timeoutMs: 200,
     retryMs: 5_000,
     onDown: (error) => downs.push(error),
@@ -47,7 +29,7 @@ function failover(prefix: string, downs: string[]) {
 }
 
 describe('the shared store deadline (storeTimeoutMs) and a busy process', () => {
-  for (const [place, run] of Object.entries(PLACES)) {
+  for (const [place, run] of Object.entries(STALL_PLACES)) {
     it(`a 400 ms stall ${place} is not store-down`, async () => {
       const downs: string[] = [];
       const store = failover(`stall-${place}`, downs);
@@ -67,7 +49,7 @@ describe('the shared store deadline (storeTimeoutMs) and a busy process', () => 
     const downs: string[] = [];
     const store = failover('stall-gone', downs);
     expect((await store.take('org', [DEFAULT], T0)).ok).toBe(true);
-    const paused = server.pause(2_000);
+    const paused = redisFile.server.pause(2_000);
     const started = performance.now();
     const taking = store.take('org', [DEFAULT], T0 + 1); // falls back to the local store
     busy(400);

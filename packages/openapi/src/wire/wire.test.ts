@@ -163,7 +163,7 @@ describe('overdue', () => {
     await overdue(50, systemClock);
     const took = performance.now() - start;
     expect(took).toBeGreaterThanOrEqual(49);
-    expect(took).toBeLessThan(50 + 40);
+    expect(took).toBeLessThan(2 * 50 + 60); // one window; two if the machine's timers ran late
     const controller = new AbortController();
     const waiting = overdue(60_000, systemClock, controller.signal);
     controller.abort(new Error('stop'));

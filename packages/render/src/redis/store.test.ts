@@ -3,6 +3,7 @@ import { createSandbox } from '@partner-print/sandbox';
 import { createClient as createRedisClient } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type RedisServer, startRedisServer } from '../../../../test-utils/redis-server.ts';
+import { busy } from '../../../../test-utils/stall.ts';
 import { pngBytes } from '../../test/helpers.ts';
 import { MemoryRenderStore, type RenderStore } from '../cache.ts';
 import type { RenderProgressEvent } from '../events.ts';
@@ -150,8 +151,7 @@ describe('RedisRenderStore', () => {
       delete: (key) => inner.delete(key),
       lease: (key) => {
         const asked = inner.lease(key);
-        const end = performance.now() + 500;
-        while (performance.now() < end) {}
+        busy(500);
         return asked;
       },
     });
