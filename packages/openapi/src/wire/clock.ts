@@ -24,7 +24,8 @@ export const systemClock: Clock = {
           signal?.removeEventListener('abort', onAbort);
           resolve();
         },
-        Math.max(0, ms),
+        // Past the largest delay a timer takes (about 24.8 days) a runtime fires it at once: wait that long.
+        Math.min(Math.max(0, ms), 2 ** 31 - 1),
       );
       signal?.addEventListener('abort', onAbort, { once: true });
     }),

@@ -150,6 +150,22 @@ describe('systemClock', () => {
     controller.abort(new Error('stop'));
     await expect(slept).rejects.toThrow('stop');
   });
+
+  it('waits out a delay past the largest a timer takes (a deadline meant as "never"), not 1 ms', async () => {
+    const never = new AbortController();
+    let ended = false;
+    const slept = systemClock.sleep(Number.POSITIVE_INFINITY, never.signal).then(() => {
+      ended = true;
+    });
+    const overdueNever = overdue(2 ** 40, systemClock, never.signal).then(() => {
+      ended = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(ended).toBe(false);
+    never.abort(new Error('done'));
+    await expect(slept).rejects.toThrow('done');
+    await expect(overdueNever).rejects.toThrow('done');
+  });
 });
 
 describe('overdue', () => {
