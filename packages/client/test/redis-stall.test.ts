@@ -93,3 +93,29 @@ describe('Redis deadlines and a busy process', () => {
     await paused;
   });
 });
+
+describe('Redis options in milliseconds', () => {
+  it('refuses a NaN, negative or zero deadline with a ConfigurationError naming the option', () => {
+    const client = { evalSha: async () => 1, eval: async () => 1, scriptLoad: async () => 'sha' };
+    const base = { clock: systemClock, commandTimeoutMs: 1_000, retryMs: 5_000, onEvent: undefined };
+    for (const [name, value] of [
+      ['commandTimeoutMs', Number.NaN],
+      ['commandTimeoutMs', 0],
+      ['retryMs', -1],
+    ] as const)
+      expect(() => new ScriptRunner(client, { ...base, [name]: value })).toThrow(
+        expect.objectContaining({
+          name: 'ConfigurationError',
+          code: 'invalid_option',
+          message: expect.stringContaining(name),
+        }),
+      );
+    const evalClient = { eval: async () => [1, 0, '', 0, ''] };
+    expect(() => new RedisOrderClaims({ client: evalClient, commandTimeoutMs: Number.NaN })).toThrow(
+      'commandTimeoutMs must be a number of milliseconds ≥ 1, got NaN',
+    );
+    expect(() => new RedisOrderClaims({ client: evalClient, ttlMs: -5 })).toThrow('ttlMs');
+    // Given as undefined: the default.
+    expect(() => new RedisOrderClaims({ client: evalClient, commandTimeoutMs: undefined })).not.toThrow();
+  });
+});

@@ -1,6 +1,7 @@
 import { type Clock, overdue, systemClock } from '@partner-print/openapi/wire';
 import { PartnerPrintError } from '../errors.ts';
 import type { OrderClaim, OrderClaims } from '../orders/claims.ts';
+import { checkMs } from './script-runner.ts';
 import { ACQUIRE, RELEASE, RENEW } from './scripts.ts';
 
 /** The part of a node-redis (v4/v5) client the claims use: pass a connected client; it is never closed here. */
@@ -89,8 +90,13 @@ export class RedisOrderClaims implements OrderClaims {
       onUnavailable: 'wait',
       maxWaitMs: 300_000,
       clock: systemClock,
-      ...options,
+      // An option given as undefined keeps its default.
+      ...(Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as typeof options),
     };
+    checkMs(this.o, 'commandTimeoutMs', 1);
+    checkMs(this.o, 'ttlMs', 1);
+    checkMs(this.o, 'rememberMs', 0);
+    checkMs(this.o, 'maxWaitMs', 0);
   }
 
   private emit(event: OrderClaimEvent) {

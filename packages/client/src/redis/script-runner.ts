@@ -1,5 +1,5 @@
 import { type Clock, overdue } from '@partner-print/openapi/wire';
-import { TimeoutError } from '../errors.ts';
+import { ConfigurationError, TimeoutError } from '../errors.ts';
 
 /**
  * The part of a node-redis (v4/v5) client the Redis entry uses. Pass a client created by the caller
@@ -51,6 +51,8 @@ export class ScriptRunner {
   readonly #waiting = new Set<(error: unknown) => void>();
 
   constructor(client: RedisScriptClient, options: ScriptRunnerOptions) {
+    checkMs(options, 'commandTimeoutMs', 1);
+    checkMs(options, 'retryMs', 0);
     this.#client = client;
     this.#options = options;
   }
@@ -134,6 +136,21 @@ export class ScriptRunner {
       this.#waiting.delete(fail);
     }
   }
+}
+
+/**
+ * A Redis option in milliseconds, at least `least`: a NaN (an unset environment variable) or a negative one
+ * would make every command time out at once and the store run in process for good, with nothing to say why.
+ */
+export function checkMs(options: object, name: string, least: number): void {
+  const value: unknown = Reflect.get(options, name);
+  if (typeof value !== 'number' || !(value >= least))
+    throw new ConfigurationError(
+      `${name} must be a number of milliseconds ≥ ${least}, got ${String(value)}`,
+      {
+        code: 'invalid_option',
+      },
+    );
 }
 
 /** A number out of a script reply (integers come back as numbers, some clients give strings). */
