@@ -140,7 +140,8 @@ export class ScriptRunner {
 
 /**
  * A Redis option in milliseconds, at least `least`: a NaN (an unset environment variable) or a negative one
- * would give every command about 1 ms (a timer given NaN fires at once): the store falls back at the first slower reply, with nothing to say why.
+ * would give every command about 1 ms (a timer given NaN fires at once): the store falls back at the first
+ * slower reply, with nothing to say why.
  */
 export function checkMs(options: object, name: string, least: number): void {
   const value: unknown = Reflect.get(options, name);
