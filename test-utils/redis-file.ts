@@ -1,18 +1,28 @@
 import { afterAll, beforeAll } from 'vitest';
 import { type RedisServer, startRedisServer } from './redis-server.ts';
 
+/** The part of a node-redis client (`createClient({ url })`) this helper uses. */
+interface RedisConnection {
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  connect(): Promise<unknown>;
+  quit(): Promise<unknown>;
+}
+
 /**
- * A redis-server for one test file, with one connection on it: started before the file's tests (`connect`
- * makes the connection, e.g. node-redis's `createClient({ url }).connect()`), both stopped after them. Read
- * `server` and `client` inside the tests.
+ * A redis-server for one test file, with one connection on it made by `create` (node-redis's `createClient`,
+ * passed by the test: this folder does not depend on it): started and connected before the file's tests, its
+ * errors left to the code under test, both stopped after them. Read `server` and `client` inside the tests.
  */
-export function redisForFile<C extends { quit(): Promise<unknown> }>(
-  connect: (url: string) => Promise<C>,
+export function redisForFile<C extends RedisConnection>(
+  create: (options: { url: string }) => C,
 ): { server: RedisServer; client: C } {
   const held = {} as { server: RedisServer; client: C };
   beforeAll(async () => {
     held.server = await startRedisServer();
-    held.client = await connect(held.server.url);
+    const client = create({ url: held.server.url });
+    client.on('error', () => {});
+    await client.connect();
+    held.client = client;
   }, 20_000);
   afterAll(async () => {
     await held.client?.quit().catch(() => {});

@@ -9,12 +9,7 @@ import { RedisOrderClaims } from '../src/redis.ts';
 // sequences: every acquisition sees the same recorded order (reference and content) and the same
 // "unsettled", whatever earlier holders posted and released, before and after rememberMs. A real
 // redis-server on 127.0.0.1; without it this test fails, never skips.
-const redisFile = redisForFile(async (url) => {
-  const c = createRedis({ url });
-  c.on('error', () => {});
-  await c.connect();
-  return c;
-});
+const redisFile = redisForFile(createRedis);
 
 const REMEMBER_MS = 300;
 const LONG_MARGIN_MS = 25;

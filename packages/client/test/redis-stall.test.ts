@@ -14,12 +14,7 @@ import {
 // Redis healthy, a synchronous task of 400 ms right after a command was sent made a 200 ms deadline fire
 // before the reply was read — redis-unavailable, in-process leases (a render paid per worker), a claim
 // refused — in each place of the event loop the stall can start from. A real redis-server on 127.0.0.1.
-const redisFile = redisForFile(async (url) => {
-  const c = createRedis({ url });
-  c.on('error', () => {});
-  await c.connect();
-  return c;
-});
+const redisFile = redisForFile(createRedis);
 
 const runner = (events: RedisAvailabilityEvent[]) =>
   new ScriptRunner(redisFile.client, {

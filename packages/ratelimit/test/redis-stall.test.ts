@@ -9,12 +9,7 @@ import { RedisStore } from '../src/redis.ts';
 // healthy, a synchronous task of 400 ms right after a store call made a 200 ms `storeTimeoutMs` fire before
 // the reply was read — `store-down`, and the process spent the quota alone for `storeRetryMs` — in each place
 // of the event loop the stall can start from. A real redis-server on 127.0.0.1.
-const redisFile = redisForFile(async (url) => {
-  const c = createClient({ url });
-  c.on('error', () => {});
-  await c.connect();
-  return c;
-});
+const redisFile = redisForFile(createClient);
 
 const T0 = 1_800_000_000_000;
 const DEFAULT = { name: 'default', quota: 10, windowSeconds: 10 };
