@@ -98,12 +98,12 @@ export class FailoverStore implements RateLimitStore {
   /** `fn()`, failing after `timeoutMs` in which this process could have read its answer (see `overdue`). */
   private call<T>(fn: () => Promise<T>): Promise<T> {
     const { timeoutMs } = this.options;
-    const stop = new AbortController();
-    const timeout = overdue(timeoutMs, systemClock, stop.signal).then(() => {
-      throw new Error(`the store did not answer within ${timeoutMs} ms`);
-    });
-    timeout.catch(() => {});
-    return Promise.race([fn(), timeout]).finally(() => stop.abort());
+    return overdue(
+      fn(),
+      timeoutMs,
+      systemClock,
+      () => new Error(`the store did not answer within ${timeoutMs} ms`),
+    );
   }
 
   private failed(error: unknown, now: number): void {

@@ -109,18 +109,19 @@ export class RedisOrderClaims implements OrderClaims {
 
   /** One script call, failing after `commandTimeoutMs`; tracks Redis going away and coming back. */
   private async run(script: string, id: string, args: Array<string | number>): Promise<unknown> {
-    // Real time, whatever the waits' clock; a stall of this process is not counted against Redis (`overdue`).
-    const stop = new AbortController();
-    const timeout = overdue(this.o.commandTimeoutMs, systemClock, stop.signal).then(() => {
-      throw new Error(`no answer from Redis within ${this.o.commandTimeoutMs} ms`);
-    });
-    timeout.catch(() => {});
     try {
       const call = this.o.client.eval(script, {
         keys: [`${this.o.prefix}:{${id}}`],
         arguments: args.map(String),
       });
-      const result = await Promise.race([call, timeout]);
+      // Real time, whatever the waits' clock; a stall of this process is not counted against Redis (`overdue`).
+      const { commandTimeoutMs } = this.o;
+      const result = await overdue(
+        call,
+        commandTimeoutMs,
+        systemClock,
+        () => new Error(`no answer from Redis within ${commandTimeoutMs} ms`),
+      );
       if (this.down) {
         this.down = false;
         this.emit({ type: 'available' });
@@ -132,8 +133,6 @@ export class RedisOrderClaims implements OrderClaims {
         this.emit({ type: 'unavailable', error });
       }
       throw error;
-    } finally {
-      stop.abort();
     }
   }
 

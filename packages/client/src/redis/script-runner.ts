@@ -115,24 +115,23 @@ export class ScriptRunner {
 
   async #deadline<T>(promise: Promise<T>): Promise<T> {
     const { clock, commandTimeoutMs } = this.#options;
-    const stop = new AbortController();
-    // The deadline is about Redis, not about a busy process: `overdue` does not count a stall of this
-    // process's event loop against Redis, and reads a reply already in before it judges.
-    const timer = overdue(commandTimeoutMs, clock, stop.signal).then(() => {
-      throw new TimeoutError(`Redis did not answer within ${commandTimeoutMs} ms`, { operation: 'redis' });
-    });
     let fail: (error: unknown) => void = () => {};
     const fallen = new Promise<never>((_, reject) => {
       fail = reject;
     });
     this.#waiting.add(fail);
-    timer.catch(() => {});
     fallen.catch(() => {});
     promise.catch(() => {});
     try {
-      return await Promise.race([promise, timer, fallen]);
+      // The deadline is about Redis, not about a busy process: `overdue` does not count a stall of this
+      // process's event loop against Redis, and reads a reply already in before it judges.
+      return await overdue(
+        Promise.race([promise, fallen]),
+        commandTimeoutMs,
+        clock,
+        () => new TimeoutError(`Redis did not answer within ${commandTimeoutMs} ms`, { operation: 'redis' }),
+      );
     } finally {
-      stop.abort();
       this.#waiting.delete(fail);
     }
   }

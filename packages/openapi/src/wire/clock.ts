@@ -32,8 +32,9 @@ export const systemClock: Clock = {
 };
 
 /**
- * Waits for an answer from elsewhere (Redis, a shared store) to be overdue: resolves once `ms` of `clock` time
- * has passed in which this process could have read it; the caller then counts the answer as missing.
+ * `answer`, or a rejection with `error()` once it is overdue: once `ms` of `clock` time has passed in which
+ * this process could have read it. The deadline every Redis and shared-store call of the SDK is held to; its
+ * timer is cleared as soon as `answer` settles.
  *
  * A timer that fires late because this process was busy (a long synchronous task, a starved event loop)
  * says nothing about the other side: the command may have been written only after the stall, and its answer
@@ -41,13 +42,20 @@ export const systemClock: Clock = {
  * of it (at least 10 ms) starts again, once: an answer after a stall still counts, and a peer that is really
  * gone is judged within 2 × `ms` plus the stall. Another clock (a virtual one in tests) is taken as it
  * reads. Either way the wait ends with a zero-length one, so that an answer already in the process's input is
- * read first. Rejects with the signal's reason when `signal` aborts.
+ * read first.
  */
-export async function overdue(ms: number, clock: Clock, signal?: AbortSignal): Promise<void> {
-  for (let again = clock === systemClock; ; again = false) {
-    const due = performance.now() + ms;
-    await clock.sleep(ms, signal);
-    if (!again || performance.now() - due <= Math.max(10, ms / 10)) break;
-  }
-  await clock.sleep(0, signal);
+export function overdue<T>(answer: Promise<T>, ms: number, clock: Clock, error: () => unknown): Promise<T> {
+  const stop = new AbortController();
+  const wait = async (): Promise<never> => {
+    for (let again = clock === systemClock; ; again = false) {
+      const due = performance.now() + ms;
+      await clock.sleep(ms, stop.signal);
+      if (!again || performance.now() - due <= Math.max(10, ms / 10)) break;
+    }
+    await clock.sleep(0, stop.signal);
+    throw error();
+  };
+  const late = wait();
+  late.catch(() => {}); // aborted once `answer` settles
+  return Promise.race([answer, late]).finally(() => stop.abort());
 }

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { busy } from '../../../../test-utils/stall.ts';
 import {
   bucketsOf,
   budgetKeyOf,
@@ -157,40 +158,43 @@ describe('systemClock', () => {
     const slept = systemClock.sleep(Number.POSITIVE_INFINITY, never.signal).then(() => {
       ended = true;
     });
-    const overdueNever = overdue(2 ** 40, systemClock, never.signal).then(() => {
-      ended = true;
-    });
+    let answer = (_value: string) => {};
+    const answered = overdue(
+      new Promise<string>((resolve) => {
+        answer = resolve;
+      }),
+      2 ** 40,
+      systemClock,
+      () => new Error('overdue'),
+    );
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(ended).toBe(false);
     never.abort(new Error('done'));
     await expect(slept).rejects.toThrow('done');
-    await expect(overdueNever).rejects.toThrow('done');
+    answer('in time');
+    await expect(answered).resolves.toBe('in time');
   });
 });
 
 describe('overdue', () => {
-  const busy = (ms: number) => {
-    const end = performance.now() + ms;
-    while (performance.now() < end) {}
-  };
+  const never = new Promise<never>(() => {});
+  const late = () => new Error('late');
 
-  it('ends after its time when the process was free, and aborts with the signal reason', async () => {
+  it('rejects after its time when the process was free, and answers what comes in time', async () => {
     const start = performance.now();
-    await overdue(50, systemClock);
+    await expect(overdue(never, 50, systemClock, late)).rejects.toThrow('late');
     const took = performance.now() - start;
     expect(took).toBeGreaterThanOrEqual(49);
     expect(took).toBeLessThan(2 * 50 + 60); // one window; two if the machine's timers ran late
-    const controller = new AbortController();
-    const waiting = overdue(60_000, systemClock, controller.signal);
-    controller.abort(new Error('stop'));
-    await expect(waiting).rejects.toThrow('stop');
+    await expect(overdue(Promise.resolve(7), 60_000, systemClock, late)).resolves.toBe(7);
+    await expect(overdue(Promise.reject(new Error('no')), 60_000, systemClock, late)).rejects.toThrow('no');
   });
 
   it('does not count a stall of the event loop: its time starts again after it, once', async () => {
     const start = performance.now();
-    const waiting = overdue(50, systemClock);
+    const waiting = overdue(never, 50, systemClock, late);
     busy(200); // the timer fires 150 ms late
-    await waiting;
+    await expect(waiting).rejects.toThrow('late');
     expect(performance.now() - start).toBeGreaterThanOrEqual(200 + 49);
   });
 
@@ -204,7 +208,7 @@ describe('overdue', () => {
         return Promise.resolve();
       },
     };
-    await overdue(10, clock);
+    await expect(overdue(never, 10, clock, late)).rejects.toThrow('late');
     expect(slept).toEqual([10, 0]);
   });
 });
