@@ -58,7 +58,10 @@ export function createClient(options: ClientOptions): PartnerPrintClient {
         scheduler = option;
         return { fetch: (request) => option.fetch(request, ONE_BUDGET), own: true };
       }
-      const s = createScheduler({ clock, key: budgetKey(options.secretKey), ...option, fetch: timed });
+      // Without a `store` the budget is this client's alone, so its key needs no hash: a request does not
+      // wait for crypto.subtle, which no fake timer controls (a test's first advance would run before it).
+      const key = option.store ? budgetKey(options.secretKey) : OWN_BUDGET;
+      const s = createScheduler({ clock, key, ...option, fetch: timed });
       scheduler = s;
       return {
         fetch: (request, unabortable) => s.fetch(request, unabortable ? ONE_BUDGET_UNWATCHED : ONE_BUDGET),
@@ -74,8 +77,11 @@ const isScheduler = (value: object): value is Scheduler =>
   typeof value.fetch === 'function' &&
   typeof value.stats === 'function';
 
+/** The budget key of a scheduler the client made with no `store`: the only budget that store holds. */
+const OWN_BUDGET = 'client';
+
 /**
- * The scheduler's default budget key (SHA-256 of the key), computed once instead of per request; a string
+ * The scheduler's default budget key with a `store` (SHA-256 of the key), computed once instead of per request; a string
  * once known, so a request does not wait a promise hop for it.
  */
 function budgetKey(secretKey: string): () => string | Promise<string> {

@@ -25,7 +25,7 @@ export function clientInstruments(
   meter: Meter,
   parse: RateLimitParser | undefined,
   redact: (text: string) => string,
-  budget: () => string | undefined,
+  budget: () => string | Promise<string | undefined> | undefined,
 ): ClientInstruments {
   const remaining = new Map<string, number>();
   let seen: Headers[] = [];
@@ -33,12 +33,12 @@ export function clientInstruments(
     description: 'Requests left in each rate-limit bucket, as the last response that reported it said',
     unit: '{request}',
   });
-  gauge.addCallback((result) => {
+  gauge.addCallback(async (result) => {
     for (const headers of seen)
       for (const { name, remaining: left } of limitsOf(parse?.(headers))) remaining.set(name, left);
     seen = [];
     // Budgets are per organization: clients of several organizations in one process are separate series.
-    const of = budget();
+    const of = await budget();
     for (const [bucket, left] of remaining)
       result.observe(left, {
         'partner_print.ratelimit.bucket': redact(bucket),

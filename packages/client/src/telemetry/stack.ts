@@ -37,15 +37,16 @@ export function stackTelemetry(o: StackTelemetryOptions): StackTelemetry & { lim
   const redact = (text: string) => redactText(text, o.secret);
   let meter: unknown;
   let instruments: ClientInstruments | undefined;
-  let budget: string | undefined;
+  let budget: string | Promise<string | undefined> | undefined;
   const instrumentsNow = () => {
     const m = o.scope.meter();
     if (m !== meter && m && budget === undefined)
-      // The budget's name as the scheduler's store knows it (`sha256:` of the key), cut to a fingerprint
-      // (12 hex digits): it tells organizations apart and is not the key.
-      void budgetKeyOf(o.secret).then((key) => {
-        budget = key.slice(0, key.indexOf(':') + 13);
-      });
+      // The budget's name as a shared store knows it (`sha256:` of the key), cut to a fingerprint (12 hex
+      // digits): it tells organizations apart and is not the key. A collection waits for it.
+      budget = budgetKeyOf(o.secret).then(
+        (key) => (budget = key.slice(0, key.indexOf(':') + 13)),
+        () => undefined,
+      );
     if (m !== meter) instruments = m && clientInstruments(m, o.parseRateLimit, redact, () => budget);
     meter = m;
     return instruments;
