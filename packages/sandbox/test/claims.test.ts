@@ -366,6 +366,15 @@ describe('POST /claim-item-issues', () => {
     expect((await s.post([s.line()], { comment: 'x'.repeat(1000) })).status).toBe(200);
   });
 
+  it('counts the comment in characters, not UTF-16 units: 1000 emoji are accepted, 1001 refused', async () => {
+    // The spec's maxLength (JSON Schema) counts code points; '😀' is one character but two UTF-16 units.
+    const s = await claimSetup();
+    const refused = await s.post([s.line()], { comment: '😀'.repeat(1001) });
+    expect(await json<Err>(refused)).toMatchObject({ code: 'comment_too_long' });
+    expect((await s.post([s.line()], { comment: '😀'.repeat(1000) })).status).toBe(200);
+    expect((await s.post([s.line()], { comment: `${'x'.repeat(999)}😀` })).status).toBe(200);
+  });
+
   it('refuses "Package missing" as an item-issues category', async () => {
     const s = await claimSetup();
     const res = await s.post([s.line({ claimcategoryReference: s.seed.claimcategories.packageMissing })]);

@@ -169,6 +169,26 @@ describe('POST /orders', () => {
     });
   }
 
+  it('counts customIdentifier and address fields in characters: 255 emoji are accepted, 256 refused', async () => {
+    // The spec's maxLength 255 on customIdentifier counts code points, as JSON Schema does.
+    const s = setup();
+    const tooLong = await s.order({ customIdentifier: '😀'.repeat(256) }).catch((e: Error) => e.message);
+    expect(tooLong).toContain('invalid_custom_identifier');
+    const ref = await s.order({ customIdentifier: '😀'.repeat(255) });
+    expect(ref).toMatch(/^Order_/);
+    const dropship = (city: string) =>
+      s.a.post('/orders', {
+        order: {
+          storeReference: s.seed.stores.dropship,
+          shippingKind: 'dropship',
+          dropshipAddress: { ...address, city },
+          orderlines: [{ productReference: s.seed.products.nonPrint, quantity: 1 }],
+        },
+      });
+    expect((await dropship('😀'.repeat(255))).status).toBe(200);
+    expect(await json<Err>(await dropship('😀'.repeat(256)))).toMatchObject({ code: 'invalid_address' });
+  });
+
   it('refuses a body that is not JSON (400 invalid_json) or has no order object (422 invalid_request)', async () => {
     const { a } = setup();
     const bad = await a.raw('/orders', {

@@ -3,7 +3,7 @@ import { MAX_CLAIMLINES } from '../limits.ts';
 import type { ClaimlineDecision, ClaimlineRecord, ClaimRecord, ShipmentRecord } from '../model.ts';
 import { isReference } from '../random.ts';
 import type { Organization } from '../state.ts';
-import { isRecord } from './input.ts';
+import { characters, isRecord } from './input.ts';
 import { markReplaced } from './orders.ts';
 import { ok, type Result, refused } from './result.ts';
 import { liveUpload } from './uploads.ts';
@@ -285,11 +285,9 @@ function checkClaimline(scope: ClaimlineScope, line: unknown, i: number): Result
 function checkComment(value: unknown): Result<string> {
   const comment = value ?? '';
   if (typeof comment !== 'string') return refused('invalid_request', 'claim.comment must be a string');
-  if (comment.length > MAX_COMMENT) {
-    return refused(
-      'comment_too_long',
-      `claim.comment holds ${comment.length} characters; at most ${MAX_COMMENT}`,
-    );
+  const length = characters(comment);
+  if (length > MAX_COMMENT) {
+    return refused('comment_too_long', `claim.comment holds ${length} characters; at most ${MAX_COMMENT}`);
   }
   return ok(comment);
 }
