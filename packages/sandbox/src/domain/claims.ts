@@ -39,11 +39,13 @@ export function evidenceFile(
       type: string;
     }
   | undefined {
+  const now = ctx.clock.now();
   for (const org of ctx.world.organizations) {
-    const upload = org.uploads.get(reference);
-    if (upload?.kind !== 'evidence' || upload.purged) continue;
+    // Unused evidence older than a day is deleted, its file with it.
+    const upload = liveUpload(org, reference, 'evidence', now);
+    if (!upload || upload.purged) continue;
     const claim = upload.claimReference ? org.claims.get(upload.claimReference) : undefined;
-    if (claim && evidencePurged(claim, ctx.clock.now())) return undefined;
+    if (claim && evidencePurged(claim, now)) return undefined;
     return { bytes: upload.bytes, type: upload.format === 'png' ? 'image/png' : 'image/jpeg' };
   }
   return undefined;
