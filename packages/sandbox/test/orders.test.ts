@@ -400,3 +400,23 @@ describe('shipments', () => {
     expect((await b.get(`/shipments/${shipmentReference}`)).status).toBe(404);
   });
 });
+
+describe('timestamps', () => {
+  it('are whole seconds with Z, as the assumptions say, even when the clock is between seconds', async () => {
+    const s = setup();
+    await s.sandbox.control.advance(1500);
+    const ref = await s.order();
+    const { shipmentReference } = s.sandbox.control.ship(ref);
+    const { order } = await json<{ order: { created: string; status: { updated: string } } }>(
+      await s.a.get(`/orders/${ref}`),
+    );
+    const { shipment } = await json<{ shipment: { shipped: string } }>(
+      await s.a.get(`/shipments/${shipmentReference}`),
+    );
+    expect([order.created, order.status.updated, shipment.shipped]).toEqual([
+      '2026-11-16T09:00:01Z',
+      '2026-11-16T09:00:01Z',
+      '2026-11-16T09:00:01Z',
+    ]);
+  });
+});
