@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { json } from './contract.ts';
-import { DAY, HOUR, SECOND, type Setup, setup } from './fixtures.ts';
+import { DAY, HOUR, pngBytes, SECOND, type Setup, setup } from './fixtures.ts';
 
 type Err = { code: string; message: string };
 type Created = { claim: { reference: string } };
@@ -647,6 +647,41 @@ describe('claims: list, detail, retract, decisions', () => {
     );
     expect(after.claim.evidenceUrls).toEqual([]);
     expect((await s.sandbox.fetch(before.claim.evidenceUrls[0]!)).status).toBe(404);
+  });
+
+  it('treats purged evidence as gone: the same photo uploaded again is new evidence, usable on a new claim', async () => {
+    const s = setup();
+    const first = await s.shipped();
+    await s.sandbox.control.advance(3 * DAY);
+    const photo = pngBytes(77);
+    const upload = async () =>
+      (await json<{ evidence: { reference: string } }>(await s.a.upload('/evidence', photo))).evidence
+        .reference;
+    const ev = await upload();
+    const { claim } = await json<Created>(
+      await s.a.post('/claim-package-missing', {
+        claim: { shipmentReference: first.shipmentReference, evidenceReferences: [ev] },
+      }),
+    );
+    s.sandbox.control.decideClaim(claim.reference, { outcome: 'rejection' });
+    await s.sandbox.control.advance(120 * DAY);
+    const second = await s.shipped();
+    await s.sandbox.control.advance(2 * DAY);
+    // The purged reference is unknown now; the bytes give a fresh reference that a new claim takes.
+    const stale = await s.a.post('/claim-package-missing', {
+      claim: { shipmentReference: second.shipmentReference, evidenceReferences: [ev] },
+    });
+    expect(await code(stale)).toEqual({ status: 422, code: 'unknown_evidence' });
+    const again = await upload();
+    expect(again).not.toBe(ev);
+    const res = await s.a.post('/claim-package-missing', {
+      claim: { shipmentReference: second.shipmentReference, evidenceReferences: [again] },
+    });
+    expect(res.status).toBe(200);
+    const { claim: detail } = await json<{ claim: { evidenceUrls: string[] } }>(
+      await s.a.get(`/claims/${(await json<Created>(res)).claim.reference}`),
+    );
+    expect((await s.sandbox.fetch(detail.evidenceUrls[0]!)).status).toBe(200);
   });
 
   it('shows claimline evidence URLs for item issues', async () => {
