@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { json } from './contract.ts';
 import { DAY, HOUR, pngBytes, SECOND, type Setup, setup } from './fixtures.ts';
+import { compileAt } from './spec-values.ts';
 
 type Err = { code: string; message: string };
 type Created = { claim: { reference: string } };
@@ -623,6 +624,24 @@ describe('claims: list, detail, retract, decisions', () => {
     ]);
     const bad = await s.a.get('/claims?closedAfter=yesterday');
     expect(await code(bad)).toEqual({ status: 400, code: 'invalid_parameter' });
+  });
+
+  it('takes every closedAfter the spec allows, leap seconds and any whitespace separator included', async () => {
+    const s = setup();
+    const allowed = compileAt('/components/parameters/ClosedAfter/schema');
+    for (const value of [
+      '2016-12-31T23:59:60Z',
+      '2016-12-31T23:59:60.5Z',
+      '2017-01-01T00:59:60+01:00',
+      '2016-12-31\t23:59:59Z',
+      '2016-12-31 23:59:59Z',
+      '2016-12-31T22:59:60Z',
+      '2016-12-31T23:59:60+01:00',
+      '2016-12-31T23:59:61Z',
+    ]) {
+      const res = await s.a.get(`/claims?closedAfter=${encodeURIComponent(value)}`);
+      expect({ value, status: res.status }).toEqual({ value, status: allowed(value) ? 200 : 400 });
+    }
   });
 
   it('purges evidence about four months after the decision', async () => {
