@@ -72,8 +72,9 @@ export async function readWrapped(c: Ctx, wrapper: string): Promise<Record<strin
   return inner;
 }
 
+/** A sandbox timestamp: UTC, whole seconds (the clock's milliseconds dropped, never rounded up). */
 export function iso(ms: number): string {
-  return new Date(ms).toISOString().replace('.000Z', 'Z');
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
 export const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));

@@ -4,8 +4,9 @@
  * have included).
  */
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+// The separator: T, or whitespace as RFC 3339 allows "for readability" (and JSON Schema validators accept).
 const DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)$/;
+  /^(\d{4})-(\d{2})-(\d{2})[Tt\s](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)$/;
 
 const daysIn = (year: number, month: number): number => new Date(Date.UTC(year, month, 0)).getUTCDate();
 
@@ -24,11 +25,14 @@ export function parseDateOrDateTime(value: string): number {
   if (!t) return Number.NaN;
   const [, y, mo, da, h, mi, s, fraction, zulu, sign, oh, om] = t;
   const [hour, minute, second] = [Number(h), Number(mi), Number(s)];
-  // A leap second (:60) is left out: the sandbox's clock has none.
-  if (hour > 23 || minute > 59 || second > 59) return Number.NaN;
   const offset = zulu ? 0 : (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om ?? 0));
   if (!zulu && (Number(oh) > 23 || Number(om ?? 0) > 59)) return Number.NaN;
-  const ms = fraction ? Math.floor(Number(`0.${fraction}`) * 1000) : 0;
+  if (hour > 23 || minute > 59 || second > 60) return Number.NaN;
+  // A leap second (:60) exists only as the last second of a UTC day (23:59:60Z); the sandbox's clock has
+  // none, so it names the midnight that ends it.
+  const leap = second === 60;
+  if (leap && (((hour * 60 + minute - offset) % 1440) + 1440) % 1440 !== 1439) return Number.NaN;
+  const ms = fraction && !leap ? Math.floor(Number(`0.${fraction}`) * 1000) : 0;
   return (
     day(y as string, mo as string, da as string) + ((hour * 60 + minute - offset) * 60 + second) * 1000 + ms
   );

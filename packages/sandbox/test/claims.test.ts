@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { json } from './contract.ts';
-import { DAY, HOUR, SECOND, type Setup, setup } from './fixtures.ts';
+import { DAY, HOUR, pngBytes, SECOND, type Setup, setup } from './fixtures.ts';
+import { compileAt } from './spec-values.ts';
 
 type Err = { code: string; message: string };
 type Created = { claim: { reference: string } };
@@ -366,6 +367,15 @@ describe('POST /claim-item-issues', () => {
     expect((await s.post([s.line()], { comment: 'x'.repeat(1000) })).status).toBe(200);
   });
 
+  it('counts the comment in characters, not UTF-16 units: 1000 emoji are accepted, 1001 refused', async () => {
+    // The spec's maxLength (JSON Schema) counts code points; '😀' is one character but two UTF-16 units.
+    const s = await claimSetup();
+    const refused = await s.post([s.line()], { comment: '😀'.repeat(1001) });
+    expect(await json<Err>(refused)).toMatchObject({ code: 'comment_too_long' });
+    expect((await s.post([s.line()], { comment: '😀'.repeat(1000) })).status).toBe(200);
+    expect((await s.post([s.line()], { comment: `${'x'.repeat(999)}😀` })).status).toBe(200);
+  });
+
   it('refuses "Package missing" as an item-issues category', async () => {
     const s = await claimSetup();
     const res = await s.post([s.line({ claimcategoryReference: s.seed.claimcategories.packageMissing })]);
@@ -616,6 +626,24 @@ describe('claims: list, detail, retract, decisions', () => {
     expect(await code(bad)).toEqual({ status: 400, code: 'invalid_parameter' });
   });
 
+  it('takes every closedAfter the spec allows, leap seconds and any whitespace separator included', async () => {
+    const s = setup();
+    const allowed = compileAt('/components/parameters/ClosedAfter/schema');
+    for (const value of [
+      '2016-12-31T23:59:60Z',
+      '2016-12-31T23:59:60.5Z',
+      '2017-01-01T00:59:60+01:00',
+      '2016-12-31\t23:59:59Z',
+      '2016-12-31 23:59:59Z',
+      '2016-12-31T22:59:60Z',
+      '2016-12-31T23:59:60+01:00',
+      '2016-12-31T23:59:61Z',
+    ]) {
+      const res = await s.a.get(`/claims?closedAfter=${encodeURIComponent(value)}`);
+      expect({ value, status: res.status }).toEqual({ value, status: allowed(value) ? 200 : 400 });
+    }
+  });
+
   it('purges evidence about four months after the decision', async () => {
     const s = setup();
     const sh = await s.shipped();
@@ -638,6 +666,41 @@ describe('claims: list, detail, retract, decisions', () => {
     );
     expect(after.claim.evidenceUrls).toEqual([]);
     expect((await s.sandbox.fetch(before.claim.evidenceUrls[0]!)).status).toBe(404);
+  });
+
+  it('treats purged evidence as gone: the same photo uploaded again is new evidence, usable on a new claim', async () => {
+    const s = setup();
+    const first = await s.shipped();
+    await s.sandbox.control.advance(3 * DAY);
+    const photo = pngBytes(77);
+    const upload = async () =>
+      (await json<{ evidence: { reference: string } }>(await s.a.upload('/evidence', photo))).evidence
+        .reference;
+    const ev = await upload();
+    const { claim } = await json<Created>(
+      await s.a.post('/claim-package-missing', {
+        claim: { shipmentReference: first.shipmentReference, evidenceReferences: [ev] },
+      }),
+    );
+    s.sandbox.control.decideClaim(claim.reference, { outcome: 'rejection' });
+    await s.sandbox.control.advance(120 * DAY);
+    const second = await s.shipped();
+    await s.sandbox.control.advance(2 * DAY);
+    // The purged reference is unknown now; the bytes give a fresh reference that a new claim takes.
+    const stale = await s.a.post('/claim-package-missing', {
+      claim: { shipmentReference: second.shipmentReference, evidenceReferences: [ev] },
+    });
+    expect(await code(stale)).toEqual({ status: 422, code: 'unknown_evidence' });
+    const again = await upload();
+    expect(again).not.toBe(ev);
+    const res = await s.a.post('/claim-package-missing', {
+      claim: { shipmentReference: second.shipmentReference, evidenceReferences: [again] },
+    });
+    expect(res.status).toBe(200);
+    const { claim: detail } = await json<{ claim: { evidenceUrls: string[] } }>(
+      await s.a.get(`/claims/${(await json<Created>(res)).claim.reference}`),
+    );
+    expect((await s.sandbox.fetch(detail.evidenceUrls[0]!)).status).toBe(200);
   });
 
   it('shows claimline evidence URLs for item issues', async () => {

@@ -169,6 +169,26 @@ describe('POST /orders', () => {
     });
   }
 
+  it('counts customIdentifier and address fields in characters: 255 emoji are accepted, 256 refused', async () => {
+    // The spec's maxLength 255 on customIdentifier counts code points, as JSON Schema does.
+    const s = setup();
+    const tooLong = await s.order({ customIdentifier: '😀'.repeat(256) }).catch((e: Error) => e.message);
+    expect(tooLong).toContain('invalid_custom_identifier');
+    const ref = await s.order({ customIdentifier: '😀'.repeat(255) });
+    expect(ref).toMatch(/^Order_/);
+    const dropship = (city: string) =>
+      s.a.post('/orders', {
+        order: {
+          storeReference: s.seed.stores.dropship,
+          shippingKind: 'dropship',
+          dropshipAddress: { ...address, city },
+          orderlines: [{ productReference: s.seed.products.nonPrint, quantity: 1 }],
+        },
+      });
+    expect((await dropship('😀'.repeat(255))).status).toBe(200);
+    expect(await json<Err>(await dropship('😀'.repeat(256)))).toMatchObject({ code: 'invalid_address' });
+  });
+
   it('refuses a body that is not JSON (400 invalid_json) or has no order object (422 invalid_request)', async () => {
     const { a } = setup();
     const bad = await a.raw('/orders', {
@@ -378,5 +398,25 @@ describe('shipments', () => {
     const { b, shipped } = setup();
     const { shipmentReference } = await shipped();
     expect((await b.get(`/shipments/${shipmentReference}`)).status).toBe(404);
+  });
+});
+
+describe('timestamps', () => {
+  it('are whole seconds with Z, as the assumptions say, even when the clock is between seconds', async () => {
+    const s = setup();
+    await s.sandbox.control.advance(1500);
+    const ref = await s.order();
+    const { shipmentReference } = s.sandbox.control.ship(ref);
+    const { order } = await json<{ order: { created: string; status: { updated: string } } }>(
+      await s.a.get(`/orders/${ref}`),
+    );
+    const { shipment } = await json<{ shipment: { shipped: string } }>(
+      await s.a.get(`/shipments/${shipmentReference}`),
+    );
+    expect([order.created, order.status.updated, shipment.shipped]).toEqual([
+      '2026-11-16T09:00:01Z',
+      '2026-11-16T09:00:01Z',
+      '2026-11-16T09:00:01Z',
+    ]);
   });
 });

@@ -116,4 +116,15 @@ describe('POST /images and /evidence', () => {
       .evidence.reference;
     expect(again).not.toBe(lost);
   });
+
+  it('stops serving the file of unused evidence once it is deleted after 1 day', async () => {
+    const { a, sandbox } = setup();
+    const ref = (await json<{ evidence: { reference: string } }>(await a.upload('/evidence', pngBytes(44))))
+      .evidence.reference;
+    const file = () => sandbox.fetch(`http://sandbox.localhost/files/evidence/${ref}.png`);
+    await sandbox.control.advance(DAY);
+    expect((await file()).status).toBe(200);
+    await sandbox.control.advance(SECOND);
+    expect((await file()).status).toBe(404);
+  });
 });

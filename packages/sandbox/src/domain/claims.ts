@@ -3,33 +3,24 @@ import { MAX_CLAIMLINES } from '../limits.ts';
 import type { ClaimlineDecision, ClaimlineRecord, ClaimRecord, ShipmentRecord } from '../model.ts';
 import { isReference } from '../random.ts';
 import type { Organization } from '../state.ts';
-import { isRecord } from './input.ts';
+import { characters, isRecord } from './input.ts';
 import { markReplaced } from './orders.ts';
 import { ok, type Result, refused } from './result.ts';
-import { liveUpload } from './uploads.ts';
+import { closedAt, liveUpload } from './uploads.ts';
 
 export const HOUR = 3_600_000;
 export const DAY: number = 24 * HOUR;
 export const PACKAGE_MISSING_MIN_AGE_MS: number = 48 * HOUR;
 export const WARRANTY_MS: number = 100 * DAY;
 export const CLOSED_WINDOW_MS: number = 14 * DAY;
-export const EVIDENCE_RETENTION_MS: number = 120 * DAY;
 export const MAX_EVIDENCE = 3;
 export const MAX_COMMENT = 1000;
 
 export type ClaimKind = ClaimRecord['kind'];
 
-export function closedAt(claim: ClaimRecord): number | null {
-  return claim.decision?.decided ?? claim.retracted;
-}
+export { closedAt, EVIDENCE_RETENTION_MS, evidencePurged } from './uploads.ts';
 
-/** Evidence is purged about four months after the claim's decision or retraction. */
-export function evidencePurged(claim: ClaimRecord, now: number): boolean {
-  const closed = closedAt(claim);
-  return closed !== null && now - closed >= EVIDENCE_RETENTION_MS;
-}
-
-/** An evidence upload's bytes while its claim's evidence is not purged (any organization: the URL is public). */
+/** An evidence upload's bytes until it is deleted or purged (any organization: the URL is public). */
 export function evidenceFile(
   ctx: SandboxContext,
   reference: string,
@@ -39,11 +30,11 @@ export function evidenceFile(
       type: string;
     }
   | undefined {
+  const now = ctx.clock.now();
   for (const org of ctx.world.organizations) {
-    const upload = org.uploads.get(reference);
-    if (upload?.kind !== 'evidence' || upload.purged) continue;
-    const claim = upload.claimReference ? org.claims.get(upload.claimReference) : undefined;
-    if (claim && evidencePurged(claim, ctx.clock.now())) return undefined;
+    // Deleted (unused for a day) or purged evidence has no file.
+    const upload = liveUpload(org, reference, 'evidence', now);
+    if (!upload) continue;
     return { bytes: upload.bytes, type: upload.format === 'png' ? 'image/png' : 'image/jpeg' };
   }
   return undefined;
@@ -285,11 +276,9 @@ function checkClaimline(scope: ClaimlineScope, line: unknown, i: number): Result
 function checkComment(value: unknown): Result<string> {
   const comment = value ?? '';
   if (typeof comment !== 'string') return refused('invalid_request', 'claim.comment must be a string');
-  if (comment.length > MAX_COMMENT) {
-    return refused(
-      'comment_too_long',
-      `claim.comment holds ${comment.length} characters; at most ${MAX_COMMENT}`,
-    );
+  const length = characters(comment);
+  if (length > MAX_COMMENT) {
+    return refused('comment_too_long', `claim.comment holds ${length} characters; at most ${MAX_COMMENT}`);
   }
   return ok(comment);
 }

@@ -16,7 +16,7 @@ import type {
 } from '../model.ts';
 import { isReference } from '../random.ts';
 import type { Organization } from '../state.ts';
-import { isRecord } from './input.ts';
+import { characters, isRecord } from './input.ts';
 import { ok, type Result, refused } from './result.ts';
 
 export const ADDRESS_FIELDS = [
@@ -77,10 +77,11 @@ function checkAddressField(key: string, value: unknown): Result<string | undefin
   }
   if (value === null || value === undefined) return ok(undefined);
   if (typeof value !== 'string') return refused('invalid_address', `dropshipAddress.${key} must be a string`);
-  if (value.length > MAX_ADDRESS_FIELD_LENGTH) {
+  const length = characters(value);
+  if (length > MAX_ADDRESS_FIELD_LENGTH) {
     return refused(
       'invalid_address',
-      `dropshipAddress.${key} holds ${value.length} characters; at most ${MAX_ADDRESS_FIELD_LENGTH}`,
+      `dropshipAddress.${key} holds ${length} characters; at most ${MAX_ADDRESS_FIELD_LENGTH}`,
     );
   }
   return ok(value);
@@ -228,7 +229,7 @@ function checkOrderlines(org: Organization, orderlines: unknown): Result<Orderli
 
 function checkCustomIdentifier(value: unknown): Result<string | null> {
   if (value === undefined || value === null) return ok(null);
-  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_CUSTOM_IDENTIFIER_LENGTH) {
+  if (typeof value !== 'string' || value.length === 0 || characters(value) > MAX_CUSTOM_IDENTIFIER_LENGTH) {
     return refused(
       'invalid_custom_identifier',
       `order.customIdentifier must be a string of 1 to ${MAX_CUSTOM_IDENTIFIER_LENGTH} characters`,
