@@ -106,6 +106,41 @@ export async function get(ref: string) {
     ).toBeUndefined();
   });
 
+  it('a shebang, a byte order mark and CRLF line endings survive the rewrite (and the file still parses)', () => {
+    const body = [
+      "const fetch = require('node-fetch');",
+      "const BASE = 'https://api.partner-print.example/v1';",
+      'async function get(ref) {',
+      "\tconst data = await (await fetch(BASE + '/orders/' + ref, { headers: { 'X-Partner-Code': 'A' } })).json();",
+      '\treturn data.order_reference;',
+      '}',
+      'module.exports = { get };',
+      '',
+    ];
+    for (const [head, eol] of [
+      ['#!/usr/bin/env node\n', '\n'],
+      ["#!/usr/bin/env node\n'use strict';\n", '\n'],
+      ['\uFEFF', '\n'],
+      ['', '\r\n'],
+      ['\uFEFF#!/usr/bin/env node\r\n', '\r\n'],
+    ] as const) {
+      const text = head + body.join(eol);
+      const { first, second } = twice(text, 'cli.cjs');
+      const label = JSON.stringify(head + eol);
+      expect(first.error, label).toBeUndefined();
+      expect(
+        first.findings.map((f) => f.kind),
+        label,
+      ).toEqual(['rewritten']);
+      expect(first.output.startsWith(head), label).toBe(true);
+      expect(first.output, label).toContain('\treturn data.reference;');
+      // Every line ends as the file's lines do, and what the rewrite made parses.
+      expect(first.output.split(eol).length, label).toBe(first.output.split('\n').length);
+      expect(transformSource(first.output.replace(/^\uFEFF?#!.*/, ''), 'x.cjs').error, label).toBeUndefined();
+      expect(second.changed, label).toBe(false);
+    }
+  });
+
   it('a file that does not parse is returned unchanged with the error', () => {
     const r = transformSource('export const = 1;', 'bad.ts');
     expect(r.error).toMatch(/does not parse/);

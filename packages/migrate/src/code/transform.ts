@@ -435,7 +435,7 @@ function rewrite(text: string, file: string, options: CodeOptions): TransformRes
   }
   markLeftovers(ctx, wrappers, bases);
   reportTodosInPlace(ctx, seen);
-  const output = ctx.findings.length ? printAst(ast) : text;
+  const output = ctx.findings.length ? printAst(ast, text) : text;
   ctx.findings.sort((x, y) => x.line - y.line || x.column - y.column);
   return { file, output, changed: output !== text, findings: ctx.findings };
 }
