@@ -166,6 +166,52 @@ export async function get(ref: string) {
   });
 });
 
+describe('the V1 path of a call', () => {
+  const file = (call: string) =>
+    `const BASE = 'https://api.partner-print.example/v1';\nconst headers = { 'X-Partner-Code': 'ACME1' };\nexport async function f(order: object, ref: string, n: number) {\n  const data = await (await ${call}).json();\n  return data.order_reference;\n}\n`;
+
+  it('a query the V2 call does not take is marked, never dropped (POST /orders?dry_run=1 would create the order)', () => {
+    for (const call of [
+      `fetch(\`\${BASE}/orders?dry_run=1\`, { method: 'POST', headers, body: JSON.stringify(order) })`,
+      `fetch(\`\${BASE}/orders/\${ref}?include=shipments\`, { headers })`,
+      `fetch(\`\${BASE}/orders?partner_reference=shop-1&limit=\${n}\`, { headers })`,
+      `fetch(\`\${BASE}/orders?store_code=ACME1&partner_reference=\${ref}\`, { headers })`,
+    ]) {
+      const r = transformSource(file(call), 'a.ts');
+      expect(
+        r.findings.map((f) => f.kind),
+        call,
+      ).toEqual(['todo', 'todo', 'todo']); // the call, and the base URL and header it still uses
+      expect(r.output, call).toContain(call);
+      expect(r.output, call).not.toContain('createClient');
+    }
+  });
+
+  it('the order identifier is a whole path segment or the partner reference itself, not a part of one', () => {
+    for (const call of [
+      `fetch(\`\${BASE}/orders/ACME1-\${n}\`, { headers })`,
+      `fetch(\`\${BASE}/orders/partner_reference/shop-\${ref}\`, { headers })`,
+    ]) {
+      const r = transformSource(file(call), 'a.ts');
+      expect(r.findings[0]?.kind, call).toBe('todo');
+      expect(r.output, call).not.toMatch(/orderReference\((n|ref)\)/);
+    }
+    for (const [call, id] of [
+      [`fetch(\`\${BASE}/orders/\${ref}\`, { headers })`, 'ref'],
+      [`fetch(\`\${BASE}/orders?partner_reference=\${encodeURIComponent(ref)}\`, { headers })`, 'ref'],
+      [`fetch(\`\${BASE}/orders/partner-reference/\${ref}/\`, { headers })`, 'ref'],
+      ["fetch(BASE + '/orders?partner_reference=shop-1', { headers })", "'shop-1'"],
+    ] as const) {
+      const r = transformSource(file(call), 'a.ts');
+      expect(
+        r.findings.map((f) => f.kind),
+        call,
+      ).toEqual(['rewritten']);
+      expect(r.output, call).toContain(`orderReference(${id})`);
+    }
+  });
+});
+
 describe('orders without a partner reference', () => {
   it('are rewritten and marked: without a customIdentifier a rerun creates the order again', () => {
     const text = `export async function f(lines: unknown[]) {\n  const res = await fetch('https://h.example/v1/orders', { method: 'POST', headers: { 'X-Partner-Code': 'A' }, body: JSON.stringify({ store_code: 'ACME1', orderlines: lines }) });\n  return (await res.json()).reference;\n}\n`;
