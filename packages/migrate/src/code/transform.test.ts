@@ -228,6 +228,28 @@ describe('orders without a partner reference', () => {
   });
 });
 
+it('a parameter or destructured name shadowing a constant is not that constant', () => {
+  const head = `const url = 'https://api.partner-print.example/v1/orders';\nconst headers = { 'X-Partner-Code': 'A' };\n`;
+  const call = `const data = await (await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) })).json();\n  return data.order_reference;`;
+  for (const fn of [
+    `export async function send(url: string, body: object) {\n  ${call}\n}\n`,
+    `export const send = async (url: string, body: object) => {\n  ${call}\n};\n`,
+    `export async function send(cfg: { url: string }, body: object) {\n  const { url } = cfg;\n  ${call}\n}\n`,
+    `export async function send([url]: string[], body: object) {\n  ${call}\n}\n`,
+    `export async function send(body: object) {\n  try { return 1; } catch (url) {\n  ${call}\n  }\n}\n`,
+  ]) {
+    const r = transformSource(head + fn, 'a.ts');
+    expect(
+      r.findings.filter((f) => f.kind === 'rewritten'),
+      fn,
+    ).toEqual([]);
+    expect(r.output, fn).not.toContain('createOrder');
+  }
+  // The constant itself is still followed where nothing shadows it.
+  const plain = transformSource(`${head}export async function send(body: object) {\n  ${call}\n}\n`, 'a.ts');
+  expect(plain.output).toContain('partnerPrint.createOrder(');
+});
+
 it('a local function named fetch is not the global fetch', () => {
   const text = `async function fetch(url: string, init?: unknown) { return { url, init }; }\nexport const f = () => fetch('https://h.example/v1/orders/1', { headers: { 'X-Partner-Code': 'A' } });\n`;
   const r = transformSource(text, 'a.ts');
