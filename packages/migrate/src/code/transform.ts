@@ -24,6 +24,7 @@ import { consumerOf } from './consumers.ts';
 import { ImageUploads, type Pending, staticImage } from './images.ts';
 import { findV1Mocks, MOCK_REASON } from './mocks.ts';
 import { type Ast, checkParses, parseSource, printAst } from './parse.ts';
+import { secretsIn } from './secrets.ts';
 import { addSetup, chooseNames, DEFAULT_KEY_EXPRESSION } from './setup.ts';
 import { type StaticMaps, staticOrder } from './static-order.ts';
 import { addTodo, hasTodo, TODO_TAG } from './todo.ts';
@@ -331,30 +332,51 @@ function mayHoldV1(text: string): boolean {
 }
 
 export function transformSource(text: string, file: string, options: CodeOptions = {}): TransformResult {
+  const { secrets: _, ...result } = transformWithSecrets(text, file, options);
+  return result;
+}
+
+/**
+ * {@link transformSource}, and the keys written out in the file (V1 API keys, V2 secret keys), which whatever
+ * shows the file's text (the CLI's diff) redacts.
+ */
+export function transformWithSecrets(
+  text: string,
+  file: string,
+  options: CodeOptions = {},
+): TransformResult & { secrets: string[] } {
   try {
     return rewrite(text, file, options);
   } catch (e) {
     // A file this tool fails on (a syntax it mishandles, a tree too deep to reprint) is reported and left
     // as it is; the run goes on with the other files.
     const msg = e instanceof Error ? e.message : String(e);
-    return { file, output: text, changed: false, findings: [], error: `could not be rewritten: ${msg}` };
+    return {
+      file,
+      output: text,
+      changed: false,
+      findings: [],
+      error: `could not be rewritten: ${msg}`,
+      secrets: [],
+    };
   }
 }
 
-function rewrite(text: string, file: string, options: CodeOptions): TransformResult {
+function rewrite(text: string, file: string, options: CodeOptions): TransformResult & { secrets: string[] } {
   if (!mayHoldV1(text)) {
     const error = checkParses(text, file);
-    return { file, output: text, changed: false, findings: [], ...(error ? { error } : {}) };
+    return { file, output: text, changed: false, findings: [], ...(error ? { error } : {}), secrets: [] };
   }
   let ast: Ast;
   try {
     ast = parseSource(text, file);
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
-    return { file, output: text, changed: false, findings: [], error: `does not parse: ${msg}` };
+    return { file, output: text, changed: false, findings: [], error: `does not parse: ${msg}`, secrets: [] };
   }
   const index = indexTree(ast.program);
   const b = new Bindings(index.nodes, index.links);
+  const secrets = secretsIn(index.nodes, b);
   const before = countRefs(ast.program);
   const seen = new Set<N>();
   const reported = new Set<string>();
@@ -437,7 +459,7 @@ function rewrite(text: string, file: string, options: CodeOptions): TransformRes
   reportTodosInPlace(ctx, seen);
   const output = ctx.findings.length ? printAst(ast, text) : text;
   ctx.findings.sort((x, y) => x.line - y.line || x.column - y.column);
-  return { file, output, changed: output !== text, findings: ctx.findings };
+  return { file, output, changed: output !== text, findings: ctx.findings, secrets };
 }
 
 /** TODOs an earlier run left (on code that no longer looks like a V1 call, e.g. a field read): reported again. */
