@@ -187,6 +187,14 @@ describe('the V1 path of a call', () => {
     }
   });
 
+  it('a base URL only known at run time is named as the reason, not a garbled path', () => {
+    const text = `const headers = { 'X-Partner-Code': 'ACME1' };\nexport async function f(cfg: { base: string }, ref: string) {\n  const data = await (await fetch(\`\${cfg.base}/orders/\${ref}\`, { headers })).json();\n  return data.order_reference;\n}\n`;
+    const r = transformSource(text, 'a.ts');
+    const call = r.findings.find((f) => f.what.startsWith('GET'));
+    expect(call?.kind).toBe('todo');
+    expect(call?.detail).toBe('V1 call left as it is: its base URL is only known at run time.');
+  });
+
   it('the order identifier is a whole path segment or the partner reference itself, not a part of one', () => {
     for (const call of [
       `fetch(\`\${BASE}/orders/ACME1-\${n}\`, { headers })`,

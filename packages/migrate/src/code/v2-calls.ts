@@ -121,6 +121,8 @@ export function planCall(
 ): Plan {
   const names = ctx.names;
   const at = v1Split(url.text);
+  // Sent with a V1 credential header, but no `/v1` in what is known of the URL.
+  if (at < 0) return { ok: false, reason: 'its base URL is only known at run time' };
   const path = url.text.slice(at) || '/';
   if (!method) return { ok: false, reason: 'its HTTP method is only known at run time' };
   if (/^\/?\{h\d+\}/.test(path))
