@@ -83,7 +83,11 @@ function boundNames(p: N): string[] {
   }
 }
 
-export type Piece = { text: string } | { hole: N };
+/**
+ * A part of a string: text, or a hole (only known at run time). `runtime` is the outermost
+ * `process.env.X ?? <fallback>` the part is the fallback of: known as text, but only a default.
+ */
+export type Piece = ({ text: string } | { hole: N }) & { runtime?: N };
 
 /** A string expression as text and holes (the parts only known at run time). */
 export function evalString(n: N, b: Bindings, depth = 0): Piece[] {
@@ -107,8 +111,8 @@ export function evalString(n: N, b: Bindings, depth = 0): Piece[] {
     (node.operator === '??' || node.operator === '||') &&
     isEnv(node.left)
   ) {
-    // `process.env.X ?? 'https://…/v1'`: the fallback says which API it is.
-    return evalString(node.right, b, depth + 1);
+    // `process.env.X ?? 'https://…/v1'`: the fallback says which API it is (and is only a default).
+    return evalString(node.right, b, depth + 1).map((p) => ({ ...p, runtime: node }));
   }
   const resolved = b.resolve(node);
   if (resolved !== node) {
