@@ -136,6 +136,26 @@ describe('code: modes and exit codes', () => {
     expect((await run(['code', dir, '--key-expression', 'a +'])).code).toBe(2);
   });
 
+  it('a V1 API key or a V2 secret key written in the code never appears in the diff, report or JSON', async () => {
+    const v1Key = 'v1key_9f8e7d6c5b4a3210';
+    const v2Key = 'sk_live_Zq81nV0pL2xY7wT4';
+    const constKey = 'ak_0123456789abcdef';
+    const headerKey = 'hk_fedcba9876543210';
+    const dir = project({
+      'api.js': V1_FILE.replace('process.env.KEY', `'${v1Key}'`),
+      'const.js': `import axios from 'axios';\nconst API_KEY = '${constKey}';\nconst api = axios.create({ baseURL: 'https://api.partner-print.example/v1', headers: { 'X-Partner-Code': 'ACME', 'X-Api-Key': API_KEY } });\nexport async function attrs() {\n  const { data } = await api.get('/stock-attributes');\n  return data;\n}\nexport async function create(order) {\n  const { data } = await api.post('/orders', order);\n  return data.reference;\n}\n`,
+      'half.ts': `import { createClient } from '@partner-print/client';\nconst v2 = createClient({ secretKey: '${v2Key}', baseUrl: 'https://api.partner-print.example/v2' });\nconst h = new Headers();\nh.set('X-Api-Key', '${headerKey}');\nexport async function f(ref: string) {\n  const res = await fetch(\`https://api.partner-print.example/v1/orders/\${ref}\`, { headers: { 'X-Partner-Code': 'ACME' } });\n  return [v2, h, (await res.json()).reference];\n}\n`,
+    });
+    for (const args of [[], ['--json'], ['--check']]) {
+      const r = await run(['code', dir, ...args]);
+      expect(r.stdout, args.join(' ')).toContain('rewritten');
+      for (const key of [v1Key, v2Key, constKey, headerKey])
+        expect(r.stdout + r.stderr, `${args.join(' ')} ${key}`).not.toContain(key);
+    }
+    // The dry run's diff shows where the key was.
+    expect((await run(['code', dir])).stdout).toContain("'X-Api-Key': '[REDACTED]'");
+  });
+
   it('usage errors exit 2: two modes, a bad --store, a missing path', async () => {
     const dir = project({ 'api.js': V1_FILE });
     const two = await run(['code', dir, '--write', '--check']);

@@ -4,8 +4,10 @@
 // across runs; the rewritten Express, Next.js, Fastify and Workers callback handlers answer a legacy callback the
 // sandbox delivers (next/server, like axios and express, stubbed) and create nothing, however often they run; the
 // rewritten stock sync reads the V2 items and products, the rewritten image uploads send each image's bytes, and
-// the rewritten render preview renders through renderMockup and orders with its logo uploaded once.
+// the rewritten render preview renders through renderMockup and orders with its logo uploaded once; the rewritten
+// CommonJS module still reads its base URL from PP_URL (and refuses a /v1 one left there).
 
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createClient } from '@partner-print/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -95,6 +97,8 @@ beforeEach(() => {
   vi.stubGlobal('fetch', (input: Request | string | URL, init?: RequestInit) => {
     const url = input instanceof Request ? input.url : String(input);
     if ((input instanceof Request ? input.method : init?.method) === 'POST') posts.push(url);
+    // A base URL given at run time (PP_URL): the sandbox's own address stands for the test environment.
+    if (url.startsWith(`${sandbox.baseUrl}/`)) return sandbox.fetch(input, init);
     if (!url.startsWith(V2_BASE)) throw new Error(`unexpected request to ${url}`);
     const target = sandbox.baseUrl + url.slice(V2_BASE.length);
     return sandbox.fetch(input instanceof Request ? new Request(target, input) : target, init);
@@ -125,7 +129,50 @@ async function ordersWith(customIdentifier: string) {
   return found;
 }
 
+interface CjsShop {
+  createOrder(order: Record<string, unknown>): Promise<string>;
+  getOrder(reference: string): Promise<{ status: unknown }>;
+}
+/** The rewritten CommonJS module (node-fetch's), run as CommonJS with the SDK packages as what it requires. */
+async function cjsShop(): Promise<CjsShop> {
+  const source = readFileSync(corpusPath('cjs-node-fetch/expected/partner-print.js'), 'utf8');
+  const packages: Record<string, unknown> = {
+    '@partner-print/client': await import('@partner-print/client'),
+    '@partner-print/migrate': await import('@partner-print/migrate'),
+  };
+  const module = { exports: {} };
+  new Function('require', 'module', 'exports', source)((id: string) => packages[id], module, module.exports);
+  return module.exports as CjsShop;
+}
+
 describe('rewritten corpus against the sandbox', () => {
+  it('CommonJS node-fetch: the base URL is still read from PP_URL (the test environment stays the test environment), its fallback V2', async () => {
+    const order = (id: string) => ({
+      store_code: 'ACME1',
+      shipping_kind: 'combined',
+      partner_reference: id,
+      orderlines: [{ sku: sandbox.seed.legacySkus.nonPrint, quantity: 1 }],
+    });
+    // PP_URL set: every request goes there (the sandbox's address), none to the production fallback.
+    vi.stubEnv('PP_URL', sandbox.baseUrl);
+    const shop = await cjsShop();
+    const reference = await shop.createOrder(order('cjs-1'));
+    expect(reference).toMatch(/^Order_/);
+    expect(posts.every((u) => u.startsWith(`${sandbox.baseUrl}/`))).toBe(true);
+    expect((await shop.getOrder(reference)).status).toEqual((await storedOrder(reference)).status);
+    expect(await shop.createOrder(order('cjs-1'))).toBe(reference);
+    // PP_URL unset (or empty, as `||` reads it): the V1 fallback's host, on /v2.
+    vi.stubEnv('PP_URL', '');
+    posts.length = 0;
+    expect(await (await cjsShop()).createOrder(order('cjs-2'))).toMatch(/^Order_/);
+    expect(posts.length).toBeGreaterThan(0);
+    expect(posts.every((u) => u.startsWith(`${V2_BASE}/`))).toBe(true);
+    // PP_URL left on V1: the client refuses to start, as the TODO above it says.
+    vi.stubEnv('PP_URL', 'https://api.partner-print.example/v1');
+    const { V1CredentialsError } = await import('@partner-print/client');
+    await expect(cjsShop()).rejects.toBeInstanceOf(V1CredentialsError);
+  });
+
   it('fetch wrapper: the order exists once, with the V1 order’s content; a second run creates none', async () => {
     const shop = await import('./code-corpus/fetch-wrapper/expected/partner-print.ts');
     const order = { id: 'web-1001', lines: [{ sku: sandbox.seed.legacySkus.nonPrint, quantity: 2 }] };

@@ -36,6 +36,8 @@ export interface CallSite {
   method: string | undefined;
   /** The URL as text with `{hN}` for run-time parts; undefined when nothing of it is known. */
   url: { text: string; holes: N[] } | undefined;
+  /** The URL's parts, with where each comes from (the V2 client's base URL is made of them). */
+  pieces: Piece[];
   /** The JSON body's expression; 'opaque' for a body that is not JSON built from a value. */
   body: N | 'opaque' | undefined;
   headers: N[];
@@ -124,7 +126,7 @@ function joinUrl(base: Piece[], path: Piece[]): Piece[] {
   const endsSlash = last && 'text' in last && last.text.endsWith('/');
   const startsSlash = first && 'text' in first && first.text.startsWith('/');
   if (endsSlash && startsSlash)
-    return [...base.slice(0, -1), { text: (last as { text: string }).text.slice(0, -1) }, ...path];
+    return [...base.slice(0, -1), { ...last, text: (last as { text: string }).text.slice(0, -1) }, ...path];
   if (!endsSlash && !startsSlash) return [...base, { text: '/' }, ...path];
   return [...base, ...path];
 }
@@ -199,6 +201,7 @@ export function readCall(
     lib: raw.lib,
     method,
     url: pieces.length ? flatten(pieces) : undefined,
+    pieces,
     body: bodyOf(raw, o, b),
     headers: [...(raw.inst?.headers ?? []), ...(o.has('headers') ? [o.get('headers')] : [])],
     extra,

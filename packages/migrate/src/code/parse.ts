@@ -41,7 +41,22 @@ export function parseSource(text: string, file: string): Ast {
   return recast.parse(text, { parser: { parse: (s: string) => babelParse(s, opts) } });
 }
 
-export function printAst(ast: Ast): string {
+/**
+ * Reprints the tree. What recast does not keep of the source is put back: its byte order mark, its `#!` line
+ * (recast prints it without its line break as soon as the first statement changes) and its line endings (recast
+ * ends the lines it prints with the platform's).
+ */
+export function printAst(ast: Ast, source: string): string {
+  const program = ast.program;
+  const eol = /\r\n?|\n/.exec(source)?.[0] ?? '\n';
+  const bom = source.startsWith('\uFEFF') ? '\uFEFF' : '';
+  const interpreter: { value: string } | null | undefined = program.interpreter;
+  program.interpreter = null;
+  const head = `${bom}${interpreter ? `#!${interpreter.value}${eol}` : ''}`;
+  return head + printProgram(ast, eol).replace(/^\uFEFF/, '');
+}
+
+function printProgram(ast: Ast, eol: string): string {
   const program = ast.program;
   // recast prints a directive ('use strict') of a changed program with a second semicolon: as plain
   // statements they print as written.
@@ -57,7 +72,7 @@ export function printAst(ast: Ast): string {
     program.directives = [];
     program.body.unshift(...stmts);
   }
-  return recast.print(ast, { quote: 'single' }).code;
+  return recast.print(ast, { quote: 'single', lineTerminator: eol }).code;
 }
 
 /** A new expression from code (placeholders like `__pp0__` are replaced by the caller). */

@@ -3,9 +3,12 @@ import { basename, dirname, join } from 'node:path';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { collectFiles, readSource, type Skipped, shownPath } from './files.ts';
 import { createGitStatus } from './git-index.ts';
-import { type CodeFinding, type CodeOptions, transformSource } from './transform.ts';
+import { type CodeFinding, type CodeOptions, transformWithSecrets } from './transform.ts';
 
 export type CodeMode = 'dry' | 'write' | 'check';
+
+/** What a key written in the code shows as in a diff. */
+const REDACTED = '[REDACTED]';
 
 export interface MigrateCodeOptions extends CodeOptions {
   /** `dry` (default): compute diffs; `write`: rewrite the files in place; `check`: only report. */
@@ -68,7 +71,7 @@ async function processFile(
   const before = await stat(real);
   const src = await readSource(real);
   if ('skip' in src) return { skipped: { path: shown, reason: src.skip } };
-  const r = transformSource(src.text, shown, options);
+  const r = transformWithSecrets(src.text, shown, options);
   const outcome: FileOutcome = {
     path: shown,
     status: r.error ? 'error' : r.changed ? 'changed' : 'unchanged',
@@ -88,6 +91,8 @@ async function processFile(
         headerOptions: FILE_HEADERS_ONLY,
       },
     ).replace(/\t$/gm, '');
+    // A key written in the code is shown in none of its lines, changed or not.
+    outcome.diff = r.secrets.reduce((d, key) => d.replaceAll(key, REDACTED), outcome.diff);
   }
   if (r.changed && options.mode === 'write') {
     if (await git.isModified(real))

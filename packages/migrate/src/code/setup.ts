@@ -12,7 +12,6 @@ export interface SetupOptions {
 
 export const RENDER_MODULE = '@partner-print/render';
 export const DEFAULT_KEY_EXPRESSION = "process.env.PARTNER_PRINT_SECRET_KEY ?? ''";
-const BASE_FALLBACK = "process.env.PARTNER_PRINT_BASE_URL ?? ''";
 
 const declares = (body: N[], name: string) =>
   body.some(
@@ -38,15 +37,22 @@ function importsName(body: N[], module: string, name: string): boolean {
   );
 }
 
+export interface ClientSetup extends SetupOptions {
+  /** The V2 base URL's expression, as code. */
+  baseUrl: string;
+  /** Top-level statements that read what the base URL is made of: the client is created after them. */
+  after: N[];
+  adapter: boolean;
+  render: boolean;
+  names: Names;
+}
+
 /**
- * Adds the V2 client (and the V1 adapter when a rewrite needs it) after the file's imports, once: a file
- * that already declares them is left as it is.
+ * Adds the V2 client (and the V1 adapter when a rewrite needs it) after the file's imports (and after the
+ * statements its base URL is read in), once: a file that already declares them is left as it is. Returns the
+ * client's declaration when it added one.
  */
-export function addSetup(
-  program: N,
-  file: string,
-  opts: SetupOptions & { baseUrl: string | undefined; adapter: boolean; render: boolean; names: Names },
-): string[] {
+export function addSetup(program: N, file: string, opts: ClientSetup): N | undefined {
   const body: N[] = program.body;
   const cjs =
     !body.some((s) => s.type === 'ImportDeclaration' || /^Export/.test(s.type)) &&
@@ -74,13 +80,15 @@ export function addSetup(
         : `import { ${spec} } from '${RENDER_MODULE}';`,
     );
   }
-  if (!lines.length && !wanted.length) return [];
+  if (!lines.length && !wanted.length) return undefined;
   const decls = wanted.map(([, , code]) => code);
   const at = lastHeaderIndex(body) + 1;
-  const stmts = parseStatementsCode(
-    `${lines.join('\n')}\n${decls.join('\n')}\n`,
-    file.replace(/\.[cm]?[jt]sx?$/, '.ts'),
-  );
+  const ts = file.replace(/\.[cm]?[jt]sx?$/, '.ts');
+  // A base URL read from the environment is read where the V1 code read it (after a `dotenv` call, say).
+  const after = Math.max(at, ...opts.after.map((s) => body.indexOf(s) + 1));
+  const later = after > at ? (parseStatementsCode(`${decls.join('\n')}\n`, ts) as N[]) : [];
+  if (later.length) body.splice(after, 0, ...later);
+  const stmts = parseStatementsCode(`${lines.join('\n')}\n${later.length ? '' : decls.join('\n')}\n`, ts);
   // A comment heading the file stays at the top, above what is added.
   const first = body[at];
   const head: N = stmts[0];
@@ -90,7 +98,10 @@ export function addSetup(
     head.comments = [...leading, ...(head.comments ?? [])];
   }
   body.splice(at, 0, ...stmts);
-  return wanted.map(([, name]) => name);
+  const client = wanted.findIndex(([, name]) => name === 'createClient');
+  return client < 0
+    ? undefined
+    : (later.length ? later : (stmts.slice(stmts.length - decls.length) as N[]))[client];
 }
 
 function lastHeaderIndex(body: N[]): number {
@@ -101,9 +112,8 @@ function lastHeaderIndex(body: N[]): number {
   return last;
 }
 
-function clientCode(opts: SetupOptions & { baseUrl: string | undefined; names: Names }): string {
-  const base = opts.baseUrl ? singleQuoted(opts.baseUrl) : BASE_FALLBACK;
-  return `const ${opts.names.client} = createClient({ secretKey: ${opts.keyExpression}, baseUrl: ${base} });`;
+function clientCode(opts: ClientSetup): string {
+  return `const ${opts.names.client} = createClient({ secretKey: ${opts.keyExpression}, baseUrl: ${opts.baseUrl} });`;
 }
 
 function adapterCode(names: Names, stores: Readonly<Record<string, string>>): string {

@@ -106,6 +106,41 @@ export async function get(ref: string) {
     ).toBeUndefined();
   });
 
+  it('a shebang, a byte order mark and CRLF line endings survive the rewrite (and the file still parses)', () => {
+    const body = [
+      "const fetch = require('node-fetch');",
+      "const BASE = 'https://api.partner-print.example/v1';",
+      'async function get(ref) {',
+      "\tconst data = await (await fetch(BASE + '/orders/' + ref, { headers: { 'X-Partner-Code': 'A' } })).json();",
+      '\treturn data.order_reference;',
+      '}',
+      'module.exports = { get };',
+      '',
+    ];
+    for (const [head, eol] of [
+      ['#!/usr/bin/env node\n', '\n'],
+      ["#!/usr/bin/env node\n'use strict';\n", '\n'],
+      ['\uFEFF', '\n'],
+      ['', '\r\n'],
+      ['\uFEFF#!/usr/bin/env node\r\n', '\r\n'],
+    ] as const) {
+      const text = head + body.join(eol);
+      const { first, second } = twice(text, 'cli.cjs');
+      const label = JSON.stringify(head + eol);
+      expect(first.error, label).toBeUndefined();
+      expect(
+        first.findings.map((f) => f.kind),
+        label,
+      ).toEqual(['rewritten']);
+      expect(first.output.startsWith(head), label).toBe(true);
+      expect(first.output, label).toContain('\treturn data.reference;');
+      // Every line ends as the file's lines do, and what the rewrite made parses.
+      expect(first.output.split(eol).length, label).toBe(first.output.split('\n').length);
+      expect(transformSource(first.output.replace(/^\uFEFF?#!.*/, ''), 'x.cjs').error, label).toBeUndefined();
+      expect(second.changed, label).toBe(false);
+    }
+  });
+
   it('a file that does not parse is returned unchanged with the error', () => {
     const r = transformSource('export const = 1;', 'bad.ts');
     expect(r.error).toMatch(/does not parse/);
@@ -131,6 +166,60 @@ export async function get(ref: string) {
   });
 });
 
+describe('the V1 path of a call', () => {
+  const file = (call: string) =>
+    `const BASE = 'https://api.partner-print.example/v1';\nconst headers = { 'X-Partner-Code': 'ACME1' };\nexport async function f(order: object, ref: string, n: number) {\n  const data = await (await ${call}).json();\n  return data.order_reference;\n}\n`;
+
+  it('a query the V2 call does not take is marked, never dropped (POST /orders?dry_run=1 would create the order)', () => {
+    for (const call of [
+      `fetch(\`\${BASE}/orders?dry_run=1\`, { method: 'POST', headers, body: JSON.stringify(order) })`,
+      `fetch(\`\${BASE}/orders/\${ref}?include=shipments\`, { headers })`,
+      `fetch(\`\${BASE}/orders?partner_reference=shop-1&limit=\${n}\`, { headers })`,
+      `fetch(\`\${BASE}/orders?store_code=ACME1&partner_reference=\${ref}\`, { headers })`,
+    ]) {
+      const r = transformSource(file(call), 'a.ts');
+      expect(
+        r.findings.map((f) => f.kind),
+        call,
+      ).toEqual(['todo', 'todo', 'todo']); // the call, and the base URL and header it still uses
+      expect(r.output, call).toContain(call);
+      expect(r.output, call).not.toContain('createClient');
+    }
+  });
+
+  it('a base URL only known at run time is named as the reason, not a garbled path', () => {
+    const text = `const headers = { 'X-Partner-Code': 'ACME1' };\nexport async function f(cfg: { base: string }, ref: string) {\n  const data = await (await fetch(\`\${cfg.base}/orders/\${ref}\`, { headers })).json();\n  return data.order_reference;\n}\n`;
+    const r = transformSource(text, 'a.ts');
+    const call = r.findings.find((f) => f.what.startsWith('GET'));
+    expect(call?.kind).toBe('todo');
+    expect(call?.detail).toBe('V1 call left as it is: its base URL is only known at run time.');
+  });
+
+  it('the order identifier is a whole path segment or the partner reference itself, not a part of one', () => {
+    for (const call of [
+      `fetch(\`\${BASE}/orders/ACME1-\${n}\`, { headers })`,
+      `fetch(\`\${BASE}/orders/partner_reference/shop-\${ref}\`, { headers })`,
+    ]) {
+      const r = transformSource(file(call), 'a.ts');
+      expect(r.findings[0]?.kind, call).toBe('todo');
+      expect(r.output, call).not.toMatch(/orderReference\((n|ref)\)/);
+    }
+    for (const [call, id] of [
+      [`fetch(\`\${BASE}/orders/\${ref}\`, { headers })`, 'ref'],
+      [`fetch(\`\${BASE}/orders?partner_reference=\${encodeURIComponent(ref)}\`, { headers })`, 'ref'],
+      [`fetch(\`\${BASE}/orders/partner-reference/\${ref}/\`, { headers })`, 'ref'],
+      ["fetch(BASE + '/orders?partner_reference=shop-1', { headers })", "'shop-1'"],
+    ] as const) {
+      const r = transformSource(file(call), 'a.ts');
+      expect(
+        r.findings.map((f) => f.kind),
+        call,
+      ).toEqual(['rewritten']);
+      expect(r.output, call).toContain(`orderReference(${id})`);
+    }
+  });
+});
+
 describe('orders without a partner reference', () => {
   it('are rewritten and marked: without a customIdentifier a rerun creates the order again', () => {
     const text = `export async function f(lines: unknown[]) {\n  const res = await fetch('https://h.example/v1/orders', { method: 'POST', headers: { 'X-Partner-Code': 'A' }, body: JSON.stringify({ store_code: 'ACME1', orderlines: lines }) });\n  return (await res.json()).reference;\n}\n`;
@@ -145,6 +234,28 @@ describe('orders without a partner reference', () => {
     );
     expect(withRef.findings.map((f) => f.kind)).toEqual(['rewritten']);
   });
+});
+
+it('a parameter or destructured name shadowing a constant is not that constant', () => {
+  const head = `const url = 'https://api.partner-print.example/v1/orders';\nconst headers = { 'X-Partner-Code': 'A' };\n`;
+  const call = `const data = await (await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) })).json();\n  return data.order_reference;`;
+  for (const fn of [
+    `export async function send(url: string, body: object) {\n  ${call}\n}\n`,
+    `export const send = async (url: string, body: object) => {\n  ${call}\n};\n`,
+    `export async function send(cfg: { url: string }, body: object) {\n  const { url } = cfg;\n  ${call}\n}\n`,
+    `export async function send([url]: string[], body: object) {\n  ${call}\n}\n`,
+    `export async function send(body: object) {\n  try { return 1; } catch (url) {\n  ${call}\n  }\n}\n`,
+  ]) {
+    const r = transformSource(head + fn, 'a.ts');
+    expect(
+      r.findings.filter((f) => f.kind === 'rewritten'),
+      fn,
+    ).toEqual([]);
+    expect(r.output, fn).not.toContain('createOrder');
+  }
+  // The constant itself is still followed where nothing shadows it.
+  const plain = transformSource(`${head}export async function send(body: object) {\n  ${call}\n}\n`, 'a.ts');
+  expect(plain.output).toContain('partnerPrint.createOrder(');
 });
 
 it('a local function named fetch is not the global fetch', () => {

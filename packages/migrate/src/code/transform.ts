@@ -8,6 +8,7 @@ import { mapV1Endpoint } from '../endpoints.ts';
 import {
   functionOf,
   indexTree,
+  isIdent,
   isString,
   type Link,
   memberPath,
@@ -16,6 +17,7 @@ import {
   propName,
   statementOf,
 } from './ast.ts';
+import { atModuleLevel, topStatement, type V2Base, v2BaseUrl } from './base-url.ts';
 import { rewriteCallbackReads } from './callbacks.ts';
 import { type CallSite, findInstances, headerNames, headerProblem, libraryNames, readCall } from './calls.ts';
 import { countRefs, removeUnused } from './cleanup.ts';
@@ -24,6 +26,7 @@ import { consumerOf } from './consumers.ts';
 import { ImageUploads, type Pending, staticImage } from './images.ts';
 import { findV1Mocks, MOCK_REASON } from './mocks.ts';
 import { type Ast, checkParses, parseSource, printAst } from './parse.ts';
+import { secretsIn } from './secrets.ts';
 import { addSetup, chooseNames, DEFAULT_KEY_EXPRESSION } from './setup.ts';
 import { type StaticMaps, staticOrder } from './static-order.ts';
 import { addTodo, hasTodo, TODO_TAG } from './todo.ts';
@@ -93,6 +96,7 @@ function wrapperSite(call: N, w: Wrapper, b: Bindings): CallSite {
     lib: 'wrapper',
     method: m ? (isString(b.resolve(m)) ? b.resolve(m).value.toUpperCase() : undefined) : 'GET',
     url: flatten([...w.base, ...path]),
+    pieces: [...w.base, ...path],
     body: parsed,
     headers: opts.has('headers') ? [opts.get('headers')] : [],
     extra,
@@ -104,7 +108,11 @@ interface Context {
   ast: Ast;
   b: Bindings;
   findings: CodeFinding[];
-  baseUrl?: string;
+  /**
+   * The V2 client's base URL: the one of the client an earlier run made, or the first rewritten call's. Every
+   * rewritten call goes to it.
+   */
+  base?: V2Base;
   adapter: boolean;
   render: boolean;
   rewrites: number;
@@ -158,7 +166,9 @@ function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: 
   const plan = site.url
     ? planCall(planContext(ctx, site.node, stmt, links, pending), site.method, site.url, site.body)
     : ({ ok: false, reason: 'its URL is not known statically' } as const);
-  const reason = problem ?? (plan.ok ? undefined : plan.reason);
+  const base = problem || !plan.ok ? undefined : v2BaseOf(ctx, site, links);
+  const reason =
+    problem ?? (plan.ok ? undefined : plan.reason) ?? (typeof base === 'string' ? base : undefined);
   const consumer = reason || !plan.ok ? undefined : consumerOf(site.node, site.lib, links);
   if (reason || typeof consumer === 'string' || !consumer || !plan.ok) {
     ctx.todo(
@@ -170,10 +180,7 @@ function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: 
     return;
   }
   const pos = position(ctx.file, site.node);
-  const base = flatten(site.url!.text ? [{ text: site.url!.text }] : []).text;
-  const at = v1Split(base);
-  if (!ctx.baseUrl && at >= 0 && !/\{h\d+\}/.test(base.slice(0, at)))
-    ctx.baseUrl = `${base.slice(0, at - 3)}/v2`;
+  ctx.base ??= base as V2Base;
   const comments = innerComments(site.node);
   const value = plan.value();
   const unknown = consumer.apply(value, plan.reads);
@@ -196,6 +203,37 @@ function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: 
     const l = links.has(u.node) ? links : (fresh as Map<N, Link>);
     ctx.todo(u.node, `V1 response field ${u.field}`, u.reason, l);
   }
+}
+
+/**
+ * The V2 base URL of a call's V1 base URL, or why the call is left: its base URL cannot be kept where the client
+ * is created, or it is another than the one of the file's client (one client per file).
+ */
+function v2BaseOf(ctx: Context, site: CallSite, links: Map<N, Link>): V2Base | string {
+  const base = v2BaseUrl(site.pieces, ctx.b, links);
+  if (typeof base === 'string') return base;
+  if (ctx.base && ctx.base.code !== base.code) {
+    const text = site.url?.text ?? '';
+    const v1 = text.slice(0, Math.max(0, v1Split(text))).replace(/\{h\d+\}/g, '…');
+    return `it goes to ${v1}, and this file's V2 client to ${ctx.base.code || 'a base URL not known statically'} (one client per file)`;
+  }
+  // A call made when the module loads, before the base URL is read: the client would not be there yet.
+  const program = ctx.ast.program.body as N[];
+  const stmt = atModuleLevel(site.node, links) ? topStatement(site.node, links) : undefined;
+  if (stmt && base.after.some((s) => program.indexOf(s) >= program.indexOf(stmt)))
+    return `it runs when the module loads, where its base URL is read from ${base.envs[0] ?? 'the environment'}`;
+  return base;
+}
+
+/** The base URL (as code) of the V2 client an earlier run (or the partner) made in the file. */
+function existingBase(nodes: N[], client: string, text: string): V2Base | undefined {
+  const decl = nodes.find(
+    (n) => n.type === 'VariableDeclarator' && isIdent(n.id, client) && n.init?.type === 'CallExpression',
+  );
+  if (!decl || !isIdent(decl.init.callee, 'createClient')) return undefined;
+  const arg = decl.init.arguments[0];
+  const base = arg?.type === 'ObjectExpression' ? objectProps(arg)?.get('baseUrl') : undefined;
+  return { code: base ? text.slice(base.start, base.end) : '', envs: [], after: [] };
 }
 
 /** The part of a V1 URL up to `/v1`: calls to one base are one API. */
@@ -331,30 +369,51 @@ function mayHoldV1(text: string): boolean {
 }
 
 export function transformSource(text: string, file: string, options: CodeOptions = {}): TransformResult {
+  const { secrets: _, ...result } = transformWithSecrets(text, file, options);
+  return result;
+}
+
+/**
+ * {@link transformSource}, and the keys written out in the file (V1 API keys, V2 secret keys), which whatever
+ * shows the file's text (the CLI's diff) redacts.
+ */
+export function transformWithSecrets(
+  text: string,
+  file: string,
+  options: CodeOptions = {},
+): TransformResult & { secrets: string[] } {
   try {
     return rewrite(text, file, options);
   } catch (e) {
     // A file this tool fails on (a syntax it mishandles, a tree too deep to reprint) is reported and left
     // as it is; the run goes on with the other files.
     const msg = e instanceof Error ? e.message : String(e);
-    return { file, output: text, changed: false, findings: [], error: `could not be rewritten: ${msg}` };
+    return {
+      file,
+      output: text,
+      changed: false,
+      findings: [],
+      error: `could not be rewritten: ${msg}`,
+      secrets: [],
+    };
   }
 }
 
-function rewrite(text: string, file: string, options: CodeOptions): TransformResult {
+function rewrite(text: string, file: string, options: CodeOptions): TransformResult & { secrets: string[] } {
   if (!mayHoldV1(text)) {
     const error = checkParses(text, file);
-    return { file, output: text, changed: false, findings: [], ...(error ? { error } : {}) };
+    return { file, output: text, changed: false, findings: [], ...(error ? { error } : {}), secrets: [] };
   }
   let ast: Ast;
   try {
     ast = parseSource(text, file);
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
-    return { file, output: text, changed: false, findings: [], error: `does not parse: ${msg}` };
+    return { file, output: text, changed: false, findings: [], error: `does not parse: ${msg}`, secrets: [] };
   }
   const index = indexTree(ast.program);
   const b = new Bindings(index.nodes, index.links);
+  const secrets = secretsIn(index.nodes, b);
   const before = countRefs(ast.program);
   const seen = new Set<N>();
   const reported = new Set<string>();
@@ -369,6 +428,7 @@ function rewrite(text: string, file: string, options: CodeOptions): TransformRes
     render: false,
     maps: { stores: options.stores ?? {}, products: options.productReferences ?? {} },
     findings: [],
+    base: existingBase(index.nodes, names.client, text),
     adapter: false,
     rewrites: 0,
     todo(node, what, reason, links, leftover = false) {
@@ -423,21 +483,41 @@ function rewrite(text: string, file: string, options: CodeOptions): TransformRes
         detail: `${edit.what} (the Order_ reference V2 calls take)`,
       });
   if (ctx.rewrites > 0) {
-    addSetup(ast.program, file, {
+    const client = addSetup(ast.program, file, {
       keyExpression: options.keyExpression ?? DEFAULT_KEY_EXPRESSION,
       stores: options.stores ?? {},
-      baseUrl: ctx.baseUrl,
+      baseUrl: ctx.base!.code,
+      after: ctx.base!.after,
       adapter: ctx.adapter,
       render: ctx.render,
       names: ctx.names,
     });
+    if (client && ctx.base!.envs.length) markBaseFromEnv(ctx, client, seen);
     removeUnused(ast.program, before);
   }
   markLeftovers(ctx, wrappers, bases);
   reportTodosInPlace(ctx, seen);
-  const output = ctx.findings.length ? printAst(ast) : text;
+  const output = ctx.findings.length ? printAst(ast, text) : text;
   ctx.findings.sort((x, y) => x.line - y.line || x.column - y.column);
-  return { file, output, changed: output !== text, findings: ctx.findings };
+  return { file, output, changed: output !== text, findings: ctx.findings, secrets };
+}
+
+/**
+ * A V1 base URL read from an environment variable is read from it by the V2 client too: the variable must hold
+ * V2's base URL now, which this tool cannot see or change. The client says so, and the report.
+ */
+function markBaseFromEnv(ctx: Context, client: N, seen: Set<N>): void {
+  const envs = ctx.base!.envs;
+  const it = envs.join(' and ');
+  const reason = `the V2 base URL is read from ${it}, as the V1 one was: where it is set, it must now hold the V2 base URL (ending in /v2) of the same environment (production or test); with a /v1 URL left in it, createClient throws V1CredentialsError.`;
+  addTodo(client, reason);
+  seen.add(client);
+  ctx.findings.push({
+    ...position(ctx.file, ctx.base!.at),
+    kind: 'todo',
+    what: `V1 base URL read from ${it}`,
+    detail: reason,
+  });
 }
 
 /** TODOs an earlier run left (on code that no longer looks like a V1 call, e.g. a field read): reported again. */

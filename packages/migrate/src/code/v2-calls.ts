@@ -81,16 +81,35 @@ function unencoded(n: N): N {
     : n;
 }
 
-/** The one order identifier in a V1 path (a run-time part, or a literal segment). */
+/**
+ * The one order identifier in a V1 path: the whole segment after `/orders/`, or the whole value of the
+ * partner reference (a run-time part, or literal text). A part of one (`/orders/ACME1-${n}`) is not it.
+ */
 function orderIdentifier(path: string, holes: N[], endpoint: string): N | undefined {
-  const all = [...path.matchAll(/\{h(\d+)\}/g)];
-  if (all.length === 1) return unencoded(holes[Number(all[0]![1])]);
-  if (all.length > 0) return undefined;
   const m =
     endpoint === 'get-order'
       ? /^\/orders\/([^/?#]+)\/?$/.exec(path)
-      : /partner[-_]?reference[=/]([^/&#]+)/i.exec(path);
-  return m ? { type: 'StringLiteral', value: decodeURIComponent(m[1]!) } : undefined;
+      : /partner[-_]?reference[=/]([^/?&#]+)\/?$/i.exec(path);
+  const value = m?.[1];
+  if (value === undefined || holes.length > 1) return undefined;
+  const hole = /^\{h(\d+)\}$/.exec(value);
+  if (hole) return unencoded(holes[Number(hole[1])]);
+  if (holes.length) return undefined;
+  return { type: 'StringLiteral', value: decodeURIComponent(value) };
+}
+
+/**
+ * The query of a V1 path the V2 call would drop (undefined when there is none): only the look-up by partner
+ * reference takes one, the partner reference itself.
+ */
+function droppedQuery(path: string, endpoint: string): string | undefined {
+  const at = path.search(/[?#]/);
+  if (at < 0) return undefined;
+  const query = path.slice(at + 1);
+  const params = query.split('&').filter((p) => p !== '');
+  if (endpoint === 'lookup-by-partner-reference' && path[at] === '?')
+    return params.every((p) => /^partner[-_]?reference=/i.test(p)) && params.length === 1 ? undefined : query;
+  return query;
 }
 
 /** What a V1 call becomes, or why it is left as it is. */
@@ -102,6 +121,8 @@ export function planCall(
 ): Plan {
   const names = ctx.names;
   const at = v1Split(url.text);
+  // Sent with a V1 credential header, but no `/v1` in what is known of the URL.
+  if (at < 0) return { ok: false, reason: 'its base URL is only known at run time' };
   const path = url.text.slice(at) || '/';
   if (!method) return { ok: false, reason: 'its HTTP method is only known at run time' };
   if (/^\/?\{h\d+\}/.test(path))
@@ -111,6 +132,13 @@ export function planCall(
     return {
       ok: false,
       reason: `${method} ${path.replace(/\{h\d+\}/g, '…')} is not a V1 endpoint of the reference`,
+    };
+  const query = endpoint.id === 'stock' ? undefined : droppedQuery(path, endpoint.id);
+  if (query !== undefined)
+    return {
+      ok: false,
+      endpoint,
+      reason: `its query (${query.replace(/\{h\d+\}/g, '…')}) has no place in the V2 call`,
     };
   const ok = { ok: true as const, endpoint, reads: orderReads };
   switch (endpoint.id) {

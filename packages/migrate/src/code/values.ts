@@ -6,10 +6,19 @@ import { bare, isIdent, isString, type Link, memberPath, type N } from './ast.ts
  */
 export class Bindings {
   private readonly values = new Map<string, N[]>();
+  /** Names also bound where the file says nothing of their value: parameters, destructuring, catch. */
+  private readonly shadowed = new Set<string>();
 
   constructor(nodes: N[], links: Map<N, Link>) {
     for (const n of nodes) {
-      if (n.type === 'VariableDeclarator' && n.id.type === 'Identifier') {
+      if (/Function|ObjectMethod|ClassMethod|ClassPrivateMethod/.test(n.type) && Array.isArray(n.params)) {
+        for (const p of n.params) for (const name of boundNames(p)) this.shadowed.add(name);
+      } else if (n.type === 'CatchClause' && n.param) {
+        for (const name of boundNames(n.param)) this.shadowed.add(name);
+      }
+      if (n.type === 'VariableDeclarator' && n.id.type !== 'Identifier') {
+        for (const name of boundNames(n.id)) this.add(name, null);
+      } else if (n.type === 'VariableDeclarator' && n.id.type === 'Identifier') {
         const kind = links.get(n)?.parent?.kind;
         this.add(n.id.name, kind === 'const' && n.init ? n.init : null);
       } else if (
@@ -38,6 +47,7 @@ export class Bindings {
 
   /** The one expression bound to `key`, or undefined (unknown, rebound, or a parameter shadowing it). */
   get(key: string): N | undefined {
+    if (this.shadowed.has(key)) return undefined;
     const v = this.values.get(key);
     return v && v.length === 1 && v[0] ? v[0] : undefined;
   }
@@ -52,7 +62,32 @@ export class Bindings {
   }
 }
 
-export type Piece = { text: string } | { hole: N };
+/** The names a parameter or a destructuring pattern binds. */
+function boundNames(p: N): string[] {
+  if (!p) return [];
+  switch (p.type) {
+    case 'Identifier':
+      return [p.name];
+    case 'TSParameterProperty':
+      return boundNames(p.parameter);
+    case 'AssignmentPattern':
+      return boundNames(p.left);
+    case 'RestElement':
+      return boundNames(p.argument);
+    case 'ArrayPattern':
+      return p.elements.flatMap((e: N) => boundNames(e));
+    case 'ObjectPattern':
+      return p.properties.flatMap((q: N) => boundNames(q.type === 'RestElement' ? q : q.value));
+    default:
+      return [];
+  }
+}
+
+/**
+ * A part of a string: text, or a hole (only known at run time). `runtime` is the outermost
+ * `process.env.X ?? <fallback>` the part is the fallback of: known as text, but only a default.
+ */
+export type Piece = ({ text: string } | { hole: N }) & { runtime?: N };
 
 /** A string expression as text and holes (the parts only known at run time). */
 export function evalString(n: N, b: Bindings, depth = 0): Piece[] {
@@ -76,8 +111,8 @@ export function evalString(n: N, b: Bindings, depth = 0): Piece[] {
     (node.operator === '??' || node.operator === '||') &&
     isEnv(node.left)
   ) {
-    // `process.env.X ?? 'https://…/v1'`: the fallback says which API it is.
-    return evalString(node.right, b, depth + 1);
+    // `process.env.X ?? 'https://…/v1'`: the fallback says which API it is (and is only a default).
+    return evalString(node.right, b, depth + 1).map((p) => ({ ...p, runtime: node }));
   }
   const resolved = b.resolve(node);
   if (resolved !== node) {

@@ -1,7 +1,9 @@
 'use strict';
 const { createClient } = require('@partner-print/client');
 const { createV1Adapter } = require('@partner-print/migrate');
-const partnerPrint = createClient({ secretKey: process.env.PARTNER_PRINT_SECRET_KEY ?? '', baseUrl: 'https://api.partner-print.example/v2' });
+
+// TODO(partner-print v2): the V2 base URL is read from process.env.PP_URL, as the V1 one was: where it is set, it must now hold the V2 base URL (ending in /v2) of the same environment (production or test); with a /v1 URL left in it, createClient throws V1CredentialsError. — https://partner-print.github.io/sdk/#/guide-migrating-from-v1
+const partnerPrint = createClient({ secretKey: process.env.PARTNER_PRINT_SECRET_KEY ?? '', baseUrl: process.env.PP_URL || 'https://api.partner-print.example/v2' });
 const partnerPrintV1 = createV1Adapter(partnerPrint, { stores: { 'ACME1': 'Store_tGE0NHjohySteoIVhpOEDzxjkU' } });
 
 /** @param {Record<string, unknown>} order */

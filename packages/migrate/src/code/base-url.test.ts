@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { TODO_TAG } from './todo.ts';
+import { transformSource } from './transform.ts';
+
+const todos = (s: string) => s.split(TODO_TAG).length - 1;
+const HEADERS = `const HEADERS = { 'X-Partner-Code': 'ACME1', 'X-Api-Key': process.env.PP_API_KEY ?? '' };\n`;
+const getOrder = (url: string, name = 'getOrder') =>
+  `export async function ${name}(ref: string) {\n  const res = await fetch(${url} + '/orders/' + ref, { headers: HEADERS });\n  return (await res.json()).reference;\n}\n`;
+const V1 = 'https://api.partner-print.example/v1';
+const V2 = 'https://api.partner-print.example/v2';
+
+/** The first run's output and findings; a second run must change nothing and add no TODO. */
+function rewrite(text: string, file = 'a.ts') {
+  const first = transformSource(text, file);
+  const second = transformSource(first.output, file);
+  expect(second.output).toBe(first.output);
+  expect(todos(second.output)).toBe(todos(first.output));
+  expect(second.findings.filter((f) => f.kind === 'rewritten')).toEqual([]);
+  return first;
+}
+const clientLine = (output: string) => output.split('\n').find((l) => l.includes('createClient({'));
+const todoAbove = (output: string, line: string | undefined) => {
+  const lines = output.split('\n');
+  return lines[lines.indexOf(line ?? '') - 1] ?? '';
+};
+
+describe('a V1 base URL read at run time', () => {
+  it.each(['||', '??'])(
+    '`process.env.X %s <V1 URL>` keeps the variable, its fallback turned to V2, and one TODO naming it',
+    (op) => {
+      const r = rewrite(
+        `const BASE_URL = process.env.PP_URL ${op} '${V1}';\n${HEADERS}${getOrder('BASE_URL')}`,
+      );
+      const client = clientLine(r.output);
+      expect(client).toContain(`baseUrl: process.env.PP_URL ${op} '${V2}' });`);
+      const todo = todoAbove(r.output, client);
+      expect(todo).toContain(TODO_TAG);
+      expect(todo).toContain('process.env.PP_URL');
+      expect(todo).toContain('ending in /v2');
+      expect(todo).toContain('V1CredentialsError');
+      expect(todos(r.output)).toBe(1);
+      expect(r.findings.map((f) => [f.kind, f.what])).toEqual([
+        ['todo', 'V1 base URL read from process.env.PP_URL'],
+        ['rewritten', 'GET /orders/… (fetch)'],
+      ]);
+      expect(r.findings[0]?.line).toBe(1);
+    },
+  );
+
+  it('an axios instance and a fetch wrapper on such a base keep it too', () => {
+    const axios = rewrite(
+      `import axios from 'axios';\nconst api = axios.create({ baseURL: process.env.PP_URL ?? '${V1}', headers: { 'X-Partner-Code': 'A' } });\nexport async function get(ref: string) {\n  return (await api.get(\`/orders/\${ref}\`)).data.reference;\n}\n`,
+    );
+    expect(clientLine(axios.output)).toContain(`baseUrl: process.env.PP_URL ?? '${V2}' });`);
+    const wrapper = rewrite(
+      `const BASE = process.env.PP_URL || '${V1}';\n${HEADERS}async function request(path: string, init: RequestInit = {}) {\n  const res = await fetch(BASE + path, { ...init, headers: HEADERS });\n  return res.json();\n}\nexport async function getOrder(ref: string) {\n  const order = await request('/orders/' + ref);\n  return order.reference;\n}\n`,
+    );
+    expect(wrapper.output).toContain(`baseUrl: process.env.PP_URL || '${V2}' });`);
+  });
+
+  it('a run-time host (https://<host>/v1) is kept; only /v1 becomes /v2, with no TODO', () => {
+    const r = rewrite(
+      `const host = process.env.PP_HOST ?? 'api.partner-print.example';\nconst BASE = \`https://\${host}/v1\`;\n${HEADERS}${getOrder('BASE')}`,
+    );
+    expect(clientLine(r.output)).toContain(
+      `baseUrl: \`https://\${process.env.PP_HOST ?? 'api.partner-print.example'}/v2\` });`,
+    );
+    expect(todos(r.output)).toBe(0);
+  });
+
+  it('is read after what runs before it (dotenv): the client is created where the constant was', () => {
+    const r = rewrite(
+      `'use strict';\nconst fetch = require('node-fetch');\nrequire('dotenv').config();\nconst BASE_URL = process.env.PP_URL || '${V1}';\n${HEADERS}${getOrder('BASE_URL')}`,
+      'a.js',
+    );
+    const lines = r.output.split('\n');
+    const dotenv = lines.indexOf("require('dotenv').config();");
+    expect(dotenv).toBeGreaterThan(0);
+    expect(lines.findIndex((l) => l.includes('createClient({'))).toBeGreaterThan(dotenv);
+    expect(lines.findIndex((l) => l.includes('createV1Adapter('))).toBeGreaterThan(dotenv);
+    expect(lines.findIndex((l) => l.includes("require('@partner-print/client')"))).toBeLessThan(dotenv);
+  });
+
+  it('what cannot be kept soundly is marked, never rewritten with a fixed URL', () => {
+    const cases: Record<string, string> = {
+      // read each time the call runs; the client is made once
+      'read in the function': `${HEADERS}${getOrder(`(process.env.PP_URL ?? '${V1}')`)}`,
+      // a parameter is not there where the client is created
+      'a parameter host': `${HEADERS}export async function createOrder(host: string, body: unknown) {\n  const res = await fetch(\`https://\${host}/v1/orders\`, { method: 'POST', headers: HEADERS, body: JSON.stringify(body) });\n  return (await res.json()).reference;\n}\n`,
+      // the variable holds more than the base URL
+      'an endpoint URL': `const ORDERS = process.env.PP_ORDERS_URL ?? '${V1}/orders';\n${HEADERS}export async function createOrder(body: unknown) {\n  const res = await fetch(ORDERS, { method: 'POST', headers: HEADERS, body: JSON.stringify(body) });\n  return (await res.json()).reference;\n}\n`,
+      'a config object': `const config = { baseUrl: process.env.PP_URL ?? '${V1}' };\n${HEADERS}${getOrder('config.baseUrl')}`,
+      'a ternary': `const BASE = process.env.NODE_ENV === 'production' ? '${V1}' : 'https://api.test.partner-print.example/v1';\n${HEADERS}${getOrder('BASE')}`,
+    };
+    for (const [name, text] of Object.entries(cases)) {
+      const r = rewrite(text);
+      expect(r.output, name).not.toContain('createClient');
+      expect(
+        r.findings.filter((f) => f.kind === 'rewritten'),
+        name,
+      ).toEqual([]);
+      const call = r.findings.find((f) => /^(GET|POST) /.test(f.what));
+      expect(call?.detail, name).toMatch(/^V1 call left as it is: (its|the) (base )?URL/);
+    }
+  });
+
+  it('a second base URL in the file (the test environment) is marked, not sent to the first one', () => {
+    const r = rewrite(
+      `const PROD = '${V1}';\nconst TEST = 'https://api.test.partner-print.example/v1';\n${HEADERS}${getOrder('PROD')}${getOrder('TEST', 'getTestOrder')}`,
+    );
+    expect(clientLine(r.output)).toContain(`baseUrl: '${V2}' });`);
+    expect(r.findings.filter((f) => f.kind === 'rewritten').length).toBe(1);
+    const marked = r.findings.find((f) => f.what.startsWith('GET') && f.kind === 'todo');
+    expect(marked?.detail).toContain('https://api.test.partner-print.example/v1');
+    expect(r.output).toContain("fetch(TEST + '/orders/' + ref");
+  });
+});

@@ -1,0 +1,212 @@
+import { bare, isString, type Link, memberPath, type N, propName, singleQuoted } from './ast.ts';
+import { type Bindings, evalString, isEnv, type Piece, v1Split } from './values.ts';
+
+/** The V2 client's base URL, made of what a V1 call's base URL is made of. */
+export interface V2Base {
+  /** Its expression, as code: the V1 one with `/v1` turned to `/v2`, its run-time parts kept. */
+  code: string;
+  /** The environment variables that held the whole V1 base URL (`process.env.PP_URL`): they must hold V2's now. */
+  envs: string[];
+  /** Where the first of them is read (the report's position). */
+  at?: N;
+  /** The top-level statements its run-time parts are read in: the client is created after them. */
+  after: N[];
+}
+
+/** What building the code collects: the environment reads, and those that held the whole base URL. */
+interface Reads {
+  env: N[];
+  whole: N[];
+}
+
+/**
+ * The V2 base URL of a V1 call whose URL is `pieces`, or why it cannot be kept: the V1 base URL's run-time parts
+ * (an environment variable, a constant made of one) are kept as they are and only its `/v1` becomes `/v2`, which
+ * the reference says is the same API version on the same hosts. A run-time part is only kept when it is read
+ * once, when the module loads (where the client is created), from the environment: a parameter, a config
+ * object or a value read each time the call runs is not there, so such a call is marked.
+ */
+export function v2BaseUrl(pieces: Piece[], b: Bindings, links: Map<N, Link>): V2Base | string {
+  const { parts, at, ends } = split(pieces);
+  if (at < 0) return 'its base URL is only known at run time';
+  const reads: Reads = { env: [], whole: [] };
+  const segments: Array<{ text: string } | { code: string }> = [];
+  for (let i = 0; i < parts.length; ) {
+    const p = parts[i]!;
+    const runtime = p.piece.runtime;
+    if (!runtime) {
+      if ('text' in p.piece) segments.push({ text: p.text });
+      else {
+        const code = codeOf(p.piece.hole, b, reads);
+        if (!code)
+          return `its base URL is built from ${describe(p.piece.hole)}, which is not known where the V2 client is created`;
+        segments.push({ code });
+      }
+      i++;
+      continue;
+    }
+    // The parts one `process.env.X ?? <fallback>` gave, as one.
+    let j = i;
+    while (j < parts.length && parts[j]!.piece.runtime === runtime) j++;
+    const start = p.start;
+    const end = ends.get(runtime)!;
+    const env = envCode(runtime.left);
+    if (end <= at - 3) {
+      // Before the `/v1`: a host or a path prefix, the same for V2.
+      const code = codeOf(runtime, b, reads);
+      if (!code)
+        return `its base URL is built from ${env}, which is not known where the V2 client is created`;
+      segments.push({ code });
+    } else if (end === at && start <= at - 3) {
+      // The whole V1 base URL (or what ends it) is in the variable: V2's must be now.
+      const code = v2Fallback(runtime, b, reads);
+      if (!code) return `its base URL is read from ${env} with a fallback this tool cannot turn to V2`;
+      segments.push({ code });
+    } else return `its URL is read from ${env} with more than the V1 base URL in it (its path)`;
+    i = j;
+  }
+  const code = codeOfSegments(segments);
+  if (!code) return 'its base URL does not end in /v1 where this tool can change it';
+  for (const e of reads.env)
+    if (!atModuleLevel(e, links))
+      return `its base URL reads ${envCode(e)} each time it runs; the V2 client reads it once, where it is created`;
+  const after = [...new Set(reads.env.map((e) => topStatement(e, links)))].filter((s): s is N => !!s);
+  return { code, envs: [...new Set(reads.whole.map(envCode))], at: reads.whole[0], after };
+}
+
+/** The pieces before the URL's `/v1` (a text split there), their offsets, and where each fallback ends. */
+function split(pieces: Piece[]) {
+  let flat = '';
+  let holes = 0;
+  const all: Array<{ piece: Piece; text: string; start: number }> = [];
+  const ends = new Map<N, number>();
+  for (const piece of pieces) {
+    const text = 'text' in piece ? piece.text : `{h${holes++}}`;
+    all.push({ piece, text, start: flat.length });
+    flat += text;
+    if (piece.runtime) ends.set(piece.runtime, flat.length);
+  }
+  const at = v1Split(flat);
+  const parts = all.filter((p) => p.start < at).map((p) => ({ ...p, text: p.text.slice(0, at - p.start) }));
+  return { parts, at, ends };
+}
+
+/** `process.env.X ?? <V1 URL>` with its fallback turned to V2 (nested fallbacks too), as code. */
+function v2Fallback(n: N, b: Bindings, reads: Reads): string | undefined {
+  const node = b.resolve(n);
+  if (isEnvFallback(node, b)) {
+    reads.env.push(bare(node.left));
+    reads.whole.push(bare(node.left));
+    const right = v2Fallback(node.right, b, reads);
+    if (!right) return undefined;
+    return `${envCode(node.left)} ${node.operator} ${wrap(node.right, right)}`;
+  }
+  const pieces = evalString(node, b);
+  if (!pieces.every((p) => 'text' in p && !p.runtime)) return undefined;
+  const text = pieces.map((p) => ('text' in p ? p.text : '')).join('');
+  return v1Split(text) === text.length && text.endsWith('/v1')
+    ? singleQuoted(`${text.slice(0, -3)}/v2`)
+    : undefined;
+}
+
+/**
+ * The expression as code that can stand where the V2 client is created: literals, `process.env` and constants
+ * of them (inlined), joined by operators; undefined for anything else (a parameter, a property, a call).
+ */
+function codeOf(n: N, b: Bindings, reads: Reads, depth = 0): string | undefined {
+  const node = bare(n);
+  if (!node || depth > 6) return undefined;
+  if (isString(node)) return singleQuoted(node.value);
+  if (node.type === 'NumericLiteral') return String(node.value);
+  if (isEnv(node)) {
+    if (b.declared('process') || propName(node) === undefined) return undefined;
+    reads.env.push(node);
+    return envCode(node);
+  }
+  if (node.type === 'Identifier') {
+    const v = b.get(node.name);
+    return v ? codeOf(v, b, reads, depth + 1) : undefined;
+  }
+  if (node.type === 'TemplateLiteral') {
+    let out = '`';
+    for (let i = 0; i < node.quasis.length; i++) {
+      out += node.quasis[i].value.raw;
+      if (i < node.expressions.length) {
+        const e = codeOf(node.expressions[i], b, reads, depth + 1);
+        if (!e) return undefined;
+        out += `\${${e}}`;
+      }
+    }
+    return `${out}\``;
+  }
+  if (
+    node.type === 'LogicalExpression' ||
+    (node.type === 'BinaryExpression' && /^(\+|[!=]==?)$/.test(node.operator))
+  ) {
+    const l = codeOf(node.left, b, reads, depth + 1);
+    const r = codeOf(node.right, b, reads, depth + 1);
+    return l && r ? `${wrap(node.left, l)} ${node.operator} ${wrap(node.right, r)}` : undefined;
+  }
+  if (node.type === 'ConditionalExpression') {
+    const [t, c, a] = [node.test, node.consequent, node.alternate].map((x) => codeOf(x, b, reads, depth + 1));
+    return t && c && a
+      ? `${wrap(node.test, t)} ? ${wrap(node.consequent, c)} : ${wrap(node.alternate, a)}`
+      : undefined;
+  }
+  return undefined;
+}
+
+/** Text and code as one expression: a string, the code alone, or a template literal. */
+function codeOfSegments(segments: Array<{ text: string } | { code: string }>): string | undefined {
+  const merged: typeof segments = [];
+  for (const s of segments) {
+    const last = merged[merged.length - 1];
+    if (last && 'text' in last && 'text' in s) last.text += s.text;
+    else merged.push({ ...s });
+  }
+  const last = merged[merged.length - 1];
+  if (last && 'text' in last) {
+    if (!last.text.endsWith('/v1')) return undefined;
+    last.text = `${last.text.slice(0, -3)}/v2`;
+  }
+  if (merged.length === 1) return 'text' in merged[0]! ? singleQuoted(merged[0].text) : merged[0]!.code;
+  const quasi = (t: string) => t.replace(/[\\`]|\$\{/g, (m) => `\\${m}`);
+  return `\`${merged.map((s) => ('text' in s ? quasi(s.text) : `\${${s.code}}`)).join('')}\``;
+}
+
+const isEnvFallback = (n: N, b: Bindings) =>
+  n.type === 'LogicalExpression' &&
+  (n.operator === '??' || n.operator === '||') &&
+  isEnv(n.left) &&
+  propName(bare(n.left)) !== undefined &&
+  !b.declared('process');
+
+const wrap = (n: N, code: string) =>
+  /^(Logical|Binary|Conditional)Expression$/.test(bare(n).type) ? `(${code})` : code;
+
+/** `process.env.PP_URL`, however it was written (`process.env['PP_URL']`, `process.env.PP_URL!`). */
+const envCode = (n: N) => {
+  const name = propName(bare(n)) ?? '';
+  return /^[A-Za-z_$][\w$]*$/.test(name) ? `process.env.${name}` : `process.env[${singleQuoted(name)}]`;
+};
+
+const describe = (n: N) => {
+  const path = memberPath(bare(n));
+  return path ? `\`${path}\`` : 'a value only known at run time';
+};
+
+/** Whether the node runs when the module loads: not in a function, a method or a class (its fields). */
+export function atModuleLevel(node: N, links: Map<N, Link>): boolean {
+  for (let cur = links.get(node)?.parent; cur; cur = links.get(cur)?.parent)
+    if (/Function|Method|Class/.test(cur.type)) return false;
+  return true;
+}
+
+export function topStatement(node: N, links: Map<N, Link>): N | undefined {
+  let cur = node;
+  for (let l = links.get(cur); l; l = links.get(cur)) {
+    if (l.parent.type === 'Program') return cur;
+    cur = l.parent;
+  }
+  return undefined;
+}
