@@ -37,7 +37,7 @@ export function v2BaseUrl(pieces: Piece[], b: Bindings, links: Map<N, Link>): V2
     if (!runtime) {
       if ('text' in p.piece) segments.push({ text: p.text });
       else {
-        const code = codeOf(p.piece.hole, b, reads);
+        const code = asCode(p.piece.hole, b, reads);
         if (!code)
           return `its base URL is built from ${describe(p.piece.hole)}, which is not known where the V2 client is created`;
         segments.push({ code });
@@ -53,7 +53,7 @@ export function v2BaseUrl(pieces: Piece[], b: Bindings, links: Map<N, Link>): V2
     const env = envCode(runtime.left);
     if (end <= at - 3) {
       // Before the `/v1`: a host or a path prefix, the same for V2.
-      const code = codeOf(runtime, b, reads);
+      const code = asCode(runtime, b, reads);
       if (!code)
         return `its base URL is built from ${env}, which is not known where the V2 client is created`;
       segments.push({ code });
@@ -113,7 +113,7 @@ function v2Fallback(n: N, b: Bindings, reads: Reads): string | undefined {
  * The expression as code that can stand where the V2 client is created: literals, `process.env` and constants
  * of them (inlined), joined by operators; undefined for anything else (a parameter, a property, a call).
  */
-function codeOf(n: N, b: Bindings, reads: Reads, depth = 0): string | undefined {
+function asCode(n: N, b: Bindings, reads: Reads, depth = 0): string | undefined {
   const node = bare(n);
   if (!node || depth > 6) return undefined;
   if (isString(node)) return singleQuoted(node.value);
@@ -125,14 +125,14 @@ function codeOf(n: N, b: Bindings, reads: Reads, depth = 0): string | undefined 
   }
   if (node.type === 'Identifier') {
     const v = b.get(node.name);
-    return v ? codeOf(v, b, reads, depth + 1) : undefined;
+    return v ? asCode(v, b, reads, depth + 1) : undefined;
   }
   if (node.type === 'TemplateLiteral') {
     let out = '`';
     for (let i = 0; i < node.quasis.length; i++) {
       out += node.quasis[i].value.raw;
       if (i < node.expressions.length) {
-        const e = codeOf(node.expressions[i], b, reads, depth + 1);
+        const e = asCode(node.expressions[i], b, reads, depth + 1);
         if (!e) return undefined;
         out += `\${${e}}`;
       }
@@ -143,12 +143,12 @@ function codeOf(n: N, b: Bindings, reads: Reads, depth = 0): string | undefined 
     node.type === 'LogicalExpression' ||
     (node.type === 'BinaryExpression' && /^(\+|[!=]==?)$/.test(node.operator))
   ) {
-    const l = codeOf(node.left, b, reads, depth + 1);
-    const r = codeOf(node.right, b, reads, depth + 1);
+    const l = asCode(node.left, b, reads, depth + 1);
+    const r = asCode(node.right, b, reads, depth + 1);
     return l && r ? `${wrap(node.left, l)} ${node.operator} ${wrap(node.right, r)}` : undefined;
   }
   if (node.type === 'ConditionalExpression') {
-    const [t, c, a] = [node.test, node.consequent, node.alternate].map((x) => codeOf(x, b, reads, depth + 1));
+    const [t, c, a] = [node.test, node.consequent, node.alternate].map((x) => asCode(x, b, reads, depth + 1));
     return t && c && a
       ? `${wrap(node.test, t)} ? ${wrap(node.consequent, c)} : ${wrap(node.alternate, a)}`
       : undefined;
