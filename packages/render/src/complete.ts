@@ -1,3 +1,4 @@
+import { NotFoundError } from '@partner-print/client';
 import { parseRetryAfter, type Reference } from '@partner-print/openapi/wire';
 import type { FileKind } from './api.ts';
 import type { CallContext } from './context.ts';
@@ -23,6 +24,24 @@ function file(bytes: Uint8Array, contentType: string | null, info: Render['media
   };
 }
 
+// Errors of GET /renders/{ref} that said 404: the service does not know the render. A 404 of one of its
+// files says nothing of the kind (the render exists; a new POST would return it and charge again).
+const unknownRenders = new WeakSet<object>();
+
+/** Whether `error` is the status poll's 404: the render itself is unknown to the service. */
+export function isUnknownRender(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && unknownRenders.has(error);
+}
+
+async function poll(state: ClientState, renderReference: Reference<'Render'>, signal: AbortSignal) {
+  try {
+    return await state.api.getRender(renderReference, signal);
+  } catch (error) {
+    if (error instanceof NotFoundError) unknownRenders.add(error);
+    throw error;
+  }
+}
+
 /** Steps 5 and 6: poll until the render finishes, then fetch media and thumbnail. One loop per render. */
 export function complete(
   state: ClientState,
@@ -36,7 +55,7 @@ export function complete(
     async (task) => {
       let render: Render;
       for (let attempt = 1; ; attempt++) {
-        const polled = await state.api.getRender(renderReference, task.signal);
+        const polled = await poll(state, renderReference, task.signal);
         render = polled.render;
         task.emit({ type: 'poll', renderReference, status: render.status, attempt });
         if (render.status === 'completed') break;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   IncompatibleCompositionError,
   MemoryRenderStore,
+  NotFoundError,
   type RenderProgressEvent,
   renderCacheKey,
   renderMockup,
@@ -140,6 +141,33 @@ describe('renderMockup edges', () => {
       expect.objectContaining({ type: 'warning', code: 'cached-render-missing' }),
     );
     expect(s.count('POST /renders')).toBe(1);
+  });
+
+  it('does not pay again when a known render exists but its media answers 404', async () => {
+    let mediaGone = false;
+    const s = setup({ renderProcessingMs: 1_000 }, (request) =>
+      mediaGone && request.url.endsWith('/media')
+        ? new Response(JSON.stringify({ code: 'not_found', message: 'No media' }), {
+            status: 404,
+            headers: { 'Content-Type': 'application/json' },
+          })
+        : undefined,
+    );
+    const { seed, clock } = s.sandbox;
+    const options = { ...studioPrint(seed), image: await s.client.uploadImage(pngBytes()), clock };
+    const first = await renderMockup(s.client, options);
+    mediaGone = true;
+    const events: RenderProgressEvent[] = [];
+    const error = await renderMockup(s.client, { ...options, onProgress: (e) => events.push(e) }).catch(
+      (e: unknown) => e,
+    );
+    // GET /renders/{ref} knows the render: a new POST would return the same render and cost tokens again.
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(events).toContainEqual({ type: 'cache-hit', renderReference: first.render.reference });
+    expect(events).not.toContainEqual(expect.objectContaining({ code: 'cached-render-missing' }));
+    expect(s.count('POST /renders')).toBe(1);
+    const tokens = await s.client.get('/rendertokens');
+    expect(tokens.rendertokens.used).toBe(1);
   });
 
   it('reuses catalog reads across calls and does not repeat the lookup', async () => {
