@@ -3,7 +3,7 @@ import { sha256Hex } from '@partner-print/openapi/wire';
 import type { RenderClient } from './api.ts';
 import { type RenderStore, renderCacheKey } from './cache.ts';
 import { referenceQuery, resolveComposition } from './composition.ts';
-import { type CallContext, callContext, type RenderOptions } from './context.ts';
+import { type CallContext, callContext, checkConcurrency, type RenderOptions } from './context.ts';
 import type { ProgressListener, RenderProgressEvent } from './events.ts';
 import { produce, type RenderMockupOptions, type RenderMockupResult } from './render.ts';
 import { nextRendertokenReset } from './reset.ts';
@@ -179,8 +179,9 @@ export async function plan(
   jobs: RenderJob[],
   options: PlanOptions = {},
 ): Promise<RenderPlan> {
+  const concurrency = checkConcurrency(options.concurrency, 4);
   const ctx = callContext(stateOf(client).store, options);
-  return planWith(client, jobs, ctx, options.concurrency ?? 4);
+  return planWith(client, jobs, ctx, concurrency);
 }
 
 export type RenderManyResult =
@@ -246,8 +247,8 @@ async function batchOf(
       // a listener's failure is its own
     }
   };
+  const concurrency = checkConcurrency(options.concurrency, 4);
   const base = callContext(state.store, { ...options, onProgress: undefined });
-  const concurrency = options.concurrency ?? 4;
   const batch = await planWith(client, jobs, base, concurrency);
   trace?.planned(batch);
   notify({ type: 'planned', plan: batch });

@@ -3,8 +3,10 @@ import {
   IncompatibleCompositionError,
   MemoryRenderStore,
   NotFoundError,
+  plan,
   type RenderProgressEvent,
   renderCacheKey,
+  renderMany,
   renderMockup,
 } from '../src/index.ts';
 import { pngBytes, setup, studioPrint } from './helpers.ts';
@@ -211,5 +213,36 @@ describe('renderMockup edges', () => {
     });
     await expect(pending).rejects.toThrow('cancelled');
     expect(clock.now()).toBe(started);
+  });
+});
+
+describe('option values', () => {
+  it('refuses a bad value with an error naming the option, before any request', async () => {
+    const s = setup();
+    const { seed, clock } = s.sandbox;
+    const job = { ...studioPrint(seed), image: 'Image_00000000000000000000000000' };
+    const bad: Array<[string, Record<string, unknown>]> = [
+      ['pollIntervalMs', { pollIntervalMs: Number.POSITIVE_INFINITY }],
+      ['pollIntervalMs', { pollIntervalMs: Number.NaN }],
+      ['pollIntervalMs', { pollIntervalMs: 0 }],
+      ['timeoutMs', { timeoutMs: Number.NaN }],
+      ['timeoutMs', { timeoutMs: -1 }],
+      ['catalogTtlMs', { catalogTtlMs: Number.NaN }],
+      ['catalogTtlMs', { catalogTtlMs: -1 }],
+    ];
+    for (const [name, option] of bad) {
+      await expect(renderMockup(s.client, { ...job, clock, ...option }), name).rejects.toThrow(
+        new RegExp(`^${name} `),
+      );
+    }
+    for (const concurrency of [Number.NaN, 0, -2, 1.5, Number.POSITIVE_INFINITY]) {
+      await expect(plan(s.client, [job], { clock, concurrency }), `${concurrency}`).rejects.toThrow(
+        /^concurrency /,
+      );
+      await expect(renderMany(s.client, [job], { clock, concurrency }), `${concurrency}`).rejects.toThrow(
+        /^concurrency /,
+      );
+    }
+    expect(s.requests).toEqual([]);
   });
 });
