@@ -4,7 +4,7 @@ import type { RenderClient } from './api.ts';
 import { type RenderStore, renderCacheKey } from './cache.ts';
 import { referenceQuery, resolveComposition } from './composition.ts';
 import { type CallContext, callContext, checkConcurrency, type RenderOptions } from './context.ts';
-import type { ProgressListener, RenderProgressEvent } from './events.ts';
+import { hear, type ProgressListener, type RenderProgressEvent } from './events.ts';
 import { produce, type RenderMockupOptions, type RenderMockupResult } from './render.ts';
 import { nextRendertokenReset } from './reset.ts';
 import { stateOf } from './state.ts';
@@ -240,13 +240,7 @@ async function batchOf(
   trace: BatchTrace | undefined,
 ): Promise<RenderManyOutcome> {
   const state = stateOf(client);
-  const notify = (event: BatchProgressEvent) => {
-    try {
-      options.onProgress?.(event);
-    } catch {
-      // a listener's failure is its own
-    }
-  };
+  const notify = (event: BatchProgressEvent) => hear(options.onProgress, event);
   const concurrency = checkConcurrency(options.concurrency, 4);
   const base = callContext(state.store, { ...options, onProgress: undefined });
   const batch = await planWith(client, jobs, base, concurrency);

@@ -216,6 +216,42 @@ describe('renderMockup edges', () => {
   });
 });
 
+describe('listeners', () => {
+  it('keeps an onProgress that rejects (an async listener) from the render and from going unhandled', async () => {
+    // An unhandled rejection ends a Node.js process by default.
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', record);
+    try {
+      const s = setup({ renderProcessingMs: 1_000 });
+      const { seed, clock } = s.sandbox;
+      let heard = 0;
+      const failing = async () => {
+        heard++;
+        throw new Error('listener down');
+      };
+      const result = await renderMockup(s.client, {
+        ...studioPrint(seed),
+        image: await s.client.uploadImage(pngBytes()),
+        clock,
+        onProgress: failing,
+      });
+      expect(result.render.status).toBe('completed');
+      const batch = await renderMany(
+        s.client,
+        [{ ...studioPrint(seed), image: await s.client.uploadImage(pngBytes(1)) }],
+        { clock, onProgress: failing },
+      );
+      expect(batch.results.map((r) => r.status)).toEqual(['fulfilled']);
+      expect(heard).toBeGreaterThan(10);
+      await new Promise((r) => setTimeout(r, 10));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', record);
+    }
+  });
+});
+
 describe('option values', () => {
   it('refuses a bad value with an error naming the option, before any request', async () => {
     const s = setup();
