@@ -369,6 +369,43 @@ describe('renderMockup against the sandbox', () => {
     expect(s.count('POST /renders')).toBe(1);
   });
 
+  it('sends no POST once every caller left before it was sent (aborted or past timeoutMs)', async () => {
+    // "A POST once sent is allowed to finish": one not yet sent must not spend tokens for nobody.
+    const s = setup({ renderProcessingMs: 1_000 });
+    const { seed, clock } = s.sandbox;
+    const controller = new AbortController();
+    const reason = new Error('user navigated away');
+    const aborted = await renderMockup(s.client, {
+      ...studioPrint(seed),
+      image: await uploaded(s, 1),
+      clock,
+      signal: controller.signal,
+      onProgress: (e) => {
+        if (e.type === 'tokens') controller.abort(reason);
+      },
+    }).catch((e: unknown) => e);
+    expect(aborted).toBe(reason);
+
+    // The rendertokens read takes 10 s of the 5 s the call may take.
+    const slow = setup({ renderProcessingMs: 1_000 }, (request, sandbox) => {
+      if (!request.url.endsWith('/rendertokens')) return undefined;
+      return sandbox.control.advance(10_000).then(() => sandbox.fetch(request));
+    });
+    const timedOut = await renderMockup(slow.client, {
+      ...studioPrint(slow.sandbox.seed),
+      image: await uploaded(slow, 2),
+      clock: slow.sandbox.clock,
+      timeoutMs: 5_000,
+    }).catch((e: unknown) => e);
+    expect(timedOut).toBeInstanceOf(RenderTimeoutError);
+
+    await new Promise((r) => setTimeout(r, 10));
+    for (const setup of [s, slow]) {
+      expect(setup.count('POST /renders')).toBe(0);
+      expect((await setup.client.get('/rendertokens')).rendertokens.used).toBe(0);
+    }
+  });
+
   it('stops with RenderTimeoutError after timeoutMs of polling', async () => {
     const s = setup({ renderProcessingMs: 10 * MINUTE });
     const { seed, clock } = s.sandbox;
