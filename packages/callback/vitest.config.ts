@@ -10,5 +10,6 @@ export default packageTestsTwoAtOnce([
   'src/node/index.test.ts',
   'src/parse.fuzz.test.ts',
   'src/redact.test.ts',
+  'src/redis/options.test.ts',
   'test/spec.test.ts',
 ]);

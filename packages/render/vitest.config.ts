@@ -7,6 +7,7 @@ export default packageTestsTwoAtOnce([
   'src/compatibility.test.ts',
   'src/exports.test.ts',
   'src/placeholder.test.ts',
+  'src/redis/options.test.ts',
   'src/redis/store.test.ts',
   'src/redis/twins.test.ts',
   'src/reset.test.ts',

@@ -212,6 +212,38 @@ describe('createOrderUpdatedHandler', () => {
     expect(onWarnings.mock.calls[0]![0]).toEqual([expect.objectContaining({ code: 'alias_conflict' })]);
   });
 
+  it('keeps a hook that rejects (an async onError or onWarnings) from the answer and from going unhandled', async () => {
+    // An unhandled rejection ends a Node.js process by default: the receiver would go down with the hook.
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', record);
+    try {
+      // Plain functions: a vi.fn() would itself handle the promise it returns (it records how it settled).
+      const calls = { onError: 0, onWarnings: 0 };
+      const { fake, handler } = handlerOver({
+        onError: async () => {
+          calls.onError++;
+          throw new Error('logger down');
+        },
+        onWarnings: () => {
+          calls.onWarnings++;
+          return Promise.reject(new Error('logger down'));
+        },
+        onOrderUpdated() {},
+      });
+      fake.failNext();
+      const pending = handler(new Request(callbackUrl().replace('partner_code=ACME', 'partner_code=OTHER')));
+      await tick();
+      await fake.release();
+      expect((await pending).status).toBe(500);
+      expect(calls).toEqual({ onError: 1, onWarnings: 1 });
+      await new Promise((r) => setTimeout(r, 10));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', record);
+    }
+  });
+
   describe('coalescing', () => {
     it('runs one fetch per order in flight and exactly one follow-up for everything that arrived meanwhile', async () => {
       const versions: number[] = [];

@@ -39,10 +39,15 @@ function answer(status: number, code: string, message: string, extra?: { errors?
   return new Response(JSON.stringify({ code, message, ...extra }), { status, headers: JSON_HEADERS });
 }
 
-/** Calls a hook, keeping its failure away from the answer. */
-function quietly(hook: () => void): void {
+/**
+ * Calls a hook, keeping its failure away from the answer, whether it throws or returns a promise that
+ * rejects (an `async` hook): left unhandled, that rejection would end a Node.js process by default.
+ */
+function quietly(hook: () => unknown): void {
   try {
-    hook();
+    const result = hook();
+    if (typeof (result as PromiseLike<unknown> | undefined)?.then === 'function')
+      Promise.resolve(result).catch(() => {});
   } catch {
     // A failing hook must not change the answer.
   }

@@ -10,6 +10,7 @@ export {
 // The Lua runner the fleet entries of @partner-print/callback and @partner-print/render share: a deadline per
 // command and Redis's health, so a dead server makes callers fall back instead of hang.
 export {
+  checkMs,
   type RedisAvailabilityEvent,
   type RedisScriptClient,
   replyNumber,

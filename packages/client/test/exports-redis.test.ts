@@ -14,6 +14,7 @@ describe('@partner-print/client/redis', () => {
       'OrderClaimUnavailableError: class',
       'RedisOrderClaims: class',
       'ScriptRunner: class',
+      'checkMs: function',
       'replyNumber: function',
     ]);
   });

@@ -103,9 +103,13 @@ async function submit(
   state: ClientState,
   job: { composition: Composition; imageReference: Reference<'Image'>; storeKey: string },
   ctx: CallContext,
-  emit: ProgressListener,
+  task: SharedContext<RenderProgressEvent>,
 ): Promise<Acquired> {
+  const { emit } = task;
   if (ctx.preflight) await preflight(state, job.composition, ctx, emit);
+  // A POST once sent finishes (its reference is stored); one not yet sent is not worth paying for when every
+  // caller has gone (aborted, or past its deadline) while the tokens were read or a lease was awaited.
+  if (!task.wanted()) throw new DOMException('Every caller stopped waiting.', 'AbortError');
   const reference = await state.api.createRender({
     compositionReference: job.composition.reference,
     imageReference: job.imageReference,
@@ -147,7 +151,7 @@ async function submitLeased(
         // on the first try: another worker can lease, submit, store and release between that look and this
         // lease (a loaded fleet paid 86 times for 50 mockups).
         const known = await readKnown(store, job.storeKey, task.emit);
-        return known ? hit(known, task.emit) : await submit(state, job, ctx, task.emit);
+        return known ? hit(known, task.emit) : await submit(state, job, ctx, task);
       } finally {
         await Promise.resolve(held.release()).catch(() => {});
       }
@@ -168,11 +172,11 @@ async function acquireTask(
   task: SharedContext<RenderProgressEvent>,
 ): Promise<Acquired> {
   const { store } = ctx;
-  if (!store) return submit(state, job, ctx, task.emit);
+  if (!store) return submit(state, job, ctx, task);
   if (!fresh) {
     const known = await readKnown(store, job.storeKey, task.emit);
     if (known) return hit(known, task.emit);
   }
-  if (fresh || !isLeasing(store)) return submit(state, job, ctx, task.emit);
+  if (fresh || !isLeasing(store)) return submit(state, job, ctx, task);
   return submitLeased(state, job, ctx, task, store);
 }

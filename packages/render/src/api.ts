@@ -29,11 +29,15 @@ export interface RenderApi {
     renderReference: Reference<'Render'>,
     signal?: AbortSignal,
   ): Promise<{ render: Render; retryAfter: string | null }>;
+  /** One try: the file, or `pending` with the 202's `Retry-After` (seconds; the client's default when absent). */
   download(
     renderReference: Reference<'Render'>,
     kind: FileKind,
     signal?: AbortSignal,
-  ): Promise<{ bytes: Uint8Array; contentType: string | null }>;
+  ): Promise<
+    | { pending: false; bytes: Uint8Array; contentType: string | null }
+    | { pending: true; retryAfterSeconds: number }
+  >;
   uploadImage(
     data: Uint8Array | ArrayBuffer | Blob | ReadableStream<Uint8Array>,
     signal?: AbortSignal,
@@ -96,11 +100,13 @@ export function createRenderApi(client: RenderClient): RenderApi {
     },
     async download(renderReference, kind, signal) {
       const init = { params: { path: { renderReference } }, signal };
+      // No waiting inside the client: the render's own loop waits out a 202, within the caller's deadline.
       const result =
         kind === 'media'
-          ? await client.download('/renders/{renderReference}/media', init, { as: 'bytes', wait: true })
-          : await client.download('/renders/{renderReference}/thumbnail', init, { as: 'bytes', wait: true });
-      return { bytes: result.data, contentType: result.contentType ?? null };
+          ? await client.download('/renders/{renderReference}/media', init, { as: 'bytes', wait: false })
+          : await client.download('/renders/{renderReference}/thumbnail', init, { as: 'bytes', wait: false });
+      if (result.pending) return { pending: true, retryAfterSeconds: result.retryAfter };
+      return { pending: false, bytes: result.data, contentType: result.contentType ?? null };
     },
     uploadImage(data, signal) {
       return client.uploadImage(data, signal ? { signal } : undefined);

@@ -1,10 +1,18 @@
+import { NotFoundError } from '@partner-print/client';
 import { parseRetryAfter, type Reference } from '@partner-print/openapi/wire';
+import type { FileKind } from './api.ts';
 import type { CallContext } from './context.ts';
-import { RenderFailedError } from './errors.ts';
-import type { ProgressListener } from './events.ts';
+import { RenderFailedError, RenderTimeoutError } from './errors.ts';
+import type { ProgressListener, RenderProgressEvent } from './events.ts';
 import { thumbhashToDataUrl } from './placeholder.ts';
+import type { SharedContext } from './shared.ts';
 import type { ClientState, Completed } from './state.ts';
 import type { Render, RenderFile } from './types.ts';
+
+/** The shortest wait after a 202: a `Retry-After` of 0 or a past date must not become a loop of downloads. */
+export const MIN_FILE_WAIT_MS = 1_000;
+/** How long one file may stay 202 once the render completed (what the client's `download` allows). */
+export const MAX_FILE_WAIT_MS = 600_000;
 
 function file(bytes: Uint8Array, contentType: string | null, info: Render['media']): RenderFile {
   const mimeType = info?.mimeType ?? contentType?.split(';')[0]?.trim() ?? 'application/octet-stream';
@@ -14,6 +22,24 @@ function file(bytes: Uint8Array, contentType: string | null, info: Render['media
     extension: info?.extension ?? mimeType.split('/')[1] ?? 'bin',
     size: bytes.byteLength,
   };
+}
+
+// Errors of GET /renders/{ref} that said 404: the service does not know the render. A 404 of one of its
+// files says nothing of the kind (the render exists; a new POST would return it and charge again).
+const unknownRenders = new WeakSet<object>();
+
+/** Whether `error` is the status poll's 404: the render itself is unknown to the service. */
+export function isUnknownRender(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && unknownRenders.has(error);
+}
+
+async function poll(state: ClientState, renderReference: Reference<'Render'>, signal: AbortSignal) {
+  try {
+    return await state.api.getRender(renderReference, signal);
+  } catch (error) {
+    if (error instanceof NotFoundError) unknownRenders.add(error);
+    throw error;
+  }
 }
 
 /** Steps 5 and 6: poll until the render finishes, then fetch media and thumbnail. One loop per render. */
@@ -29,7 +55,7 @@ export function complete(
     async (task) => {
       let render: Render;
       for (let attempt = 1; ; attempt++) {
-        const polled = await state.api.getRender(renderReference, task.signal);
+        const polled = await poll(state, renderReference, task.signal);
         render = polled.render;
         task.emit({ type: 'poll', renderReference, status: render.status, attempt });
         if (render.status === 'completed') break;
@@ -41,8 +67,8 @@ export function complete(
       }
       task.emit({ type: 'download', renderReference });
       const [media, thumbnail] = await Promise.all([
-        state.api.download(renderReference, 'media', task.signal),
-        state.api.download(renderReference, 'thumbnail', task.signal),
+        fetchFile(state, renderReference, 'media', task),
+        fetchFile(state, renderReference, 'thumbnail', task),
       ]);
       return {
         render,
@@ -51,6 +77,31 @@ export function complete(
       };
     },
   );
+}
+
+/**
+ * One file of a completed render. A 202 is waited out here, on the task's sleep, so the callers' deadlines
+ * and signals bound it like the polls (the client's own wait knows neither).
+ */
+async function fetchFile(
+  state: ClientState,
+  renderReference: Reference<'Render'>,
+  kind: FileKind,
+  task: SharedContext<RenderProgressEvent>,
+): Promise<{ bytes: Uint8Array; contentType: string | null }> {
+  let waited = 0;
+  for (;;) {
+    const result = await state.api.download(renderReference, kind, task.signal);
+    if (!result.pending) return result;
+    const waitMs = Math.max(MIN_FILE_WAIT_MS, result.retryAfterSeconds * 1000);
+    if (waited + waitMs > MAX_FILE_WAIT_MS)
+      throw new RenderTimeoutError(
+        `The ${kind} of render ${renderReference} was still not ready ${MAX_FILE_WAIT_MS} ms after it completed.`,
+        renderReference,
+      );
+    waited += waitMs;
+    await task.sleep(waitMs);
+  }
 }
 
 export function placeholderOf(render: Render, emit: ProgressListener): string | null {

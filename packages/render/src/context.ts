@@ -55,9 +55,13 @@ export interface CallContext {
 export function callContext(defaultStore: RenderStore, options: RenderOptions): CallContext {
   const clock = options.clock ?? systemClock;
   const pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
-  if (!(pollIntervalMs > 0)) throw new RangeError('pollIntervalMs must be a positive number of milliseconds');
+  // Finite: an infinite interval would sleep for the longest timer there is (about 25 days) between polls.
+  if (!(Number.isFinite(pollIntervalMs) && pollIntervalMs > 0))
+    throw new RangeError('pollIntervalMs must be a positive, finite number of milliseconds');
   if (options.timeoutMs !== undefined && !(options.timeoutMs >= 0))
     throw new RangeError('timeoutMs must be a non-negative number of milliseconds');
+  if (options.catalogTtlMs !== undefined && !(options.catalogTtlMs >= 0))
+    throw new RangeError('catalogTtlMs must be a non-negative number of milliseconds');
   return {
     clock,
     signal: options.signal,
@@ -72,6 +76,14 @@ export function callContext(defaultStore: RenderStore, options: RenderOptions): 
     catalogTtlMs: options.catalogTtlMs ?? DEFAULT_CATALOG_TTL_MS,
     preflight: true,
   };
+}
+
+/** A batch's `concurrency`: a positive whole number (NaN used to start no worker at all). */
+export function checkConcurrency(concurrency: number | undefined, fallback: number): number {
+  const value = concurrency ?? fallback;
+  if (!(Number.isInteger(value) && value > 0))
+    throw new RangeError('concurrency must be a positive whole number');
+  return value;
 }
 
 export function abortReason(signal: AbortSignal): unknown {

@@ -3,8 +3,8 @@ import { sha256Hex } from '@partner-print/openapi/wire';
 import type { RenderClient } from './api.ts';
 import { type RenderStore, renderCacheKey } from './cache.ts';
 import { referenceQuery, resolveComposition } from './composition.ts';
-import { type CallContext, callContext, type RenderOptions } from './context.ts';
-import type { ProgressListener, RenderProgressEvent } from './events.ts';
+import { type CallContext, callContext, checkConcurrency, type RenderOptions } from './context.ts';
+import { hear, type ProgressListener, type RenderProgressEvent } from './events.ts';
 import { produce, type RenderMockupOptions, type RenderMockupResult } from './render.ts';
 import { nextRendertokenReset } from './reset.ts';
 import { stateOf } from './state.ts';
@@ -179,8 +179,9 @@ export async function plan(
   jobs: RenderJob[],
   options: PlanOptions = {},
 ): Promise<RenderPlan> {
+  const concurrency = checkConcurrency(options.concurrency, 4);
   const ctx = callContext(stateOf(client).store, options);
-  return planWith(client, jobs, ctx, options.concurrency ?? 4);
+  return planWith(client, jobs, ctx, concurrency);
 }
 
 export type RenderManyResult =
@@ -239,15 +240,9 @@ async function batchOf(
   trace: BatchTrace | undefined,
 ): Promise<RenderManyOutcome> {
   const state = stateOf(client);
-  const notify = (event: BatchProgressEvent) => {
-    try {
-      options.onProgress?.(event);
-    } catch {
-      // a listener's failure is its own
-    }
-  };
+  const notify = (event: BatchProgressEvent) => hear(options.onProgress, event);
+  const concurrency = checkConcurrency(options.concurrency, 4);
   const base = callContext(state.store, { ...options, onProgress: undefined });
-  const concurrency = options.concurrency ?? 4;
   const batch = await planWith(client, jobs, base, concurrency);
   trace?.planned(batch);
   notify({ type: 'planned', plan: batch });

@@ -1,9 +1,8 @@
-import { NotFoundError } from '@partner-print/client';
 import type { Reference } from '@partner-print/openapi/wire';
 import { acquire } from './acquire.ts';
 import type { RenderClient } from './api.ts';
 import { renderCacheKey } from './cache.ts';
-import { complete, placeholderOf } from './complete.ts';
+import { complete, isUnknownRender, placeholderOf } from './complete.ts';
 import { referenceQuery, resolveComposition } from './composition.ts';
 import { type CallContext, callContext, checkpoint, type RenderOptions } from './context.ts';
 import { RenderFailedError } from './errors.ts';
@@ -56,7 +55,8 @@ export async function produce(
       }
     }
     // A stored reference the service no longer knows (another environment, purged): pay once for a new one.
-    if (!(acquired.cached && error instanceof NotFoundError)) throw error;
+    // Only when the render itself is unknown: a missing file of a known render is not cured by paying again.
+    if (!(acquired.cached && isUnknownRender(error))) throw error;
     ctx.emit({
       type: 'warning',
       code: 'cached-render-missing',

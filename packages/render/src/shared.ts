@@ -17,6 +17,11 @@ export interface SharedContext<E = unknown> {
   readonly signal: AbortSignal;
   /** How many callers still wait for the task. */
   readonly waiting: number;
+  /**
+   * Whether any caller still waits, once the callers past their deadline have been let go (with their
+   * timeout): asked before work that costs, which nobody should pay for when every caller has left.
+   */
+  wanted(): boolean;
   /** Sends an event to every caller still waiting (a throwing listener is ignored). */
   emit(event: E): void;
   /**
@@ -134,6 +139,10 @@ export class SharedTasks<T, E = unknown> {
       signal: current.controller.signal,
       get waiting() {
         return current.waiters.size;
+      },
+      wanted: () => {
+        expire();
+        return current.waiters.size > 0;
       },
       emit: (event) => {
         for (const waiter of current.waiters) {

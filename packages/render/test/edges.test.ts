@@ -2,8 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   IncompatibleCompositionError,
   MemoryRenderStore,
+  NotFoundError,
+  plan,
   type RenderProgressEvent,
   renderCacheKey,
+  renderMany,
   renderMockup,
 } from '../src/index.ts';
 import { pngBytes, setup, studioPrint } from './helpers.ts';
@@ -142,6 +145,33 @@ describe('renderMockup edges', () => {
     expect(s.count('POST /renders')).toBe(1);
   });
 
+  it('does not pay again when a known render exists but its media answers 404', async () => {
+    let mediaGone = false;
+    const s = setup({ renderProcessingMs: 1_000 }, (request) =>
+      mediaGone && request.url.endsWith('/media')
+        ? new Response(JSON.stringify({ code: 'not_found', message: 'No media' }), {
+            status: 404,
+            headers: { 'Content-Type': 'application/json' },
+          })
+        : undefined,
+    );
+    const { seed, clock } = s.sandbox;
+    const options = { ...studioPrint(seed), image: await s.client.uploadImage(pngBytes()), clock };
+    const first = await renderMockup(s.client, options);
+    mediaGone = true;
+    const events: RenderProgressEvent[] = [];
+    const error = await renderMockup(s.client, { ...options, onProgress: (e) => events.push(e) }).catch(
+      (e: unknown) => e,
+    );
+    // GET /renders/{ref} knows the render: a new POST would return the same render and cost tokens again.
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(events).toContainEqual({ type: 'cache-hit', renderReference: first.render.reference });
+    expect(events).not.toContainEqual(expect.objectContaining({ code: 'cached-render-missing' }));
+    expect(s.count('POST /renders')).toBe(1);
+    const tokens = await s.client.get('/rendertokens');
+    expect(tokens.rendertokens.used).toBe(1);
+  });
+
   it('reuses catalog reads across calls and does not repeat the lookup', async () => {
     const s = setup({ renderProcessingMs: 1_000 });
     const { seed, clock } = s.sandbox;
@@ -183,5 +213,72 @@ describe('renderMockup edges', () => {
     });
     await expect(pending).rejects.toThrow('cancelled');
     expect(clock.now()).toBe(started);
+  });
+});
+
+describe('listeners', () => {
+  it('keeps an onProgress that rejects (an async listener) from the render and from going unhandled', async () => {
+    // An unhandled rejection ends a Node.js process by default.
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', record);
+    try {
+      const s = setup({ renderProcessingMs: 1_000 });
+      const { seed, clock } = s.sandbox;
+      let heard = 0;
+      const failing = async () => {
+        heard++;
+        throw new Error('listener down');
+      };
+      const result = await renderMockup(s.client, {
+        ...studioPrint(seed),
+        image: await s.client.uploadImage(pngBytes()),
+        clock,
+        onProgress: failing,
+      });
+      expect(result.render.status).toBe('completed');
+      const batch = await renderMany(
+        s.client,
+        [{ ...studioPrint(seed), image: await s.client.uploadImage(pngBytes(1)) }],
+        { clock, onProgress: failing },
+      );
+      expect(batch.results.map((r) => r.status)).toEqual(['fulfilled']);
+      expect(heard).toBeGreaterThan(10);
+      await new Promise((r) => setTimeout(r, 10));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', record);
+    }
+  });
+});
+
+describe('option values', () => {
+  it('refuses a bad value with an error naming the option, before any request', async () => {
+    const s = setup();
+    const { seed, clock } = s.sandbox;
+    const job = { ...studioPrint(seed), image: 'Image_00000000000000000000000000' };
+    const bad: Array<[string, Record<string, unknown>]> = [
+      ['pollIntervalMs', { pollIntervalMs: Number.POSITIVE_INFINITY }],
+      ['pollIntervalMs', { pollIntervalMs: Number.NaN }],
+      ['pollIntervalMs', { pollIntervalMs: 0 }],
+      ['timeoutMs', { timeoutMs: Number.NaN }],
+      ['timeoutMs', { timeoutMs: -1 }],
+      ['catalogTtlMs', { catalogTtlMs: Number.NaN }],
+      ['catalogTtlMs', { catalogTtlMs: -1 }],
+    ];
+    for (const [name, option] of bad) {
+      await expect(renderMockup(s.client, { ...job, clock, ...option }), name).rejects.toThrow(
+        new RegExp(`^${name} `),
+      );
+    }
+    for (const concurrency of [Number.NaN, 0, -2, 1.5, Number.POSITIVE_INFINITY]) {
+      await expect(plan(s.client, [job], { clock, concurrency }), `${concurrency}`).rejects.toThrow(
+        /^concurrency /,
+      );
+      await expect(renderMany(s.client, [job], { clock, concurrency }), `${concurrency}`).rejects.toThrow(
+        /^concurrency /,
+      );
+    }
+    expect(s.requests).toEqual([]);
   });
 });

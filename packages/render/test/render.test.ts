@@ -11,6 +11,7 @@ import {
   RenderTimeoutError,
   RendertokenLimitError,
   renderMockup,
+  TimeoutError,
 } from '../src/index.ts';
 import { lifestylePoster, pngBytes, setup, studioPrint } from './helpers.ts';
 
@@ -289,6 +290,65 @@ describe('renderMockup against the sandbox', () => {
     expect(clock.now() - started).toBe(60_000 + 7_000);
   });
 
+  it('bounds the wait for a 202 media by timeoutMs, as it bounds the polls', async () => {
+    // The file stays 202 after the status said completed: timeoutMs still ends the call on time.
+    const s = setup({ renderProcessingMs: 60_000 }, (request) =>
+      request.url.endsWith('/media')
+        ? new Response(null, { status: 202, headers: { 'Retry-After': '30' } })
+        : undefined,
+    );
+    const { seed, clock } = s.sandbox;
+    const image = await uploaded(s);
+    const started = clock.now();
+    const error = await renderMockup(s.client, {
+      ...studioPrint(seed),
+      image,
+      clock,
+      timeoutMs: 2 * MINUTE,
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RenderTimeoutError);
+    expect((error as RenderTimeoutError).renderReference).toMatch(/^Render_/);
+    expect(clock.now() - started).toBe(2 * MINUTE);
+    // Polls at 0 and 60 s; the media at 60, 90 and 120 s... until the deadline, and no further.
+    expect(s.requests.filter((r) => r.endsWith('/media')).length).toBeLessThanOrEqual(3);
+  });
+
+  it('gives up on a file still 202 ten minutes after the render completed, without timeoutMs', async () => {
+    const s = setup({ renderProcessingMs: 60_000 }, (request) =>
+      request.url.endsWith('/thumbnail')
+        ? new Response(null, { status: 202, headers: { 'Retry-After': '60' } })
+        : undefined,
+    );
+    const { seed, clock } = s.sandbox;
+    const image = await uploaded(s);
+    const started = clock.now();
+    const error = await renderMockup(s.client, { ...studioPrint(seed), image, clock }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as Error).message).toMatch(/thumbnail .* still not ready/);
+    expect(clock.now() - started).toBe(60_000 + 10 * MINUTE);
+  });
+
+  it('waits at least a second after a 202 whose Retry-After is 0', async () => {
+    let answered202 = 0;
+    const s = setup({ renderProcessingMs: 60_000 }, (request) => {
+      if (request.url.endsWith('/media') && answered202 < 3) {
+        answered202++;
+        return new Response(null, { status: 202, headers: { 'Retry-After': '0' } });
+      }
+      return undefined;
+    });
+    const { seed, clock } = s.sandbox;
+    const image = await uploaded(s);
+    const started = clock.now();
+    const result = await renderMockup(s.client, { ...studioPrint(seed), image, clock });
+    expect(result.media.bytes.byteLength).toBe(result.render.media!.size);
+    expect(answered202).toBe(3);
+    // Polls at 0 and 60 s, then three 202s each followed by a one-second wait, not a loop of requests.
+    expect(clock.now() - started).toBe(60_000 + 3 * 1_000);
+  });
+
   it('stops waiting when the signal aborts during polling; the render goes on', async () => {
     const s = setup({ renderProcessingMs: 10 * MINUTE });
     const { seed, clock } = s.sandbox;
@@ -307,6 +367,43 @@ describe('renderMockup against the sandbox', () => {
     expect(error).toBe(reason);
     expect(s.count('GET /renders/')).toBe(2);
     expect(s.count('POST /renders')).toBe(1);
+  });
+
+  it('sends no POST once every caller left before it was sent (aborted or past timeoutMs)', async () => {
+    // "A POST once sent is allowed to finish": one not yet sent must not spend tokens for nobody.
+    const s = setup({ renderProcessingMs: 1_000 });
+    const { seed, clock } = s.sandbox;
+    const controller = new AbortController();
+    const reason = new Error('user navigated away');
+    const aborted = await renderMockup(s.client, {
+      ...studioPrint(seed),
+      image: await uploaded(s, 1),
+      clock,
+      signal: controller.signal,
+      onProgress: (e) => {
+        if (e.type === 'tokens') controller.abort(reason);
+      },
+    }).catch((e: unknown) => e);
+    expect(aborted).toBe(reason);
+
+    // The rendertokens read takes 10 s of the 5 s the call may take.
+    const slow = setup({ renderProcessingMs: 1_000 }, (request, sandbox) => {
+      if (!request.url.endsWith('/rendertokens')) return undefined;
+      return sandbox.control.advance(10_000).then(() => sandbox.fetch(request));
+    });
+    const timedOut = await renderMockup(slow.client, {
+      ...studioPrint(slow.sandbox.seed),
+      image: await uploaded(slow, 2),
+      clock: slow.sandbox.clock,
+      timeoutMs: 5_000,
+    }).catch((e: unknown) => e);
+    expect(timedOut).toBeInstanceOf(RenderTimeoutError);
+
+    await new Promise((r) => setTimeout(r, 10));
+    for (const setup of [s, slow]) {
+      expect(setup.count('POST /renders')).toBe(0);
+      expect((await setup.client.get('/rendertokens')).rendertokens.used).toBe(0);
+    }
   });
 
   it('stops with RenderTimeoutError after timeoutMs of polling', async () => {

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { createRedisCoalescer } from './coalescer.ts';
+
+// Never reached: the options are checked when the coalescer is made.
+const client = { evalSha: async () => 1, eval: async () => 1, scriptLoad: async () => 'sha' };
+
+describe('createRedisCoalescer options', () => {
+  it('refuses a NaN, zero or negative duration with a ConfigurationError naming the option', () => {
+    // A NaN pollMs polled Redis in a tight loop; a NaN leaseMs or ttlMs made every script fail, which the
+    // coalescer took for Redis being down (redis-unavailable, no sharing) though Redis was fine.
+    for (const [name, value] of [
+      ['pollMs', Number.NaN],
+      ['pollMs', 0],
+      ['leaseMs', Number.NaN],
+      ['leaseMs', 0],
+      ['ttlMs', Number.NaN],
+      ['ttlMs', -1],
+    ] as const)
+      expect(() => createRedisCoalescer({ client, [name]: value }), `${name}: ${value}`).toThrow(
+        expect.objectContaining({
+          name: 'ConfigurationError',
+          code: 'invalid_option',
+          message: expect.stringContaining(name),
+        }),
+      );
+    // Given as undefined: the default.
+    expect(() => createRedisCoalescer({ client, pollMs: undefined, leaseMs: undefined })).not.toThrow();
+  });
+});

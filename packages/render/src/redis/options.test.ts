@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { RedisRenderStore } from './store.ts';
+
+// Never reached: the options are checked when the store is made.
+const client = { evalSha: async () => 1, eval: async () => 1, scriptLoad: async () => 'sha' };
+
+describe('RedisRenderStore options', () => {
+  it('refuses a NaN, zero or negative duration with a ConfigurationError naming the option', () => {
+    // A NaN pollMs looked for the reference in a tight loop; a NaN leaseMs or ttlMs made every lease or
+    // write fail, which the store took for Redis being down (redis-unavailable, no sharing).
+    for (const [name, value] of [
+      ['pollMs', Number.NaN],
+      ['pollMs', 0],
+      ['leaseMs', Number.NaN],
+      ['leaseMs', -1],
+      ['ttlMs', Number.NaN],
+      ['ttlMs', 0],
+    ] as const)
+      expect(() => new RedisRenderStore({ client, [name]: value }), `${name}: ${value}`).toThrow(
+        expect.objectContaining({
+          name: 'ConfigurationError',
+          code: 'invalid_option',
+          message: expect.stringContaining(name),
+        }),
+      );
+    expect(() => new RedisRenderStore({ client, pollMs: undefined, ttlMs: undefined })).not.toThrow();
+  });
+});
