@@ -1,5 +1,6 @@
 import { TimeoutError } from '@partner-print/client';
 import { describe, expect, it, vi } from 'vitest';
+import { unhandledDuring } from '../../../test-utils/unhandled.ts';
 import { handlerWithoutWindow as createOrderUpdatedHandler } from '../test/no-window.ts';
 import { buildCallbackUrl } from './build-url.ts';
 import type { OrderFetcher, OrderUpdatedHandlerOptions } from './handler.ts';
@@ -214,10 +215,7 @@ describe('createOrderUpdatedHandler', () => {
 
   it('keeps a hook that rejects (an async onError or onWarnings) from the answer and from going unhandled', async () => {
     // An unhandled rejection ends a Node.js process by default: the receiver would go down with the hook.
-    const unhandled: unknown[] = [];
-    const record = (reason: unknown) => unhandled.push(reason);
-    process.on('unhandledRejection', record);
-    try {
+    const unhandled = await unhandledDuring(async () => {
       // Plain functions: a vi.fn() would itself handle the promise it returns (it records how it settled).
       const calls = { onError: 0, onWarnings: 0 };
       const { fake, handler } = handlerOver({
@@ -237,11 +235,8 @@ describe('createOrderUpdatedHandler', () => {
       await fake.release();
       expect((await pending).status).toBe(500);
       expect(calls).toEqual({ onError: 1, onWarnings: 1 });
-      await new Promise((r) => setTimeout(r, 10));
-      expect(unhandled).toEqual([]);
-    } finally {
-      process.off('unhandledRejection', record);
-    }
+    });
+    expect(unhandled).toEqual([]);
   });
 
   describe('coalescing', () => {

@@ -1,5 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
+import { unhandledDuring } from '../../../test-utils/unhandled.ts';
 import { createTokenBucketApi } from '../bench/token-bucket-api.ts';
 import { flush, manualClock, virtualClock, waitFor } from '../test/helpers.ts';
 import type { RateLimitDefaults } from './routes.ts';
@@ -398,10 +399,7 @@ describe('createScheduler', () => {
   it('rejects queued requests with their reason and leaves no unhandled rejection on the way', async () => {
     // A queued request keeps only its promise's resolve (one closure fewer per request): a failure settles
     // it with a rejected promise, which must reach the caller as the reason itself and nowhere else.
-    const unhandled: unknown[] = [];
-    const onUnhandled = (reason: unknown) => unhandled.push(reason);
-    process.on('unhandledRejection', onUnhandled);
-    try {
+    const unhandled = await unhandledDuring(async () => {
       const scheduler = createScheduler({
         fetch: () => new Promise<Response>(() => {}),
         clock: manualClock(),
@@ -418,11 +416,8 @@ describe('createScheduler', () => {
       scheduler.close(closeReason);
       await expect(aborted).rejects.toBe(abortReason);
       await expect(closed).rejects.toBe(closeReason);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      expect(unhandled).toEqual([]);
-    } finally {
-      process.off('unhandledRejection', onUnhandled);
-    }
+    });
+    expect(unhandled).toEqual([]);
   });
 
   it('emits queued and admitted, and close() rejects what is still queued', async () => {

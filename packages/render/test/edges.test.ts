@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { unhandledDuring } from '../../../test-utils/unhandled.ts';
 import {
   IncompatibleCompositionError,
   MemoryRenderStore,
@@ -219,10 +220,7 @@ describe('renderMockup edges', () => {
 describe('listeners', () => {
   it('keeps an onProgress that rejects (an async listener) from the render and from going unhandled', async () => {
     // An unhandled rejection ends a Node.js process by default.
-    const unhandled: unknown[] = [];
-    const record = (reason: unknown) => unhandled.push(reason);
-    process.on('unhandledRejection', record);
-    try {
+    const unhandled = await unhandledDuring(async () => {
       const s = setup({ renderProcessingMs: 1_000 });
       const { seed, clock } = s.sandbox;
       let heard = 0;
@@ -244,11 +242,8 @@ describe('listeners', () => {
       );
       expect(batch.results.map((r) => r.status)).toEqual(['fulfilled']);
       expect(heard).toBeGreaterThan(10);
-      await new Promise((r) => setTimeout(r, 10));
-      expect(unhandled).toEqual([]);
-    } finally {
-      process.off('unhandledRejection', record);
-    }
+    });
+    expect(unhandled).toEqual([]);
   });
 });
 
