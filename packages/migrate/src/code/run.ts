@@ -1,14 +1,12 @@
 import { chmod, rename, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
+import { redactText } from '../node/redact.ts';
 import { collectFiles, readSource, type Skipped, shownPath } from './files.ts';
 import { createGitStatus } from './git-index.ts';
 import { type CodeFinding, type CodeOptions, transformWithSecrets } from './transform.ts';
 
 export type CodeMode = 'dry' | 'write' | 'check';
-
-/** What a key written in the code shows as in a diff. */
-const REDACTED = '[REDACTED]';
 
 export interface MigrateCodeOptions extends CodeOptions {
   /** `dry` (default): compute diffs; `write`: rewrite the files in place; `check`: only report. */
@@ -92,7 +90,7 @@ async function processFile(
       },
     ).replace(/\t$/gm, '');
     // A key written in the code is shown in none of its lines, changed or not.
-    outcome.diff = r.secrets.reduce((d, key) => d.replaceAll(key, REDACTED), outcome.diff);
+    outcome.diff = redactText(outcome.diff, r.secrets);
   }
   if (r.changed && options.mode === 'write') {
     if (await git.isModified(real))
