@@ -18,8 +18,6 @@ export const MAX_COMMENT = 1000;
 
 export type ClaimKind = ClaimRecord['kind'];
 
-export { closedAt, EVIDENCE_RETENTION_MS, evidencePurged } from './uploads.ts';
-
 /** An evidence upload's bytes until it is deleted or purged (any organization: the URL is public). */
 export function evidenceFile(
   ctx: SandboxContext,

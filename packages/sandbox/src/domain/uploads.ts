@@ -5,8 +5,10 @@ import type { Organization } from '../state.ts';
 import { ok, type Result, refused } from './result.ts';
 
 export const MAX_SIDE = 7000;
-export const EVIDENCE_UNUSED_LIFETIME_MS = 86_400_000;
-export const EVIDENCE_RETENTION_MS: number = 120 * EVIDENCE_UNUSED_LIFETIME_MS;
+const DAY_MS = 86_400_000;
+/** Unused evidence is deleted after 1 day; attached evidence is purged about four months after its claim closed. */
+export const EVIDENCE_UNUSED_LIFETIME_MS = DAY_MS;
+export const EVIDENCE_RETENTION_MS: number = 120 * DAY_MS;
 
 /** When a claim was closed (decided or retracted), or null while it is pending. */
 export function closedAt(claim: ClaimRecord): number | null {

@@ -4,10 +4,10 @@ import {
   CLOSED_WINDOW_MS,
   type ClaimKind,
   createClaim,
-  evidencePurged,
   retractClaim,
   visibleClaims,
 } from '../domain/claims.ts';
+import { evidencePurged } from '../domain/uploads.ts';
 import { fail, iso, isoOrNull, notFound, paginate, readWrapped, refuse } from '../http.ts';
 import type { ClaimRecord } from '../model.ts';
 import type { Organization } from '../state.ts';
