@@ -130,8 +130,7 @@ export class RedisCoalescer implements SharedCoalescer {
     this.#ttlMs = options.ttlMs ?? 3_600_000;
     // A NaN or 0 here polls Redis in a tight loop, or makes every script fail (a PX of NaN), which the
     // runner takes for Redis being down: the fleet would stop sharing with a misleading redis-unavailable.
-    const durations = { pollMs: this.#pollMs, leaseMs: this.#leaseMs, ttlMs: this.#ttlMs };
-    for (const name of ['pollMs', 'leaseMs', 'ttlMs'] as const) checkMs(durations, name, 1);
+    checkMs({ pollMs: this.#pollMs, leaseMs: this.#leaseMs, ttlMs: this.#ttlMs }, 1);
     this.#runner = new ScriptRunner(options.client, {
       clock: this.#clock,
       commandTimeoutMs: options.commandTimeoutMs ?? 1_000,

@@ -93,10 +93,9 @@ export class RedisOrderClaims implements OrderClaims {
       // An option given as undefined keeps its default.
       ...(Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as typeof options),
     };
-    checkMs(this.o, 'commandTimeoutMs', 1);
-    checkMs(this.o, 'ttlMs', 1);
-    checkMs(this.o, 'rememberMs', 0);
-    checkMs(this.o, 'maxWaitMs', 0);
+    const { commandTimeoutMs, ttlMs, rememberMs, maxWaitMs } = this.o;
+    checkMs({ commandTimeoutMs, ttlMs }, 1);
+    checkMs({ rememberMs, maxWaitMs }, 0);
   }
 
   private emit(event: OrderClaimEvent) {

@@ -51,8 +51,8 @@ export class ScriptRunner {
   readonly #waiting = new Set<(error: unknown) => void>();
 
   constructor(client: RedisScriptClient, options: ScriptRunnerOptions) {
-    checkMs(options, 'commandTimeoutMs', 1);
-    checkMs(options, 'retryMs', 0);
+    checkMs({ commandTimeoutMs: options.commandTimeoutMs }, 1);
+    checkMs({ retryMs: options.retryMs }, 0);
     this.#client = client;
     this.#options = options;
   }
@@ -138,19 +138,19 @@ export class ScriptRunner {
 }
 
 /**
- * A Redis option in milliseconds, at least `least`: a NaN (an unset environment variable) or a negative one
- * would give every command about 1 ms (a timer given NaN fires at once): the store falls back at the first
- * slower reply, with nothing to say why.
+ * Redis options in milliseconds (by name), each at least `least`: a NaN (an unset environment variable) or a
+ * negative one would give every command about 1 ms (a timer given NaN fires at once): the store falls back at
+ * the first slower reply, with nothing to say why.
  */
-export function checkMs(options: object, name: string, least: number): void {
-  const value: unknown = Reflect.get(options, name);
-  if (typeof value !== 'number' || !(value >= least))
-    throw new ConfigurationError(
-      `${name} must be a number of milliseconds ≥ ${least}, got ${String(value)}`,
-      {
-        code: 'invalid_option',
-      },
-    );
+export function checkMs(durations: Record<string, unknown>, least: number): void {
+  for (const [name, value] of Object.entries(durations))
+    if (typeof value !== 'number' || !(value >= least))
+      throw new ConfigurationError(
+        `${name} must be a number of milliseconds ≥ ${least}, got ${String(value)}`,
+        {
+          code: 'invalid_option',
+        },
+      );
 }
 
 /** A number out of a script reply (integers come back as numbers, some clients give strings). */

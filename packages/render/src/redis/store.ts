@@ -61,8 +61,7 @@ export class RedisRenderStore implements RenderStore {
     this.#ttlMs = options.ttlMs ?? 30 * 24 * 3_600_000;
     // A NaN or 0 here looks for a reference in a tight loop, or makes every lease or write fail (a PX of NaN),
     // which the runner takes for Redis being down: the fleet would stop sharing with a misleading event.
-    const durations = { pollMs: this.#pollMs, leaseMs: this.#leaseMs, ttlMs: this.#ttlMs };
-    for (const name of ['pollMs', 'leaseMs', 'ttlMs'] as const) checkMs(durations, name, 1);
+    checkMs({ pollMs: this.#pollMs, leaseMs: this.#leaseMs, ttlMs: this.#ttlMs }, 1);
     this.#runner = new ScriptRunner(options.client, {
       clock: options.clock ?? systemClock,
       commandTimeoutMs: options.commandTimeoutMs ?? 1_000,
