@@ -1,6 +1,6 @@
 import { trace } from '@opentelemetry/api';
 import { telemetryOf } from '@partner-print/client/telemetry';
-import { type Clock, systemClock } from '@partner-print/openapi/wire';
+import { type Clock, quietly, systemClock } from '@partner-print/openapi/wire';
 import { createCoalescer } from './coalesce.ts';
 import { checkOptions, type HandlerStage, type OrderUpdatedHandlerOptions } from './options.ts';
 import type { Order } from './order.ts';
@@ -37,20 +37,6 @@ const NO_STORE = { 'cache-control': 'no-store' };
 
 function answer(status: number, code: string, message: string, extra?: { errors?: CallbackError[] }) {
   return new Response(JSON.stringify({ code, message, ...extra }), { status, headers: JSON_HEADERS });
-}
-
-/**
- * Calls a hook, keeping its failure away from the answer, whether it throws or returns a promise that
- * rejects (an `async` hook): left unhandled, that rejection would end a Node.js process by default.
- */
-function quietly(hook: () => unknown): void {
-  try {
-    const result = hook();
-    if (typeof (result as PromiseLike<unknown> | undefined)?.then === 'function')
-      Promise.resolve(result).catch(() => {});
-  } catch {
-    // A failing hook must not change the answer.
-  }
 }
 
 /**

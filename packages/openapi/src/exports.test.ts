@@ -34,6 +34,7 @@ describe('exports (the README documents each)', () => {
       'isV1CredentialHeader: function',
       'overdue: function',
       'parseRetryAfter: function',
+      'quietly: function',
       'referencePattern: function',
       'referencePrefixOf: function',
       'sha256Hex: function',

@@ -1,3 +1,4 @@
+import { quietly } from '@partner-print/openapi/wire';
 import type { Composition, Render, Rendertokens } from './types.ts';
 
 /** What `onProgress` hears, in order, during one `renderMockup`. */
@@ -40,22 +41,8 @@ export type WarningCode =
 
 export type ProgressListener = (event: RenderProgressEvent) => void;
 
-/**
- * Calls `listener` with `event`, keeping its failure away from the render: a throw, or the rejection of the
- * promise an `async` listener returns (left unhandled, that would end a Node.js process by default).
- */
-export function hear<E>(listener: ((event: E) => unknown) | undefined, event: E): void {
-  try {
-    const result = listener?.(event);
-    if (typeof (result as PromiseLike<unknown> | undefined)?.then === 'function')
-      Promise.resolve(result).catch(() => {});
-  } catch {
-    // a listener's failure is its own
-  }
-}
-
 /** Calls the listener, and keeps its mistakes away from the render. */
 export function emitter(listener: ProgressListener | undefined): ProgressListener {
   if (!listener) return () => {};
-  return (event) => hear(listener, event);
+  return (event) => quietly(() => listener(event));
 }

@@ -1,10 +1,10 @@
 import { PartnerPrintError, RendertokenLimitError } from '@partner-print/client';
-import { sha256Hex } from '@partner-print/openapi/wire';
+import { quietly, sha256Hex } from '@partner-print/openapi/wire';
 import type { RenderClient } from './api.ts';
 import { type RenderStore, renderCacheKey } from './cache.ts';
 import { referenceQuery, resolveComposition } from './composition.ts';
 import { type CallContext, callContext, checkConcurrency, type RenderOptions } from './context.ts';
-import { hear, type ProgressListener, type RenderProgressEvent } from './events.ts';
+import type { ProgressListener, RenderProgressEvent } from './events.ts';
 import { produce, type RenderMockupOptions, type RenderMockupResult } from './render.ts';
 import { nextRendertokenReset } from './reset.ts';
 import { stateOf } from './state.ts';
@@ -240,7 +240,7 @@ async function batchOf(
   trace: BatchTrace | undefined,
 ): Promise<RenderManyOutcome> {
   const state = stateOf(client);
-  const notify = (event: BatchProgressEvent) => hear(options.onProgress, event);
+  const notify = (event: BatchProgressEvent) => quietly(() => options.onProgress?.(event));
   const concurrency = checkConcurrency(options.concurrency, 4);
   const base = callContext(state.store, { ...options, onProgress: undefined });
   const batch = await planWith(client, jobs, base, concurrency);

@@ -8,7 +8,8 @@ import {
   telemetryOf,
   telemetryScope,
 } from '@partner-print/client/telemetry';
-import { hear, type ProgressListener, type RenderProgressEvent } from './events.ts';
+import { quietly } from '@partner-print/openapi/wire';
+import type { ProgressListener, RenderProgressEvent } from './events.ts';
 
 /** The option a call follows: its own, else the one its client was made with, else the global providers. */
 export function telemetryFor(
@@ -76,7 +77,7 @@ export function traceMockup<T>(
     run((event) => {
       if (event.type === 'tokens' && tokens) tokens.value = event.rendertokens.remaining;
       if (span.isRecording()) span.addEvent(`partner_print.render.${event.type}`, attributesOf(event));
-      hear(listener, event);
+      quietly(() => listener?.(event));
     }),
   );
 }
