@@ -1,5 +1,6 @@
 import type { CombinedOrderRequest } from '@partner-print/openapi';
 import { describe, expect, it } from 'vitest';
+import { unhandledDuring } from '../../../test-utils/unhandled.ts';
 import { BASE, fakeFetch, JPEG, json, KEY, OPS, PNG, testClock } from '../test/fake.ts';
 import { type CoreOptions, createCore } from './client.ts';
 import { MIGRATION_GUIDE } from './config.ts';
@@ -181,6 +182,45 @@ describe('errors', () => {
     expect(error).toBeInstanceOf(RendertokenLimitError);
     expect(error.resetsAt?.getTime()).toBe(clock.now() + 3_600_000);
     expect(seen).toHaveLength(1); // waiting for the weekly reset inside a call is pointless
+  });
+});
+
+describe('hooks and logger that fail', () => {
+  it('change nothing of the call, whether they throw or reject (async), and leave no unhandled rejection', async () => {
+    // An unhandled rejection ends a Node.js process by default: an async hook would take the program down.
+    const heard: string[] = [];
+    const unhandled = await unhandledDuring(async () => {
+      const { client, seen } = setup(
+        (_, n) => (n < 2 ? json({}, 503) : json({ orders: [], nextCursor: null })),
+        {
+          hooks: {
+            request: () => {
+              heard.push('request');
+              throw new Error('hook down');
+            },
+            response: async () => {
+              heard.push('response');
+              throw new Error('async hook down');
+            },
+            retry: async () => {
+              heard.push('retry');
+              throw new Error('async hook down');
+            },
+          },
+          logger: {
+            debug: async () => {
+              heard.push('debug');
+              throw new Error('async logger down');
+            },
+          },
+          logLevel: 'debug',
+        },
+      );
+      await expect(client.get('/orders')).resolves.toEqual({ orders: [], nextCursor: null });
+      expect(seen).toHaveLength(2);
+    });
+    expect(heard).toEqual(expect.arrayContaining(['request', 'response', 'retry', 'debug']));
+    expect(unhandled).toEqual([]);
   });
 });
 

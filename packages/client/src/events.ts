@@ -1,4 +1,4 @@
-import { V2_SECRET_KEY_HEADER } from '@partner-print/openapi/wire';
+import { quietly, V2_SECRET_KEY_HEADER } from '@partner-print/openapi/wire';
 import type { PartnerPrintError } from './errors.ts';
 import { REDACTED, redactSecret } from './redact.ts';
 
@@ -56,15 +56,17 @@ const LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 export function loggerHooks(logger: Logger, level: LogLevel = 'info'): Hooks {
   const min = LEVELS.indexOf(level);
   const fieldsFirst = takesFieldsFirst(logger);
-  const log = (at: LogLevel, message: string, e: ClientEvent) => {
+  // What the logger's method returns is handed back: the emitter catches an async logger's rejection.
+  const log = (at: LogLevel, message: string, e: ClientEvent): unknown => {
     if (LEVELS.indexOf(at) < min) return;
     const write = logger[at];
     if (!write) return;
     const { headers: _, error, ...rest } = e;
     const fields = { ...rest, ...(error && { error: error.name, code: error.code }) };
     // A method call: pino's and winston's methods need their logger as `this`.
-    if (fieldsFirst) Reflect.apply(write, logger, [fields, message]);
-    else write.call(logger, message, fields);
+    return fieldsFirst
+      ? Reflect.apply(write, logger, [fields, message])
+      : write.call(logger, message, fields);
   };
   const name = (e: ClientEvent) => e.operation ?? `${e.method} ${e.url}`;
   const ms = (n: number | undefined) => (n === undefined ? '?' : `${Math.round(n)} ms`);
@@ -105,11 +107,8 @@ export function createEmitter(
     const headers = new Headers(req.headers);
     if (headers.has(V2_SECRET_KEY_HEADER)) headers.set(V2_SECRET_KEY_HEADER, REDACTED);
     const event = redactSecret({ method: req.method, url: req.url, ...fields }, secret);
+    // A failing hook or logger, a throw or an async one's rejection, must not change the outcome of a request.
     for (const target of targets)
-      try {
-        target[name]?.({ ...event, headers: redactSecret(headers, secret) });
-      } catch {
-        // A failing hook or logger must not change the outcome of a request.
-      }
+      quietly(() => target[name]?.({ ...event, headers: redactSecret(headers, secret) }));
   };
 }

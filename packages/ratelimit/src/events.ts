@@ -1,3 +1,4 @@
+import { quietly } from '@partner-print/openapi/wire';
 import type { PolicySpec } from './routes.ts';
 
 export interface SchedulerEvents {
@@ -53,12 +54,7 @@ export class Emitter {
   emit<E extends SchedulerEvent>(event: E, payload: SchedulerEvents[E]): void {
     const set = this.listeners.get(event);
     if (!set) return;
-    for (const listener of set) {
-      try {
-        (listener as Listener<E>)(payload);
-      } catch {
-        // A listener's failure must not break scheduling.
-      }
-    }
+    // A listener's failure (a throw, or an async one's rejection) must not break scheduling.
+    for (const listener of set) quietly(() => (listener as Listener<E>)(payload));
   }
 }

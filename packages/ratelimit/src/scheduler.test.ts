@@ -396,6 +396,25 @@ describe('createScheduler', () => {
     );
   });
 
+  it('keeps a listener that rejects (an async one) from scheduling and from going unhandled', async () => {
+    // An unhandled rejection ends a Node.js process by default: the program would go down with its listener.
+    const heard: string[] = [];
+    const unhandled = await unhandledDuring(async () => {
+      const clock = virtualClock();
+      const api = createTokenBucketApi({ policies: { default: { q: 10, w: 10 } }, now: clock.now });
+      const scheduler = createScheduler({ fetch: api.fetch, clock });
+      for (const event of ['queued', 'admitted'] as const)
+        scheduler.on(event, async () => {
+          heard.push(event);
+          throw new Error('listener down');
+        });
+      const answers = await Promise.all([1, 2].map(() => scheduler.fetch(`${BASE}/orders`, { headers })));
+      expect(answers.map((r) => r.status)).toEqual([200, 200]);
+    });
+    expect(heard).toContain('admitted');
+    expect(unhandled).toEqual([]);
+  });
+
   it('rejects queued requests with their reason and leaves no unhandled rejection on the way', async () => {
     // A queued request keeps only its promise's resolve (one closure fewer per request): a failure settles
     // it with a rejected promise, which must reach the caller as the reason itself and nowhere else.

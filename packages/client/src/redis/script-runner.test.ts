@@ -1,5 +1,6 @@
 import { systemClock } from '@partner-print/openapi/wire';
 import { afterEach, describe, expect, it } from 'vitest';
+import { unhandledDuring } from '../../../../test-utils/unhandled.ts';
 import { type RedisAvailabilityEvent, type RedisScriptClient, ScriptRunner } from './script-runner.ts';
 
 /** A client whose EVALSHA calls wait until the test answers or fails them. */
@@ -85,5 +86,28 @@ describe('ScriptRunner', () => {
     calls[1]?.resolve(7);
     expect(await later).toBe(7);
     expect(events.map((e) => e.type)).toEqual(['redis-unavailable', 'redis-recovered']);
+  });
+
+  it('keeps an onEvent that rejects (an async listener) from going unhandled', async () => {
+    // An unhandled rejection ends a Node.js process by default: the fleet would go down with its listener.
+    let heard = 0;
+    const unhandled = await unhandledDuring(async () => {
+      const { client, calls } = heldClient();
+      const runner = new ScriptRunner(client, {
+        clock: systemClock,
+        commandTimeoutMs: 60_000,
+        retryMs: 1_000,
+        onEvent: async () => {
+          heard++;
+          throw new Error('listener down');
+        },
+      });
+      const failing = runner.run('return 1', ['k'], []);
+      await settleTicks();
+      calls[0]?.reject(new Error('read ECONNRESET'));
+      await expect(failing).rejects.toThrow();
+    });
+    expect(heard).toBe(1);
+    expect(unhandled).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { type Clock, overdue } from '@partner-print/openapi/wire';
+import { type Clock, overdue, quietly } from '@partner-print/openapi/wire';
 import { ConfigurationError, TimeoutError } from '../errors.ts';
 
 /**
@@ -90,11 +90,7 @@ export class ScriptRunner {
   }
 
   #emit(event: RedisAvailabilityEvent): void {
-    try {
-      this.#options.onEvent?.(event);
-    } catch {
-      // a listener's failure is its own
-    }
+    quietly(() => this.#options.onEvent?.(event));
   }
 
   async #eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown> {
