@@ -383,7 +383,7 @@ export function transformWithSecrets(
   options: CodeOptions = {},
 ): TransformResult & { secrets: string[] } {
   try {
-    return rewrite(text, file, options);
+    return { secrets: [], ...rewrite(text, file, options) };
   } catch (e) {
     // A file this tool fails on (a syntax it mishandles, a tree too deep to reprint) is reported and left
     // as it is; the run goes on with the other files.
@@ -399,17 +399,18 @@ export function transformWithSecrets(
   }
 }
 
-function rewrite(text: string, file: string, options: CodeOptions): TransformResult & { secrets: string[] } {
+/** The file rewritten; the keys written out in it once it was parsed (none before). */
+function rewrite(text: string, file: string, options: CodeOptions): TransformResult & { secrets?: string[] } {
   if (!mayHoldV1(text)) {
     const error = checkParses(text, file);
-    return { file, output: text, changed: false, findings: [], ...(error ? { error } : {}), secrets: [] };
+    return { file, output: text, changed: false, findings: [], ...(error ? { error } : {}) };
   }
   let ast: Ast;
   try {
     ast = parseSource(text, file);
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
-    return { file, output: text, changed: false, findings: [], error: `does not parse: ${msg}`, secrets: [] };
+    return { file, output: text, changed: false, findings: [], error: `does not parse: ${msg}` };
   }
   const index = indexTree(ast.program);
   const b = new Bindings(index.nodes, index.links);
