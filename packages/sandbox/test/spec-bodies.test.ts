@@ -8,8 +8,10 @@ import { type Json, resolve } from './spec-walk.ts';
 /**
  * The sandbox against the spec, generated from the spec: for every JSON request body, the smallest body its
  * schema allows (required fields only, references filled with ones that exist) is accepted with 200; for
- * every required field, the same body without it and with a value of another type are refused with a 4xx
- * `{ code, message }`. Ajv on the spec confirms each body is what it is meant to be (allowed or forbidden).
+ * every required field, the same body without it, with `null` and with a value of another type are refused with
+ * a 4xx `{ code, message }`. Ajv on the spec confirms each body is what it is meant to be (allowed or forbidden).
+ * Every optional field the body's objects may carry is tried as `null` and as another type too, and the spec's
+ * verdict decides: allowed is accepted with 200, forbidden refused with a 4xx (`null` is not "left out").
  */
 type Refs = Record<string, string>;
 type Path = (string | number)[];
@@ -86,6 +88,29 @@ function requiredFields(schema: Json, value: unknown, choice: number, at: Path =
   ]);
 }
 
+/**
+ * Every optional field the body's objects may carry (`false` ones, which must be absent, left out), at each
+ * object the value holds (arrays: their first item). Values the spec forbids there are refused like required
+ * fields' ones.
+ */
+function optionalFields(schema: Json, value: unknown, choice: number, at: Path = []): [Path, Json][] {
+  const s = flat(schema);
+  if (Array.isArray(s.oneOf))
+    return optionalFields(s.oneOf[choice % s.oneOf.length] as Json, value, choice, at);
+  if (Array.isArray(value))
+    return value.length ? optionalFields(s.items as Json, value[0], choice, [...at, 0]) : [];
+  if (typeof value !== 'object' || value === null) return [];
+  const props = (s.properties ?? {}) as Record<string, Json>;
+  const required = (s.required as string[] | undefined) ?? [];
+  const own = Object.keys(props)
+    .filter((k) => !required.includes(k) && (props[k] as unknown) !== false)
+    .map((k): [Path, Json] => [[...at, k], props[k]!]);
+  const nested = Object.keys(value as Json)
+    .filter((k) => props[k] !== undefined && (props[k] as unknown) !== false)
+    .flatMap((k) => optionalFields(props[k]!, (value as Json)[k], choice, [...at, k]));
+  return [...own, ...nested];
+}
+
 /** A value of another JSON type than the schema's. */
 function otherType(schema: Json): unknown {
   const s = flat(schema);
@@ -148,7 +173,7 @@ describe('the sandbox accepts what the spec allows and refuses what it forbids (
         expect(accepted.status, await accepted.clone().text()).toBe(200);
 
         for (const [field, fieldSchema] of requiredFields(schema, body, choice)) {
-          for (const to of [undefined, otherType(fieldSchema)]) {
+          for (const to of [undefined, null, otherType(fieldSchema)]) {
             const wrong = changed(minimal(schema, await existing(s), choice), field, to);
             expect(valid(wrong), `${field.join('.')} → ${JSON.stringify(to)}`).toBe(false);
             const res = await s.a.post(path, wrong);
@@ -158,6 +183,36 @@ describe('the sandbox accepts what the spec allows and refuses what it forbids (
             await expectErrorBody(res, what);
           }
         }
+      });
+    }
+  }
+
+  for (const { path, schema, valid } of operations) {
+    for (let choice = 0; choice < alternatives(schema); choice++) {
+      if (optionalFields(schema, minimal(schema, {}, choice), choice).length === 0) continue;
+      it(`POST ${path}: each optional field as null or another type${choice ? ` (alternative ${choice + 1})` : ''}`, async () => {
+        const s = setup({ rateLimits: false });
+        const refs = await existing(s);
+        const body = minimal(schema, refs, choice);
+        const fields = optionalFields(schema, body, choice);
+        // Every disagreement at once: the field, the value, the spec's verdict and the sandbox's answer.
+        const disagreements: string[] = [];
+        for (const [field, fieldSchema] of fields) {
+          for (const to of [null, otherType(fieldSchema)]) {
+            const wrong = changed(body, field, to);
+            const allowed = valid(wrong);
+            const res = await s.a.post(path, wrong);
+            const refused = res.status >= 400 && res.status < 500;
+            if (refused) await expectErrorBody(res, field.join('.'));
+            if (allowed ? res.status !== 200 : !refused) {
+              const verdict = allowed ? 'allows' : 'forbids';
+              disagreements.push(
+                `${field.join('.')} as ${JSON.stringify(to)}: the spec ${verdict} it, the sandbox answers ${res.status}`,
+              );
+            }
+          }
+        }
+        expect(disagreements).toEqual([]);
       });
     }
   }
