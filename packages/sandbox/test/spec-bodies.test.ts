@@ -88,27 +88,43 @@ function requiredFields(schema: Json, value: unknown, choice: number, at: Path =
   ]);
 }
 
+type Field = { path: Path; schema: Json; required: boolean };
+
 /**
- * Every optional field the body's objects may carry (`false` ones, which must be absent, left out), at each
- * object the value holds (arrays: their first item). Values the spec forbids there are refused like required
- * fields' ones.
+ * Every field the body's objects may carry (`false` ones, which must be absent, left out), at each object the
+ * value holds (arrays: their first item).
  */
-function optionalFields(schema: Json, value: unknown, choice: number, at: Path = []): [Path, Json][] {
+function everyField(schema: Json, value: unknown, choice: number, at: Path = []): Field[] {
   const s = flat(schema);
-  if (Array.isArray(s.oneOf))
-    return optionalFields(s.oneOf[choice % s.oneOf.length] as Json, value, choice, at);
+  if (Array.isArray(s.oneOf)) return everyField(s.oneOf[choice % s.oneOf.length] as Json, value, choice, at);
   if (Array.isArray(value))
-    return value.length ? optionalFields(s.items as Json, value[0], choice, [...at, 0]) : [];
+    return value.length ? everyField(s.items as Json, value[0], choice, [...at, 0]) : [];
   if (typeof value !== 'object' || value === null) return [];
   const props = (s.properties ?? {}) as Record<string, Json>;
   const required = (s.required as string[] | undefined) ?? [];
-  const own = Object.keys(props)
-    .filter((k) => !required.includes(k) && (props[k] as unknown) !== false)
-    .map((k): [Path, Json] => [[...at, k], props[k]!]);
-  const nested = Object.keys(value as Json)
-    .filter((k) => props[k] !== undefined && (props[k] as unknown) !== false)
-    .flatMap((k) => optionalFields(props[k]!, (value as Json)[k], choice, [...at, k]));
+  const known = Object.keys(props).filter((k) => (props[k] as unknown) !== false);
+  const own = known.map((k) => ({ path: [...at, k], schema: props[k]!, required: required.includes(k) }));
+  const nested = known
+    .filter((k) => k in (value as Json))
+    .flatMap((k) => everyField(props[k]!, (value as Json)[k], choice, [...at, k]));
   return [...own, ...nested];
+}
+
+const optionalFields = (schema: Json, value: unknown, choice: number) =>
+  everyField(schema, value, choice).filter((f) => !f.required);
+
+/**
+ * Values at the edges of a field's size: a plain string (no pattern, enum or reference) at its `maxLength` and
+ * one over it, or 2000 characters when the spec sets no maximum; an integer at its `maximum` and one over it.
+ */
+function edges(schema: Json): unknown[] {
+  const s = flat(schema);
+  if (s.type === 'string' && !s.pattern && !s.enum && !s['x-reference-prefix']) {
+    const max = s.maxLength === undefined ? undefined : Number(s.maxLength);
+    return max === undefined ? ['x'.repeat(2000)] : ['x'.repeat(max), 'x'.repeat(max + 1)];
+  }
+  if (s.type === 'integer' && s.maximum !== undefined) return [Number(s.maximum), Number(s.maximum) + 1];
+  return [];
 }
 
 /** A value of another JSON type than the schema's. */
@@ -197,7 +213,7 @@ describe('the sandbox accepts what the spec allows and refuses what it forbids (
         const fields = optionalFields(schema, body, choice);
         // Every disagreement at once: the field, the value, the spec's verdict and the sandbox's answer.
         const disagreements: string[] = [];
-        for (const [field, fieldSchema] of fields) {
+        for (const { path: field, schema: fieldSchema } of fields) {
           for (const to of [null, otherType(fieldSchema)]) {
             const wrong = changed(body, field, to);
             const allowed = valid(wrong);
@@ -208,6 +224,36 @@ describe('the sandbox accepts what the spec allows and refuses what it forbids (
               const verdict = allowed ? 'allows' : 'forbids';
               disagreements.push(
                 `${field.join('.')} as ${JSON.stringify(to)}: the spec ${verdict} it, the sandbox answers ${res.status}`,
+              );
+            }
+          }
+        }
+        expect(disagreements).toEqual([]);
+      });
+    }
+  }
+
+  for (const { path, schema, valid } of operations) {
+    for (let choice = 0; choice < alternatives(schema); choice++) {
+      const sized = everyField(schema, minimal(schema, {}, choice), choice).filter(
+        (f) => edges(f.schema).length,
+      );
+      if (sized.length === 0) continue;
+      it(`POST ${path}: each string and integer field at the edges of its size${choice ? ` (alternative ${choice + 1})` : ''}`, async () => {
+        const s = setup({ rateLimits: false });
+        const disagreements: string[] = [];
+        for (const { path: field, schema: fieldSchema } of sized) {
+          for (const to of edges(fieldSchema)) {
+            // Fresh references each time: an accepted claim holds its shipment's quantity.
+            const body = changed(minimal(schema, await existing(s), choice), field, to);
+            const allowed = valid(body);
+            const res = await s.a.post(path, body);
+            const refused = res.status >= 400 && res.status < 500;
+            if (allowed ? res.status !== 200 : !refused) {
+              const size = typeof to === 'string' ? `${to.length} characters` : String(to);
+              const verdict = allowed ? 'allows' : 'forbids';
+              disagreements.push(
+                `${field.join('.')} of ${size}: the spec ${verdict} it, the sandbox answers ${res.status} ${await res.text()}`,
               );
             }
           }
