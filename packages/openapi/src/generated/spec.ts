@@ -2509,9 +2509,9 @@ export const spec: OpenApiDocument = {
         }
       },
       "ErrorCompositionGone": {
-        "summary": "Combination no longer available (body not documented; illustrative)",
+        "summary": "Combination no longer available (body not documented; the sandbox's code)",
         "value": {
-          "code": "gone",
+          "code": "composition_unavailable",
           "message": "This composition is no longer available."
         }
       },
