@@ -262,4 +262,35 @@ describe('the sandbox accepts what the spec allows and refuses what it forbids (
       });
     }
   }
+
+  it('one evidence reference twice in a list: the spec forbids it, as the sandbox refuses it', async () => {
+    const s = setup({ rateLimits: false });
+    const refs = await existing(s);
+    const twice = [refs.Evidence, refs.Evidence];
+    const bodies: Array<[string, Json]> = [
+      ['/claim-package-missing', { claim: { shipmentReference: refs.Shipment, evidenceReferences: twice } }],
+      [
+        '/claim-item-issues',
+        {
+          claim: {
+            shipmentReference: refs.Shipment,
+            orderReference: refs.Order,
+            claimlines: [
+              {
+                orderlineIndex: 0,
+                quantity: 1,
+                claimcategoryReference: refs.Claimcategory,
+                evidenceReferences: twice,
+              },
+            ],
+          },
+        },
+      ],
+    ];
+    for (const [path, body] of bodies) {
+      const res = await s.a.post(path, body);
+      expect(await res.json(), path).toMatchObject({ code: 'evidence_in_use' });
+      expect(operations.find((o) => o.path === path)!.valid(body), path).toBe(false);
+    }
+  });
 });

@@ -997,7 +997,7 @@ export interface components {
          * @example Evidence_OK76PN1WG96TRTXLE0U8HOK9B1
          */
         EvidenceReference: `Evidence_${string}`;
-        /** @description Evidence references from `POST /evidence`, 0 to 3 entries. */
+        /** @description Evidence references from `POST /evidence`, 0 to 3 entries, each once (a sandbox assumption). */
         EvidenceReferences: [
         ] | [
             components["schemas"]["EvidenceReference"]

@@ -3962,8 +3962,9 @@ export const spec: OpenApiDocument = {
       },
       "EvidenceReferences": {
         "type": "array",
-        "description": "Evidence references from `POST /evidence`, 0 to 3 entries.",
+        "description": "Evidence references from `POST /evidence`, 0 to 3 entries, each once (a sandbox assumption).",
         "maxItems": 3,
+        "uniqueItems": true,
         "items": {
           "$ref": "#/components/schemas/EvidenceReference"
         }
