@@ -1,6 +1,6 @@
 import { spec } from '@partner-print/openapi';
 import { describe, expect, it } from 'vitest';
-import { json } from './contract.ts';
+import { json, operations } from './contract.ts';
 import { setup } from './fixtures.ts';
 import { type Json, resolve } from './spec-walk.ts';
 
@@ -124,5 +124,37 @@ describe('error examples of the spec', () => {
     expect(exampleCodes('/lookup-composition', '404')).toEqual([(await json<Err>(missing)).code]);
     expect(exampleCodes('/lookup-composition', '410')).toEqual([(await json<Err>(gone)).code]);
     expect(exampleCodes('/rendertokens', '401')).toEqual([(await json<Err>(unauthorized)).code]);
+  });
+});
+
+describe('rate-limit buckets', () => {
+  it('every operation spends the buckets its x-rate-limit-buckets names, as X-RateLimit-Policy shows', async () => {
+    const { sandbox } = setup();
+    const disagreements: string[] = [];
+    for (const op of operations) {
+      const path = op.template.replace(/\{(\w+)\}/g, (_, name: string) =>
+        name === 'filename'
+          ? 'front.png'
+          : `${name.charAt(0).toUpperCase()}${name.slice(1).replace(/Reference$/, '')}_${'0'.repeat(26)}`,
+      );
+      const upload = op.id === 'uploadImage' || op.id === 'uploadEvidence';
+      const res = await sandbox.fetch(`${sandbox.baseUrl}${path}`, {
+        method: op.method,
+        headers: {
+          'X-Service-Secret-Key': sandbox.keys.primary,
+          'Content-Type': upload ? 'application/octet-stream' : 'application/json',
+        },
+        body: op.method === 'POST' ? '{}' : undefined,
+      });
+      const policy = res.headers.get('x-ratelimit-policy') ?? '';
+      const spent = [...policy.matchAll(/"([a-z]+)"/g)].map((m) => m[1]).sort();
+      const documented = [...((op.op['x-rate-limit-buckets'] as string[] | undefined) ?? [])].sort();
+      if (spent.join() !== documented.join()) {
+        disagreements.push(
+          `${op.id} (${res.status}): spec ${documented.join('+')}, sandbox ${spent.join('+')}`,
+        );
+      }
+    }
+    expect(disagreements).toEqual([]);
   });
 });
