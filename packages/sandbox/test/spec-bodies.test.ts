@@ -293,4 +293,24 @@ describe('the sandbox accepts what the spec allows and refuses what it forbids (
       expect(operations.find((o) => o.path === path)!.valid(body), path).toBe(false);
     }
   });
+
+  for (const { path, schema } of operations) {
+    it(`POST ${path}: a body under a content type the spec does not declare is refused with 415`, async () => {
+      const s = setup({ rateLimits: false });
+      const text = JSON.stringify(minimal(schema, await existing(s), 0));
+      const send = (body: BodyInit, type?: string) =>
+        s.a.raw(path, { method: 'POST', body, headers: type ? { 'Content-Type': type } : {} });
+      // A string body without a Content-Type goes out as text/plain (fetch's default); bytes go out without one.
+      const answers = [
+        await send(text),
+        await send(new TextEncoder().encode(text)),
+        await send(text, 'application/x-www-form-urlencoded'),
+      ];
+      for (const res of answers) {
+        expect(res.status).toBe(415);
+        expect(await res.json()).toMatchObject({ code: 'unsupported_content_type' });
+      }
+      expect((await send(text, 'Application/JSON; charset=utf-8')).status).toBe(200);
+    });
+  }
 });
