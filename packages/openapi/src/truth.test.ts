@@ -179,6 +179,17 @@ describe('6. where the reference decides nothing, the spec states what the sandb
     expect(address.description).toMatch(/assumption/);
   });
 
+  test('address fields are at most 255 characters and orderline quantities at most 100,000, said so', () => {
+    const address = schemas.Address!;
+    for (const field of Object.values(address.properties as Record<string, Json>)) {
+      expect(field.maxLength).toBe(255);
+    }
+    expect(address.description).toMatch(/maxLength/);
+    const quantity = (schemas.OrderlineRequest!.properties as Record<string, Json>).quantity!;
+    expect([quantity.minimum, quantity.maximum]).toEqual([1, 100000]);
+    expect(quantity.description).toMatch(/sandbox's assumption/);
+  });
+
   test('dropshipMinimalShippingLevel is open, with tracked known; combined orders carry no address', () => {
     const level = branch('DropshipOrderRequest').dropshipMinimalShippingLevel!;
     expect(level.anyOf).toEqual([{ type: 'string', enum: ['tracked'] }, { type: 'string' }]);

@@ -16,7 +16,8 @@ const DOWNLOAD_PATH = /^\/v2\/(?:renders\/[^/]+\/(?:media|thumbnail)|products\/[
 
 function bucketsFor(method: string, path: string): readonly PolicyName[] {
   if (method === 'POST' && (path === '/v2/images' || path === '/v2/evidence')) return UPLOADS;
-  if (method === 'GET' && DOWNLOAD_PATH.test(path)) return DOWNLOADS;
+  // A HEAD is its GET without the body: it spends the same buckets.
+  if ((method === 'GET' || method === 'HEAD') && DOWNLOAD_PATH.test(path)) return DOWNLOADS;
   return DEFAULT_ONLY;
 }
 

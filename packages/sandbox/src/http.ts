@@ -50,8 +50,20 @@ export function notFound(c: Ctx, what: Uncapitalize<Prefix>): Response {
   return fail(c, 404, 'not_found', `No ${what} with this reference exists in your organization`);
 }
 
-/** Reads a JSON body `{ <wrapper>: {...} }` (at most MAX_JSON_BODY_BYTES) and returns the wrapped object. */
+/** 415 `unsupported_content_type` unless the request's media type (parameters aside) is `expected`. */
+export function wrongMediaType(c: Ctx, expected: string): Response | undefined {
+  const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type === expected) return undefined;
+  return fail(c, 415, 'unsupported_content_type', `Send the body with Content-Type: ${expected}`);
+}
+
+/**
+ * Reads a JSON body `{ <wrapper>: {...} }` (at most MAX_JSON_BODY_BYTES) and returns the wrapped object. The spec
+ * declares `application/json` only: a body under another type, or none, is 415 (as uploads under another type).
+ */
 export async function readWrapped(c: Ctx, wrapper: string): Promise<Record<string, unknown> | Response> {
+  const wrong = wrongMediaType(c, 'application/json');
+  if (wrong) return wrong;
   const read = await readLimited(c.req.raw, MAX_JSON_BODY_BYTES);
   if (read.kind === 'too_large') return fail(c, 413, 'payload_too_large', tooLargeMessage(read.limit));
   let body: unknown;

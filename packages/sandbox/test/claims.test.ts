@@ -402,6 +402,8 @@ describe('POST /claim-item-issues', () => {
       [s.post([s.line({ evidenceReferences: 'Evidence_x' })]), 'invalid_request'],
       [s.post([7]), 'invalid_request'],
       [s.post([s.line()], { comment: 5 }), 'invalid_request'],
+      // The spec types comment as a string, not nullable: null is not "no comment" (leave it out).
+      [s.post([s.line()], { comment: null }), 'invalid_request'],
       [s.post([s.line()], { orderReference: other.orderReference }), 'shipment_order_mismatch'],
       [s.post([s.line()], { orderReference: 'Order_00000000000000000000000000' }), 'unknown_order'],
       [s.post([s.line()], { orderReference: 'x' }), 'invalid_reference'],

@@ -158,6 +158,33 @@ describe('POST /orders', () => {
       dropship(() => ({ dropshipAddress: { ...address, planet: 'Mars' } })),
       'invalid_address',
     ],
+    // The spec types these fields as strings, not nullable: null is refused, not read as "left out".
+    ['a null custom identifier', combined(() => ({ customIdentifier: null })), 'invalid_custom_identifier'],
+    [
+      'a null address field',
+      dropship(() => ({ dropshipAddress: { ...address, streetname: null } })),
+      'invalid_address',
+    ],
+    [
+      'an address of null fields only',
+      dropship(() => ({ dropshipAddress: { city: null } })),
+      'invalid_address',
+    ],
+    [
+      'a null shipping level',
+      dropship(() => ({ dropshipMinimalShippingLevel: null })),
+      'invalid_shipping_level',
+    ],
+    ['a null image reference on a print product', withLine({ imageReference: null }), 'invalid_reference'],
+    [
+      'a null image reference on a non-print product',
+      combined((s, img) => ({
+        orderlines: [line(s, img, { productReference: s.seed.products.nonPrint, imageReference: null })],
+      })),
+      'unexpected_image_reference',
+    ],
+    ['a legacySku that is not a string', withLine({ legacySku: 12345 }), 'invalid_request'],
+    ['a null legacySku', withLine({ legacySku: null }), 'invalid_request'],
   ];
   for (const [name, build, code] of cases) {
     it(`refuses ${name} with 422 ${code}`, async () => {

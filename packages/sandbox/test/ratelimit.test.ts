@@ -21,6 +21,18 @@ describe('rate limits', () => {
     expect(unauthenticated.headers.has('x-ratelimit')).toBe(false);
   });
 
+  it('a HEAD of a download spends the downloads bucket like its GET (it is the GET without the body)', async () => {
+    const { sandbox, seed } = setup();
+    const url = `${sandbox.baseUrl}/products/${seed.products.print}/media/front.png`;
+    const headers = { 'X-Service-Secret-Key': sandbox.keys.primary };
+    const head = await sandbox.fetch(url, { method: 'HEAD', headers });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('x-ratelimit-policy')).toBe(
+      '"default";q=3000;w=60, "downloads";q=100000;w=86400',
+    );
+    expect(head.headers.get('x-ratelimit')).toBe('"default";r=2999;t=0, "downloads";r=99999;t=0');
+  });
+
   it('answers 429 rate_limited with Retry-After and both headers when a bucket is empty; it refills continuously', async () => {
     const { a, sandbox } = setup({ rateLimits: { default: { q: 3, w: 60 } } });
     for (let i = 0; i < 3; i++) expect((await a.get('/claimcategories')).status).toBe(200);

@@ -1,6 +1,8 @@
+import { spec } from '@partner-print/openapi';
 import { describe, expect, it } from 'vitest';
-import { json } from './contract.ts';
+import { json, operations } from './contract.ts';
 import { setup } from './fixtures.ts';
+import { type Json, resolve } from './spec-walk.ts';
 
 type Err = { code: string; message: string };
 const address = { firstname: 'Ada', city: 'Amsterdam', countryCode: 'NL' };
@@ -98,5 +100,61 @@ describe('order rules where spec and sandbox agree', () => {
         dropshipMinimalShippingLevel: 'express',
       }),
     ).rejects.toThrow(/422 .*invalid_shipping_level/);
+  });
+});
+
+/** The `code`s of the error examples the spec shows for one response of an operation. */
+function exampleCodes(path: string, status: string): string[] {
+  const op = (spec.paths as Record<string, Json>)[path]!.get as Json;
+  const [response] = resolve((op.responses as Json)[status] as Json, '');
+  const examples = ((response.content as Json)['application/json'] as Json).examples as Json;
+  return Object.values(examples).map((e) => (resolve(e as Json, '')[0].value as Json).code as string);
+}
+
+describe('error examples of the spec', () => {
+  it('show the codes the sandbox answers on lookupComposition 404 and 410 and on 401', async () => {
+    const { a, seed } = setup();
+    const q = (s: string, p: string, v: string) =>
+      `/lookup-composition?sceneReference=${s}&productReference=${p}&perspectiveReference=${v}`;
+    const m = seed.missingCombination;
+    const missing = await a.get(q(m.sceneReference, m.productReference, m.perspectiveReference));
+    const gone = await a.get(q(seed.scenes.lifestyle, seed.products.print, seed.perspectives.lifestyleWide));
+    const unauthorized = await a.get('/rendertokens', null);
+    expect([missing.status, gone.status, unauthorized.status]).toEqual([404, 410, 401]);
+    expect(exampleCodes('/lookup-composition', '404')).toEqual([(await json<Err>(missing)).code]);
+    expect(exampleCodes('/lookup-composition', '410')).toEqual([(await json<Err>(gone)).code]);
+    expect(exampleCodes('/rendertokens', '401')).toEqual([(await json<Err>(unauthorized)).code]);
+  });
+});
+
+describe('rate-limit buckets', () => {
+  it('every operation spends the buckets its x-rate-limit-buckets names, as X-RateLimit-Policy shows', async () => {
+    const { sandbox } = setup();
+    const disagreements: string[] = [];
+    for (const op of operations) {
+      const path = op.template.replace(/\{(\w+)\}/g, (_, name: string) =>
+        name === 'filename'
+          ? 'front.png'
+          : `${name.charAt(0).toUpperCase()}${name.slice(1).replace(/Reference$/, '')}_${'0'.repeat(26)}`,
+      );
+      const upload = op.id === 'uploadImage' || op.id === 'uploadEvidence';
+      const res = await sandbox.fetch(`${sandbox.baseUrl}${path}`, {
+        method: op.method,
+        headers: {
+          'X-Service-Secret-Key': sandbox.keys.primary,
+          'Content-Type': upload ? 'application/octet-stream' : 'application/json',
+        },
+        body: op.method === 'POST' ? '{}' : undefined,
+      });
+      const policy = res.headers.get('x-ratelimit-policy') ?? '';
+      const spent = [...policy.matchAll(/"([a-z]+)"/g)].map((m) => m[1]).sort();
+      const documented = [...((op.op['x-rate-limit-buckets'] as string[] | undefined) ?? [])].sort();
+      if (spent.join() !== documented.join()) {
+        disagreements.push(
+          `${op.id} (${res.status}): spec ${documented.join('+')}, sandbox ${spent.join('+')}`,
+        );
+      }
+    }
+    expect(disagreements).toEqual([]);
   });
 });

@@ -731,7 +731,7 @@ export interface components {
          *     by the service reference, so none is marked required here. The service reference lists the fields; that an
          *     address needs at least one of them and may carry no other field (`minProperties`, `additionalProperties`)
          *     is not documented: it is the sandbox's assumption (`invalid_address`, or `missing_address` for an empty
-         *     object), kept here so that spec and sandbox agree.
+         *     object), kept here so that spec and sandbox agree. So is each field's `maxLength`.
          */
         Address: {
             company?: string;
@@ -997,7 +997,7 @@ export interface components {
          * @example Evidence_OK76PN1WG96TRTXLE0U8HOK9B1
          */
         EvidenceReference: `Evidence_${string}`;
-        /** @description Evidence references from `POST /evidence`, 0 to 3 entries. */
+        /** @description Evidence references from `POST /evidence`, 0 to 3 entries, each once (a sandbox assumption). */
         EvidenceReferences: [
         ] | [
             components["schemas"]["EvidenceReference"]
@@ -1163,6 +1163,7 @@ export interface components {
         OrderlineRequest: {
             productReference: components["schemas"]["ProductReference"];
             imageReference?: components["schemas"]["ImageReference"];
+            /** @description The maximum is the sandbox's assumption (`invalid_quantity`); the service reference shows none. */
             quantity: number;
             /**
              * @deprecated

@@ -2509,9 +2509,9 @@ export const spec: OpenApiDocument = {
         }
       },
       "ErrorCompositionGone": {
-        "summary": "Combination no longer available (body not documented; illustrative)",
+        "summary": "Combination no longer available (body not documented; the sandbox's code)",
         "value": {
-          "code": "gone",
+          "code": "composition_unavailable",
           "message": "This composition is no longer available."
         }
       },
@@ -3243,42 +3243,53 @@ export const spec: OpenApiDocument = {
     "schemas": {
       "Address": {
         "type": "object",
-        "description": "Destination address of a dropship order. All fields are strings. Which fields are required is not documented\nby the service reference, so none is marked required here. The service reference lists the fields; that an\naddress needs at least one of them and may carry no other field (`minProperties`, `additionalProperties`)\nis not documented: it is the sandbox's assumption (`invalid_address`, or `missing_address` for an empty\nobject), kept here so that spec and sandbox agree.\n",
+        "description": "Destination address of a dropship order. All fields are strings. Which fields are required is not documented\nby the service reference, so none is marked required here. The service reference lists the fields; that an\naddress needs at least one of them and may carry no other field (`minProperties`, `additionalProperties`)\nis not documented: it is the sandbox's assumption (`invalid_address`, or `missing_address` for an empty\nobject), kept here so that spec and sandbox agree. So is each field's `maxLength`.\n",
         "minProperties": 1,
         "additionalProperties": false,
         "properties": {
           "company": {
-            "type": "string"
+            "type": "string",
+            "maxLength": 255
           },
           "firstname": {
-            "type": "string"
+            "type": "string",
+            "maxLength": 255
           },
           "lastname": {
-            "type": "string"
+            "type": "string",
+            "maxLength": 255
           },
           "streetname": {
-            "type": "string"
+            "type": "string",
+            "maxLength": 255
           },
           "housenumber": {
-            "type": "string"
+            "type": "string",
+            "maxLength": 255
           },
           "housenumberAddition": {
-            "type": "string"
+            "type": "string",
+            "maxLength": 255
           },
           "additionalInfo": {
-            "type": "string"
+            "type": "string",
+            "maxLength": 255
           },
           "state": {
-            "type": "string"
+            "type": "string",
+            "maxLength": 255
           },
           "zipcode": {
-            "type": "string"
+            "type": "string",
+            "maxLength": 255
           },
           "city": {
-            "type": "string"
+            "type": "string",
+            "maxLength": 255
           },
           "countryCode": {
             "type": "string",
+            "maxLength": 255,
             "pattern": "^[A-Z]{2}$",
             "description": "Two-letter country code. ISO 3166-1 alpha-2 in capitals (`NL`) is an assumption: the service reference\nsays \"two-letter country code\" and documents neither the standard nor the letter case. The sandbox\nrefuses other values (`invalid_address`).\n",
             "examples": [
@@ -3286,10 +3297,12 @@ export const spec: OpenApiDocument = {
             ]
           },
           "phonenumber": {
-            "type": "string"
+            "type": "string",
+            "maxLength": 255
           },
           "email": {
-            "type": "string"
+            "type": "string",
+            "maxLength": 255
           }
         }
       },
@@ -3949,8 +3962,9 @@ export const spec: OpenApiDocument = {
       },
       "EvidenceReferences": {
         "type": "array",
-        "description": "Evidence references from `POST /evidence`, 0 to 3 entries.",
+        "description": "Evidence references from `POST /evidence`, 0 to 3 entries, each once (a sandbox assumption).",
         "maxItems": 3,
+        "uniqueItems": true,
         "items": {
           "$ref": "#/components/schemas/EvidenceReference"
         }
@@ -4255,7 +4269,9 @@ export const spec: OpenApiDocument = {
           },
           "quantity": {
             "type": "integer",
-            "minimum": 1
+            "minimum": 1,
+            "maximum": 100000,
+            "description": "The maximum is the sandbox's assumption (`invalid_quantity`); the service reference shows none."
           },
           "legacySku": {
             "type": "string",

@@ -272,7 +272,8 @@ function checkClaimline(scope: ClaimlineScope, line: unknown, i: number): Result
 }
 
 function checkComment(value: unknown): Result<string> {
-  const comment = value ?? '';
+  // Left out is no comment; null is refused like any other non-string (the spec types it as a string).
+  const comment = value === undefined ? '' : value;
   if (typeof comment !== 'string') return refused('invalid_request', 'claim.comment must be a string');
   const length = characters(comment);
   if (length > MAX_COMMENT) {

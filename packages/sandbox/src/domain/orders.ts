@@ -71,11 +71,11 @@ export function orderStatusCode(
   return sent === 0 ? 'received' : sent < total ? 'partially_shipped' : 'shipped';
 }
 
-function checkAddressField(key: string, value: unknown): Result<string | undefined> {
+function checkAddressField(key: string, value: unknown): Result<string> {
   if (!(ADDRESS_FIELDS as readonly string[]).includes(key)) {
     return refused('invalid_address', `dropshipAddress.${key} is not an address field`);
   }
-  if (value === null || value === undefined) return ok(undefined);
+  // The spec types every address field as a string: null is refused like any other non-string.
   if (typeof value !== 'string') return refused('invalid_address', `dropshipAddress.${key} must be a string`);
   const length = characters(value);
   if (length > MAX_ADDRESS_FIELD_LENGTH) {
@@ -93,7 +93,7 @@ function checkAddress(value: unknown): Result<Address> {
   for (const [key, v] of Object.entries(value)) {
     const field = checkAddressField(key, v);
     if (field.kind === 'refused') return field;
-    if (field.value !== undefined) address[key] = field.value;
+    address[key] = field.value;
   }
   if (Object.keys(address).length === 0) return refused('missing_address', 'The dropshipAddress is empty');
   if (address.countryCode !== undefined && !/^[A-Z]{2}$/.test(address.countryCode)) {
@@ -103,7 +103,7 @@ function checkAddress(value: unknown): Result<Address> {
 }
 
 function checkShippingLevel(value: unknown): Result<string | null> {
-  if (value === undefined || value === null) return ok(null);
+  if (value === undefined) return ok(null);
   if (typeof value !== 'string' || !(SHIPPING_LEVELS as readonly string[]).includes(value)) {
     return refused(
       'invalid_shipping_level',
@@ -151,7 +151,8 @@ function checkImage(
   image: unknown,
   i: number,
 ): Result<string | null> {
-  const hasImage = image !== undefined && image !== null;
+  // Present means present: null is not "no image" (the spec types imageReference as a string).
+  const hasImage = image !== undefined;
   if (product.print && !hasImage) {
     return refused(
       'missing_image_reference',
@@ -203,6 +204,9 @@ function checkOrderline(org: Organization, line: unknown, i: number): Result<Ord
       `order.orderlines[${i}].quantity must be an integer from 1 to ${MAX_QUANTITY}`,
     );
   }
+  if (line.legacySku !== undefined && typeof line.legacySku !== 'string') {
+    return refused('invalid_request', `order.orderlines[${i}].legacySku must be a string`);
+  }
   const image = checkImage(org, product, imageReference, i);
   if (image.kind === 'refused') return image;
   return ok({ productReference, imageReference: image.value, quantity, legacySku: product.legacyItemSKU });
@@ -228,7 +232,7 @@ function checkOrderlines(org: Organization, orderlines: unknown): Result<Orderli
 }
 
 function checkCustomIdentifier(value: unknown): Result<string | null> {
-  if (value === undefined || value === null) return ok(null);
+  if (value === undefined) return ok(null);
   if (typeof value !== 'string' || value.length === 0 || characters(value) > MAX_CUSTOM_IDENTIFIER_LENGTH) {
     return refused(
       'invalid_custom_identifier',
