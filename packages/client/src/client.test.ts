@@ -484,6 +484,38 @@ describe('download', () => {
     expect(clock.slept).toEqual([5000, 5000]);
   });
 
+  it.each(['0', '0.2', 'Mon, 01 Jan 2018 00:00:00 GMT'])(
+    'waits at least a second after a 202 with Retry-After %j (not a loop of requests)',
+    async (retryAfter) => {
+      const { client, clock, seen } = setup((_, n) =>
+        n < 3
+          ? new Response(null, { status: 202, headers: { 'retry-after': retryAfter } })
+          : new Response(PNG, { headers: { 'content-type': 'image/png' } }),
+      );
+      await expect(client.download('/renders/{renderReference}/media', init)).resolves.toMatchObject({
+        data: PNG,
+      });
+      expect(clock.slept).toEqual([1000, 1000]);
+      expect(seen).toHaveLength(3);
+    },
+  );
+
+  it('a file that stays 202 with Retry-After: 0 is asked for once a second until maxWaitMs', async () => {
+    // Bounded for the failing case: the 51st ask is a 404.
+    const { client, clock, seen } = setup((_, n) =>
+      n > 50
+        ? json({ code: 'not_found', message: 'gone' }, 404)
+        : new Response(null, { status: 202, headers: { 'retry-after': '0' } }),
+    );
+    const error = await client
+      .download('/renders/{renderReference}/media', init, { maxWaitMs: 5_000 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ code: 'timeout', retryAfter: 0, operation: 'getRenderMedia' });
+    expect(seen).toHaveLength(6);
+    expect(clock.slept).toEqual([1000, 1000, 1000, 1000, 1000]);
+  });
+
   it('returns a pending result with wait: false', async () => {
     const { client } = setup((_, n) => media(n));
     await expect(client.download('/renders/{renderReference}/media', init, { wait: false })).resolves.toEqual(

@@ -1,5 +1,5 @@
 import type { paths } from '@partner-print/openapi';
-import { type Core, coreOf, traced } from './core.ts';
+import { type Core, coreOf, type RequestOptions, traced } from './core.ts';
 import { AbortedError, PartnerPrintError, TimeoutError } from './errors.ts';
 import { describeCall, retryAfterSeconds } from './response.ts';
 import type {
@@ -24,6 +24,9 @@ export type DownloadPath = Extract<
 export type DownloadResult<As extends DownloadAs, Wait extends boolean> = Wait extends false
   ? Downloaded<As> | DownloadPending
   : Downloaded<As>;
+
+/** The shortest wait after a 202 (as the render package's own wait for a file). */
+const MIN_WAIT_MS = 1_000;
 
 /** Render media, thumbnail or product media; waits out 202 + Retry-After unless `wait: false`. */
 export function download<
@@ -65,16 +68,19 @@ async function downloading(
     // Not ready yet; 60 s is the polling interval the reference gives for renders.
     const retryAfter = retryAfterSeconds(response.headers, clock.now()) ?? 60;
     if (!wait) return { pending: true, retryAfter };
+    // Never sooner than MIN_WAIT_MS: a `Retry-After` of 0, a past date or a tiny value would otherwise make
+    // a loop of requests, each spending the default and downloads buckets.
+    const waitMs = Math.max(MIN_WAIT_MS, retryAfter * 1000);
     const ctx = context('GET', template, init);
-    if (clock.now() + retryAfter * 1000 - started > maxWaitMs)
+    if (clock.now() + waitMs - started > maxWaitMs)
       throw new TimeoutError(`${describeCall(ctx)}: not ready after ${maxWaitMs} ms`, {
         ...ctx,
         // A timeout like every other: the answer is still pending (`retryAfter` says when to ask again).
         code: 'timeout',
         retryAfter,
       });
-    const signal = init && 'signal' in init && init.signal instanceof AbortSignal ? init.signal : undefined;
-    await clock.sleep(retryAfter * 1000, signal).catch((reason: unknown) => {
+    // The call's signal: an AbortSignal or none, as the request just sent checked (`checkInit`).
+    await clock.sleep(waitMs, (init as RequestOptions | undefined)?.signal).catch((reason: unknown) => {
       throw new AbortedError(
         `${describeCall(ctx)}: aborted by the caller's signal while waiting for the file`,
         {
