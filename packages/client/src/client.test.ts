@@ -576,6 +576,34 @@ describe('per-request options', () => {
     });
   });
 
+  it.each<[string, object]>([
+    ['the client', { retry: { attempts: Number.NaN } }],
+    ['the client', { retry: { baseDelayMs: -500 } }],
+    ['the client', { retry: { maxElapsedMs: Number.NaN } }],
+    ['the client', { retry: { attemps: 5 } }],
+  ])('refuses a retry field that is not a count or a number of ms ≥ 0: %s, %o', (_, options) => {
+    expect(() => setup(() => json({}), options as never)).toThrow(ConfigurationError);
+    expect(() => setup(() => json({}), options as never)).toThrow(/retry/);
+  });
+
+  it('a retry field given as undefined keeps the value under it (not: no retries at all)', async () => {
+    const config: { attempts?: number; maxElapsedMs?: number } = {}; // e.g. read from a partner's settings
+    const answer = (_: Request, n: number) =>
+      n < 3 ? json({ code: 'server_error', message: 'busy' }, 503) : json({ orders: [] });
+    const viaClient = setup(answer, {
+      retry: { attempts: config.attempts, maxElapsedMs: config.maxElapsedMs },
+    });
+    await expect(viaClient.client.get('/orders')).resolves.toEqual({ orders: [] });
+    expect(viaClient.seen).toHaveLength(3);
+    const viaCall = setup(answer);
+    await expect(
+      viaCall.client.get('/orders', {
+        retry: { attempts: config.attempts, maxElapsedMs: config.maxElapsedMs },
+      }),
+    ).resolves.toEqual({ orders: [] });
+    expect(viaCall.seen).toHaveLength(3);
+  });
+
   it('retry: false on a helper makes one attempt', async () => {
     const { client, seen } = setup(() => json({}, 503));
     await expect(client.uploadImage(JPEG, { retry: false })).rejects.toMatchObject({ status: 503 });
@@ -590,6 +618,14 @@ describe('per-request options', () => {
     ['uploadImage', (c: Client) => c.uploadImage(JPEG, { params: {} } as never)],
     ['a timeoutMs that is not a number', (c: Client) => c.get('/orders', { timeoutMs: '5' } as never)],
     ['a retry that is not an object', (c: Client) => c.get('/orders', { retry: 3 } as never)],
+    ['retry.attempts NaN', (c: Client) => c.get('/orders', { retry: { attempts: Number.NaN } })],
+    ['retry.maxElapsedMs negative', (c: Client) => c.get('/orders', { retry: { maxElapsedMs: -1 } })],
+    [
+      'retry.baseDelayMs a string',
+      (c: Client) => c.get('/orders', { retry: { baseDelayMs: '500' } as never }),
+    ],
+    ['retry.maxDelayMs NaN', (c: Client) => c.uploadImage(JPEG, { retry: { maxDelayMs: Number.NaN } })],
+    ['an unknown retry key', (c: Client) => c.get('/orders', { retry: { maxAttempts: 5 } as never })],
   ])('refuses an unknown or wrong option at run time: %s', async (_, call) => {
     const { client, seen } = setup(() => json({ orders: [] }));
     const error = await call(client).catch((e: unknown) => e);
