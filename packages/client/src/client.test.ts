@@ -703,6 +703,26 @@ describe('observability', () => {
     expect(error).toMatchObject({ code: 'aborted', operation: 'getRenderMedia' });
   });
 
+  it("a timeout of the caller's signal while waiting for a 202 download is a TimeoutError", async () => {
+    const controller = new AbortController();
+    const { client } = setup(() => {
+      controller.abort(new DOMException('The operation timed out.', 'TimeoutError'));
+      return new Response(null, { status: 202, headers: { 'retry-after': '5' } });
+    });
+    const error = await client
+      .download('/renders/{renderReference}/media', {
+        params: { path: { renderReference: 'Render_1' } },
+        signal: controller.signal,
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({
+      code: 'timeout',
+      operation: 'getRenderMedia',
+      path: '/renders/Render_1/media',
+    });
+  });
+
   it('errors link to the guide section for their code or class', async () => {
     const { client } = setup(() => json({ code: 'missing_address', message: 'no' }, 422));
     const error = (await client.get('/orders').catch((e: unknown) => e)) as PartnerPrintError;

@@ -1,7 +1,8 @@
 import type { paths } from '@partner-print/openapi';
 import { type Core, coreOf, type RequestOptions, traced } from './core.ts';
-import { AbortedError, PartnerPrintError, TimeoutError } from './errors.ts';
+import { PartnerPrintError, TimeoutError } from './errors.ts';
 import { describeCall, retryAfterSeconds } from './response.ts';
+import { abortOf } from './transport.ts';
 import type {
   ClientInit,
   DownloadAs,
@@ -56,12 +57,18 @@ async function downloading(
   { as = 'bytes', wait = true, maxWaitMs = 600_000 }: DownloadOptions<DownloadAs> = {},
 ): Promise<Downloaded<DownloadAs> | DownloadPending> {
   const started = clock.now();
+  // The call's signal: an AbortSignal or none, as the first request checked (`checkInit`) before it was read.
+  const signal = (init as RequestOptions | undefined)?.signal;
+  // The caller's abort while the file is read or waited for, as the client's error; anything else as it is.
+  const stopped = (reason: unknown): never => {
+    throw signal?.aborted ? abortOf(signal.reason, context('GET', template, init)) : reason;
+  };
   for (;;) {
     const { data, response } = await callWhole('GET', template, { ...init, parseAs: 'stream' });
     if (response.status !== 202)
       return {
         pending: false,
-        data: await body(as, data, response),
+        data: await body(as, data, response).catch(stopped),
         contentType: response.headers.get('content-type'),
       };
     await response.body?.cancel().catch(() => {});
@@ -71,25 +78,16 @@ async function downloading(
     // Never sooner than MIN_WAIT_MS: a `Retry-After` of 0, a past date or a tiny value would otherwise make
     // a loop of requests, each spending the default and downloads buckets.
     const waitMs = Math.max(MIN_WAIT_MS, retryAfter * 1000);
-    const ctx = context('GET', template, init);
-    if (clock.now() + waitMs - started > maxWaitMs)
+    if (clock.now() + waitMs - started > maxWaitMs) {
+      const ctx = context('GET', template, init);
       throw new TimeoutError(`${describeCall(ctx)}: not ready after ${maxWaitMs} ms`, {
         ...ctx,
         // A timeout like every other: the answer is still pending (`retryAfter` says when to ask again).
         code: 'timeout',
         retryAfter,
       });
-    // The call's signal: an AbortSignal or none, as the request just sent checked (`checkInit`).
-    await clock.sleep(waitMs, (init as RequestOptions | undefined)?.signal).catch((reason: unknown) => {
-      throw new AbortedError(
-        `${describeCall(ctx)}: aborted by the caller's signal while waiting for the file`,
-        {
-          ...ctx,
-          code: 'aborted',
-          cause: reason,
-        },
-      );
-    });
+    }
+    await clock.sleep(waitMs, signal).catch(stopped);
   }
 }
 

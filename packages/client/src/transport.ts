@@ -473,6 +473,15 @@ function sdkError(
   return result;
 }
 
+/**
+ * The caller's abort of the call `ctx` once its answer came (while its body was read, or between the requests
+ * of a helper): like an abort of an attempt.
+ */
+export function abortOf(reason: unknown, ctx: CallContext): PartnerPrintError {
+  const error = abortError(reason, describeCall(ctx));
+  return error.method ? error : Object.assign(error, ctx);
+}
+
 /** The caller's abort as an AbortedError (or a TimeoutError for `AbortSignal.timeout`), its reason as `cause`. */
 function abortError(reason: unknown, call: string): PartnerPrintError {
   if (reason instanceof PartnerPrintError) return reason;
