@@ -75,7 +75,7 @@ const text = (what: string | (() => string)) => (typeof what === 'string' ? what
 
 export function checkTimeout(value: unknown, what: string | (() => string)): void {
   if (value !== undefined && !(typeof value === 'number' && value >= 0 && !Number.isNaN(value)))
-    throw new ConfigurationError(`${text(what)} must be a number of milliseconds ≥ 0 (0: no timeout)`, {
+    throw new ConfigurationError(`${text(what)} must be a number of milliseconds ≥ 0`, {
       code: 'invalid_option',
     });
 }
