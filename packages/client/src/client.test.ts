@@ -556,6 +556,9 @@ describe('download', () => {
   });
 });
 
+const MEDIA = '/renders/{renderReference}/media';
+const RENDER = { params: { path: { renderReference: 'Render_1' } } } as const;
+
 describe('per-request options', () => {
   it('timeoutMs and retry of a call override the client for that call only', async () => {
     const { client, seen } = setup(
@@ -626,6 +629,19 @@ describe('per-request options', () => {
     ],
     ['retry.maxDelayMs NaN', (c: Client) => c.uploadImage(JPEG, { retry: { maxDelayMs: Number.NaN } })],
     ['an unknown retry key', (c: Client) => c.get('/orders', { retry: { maxAttempts: 5 } as never })],
+    [
+      'download maxWaitMs NaN (it waited forever)',
+      (c: Client) => c.download(MEDIA, RENDER, { maxWaitMs: Number.NaN }),
+    ],
+    [
+      'download maxWaitMs a string',
+      (c: Client) => c.download(MEDIA, RENDER, { maxWaitMs: '60000' as never }),
+    ],
+    [
+      'collect max NaN (it returned no items)',
+      (c: Client) => c.collect('/orders', undefined, { max: Number.NaN }),
+    ],
+    ['collect max negative', (c: Client) => c.collect('/orders', undefined, { max: -1 })],
   ])('refuses an unknown or wrong option at run time: %s', async (_, call) => {
     const { client, seen } = setup(() => json({ orders: [] }));
     const error = await call(client).catch((e: unknown) => e);

@@ -1,6 +1,7 @@
 import type { paths } from '@partner-print/openapi';
 import { type Core, coreOf, type RequestOptions, traced } from './core.ts';
 import { PartnerPrintError, TimeoutError } from './errors.ts';
+import { checkTimeout } from './options.ts';
 import { describeCall, retryAfterSeconds } from './response.ts';
 import { abortOf } from './transport.ts';
 import type {
@@ -56,6 +57,8 @@ async function downloading(
   init?: object,
   { as = 'bytes', wait = true, maxWaitMs = 600_000 }: DownloadOptions<DownloadAs> = {},
 ): Promise<Downloaded<DownloadAs> | DownloadPending> {
+  // Checked before the first request: a maxWaitMs of NaN (an unset setting read with `Number`) never ended the wait.
+  checkTimeout(maxWaitMs, 'download: maxWaitMs');
   const started = clock.now();
   // The call's signal: an AbortSignal or none, as the first request checked (`checkInit`) before it was read.
   const signal = (init as RequestOptions | undefined)?.signal;

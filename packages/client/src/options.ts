@@ -73,11 +73,10 @@ const callName = (label: string | (() => string), detail: string | undefined) =>
 
 const text = (what: string | (() => string)) => (typeof what === 'string' ? what : what());
 
+/** `value` is undefined or a number ≥ 0 (`Infinity` included): NaN, a negative number or a string is refused. */
 export function checkTimeout(value: unknown, what: string | (() => string)): void {
-  if (value !== undefined && !(typeof value === 'number' && value >= 0 && !Number.isNaN(value)))
-    throw new ConfigurationError(`${text(what)} must be a number of milliseconds ≥ 0`, {
-      code: 'invalid_option',
-    });
+  if (value !== undefined && !(typeof value === 'number' && value >= 0))
+    throw new ConfigurationError(`${text(what)} must be a number of milliseconds ≥ 0`);
 }
 
 const RETRY_KEY = /^(attempts|baseDelayMs|maxDelayMs|maxElapsedMs)$/;
