@@ -464,6 +464,57 @@ describe('uploads', () => {
     expect(seen).toHaveLength(0);
   });
 
+  it.each([
+    ['an abort', () => new Error('page closed'), AbortedError, 'aborted'],
+    [
+      'a timeout',
+      () => new DOMException('The operation timed out.', 'TimeoutError'),
+      TimeoutError,
+      'timeout',
+    ],
+  ] as const)(
+    "%s of the caller's signal ends the reading of a stream that stalls; nothing is sent",
+    async (_, reason, Class, code) => {
+      const { client, seen } = setup(() => json({ image: { reference: 'Image_1' } }));
+      let cancelled: unknown;
+      // A source that sends the JPEG signature, then nothing (a stalled download being passed on).
+      const stalled = new ReadableStream<Uint8Array>({
+        start: (controller) => controller.enqueue(JPEG),
+        cancel: (why) => {
+          cancelled = why;
+        },
+      });
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(reason()), 20);
+      const error = await Promise.race([
+        client.uploadImage(stalled, { signal: controller.signal }).catch((e: unknown) => e),
+        new Promise((resolve) => setTimeout(() => resolve('still pending after 2 s'), 2_000)),
+      ]);
+      expect(error).toBeInstanceOf(Class);
+      expect(error).toMatchObject({ code, operation: 'uploadImage', method: 'POST', path: '/images' });
+      expect(cancelled).toBe(controller.signal.reason);
+      expect(seen).toHaveLength(0);
+    },
+  );
+
+  it('an aborted signal stops an upload before its stream is read', async () => {
+    const { client, seen } = setup(() => json({ image: { reference: 'Image_1' } }));
+    let pulled = 0;
+    const source = new ReadableStream<Uint8Array>({
+      pull: (controller) => {
+        pulled++;
+        controller.enqueue(JPEG);
+        controller.close();
+      },
+    });
+    const error = await client
+      .uploadImage(source, { signal: AbortSignal.abort(new Error('gone')) })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AbortedError);
+    expect(seen).toHaveLength(0);
+    expect(pulled).toBeLessThanOrEqual(1);
+  });
+
   it('refuses values that are not bytes', async () => {
     const { client } = setup(() => json({}));
     await expect(client.uploadImage('not bytes' as never)).rejects.toThrow(/Uint8Array/);
