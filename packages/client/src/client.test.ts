@@ -464,6 +464,57 @@ describe('uploads', () => {
     expect(seen).toHaveLength(0);
   });
 
+  it.each([
+    ['an abort', () => new Error('page closed'), AbortedError, 'aborted'],
+    [
+      'a timeout',
+      () => new DOMException('The operation timed out.', 'TimeoutError'),
+      TimeoutError,
+      'timeout',
+    ],
+  ] as const)(
+    "%s of the caller's signal ends the reading of a stream that stalls; nothing is sent",
+    async (_, reason, Class, code) => {
+      const { client, seen } = setup(() => json({ image: { reference: 'Image_1' } }));
+      let cancelled: unknown;
+      // A source that sends the JPEG signature, then nothing (a stalled download being passed on).
+      const stalled = new ReadableStream<Uint8Array>({
+        start: (controller) => controller.enqueue(JPEG),
+        cancel: (why) => {
+          cancelled = why;
+        },
+      });
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(reason()), 20);
+      const error = await Promise.race([
+        client.uploadImage(stalled, { signal: controller.signal }).catch((e: unknown) => e),
+        new Promise((resolve) => setTimeout(() => resolve('still pending after 2 s'), 2_000)),
+      ]);
+      expect(error).toBeInstanceOf(Class);
+      expect(error).toMatchObject({ code, operation: 'uploadImage', method: 'POST', path: '/images' });
+      expect(cancelled).toBe(controller.signal.reason);
+      expect(seen).toHaveLength(0);
+    },
+  );
+
+  it('an aborted signal stops an upload before its stream is read', async () => {
+    const { client, seen } = setup(() => json({ image: { reference: 'Image_1' } }));
+    let pulled = 0;
+    const source = new ReadableStream<Uint8Array>({
+      pull: (controller) => {
+        pulled++;
+        controller.enqueue(JPEG);
+        controller.close();
+      },
+    });
+    const error = await client
+      .uploadImage(source, { signal: AbortSignal.abort(new Error('gone')) })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AbortedError);
+    expect(seen).toHaveLength(0);
+    expect(pulled).toBeLessThanOrEqual(1);
+  });
+
   it('refuses values that are not bytes', async () => {
     const { client } = setup(() => json({}));
     await expect(client.uploadImage('not bytes' as never)).rejects.toThrow(/Uint8Array/);
@@ -482,6 +533,38 @@ describe('download', () => {
     const result = await client.download('/renders/{renderReference}/media', init);
     expect(result).toEqual({ pending: false, data: PNG, contentType: 'image/png' });
     expect(clock.slept).toEqual([5000, 5000]);
+  });
+
+  it.each(['0', '0.2', 'Mon, 01 Jan 2018 00:00:00 GMT'])(
+    'waits at least a second after a 202 with Retry-After %j (not a loop of requests)',
+    async (retryAfter) => {
+      const { client, clock, seen } = setup((_, n) =>
+        n < 3
+          ? new Response(null, { status: 202, headers: { 'retry-after': retryAfter } })
+          : new Response(PNG, { headers: { 'content-type': 'image/png' } }),
+      );
+      await expect(client.download('/renders/{renderReference}/media', init)).resolves.toMatchObject({
+        data: PNG,
+      });
+      expect(clock.slept).toEqual([1000, 1000]);
+      expect(seen).toHaveLength(3);
+    },
+  );
+
+  it('a file that stays 202 with Retry-After: 0 is asked for once a second until maxWaitMs', async () => {
+    // Bounded for the failing case: the 51st ask is a 404.
+    const { client, clock, seen } = setup((_, n) =>
+      n > 50
+        ? json({ code: 'not_found', message: 'gone' }, 404)
+        : new Response(null, { status: 202, headers: { 'retry-after': '0' } }),
+    );
+    const error = await client
+      .download('/renders/{renderReference}/media', init, { maxWaitMs: 5_000 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ code: 'timeout', retryAfter: 0, operation: 'getRenderMedia' });
+    expect(seen).toHaveLength(6);
+    expect(clock.slept).toEqual([1000, 1000, 1000, 1000, 1000]);
   });
 
   it('returns a pending result with wait: false', async () => {
@@ -524,6 +607,9 @@ describe('download', () => {
   });
 });
 
+const MEDIA = '/renders/{renderReference}/media';
+const RENDER = { params: { path: { renderReference: 'Render_1' } } } as const;
+
 describe('per-request options', () => {
   it('timeoutMs and retry of a call override the client for that call only', async () => {
     const { client, seen } = setup(
@@ -544,6 +630,34 @@ describe('per-request options', () => {
     });
   });
 
+  it.each<[string, object]>([
+    ['the client', { retry: { attempts: Number.NaN } }],
+    ['the client', { retry: { baseDelayMs: -500 } }],
+    ['the client', { retry: { maxElapsedMs: Number.NaN } }],
+    ['the client', { retry: { attemps: 5 } }],
+  ])('refuses a retry field that is not a count or a number of ms ≥ 0: %s, %o', (_, options) => {
+    expect(() => setup(() => json({}), options as never)).toThrow(ConfigurationError);
+    expect(() => setup(() => json({}), options as never)).toThrow(/retry/);
+  });
+
+  it('a retry field given as undefined keeps the value under it (not: no retries at all)', async () => {
+    const config: { attempts?: number; maxElapsedMs?: number } = {}; // e.g. read from a partner's settings
+    const answer = (_: Request, n: number) =>
+      n < 3 ? json({ code: 'server_error', message: 'busy' }, 503) : json({ orders: [] });
+    const viaClient = setup(answer, {
+      retry: { attempts: config.attempts, maxElapsedMs: config.maxElapsedMs },
+    });
+    await expect(viaClient.client.get('/orders')).resolves.toEqual({ orders: [] });
+    expect(viaClient.seen).toHaveLength(3);
+    const viaCall = setup(answer);
+    await expect(
+      viaCall.client.get('/orders', {
+        retry: { attempts: config.attempts, maxElapsedMs: config.maxElapsedMs },
+      }),
+    ).resolves.toEqual({ orders: [] });
+    expect(viaCall.seen).toHaveLength(3);
+  });
+
   it('retry: false on a helper makes one attempt', async () => {
     const { client, seen } = setup(() => json({}, 503));
     await expect(client.uploadImage(JPEG, { retry: false })).rejects.toMatchObject({ status: 503 });
@@ -558,6 +672,27 @@ describe('per-request options', () => {
     ['uploadImage', (c: Client) => c.uploadImage(JPEG, { params: {} } as never)],
     ['a timeoutMs that is not a number', (c: Client) => c.get('/orders', { timeoutMs: '5' } as never)],
     ['a retry that is not an object', (c: Client) => c.get('/orders', { retry: 3 } as never)],
+    ['retry.attempts NaN', (c: Client) => c.get('/orders', { retry: { attempts: Number.NaN } })],
+    ['retry.maxElapsedMs negative', (c: Client) => c.get('/orders', { retry: { maxElapsedMs: -1 } })],
+    [
+      'retry.baseDelayMs a string',
+      (c: Client) => c.get('/orders', { retry: { baseDelayMs: '500' } as never }),
+    ],
+    ['retry.maxDelayMs NaN', (c: Client) => c.uploadImage(JPEG, { retry: { maxDelayMs: Number.NaN } })],
+    ['an unknown retry key', (c: Client) => c.get('/orders', { retry: { maxAttempts: 5 } as never })],
+    [
+      'download maxWaitMs NaN (it waited forever)',
+      (c: Client) => c.download(MEDIA, RENDER, { maxWaitMs: Number.NaN }),
+    ],
+    [
+      'download maxWaitMs a string',
+      (c: Client) => c.download(MEDIA, RENDER, { maxWaitMs: '60000' as never }),
+    ],
+    [
+      'collect max NaN (it returned no items)',
+      (c: Client) => c.collect('/orders', undefined, { max: Number.NaN }),
+    ],
+    ['collect max negative', (c: Client) => c.collect('/orders', undefined, { max: -1 })],
   ])('refuses an unknown or wrong option at run time: %s', async (_, call) => {
     const { client, seen } = setup(() => json({ orders: [] }));
     const error = await call(client).catch((e: unknown) => e);
@@ -633,6 +768,26 @@ describe('observability', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AbortedError);
     expect(error).toMatchObject({ code: 'aborted', operation: 'getRenderMedia' });
+  });
+
+  it("a timeout of the caller's signal while waiting for a 202 download is a TimeoutError", async () => {
+    const controller = new AbortController();
+    const { client } = setup(() => {
+      controller.abort(new DOMException('The operation timed out.', 'TimeoutError'));
+      return new Response(null, { status: 202, headers: { 'retry-after': '5' } });
+    });
+    const error = await client
+      .download('/renders/{renderReference}/media', {
+        params: { path: { renderReference: 'Render_1' } },
+        signal: controller.signal,
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({
+      code: 'timeout',
+      operation: 'getRenderMedia',
+      path: '/renders/Render_1/media',
+    });
   });
 
   it('errors link to the guide section for their code or class', async () => {

@@ -2,7 +2,7 @@ import type { paths } from '@partner-print/openapi';
 import { type Clock, systemClock, V2_SECRET_KEY_HEADER } from '@partner-print/openapi/wire';
 import createFetchClient, { type Client } from 'openapi-fetch';
 import { checkBaseUrl, checkKey } from './config.ts';
-import { ambiguous, type Core, register, type Whole } from './core.ts';
+import { ambiguous, type Core, type RequestOptions, register, type Whole } from './core.ts';
 import type { Fetch } from './deadline.ts';
 import { NetworkError, PartnerPrintError, TimeoutError } from './errors.ts';
 import { createEmitter, type Hooks, type Logger, type LogLevel, loggerHooks } from './events.ts';
@@ -13,6 +13,7 @@ import { redactSecret } from './redact.ts';
 import { type CallContext, errorFromResponse, type RateLimitParser } from './response.ts';
 import type { ClientTelemetry } from './telemetry/index.ts';
 import {
+  abortOf,
   type CallSettings,
   createStack,
   handoff,
@@ -121,7 +122,9 @@ export function createCore<RateLimit>(
     // The client decides on redirects itself (redirect.ts): fetch would follow them to any origin with the key.
     redirect: 'manual',
   });
-  const send = guarded(raw, stack, settings);
+  const send = guarded(raw, stack, settings, (name, url, init, reason) =>
+    abortOf(reason, context(name, url, init)),
+  );
   guardRequest(raw, send);
 
   const context = (method: string, template: string, init?: object): CallContext => ({
@@ -241,7 +244,12 @@ type Send = (name: string, url: string, init: object | undefined) => Promise<Res
  * reading a built Request's headers back costs more than the whole check), and sends a call with its own
  * `timeoutMs`/`retry` through the stack with those settings.
  */
-function guarded(raw: Raw, stack: Stack, client: CallSettings): Send {
+function guarded(
+  raw: Raw,
+  stack: Stack,
+  client: CallSettings,
+  aborted: (name: string, url: string, init: object | undefined, reason: unknown) => PartnerPrintError,
+): Send {
   // openapi-fetch's own methods, before the client object gets its typed ones in their place.
   const methods = new Map(Object.entries(raw).filter(([name]) => name === name.toUpperCase()));
   return (name, url, init) => {
@@ -261,13 +269,24 @@ function guarded(raw: Raw, stack: Stack, client: CallSettings): Send {
     const method: unknown = methods.get(name);
     if (typeof method !== 'function') return Promise.reject(new TypeError(`no method ${name}`));
     // No signal given: the Request openapi-fetch makes has a signal of its own that nothing can abort.
-    handoff.unabortable = init === undefined || !('signal' in init) || init.signal == null;
+    const signal = (init as RequestOptions | undefined)?.signal;
+    handoff.unabortable = !signal;
     handoff.ownAgent = ownAgent;
+    let sent: Promise<Result>;
     try {
-      return method.call(raw, url, init);
+      sent = method.call(raw, url, init);
     } finally {
       handoff.unabortable = handoff.ownAgent = false;
     }
+    // An abort once the headers came ends the reading of the body with the signal's reason, as the platform
+    // hands it on (the deadline keeps listening until then): mapped like an abort of an attempt.
+    return signal
+      ? sent.catch((error: unknown) => {
+          throw signal.aborted && !(error instanceof PartnerPrintError)
+            ? aborted(name, url, init, signal.reason)
+            : error;
+        })
+      : sent;
   };
 }
 

@@ -46,12 +46,24 @@ export class Attempt<C = unknown> {
     this.prev = undefined;
     this.next = undefined;
   }
-  /** The first outcome wins: response, transport error, timeout or the caller's abort. */
+  /**
+   * The first outcome wins: response, transport error, timeout or the caller's abort. An abort after the
+   * response (its listener is kept, see {@link signal}) still ends the reading of its body.
+   */
   settle(response: Response | undefined, reason?: unknown): void {
-    if (!this.owner.remove(this)) return;
-    // Attempts of one call share its Request (and signal): a listener left behind per attempt would pile
-    // up on it (Node warns at 11).
-    if (this.onAbort) this.req.signal.removeEventListener('abort', this.onAbort);
+    if (!this.owner.remove(this)) {
+      if (!response) this.ctrl?.abort(reason);
+      return;
+    }
+    // The listener stays while the response's body may be read (headers arrived, the body can still stall),
+    // until the next attempt or answer on the same signal (see `signal`): at most one kept per signal.
+    if (this.onAbort) {
+      const { signal } = this.req;
+      if (response) {
+        forget(signal);
+        answered.set(signal, this.onAbort);
+      } else signal.removeEventListener('abort', this.onAbort);
+    }
     if (!response) this.ctrl?.abort(reason);
     // A call's first attempt: what the call does next is decided here, not in a `then` of the call's own.
     if (this.call) this.resolve(this.owner.judge(this.call, response, reason));
@@ -64,6 +76,9 @@ export class Attempt<C = unknown> {
       this.ctrl = new AbortController();
       if (signal.aborted) this.ctrl.abort(signal.reason);
       else if (!this.unabortable) {
+        // Attempts of one call share its Request (and signal): a listener left behind per attempt would pile
+        // up on it (Node warns at 11). An earlier attempt's, kept for its body, goes now: its answer was not kept.
+        forget(signal);
         this.onAbort = () => this.settle(undefined, signal.reason);
         signal.addEventListener('abort', this.onAbort);
       }
@@ -71,6 +86,13 @@ export class Attempt<C = unknown> {
     return this.ctrl.signal;
   }
 }
+
+/** The abort listener of the attempt that got the last response on a signal, kept while its body is read. */
+const answered = new WeakMap<AbortSignal, () => void>();
+const forget = (signal: AbortSignal) => {
+  const listener = answered.get(signal);
+  if (listener) signal.removeEventListener('abort', listener);
+};
 
 /** A promise's resolving functions, taken by one executor for every attempt (not a closure per attempt). */
 const grabbed = {} as {

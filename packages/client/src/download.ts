@@ -1,7 +1,9 @@
 import type { paths } from '@partner-print/openapi';
-import { type Core, coreOf, traced } from './core.ts';
-import { AbortedError, PartnerPrintError, TimeoutError } from './errors.ts';
+import { type Core, coreOf, type RequestOptions, traced } from './core.ts';
+import { PartnerPrintError, TimeoutError } from './errors.ts';
+import { checkTimeout } from './options.ts';
 import { describeCall, retryAfterSeconds } from './response.ts';
+import { abortOf } from './transport.ts';
 import type {
   ClientInit,
   DownloadAs,
@@ -24,6 +26,9 @@ export type DownloadPath = Extract<
 export type DownloadResult<As extends DownloadAs, Wait extends boolean> = Wait extends false
   ? Downloaded<As> | DownloadPending
   : Downloaded<As>;
+
+/** The shortest wait after a 202 (as the render package's own wait for a file). */
+const MIN_WAIT_MS = 1_000;
 
 /** Render media, thumbnail or product media; waits out 202 + Retry-After unless `wait: false`. */
 export function download<
@@ -52,38 +57,40 @@ async function downloading(
   init?: object,
   { as = 'bytes', wait = true, maxWaitMs = 600_000 }: DownloadOptions<DownloadAs> = {},
 ): Promise<Downloaded<DownloadAs> | DownloadPending> {
+  // Checked before the first request: a maxWaitMs of NaN (an unset setting read with `Number`) never ended the wait.
+  checkTimeout(maxWaitMs, 'download: maxWaitMs');
   const started = clock.now();
+  // The call's signal: an AbortSignal or none, as the first request checked (`checkInit`) before it was read.
+  const signal = (init as RequestOptions | undefined)?.signal;
+  // The caller's abort while the file is read or waited for, as the client's error; anything else as it is.
+  const stopped = (reason: unknown): never => {
+    throw signal?.aborted ? abortOf(signal.reason, context('GET', template, init)) : reason;
+  };
   for (;;) {
     const { data, response } = await callWhole('GET', template, { ...init, parseAs: 'stream' });
     if (response.status !== 202)
       return {
         pending: false,
-        data: await body(as, data, response),
+        data: await body(as, data, response).catch(stopped),
         contentType: response.headers.get('content-type'),
       };
     await response.body?.cancel().catch(() => {});
     // Not ready yet; 60 s is the polling interval the reference gives for renders.
     const retryAfter = retryAfterSeconds(response.headers, clock.now()) ?? 60;
     if (!wait) return { pending: true, retryAfter };
-    const ctx = context('GET', template, init);
-    if (clock.now() + retryAfter * 1000 - started > maxWaitMs)
+    // Never sooner than MIN_WAIT_MS: a `Retry-After` of 0, a past date or a tiny value would otherwise make
+    // a loop of requests, each spending the default and downloads buckets.
+    const waitMs = Math.max(MIN_WAIT_MS, retryAfter * 1000);
+    if (clock.now() + waitMs - started > maxWaitMs) {
+      const ctx = context('GET', template, init);
       throw new TimeoutError(`${describeCall(ctx)}: not ready after ${maxWaitMs} ms`, {
         ...ctx,
         // A timeout like every other: the answer is still pending (`retryAfter` says when to ask again).
         code: 'timeout',
         retryAfter,
       });
-    const signal = init && 'signal' in init && init.signal instanceof AbortSignal ? init.signal : undefined;
-    await clock.sleep(retryAfter * 1000, signal).catch((reason: unknown) => {
-      throw new AbortedError(
-        `${describeCall(ctx)}: aborted by the caller's signal while waiting for the file`,
-        {
-          ...ctx,
-          code: 'aborted',
-          cause: reason,
-        },
-      );
-    });
+    }
+    await clock.sleep(waitMs, signal).catch(stopped);
   }
 }
 

@@ -73,31 +73,40 @@ const callName = (label: string | (() => string), detail: string | undefined) =>
 
 const text = (what: string | (() => string)) => (typeof what === 'string' ? what : what());
 
+/** `value` is undefined or a number ≥ 0 (`Infinity` included): NaN, a negative number or a string is refused. */
 export function checkTimeout(value: unknown, what: string | (() => string)): void {
-  if (value !== undefined && !(typeof value === 'number' && value >= 0 && !Number.isNaN(value)))
-    throw new ConfigurationError(`${text(what)} must be a number of milliseconds ≥ 0 (0: no timeout)`, {
-      code: 'invalid_option',
-    });
+  if (value !== undefined && !(typeof value === 'number' && value >= 0))
+    throw new ConfigurationError(`${text(what)} must be a number of milliseconds ≥ 0`);
 }
 
+const RETRY_KEY = /^(attempts|baseDelayMs|maxDelayMs|maxElapsedMs)$/;
+
+/** `false` or `{ attempts, baseDelayMs, maxDelayMs, maxElapsedMs }`, each a number ≥ 0 or undefined (not given). */
 export function checkRetry(value: unknown, what: string | (() => string)): void {
-  if (value !== undefined && value !== false && (typeof value !== 'object' || value === null))
+  if (
+    value !== undefined &&
+    value !== false &&
+    (typeof value !== 'object' ||
+      value === null ||
+      Object.entries(value).some(
+        ([key, n]) => !RETRY_KEY.test(key) || (n !== undefined && !(typeof n === 'number' && n >= 0)),
+      ))
+  )
     throw new ConfigurationError(
-      `${text(what)} must be false or { attempts, baseDelayMs, maxDelayMs, maxElapsedMs }`,
-      {
-        code: 'invalid_option',
-      },
+      `${text(what)} must be false or { attempts, baseDelayMs, maxDelayMs, maxElapsedMs }, each a number ≥ 0`,
     );
 }
 
-/** The client's retry policy with `retry` over it (`false`: one attempt). */
+/** The client's retry policy with `retry` over it (`false`: one attempt); a field given as undefined is not given. */
 export const retryPolicy = (
   base: Required<RetryOptions>,
   retry: RetryOptions | false | undefined,
-): Required<RetryOptions> => ({
-  ...base,
-  ...(retry === false ? { attempts: 1 } : retry),
-});
+): Required<RetryOptions> => {
+  const policy: Record<string, number> = { ...base };
+  if (retry === false) policy.attempts = 1;
+  else if (retry) for (const [key, n] of Object.entries(retry)) if (n !== undefined) policy[key] = n;
+  return policy as Required<RetryOptions>;
+};
 
 /** A call's settings when it has its own `timeoutMs` or `retry`, else undefined (the client's apply). */
 export function callSettings(init: CoreInit | undefined, client: CallSettings): CallSettings | undefined {

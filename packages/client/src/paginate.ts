@@ -1,6 +1,6 @@
 import type { paths } from '@partner-print/openapi';
 import { type Core, coreOf } from './core.ts';
-import { PartnerPrintError } from './errors.ts';
+import { ConfigurationError, PartnerPrintError } from './errors.ts';
 import type { ClientInit, InitParam, ListItem, ListPaths, PartnerPrintBaseClient } from './types.ts';
 
 /** The `init` of a list endpoint: its query parameters and the per-request options. */
@@ -90,6 +90,8 @@ export async function collect(
   init?: object,
   { max = Number.POSITIVE_INFINITY } = {},
 ): Promise<unknown[]> {
+  // NaN (an unset setting read with `Number`) returned no items without asking.
+  if (!(max >= 0)) throw new ConfigurationError('collect: max must be a number ≥ 0');
   const items: unknown[] = [];
   if (max > 0) for await (const item of pageItems(client, template, init)) if (items.push(item) >= max) break;
   return items;

@@ -459,7 +459,7 @@ function sdkError(
     error instanceof GaveUp ? error : { cause: error, attempts: undefined, retryDelayMs: undefined };
   const after = attempts ? ` after ${attempts} attempt${attempts > 1 ? 's' : ''}` : '';
   let result: PartnerPrintError;
-  if (request.signal.aborted && cause === request.signal.reason) result = abortError(cause, call);
+  if (request.signal.aborted && cause === request.signal.reason) result = abortOf(cause, ctx);
   else if (cause instanceof TimeoutError)
     result = new TimeoutError(`${cause.message}${after}`, { code: cause.code, cause: cause.cause });
   else if (cause instanceof PartnerPrintError) result = cause;
@@ -473,14 +473,21 @@ function sdkError(
   return result;
 }
 
-/** The caller's abort as an AbortedError (or a TimeoutError for `AbortSignal.timeout`), its reason as `cause`. */
-function abortError(reason: unknown, call: string): PartnerPrintError {
-  if (reason instanceof PartnerPrintError) return reason;
+/**
+ * The caller's abort of the call `ctx` as an AbortedError (or a TimeoutError for `AbortSignal.timeout`), its
+ * reason as `cause`: of an attempt, of the reading of its answer, or between the requests of a helper.
+ */
+export function abortOf(reason: unknown, ctx: CallContext): PartnerPrintError {
+  if (reason instanceof PartnerPrintError) return reason.method ? reason : Object.assign(reason, ctx);
+  const call = describeCall(ctx);
   const timedOut = reason instanceof Error && reason.name === 'TimeoutError';
   const why = reason instanceof Error && reason.message ? ` (${reason.message})` : '';
-  return timedOut
-    ? new TimeoutError(`${call}: the caller's signal timed out${why}`, { code: 'timeout', cause: reason })
-    : new AbortedError(`${call}: aborted by the caller's signal${why}`, { code: 'aborted', cause: reason });
+  return Object.assign(
+    timedOut
+      ? new TimeoutError(`${call}: the caller's signal timed out${why}`, { code: 'timeout', cause: reason })
+      : new AbortedError(`${call}: aborted by the caller's signal${why}`, { code: 'aborted', cause: reason }),
+    ctx,
+  );
 }
 
 /** "fetch failed: connect ECONNREFUSED 127.0.0.1:9 (ECONNREFUSED)": the messages and codes of the cause chain. */

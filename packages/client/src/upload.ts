@@ -4,6 +4,7 @@ import { coreOf, type RequestOptions } from './core.ts';
 import { PartnerPrintError, ValidationError } from './errors.ts';
 import { checkInit, HELPER_KEYS } from './options.ts';
 import { describeCall } from './response.ts';
+import { abortOf } from './transport.ts';
 import type { PartnerPrintBaseClient, UploadData } from './types.ts';
 
 export type { UploadData } from './types.ts';
@@ -15,25 +16,34 @@ const isUploadData = (data: unknown): data is UploadData =>
   data instanceof Blob ||
   data instanceof ReadableStream;
 
-async function bytesOf(data: UploadData): Promise<Uint8Array> {
+async function bytesOf(data: UploadData, signal?: AbortSignal): Promise<Uint8Array> {
   if (data instanceof Uint8Array) return data;
   if (data instanceof ArrayBuffer) return new Uint8Array(data);
   if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength).slice();
-  // Response reads a Blob or a ReadableStream the same way in every runtime.
-  return new Uint8Array(await new Response(data).arrayBuffer());
+  // Response reads a Blob or a ReadableStream the same way in every runtime. A stream is read through a pipe
+  // the caller's signal cancels: a source that stalls would otherwise hold the call past any abort.
+  return new Uint8Array(
+    await new Response(
+      signal && data instanceof ReadableStream ? data.pipeThrough(new TransformStream(), { signal }) : data,
+    ).arrayBuffer(),
+  );
 }
 
 /**
  * The upload as one byte array, checked to be a JPEG or PNG before anything is sent. Streams are read
  * to the end: the signature must be checked first, and a retried upload must send the same bytes again.
  */
-export async function imageBytes(data: unknown, operation: string): Promise<Uint8Array> {
+export async function imageBytes(
+  data: unknown,
+  operation: string,
+  signal?: AbortSignal,
+): Promise<Uint8Array> {
   if (!isUploadData(data))
     throw new ValidationError(`${operation} takes a Uint8Array, ArrayBuffer, Blob or ReadableStream`, {
       code: 'invalid_upload',
       operation,
     });
-  const bytes = await bytesOf(data);
+  const bytes = await bytesOf(data, signal);
   if (!sniffImageType(bytes))
     throw new ValidationError(`${operation} takes JPEG or PNG only; nothing was sent`, {
       code: 'unsupported_image_format',
@@ -52,9 +62,13 @@ const upload = async <P extends 'Image' | 'Evidence'>(
   const { call, context } = coreOf(client);
   const name = describeCall(context('POST', template));
   checkInit(init, name, HELPER_KEYS);
+  const signal = init?.signal;
+  const bytes = await imageBytes(data, name, signal).catch((reason: unknown) => {
+    throw signal?.aborted ? abortOf(signal.reason, context('POST', template)) : reason;
+  });
   const body = await call('POST', template, {
     ...init,
-    body: await imageBytes(data, name),
+    body: bytes,
     bodySerializer: (bytes: Uint8Array) => bytes,
     headers: { ...init?.headers, 'Content-Type': 'application/octet-stream' },
   });

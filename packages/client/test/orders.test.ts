@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   AmbiguousOrderError,
   AmbiguousOutcomeError,
+  ConfigurationError,
   createClient,
   createOrder,
   IdentifierConflictError,
@@ -147,6 +148,48 @@ describe('createOrder reconciles an unknown outcome over a settle window', () =>
     expect(message).toMatch(/\d+ lookups \(.*\): absent/);
     expect(stats.posts).toBe(3);
     expect(await storedIdentifiers(checker)).toEqual([]);
+  });
+
+  it.each<[object, number]>([
+    [{ retry: false }, 1],
+    [{ retry: { attempts: 2 } }, 2],
+  ])("the call's own retry (%o) bounds its POSTs, not the client's", async (init, posts) => {
+    const { client, checker, order, stats } = orderSetup({ plan: () => 'status-500' });
+    const error = await createOrder(client, order(`budget-${posts}`), init).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 500 });
+    expect((error as Error).message).toContain('nothing was created');
+    expect(stats.posts).toBe(posts);
+    expect(await storedIdentifiers(checker)).toEqual([]);
+  });
+
+  it.each<[string, object]>([
+    ['settleWindowMs NaN (an unset setting read with Number())', { settleWindowMs: Number.NaN }],
+    ['settleWindowMs negative', { settleWindowMs: -1 }],
+    ['settleWindowMs a string', { settleWindowMs: '30000' }],
+    ['an unknown option', { lookupfirst: false }],
+    ['a timeoutMs that is NaN', { timeoutMs: Number.NaN }],
+  ])('%s is a ConfigurationError before any request or claim', async (_, init) => {
+    // Bounded for the failing case: the order is there after 20 requests.
+    const { client, order, stats } = orderSetup({ plan: () => 'status-500' });
+    let acquired = 0;
+    const claims: OrderClaims = {
+      acquire: async () => {
+        acquired++;
+        return {
+          recorded: undefined,
+          unsettled: false,
+          beforePost: async () => stats.posts + stats.lookups < 20,
+          release: async () => {},
+        };
+      },
+    };
+    const error = await createOrder(client, order('checked'), { ...init, claims } as never).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect(error).toMatchObject({ code: 'invalid_option' });
+    expect(stats).toMatchObject({ posts: 0, lookups: 0 });
+    expect(acquired).toBe(0);
   });
 
   it('lookups that keep failing leave the outcome unknown: AmbiguousOrderError with attempts, lookups and the cause', async () => {

@@ -2,6 +2,7 @@ import type { Reference } from '@partner-print/openapi';
 import type { Clock } from '@partner-print/openapi/wire';
 import { coreOf, traced } from '../core.ts';
 import { AmbiguousOutcomeError, NotFoundError, PartnerPrintError } from '../errors.ts';
+import { checkInit, checkTimeout, HELPER_KEYS, retryPolicy } from '../options.ts';
 import type { CallInit, PartnerPrintBaseClient } from '../types.ts';
 import { memoryOrderClaims, type OrderClaim, type OrderClaims, type RecordedOrder } from './claims.ts';
 import {
@@ -76,7 +77,14 @@ export function createOrder<K extends ShippingKind>(
   order: OrderRequestOf<K> & { shippingKind: K },
   init: CreateOrderInit = {},
 ): Promise<OrderResult> {
-  return traced(coreOf(client), 'createOrder', () => createOne(client, order, init));
+  // Async: a refused option rejects (createOne still starts within this call, so flights are shared as before).
+  return traced(coreOf(client), 'createOrder', async () => {
+    // The options, before any claim or request: a `settleWindowMs` of NaN (an unset setting read with
+    // `Number`) would never end, and its waits of NaN ms none at all (a loop of lookups).
+    checkInit(requestInit(init), 'createOrder', HELPER_KEYS);
+    checkTimeout(init.settleWindowMs, 'createOrder: settleWindowMs');
+    return createOne(client, order, init);
+  });
 }
 
 // Generic over the shipping kind so that a type error names the one request type the order was meant
@@ -219,7 +227,8 @@ function conflict({ id }: Call, reference: string): IdentifierConflictError {
 /** POST, and after each unknown outcome wait out the settle window before the next attempt. */
 async function postUntilKnown(call: Call): Promise<OrderResult> {
   const { client, order, clock, history, claim, init } = call;
-  const { attempts } = coreOf(client).retry;
+  // The call's own `retry` (merged over the client's, `false`: one POST) bounds its POSTs.
+  const { attempts } = retryPolicy(coreOf(client).retry, init.retry);
   let last: unknown;
   for (let attempt = 1; attempt <= attempts; attempt++) {
     if (!(await claim.beforePost()))
