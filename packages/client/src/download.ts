@@ -1,4 +1,5 @@
 import type { paths } from '@partner-print/openapi';
+import { MIN_FILE_WAIT_MS } from '@partner-print/openapi/wire';
 import { type Core, coreOf, type RequestOptions, traced } from './core.ts';
 import { PartnerPrintError, TimeoutError } from './errors.ts';
 import { checkTimeout } from './options.ts';
@@ -26,9 +27,6 @@ export type DownloadPath = Extract<
 export type DownloadResult<As extends DownloadAs, Wait extends boolean> = Wait extends false
   ? Downloaded<As> | DownloadPending
   : Downloaded<As>;
-
-/** The shortest wait after a 202 (as the render package's own wait for a file). */
-const MIN_WAIT_MS = 1_000;
 
 /** Render media, thumbnail or product media; waits out 202 + Retry-After unless `wait: false`. */
 export function download<
@@ -78,9 +76,9 @@ async function downloading(
     // Not ready yet; 60 s is the polling interval the reference gives for renders.
     const retryAfter = retryAfterSeconds(response.headers, clock.now()) ?? 60;
     if (!wait) return { pending: true, retryAfter };
-    // Never sooner than MIN_WAIT_MS: a `Retry-After` of 0, a past date or a tiny value would otherwise make
+    // Never sooner than MIN_FILE_WAIT_MS: a `Retry-After` of 0, a past date or a tiny value would otherwise make
     // a loop of requests, each spending the default and downloads buckets.
-    const waitMs = Math.max(MIN_WAIT_MS, retryAfter * 1000);
+    const waitMs = Math.max(MIN_FILE_WAIT_MS, retryAfter * 1000);
     if (clock.now() + waitMs - started > maxWaitMs) {
       const ctx = context('GET', template, init);
       throw new TimeoutError(`${describeCall(ctx)}: not ready after ${maxWaitMs} ms`, {

@@ -18,6 +18,7 @@ describe('exports (the README documents each)', () => {
   it('@partner-print/openapi/wire', () => {
     expect(exportSurface(wire)).toEqual([
       'DEFAULT_BUCKET: string',
+      'MIN_FILE_WAIT_MS: number',
       'RATE_LIMIT_ROUTES: object',
       'REFERENCE_OPAQUE_LENGTH: number',
       'REFERENCE_PREFIXES: object',

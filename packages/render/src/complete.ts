@@ -1,5 +1,5 @@
 import { NotFoundError } from '@partner-print/client';
-import { parseRetryAfter, type Reference } from '@partner-print/openapi/wire';
+import { MIN_FILE_WAIT_MS, parseRetryAfter, type Reference } from '@partner-print/openapi/wire';
 import type { FileKind } from './api.ts';
 import type { CallContext } from './context.ts';
 import { RenderFailedError, RenderTimeoutError } from './errors.ts';
@@ -9,8 +9,6 @@ import type { SharedContext } from './shared.ts';
 import type { ClientState, Completed } from './state.ts';
 import type { Render, RenderFile } from './types.ts';
 
-/** The shortest wait after a 202: a `Retry-After` of 0 or a past date must not become a loop of downloads. */
-export const MIN_FILE_WAIT_MS = 1_000;
 /** How long one file may stay 202 once the render completed (what the client's `download` allows). */
 export const MAX_FILE_WAIT_MS = 600_000;
 

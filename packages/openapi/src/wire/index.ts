@@ -33,4 +33,4 @@ export {
   referencePattern,
   referencePrefixOf,
 } from './references.ts';
-export { parseRetryAfter } from './retry-after.ts';
+export { MIN_FILE_WAIT_MS, parseRetryAfter } from './retry-after.ts';

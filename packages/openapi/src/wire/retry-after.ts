@@ -6,6 +6,13 @@ const HTTP_DATE = /^(mon|tue|wed|thu|fri|sat|sun)[a-z]*,? /i;
 const DELAY_SECONDS = /^\d+(\.\d+)?$/;
 
 /**
+ * The shortest wait after a 202 for a file (a render's media or thumbnail, a product's media): a `Retry-After`
+ * of 0, a past date or a fraction would otherwise make a loop of requests, each spending the default and
+ * downloads buckets. The client's `download` and the render package's own wait for a file both keep it.
+ */
+export const MIN_FILE_WAIT_MS = 1_000;
+
+/**
  * `Retry-After` as a delay in milliseconds (≥ 0): delay-seconds or an HTTP-date relative to `nowMs`.
  * Undefined when the value is missing or malformed; the caller then backs off on its own.
  */
