@@ -5,7 +5,8 @@
 // sandbox delivers (next/server, like axios and express, stubbed) and create nothing, however often they run; the
 // rewritten stock sync reads the V2 items and products, the rewritten image uploads send each image's bytes, and
 // the rewritten render preview renders through renderMockup and orders with its logo uploaded once; the rewritten
-// CommonJS module still reads its base URL from PP_URL (and refuses a /v1 one left there).
+// CommonJS module still reads its base URL from PP_URL (and refuses a /v1 one left there); the base URL chosen by
+// NODE_ENV still sends a production build to production and any other to the test environment.
 
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +45,8 @@ vi.mock('express', () => ({
 vi.mock('next/server', () => ({
   NextResponse: { json: (body: unknown, init?: ResponseInit) => Response.json(body, init) },
 }));
+// dotenv, which the environment switch loads its settings with (the test sets them itself).
+vi.mock('dotenv/config', () => ({}));
 // ky for the stock sync's one call left on V1 (never called here).
 vi.mock('ky', () => ({ default: { create: () => ({}) } }));
 vi.mock('axios', () => ({
@@ -171,6 +174,44 @@ describe('rewritten corpus against the sandbox', () => {
     vi.stubEnv('PP_URL', 'https://api.partner-print.example/v1');
     const { V1CredentialsError } = await import('@partner-print/client');
     await expect(cjsShop()).rejects.toBeInstanceOf(V1CredentialsError);
+  });
+
+  it('environment switch: the base URL chosen by NODE_ENV keeps its condition: a production build orders in production, any other in the test environment', async () => {
+    const TEST_V2 = 'https://api.test.partner-print.example/v2';
+    // Both hosts routed to the sandbox; which host each request went to is recorded.
+    const hosts: string[] = [];
+    vi.stubGlobal('fetch', (input: Request | string | URL, init?: RequestInit) => {
+      const url = input instanceof Request ? input.url : String(input);
+      const base = [V2_BASE, TEST_V2].find((b) => url.startsWith(`${b}/`));
+      if (!base) throw new Error(`unexpected request to ${url}`);
+      hosts.push(new URL(url).host);
+      const target = sandbox.baseUrl + url.slice(base.length);
+      return sandbox.fetch(input instanceof Request ? new Request(target, input) : target, init);
+    });
+    const cases = [
+      ['production', 'api.partner-print.example'],
+      ['development', 'api.test.partner-print.example'],
+      ['test', 'api.test.partner-print.example'],
+    ];
+    for (const [env, host] of cases) {
+      vi.stubEnv('NODE_ENV', env);
+      vi.resetModules();
+      hosts.length = 0;
+      const shop = (await import(corpusPath('env-switch/expected/partner-print.ts'))) as {
+        placeOrder(order: Record<string, unknown>): Promise<string>;
+        printStatus(reference: string): Promise<unknown>;
+      };
+      const reference = await shop.placeOrder({
+        store_code: 'ACME1',
+        shipping_kind: 'combined',
+        partner_reference: `env-${env}`,
+        orderlines: [{ sku: sandbox.seed.legacySkus.nonPrint, quantity: 1 }],
+      });
+      expect(reference).toMatch(/^Order_/);
+      expect(await shop.printStatus(reference)).toEqual((await storedOrder(reference)).status);
+      expect(hosts.length, env).toBeGreaterThan(0);
+      expect(new Set(hosts), env).toEqual(new Set([host]));
+    }
   });
 
   it('fetch wrapper: the order exists once, with the V1 order’s content; a second run creates none', async () => {

@@ -71,6 +71,8 @@ function isPure(n: N, depth = 0): boolean {
     case 'LogicalExpression':
     case 'BinaryExpression':
       return isPure(v.left, depth + 1) && isPure(v.right, depth + 1);
+    case 'ConditionalExpression':
+      return [v.test, v.consequent, v.alternate].every((e: N) => isPure(e, depth + 1));
     case 'CallExpression':
       return (
         requiredModule(v) !== undefined ||

@@ -51,3 +51,4 @@ declare namespace JSX {
     [name: string]: Record<string, unknown>;
   }
 }
+declare module 'dotenv/config' {}
