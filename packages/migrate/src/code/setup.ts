@@ -104,7 +104,8 @@ export function addSetup(program: N, file: string, opts: ClientSetup): N | undef
     : (later.length ? later : (stmts.slice(stmts.length - decls.length) as N[]))[client];
 }
 
-function lastHeaderIndex(body: N[]): number {
+/** The index of the last import or require at the top of the file (the client goes after it), or -1. */
+export function lastHeaderIndex(body: N[]): number {
   let last = -1;
   body.forEach((s, i) => {
     if (isModuleHeader(s)) last = i;

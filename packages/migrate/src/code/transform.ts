@@ -24,6 +24,7 @@ import { countRefs, removeUnused } from './cleanup.ts';
 import { innerComments, keepComments } from './comments.ts';
 import { consumerOf } from './consumers.ts';
 import { ImageUploads, type Pending, staticImage } from './images.ts';
+import { keyReadOrder } from './key-read.ts';
 import { findV1Mocks, MOCK_REASON } from './mocks.ts';
 import { type Ast, checkParses, parseSource, printAst } from './parse.ts';
 import { secretsIn } from './secrets.ts';
@@ -115,6 +116,8 @@ interface Context {
   base?: V2Base;
   adapter: boolean;
   render: boolean;
+  /** The top-level statements the client reads its secret key after, or why it cannot read it when the module loads. */
+  key: N[] | string;
   rewrites: number;
   names: Names;
   uploads: ImageUploads;
@@ -160,7 +163,9 @@ function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: 
   const problem =
     (site.extra.length
       ? `it passes options the V2 client does not take (${site.extra.join(', ')})`
-      : undefined) ?? headerProblem(site.headers, ctx.b);
+      : undefined) ??
+    headerProblem(site.headers, ctx.b) ??
+    (typeof ctx.key === 'string' ? ctx.key : undefined);
   const pending: Pending = [];
   const stmt = statementOf(links, site.node);
   const plan = site.url
@@ -217,11 +222,14 @@ function v2BaseOf(ctx: Context, site: CallSite, links: Map<N, Link>): V2Base | s
     const v1 = text.slice(0, Math.max(0, v1Split(text))).replace(/\{h\d+\}/g, '…');
     return `it goes to ${v1}, and this file's V2 client to ${ctx.base.code || 'a base URL not known statically'} (one client per file)`;
   }
-  // A call made when the module loads, before the base URL is read: the client would not be there yet.
+  // A call made when the module loads, before the base URL or the key is read: the client would not be there yet.
   const program = ctx.ast.program.body as N[];
   const stmt = atModuleLevel(site.node, links) ? topStatement(site.node, links) : undefined;
-  if (stmt && base.after.some((s) => program.indexOf(s) >= program.indexOf(stmt)))
+  const before = (after: N[]) => stmt && after.some((s) => program.indexOf(s) >= program.indexOf(stmt));
+  if (before(base.after))
     return `it runs when the module loads, where its base URL is read from ${base.envs[0] ?? 'the environment'}`;
+  if (before(typeof ctx.key === 'string' ? [] : ctx.key))
+    return 'it runs when the module loads, before the environment the V2 client reads its secret key from is loaded';
   return base;
 }
 
@@ -420,6 +428,8 @@ function rewrite(text: string, file: string, options: CodeOptions): TransformRes
   const reported = new Set<string>();
   const added = new Set<N>();
   const { names, free } = chooseNames(index.nodes);
+  const keyExpression = options.keyExpression ?? DEFAULT_KEY_EXPRESSION;
+  const existing = existingBase(index.nodes, names.client, text);
   const ctx: Context = {
     file,
     ast,
@@ -429,7 +439,9 @@ function rewrite(text: string, file: string, options: CodeOptions): TransformRes
     render: false,
     maps: { stores: options.stores ?? {}, products: options.productReferences ?? {} },
     findings: [],
-    base: existingBase(index.nodes, names.client, text),
+    base: existing,
+    // A client the file already has reads its key where it is.
+    key: existing ? [] : keyReadOrder(ast.program, keyExpression, b),
     adapter: false,
     rewrites: 0,
     todo(node, what, reason, links, leftover = false) {
@@ -485,10 +497,10 @@ function rewrite(text: string, file: string, options: CodeOptions): TransformRes
       });
   if (ctx.rewrites > 0) {
     const client = addSetup(ast.program, file, {
-      keyExpression: options.keyExpression ?? DEFAULT_KEY_EXPRESSION,
+      keyExpression,
       stores: options.stores ?? {},
       baseUrl: ctx.base!.code,
-      after: ctx.base!.after,
+      after: [...ctx.base!.after, ...(typeof ctx.key === 'string' ? [] : ctx.key)],
       adapter: ctx.adapter,
       render: ctx.render,
       names: ctx.names,

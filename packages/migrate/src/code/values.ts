@@ -45,6 +45,11 @@ export class Bindings {
     return this.values.has(key);
   }
 
+  /** Whether the file binds `name` anywhere: a declaration, an assignment, a parameter, a catch clause. */
+  bound(name: string): boolean {
+    return this.values.has(name) || this.shadowed.has(name);
+  }
+
   /** The one expression bound to `key`, or undefined (unknown, rebound, or a parameter shadowing it). */
   get(key: string): N | undefined {
     if (this.shadowed.has(key)) return undefined;

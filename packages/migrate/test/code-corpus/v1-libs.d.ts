@@ -52,3 +52,6 @@ declare namespace JSX {
   }
 }
 declare module 'dotenv/config' {}
+declare module 'dotenv' {
+  export function config(options?: unknown): unknown;
+}
