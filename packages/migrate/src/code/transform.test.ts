@@ -91,6 +91,35 @@ export async function get(ref: string) {
     expect(r.output).not.toContain('axios');
   });
 
+  it("a comment heading the file (a licence) stays, above 'use strict' or above an import the rewrite removes", () => {
+    const licence = '/*\n * Copyright (c) 2024 Shop Inc. All rights reserved.\n */';
+    const spdx = '// Copyright (c) 2024 Shop Inc.\n// SPDX-License-Identifier: MIT';
+    const call = `async function getOrder(ref) {\n  const res = await fetch('https://api.partner-print.example/v1/orders/' + ref, { headers: { 'X-Partner-Code': 'A' } });\n  return (await res.json()).reference;\n}\n`;
+    const cases: Array<[string, string, string]> = [
+      [
+        licence,
+        `${licence}\n'use strict';\nconst fetch = require('node-fetch');\n\n${call}module.exports = { getOrder };\n`,
+        'a.js',
+      ],
+      [spdx, `${spdx}\n\nimport fetch from 'node-fetch';\n\nexport ${call}`, 'a.mjs'],
+      [
+        licence,
+        `${licence}\nconst fetch = require('node-fetch');\n${call}module.exports = { getOrder };\n`,
+        'a.cjs',
+      ],
+    ];
+    for (const [head, text, file] of cases) {
+      const { first, second } = twice(text, file);
+      expect(
+        first.findings.map((f) => f.kind),
+        file,
+      ).toEqual(['rewritten']);
+      expect(first.output.startsWith(head), file).toBe(true);
+      expect(first.output, file).not.toContain('node-fetch');
+      expect(second.output, file).toBe(first.output);
+    }
+  });
+
   it('CommonJS gets require, ESM gets import; JSX, TSX and .cts parse', () => {
     const call = `async function f(o) { const { data } = await axios.post('https://h.example/v1/orders', o, { headers: { 'x-partner-code': 'p', 'x-api-key': 'k' } }); return data.reference; }\n`;
     const cjs = transformSource(`const axios = require('axios');\n${call}module.exports = { f };\n`, 'a.cjs');
