@@ -20,6 +20,7 @@ import {
 import { atModuleLevel, topStatement, type V2Base, v2BaseUrl } from './base-url.ts';
 import { rewriteCallbackReads } from './callbacks.ts';
 import { type CallSite, findInstances, headerNames, headerProblem, libraryNames, readCall } from './calls.ts';
+import { catchProblem } from './catches.ts';
 import { countRefs, removeUnused } from './cleanup.ts';
 import { innerComments, keepComments } from './comments.ts';
 import { consumerOf } from './consumers.ts';
@@ -174,7 +175,10 @@ function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: 
   const base = problem || !plan.ok ? undefined : v2BaseOf(ctx, site, links);
   const reason =
     problem ?? (plan.ok ? undefined : plan.reason) ?? (typeof base === 'string' ? base : undefined);
-  const consumer = reason || !plan.ok ? undefined : consumerOf(site.node, site.lib, links);
+  const consumer =
+    reason || !plan.ok
+      ? undefined
+      : (catchProblem(site.node, links) ?? consumerOf(site.node, site.lib, links));
   if (reason || typeof consumer === 'string' || !consumer || !plan.ok) {
     ctx.todo(
       site.node,
