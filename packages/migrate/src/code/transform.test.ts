@@ -216,6 +216,19 @@ describe('the V1 path of a call', () => {
     }
   });
 
+  it('a query is named by its parameters only: a key in it (api_key=…) is never quoted in the report or a TODO', () => {
+    const key = 'pk_live_9f8e7d6c5b4a';
+    const text = file(`fetch(\`\${BASE}/orders/\${ref}?api_key=${key}&include=shipments\`, { headers })`);
+    const r = transformSource(text, 'a.ts');
+    const call = r.findings.find((f) => f.what.startsWith('GET'));
+    expect(call?.what).toBe('GET /orders/…?api_key=…&include=… (fetch)');
+    expect(call?.detail).toBe(
+      'V1 call left as it is: its query (api_key, include) has no place in the V2 call.',
+    );
+    for (const f of r.findings) expect(JSON.stringify(f)).not.toContain(key);
+    expect(r.output.split(key).length).toBe(text.split(key).length);
+  });
+
   it('a base URL only known at run time is named as the reason, not a garbled path', () => {
     const text = `const headers = { 'X-Partner-Code': 'ACME1' };\nexport async function f(cfg: { base: string }, ref: string) {\n  const data = await (await fetch(\`\${cfg.base}/orders/\${ref}\`, { headers })).json();\n  return data.order_reference;\n}\n`;
     const r = transformSource(text, 'a.ts');

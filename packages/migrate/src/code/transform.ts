@@ -130,7 +130,8 @@ function describe(site: CallSite, lib: string): string {
   const path = site.url
     ? site.url.text.slice(Math.max(0, v1Split(site.url.text))).replace(/\{h\d+\}/g, '…') || '/'
     : '?';
-  return `${site.method ?? '?'} ${path} (${lib})`;
+  // A query's values are not quoted (one may be a key): its parameter names say which call it is.
+  return `${site.method ?? '?'} ${path.replace(/([?&][^=&#]*)=[^&#]*/g, '$1=…')} (${lib})`;
 }
 
 /** What the plans of one call read values with; `pending` collects the static image uploads it needs. */

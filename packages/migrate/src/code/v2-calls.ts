@@ -112,6 +112,14 @@ function droppedQuery(path: string, endpoint: string): string | undefined {
   return query;
 }
 
+/** A query's parameter names (`api_key, include`), without their values. */
+const queryNames = (query: string) =>
+  query
+    .split('&')
+    .filter((p) => p !== '')
+    .map((p) => p.split('=')[0]!.replace(/\{h\d+\}/g, '…'))
+    .join(', ');
+
 /** What a V1 call becomes, or why it is left as it is. */
 export function planCall(
   ctx: PlanContext,
@@ -138,7 +146,8 @@ export function planCall(
     return {
       ok: false,
       endpoint,
-      reason: `its query (${query.replace(/\{h\d+\}/g, '…')}) has no place in the V2 call`,
+      // Named by its parameters: a value may be a key.
+      reason: `its query (${queryNames(query)}) has no place in the V2 call`,
     };
   const ok = { ok: true as const, endpoint, reads: orderReads };
   switch (endpoint.id) {
