@@ -76,6 +76,38 @@ describe('the V2 client reads its secret key after what loads it', () => {
     expect(client).toBeGreaterThan(lineOf(r.output, 'const config = loadConfig();'));
   });
 
+  it.each([
+    [
+      'a Workers handler',
+      `export default {\n  async fetch(request, env) {\n    const res = await fetch('${V1}/orders/' + new URL(request.url).searchParams.get('ref'), { headers: { 'X-Partner-Code': env.PP_PARTNER_CODE, 'X-Api-Key': env.PP_API_KEY } });\n    return Response.json((await res.json()).reference);\n  },\n};\n`,
+      '`env.PP_API_KEY`',
+    ],
+    [
+      'a client class given its key',
+      `import axios from 'axios';\nexport class Shop {\n  constructor(code, apiKey) {\n    this.http = axios.create({ baseURL: '${V1}', headers: { 'X-Partner-Code': code, 'X-Api-Key': apiKey } });\n  }\n  async get(ref) {\n    const { data } = await this.http.get(\`/orders/\${ref}\`);\n    return data.reference;\n  }\n}\n`,
+      '`apiKey`',
+    ],
+  ])(
+    'V1 credentials passed in at run time (%s): the client that reads one key when the module loads is marked',
+    (_, text, from) => {
+      const r = rewrite(text, 'a.mjs');
+      const lines = r.output.split('\n');
+      const client = lines.findIndex((l) => l.includes('createClient({'));
+      expect(lines[client - 1]).toContain(TODO_TAG);
+      expect(lines[client - 1]).toContain(from);
+      expect(lines[client - 1]).toContain('process.env.PARTNER_PRINT_SECRET_KEY');
+      expect(todos(r.output)).toBe(1);
+      const finding = r.findings.find((f) => f.what === 'V1 credentials passed in at run time');
+      expect(finding?.kind).toBe('todo');
+      expect(r.findings.filter((f) => f.kind === 'rewritten').length).toBe(1);
+    },
+  );
+
+  it('V1 credentials read from the environment: no such mark', () => {
+    const r = rewrite(`import fetch from 'node-fetch';\n${getOrder}`, 'a.mjs');
+    expect(todos(r.output)).toBe(0);
+  });
+
   it('--key-expression naming what the file binds only inside functions (a Workers `env`): the calls are marked', () => {
     const r = rewrite(
       `export default {\n  async fetch(request, env) {\n    const res = await fetch('${V1}/orders/' + new URL(request.url).searchParams.get('ref'), { headers: { 'X-Partner-Code': env.PP_PARTNER_CODE, 'X-Api-Key': env.PP_API_KEY } });\n    return Response.json((await res.json()).reference);\n  },\n};\n`,
@@ -85,7 +117,8 @@ describe('the V2 client reads its secret key after what loads it', () => {
     expect(r.output).not.toContain('createClient');
     expect(r.findings.filter((f) => f.kind === 'rewritten')).toEqual([]);
     const call = r.findings.find((f) => f.what.startsWith('GET'));
-    expect(call?.detail).toContain('env.PARTNER_PRINT_SECRET_KEY');
+    expect(call?.detail).toContain('--key-expression');
+    expect(call?.detail).toContain('`env`');
     expect(call?.detail).toMatch(/^V1 call left as it is: /);
   });
 });

@@ -1,4 +1,4 @@
-import { isV1CredentialHeader } from '@partner-print/openapi/wire';
+import { isV1CredentialHeader, v1CredentialKind } from '@partner-print/openapi/wire';
 import { bare, indexTree, isIdent, isNode, isString, memberPath, type N, propName } from './ast.ts';
 import { requiredModule } from './calls.ts';
 import { parseExpressionCode } from './parse.ts';
@@ -23,7 +23,7 @@ export function keyReadOrder(program: N, keyExpression: string, b: Bindings): N[
     if (decl) {
       if (!/^(Import|Function)/.test(unexported(decl).type)) after.add(decl);
     } else if (b.bound(name))
-      return `the V2 client is created when the module loads and reads its secret key from \`${keyExpression}\` (--key-expression) there, but this file binds \`${name}\` only inside a function`;
+      return `the V2 client is created when the module loads and reads its secret key (the --key-expression) there, but this file binds \`${name}\` only inside a function`;
   }
   if (roots.has('process')) {
     const loaders = dotenvNames(body);
@@ -135,4 +135,29 @@ function readsCredentialFromEnv(n: N): boolean {
     isV1CredentialHeader(name) &&
     indexTree(n.value).nodes.some((v) => v.type === 'MemberExpression' && envMember(v))
   );
+}
+
+/**
+ * Where a rewritten call's V1 API key came from when it was passed in at run time (a parameter such as a Workers
+ * handler's `env`, or a constructor's `apiKey`, or a field set from one): its code (`env.PP_API_KEY`). The V2
+ * client reads one key, once, where the module loads, so such code (one key per caller, or a runtime without
+ * `process`) is told so. Undefined for a key read from the environment or a constant of the module.
+ */
+export function runTimeKeySource(headers: N[], b: Bindings, body: N[]): { code: string; at: N } | undefined {
+  for (const h of headers) {
+    const obj = b.resolve(h);
+    if (obj?.type !== 'ObjectExpression') continue;
+    for (const p of obj.properties) {
+      const name = p.type === 'SpreadElement' ? undefined : propName(p);
+      if (name === undefined || v1CredentialKind(name) !== 'api-key') continue;
+      const value = b.resolve(p.value);
+      let root = bare(value);
+      while (root?.type === 'MemberExpression') root = bare(root.object);
+      const top = root?.type === 'Identifier' && body.some((s) => declares(s, root.name));
+      const passed =
+        root?.type === 'ThisExpression' || (root?.type === 'Identifier' && !top && b.bound(root.name));
+      if (passed) return { code: memberPath(value) ?? 'a value passed in', at: p };
+    }
+  }
+  return undefined;
 }

@@ -25,7 +25,7 @@ import { countRefs, removeUnused } from './cleanup.ts';
 import { innerComments, keepComments } from './comments.ts';
 import { consumerOf } from './consumers.ts';
 import { ImageUploads, type Pending, staticImage } from './images.ts';
-import { keyReadOrder } from './key-read.ts';
+import { keyReadOrder, runTimeKeySource } from './key-read.ts';
 import { findV1Mocks, MOCK_REASON } from './mocks.ts';
 import { type Ast, checkParses, parseSource, printAst } from './parse.ts';
 import { secretsIn } from './secrets.ts';
@@ -119,6 +119,8 @@ interface Context {
   render: boolean;
   /** The top-level statements the client reads its secret key after, or why it cannot read it when the module loads. */
   key: N[] | string;
+  /** Where a rewritten call's V1 API key was passed in at run time (`env.PP_API_KEY`), if one was. */
+  keyFrom?: { code: string; at: N };
   rewrites: number;
   names: Names;
   uploads: ImageUploads;
@@ -203,6 +205,7 @@ function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: 
   if (once && home) ctx.todo(home, 'order without partner_reference', once, now);
   ctx.adapter ||= plan.needsAdapter;
   ctx.render ||= plan.render === true;
+  ctx.keyFrom ??= runTimeKeySource(site.headers, ctx.b, ctx.ast.program.body);
   ctx.rewrites++;
   const target = plan.target?.(value) ?? plan.endpoint.v2.map((e) => `${e.method} ${e.path}`).join(' + ');
   ctx.findings.push({ ...pos, kind: 'rewritten', what, detail: `→ ${target} through the V2 client` });
@@ -510,7 +513,7 @@ function rewrite(text: string, file: string, options: CodeOptions): TransformRes
       render: ctx.render,
       names: ctx.names,
     });
-    if (client && ctx.base!.envs.length) markBaseFromEnv(ctx, client, seen);
+    if (client) markClient(ctx, client, keyExpression, seen);
     removeUnused(ast.program, before);
   }
   markLeftovers(ctx, wrappers, bases);
@@ -521,21 +524,37 @@ function rewrite(text: string, file: string, options: CodeOptions): TransformRes
 }
 
 /**
- * A V1 base URL read from an environment variable is read from it by the V2 client too: the variable must hold
- * V2's base URL now, which this tool cannot see or change. The client says so, and the report.
+ * What the V2 client reads differently from the V1 code, said once above it (and in the report): a base URL read
+ * from an environment variable (which must hold V2's base URL now, which this tool cannot see or change), and a
+ * V1 key that was passed in at run time (the client reads one key, when the module loads).
  */
-function markBaseFromEnv(ctx: Context, client: N, seen: Set<N>): void {
+function markClient(ctx: Context, client: N, keyExpression: string, seen: Set<N>): void {
+  const reasons: string[] = [];
   const envs = ctx.base!.envs;
-  const it = envs.join(' and ');
-  const reason = `the V2 base URL is read from ${it}, as the V1 one was: where it is set, it must now hold the V2 base URL (ending in /v2) of the same environment (production or test); with a /v1 URL left in it, createClient throws V1CredentialsError.`;
-  addTodo(client, reason);
+  if (envs.length) {
+    const it = envs.join(' and ');
+    const reason = `the V2 base URL is read from ${it}, as the V1 one was: where it is set, it must now hold the V2 base URL (ending in /v2) of the same environment (production or test); with a /v1 URL left in it, createClient throws V1CredentialsError.`;
+    reasons.push(reason);
+    ctx.findings.push({
+      ...position(ctx.file, ctx.base!.at),
+      kind: 'todo',
+      what: `V1 base URL read from ${it}`,
+      detail: reason,
+    });
+  }
+  if (ctx.keyFrom) {
+    const reason = `the V1 API key was passed in where the calls ran (\`${ctx.keyFrom.code}\`); this client reads one secret key, from ${keyExpression === DEFAULT_KEY_EXPRESSION ? 'process.env.PARTNER_PRINT_SECRET_KEY' : 'the --key-expression'}, when the module loads: every caller now shares that key (one per organization), and it must be set there (a Workers runtime has no process.env without nodejs_compat).`;
+    reasons.push(reason);
+    ctx.findings.push({
+      ...position(ctx.file, ctx.keyFrom.at),
+      kind: 'todo',
+      what: 'V1 credentials passed in at run time',
+      detail: reason,
+    });
+  }
+  if (!reasons.length) return;
+  addTodo(client, reasons.join(' '));
   seen.add(client);
-  ctx.findings.push({
-    ...position(ctx.file, ctx.base!.at),
-    kind: 'todo',
-    what: `V1 base URL read from ${it}`,
-    detail: reason,
-  });
 }
 
 /** TODOs an earlier run left (on code that no longer looks like a V1 call, e.g. a field read): reported again. */
