@@ -120,6 +120,27 @@ export async function get(ref: string) {
     }
   });
 
+  it('a CommonJS module with no require at the top (global fetch, a require in a function) gets require, not import', () => {
+    const get = `async function getOrder(ref) {\n  const res = await fetch(\`https://api.partner-print.example/v1/orders/\${ref}\`, { headers: { 'X-Partner-Code': 'A' } });\n  return (await res.json()).reference;\n}\n`;
+    for (const text of [
+      `'use strict';\n\n${get}\nmodule.exports = { getOrder };\n`,
+      `exports.getOrder = ${get}`,
+      `${get}function load() {\n  return require('./config.json');\n}\nmodule.exports = { getOrder, load };\n`,
+    ]) {
+      const r = transformSource(text, 'a.js');
+      expect(
+        r.findings.map((f) => f.kind),
+        text,
+      ).toEqual(['rewritten']);
+      expect(r.output, text).toMatch(/^const \{ createClient \} = require\('@partner-print\/client'\);$/m);
+      expect(r.output, text).not.toMatch(/^import /m);
+      expect(transformSource(r.output, 'a.js').changed, text).toBe(false);
+    }
+    // A module file stays a module.
+    const mjs = transformSource(`${get}export { getOrder };\n`, 'a.js');
+    expect(mjs.output).toMatch(/^import \{ createClient \} from '@partner-print\/client';$/m);
+  });
+
   it('CommonJS gets require, ESM gets import; JSX, TSX and .cts parse', () => {
     const call = `async function f(o) { const { data } = await axios.post('https://h.example/v1/orders', o, { headers: { 'x-partner-code': 'p', 'x-api-key': 'k' } }); return data.reference; }\n`;
     const cjs = transformSource(`const axios = require('axios');\n${call}module.exports = { f };\n`, 'a.cjs');
