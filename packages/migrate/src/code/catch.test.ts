@@ -64,6 +64,22 @@ describe('a V1 call inside a try whose catch reads the error', () => {
   });
 
   it.each([
+    [
+      'a try around a call of its function',
+      `async function getOrder(ref: string) {\n  const { data } = await api.get(\`/orders/\${ref}\`);\n  return data.reference;\n}\nexport async function show(ref: string) {\n  try {\n    return await getOrder(ref);\n  } catch (e: any) {\n    if (e.response?.status === 404) return null;\n    throw e;\n  }\n}\n`,
+    ],
+    [
+      'a .catch on a call of its method',
+      `export class Shop {\n  async getOrder(ref: string) {\n    const { data } = await api.get(\`/orders/\${ref}\`);\n    return data.reference;\n  }\n  show(ref: string) {\n    return this.getOrder(ref).catch((err) => (err.response?.status === 404 ? null : Promise.reject(err)));\n  }\n}\n`,
+    ],
+  ])('%s whose catch reads the error: marked too', (_, code) => {
+    const r = rewrite(`${HEAD}${code}`);
+    expect(r.findings.filter((f) => f.kind === 'rewritten')).toEqual([]);
+    const call = r.findings.find((f) => f.what.startsWith('GET'));
+    expect(call?.detail).toMatch(/^V1 call left as it is: it is called .*catch .*reads `(e|err)\.response`/);
+  });
+
+  it.each([
     ['logs it and gives up', "catch (e) {\n    console.error('lookup failed', e);\n    return null;\n  }"],
     [
       'logs its message and rethrows',
