@@ -70,6 +70,25 @@ describe('a V1 base URL read at run time', () => {
     expect(todos(r.output)).toBe(0);
   });
 
+  it('a run-time host with no fallback keeps the order reads rewritten: the host is not part of the order identifier', () => {
+    const base = `const BASE = \`https://\${process.env.PP_HOST}/v1\`;\n${HEADERS}`;
+    const r = rewrite(
+      `${base}${getOrder('BASE')}export async function lookup(id: string) {\n  const res = await fetch(\`\${BASE}/orders?partner_reference=\${id}\`, { headers: HEADERS });\n  return (await res.json()).reference;\n}\n`,
+    );
+    expect(clientLine(r.output)).toContain(`baseUrl: \`https://\${process.env.PP_HOST}/v2\` });`);
+    expect(r.findings.map((f) => [f.kind, f.what])).toEqual([
+      ['rewritten', 'GET /orders/… (fetch)'],
+      ['rewritten', 'GET /orders?partner_reference=… (fetch)'],
+    ]);
+    expect(r.output).toContain('orderReference: await partnerPrintV1.orderReference(ref)');
+    expect(r.output).toContain('orderReference: await partnerPrintV1.orderReference(id)');
+    // A part of a path segment is still no identifier, wherever the host comes from.
+    const part = rewrite(
+      `${base}export async function get(n: number) {\n  const res = await fetch(\`\${BASE}/orders/ACME1-\${n}\`, { headers: HEADERS });\n  return (await res.json()).reference;\n}\n`,
+    );
+    expect(part.findings.find((f) => f.what.startsWith('GET'))?.detail).toContain('not one value');
+  });
+
   it('is read after what runs before it (dotenv): the client is created where the constant was', () => {
     const r = rewrite(
       `'use strict';\nconst fetch = require('node-fetch');\nrequire('dotenv').config();\nconst BASE_URL = process.env.PP_URL || '${V1}';\n${HEADERS}${getOrder('BASE_URL')}`,

@@ -91,10 +91,12 @@ function orderIdentifier(path: string, holes: N[], endpoint: string): N | undefi
       ? /^\/orders\/([^/?#]+)\/?$/.exec(path)
       : /partner[-_]?reference[=/]([^/?&#]+)\/?$/i.exec(path);
   const value = m?.[1];
-  if (value === undefined || holes.length > 1) return undefined;
+  // The path's own run-time parts (a run-time host before the `/v1` is no part of the identifier).
+  const inPath = path.match(/\{h\d+\}/g)?.length ?? 0;
+  if (value === undefined || inPath > 1) return undefined;
   const hole = /^\{h(\d+)\}$/.exec(value);
   if (hole) return unencoded(holes[Number(hole[1])]);
-  if (holes.length) return undefined;
+  if (inPath) return undefined;
   return { type: 'StringLiteral', value: decodeURIComponent(value) };
 }
 
