@@ -41,6 +41,8 @@ export interface CallSite {
   /** The JSON body's expression; 'opaque' for a body that is not JSON built from a value. */
   body: N | 'opaque' | undefined;
   headers: N[];
+  /** The headers its V1 credentials are in, when not only `headers` (a fetch wrapper's own). */
+  auth?: N[];
   /** Options the rewrite cannot carry over. */
   extra: string[];
 }

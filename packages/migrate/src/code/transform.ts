@@ -101,12 +101,15 @@ function wrapperSite(call: N, w: Wrapper, b: Bindings): CallSite {
     pieces: [...w.base, ...path],
     body: parsed,
     headers: opts.has('headers') ? [opts.get('headers')] : [],
+    auth: [...wrapperHeaders(w), ...(opts.has('headers') ? [opts.get('headers')] : [])],
     extra,
   };
 }
 
 interface Context {
   file: string;
+  /** The file's text (what the credentials of a call are written as). */
+  source: string;
   ast: Ast;
   b: Bindings;
   findings: CodeFinding[];
@@ -119,6 +122,8 @@ interface Context {
   render: boolean;
   /** The top-level statements the client reads its secret key after, or why it cannot read it when the module loads. */
   key: N[] | string;
+  /** The V1 credentials of the calls rewritten onto the client (one organization's), as code. */
+  creds?: string;
   /** Where a rewritten call's V1 API key was passed in at run time (`env.PP_API_KEY`), if one was. */
   keyFrom?: { code: string; at: N };
   rewrites: number;
@@ -164,20 +169,31 @@ function planContext(
 /** Rewrites one V1 call, or marks it. */
 function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: string): void {
   const what = describe(site, libName);
+  const pending: Pending = [];
+  const stmt = statementOf(links, site.node);
   const problem =
     (site.extra.length
       ? `it passes options the V2 client does not take (${site.extra.join(', ')})`
       : undefined) ??
     headerProblem(site.headers, ctx.b) ??
     (typeof ctx.key === 'string' ? ctx.key : undefined);
-  const pending: Pending = [];
-  const stmt = statementOf(links, site.node);
+  const creds = credentialsOf(site.auth ?? site.headers, ctx.b, ctx.source);
+  // Marked so by an earlier run, whose rewritten calls (and their credentials) are gone: still another's.
+  const markedBefore = stmt ? leadingTodo(stmt)?.includes(OTHER_ORGANIZATION) : false;
+  const otherOrganization =
+    (creds !== '' && ctx.creds !== undefined && ctx.creds !== creds) || markedBefore
+      ? OTHER_ORGANIZATION
+      : undefined;
+
   const plan = site.url
     ? planCall(planContext(ctx, site.node, stmt, links, pending), site.method, site.url, site.body)
     : ({ ok: false, reason: 'its URL is not known statically' } as const);
   const base = problem || !plan.ok ? undefined : v2BaseOf(ctx, site, links);
   const reason =
-    problem ?? (plan.ok ? undefined : plan.reason) ?? (typeof base === 'string' ? base : undefined);
+    problem ??
+    otherOrganization ??
+    (plan.ok ? undefined : plan.reason) ??
+    (typeof base === 'string' ? base : undefined);
   const consumer =
     reason || !plan.ok
       ? undefined
@@ -206,6 +222,8 @@ function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: 
   ctx.adapter ||= plan.needsAdapter;
   ctx.render ||= plan.render === true;
   ctx.keyFrom ??= runTimeKeySource(site.headers, ctx.b, ctx.ast.program.body);
+  // A call with no V1 credentials in sight (on a base URL of calls with them) says nothing of the organization.
+  if (creds !== '') ctx.creds ??= creds;
   ctx.rewrites++;
   const target = plan.target?.(value) ?? plan.endpoint.v2.map((e) => `${e.method} ${e.path}`).join(' + ');
   ctx.findings.push({ ...pos, kind: 'rewritten', what, detail: `→ ${target} through the V2 client` });
@@ -239,6 +257,36 @@ function v2BaseOf(ctx: Context, site: CallSite, links: Map<N, Link>): V2Base | s
   if (before(typeof ctx.key === 'string' ? [] : ctx.key))
     return 'it runs when the module loads, before the environment the V2 client reads its secret key from is loaded';
   return base;
+}
+
+const OTHER_ORGANIZATION =
+  "it sends other V1 credentials than the calls rewritten onto this file's V2 client, which sends one secret key, of one organization: another organization needs a client of its own";
+
+/** The text of this tool's TODO above a statement, if it has one. */
+const leadingTodo = (stmt: N): string | undefined =>
+  (stmt.comments ?? []).find((c: N) => c.leading && String(c.value).includes(TODO_TAG))?.value;
+
+/**
+ * The V1 credentials in the headers (each header's kind and its value as written, through constants and spreads):
+ * calls that send the same are one organization's, which one V2 client (one secret key) can stand for.
+ */
+function credentialsOf(headers: N[], b: Bindings, source: string): string {
+  const out: string[] = [];
+  const read = (h: N, depth: number) => {
+    const v = b.resolve(h);
+    if (v?.type !== 'ObjectExpression' || depth > 4) return;
+    for (const p of v.properties) {
+      if (p.type === 'SpreadElement') read(p.argument, depth + 1);
+      else {
+        const name = propName(p);
+        const kind = name === undefined ? undefined : v1CredentialKind(name);
+        const value = kind ? b.resolve(p.value) : undefined;
+        if (kind) out.push(`${kind}=${value?.end ? source.slice(value.start, value.end) : '?'}`);
+      }
+    }
+  };
+  for (const h of headers) read(h, 0);
+  return [...new Set(out)].sort().join('\n');
 }
 
 /** The base URL (as code) of the V2 client an earlier run (or the partner) made in the file. */
@@ -440,6 +488,7 @@ function rewrite(text: string, file: string, options: CodeOptions): TransformRes
   const existing = existingBase(index.nodes, names.client, text);
   const ctx: Context = {
     file,
+    source: text,
     ast,
     b,
     names,
