@@ -37,6 +37,12 @@ describe('the V2 client reads its secret key after what loads it', () => {
       'a.js',
     ],
     [
+      'dotenvx',
+      `const fetch = require('node-fetch');\nrequire('@dotenvx/dotenvx').config();\n`,
+      "require('@dotenvx/dotenvx').config();",
+      'a.js',
+    ],
+    [
       "Node's own .env loader",
       `import fetch from 'node-fetch';\nprocess.loadEnvFile();\n`,
       'process.loadEnvFile();',

@@ -82,7 +82,8 @@ function atLoad(stmt: N): N[] {
   return out;
 }
 
-const DOTENV = /(^|[/@-])dotenv([/-]|$)/;
+/** dotenv, and the loaders named after it (dotenv-flow, @dotenvx/dotenvx). */
+const DOTENV = /dotenv/i;
 
 /** Local names bound to a dotenv module (`import dotenv from 'dotenv'`, `const { config } = require('dotenv')`). */
 function dotenvNames(body: N[]): Set<string> {
