@@ -53,6 +53,9 @@ export function libraryNames(nodes: N[], b: Bindings): Map<string, HttpLib> {
   for (const n of nodes) {
     if (n.type === 'ImportDeclaration' && MODULES[n.source.value]) {
       for (const s of n.specifiers) out.set(s.local.name, MODULES[n.source.value]!);
+    } else if (n.type === 'TSImportEqualsDeclaration' && MODULES[importEqualsSource(n) ?? '']) {
+      // TypeScript's `import axios = require('axios')`.
+      out.set(n.id.name, MODULES[importEqualsSource(n)!]!);
     } else if (n.type === 'VariableDeclarator' && n.id.type === 'Identifier' && n.init) {
       const mod = requiredModule(n.init);
       if (mod && MODULES[mod]) out.set(n.id.name, MODULES[mod]!);
@@ -65,6 +68,10 @@ export function libraryNames(nodes: N[], b: Bindings): Map<string, HttpLib> {
   if (!out.has('fetch') && !b.declared('fetch')) out.set('fetch', 'fetch');
   return out;
 }
+
+/** The module of `import x = require('m')` ('m'), undefined for `import x = A.B`. */
+export const importEqualsSource = (n: N): string | undefined =>
+  n.moduleReference?.type === 'TSExternalModuleReference' ? n.moduleReference.expression?.value : undefined;
 
 /** `require('x')` or `require('x').default` → 'x'. */
 export function requiredModule(init: N): string | undefined {

@@ -23,6 +23,7 @@ const declares = (body: N[], name: string) =>
 
 const isModuleHeader = (s: N) =>
   s.type === 'ImportDeclaration' ||
+  s.type === 'TSImportEqualsDeclaration' ||
   (s.type === 'VariableDeclaration' &&
     s.declarations.every((d: N) => d.init && requiredModule(d.init) !== undefined)) ||
   (s.type === 'ExpressionStatement' && s.directive) ||

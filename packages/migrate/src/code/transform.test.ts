@@ -141,6 +141,15 @@ export async function get(ref: string) {
     expect(mjs.output).toMatch(/^import \{ createClient \} from '@partner-print\/client';$/m);
   });
 
+  it("TypeScript's `import x = require('…')` of an HTTP library is read like an import", () => {
+    const text = `import axios = require('axios');\nconst H = { 'X-Partner-Code': 'ACME', 'X-Api-Key': process.env.PP_API_KEY ?? '' };\nexport async function createOrder(body: unknown) {\n  const { data } = await axios.post('https://api.partner-print.example/v1/orders', body, { headers: H });\n  return data.order_reference;\n}\n`;
+    const { first, second } = twice(text, 'a.cts');
+    expect(first.findings.map((f) => [f.kind, f.what])).toEqual([['rewritten', 'POST /orders (axios)']]);
+    expect(first.output).not.toContain("require('axios')");
+    expect(first.output).toContain('return data.reference;');
+    expect(second.changed).toBe(false);
+  });
+
   it('CommonJS gets require, ESM gets import; JSX, TSX and .cts parse', () => {
     const call = `async function f(o) { const { data } = await axios.post('https://h.example/v1/orders', o, { headers: { 'x-partner-code': 'p', 'x-api-key': 'k' } }); return data.reference; }\n`;
     const cjs = transformSource(`const axios = require('axios');\n${call}module.exports = { f };\n`, 'a.cjs');
