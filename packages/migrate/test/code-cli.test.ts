@@ -134,6 +134,19 @@ describe('code: modes and exit codes', () => {
     expect(bad.stderr).toMatch(/not the key/);
     expect(bad.stderr + bad.stdout).not.toContain('sk_live_123');
     expect((await run(['code', dir, '--key-expression', 'a +'])).code).toBe(2);
+    // A key written into an expression (a fallback, a concatenation) is a key too.
+    for (const expr of [
+      "process.env.PP_KEY ?? 'sk_live_9f8e7d6c5b4a'",
+      'process.env.PP_KEY || `sk_live_9f8e7d6c5b4a`',
+      "'sk_live_' + '9f8e7d6c5b4a'",
+    ]) {
+      const keyed = await run(['code', dir, '--key-expression', expr]);
+      expect(keyed.code, expr).toBe(2);
+      expect(keyed.stderr, expr).toMatch(/not the key/);
+      expect(keyed.stderr + keyed.stdout, expr).not.toContain('9f8e7d6c5b4a');
+    }
+    // A short literal (the default's empty fallback) is no key.
+    expect((await run(['code', dir, '--key-expression', "process.env.PP_KEY ?? ''"])).code).toBe(0);
   });
 
   it('a V1 API key or a V2 secret key written in the code never appears in the diff, report or JSON', async () => {

@@ -5,7 +5,9 @@
 // sandbox delivers (next/server, like axios and express, stubbed) and create nothing, however often they run; the
 // rewritten stock sync reads the V2 items and products, the rewritten image uploads send each image's bytes, and
 // the rewritten render preview renders through renderMockup and orders with its logo uploaded once; the rewritten
-// CommonJS module still reads its base URL from PP_URL (and refuses a /v1 one left there).
+// CommonJS module still reads its base URL from PP_URL (and refuses a /v1 one left there); the base URL chosen by
+// NODE_ENV still sends a production build to production and any other to the test environment; the CommonJS job
+// that loads its settings with dotenv reads its secret key after dotenv loaded it.
 
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +46,8 @@ vi.mock('express', () => ({
 vi.mock('next/server', () => ({
   NextResponse: { json: (body: unknown, init?: ResponseInit) => Response.json(body, init) },
 }));
+// dotenv, which the environment switch loads its settings with (the test sets them itself).
+vi.mock('dotenv/config', () => ({}));
 // ky for the stock sync's one call left on V1 (never called here).
 vi.mock('ky', () => ({ default: { create: () => ({}) } }));
 vi.mock('axios', () => ({
@@ -133,17 +137,20 @@ interface CjsShop {
   createOrder(order: Record<string, unknown>): Promise<string>;
   getOrder(reference: string): Promise<{ status: unknown }>;
 }
-/** The rewritten CommonJS module (node-fetch's), run as CommonJS with the SDK packages as what it requires. */
-async function cjsShop(): Promise<CjsShop> {
-  const source = readFileSync(corpusPath('cjs-node-fetch/expected/partner-print.js'), 'utf8');
+/** A rewritten CommonJS module, run as CommonJS with the SDK packages (and `others`) as what it requires. */
+async function runCjs(file: string, others: Record<string, unknown> = {}): Promise<unknown> {
+  const source = readFileSync(corpusPath(file), 'utf8');
   const packages: Record<string, unknown> = {
     '@partner-print/client': await import('@partner-print/client'),
     '@partner-print/migrate': await import('@partner-print/migrate'),
+    ...others,
   };
   const module = { exports: {} };
   new Function('require', 'module', 'exports', source)((id: string) => packages[id], module, module.exports);
-  return module.exports as CjsShop;
+  return module.exports;
 }
+/** The rewritten CommonJS module (node-fetch's). */
+const cjsShop = async () => (await runCjs('cjs-node-fetch/expected/partner-print.js')) as CjsShop;
 
 describe('rewritten corpus against the sandbox', () => {
   it('CommonJS node-fetch: the base URL is still read from PP_URL (the test environment stays the test environment), its fallback V2', async () => {
@@ -171,6 +178,69 @@ describe('rewritten corpus against the sandbox', () => {
     vi.stubEnv('PP_URL', 'https://api.partner-print.example/v1');
     const { V1CredentialsError } = await import('@partner-print/client');
     await expect(cjsShop()).rejects.toBeInstanceOf(V1CredentialsError);
+  });
+
+  it('environment switch: the base URL chosen by NODE_ENV keeps its condition: a production build orders in production, any other in the test environment', async () => {
+    const TEST_V2 = 'https://api.test.partner-print.example/v2';
+    // Both hosts routed to the sandbox; which host each request went to is recorded.
+    const hosts: string[] = [];
+    vi.stubGlobal('fetch', (input: Request | string | URL, init?: RequestInit) => {
+      const url = input instanceof Request ? input.url : String(input);
+      const base = [V2_BASE, TEST_V2].find((b) => url.startsWith(`${b}/`));
+      if (!base) throw new Error(`unexpected request to ${url}`);
+      hosts.push(new URL(url).host);
+      const target = sandbox.baseUrl + url.slice(base.length);
+      return sandbox.fetch(input instanceof Request ? new Request(target, input) : target, init);
+    });
+    const cases = [
+      ['production', 'api.partner-print.example'],
+      ['development', 'api.test.partner-print.example'],
+      ['test', 'api.test.partner-print.example'],
+    ];
+    for (const [env, host] of cases) {
+      vi.stubEnv('NODE_ENV', env);
+      vi.resetModules();
+      hosts.length = 0;
+      const shop = (await import(corpusPath('env-switch/expected/partner-print.ts'))) as {
+        placeOrder(order: Record<string, unknown>): Promise<string>;
+        printStatus(reference: string): Promise<unknown>;
+      };
+      const reference = await shop.placeOrder({
+        store_code: 'ACME1',
+        shipping_kind: 'combined',
+        partner_reference: `env-${env}`,
+        orderlines: [{ sku: sandbox.seed.legacySkus.nonPrint, quantity: 1 }],
+      });
+      expect(reference).toMatch(/^Order_/);
+      expect(await shop.printStatus(reference)).toEqual((await storedOrder(reference)).status);
+      expect(hosts.length, env).toBeGreaterThan(0);
+      expect(new Set(hosts), env).toEqual(new Set([host]));
+    }
+  });
+
+  it('dotenv job (CommonJS): the secret key is read after `dotenv.config()` loaded it, as the V1 credentials were', async () => {
+    // The key is only in the .env file: dotenv (a stand-in) sets it when its config() runs, not before.
+    vi.stubEnv('PARTNER_PRINT_SECRET_KEY', undefined);
+    let loaded = false;
+    const dotenv = {
+      config: () => {
+        loaded = true;
+        vi.stubEnv('PARTNER_PRINT_SECRET_KEY', sandbox.keys.primary);
+      },
+    };
+    const job = (await runCjs('dotenv-job/expected/submit.js', { dotenv })) as {
+      submit(order: Record<string, unknown>): Promise<string>;
+    };
+    expect(loaded).toBe(true);
+    const order = {
+      store_code: 'ACME1',
+      shipping_kind: 'combined',
+      partner_reference: 'nightly-1',
+      orderlines: [{ sku: sandbox.seed.legacySkus.nonPrint, quantity: 1 }],
+    };
+    const reference = await job.submit(order);
+    expect(reference).toMatch(/^Order_/);
+    expect((await ordersWith('nightly-1')).map((o) => o.reference)).toEqual([reference]);
   });
 
   it('fetch wrapper: the order exists once, with the V1 order’s content; a second run creates none', async () => {

@@ -56,13 +56,20 @@ export function replaceNode(links: Map<N, Link>, old: N, next: N): void {
   links.delete(old);
 }
 
-/** Removes a statement from its block (or program body). */
+/**
+ * Removes a statement from its block (or program body). The comments heading the file (a licence, `// @ts-check`)
+ * stay: those above its first statement go to the statement after it.
+ */
 export function removeStatement(links: Map<N, Link>, stmt: N): boolean {
   const l = links.get(stmt);
   if (!l || l.index === undefined) return false;
   const list: N[] = l.parent[l.key];
   const i = list.indexOf(stmt);
   if (i < 0) return false;
+  const heading = (stmt.comments ?? []).filter((c: N) => c.leading);
+  const next = list[i + 1];
+  if (l.parent.type === 'Program' && i === 0 && heading.length && next)
+    next.comments = [...heading, ...(next.comments ?? [])];
   list.splice(i, 1);
   links.delete(stmt);
   return true;

@@ -8,6 +8,8 @@ const getOrder = (url: string, name = 'getOrder') =>
   `export async function ${name}(ref: string) {\n  const res = await fetch(${url} + '/orders/' + ref, { headers: HEADERS });\n  return (await res.json()).reference;\n}\n`;
 const V1 = 'https://api.partner-print.example/v1';
 const V2 = 'https://api.partner-print.example/v2';
+const TEST_V1 = 'https://api.test.partner-print.example/v1';
+const TEST_V2 = 'https://api.test.partner-print.example/v2';
 
 /** The first run's output and findings; a second run must change nothing and add no TODO. */
 function rewrite(text: string, file = 'a.ts') {
@@ -68,6 +70,25 @@ describe('a V1 base URL read at run time', () => {
     expect(todos(r.output)).toBe(0);
   });
 
+  it('a run-time host with no fallback keeps the order reads rewritten: the host is not part of the order identifier', () => {
+    const base = `const BASE = \`https://\${process.env.PP_HOST}/v1\`;\n${HEADERS}`;
+    const r = rewrite(
+      `${base}${getOrder('BASE')}export async function lookup(id: string) {\n  const res = await fetch(\`\${BASE}/orders?partner_reference=\${id}\`, { headers: HEADERS });\n  return (await res.json()).reference;\n}\n`,
+    );
+    expect(clientLine(r.output)).toContain(`baseUrl: \`https://\${process.env.PP_HOST}/v2\` });`);
+    expect(r.findings.map((f) => [f.kind, f.what])).toEqual([
+      ['rewritten', 'GET /orders/… (fetch)'],
+      ['rewritten', 'GET /orders?partner_reference=… (fetch)'],
+    ]);
+    expect(r.output).toContain('orderReference: await partnerPrintV1.orderReference(ref)');
+    expect(r.output).toContain('orderReference: await partnerPrintV1.orderReference(id)');
+    // A part of a path segment is still no identifier, wherever the host comes from.
+    const part = rewrite(
+      `${base}export async function get(n: number) {\n  const res = await fetch(\`\${BASE}/orders/ACME1-\${n}\`, { headers: HEADERS });\n  return (await res.json()).reference;\n}\n`,
+    );
+    expect(part.findings.find((f) => f.what.startsWith('GET'))?.detail).toContain('not one value');
+  });
+
   it('is read after what runs before it (dotenv): the client is created where the constant was', () => {
     const r = rewrite(
       `'use strict';\nconst fetch = require('node-fetch');\nrequire('dotenv').config();\nconst BASE_URL = process.env.PP_URL || '${V1}';\n${HEADERS}${getOrder('BASE_URL')}`,
@@ -81,6 +102,25 @@ describe('a V1 base URL read at run time', () => {
     expect(lines.findIndex((l) => l.includes("require('@partner-print/client')"))).toBeLessThan(dotenv);
   });
 
+  it('a ternary of two V1 base URLs keeps its condition, each branch turned to V2 (test stays test)', () => {
+    const r = rewrite(
+      `const BASE = process.env.NODE_ENV === 'production' ? '${V1}' : '${TEST_V1}';\n${HEADERS}${getOrder('BASE')}`,
+    );
+    expect(clientLine(r.output)).toContain(
+      `baseUrl: process.env.NODE_ENV === 'production' ? '${V2}' : '${TEST_V2}' });`,
+    );
+    expect(r.output).not.toContain('/v1');
+    expect(todos(r.output)).toBe(0);
+    expect(r.findings.map((f) => [f.kind, f.what])).toEqual([['rewritten', 'GET /orders/… (fetch)']]);
+    // Through a constant per branch, and nested (three environments): the same.
+    const nested = rewrite(
+      `const PROD = '${V1}';\nconst BASE = process.env.APP_ENV === 'prod' ? PROD : process.env.APP_ENV === 'staging' ? '${TEST_V1}' : 'http://localhost:8080/v1';\n${HEADERS}${getOrder('BASE')}`,
+    );
+    expect(clientLine(nested.output)).toContain(
+      `baseUrl: process.env.APP_ENV === 'prod' ? '${V2}' : (process.env.APP_ENV === 'staging' ? '${TEST_V2}' : 'http://localhost:8080/v2') });`,
+    );
+  });
+
   it('what cannot be kept soundly is marked, never rewritten with a fixed URL', () => {
     const cases: Record<string, string> = {
       // read each time the call runs; the client is made once
@@ -90,7 +130,12 @@ describe('a V1 base URL read at run time', () => {
       // the variable holds more than the base URL
       'an endpoint URL': `const ORDERS = process.env.PP_ORDERS_URL ?? '${V1}/orders';\n${HEADERS}export async function createOrder(body: unknown) {\n  const res = await fetch(ORDERS, { method: 'POST', headers: HEADERS, body: JSON.stringify(body) });\n  return (await res.json()).reference;\n}\n`,
       'a config object': `const config = { baseUrl: process.env.PP_URL ?? '${V1}' };\n${HEADERS}${getOrder('config.baseUrl')}`,
-      'a ternary': `const BASE = process.env.NODE_ENV === 'production' ? '${V1}' : 'https://api.test.partner-print.example/v1';\n${HEADERS}${getOrder('BASE')}`,
+      // a branch only known at run time, or a branch that is no V1 base URL
+      'a ternary with a run-time branch': `const BASE = process.env.NODE_ENV === 'production' ? '${V1}' : process.env.PP_TEST_URL;\n${HEADERS}${getOrder('BASE')}`,
+      'a ternary with an endpoint branch': `const BASE = process.env.NODE_ENV === 'production' ? '${V1}' : '${TEST_V1}/orders';\n${HEADERS}${getOrder('BASE')}`,
+      // the client reads the condition once; this call reads it each time it runs
+      'a ternary read in the function': `${HEADERS}${getOrder(`(process.env.PP_LIVE ? '${V1}' : '${TEST_V1}')`)}`,
+      'a ternary on a parameter': `${HEADERS}export async function getOrder(ref: string, live: boolean) {\n  const res = await fetch((live ? '${V1}' : '${TEST_V1}') + '/orders/' + ref, { headers: HEADERS });\n  return (await res.json()).reference;\n}\n`,
     };
     for (const [name, text] of Object.entries(cases)) {
       const r = rewrite(text);

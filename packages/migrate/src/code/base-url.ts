@@ -50,7 +50,8 @@ export function v2BaseUrl(pieces: Piece[], b: Bindings, links: Map<N, Link>): V2
     while (j < parts.length && parts[j]!.piece.runtime === runtime) j++;
     const start = p.start;
     const end = ends.get(runtime)!;
-    const env = envCode(runtime.left);
+    // What it is read from: an environment variable, or (a base URL chosen by a ternary) its condition.
+    const env = runtime.type === 'ConditionalExpression' ? 'a condition' : envCode(runtime.left);
     if (end <= at - 3) {
       // Before the `/v1`: a host or a path prefix, the same for V2.
       const code = asCode(runtime, b, reads);
@@ -60,7 +61,10 @@ export function v2BaseUrl(pieces: Piece[], b: Bindings, links: Map<N, Link>): V2
     } else if (end === at && start <= at - 3) {
       // The whole V1 base URL (or what ends it) is in the variable: V2's must be now.
       const code = v2Fallback(runtime, b, reads);
-      if (!code) return `its base URL is read from ${env} with a fallback this tool cannot turn to V2`;
+      if (!code)
+        return runtime.type === 'ConditionalExpression'
+          ? 'its base URL is chosen by a condition that is not known where the V2 client is created'
+          : `its base URL is read from ${env} with a fallback this tool cannot turn to V2`;
       segments.push({ code });
     } else return `its URL is read from ${env} with more than the V1 base URL in it (its path)`;
     i = j;
@@ -91,7 +95,10 @@ function split(pieces: Piece[]) {
   return { parts, at, ends };
 }
 
-/** `process.env.X ?? <V1 URL>` with its fallback turned to V2 (nested fallbacks too), as code. */
+/**
+ * `process.env.X ?? <V1 URL>` with its fallback turned to V2, or `cond ? <V1 URL> : <V1 URL>` with each branch
+ * turned to V2 and the condition kept (nested ones too), as code.
+ */
 function v2Fallback(n: N, b: Bindings, reads: Reads): string | undefined {
   const node = b.resolve(n);
   if (isEnvFallback(node, b)) {
@@ -99,7 +106,17 @@ function v2Fallback(n: N, b: Bindings, reads: Reads): string | undefined {
     reads.whole.push(bare(node.left));
     const right = v2Fallback(node.right, b, reads);
     if (!right) return undefined;
-    return `${envCode(node.left)} ${node.operator} ${wrap(node.right, right)}`;
+    return `${envCode(node.left)} ${node.operator} ${wrap(b.resolve(node.right), right)}`;
+  }
+  if (node.type === 'ConditionalExpression') {
+    const test = asCode(node.test, b, reads);
+    const yes = v2Fallback(node.consequent, b, reads);
+    const no = v2Fallback(node.alternate, b, reads);
+    if (!test || !yes || !no) return undefined;
+    const [t, c, a] = [node.test, node.consequent, node.alternate].map((x) => b.resolve(x));
+    // Only a ternary binds looser than a ternary's test.
+    const inTest = t.type === 'ConditionalExpression' ? `(${test})` : test;
+    return `${inTest} ? ${wrap(c, yes)} : ${wrap(a, no)}`;
   }
   const pieces = evalString(node, b);
   if (!pieces.every((p) => 'text' in p && !p.runtime)) return undefined;
@@ -145,13 +162,14 @@ function asCode(n: N, b: Bindings, reads: Reads, depth = 0): string | undefined 
   ) {
     const l = asCode(node.left, b, reads, depth + 1);
     const r = asCode(node.right, b, reads, depth + 1);
-    return l && r ? `${wrap(node.left, l)} ${node.operator} ${wrap(node.right, r)}` : undefined;
+    return l && r
+      ? `${wrap(b.resolve(node.left), l)} ${node.operator} ${wrap(b.resolve(node.right), r)}`
+      : undefined;
   }
   if (node.type === 'ConditionalExpression') {
     const [t, c, a] = [node.test, node.consequent, node.alternate].map((x) => asCode(x, b, reads, depth + 1));
-    return t && c && a
-      ? `${wrap(node.test, t)} ? ${wrap(node.consequent, c)} : ${wrap(node.alternate, a)}`
-      : undefined;
+    const [test, yes, no] = [node.test, node.consequent, node.alternate].map((x) => b.resolve(x));
+    return t && c && a ? `${wrap(test, t)} ? ${wrap(yes, c)} : ${wrap(no, a)}` : undefined;
   }
   return undefined;
 }

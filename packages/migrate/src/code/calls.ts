@@ -41,6 +41,8 @@ export interface CallSite {
   /** The JSON body's expression; 'opaque' for a body that is not JSON built from a value. */
   body: N | 'opaque' | undefined;
   headers: N[];
+  /** The headers its V1 credentials are in, when not only `headers` (a fetch wrapper's own). */
+  auth?: N[];
   /** Options the rewrite cannot carry over. */
   extra: string[];
 }
@@ -51,6 +53,9 @@ export function libraryNames(nodes: N[], b: Bindings): Map<string, HttpLib> {
   for (const n of nodes) {
     if (n.type === 'ImportDeclaration' && MODULES[n.source.value]) {
       for (const s of n.specifiers) out.set(s.local.name, MODULES[n.source.value]!);
+    } else if (n.type === 'TSImportEqualsDeclaration' && MODULES[importEqualsSource(n) ?? '']) {
+      // TypeScript's `import axios = require('axios')`.
+      out.set(n.id.name, MODULES[importEqualsSource(n)!]!);
     } else if (n.type === 'VariableDeclarator' && n.id.type === 'Identifier' && n.init) {
       const mod = requiredModule(n.init);
       if (mod && MODULES[mod]) out.set(n.id.name, MODULES[mod]!);
@@ -63,6 +68,10 @@ export function libraryNames(nodes: N[], b: Bindings): Map<string, HttpLib> {
   if (!out.has('fetch') && !b.declared('fetch')) out.set('fetch', 'fetch');
   return out;
 }
+
+/** The module of `import x = require('m')` ('m'), undefined for `import x = A.B`. */
+export const importEqualsSource = (n: N): string | undefined =>
+  n.moduleReference?.type === 'TSExternalModuleReference' ? n.moduleReference.expression?.value : undefined;
 
 /** `require('x')` or `require('x').default` → 'x'. */
 export function requiredModule(init: N): string | undefined {
@@ -87,9 +96,66 @@ function configOf(lib: HttpLib, cfg: N | undefined, b: Bindings): Instance | und
   };
 }
 
+/**
+ * What is set on an axios instance (or axios itself) outside its config object: `x.defaults.… = …` and
+ * `x.interceptors.request|response.use(…)`. A base URL and headers set there are read like the config's; any of
+ * it is named in `extra`, so the calls through it are marked (a default or an interceptor is global, mutable
+ * state the V2 client would not have).
+ */
+function configTweaks(nodes: N[], b: Bindings): Map<string, Omit<Instance, 'lib'>> {
+  const out = new Map<string, Omit<Instance, 'lib'>>();
+  const of = (owner: string) => {
+    if (!out.has(owner)) out.set(owner, { base: [], headers: [], extra: [] });
+    return out.get(owner)!;
+  };
+  for (const n of nodes) {
+    const target =
+      n.type === 'AssignmentExpression' ? n.left : n.type === 'CallExpression' ? n.callee : undefined;
+    const chain = target ? memberChain(target) : undefined;
+    if (!chain) continue;
+    const { root, props } = chain;
+    const at = props.findIndex((p) => p === 'defaults' || p === 'interceptors');
+    if (at < 0) continue;
+    const owner = [root, ...props.slice(0, at)].join('.');
+    const rest = props.slice(at + 1);
+    if (props[at] === 'interceptors' && n.type === 'CallExpression' && rest[rest.length - 1] === 'use') {
+      of(owner).extra.push('interceptors');
+    } else if (props[at] === 'defaults' && n.type === 'AssignmentExpression') {
+      const t = of(owner);
+      t.extra.push(`${owner}.defaults`);
+      if (rest.length === 1 && rest[0] === 'baseURL') t.base = evalString(n.right, b);
+      else if (rest[0] === 'headers' && rest.length >= 2) {
+        const name = rest[rest.length - 1]!;
+        t.headers.push({
+          type: 'ObjectExpression',
+          properties: [
+            { type: 'ObjectProperty', key: { type: 'StringLiteral', value: name }, value: n.right },
+          ],
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** `a.b['c'].d` → root `a`, props [b, c, d] (a computed name not known statically is `?`). */
+function memberChain(n: N): { root: string; props: string[] } | undefined {
+  const props: string[] = [];
+  let cur = bare(n);
+  while (cur?.type === 'MemberExpression') {
+    props.unshift(propName(cur) ?? '?');
+    cur = bare(cur.object);
+  }
+  const root = memberPath(cur);
+  return root && props.length ? { root, props } : undefined;
+}
+
 /** `axios.create(cfg)`, `got.extend(cfg)`, `ky.create(cfg)` bound to a name or `this.x`. */
 export function findInstances(nodes: N[], libs: Map<string, HttpLib>, b: Bindings): Map<string, Instance> {
   const out = new Map<string, Instance>();
+  const tweaks = configTweaks(nodes, b);
+  // axios itself set up through axios.defaults: its calls (and the instances it creates) carry that.
+  for (const [owner, t] of tweaks) if (libs.get(owner) === 'axios') out.set(owner, { lib: 'axios', ...t });
   const consider = (key: string | undefined, value: N) => {
     const v = bare(value ?? {});
     if (!key || v.type !== 'CallExpression' || v.callee.type !== 'MemberExpression') return;
@@ -106,6 +172,10 @@ export function findInstances(nodes: N[], libs: Map<string, HttpLib>, b: Binding
     else if ((n.type === 'ClassProperty' || n.type === 'PropertyDefinition') && isIdent(n.key))
       consider(`this.${n.key.name}`, n.value);
     else if (n.type === 'AssignmentExpression') consider(memberPath(n.left), n.right);
+  }
+  for (const [owner, t] of tweaks) {
+    const inst = out.get(owner);
+    if (inst && !libs.has(owner)) out.set(owner, mergeInstance(inst, { lib: inst.lib, ...t }));
   }
   return out;
 }

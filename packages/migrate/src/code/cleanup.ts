@@ -1,5 +1,5 @@
 import { bare, indexTree, isIdent, type Link, memberPath, type N, removeStatement } from './ast.ts';
-import { requiredModule } from './calls.ts';
+import { importEqualsSource, requiredModule } from './calls.ts';
 
 /**
  * After the rewrite, the V1 plumbing (the base URL constant, the credential headers, the axios instance, a
@@ -35,7 +35,7 @@ function isReference(l: Link | undefined): boolean {
     return false;
   if (p.type === 'VariableDeclarator' && l.key === 'id') return false;
   if (/^(FunctionDeclaration|ClassDeclaration)$/.test(p.type) && l.key === 'id') return false;
-  if (/^Import/.test(p.type)) return false;
+  if (/^Import/.test(p.type) || (p.type === 'TSImportEqualsDeclaration' && l.key === 'id')) return false;
   return true;
 }
 
@@ -71,6 +71,8 @@ function isPure(n: N, depth = 0): boolean {
     case 'LogicalExpression':
     case 'BinaryExpression':
       return isPure(v.left, depth + 1) && isPure(v.right, depth + 1);
+    case 'ConditionalExpression':
+      return [v.test, v.consequent, v.alternate].every((e: N) => isPure(e, depth + 1));
     case 'CallExpression':
       return (
         requiredModule(v) !== undefined ||
@@ -109,6 +111,12 @@ function removeOne(root: N, before: Map<string, number>): boolean {
       return removeStatement(links, n);
     } else if (n.type === 'ImportDeclaration' && HTTP_MODULES.has(n.source.value) && n.specifiers.length) {
       if (n.specifiers.every((s: N) => unused(s.local.name))) return removeStatement(links, n);
+    } else if (
+      n.type === 'TSImportEqualsDeclaration' &&
+      HTTP_MODULES.has(importEqualsSource(n) ?? '') &&
+      unused(n.id.name)
+    ) {
+      return removeStatement(links, n);
     } else if (
       (n.type === 'ClassProperty' || n.type === 'PropertyDefinition') &&
       isIdent(n.key) &&

@@ -162,38 +162,94 @@ function programOf(links: Links, node: N): N {
  * Reads of the V1 response become reads of the V2 order. The reference documents `reference`, `status` (an
  * object) and the shipment references of a read order: `reference` (V1 `order_reference`) is proven; a known
  * request field is renamed to its V2 name and marked (the read payload may not carry it); `status` and the
- * rest are marked and left as they are.
+ * rest are marked and left as they are. A destructuring reads its fields the same way; the order used as a
+ * whole (returned, passed on, spread) is marked, as whoever reads it reads V1 fields.
  */
 export const orderReads: ReadMapper = (uses) => {
   const unknown: UnknownRead[] = [];
   for (const { node, links } of uses) {
-    const m = links.get(node)?.parent;
-    if (m?.type !== 'MemberExpression' || m.object !== node || m.computed) continue;
-    const field = propName(m);
-    if (!field || field === 'reference') continue;
-    const renamed = RESPONSE_RENAMES[field];
-    if (renamed) {
-      m.property = { type: 'Identifier', name: renamed };
-    } else if (field === 'status') {
-      unknown.push({ node: m, field, reason: STATUS_NOTE });
-    } else if (KNOWN_FIELDS.has(field)) {
-      const v2 = v2FieldName(field);
-      if (v2 !== field) m.property = { type: 'Identifier', name: v2 };
-      unknown.push({
-        node: m,
-        field,
-        reason: `reads \`${field}\` (V2: \`${v2}\`) of the order; the reference documents only reference, status and shipment references of a read order.`,
-      });
-    } else {
-      unknown.push({
-        node: m,
-        field,
-        reason: `reads \`${field}\` of the V1 response; a V2 order read documents only reference, status (an object) and shipment references (tracking is on GET /shipments/{shipmentReference}).`,
-      });
+    const l = links.get(node);
+    const m = l?.parent;
+    if (/^(Optional)?MemberExpression$/.test(m?.type ?? '') && m.object === node) {
+      const field = propName(m);
+      if (field === undefined) {
+        unknown.push({ node: m, field: `[${keyText(m.property)}]`, reason: COMPUTED_NOTE });
+        continue;
+      }
+      const read = orderField(field);
+      if (read.v2 !== field) {
+        m.property = { type: 'Identifier', name: read.v2 };
+        m.computed = false;
+      }
+      if (read.reason) unknown.push({ node: m, field, reason: read.reason });
+    } else if (m?.type === 'VariableDeclarator' && l?.key === 'init' && m.id.type === 'ObjectPattern') {
+      unknown.push(...destructuredReads(m.id));
+    } else if (!m || !isTestOf(m, l?.key)) {
+      if (m?.type === 'ExpressionStatement') continue;
+      unknown.push({ node, field: '(the order answer)', reason: WHOLE_NOTE });
     }
   }
   return unknown;
 };
+
+/** A read of the answer that only tests whether there is one (`if (!data)`, `data ? … : …`). */
+const isTestOf = (parent: N, key: string | undefined) =>
+  (parent.type === 'UnaryExpression' && (parent.operator === '!' || parent.operator === 'typeof')) ||
+  (/^(IfStatement|ConditionalExpression|WhileStatement)$/.test(parent.type) && key === 'test') ||
+  (parent.type === 'LogicalExpression' && key === 'left');
+
+/** `{ order_reference, status } = <order>`: each key read as a field (renamed where V2's is known). */
+function destructuredReads(pattern: N): UnknownRead[] {
+  const out: UnknownRead[] = [];
+  for (const p of pattern.properties) {
+    if (p.type === 'RestElement') {
+      out.push({ node: p, field: `...${keyText(p.argument)}`, reason: WHOLE_NOTE });
+      continue;
+    }
+    const field = propName(p);
+    if (field === undefined) {
+      out.push({ node: p, field: `[${keyText(p.key)}]`, reason: COMPUTED_NOTE });
+      continue;
+    }
+    const read = orderField(field);
+    if (read.v2 !== field) {
+      // The local name stays: `{ order_reference }` → `{ reference: order_reference }`.
+      p.shorthand = false;
+      p.computed = false;
+      p.key = { type: 'Identifier', name: read.v2 };
+    }
+    if (read.reason) out.push({ node: p, field, reason: read.reason });
+  }
+  return out;
+}
+
+/** The V2 name of a V1 order field, and why its read is marked (undefined when it is proven). */
+function orderField(field: string): { v2: string; reason?: string } {
+  if (field === 'reference') return { v2: field };
+  const renamed = RESPONSE_RENAMES[field];
+  if (renamed) return { v2: renamed };
+  if (field === 'status') return { v2: field, reason: STATUS_NOTE };
+  if (KNOWN_FIELDS.has(field)) {
+    const v2 = v2FieldName(field);
+    return {
+      v2,
+      reason: `reads \`${field}\` (V2: \`${v2}\`) of the order; the reference documents only reference, status and shipment references of a read order.`,
+    };
+  }
+  return {
+    v2: field,
+    reason: `reads \`${field}\` of the V1 response; a V2 order read documents only reference, status (an object) and shipment references (tracking is on GET /shipments/{shipmentReference}).`,
+  };
+}
+
+/** A short text for a computed key or a rest element's name. */
+const keyText = (n: N): string =>
+  n?.type === 'Identifier' ? n.name : n?.type === 'StringLiteral' ? `'${n.value}'` : '…';
+
+const WHOLE_NOTE =
+  'uses the V1 order answer as a whole (returned, passed on, spread): the V2 order has lowerCamelCase fields, `reference` for `order_reference` and `status` as an object, so whatever reads it must read those.';
+const COMPUTED_NOTE =
+  'reads a field of the V1 order answer by a computed name: the V2 order has lowerCamelCase fields, `reference` for `order_reference` and `status` as an object.';
 
 const STATUS_NOTE =
   "reads `status`: in V2 an order's status is an object whose fields the reference does not show; V1 status values do not carry over.";

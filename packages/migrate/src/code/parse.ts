@@ -61,14 +61,18 @@ function printProgram(ast: Ast, eol: string): string {
   // recast prints a directive ('use strict') of a changed program with a second semicolon: as plain
   // statements they print as written.
   if (program.directives?.length && program.body.length) {
-    const stmts = program.directives.map((d: { value: { value: string; extra?: { raw?: string } } }) => ({
-      type: 'ExpressionStatement',
-      expression: {
-        type: 'StringLiteral',
-        value: d.value.value,
-        extra: { raw: d.value.extra?.raw, rawValue: d.value.value },
-      },
-    }));
+    // With their comments (a licence above 'use strict').
+    const stmts = program.directives.map(
+      (d: { value: { value: string; extra?: { raw?: string } }; comments?: unknown[] }) => ({
+        type: 'ExpressionStatement',
+        expression: {
+          type: 'StringLiteral',
+          value: d.value.value,
+          extra: { raw: d.value.extra?.raw, rawValue: d.value.value },
+        },
+        comments: d.comments,
+      }),
+    );
     program.directives = [];
     program.body.unshift(...stmts);
   }

@@ -1,4 +1,4 @@
-import { isIdent, type N, singleQuoted } from './ast.ts';
+import { indexTree, isIdent, type N, propName, singleQuoted } from './ast.ts';
 import { requiredModule } from './calls.ts';
 import { parseStatementsCode } from './parse.ts';
 import type { Names } from './v2-calls.ts';
@@ -23,6 +23,7 @@ const declares = (body: N[], name: string) =>
 
 const isModuleHeader = (s: N) =>
   s.type === 'ImportDeclaration' ||
+  s.type === 'TSImportEqualsDeclaration' ||
   (s.type === 'VariableDeclaration' &&
     s.declarations.every((d: N) => d.init && requiredModule(d.init) !== undefined)) ||
   (s.type === 'ExpressionStatement' && s.directive) ||
@@ -56,11 +57,8 @@ export function addSetup(program: N, file: string, opts: ClientSetup): N | undef
   const body: N[] = program.body;
   const cjs =
     !body.some((s) => s.type === 'ImportDeclaration' || /^Export/.test(s.type)) &&
-    (body.some(
-      (s) =>
-        s.type === 'VariableDeclaration' && s.declarations.some((d: N) => d.init && requiredModule(d.init)),
-    ) ||
-      /\.c[jt]s$/.test(file));
+    !/\.m[jt]s$/.test(file) &&
+    (/\.c[jt]s$/.test(file) || usesCommonJs(program));
   const wanted: Array<[string, string, string]> = [];
   if (!declares(body, opts.names.client))
     wanted.push(['@partner-print/client', 'createClient', clientCode(opts)]);
@@ -104,7 +102,21 @@ export function addSetup(program: N, file: string, opts: ClientSetup): N | undef
     : (later.length ? later : (stmts.slice(stmts.length - decls.length) as N[]))[client];
 }
 
-function lastHeaderIndex(body: N[]): number {
+/**
+ * Whether a file without imports or exports is CommonJS: it calls `require` or assigns `module.exports` or
+ * `exports.x` (a module that only uses the global fetch has no require at its top). `import` there would not load.
+ */
+function usesCommonJs(program: N): boolean {
+  return indexTree(program).nodes.some(
+    (n) =>
+      (n.type === 'CallExpression' && isIdent(n.callee, 'require')) ||
+      (n.type === 'MemberExpression' &&
+        ((isIdent(n.object, 'module') && propName(n) === 'exports') || isIdent(n.object, 'exports'))),
+  );
+}
+
+/** The index of the last import or require at the top of the file (the client goes after it), or -1. */
+export function lastHeaderIndex(body: N[]): number {
   let last = -1;
   body.forEach((s, i) => {
     if (isModuleHeader(s)) last = i;

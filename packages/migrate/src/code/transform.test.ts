@@ -91,6 +91,65 @@ export async function get(ref: string) {
     expect(r.output).not.toContain('axios');
   });
 
+  it("a comment heading the file (a licence) stays, above 'use strict' or above an import the rewrite removes", () => {
+    const licence = '/*\n * Copyright (c) 2024 Shop Inc. All rights reserved.\n */';
+    const spdx = '// Copyright (c) 2024 Shop Inc.\n// SPDX-License-Identifier: MIT';
+    const call = `async function getOrder(ref) {\n  const res = await fetch('https://api.partner-print.example/v1/orders/' + ref, { headers: { 'X-Partner-Code': 'A' } });\n  return (await res.json()).reference;\n}\n`;
+    const cases: Array<[string, string, string]> = [
+      [
+        licence,
+        `${licence}\n'use strict';\nconst fetch = require('node-fetch');\n\n${call}module.exports = { getOrder };\n`,
+        'a.js',
+      ],
+      [spdx, `${spdx}\n\nimport fetch from 'node-fetch';\n\nexport ${call}`, 'a.mjs'],
+      [
+        licence,
+        `${licence}\nconst fetch = require('node-fetch');\n${call}module.exports = { getOrder };\n`,
+        'a.cjs',
+      ],
+    ];
+    for (const [head, text, file] of cases) {
+      const { first, second } = twice(text, file);
+      expect(
+        first.findings.map((f) => f.kind),
+        file,
+      ).toEqual(['rewritten']);
+      expect(first.output.startsWith(head), file).toBe(true);
+      expect(first.output, file).not.toContain('node-fetch');
+      expect(second.output, file).toBe(first.output);
+    }
+  });
+
+  it('a CommonJS module with no require at the top (global fetch, a require in a function) gets require, not import', () => {
+    const get = `async function getOrder(ref) {\n  const res = await fetch(\`https://api.partner-print.example/v1/orders/\${ref}\`, { headers: { 'X-Partner-Code': 'A' } });\n  return (await res.json()).reference;\n}\n`;
+    for (const text of [
+      `'use strict';\n\n${get}\nmodule.exports = { getOrder };\n`,
+      `exports.getOrder = ${get}`,
+      `${get}function load() {\n  return require('./config.json');\n}\nmodule.exports = { getOrder, load };\n`,
+    ]) {
+      const r = transformSource(text, 'a.js');
+      expect(
+        r.findings.map((f) => f.kind),
+        text,
+      ).toEqual(['rewritten']);
+      expect(r.output, text).toMatch(/^const \{ createClient \} = require\('@partner-print\/client'\);$/m);
+      expect(r.output, text).not.toMatch(/^import /m);
+      expect(transformSource(r.output, 'a.js').changed, text).toBe(false);
+    }
+    // A module file stays a module.
+    const mjs = transformSource(`${get}export { getOrder };\n`, 'a.js');
+    expect(mjs.output).toMatch(/^import \{ createClient \} from '@partner-print\/client';$/m);
+  });
+
+  it("TypeScript's `import x = require('…')` of an HTTP library is read like an import", () => {
+    const text = `import axios = require('axios');\nconst H = { 'X-Partner-Code': 'ACME', 'X-Api-Key': process.env.PP_API_KEY ?? '' };\nexport async function createOrder(body: unknown) {\n  const { data } = await axios.post('https://api.partner-print.example/v1/orders', body, { headers: H });\n  return data.order_reference;\n}\n`;
+    const { first, second } = twice(text, 'a.cts');
+    expect(first.findings.map((f) => [f.kind, f.what])).toEqual([['rewritten', 'POST /orders (axios)']]);
+    expect(first.output).not.toContain("require('axios')");
+    expect(first.output).toContain('return data.reference;');
+    expect(second.changed).toBe(false);
+  });
+
   it('CommonJS gets require, ESM gets import; JSX, TSX and .cts parse', () => {
     const call = `async function f(o) { const { data } = await axios.post('https://h.example/v1/orders', o, { headers: { 'x-partner-code': 'p', 'x-api-key': 'k' } }); return data.reference; }\n`;
     const cjs = transformSource(`const axios = require('axios');\n${call}module.exports = { f };\n`, 'a.cjs');
@@ -185,6 +244,19 @@ describe('the V1 path of a call', () => {
       expect(r.output, call).toContain(call);
       expect(r.output, call).not.toContain('createClient');
     }
+  });
+
+  it('a query is named by its parameters only: a key in it (api_key=…) is never quoted in the report or a TODO', () => {
+    const key = 'pk_live_9f8e7d6c5b4a';
+    const text = file(`fetch(\`\${BASE}/orders/\${ref}?api_key=${key}&include=shipments\`, { headers })`);
+    const r = transformSource(text, 'a.ts');
+    const call = r.findings.find((f) => f.what.startsWith('GET'));
+    expect(call?.what).toBe('GET /orders/…?api_key=…&include=… (fetch)');
+    expect(call?.detail).toBe(
+      'V1 call left as it is: its query (api_key, include) has no place in the V2 call.',
+    );
+    for (const f of r.findings) expect(JSON.stringify(f)).not.toContain(key);
+    expect(r.output.split(key).length).toBe(text.split(key).length);
   });
 
   it('a base URL only known at run time is named as the reason, not a garbled path', () => {
@@ -405,8 +477,9 @@ export const ord = async (id: string) => (await api.post('/orders', { store_code
     expect(r.output).not.toMatch(/^const \w+ = await/m);
     expect(r.output).toContain('image: await partnerPrintV1.uploadImage(ART) });');
     expect(r.output).toContain('await partnerPrintV1.toV2Order({');
-    // The mark on the render's answer is reported on its line, not on the line of the code the rewrite made.
-    expect(r.findings.filter((f) => f.kind === 'todo').map((f) => f.line)).toEqual([4]);
+    // The marks on the render's answer and on the order answer returned whole are reported on their lines, not on
+    // the line of the code the rewrite made.
+    expect(r.findings.filter((f) => f.kind === 'todo').map((f) => f.line)).toEqual([4, 5]);
   });
 
   it('comments inside a rewritten call are kept, above the rewritten statement, once', () => {

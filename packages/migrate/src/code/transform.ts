@@ -20,10 +20,12 @@ import {
 import { atModuleLevel, topStatement, type V2Base, v2BaseUrl } from './base-url.ts';
 import { rewriteCallbackReads } from './callbacks.ts';
 import { type CallSite, findInstances, headerNames, headerProblem, libraryNames, readCall } from './calls.ts';
+import { catchProblem } from './catches.ts';
 import { countRefs, removeUnused } from './cleanup.ts';
 import { innerComments, keepComments } from './comments.ts';
 import { consumerOf } from './consumers.ts';
 import { ImageUploads, type Pending, staticImage } from './images.ts';
+import { keyReadOrder, runTimeKeySource } from './key-read.ts';
 import { findV1Mocks, MOCK_REASON } from './mocks.ts';
 import { type Ast, checkParses, parseSource, printAst } from './parse.ts';
 import { secretsIn } from './secrets.ts';
@@ -99,12 +101,15 @@ function wrapperSite(call: N, w: Wrapper, b: Bindings): CallSite {
     pieces: [...w.base, ...path],
     body: parsed,
     headers: opts.has('headers') ? [opts.get('headers')] : [],
+    auth: [...wrapperHeaders(w), ...(opts.has('headers') ? [opts.get('headers')] : [])],
     extra,
   };
 }
 
 interface Context {
   file: string;
+  /** The file's text (what the credentials of a call are written as). */
+  source: string;
   ast: Ast;
   b: Bindings;
   findings: CodeFinding[];
@@ -115,6 +120,12 @@ interface Context {
   base?: V2Base;
   adapter: boolean;
   render: boolean;
+  /** The top-level statements the client reads its secret key after, or why it cannot read it when the module loads. */
+  key: N[] | string;
+  /** The V1 credentials of the calls rewritten onto the client (one organization's), as code. */
+  creds?: string;
+  /** Where a rewritten call's V1 API key was passed in at run time (`env.PP_API_KEY`), if one was. */
+  keyFrom?: { code: string; at: N };
   rewrites: number;
   names: Names;
   uploads: ImageUploads;
@@ -126,7 +137,8 @@ function describe(site: CallSite, lib: string): string {
   const path = site.url
     ? site.url.text.slice(Math.max(0, v1Split(site.url.text))).replace(/\{h\d+\}/g, '…') || '/'
     : '?';
-  return `${site.method ?? '?'} ${path} (${lib})`;
+  // A query's values are not quoted (one may be a key): its parameter names say which call it is.
+  return `${site.method ?? '?'} ${path.replace(/([?&][^=&#]*)=[^&#]*/g, '$1=…')} (${lib})`;
 }
 
 /** What the plans of one call read values with; `pending` collects the static image uploads it needs. */
@@ -157,19 +169,35 @@ function planContext(
 /** Rewrites one V1 call, or marks it. */
 function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: string): void {
   const what = describe(site, libName);
+  const pending: Pending = [];
+  const stmt = statementOf(links, site.node);
   const problem =
     (site.extra.length
       ? `it passes options the V2 client does not take (${site.extra.join(', ')})`
-      : undefined) ?? headerProblem(site.headers, ctx.b);
-  const pending: Pending = [];
-  const stmt = statementOf(links, site.node);
+      : undefined) ??
+    headerProblem(site.headers, ctx.b) ??
+    (typeof ctx.key === 'string' ? ctx.key : undefined);
+  const creds = credentialsOf(site.auth ?? site.headers, ctx.b, ctx.source);
+  // Marked so by an earlier run, whose rewritten calls (and their credentials) are gone: still another's.
+  const markedBefore = stmt ? leadingTodo(stmt)?.includes(OTHER_ORGANIZATION) : false;
+  const otherOrganization =
+    (creds !== '' && ctx.creds !== undefined && ctx.creds !== creds) || markedBefore
+      ? OTHER_ORGANIZATION
+      : undefined;
+
   const plan = site.url
     ? planCall(planContext(ctx, site.node, stmt, links, pending), site.method, site.url, site.body)
     : ({ ok: false, reason: 'its URL is not known statically' } as const);
   const base = problem || !plan.ok ? undefined : v2BaseOf(ctx, site, links);
   const reason =
-    problem ?? (plan.ok ? undefined : plan.reason) ?? (typeof base === 'string' ? base : undefined);
-  const consumer = reason || !plan.ok ? undefined : consumerOf(site.node, site.lib, links);
+    problem ??
+    otherOrganization ??
+    (plan.ok ? undefined : plan.reason) ??
+    (typeof base === 'string' ? base : undefined);
+  const consumer =
+    reason || !plan.ok
+      ? undefined
+      : (catchProblem(site.node, links) ?? consumerOf(site.node, site.lib, links));
   if (reason || typeof consumer === 'string' || !consumer || !plan.ok) {
     ctx.todo(
       site.node,
@@ -193,6 +221,9 @@ function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: 
   if (once && home) ctx.todo(home, 'order without partner_reference', once, now);
   ctx.adapter ||= plan.needsAdapter;
   ctx.render ||= plan.render === true;
+  ctx.keyFrom ??= runTimeKeySource(site.headers, ctx.b, ctx.ast.program.body);
+  // A call with no V1 credentials in sight (on a base URL of calls with them) says nothing of the organization.
+  if (creds !== '') ctx.creds ??= creds;
   ctx.rewrites++;
   const target = plan.target?.(value) ?? plan.endpoint.v2.map((e) => `${e.method} ${e.path}`).join(' + ');
   ctx.findings.push({ ...pos, kind: 'rewritten', what, detail: `→ ${target} through the V2 client` });
@@ -217,12 +248,45 @@ function v2BaseOf(ctx: Context, site: CallSite, links: Map<N, Link>): V2Base | s
     const v1 = text.slice(0, Math.max(0, v1Split(text))).replace(/\{h\d+\}/g, '…');
     return `it goes to ${v1}, and this file's V2 client to ${ctx.base.code || 'a base URL not known statically'} (one client per file)`;
   }
-  // A call made when the module loads, before the base URL is read: the client would not be there yet.
+  // A call made when the module loads, before the base URL or the key is read: the client would not be there yet.
   const program = ctx.ast.program.body as N[];
   const stmt = atModuleLevel(site.node, links) ? topStatement(site.node, links) : undefined;
-  if (stmt && base.after.some((s) => program.indexOf(s) >= program.indexOf(stmt)))
+  const before = (after: N[]) => stmt && after.some((s) => program.indexOf(s) >= program.indexOf(stmt));
+  if (before(base.after))
     return `it runs when the module loads, where its base URL is read from ${base.envs[0] ?? 'the environment'}`;
+  if (before(typeof ctx.key === 'string' ? [] : ctx.key))
+    return 'it runs when the module loads, before the environment the V2 client reads its secret key from is loaded';
   return base;
+}
+
+const OTHER_ORGANIZATION =
+  "it sends other V1 credentials than the calls rewritten onto this file's V2 client, which sends one secret key, of one organization: another organization needs a client of its own";
+
+/** The text of this tool's TODO above a statement, if it has one. */
+const leadingTodo = (stmt: N): string | undefined =>
+  (stmt.comments ?? []).find((c: N) => c.leading && String(c.value).includes(TODO_TAG))?.value;
+
+/**
+ * The V1 credentials in the headers (each header's kind and its value as written, through constants and spreads):
+ * calls that send the same are one organization's, which one V2 client (one secret key) can stand for.
+ */
+function credentialsOf(headers: N[], b: Bindings, source: string): string {
+  const out: string[] = [];
+  const read = (h: N, depth: number) => {
+    const v = b.resolve(h);
+    if (v?.type !== 'ObjectExpression' || depth > 4) return;
+    for (const p of v.properties) {
+      if (p.type === 'SpreadElement') read(p.argument, depth + 1);
+      else {
+        const name = propName(p);
+        const kind = name === undefined ? undefined : v1CredentialKind(name);
+        const value = kind ? b.resolve(p.value) : undefined;
+        if (kind) out.push(`${kind}=${value?.end ? source.slice(value.start, value.end) : '?'}`);
+      }
+    }
+  };
+  for (const h of headers) read(h, 0);
+  return [...new Set(out)].sort().join('\n');
 }
 
 /** The base URL (as code) of the V2 client an earlier run (or the partner) made in the file. */
@@ -420,8 +484,11 @@ function rewrite(text: string, file: string, options: CodeOptions): TransformRes
   const reported = new Set<string>();
   const added = new Set<N>();
   const { names, free } = chooseNames(index.nodes);
+  const keyExpression = options.keyExpression ?? DEFAULT_KEY_EXPRESSION;
+  const existing = existingBase(index.nodes, names.client, text);
   const ctx: Context = {
     file,
+    source: text,
     ast,
     b,
     names,
@@ -429,7 +496,9 @@ function rewrite(text: string, file: string, options: CodeOptions): TransformRes
     render: false,
     maps: { stores: options.stores ?? {}, products: options.productReferences ?? {} },
     findings: [],
-    base: existingBase(index.nodes, names.client, text),
+    base: existing,
+    // A client the file already has reads its key where it is.
+    key: existing ? [] : keyReadOrder(ast.program, keyExpression, b),
     adapter: false,
     rewrites: 0,
     todo(node, what, reason, links, leftover = false) {
@@ -485,15 +554,15 @@ function rewrite(text: string, file: string, options: CodeOptions): TransformRes
       });
   if (ctx.rewrites > 0) {
     const client = addSetup(ast.program, file, {
-      keyExpression: options.keyExpression ?? DEFAULT_KEY_EXPRESSION,
+      keyExpression,
       stores: options.stores ?? {},
       baseUrl: ctx.base!.code,
-      after: ctx.base!.after,
+      after: [...ctx.base!.after, ...(typeof ctx.key === 'string' ? [] : ctx.key)],
       adapter: ctx.adapter,
       render: ctx.render,
       names: ctx.names,
     });
-    if (client && ctx.base!.envs.length) markBaseFromEnv(ctx, client, seen);
+    if (client) markClient(ctx, client, keyExpression, seen);
     removeUnused(ast.program, before);
   }
   markLeftovers(ctx, wrappers, bases);
@@ -504,21 +573,37 @@ function rewrite(text: string, file: string, options: CodeOptions): TransformRes
 }
 
 /**
- * A V1 base URL read from an environment variable is read from it by the V2 client too: the variable must hold
- * V2's base URL now, which this tool cannot see or change. The client says so, and the report.
+ * What the V2 client reads differently from the V1 code, said once above it (and in the report): a base URL read
+ * from an environment variable (which must hold V2's base URL now, which this tool cannot see or change), and a
+ * V1 key that was passed in at run time (the client reads one key, when the module loads).
  */
-function markBaseFromEnv(ctx: Context, client: N, seen: Set<N>): void {
+function markClient(ctx: Context, client: N, keyExpression: string, seen: Set<N>): void {
+  const reasons: string[] = [];
   const envs = ctx.base!.envs;
-  const it = envs.join(' and ');
-  const reason = `the V2 base URL is read from ${it}, as the V1 one was: where it is set, it must now hold the V2 base URL (ending in /v2) of the same environment (production or test); with a /v1 URL left in it, createClient throws V1CredentialsError.`;
-  addTodo(client, reason);
+  if (envs.length) {
+    const it = envs.join(' and ');
+    const reason = `the V2 base URL is read from ${it}, as the V1 one was: where it is set, it must now hold the V2 base URL (ending in /v2) of the same environment (production or test); with a /v1 URL left in it, createClient throws V1CredentialsError.`;
+    reasons.push(reason);
+    ctx.findings.push({
+      ...position(ctx.file, ctx.base!.at),
+      kind: 'todo',
+      what: `V1 base URL read from ${it}`,
+      detail: reason,
+    });
+  }
+  if (ctx.keyFrom) {
+    const reason = `the V1 API key was passed in where the calls ran (\`${ctx.keyFrom.code}\`); this client reads one secret key, from ${keyExpression === DEFAULT_KEY_EXPRESSION ? 'process.env.PARTNER_PRINT_SECRET_KEY' : 'the --key-expression'}, when the module loads: every caller now shares that key (one per organization), and it must be set there (a Workers runtime has no process.env without nodejs_compat).`;
+    reasons.push(reason);
+    ctx.findings.push({
+      ...position(ctx.file, ctx.keyFrom.at),
+      kind: 'todo',
+      what: 'V1 credentials passed in at run time',
+      detail: reason,
+    });
+  }
+  if (!reasons.length) return;
+  addTodo(client, reasons.join(' '));
   seen.add(client);
-  ctx.findings.push({
-    ...position(ctx.file, ctx.base!.at),
-    kind: 'todo',
-    what: `V1 base URL read from ${it}`,
-    detail: reason,
-  });
 }
 
 /** TODOs an earlier run left (on code that no longer looks like a V1 call, e.g. a field read): reported again. */

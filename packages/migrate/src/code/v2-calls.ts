@@ -91,10 +91,12 @@ function orderIdentifier(path: string, holes: N[], endpoint: string): N | undefi
       ? /^\/orders\/([^/?#]+)\/?$/.exec(path)
       : /partner[-_]?reference[=/]([^/?&#]+)\/?$/i.exec(path);
   const value = m?.[1];
-  if (value === undefined || holes.length > 1) return undefined;
+  // The path's own run-time parts (a run-time host before the `/v1` is no part of the identifier).
+  const inPath = path.match(/\{h\d+\}/g)?.length ?? 0;
+  if (value === undefined || inPath > 1) return undefined;
   const hole = /^\{h(\d+)\}$/.exec(value);
   if (hole) return unencoded(holes[Number(hole[1])]);
-  if (holes.length) return undefined;
+  if (inPath) return undefined;
   return { type: 'StringLiteral', value: decodeURIComponent(value) };
 }
 
@@ -111,6 +113,14 @@ function droppedQuery(path: string, endpoint: string): string | undefined {
     return params.every((p) => /^partner[-_]?reference=/i.test(p)) && params.length === 1 ? undefined : query;
   return query;
 }
+
+/** A query's parameter names (`api_key, include`), without their values. */
+const queryNames = (query: string) =>
+  query
+    .split('&')
+    .filter((p) => p !== '')
+    .map((p) => p.split('=')[0]!.replace(/\{h\d+\}/g, '…'))
+    .join(', ');
 
 /** What a V1 call becomes, or why it is left as it is. */
 export function planCall(
@@ -138,7 +148,8 @@ export function planCall(
     return {
       ok: false,
       endpoint,
-      reason: `its query (${query.replace(/\{h\d+\}/g, '…')}) has no place in the V2 call`,
+      // Named by its parameters: a value may be a key.
+      reason: `its query (${queryNames(query)}) has no place in the V2 call`,
     };
   const ok = { ok: true as const, endpoint, reads: orderReads };
   switch (endpoint.id) {

@@ -45,6 +45,11 @@ export class Bindings {
     return this.values.has(key);
   }
 
+  /** Whether the file binds `name` anywhere: a declaration, an assignment, a parameter, a catch clause. */
+  bound(name: string): boolean {
+    return this.values.has(name) || this.shadowed.has(name);
+  }
+
   /** The one expression bound to `key`, or undefined (unknown, rebound, or a parameter shadowing it). */
   get(key: string): N | undefined {
     if (this.shadowed.has(key)) return undefined;
@@ -114,6 +119,11 @@ export function evalString(n: N, b: Bindings, depth = 0): Piece[] {
     // `process.env.X ?? 'https://…/v1'`: the fallback says which API it is (and is only a default).
     return evalString(node.right, b, depth + 1).map((p) => ({ ...p, runtime: node }));
   }
+  if (node.type === 'ConditionalExpression') {
+    // `cond ? 'https://…/v1' : 'https://test.…/v1'`: a V1 base URL either way, which one only known at run time.
+    const [yes, no] = [node.consequent, node.alternate].map((x) => v1BaseText(evalString(x, b, depth + 1)));
+    if (yes !== undefined && no !== undefined) return [{ text: yes, runtime: node }];
+  }
   const resolved = b.resolve(node);
   if (resolved !== node) {
     // A constant whose value is only known at run time stays a hole under its own name.
@@ -121,6 +131,13 @@ export function evalString(n: N, b: Bindings, depth = 0): Piece[] {
     if (inner.some((p) => 'text' in p)) return inner;
   }
   return [{ hole: node }];
+}
+
+/** The text of pieces that are all text and make a whole V1 base URL (ending in `/v1`), else undefined. */
+function v1BaseText(pieces: Piece[]): string | undefined {
+  if (!pieces.every((p) => 'text' in p)) return undefined;
+  const text = pieces.map((p) => ('text' in p ? p.text : '')).join('');
+  return isV1Url(text) && v1Split(text) === text.length ? text : undefined;
 }
 
 export const isEnv = (n: N): boolean =>

@@ -1,4 +1,5 @@
 import cliProgress from 'cli-progress';
+import { indexTree, type N } from '../code/ast.ts';
 import { PathError } from '../code/files.ts';
 import { parseExpressionCode } from '../code/parse.ts';
 import { type CodeMode, type FileOutcome, type MigrateCodeResult, migrateCode } from '../code/run.ts';
@@ -43,17 +44,42 @@ function storesOf(entries: string[] | undefined): Record<string, string> {
 
 function keyExpressionOf(expr: string | undefined): string | undefined {
   if (expr === undefined) return undefined;
+  let parsed: N;
   try {
-    parseExpressionCode(expr);
+    parsed = parseExpressionCode(expr);
   } catch {
     throw new UsageError(
       '--key-expression must be one JavaScript expression (e.g. env.PARTNER_PRINT_SECRET_KEY)',
     );
   }
-  // A pasted key instead of an expression would land in the source: refuse anything that is only a literal.
-  if (/^\s*(['"`]).*\1\s*$/.test(expr))
+  // A pasted key instead of an expression would land in the source: refuse a literal, alone or in the expression
+  // (a fallback, a concatenation), that could be one.
+  if (/^\s*(['"`]).*\1\s*$/.test(expr) || holdsKeyLiteral(parsed))
     throw new UsageError('--key-expression is the expression the key is read from, not the key');
   return expr;
+}
+
+/** Shorter literals are not keys (the default's `?? ''`). */
+const MIN_KEY = 8;
+
+/**
+ * Whether the expression writes out a string that may be a key: a literal of 8 characters or more that is a value
+ * (not a property name, `process.env['X']`, nor a call's argument, `config.get('pp.key')`).
+ */
+function holdsKeyLiteral(expr: N): boolean {
+  const { nodes, links } = indexTree(expr);
+  return nodes.some((n) => {
+    const text =
+      n.type === 'StringLiteral'
+        ? n.value
+        : n.type === 'TemplateLiteral'
+          ? n.quasis.map((q: N) => q.value.cooked ?? '').join('')
+          : undefined;
+    if (text === undefined || text.trim().length < MIN_KEY) return false;
+    const l = links.get(n);
+    if (l?.parent.type === 'MemberExpression' && l.key === 'property') return false;
+    return !(l?.parent.type === 'CallExpression' && l.key === 'arguments');
+  });
 }
 
 const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));

@@ -51,3 +51,7 @@ declare namespace JSX {
     [name: string]: Record<string, unknown>;
   }
 }
+declare module 'dotenv/config' {}
+declare module 'dotenv' {
+  export function config(options?: unknown): unknown;
+}

@@ -2,6 +2,7 @@ import axios, { type AxiosInstance } from 'axios';
 
 import { createClient } from '@partner-print/client';
 import { createV1Adapter } from '@partner-print/migrate';
+// TODO(partner-print v2): the V1 API key was passed in where the calls ran (`apiKey`); this client reads one secret key, from process.env.PARTNER_PRINT_SECRET_KEY, when the module loads: every caller now shares that key (one per organization), and it must be set there (a Workers runtime has no process.env without nodejs_compat). — https://partner-print.github.io/sdk/#/guide-migrating-from-v1
 const partnerPrint = createClient({ secretKey: process.env.PARTNER_PRINT_SECRET_KEY ?? '', baseUrl: 'https://api.partner-print.example/v2' });
 const partnerPrintV1 = createV1Adapter(partnerPrint, { stores: { 'ACME1': 'Store_tGE0NHjohySteoIVhpOEDzxjkU' } });
 

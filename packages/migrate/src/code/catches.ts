@@ -1,0 +1,139 @@
+import { bare, indexTree, isIdent, type Link, memberPath, type N, propName } from './ast.ts';
+
+/** Reads of an error that say the same of a V2 error (a log line's text). */
+const PLAIN_READS = new Set(['message', 'stack']);
+const FUNCTION = /Function|ObjectMethod|ClassMethod|ClassPrivateMethod/;
+const HTTP_VERBS = /^(get|post|put|patch|delete|head|request|fetch)$/;
+/** How many callers up a catch is looked for (a helper called by a route handler, say). */
+const CALLER_DEPTH = 3;
+
+/**
+ * Why a V1 call cannot be rewritten where it is: what it throws reaches a `catch` that reads what the V1 HTTP
+ * library threw (`e.response.status`, `axios.isAxiosError(e)`, `e instanceof HTTPError`): a `try` around it in its
+ * function, or around a call of that function (or a `.catch` on one) elsewhere in the file, a few callers up. The
+ * V2 client throws a `PartnerPrintError` (`status`, `code`) instead, so such a catch would take another branch. A
+ * catch that only logs, passes on or rethrows the error, or reads its message, is no reason.
+ */
+export function catchProblem(call: N, links: Map<N, Link>): string | undefined {
+  let root = call;
+  while (links.get(root)) root = links.get(root)!.parent;
+  // The file's nodes, indexed only when a catch is looked for in the callers.
+  let nodes: N[] | undefined;
+  const all = () => {
+    nodes ??= indexTree(root).nodes;
+    return nodes;
+  };
+  const where = reachingCatch(call, links, all, 0, new Set());
+  return where
+    ? `it is ${where}, and the V2 client throws a PartnerPrintError (status, code) instead of the V1 library's error`
+    : undefined;
+}
+
+/** Where an error thrown at `node` is caught by a catch that reads it, as words; undefined when nowhere. */
+function reachingCatch(
+  node: N,
+  links: Map<N, Link>,
+  all: () => N[],
+  depth: number,
+  seen: Set<N>,
+): string | undefined {
+  let cur = node;
+  for (let l = links.get(cur); l; cur = l.parent, l = links.get(cur)) {
+    const p = l.parent;
+    if (FUNCTION.test(p.type))
+      return depth < CALLER_DEPTH ? callersCatch(p, links, all, depth, seen) : undefined;
+    if (p.type !== 'TryStatement' || l.key !== 'block' || !p.handler?.param) continue;
+    const read = errorRead(p.handler.param, p.handler.body);
+    if (read) return `inside a try whose catch ${read}`;
+  }
+  return undefined;
+}
+
+/** The calls of a named function (or method) in the file, looked at for a try or a `.catch` that reads the error. */
+function callersCatch(
+  fn: N,
+  links: Map<N, Link>,
+  all: () => N[],
+  depth: number,
+  seen: Set<N>,
+): string | undefined {
+  if (seen.has(fn)) return undefined;
+  seen.add(fn);
+  const named = nameOf(fn, links);
+  if (!named) return undefined;
+  for (const c of all()) {
+    if (c.type !== 'CallExpression') continue;
+    const callee = bare(c.callee);
+    // A method is matched by its name (on `this`, or any object when the name is not an HTTP verb's).
+    const match = named.method
+      ? callee.type === 'MemberExpression' &&
+        propName(callee) === named.name &&
+        (callee.object.type === 'ThisExpression' || !HTTP_VERBS.test(named.name))
+      : isIdent(callee, named.name);
+    if (!match) continue;
+    const as = memberPath(callee) ?? named.name;
+    const m = links.get(c)?.parent;
+    const handler =
+      m?.type === 'MemberExpression' && m.object === c && propName(m) === 'catch'
+        ? links.get(m)?.parent
+        : undefined;
+    const cb = handler?.type === 'CallExpression' ? bare(handler.arguments[0]) : undefined;
+    if (cb && FUNCTION.test(cb.type) && cb.params[0]) {
+      const read = errorRead(cb.params[0], cb.body);
+      if (read) return `called as \`${as}\` where a .catch ${read}`;
+    }
+    const up = reachingCatch(c, links, all, depth + 1, seen);
+    if (up) return up.startsWith('called as') ? up : `called as \`${as}\` ${up}`;
+  }
+  return undefined;
+}
+
+function nameOf(fn: N, links: Map<N, Link>): { name: string; method: boolean } | undefined {
+  if (fn.type === 'FunctionDeclaration' && fn.id) return { name: fn.id.name, method: false };
+  if (/^(ClassMethod|ObjectMethod|ClassPrivateMethod)$/.test(fn.type) && isIdent(fn.key))
+    return { name: fn.key.name, method: true };
+  const l = links.get(fn);
+  if (l?.parent.type === 'VariableDeclarator' && isIdent(l.parent.id))
+    return { name: l.parent.id.name, method: false };
+  if (
+    /^(ObjectProperty|ClassProperty|PropertyDefinition)$/.test(l?.parent.type ?? '') &&
+    isIdent(l?.parent.key)
+  )
+    return { name: l!.parent.key.name, method: true };
+  return undefined;
+}
+
+/** What a catch clause (or a `.catch` callback) reads of its error beyond its message, or undefined. */
+function errorRead(param: N, body: N): string | undefined {
+  if (!isIdent(param)) return 'destructures the error';
+  const name = param.name;
+  const { nodes, links } = indexTree(body);
+  for (const n of nodes) {
+    if (!isIdent(n, name)) continue;
+    const l = links.get(n);
+    if (!l || (/Member/.test(l.parent.type) && l.key === 'property' && !l.parent.computed)) continue;
+    // Through `(e as AxiosError)`, `e!`, parentheses.
+    let at = n;
+    let up = l;
+    while (up && bare(up.parent) === n && up.parent !== n) {
+      at = up.parent;
+      up = links.get(at) as Link;
+    }
+    const parent = up?.parent;
+    if (!parent) continue;
+    if (/Member/.test(parent.type) && up.key === 'object') {
+      const field = propName(parent);
+      if (field !== undefined && PLAIN_READS.has(field)) continue;
+      return `reads \`${name}.${field ?? '[…]'}\``;
+    }
+    if (parent.type === 'BinaryExpression' && parent.operator === 'instanceof' && up.key === 'left') {
+      if (isIdent(parent.right, 'Error')) continue;
+      return `tests \`${name} instanceof ${memberPath(parent.right) ?? '…'}\``;
+    }
+    if (parent.type === 'CallExpression' && up.key === 'arguments') {
+      const callee = memberPath(parent.callee) ?? '';
+      if (/isAxiosError|HTTPError|isHttpError/i.test(callee)) return `tests it with ${callee}`;
+    }
+  }
+  return undefined;
+}
