@@ -70,6 +70,14 @@ local function load(i, name, quota, windowSeconds)
   return b
 end
 
+-- The ticket counter and the set of names serve every bucket of the key: a bucket with a short window must
+-- not shorten their life below that of one with a long window (a restarted ticket count reads every answer
+-- as older than one applied; a lost name leaves the bucket out of snapshots).
+local function keepAtLeast(k, ms)
+  local left = redis.call('PTTL', k)
+  if left == -1 or (left >= 0 and left < ms) then redis.call('PEXPIRE', k, ms) end
+end
+
 local function save(b)
   local args = {}
   for _, f in ipairs(FIELDS) do
@@ -84,7 +92,8 @@ local function save(b)
   local keep = math.max(ttl, b.windowSeconds * 2000)
   redis.call('PEXPIRE', b.h, keep)
   redis.call('PEXPIRE', b.z, keep)
-  redis.call('PEXPIRE', KEYS[2], keep)
+  keepAtLeast(KEYS[2], keep)
+  keepAtLeast(KEYS[1], keep)
 end
 
 local function rateOf(b) return b.quota / b.windowSeconds end
@@ -381,7 +390,6 @@ if mode == 'take' then
     return { 0, exact(retryAt) }
   end
   local ticket = redis.call('INCR', KEYS[1])
-  redis.call('PEXPIRE', KEYS[1], ttl)
   for _, b in ipairs(buckets) do dispatch(b, ticket, payload.owner) end
   saveAll()
   return { 1, tostring(ticket) }

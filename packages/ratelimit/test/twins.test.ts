@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisServer, startRedisServer } from '../../../test-utils/redis-server.ts';
 import type { BucketObservation } from '../src/bucket.ts';
 import { RedisStore } from '../src/redis.ts';
@@ -303,4 +303,64 @@ describe('MemoryStore and RedisStore decide alike', { timeout: 300_000 }, () => 
       );
     },
   );
+});
+
+// Redis keys expire in real time (`ttlMs`, at least two windows per bucket); the memory store never forgets.
+// A bucket with a long window must not lose, while its state lives, what the store keeps beside it: the
+// ticket counter (a restarted count reads every answer as older than one applied, and ignores it) and the
+// set of bucket names (a snapshot would leave the bucket out).
+describe('MemoryStore and RedisStore agree while a long-window bucket outlives a short ttl', () => {
+  const long: BucketRequest = { name: 'uploads', quota: 5, windowSeconds: 86_400 };
+  const short: BucketRequest = { name: 'burst', quota: 10, windowSeconds: 0.02 };
+
+  it('keeps counting tickets and naming the bucket after an idle time longer than ttlMs', async () => {
+    const memory = new MemoryStore();
+    const redis = new RedisStore({ client, prefix: 'twins-ttl', ttlMs: 50 });
+    const both = async <R>(f: (s: RateLimitStore) => Promise<R>): Promise<[R, R]> => [
+      await f(memory),
+      await f(redis),
+    ];
+    let now = T0;
+    const answer = (name: string, quota: number, windowSeconds: number, remaining: number, reset = 0) => ({
+      name,
+      quota,
+      windowSeconds,
+      remaining,
+      resetSeconds: reset,
+      sentAt: now,
+      answeredAt: now,
+    });
+    for (const remaining of [4, 3]) {
+      const [m, r] = await both((s) => s.take('org', [long], now));
+      expect(m.ok).toBe(true);
+      expect(r).toEqual(m);
+      const ticket = m.ok ? m.ticket : undefined;
+      await both((s) =>
+        s.observe('org', ticket, ['uploads'], [answer('uploads', 5, 86_400, remaining)], now),
+      );
+      now += 10_000;
+    }
+    // A request of the short bucket alone: its keys may expire after 50 ms (two windows are less).
+    const [m, r] = await both((s) => s.take('org', [short], now));
+    expect(r).toEqual(m);
+    await both((s) =>
+      s.observe('org', m.ok ? m.ticket : undefined, ['burst'], [answer('burst', 10, 0.02, 9)], now),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    now += 60_000;
+
+    const [ms, rs] = await both((s) => s.snapshot('org', now));
+    expect(Object.keys(rs)).toContain('uploads');
+    expect(
+      sameSnapshot({ uploads: ms.uploads as BucketSnapshot }, { uploads: rs.uploads as BucketSnapshot }),
+    ).toBe(true);
+    // Another process spent the rest: the answer says so, and both stores stop taking.
+    const [m2, r2] = await both((s) => s.take('org', [long], now));
+    expect(r2).toEqual(m2);
+    const ticket = m2.ok ? m2.ticket : undefined;
+    await both((s) => s.observe('org', ticket, ['uploads'], [answer('uploads', 5, 86_400, 0, 3_600)], now));
+    const [m3, r3] = await both((s) => s.take('org', [long], now));
+    expect(m3.ok).toBe(false);
+    expect(r3).toEqual(m3);
+  });
 });
