@@ -74,7 +74,8 @@ const answer: fc.Arbitrary<Answer> = fc.record(
       {
         weight: 1,
         arbitrary: fc.record({
-          quota: fc.integer({ min: 1, max: 40 }),
+          // q=0 too: the parser accepts it (a bucket the server shuts), and both stores then divide by a zero rate.
+          quota: fc.integer({ min: 0, max: 40 }),
           windowSeconds: fc.constantFrom(1, 2, 10, 60),
         }),
       },
@@ -178,7 +179,8 @@ class Server {
     b.balance = Math.max(0, b.balance - (a.others ?? 0) - (a.status === '429' ? 0 : 1));
     return {
       remaining: Math.floor(b.balance),
-      resetSeconds: b.balance >= 1 ? 0 : Math.ceil((1 - b.balance) / rate),
+      // A shut bucket (q=0) never refills: its `t` is the window, as a finite header value must be.
+      resetSeconds: b.balance >= 1 ? 0 : rate > 0 ? Math.ceil((1 - b.balance) / rate) : policy.windowSeconds,
     };
   }
 }
