@@ -366,3 +366,58 @@ describe('MemoryStore and RedisStore agree while a long-window bucket outlives a
     expect(r3).toEqual(m3);
   });
 });
+
+// With `time: 'redis'` the arithmetic runs on Redis's clock, but the caller waits on its own: the times it
+// passes (an answer's sentAt, a 429's pauseUntil) and those it gets back (retryAt, pausedUntil) are on its
+// clock, so a host whose clock is off from Redis's waits as long as with the memory store, neither in a loop
+// of refused takes (a retryAt already past) nor a skew longer.
+describe("MemoryStore and RedisStore with time: 'redis' agree on a host whose clock is off", () => {
+  const SKEW_MS = 60_000;
+  const bucket: BucketRequest = { name: 'default', quota: 5, windowSeconds: 5 };
+  // Redis's clock moves on in real time between the two stores' calls: a few ms, far below the skew.
+  const near = (a: number, b: number) => Math.abs(a - b) <= 1_000;
+
+  it('answers retryAt and pausedUntil on the caller clock', async () => {
+    const memory = new MemoryStore();
+    const redis = new RedisStore({ client, prefix: 'twins-time', time: 'redis' });
+    const now = () => Date.now() + SKEW_MS;
+    const answer = (remaining: number, at: number) => ({
+      name: 'default',
+      quota: 5,
+      windowSeconds: 5,
+      remaining,
+      resetSeconds: remaining > 0 ? 0 : 1,
+      sentAt: at,
+      answeredAt: at,
+    });
+    for (const store of [memory, redis]) {
+      const at = now();
+      const took = await store.take('org', [bucket], at);
+      expect(took.ok).toBe(true);
+      await store.observe('org', took.ok ? took.ticket : undefined, ['default'], [answer(0, at)], at);
+    }
+    const [m, r] = [await memory.take('org', [bucket], now()), await redis.take('org', [bucket], now())];
+    expect(m.ok || r.ok).toBe(false);
+    if (m.ok || r.ok) return;
+    expect(r.retryAt).toBeGreaterThan(now());
+    expect(near(r.retryAt, m.retryAt)).toBe(true);
+
+    // A 429 pauses the bucket for 10 s from now, on the caller's clock.
+    for (const store of [memory, redis]) {
+      const at = now();
+      await store.observe(
+        'org',
+        undefined,
+        [],
+        [{ ...answer(0, at), refund: true, pauseUntil: at + 10_000 }],
+        at,
+      );
+    }
+    const [ms, rs] = [await memory.snapshot('org', now()), await redis.snapshot('org', now())];
+    expect(near(rs.default?.pausedUntil ?? 0, ms.default?.pausedUntil ?? 0)).toBe(true);
+    const [m2, r2] = [await memory.take('org', [bucket], now()), await redis.take('org', [bucket], now())];
+    expect(m2.ok || r2.ok).toBe(false);
+    if (m2.ok || r2.ok) return;
+    expect(near(r2.retryAt, m2.retryAt)).toBe(true);
+  });
+});
