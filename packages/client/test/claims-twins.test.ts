@@ -77,7 +77,7 @@ describe('memoryOrderClaims and RedisOrderClaims agree', { timeout: 600_000 }, (
 // lose in Redis what the in-process store keeps: the claim itself while its holder renews it, and the
 // "unsettled" mark for rememberMs from the release that set it, however long the claim was held before.
 describe('memoryOrderClaims and RedisOrderClaims agree on claims held long', { timeout: 30_000 }, () => {
-  const TTL_MS = 40; // renewed every ~13 ms; the claim's key starts with max(rememberMs, 2 × ttlMs) = 300 ms
+  const TTL_MS = 150; // renewed every 50 ms; the claim's key starts with max(rememberMs, 2 × ttlMs) = 300 ms
 
   it('a holder that renews its claim past rememberMs may still post', async () => {
     const memory = memoryOrderClaims({ rememberMs: REMEMBER_MS });

@@ -53,7 +53,8 @@ return 1`;
 
 /**
  * KEYS[1] claim; ARGV token, ref ('' when none), unsettled ('1' keeps posted), rememberMs, content ('' when
- * none). Compare-and-release: only the holder's token releases; 1 when released.
+ * none). Compare-and-release: only the holder's token releases; 1 when released. An unsettled mark lasts
+ * rememberMs from this release, however long the claim was held (the key lives at least as long).
  */
 export const RELEASE: string = `${NOW}
 if redis.call('HGET', KEYS[1], 'owner') ~= ARGV[1] then return 0 end
@@ -67,7 +68,6 @@ elseif ARGV[3] ~= '1' then
   if redis.call('HLEN', KEYS[1]) == 0 then redis.call('DEL', KEYS[1]) end
 elseif redis.call('HEXISTS', KEYS[1], 'posted') == 1 then
   redis.call('HSET', KEYS[1], 'postedUntil', now + tonumber(ARGV[4]))
-  -- The mark lasts rememberMs from this release, however long the claim was held.
   if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[4]) then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
 end
 return 1`;
