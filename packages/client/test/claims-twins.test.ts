@@ -72,3 +72,55 @@ describe('memoryOrderClaims and RedisOrderClaims agree', { timeout: 600_000 }, (
     );
   });
 });
+
+// A claim held for a while (a POST that timed out, then its settle window, then another attempt) must not
+// lose in Redis what the in-process store keeps: the claim itself while its holder renews it, and the
+// "unsettled" mark for rememberMs from the release that set it, however long the claim was held before.
+describe('memoryOrderClaims and RedisOrderClaims agree on claims held long', { timeout: 30_000 }, () => {
+  const TTL_MS = 150; // renewed every 50 ms; the claim's key starts with max(rememberMs, 2 × ttlMs) = 300 ms
+
+  it('a holder that renews its claim past rememberMs may still post', async () => {
+    const memory = memoryOrderClaims({ rememberMs: REMEMBER_MS });
+    const shared = new RedisOrderClaims({
+      client: redisFile.client,
+      prefix: 'twins-held',
+      rememberMs: REMEMBER_MS,
+      ttlMs: TTL_MS,
+    });
+    const answers: boolean[][] = [];
+    for (const claims of [memory, shared]) {
+      const claim = await claims.acquire('held');
+      const first = await claim.beforePost();
+      await sleep(REMEMBER_MS + 150);
+      const again = await claim.beforePost();
+      await claim.release({ unsettled: true });
+      answers.push([first, again]);
+    }
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[0]).toEqual([true, true]);
+  });
+
+  it('an unsettled release after a long hold is remembered rememberMs from the release', async () => {
+    const memory = memoryOrderClaims({ rememberMs: REMEMBER_MS });
+    const shared = new RedisOrderClaims({
+      client: redisFile.client,
+      prefix: 'twins-unsettled',
+      rememberMs: REMEMBER_MS,
+      ttlMs: TTL_MS,
+    });
+    const seen = await Promise.all(
+      [memory, shared].map(async (claims) => {
+        const claim = await claims.acquire('late');
+        await claim.beforePost();
+        await sleep(REMEMBER_MS - 50);
+        await claim.release({ unsettled: true });
+        // Past the key's first expiry, well within rememberMs of the release.
+        await sleep(150);
+        const next = await claims.acquire('late');
+        await next.release({});
+        return next.unsettled;
+      }),
+    );
+    expect(seen).toEqual([true, true]);
+  });
+});

@@ -9,13 +9,23 @@
  * In-flight members are "<ticket>:<dispatch ms>:<take count>:<owner>:<foreign>" scored by ticket (owner: the
  * store instance that took it; foreign: other owners' requests open then). An answer that never comes (a
  * crashed process) is forgotten after `stale` ms.
+ *
+ * With Redis TIME (`shift`), the caller's times (an answer's sentAt, answeredAt, pauseUntil) move to Redis's
+ * clock and the times answered (retryAt, pausedUntil) back to the caller's, which it waits on: a host whose
+ * clock is off from Redis's must neither retry at once (a retryAt already past) nor wait the skew longer.
+ * The ticket counter and the set of names serve every bucket of the key (`keepAtLeast`): a bucket with a short
+ * window must not shorten their life below that of one with a long window (a restarted ticket count reads
+ * every answer as older than one applied; a lost name leaves the bucket out of snapshots).
  */
 export const BUCKET_SCRIPT = `
 local mode = ARGV[1]
 local now = tonumber(ARGV[2])
+local shift = 0
 if ARGV[3] == '1' then
   local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  local redisNow = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  shift = redisNow - now
+  now = redisNow
 end
 local payload = cjson.decode(ARGV[4])
 local T = cjson.decode(ARGV[5])
@@ -70,6 +80,11 @@ local function load(i, name, quota, windowSeconds)
   return b
 end
 
+local function keepAtLeast(k, ms)
+  local left = redis.call('PTTL', k)
+  if left == -1 or (left >= 0 and left < ms) then redis.call('PEXPIRE', k, ms) end
+end
+
 local function save(b)
   local args = {}
   for _, f in ipairs(FIELDS) do
@@ -84,7 +99,8 @@ local function save(b)
   local keep = math.max(ttl, b.windowSeconds * 2000)
   redis.call('PEXPIRE', b.h, keep)
   redis.call('PEXPIRE', b.z, keep)
-  redis.call('PEXPIRE', KEYS[2], keep)
+  keepAtLeast(KEYS[2], keep)
+  keepAtLeast(KEYS[1], keep)
 end
 
 local function rateOf(b) return b.quota / b.windowSeconds end
@@ -378,10 +394,9 @@ if mode == 'take' then
   end
   if retryAt > now then
     saveAll()
-    return { 0, exact(retryAt) }
+    return { 0, exact(retryAt - shift) }
   end
   local ticket = redis.call('INCR', KEYS[1])
-  redis.call('PEXPIRE', KEYS[1], ttl)
   for _, b in ipairs(buckets) do dispatch(b, ticket, payload.owner) end
   saveAll()
   return { 1, tostring(ticket) }
@@ -389,6 +404,9 @@ elseif mode == 'observe' then
   local ticket = payload.ticket
   local observed = {}
   for _, o in ipairs(payload.observations) do
+    if o.sentAt ~= nil then o.sentAt = o.sentAt + shift end
+    if o.answeredAt ~= nil then o.answeredAt = o.answeredAt + shift end
+    if o.pauseUntil ~= nil then o.pauseUntil = o.pauseUntil + shift end
     observed[o.name] = true
     local b = bucket(o.name, o.quota, o.windowSeconds)
     if b then observe(b, ticket, o) end
@@ -412,7 +430,7 @@ else
       refill(b)
       -- Numbers as text: cjson writes 14 significant digits, the stores must agree to the last bit.
       out[name] = { quota = exact(b.quota), windowSeconds = exact(b.windowSeconds), tokens = exact(b.tokens),
-        foreignPerSecond = exact(foreignRate(b)), share = exact(b.share), pausedUntil = exact(b.pausedUntil),
+        foreignPerSecond = exact(foreignRate(b)), share = exact(b.share), pausedUntil = exact(b.pausedUntil > 0 and b.pausedUntil - shift or 0),
         inflight = #b.inflight, live = b.live }
     end
   end

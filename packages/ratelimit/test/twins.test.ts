@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisServer, startRedisServer } from '../../../test-utils/redis-server.ts';
 import type { BucketObservation } from '../src/bucket.ts';
 import { RedisStore } from '../src/redis.ts';
@@ -74,7 +74,8 @@ const answer: fc.Arbitrary<Answer> = fc.record(
       {
         weight: 1,
         arbitrary: fc.record({
-          quota: fc.integer({ min: 1, max: 40 }),
+          // q=0 too: the parser accepts it (a bucket the server shuts), and both stores then divide by a zero rate.
+          quota: fc.integer({ min: 0, max: 40 }),
           windowSeconds: fc.constantFrom(1, 2, 10, 60),
         }),
       },
@@ -178,7 +179,8 @@ class Server {
     b.balance = Math.max(0, b.balance - (a.others ?? 0) - (a.status === '429' ? 0 : 1));
     return {
       remaining: Math.floor(b.balance),
-      resetSeconds: b.balance >= 1 ? 0 : Math.ceil((1 - b.balance) / rate),
+      // A shut bucket (q=0) never refills: its `t` is the window, as a finite header value must be.
+      resetSeconds: b.balance >= 1 ? 0 : rate > 0 ? Math.ceil((1 - b.balance) / rate) : policy.windowSeconds,
     };
   }
 }
@@ -303,4 +305,119 @@ describe('MemoryStore and RedisStore decide alike', { timeout: 300_000 }, () => 
       );
     },
   );
+});
+
+// Redis keys expire in real time (`ttlMs`, at least two windows per bucket); the memory store never forgets.
+// A bucket with a long window must not lose, while its state lives, what the store keeps beside it: the
+// ticket counter (a restarted count reads every answer as older than one applied, and ignores it) and the
+// set of bucket names (a snapshot would leave the bucket out).
+describe('MemoryStore and RedisStore agree while a long-window bucket outlives a short ttl', () => {
+  const long: BucketRequest = { name: 'uploads', quota: 5, windowSeconds: 86_400 };
+  const short: BucketRequest = { name: 'burst', quota: 10, windowSeconds: 0.02 };
+
+  it('keeps counting tickets and naming the bucket after an idle time longer than ttlMs', async () => {
+    const memory = new MemoryStore();
+    const redis = new RedisStore({ client, prefix: 'twins-ttl', ttlMs: 50 });
+    const both = async <R>(f: (s: RateLimitStore) => Promise<R>): Promise<[R, R]> => [
+      await f(memory),
+      await f(redis),
+    ];
+    let now = T0;
+    const answer = (name: string, quota: number, windowSeconds: number, remaining: number, reset = 0) => ({
+      name,
+      quota,
+      windowSeconds,
+      remaining,
+      resetSeconds: reset,
+      sentAt: now,
+      answeredAt: now,
+    });
+    for (const remaining of [4, 3]) {
+      const [m, r] = await both((s) => s.take('org', [long], now));
+      expect(m.ok).toBe(true);
+      expect(r).toEqual(m);
+      const ticket = m.ok ? m.ticket : undefined;
+      await both((s) =>
+        s.observe('org', ticket, ['uploads'], [answer('uploads', 5, 86_400, remaining)], now),
+      );
+      now += 10_000;
+    }
+    // A request of the short bucket alone: its keys may expire after 50 ms (two windows are less).
+    const [m, r] = await both((s) => s.take('org', [short], now));
+    expect(r).toEqual(m);
+    await both((s) =>
+      s.observe('org', m.ok ? m.ticket : undefined, ['burst'], [answer('burst', 10, 0.02, 9)], now),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    now += 60_000;
+
+    const [ms, rs] = await both((s) => s.snapshot('org', now));
+    expect(Object.keys(rs)).toContain('uploads');
+    expect(
+      sameSnapshot({ uploads: ms.uploads as BucketSnapshot }, { uploads: rs.uploads as BucketSnapshot }),
+    ).toBe(true);
+    // Another process spent the rest: the answer says so, and both stores stop taking.
+    const [m2, r2] = await both((s) => s.take('org', [long], now));
+    expect(r2).toEqual(m2);
+    const ticket = m2.ok ? m2.ticket : undefined;
+    await both((s) => s.observe('org', ticket, ['uploads'], [answer('uploads', 5, 86_400, 0, 3_600)], now));
+    const [m3, r3] = await both((s) => s.take('org', [long], now));
+    expect(m3.ok).toBe(false);
+    expect(r3).toEqual(m3);
+  });
+});
+
+// With `time: 'redis'` the arithmetic runs on Redis's clock, but the caller waits on its own: the times it
+// passes (an answer's sentAt, a 429's pauseUntil) and those it gets back (retryAt, pausedUntil) are on its
+// clock, so a host whose clock is off from Redis's waits as long as with the memory store, neither in a loop
+// of refused takes (a retryAt already past) nor a skew longer.
+describe("MemoryStore and RedisStore with time: 'redis' agree on a host whose clock is off", () => {
+  const SKEW_MS = 60_000;
+  const bucket: BucketRequest = { name: 'default', quota: 5, windowSeconds: 5 };
+  // Redis's clock moves on in real time between the two stores' calls: a few ms, far below the skew.
+  const near = (a: number, b: number) => Math.abs(a - b) <= 1_000;
+
+  it('answers retryAt and pausedUntil on the caller clock', async () => {
+    const memory = new MemoryStore();
+    const redis = new RedisStore({ client, prefix: 'twins-time', time: 'redis' });
+    const now = () => Date.now() + SKEW_MS;
+    const answer = (remaining: number, at: number) => ({
+      name: 'default',
+      quota: 5,
+      windowSeconds: 5,
+      remaining,
+      resetSeconds: remaining > 0 ? 0 : 1,
+      sentAt: at,
+      answeredAt: at,
+    });
+    for (const store of [memory, redis]) {
+      const at = now();
+      const took = await store.take('org', [bucket], at);
+      expect(took.ok).toBe(true);
+      await store.observe('org', took.ok ? took.ticket : undefined, ['default'], [answer(0, at)], at);
+    }
+    const [m, r] = [await memory.take('org', [bucket], now()), await redis.take('org', [bucket], now())];
+    expect(m.ok || r.ok).toBe(false);
+    if (m.ok || r.ok) return;
+    expect(r.retryAt).toBeGreaterThan(now());
+    expect(near(r.retryAt, m.retryAt)).toBe(true);
+
+    // A 429 pauses the bucket for 10 s from now, on the caller's clock.
+    for (const store of [memory, redis]) {
+      const at = now();
+      await store.observe(
+        'org',
+        undefined,
+        [],
+        [{ ...answer(0, at), refund: true, pauseUntil: at + 10_000 }],
+        at,
+      );
+    }
+    const [ms, rs] = [await memory.snapshot('org', now()), await redis.snapshot('org', now())];
+    expect(near(rs.default?.pausedUntil ?? 0, ms.default?.pausedUntil ?? 0)).toBe(true);
+    const [m2, r2] = [await memory.take('org', [bucket], now()), await redis.take('org', [bucket], now())];
+    expect(m2.ok || r2.ok).toBe(false);
+    if (m2.ok || r2.ok) return;
+    expect(near(r2.retryAt, m2.retryAt)).toBe(true);
+  });
 });

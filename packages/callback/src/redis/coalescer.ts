@@ -264,7 +264,10 @@ export class RedisCoalescer implements SharedCoalescer {
     try {
       const wait = (open ?? timing.clock.now()) + timing.windowMs - timing.clock.now();
       if (wait > 0) await timing.clock.sleep(wait, state.wake.signal);
-      state.sealed = replyNumber(await this.#call(SEAL, [this.#hash(key)], []));
+      const want = Math.max(0, ...state.waiters.map((w) => w.n));
+      state.sealed = replyNumber(
+        await this.#call(SEAL, [this.#hash(key)], [String(want), String(this.#ttlMs), this.#token]),
+      );
       finished = true;
       await this.#runSealed(key, state, state.sealed);
     } finally {

@@ -132,3 +132,48 @@ describe('the in-process and the Redis coalescer answer alike', { timeout: 600_0
     );
   });
 });
+
+// An order's counters that vanish while calls wait (a `ttlMs` shorter than a poll, or Redis evicting keys with
+// an expiry under memory pressure) must not leave them waiting for a round that can never cover their number:
+// the in-process coalescer answers such a pair of calls after a round or two, and so must the fleet, not fetch
+// the order again and again.
+describe('the Redis coalescer answers alike when its counters expire under waiting calls', () => {
+  it('answers every call after a round or two', async () => {
+    const [a, b] = clients.map(
+      (client) =>
+        new RedisCoalescer({ client, prefix: 'twins-expired', ttlMs: 20, commandTimeoutMs: 10_000 }),
+    );
+    const timing = { windowMs: 0, clock: systemClock };
+    let rounds = 0;
+    const round = async () => {
+      rounds++;
+      await sleep(5);
+    };
+    const local = createCoalescer<() => Promise<void>>((r) => r(), timing);
+    await Promise.all([local.run('Order_1', round), local.run('Order_1', round)]);
+    const inProcess = rounds;
+    rounds = 0;
+    const answers = Promise.all([a?.run('Order_1', round, timing), b?.run('Order_1', round, timing)]);
+    const answered = await Promise.race([answers, sleep(3_000).then(() => 'no answer within 3 s')]);
+    expect(answered).toEqual(['done', 'done']);
+    expect(rounds).toBeLessThanOrEqual(inProcess + 1);
+  });
+
+  it('answers a call that arrives after a round whose counters expired by a round of its own', async () => {
+    const [a, b] = clients.map(
+      (client) =>
+        new RedisCoalescer({ client, prefix: 'twins-expired-late', ttlMs: 20, commandTimeoutMs: 10_000 }),
+    );
+    const timing = { windowMs: 0, clock: systemClock };
+    const starts: number[] = [];
+    const round = async () => {
+      starts.push(Date.now());
+      await sleep(80); // the counters expire while it runs
+    };
+    expect(await a?.run('Order_1', round, timing)).toBe('done');
+    const arrived = Date.now();
+    expect(await b?.run('Order_1', round, timing)).toBe('done');
+    // As in one process: the second call is answered by a round that started after it arrived.
+    expect(starts.some((at) => at >= arrived)).toBe(true);
+  });
+});

@@ -218,12 +218,15 @@ export class RedisOrderClaims implements OrderClaims {
   }
 
   private claim(id: string, token: string, reply: Reply): OrderClaim {
-    const { ttlMs, clock } = this.o;
+    const { ttlMs, rememberMs, clock } = this.o;
     let heldUntil = clock.now() + ttlMs; // our own estimate, only ever earlier than Redis's
     let lost = false;
     const renew = async (posting: boolean) => {
       const started = clock.now();
-      const ok = Number(await this.run(RENEW, id, [token, ttlMs, posting ? 1 : 0])) === 1;
+      const ok =
+        Number(
+          await this.run(RENEW, id, [token, ttlMs, posting ? 1 : 0, Math.max(rememberMs, 2 * ttlMs)]),
+        ) === 1;
       if (ok) heldUntil = started + ttlMs;
       else if (!lost) {
         lost = true;

@@ -35,11 +35,16 @@ if tonumber(redis.call('HGET', KEYS[1], 'refUntil') or '0') > now then
 end
 return {1, 0, ref, posted and 1 or 0, content}`;
 
-/** KEYS[1] claim; ARGV token, ttlMs, posting ('1' before a POST). Extends a claim still held: 1, else 0. */
+/**
+ * KEYS[1] claim; ARGV token, ttlMs, posting ('1' before a POST), keepMs. Extends a claim still held (and its
+ * key, to keepMs from now: a claim held longer than the key's first life must not vanish under its holder):
+ * 1, else 0.
+ */
 export const RENEW: string = `${NOW}
 if redis.call('HGET', KEYS[1], 'owner') ~= ARGV[1] then return 0 end
 if tonumber(redis.call('HGET', KEYS[1], 'until') or '0') <= now then return 0 end
 redis.call('HSET', KEYS[1], 'until', now + tonumber(ARGV[2]))
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[4]) then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
 if ARGV[3] == '1' then
   redis.call('HSET', KEYS[1], 'posted', now)
   redis.call('HDEL', KEYS[1], 'postedUntil')
@@ -48,7 +53,8 @@ return 1`;
 
 /**
  * KEYS[1] claim; ARGV token, ref ('' when none), unsettled ('1' keeps posted), rememberMs, content ('' when
- * none). Compare-and-release: only the holder's token releases; 1 when released.
+ * none). Compare-and-release: only the holder's token releases; 1 when released. An unsettled mark lasts
+ * rememberMs from this release, however long the claim was held (the key lives at least as long).
  */
 export const RELEASE: string = `${NOW}
 if redis.call('HGET', KEYS[1], 'owner') ~= ARGV[1] then return 0 end
@@ -62,5 +68,6 @@ elseif ARGV[3] ~= '1' then
   if redis.call('HLEN', KEYS[1]) == 0 then redis.call('DEL', KEYS[1]) end
 elseif redis.call('HEXISTS', KEYS[1], 'posted') == 1 then
   redis.call('HSET', KEYS[1], 'postedUntil', now + tonumber(ARGV[4]))
+  if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[4]) then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
 end
 return 1`;

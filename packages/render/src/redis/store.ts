@@ -33,6 +33,15 @@ export interface RedisRenderStoreOptions {
 const GET = `return redis.call('GET', KEYS[1])`;
 const SET = `return redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])`;
 const DEL = `return redis.call('DEL', KEYS[1])`;
+/** KEYS: reference. ARGV: value, ttlMs. A store Redis missed, unless another worker stored one since: the value now. */
+const SET_MISSED = `local v = redis.call('GET', KEYS[1])
+if v then return v end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return ARGV[1]`;
+/** KEYS: reference. ARGV: value. A delete Redis missed, unless another worker stored another value since. */
+const DEL_MISSED = `local v = redis.call('GET', KEYS[1])
+if v == ARGV[1] then redis.call('DEL', KEYS[1]) return false end
+return v`;
 /** KEYS: lease. ARGV: token, leaseMs. 1 when taken. */
 const LEASE = `if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end return 0`;
 /** KEYS: lease. ARGV: token. Frees the lease only while its holder still has it. */
@@ -53,6 +62,12 @@ export class RedisRenderStore implements RenderStore {
   readonly #ttlMs: number;
   #tokens = 0;
   readonly #owner = crypto.randomUUID();
+  /**
+   * Writes of this worker Redis missed (it failed, or counted as down): the value stored, or the value
+   * deleted. The next look-up makes up for it, so this worker answers as one process would rather than
+   * from what Redis still has (a render it paid for, unknown; a failed one it deleted, known).
+   */
+  readonly #missed = new Map<string, { stored: string } | { deleted: string }>();
 
   constructor(options: RedisRenderStoreOptions) {
     this.#prefix = options.prefix ?? 'pp:render';
@@ -75,7 +90,13 @@ export class RedisRenderStore implements RenderStore {
     // must answer as one process would. The copy in memory answers only while Redis does not.
     if (!this.#runner.available) return this.#memory.get(key);
     try {
-      const reply = await this.#runner.run(GET, [this.#key(key)], []);
+      const missed = this.#missed.get(key);
+      const reply = !missed
+        ? await this.#runner.run(GET, [this.#key(key)], [])
+        : 'stored' in missed
+          ? await this.#runner.run(SET_MISSED, [this.#key(key)], [missed.stored, String(this.#ttlMs)])
+          : await this.#runner.run(DEL_MISSED, [this.#key(key)], [missed.deleted]);
+      if (this.#missed.get(key) === missed) this.#missed.delete(key);
       if (typeof reply !== 'string') {
         this.#memory.delete(key);
         return undefined;
@@ -89,14 +110,31 @@ export class RedisRenderStore implements RenderStore {
 
   async set(key: string, value: string): Promise<void> {
     this.#memory.set(key, value);
+    const missed = { stored: value };
+    this.#missed.set(key, missed);
     if (!this.#runner.available) return;
-    await this.#runner.run(SET, [this.#key(key)], [value, String(this.#ttlMs)]).catch(() => {});
+    try {
+      await this.#runner.run(SET, [this.#key(key)], [value, String(this.#ttlMs)]);
+      if (this.#missed.get(key) === missed) this.#missed.delete(key);
+    } catch {
+      // Made up for at the next look-up of the key.
+    }
   }
 
   async delete(key: string): Promise<void> {
+    const deleted = this.#memory.get(key);
     this.#memory.delete(key);
+    // A delete of a value this worker never saw cannot be made up for safely (it might be another's newer one).
+    const missed = deleted === undefined ? undefined : { deleted };
+    if (missed) this.#missed.set(key, missed);
+    else this.#missed.delete(key);
     if (!this.#runner.available) return;
-    await this.#runner.run(DEL, [this.#key(key)], []).catch(() => {});
+    try {
+      await this.#runner.run(DEL, [this.#key(key)], []);
+      if (missed && this.#missed.get(key) === missed) this.#missed.delete(key);
+    } catch {
+      // Made up for at the next look-up of the key.
+    }
   }
 
   async lease(key: string): Promise<RenderLease> {

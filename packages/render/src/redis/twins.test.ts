@@ -1,3 +1,4 @@
+import type { RedisScriptClient } from '@partner-print/client/redis';
 import fc from 'fast-check';
 import { createClient as createRedisClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -79,5 +80,84 @@ describe('RedisRenderStore across a fleet and MemoryRenderStore in one process a
       }),
       { numRuns: Number(process.env.TWINS_RUNS ?? 100) },
     );
+  });
+});
+
+/** A connection that fails every command while `down` is set, as one cut for a moment would. */
+function flaky(client: ReturnType<typeof createRedisClient>) {
+  const state = { down: false };
+  const cut = () => Promise.reject(new Error('connection lost'));
+  const wrapped: RedisScriptClient = {
+    evalSha: (sha, options) => (state.down ? cut() : client.evalSha(sha, options)),
+    eval: (script, options) => (state.down ? cut() : client.eval(script, options)),
+    scriptLoad: (script) => (state.down ? cut() : client.scriptLoad(script)),
+  };
+  return { state, client: wrapped };
+}
+
+// A write Redis missed (it failed for a moment, then answered again) must not make the worker that did it
+// answer otherwise than one process would: the render it stored stays known (and is not paid again), the
+// failed render it deleted stays forgotten (and is rendered again rather than failing at once).
+describe('RedisRenderStore and MemoryRenderStore agree after a write Redis missed', () => {
+  const ops = async (
+    s: { get(k: string): unknown; set(k: string, v: string): unknown; delete(k: string): unknown },
+    cut: (down: boolean) => void,
+    other: { set(k: string, v: string): unknown },
+  ) => {
+    const seen: unknown[] = [];
+    cut(true);
+    await s.set('render:c0:i', 'Render_1');
+    cut(false);
+    seen.push(await s.get('render:c0:i'), await s.get('render:c0:i'));
+    await s.set('render:c1:i', 'Render_2');
+    seen.push(await s.get('render:c1:i'));
+    cut(true);
+    await s.delete('render:c1:i');
+    cut(false);
+    seen.push(await s.get('render:c1:i'), await s.get('render:c1:i'));
+    // After a missed write, a newer one of another worker wins, as in one process the later write does.
+    cut(true);
+    await s.set('render:c2:i', 'Render_3');
+    await s.delete('render:c0:i');
+    cut(false);
+    await other.set('render:c2:i', 'Render_4');
+    await other.set('render:c0:i', 'Render_5');
+    seen.push(await s.get('render:c2:i'), await s.get('render:c0:i'));
+    return seen;
+  };
+
+  it('the render stored or deleted while Redis failed is answered as in one process', async () => {
+    const memory = new MemoryRenderStore();
+    const inProcess = await ops(memory, () => {}, memory);
+    const link = flaky(connections[0] as ReturnType<typeof createRedisClient>);
+    const events: string[] = [];
+    const options = {
+      prefix: 'twins-missed',
+      retryMs: 0,
+      onEvent: (e: { type: string }) => events.push(e.type),
+    };
+    const worker = new RedisRenderStore({ client: link.client, ...options });
+    const other = new RedisRenderStore({
+      client: connections[1] as ReturnType<typeof createRedisClient>,
+      ...options,
+    });
+    const fleet = await ops(
+      worker,
+      (down) => {
+        link.state.down = down;
+      },
+      other,
+    );
+    expect(events).toContain('redis-unavailable');
+    expect(fleet).toEqual(inProcess);
+    expect(inProcess).toEqual([
+      'Render_1',
+      'Render_1',
+      'Render_2',
+      undefined,
+      undefined,
+      'Render_4',
+      'Render_5',
+    ]);
   });
 });
