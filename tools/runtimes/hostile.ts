@@ -295,7 +295,9 @@ export async function echoedKey(t: HostileTargets): Promise<string> {
     check(!texts.some((s) => s.includes(t.key)), `${what}: the key is in the error`);
     check(
       texts.some((s) => s.includes(REDACTED)),
-      `${what}: nothing redacted (did the echo reach the client?)`,
+      // The class and code say which answer the client gave instead (a timeout, a local refusal); the key was
+      // checked to be absent just above.
+      `${what}: nothing redacted (did the echo reach the client?): ${(error as Error).name} ${String((error as { code?: unknown }).code)}: ${(error as Error).message}`,
     );
     check(
       !exposedStrings(seen).some((s) => s.includes(t.key)),
