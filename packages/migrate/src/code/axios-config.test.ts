@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { TODO_TAG } from './todo.ts';
-import { transformSource } from './transform.ts';
+import { rewriteTwice } from '../../test/rewrite.ts';
 
-const todos = (s: string) => s.split(TODO_TAG).length - 1;
 const INSTANCE = `import axios from 'axios';\nconst api = axios.create({ baseURL: 'https://api.partner-print.example/v1', headers: { 'X-Partner-Code': 'ACME', 'X-Api-Key': process.env.PP_API_KEY } });\n`;
 const CREATE = `export async function createOrder(body: unknown) {\n  const { data } = await api.post('/orders', body);\n  return data.order_reference;\n}\n`;
 
-function rewrite(text: string) {
-  const first = transformSource(text, 'a.ts');
-  const second = transformSource(first.output, 'a.ts');
-  expect(second.output).toBe(first.output);
-  expect(todos(second.output)).toBe(todos(first.output));
-  return first;
-}
+const rewrite = (text: string) => rewriteTwice(text);
 
 describe('axios configured outside its config object', () => {
   it.each([

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { rewriteTwice, todos } from '../../test/rewrite.ts';
 import { TODO_TAG } from './todo.ts';
-import { transformSource } from './transform.ts';
 
-const todos = (s: string) => s.split(TODO_TAG).length - 1;
 const HEADERS = `const HEADERS = { 'X-Partner-Code': 'ACME1', 'X-Api-Key': process.env.PP_API_KEY ?? '' };\n`;
 const getOrder = (url: string, name = 'getOrder') =>
   `export async function ${name}(ref: string) {\n  const res = await fetch(${url} + '/orders/' + ref, { headers: HEADERS });\n  return (await res.json()).reference;\n}\n`;
@@ -11,14 +10,11 @@ const V2 = 'https://api.partner-print.example/v2';
 const TEST_V1 = 'https://api.test.partner-print.example/v1';
 const TEST_V2 = 'https://api.test.partner-print.example/v2';
 
-/** The first run's output and findings; a second run must change nothing and add no TODO. */
+/** The first run's output and findings; a second run must change nothing, add no TODO and rewrite nothing. */
 function rewrite(text: string, file = 'a.ts') {
-  const first = transformSource(text, file);
-  const second = transformSource(first.output, file);
-  expect(second.output).toBe(first.output);
-  expect(todos(second.output)).toBe(todos(first.output));
-  expect(second.findings.filter((f) => f.kind === 'rewritten')).toEqual([]);
-  return first;
+  const result = rewriteTwice(text, file);
+  expect(result.again.findings.filter((f) => f.kind === 'rewritten')).toEqual([]);
+  return result;
 }
 const clientLine = (output: string) => output.split('\n').find((l) => l.includes('createClient({'));
 const todoAbove = (output: string, line: string | undefined) => {

@@ -1,20 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { TODO_TAG } from './todo.ts';
-import { transformSource } from './transform.ts';
+import { rewriteTwice } from '../../test/rewrite.ts';
 
-const todos = (s: string) => s.split(TODO_TAG).length - 1;
 const HEAD = `import axios from 'axios';\nconst api = axios.create({ baseURL: 'https://api.partner-print.example/v1', headers: { 'X-Partner-Code': 'ACME', 'X-Api-Key': process.env.PP_API_KEY } });\n`;
 /** A V1 order read inside a try, with the catch clause given. */
 const inTry = (handler: string) =>
   `${HEAD}export async function findOrder(ref: string) {\n  try {\n    const { data } = await api.get(\`/orders/\${ref}\`);\n    return data.reference;\n  } ${handler}\n}\n`;
 
-function rewrite(text: string) {
-  const first = transformSource(text, 'a.ts');
-  const second = transformSource(first.output, 'a.ts');
-  expect(second.output).toBe(first.output);
-  expect(todos(second.output)).toBe(todos(first.output));
-  return first;
-}
+const rewrite = (text: string) => rewriteTwice(text);
 
 describe('a V1 call inside a try whose catch reads the error', () => {
   it.each([

@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { TODO_TAG } from './todo.ts';
-import { transformSource } from './transform.ts';
+import { rewriteTwice } from '../../test/rewrite.ts';
 
-const todos = (s: string) => s.split(TODO_TAG).length - 1;
 const BASE = `const BASE = 'https://api.partner-print.example/v1';\n`;
 const order = (name: string, headers: string) =>
   `export async function ${name}(body: unknown) {\n  const res = await fetch(\`\${BASE}/orders\`, { method: 'POST', headers: ${headers}, body: JSON.stringify(body) });\n  return (await res.json()).reference;\n}\n`;
 
-function rewrite(text: string) {
-  const first = transformSource(text, 'a.ts');
-  const second = transformSource(first.output, 'a.ts');
-  expect(second.output).toBe(first.output);
-  expect(todos(second.output)).toBe(todos(first.output));
-  return first;
-}
+const rewrite = (text: string) => rewriteTwice(text);
 const rewritten = (r: ReturnType<typeof rewrite>) =>
   r.findings.filter((f) => f.kind === 'rewritten').map((f) => f.line);
 

@@ -1,19 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { rewriteTwice, todos } from '../../test/rewrite.ts';
 import { TODO_TAG } from './todo.ts';
-import { type CodeOptions, transformSource } from './transform.ts';
+import type { CodeOptions } from './transform.ts';
 
 const V1 = 'https://api.partner-print.example/v1';
-const todos = (s: string) => s.split(TODO_TAG).length - 1;
 const getOrder = `async function getOrder(ref) {\n  const res = await fetch('${V1}/orders/' + ref, { headers: { 'X-Partner-Code': 'ACME1', 'X-Api-Key': process.env.PP_API_KEY } });\n  return (await res.json()).reference;\n}\n`;
 
 /** The first run's output; a second run must change nothing and add no TODO. */
-function rewrite(text: string, file = 'a.js', options: CodeOptions = {}) {
-  const first = transformSource(text, file, options);
-  const second = transformSource(first.output, file, options);
-  expect(second.output).toBe(first.output);
-  expect(todos(second.output)).toBe(todos(first.output));
-  return first;
-}
+const rewrite = (text: string, file = 'a.js', options: CodeOptions = {}) => rewriteTwice(text, file, options);
 const lineOf = (output: string, part: string) => output.split('\n').findIndex((l) => l.includes(part));
 
 describe('the V2 client reads its secret key after what loads it', () => {

@@ -1,21 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { TODO_TAG } from './todo.ts';
-import { transformSource } from './transform.ts';
+import { rewriteTwice, todos } from '../../test/rewrite.ts';
 
-const todos = (s: string) => s.split(TODO_TAG).length - 1;
 const HEAD = `const BASE = 'https://api.partner-print.example/v1';\nconst H = { 'X-Partner-Code': 'ACME', 'X-Api-Key': process.env.PP_API_KEY ?? '' };\n`;
 const create = (body: string) =>
   `${HEAD}export async function create(order: unknown) {\n  const res = await fetch(\`\${BASE}/orders\`, { method: 'POST', headers: H, body: JSON.stringify(order) });\n${body}}\n`;
 
 function rewrite(text: string) {
-  const first = transformSource(text, 'a.ts');
-  const second = transformSource(first.output, 'a.ts');
-  expect(second.output).toBe(first.output);
-  expect(todos(second.output)).toBe(todos(first.output));
-  expect(first.findings.filter((f) => f.kind === 'rewritten').map((f) => f.what)).toEqual([
+  const result = rewriteTwice(text);
+  expect(result.findings.filter((f) => f.kind === 'rewritten').map((f) => f.what)).toEqual([
     'POST /orders (fetch)',
   ]);
-  return first;
+  return result;
 }
 const todoFields = (r: ReturnType<typeof rewrite>) =>
   r.findings.filter((f) => f.kind === 'todo' && f.what.startsWith('V1 response')).map((f) => f.what);
