@@ -2,9 +2,9 @@ import type { paths } from '@partner-print/openapi';
 import { MIN_FILE_WAIT_MS } from '@partner-print/openapi/wire';
 import { type Core, coreOf, type RequestOptions, traced } from './core.ts';
 import { PartnerPrintError, TimeoutError } from './errors.ts';
-import { checkTimeout } from './options.ts';
+import { checkTimeout, retryPolicy } from './options.ts';
 import { describeCall, retryAfterSeconds } from './response.ts';
-import { abortOf } from './transport.ts';
+import { abortOf, backoffMs, readError } from './transport.ts';
 import type {
   ClientInit,
   DownloadAs,
@@ -50,7 +50,7 @@ export function download(
 }
 
 async function downloading(
-  { callWhole, context, clock }: Core,
+  { callWhole, context, clock, retry }: Core,
   template: string,
   init?: object,
   { as = 'bytes', wait = true, maxWaitMs = 600_000 }: DownloadOptions<DownloadAs> = {},
@@ -58,20 +58,44 @@ async function downloading(
   // Checked before the first request: a maxWaitMs of NaN (an unset setting read with `Number`) never ended the wait.
   checkTimeout(maxWaitMs, 'download: maxWaitMs');
   const started = clock.now();
-  // The call's signal: an AbortSignal or none, as the first request checked (`checkInit`) before it was read.
-  const signal = (init as RequestOptions | undefined)?.signal;
-  // The caller's abort while the file is read or waited for, as the client's error; anything else as it is.
+  // The call's signal and retry, as the first request checked (`checkInit`) before they were read.
+  const { signal, retry: own } = (init ?? {}) as RequestOptions;
+  const ctx = () => context('GET', template, init);
+  // A failure to read the file or to wait: the caller's abort, the client's own error as it is, else the
+  // connection's (a body cut off).
+  const failure = (reason: unknown): unknown =>
+    signal?.aborted
+      ? abortOf(signal.reason, ctx())
+      : reason instanceof PartnerPrintError
+        ? reason
+        : readError(reason, ctx());
   const stopped = (reason: unknown): never => {
-    throw signal?.aborted ? abortOf(signal.reason, context('GET', template, init)) : reason;
+    throw failure(reason);
   };
-  for (;;) {
+  // A file cut off mid-read is asked for again (a GET): at most the call's retry.attempts reads, after its
+  // backoff, within maxWaitMs and the signal, each ask a request like any other (its own timeoutMs).
+  const { attempts, baseDelayMs, maxDelayMs } = retryPolicy(retry, own);
+  let waitedMs = 0;
+  for (let reads = 1; ; ) {
     const { data, response } = await callWhole('GET', template, { ...init, parseAs: 'stream' });
-    if (response.status !== 202)
-      return {
-        pending: false,
-        data: await body(as, data, response).catch(stopped),
-        contentType: response.headers.get('content-type'),
-      };
+    if (response.status !== 202) {
+      try {
+        return {
+          pending: false,
+          data: await body(as, data, response, failure),
+          contentType: response.headers.get('content-type'),
+        };
+      } catch (reason) {
+        const error = failure(reason);
+        if (error === reason || signal?.aborted) throw error;
+        Object.assign(error as Error, { attempts: reads, retryDelayMs: waitedMs });
+        const delayMs = backoffMs(baseDelayMs, maxDelayMs, reads);
+        if (reads++ >= attempts || clock.now() + delayMs - started > maxWaitMs) throw error;
+        waitedMs += delayMs;
+        await clock.sleep(delayMs, signal).catch(stopped);
+        continue;
+      }
+    }
     await response.body?.cancel().catch(() => {});
     // Not ready yet; 60 s is the polling interval the reference gives for renders.
     const retryAfter = retryAfterSeconds(response.headers, clock.now()) ?? 60;
@@ -80,9 +104,9 @@ async function downloading(
     // a loop of requests, each spending the default and downloads buckets.
     const waitMs = Math.max(MIN_FILE_WAIT_MS, retryAfter * 1000);
     if (clock.now() + waitMs - started > maxWaitMs) {
-      const ctx = context('GET', template, init);
-      throw new TimeoutError(`${describeCall(ctx)}: not ready after ${maxWaitMs} ms`, {
-        ...ctx,
+      const call = ctx();
+      throw new TimeoutError(`${describeCall(call)}: not ready after ${maxWaitMs} ms`, {
+        ...call,
         // A timeout like every other: the answer is still pending (`retryAfter` says when to ask again).
         code: 'timeout',
         retryAfter,
@@ -92,10 +116,27 @@ async function downloading(
   }
 }
 
-async function body(as: DownloadAs, data: unknown, response: Response) {
+async function body(
+  as: DownloadAs,
+  data: unknown,
+  response: Response,
+  failure: (reason: unknown) => unknown,
+) {
   if (as === 'bytes') return new Uint8Array(await response.arrayBuffer());
   if (as === 'blob') return response.blob();
-  if (data instanceof ReadableStream) return data;
+  if (data instanceof ReadableStream) return named(data, failure);
   if (data === undefined || data === null) return new Blob().stream();
   throw new PartnerPrintError('download: the answer has no body stream', { code: 'unexpected_response' });
+}
+
+/**
+ * The file's stream as the caller reads it after download resolved, its failures as the client's errors (a
+ * NetworkError for a body cut off, the caller's abort as AbortedError/TimeoutError). Not asked for again: the
+ * part already read cannot be taken back.
+ */
+function named(stream: ReadableStream<Uint8Array>, failure: (reason: unknown) => unknown) {
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+  // Left unaborted by the pipe, so that the reader sees the client's error rather than the platform's.
+  stream.pipeTo(writable, { preventAbort: true }).catch((reason: unknown) => writable.abort(failure(reason)));
+  return readable;
 }

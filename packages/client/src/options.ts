@@ -113,3 +113,17 @@ export function callSettings(init: CoreInit | undefined, client: CallSettings): 
   if (init?.timeoutMs === undefined && init?.retry === undefined) return undefined;
   return { timeoutMs: init.timeoutMs ?? client.timeoutMs, retry: retryPolicy(client.retry, init.retry) };
 }
+
+/**
+ * Store options in milliseconds (by name), each at least `least`: a NaN (an unset environment variable) or a
+ * negative one would give every Redis command about 1 ms (a timer given NaN fires at once), and make the
+ * in-process claim store remember nothing; both twins of a store check their shared options here, alike.
+ */
+export function checkMs(durations: Record<string, unknown>, least: number): void {
+  for (const [name, value] of Object.entries(durations))
+    if (typeof value !== 'number' || !(value >= least))
+      // ConfigurationError's code is `invalid_option`.
+      throw new ConfigurationError(
+        `${name} must be a number of milliseconds ≥ ${least}, got ${String(value)}`,
+      );
+}

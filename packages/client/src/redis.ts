@@ -1,5 +1,8 @@
 // @partner-print/client/redis: order claims shared through Redis (node-redis v4/v5, an optional peer
 // dependency), so several processes creating orders with the same customIdentifiers create each once.
+
+// Its options' check in milliseconds, shared with the in-process twins (the claims' rememberMs).
+export { checkMs } from './options.ts';
 export {
   type OrderClaimEvent,
   OrderClaimUnavailableError,
@@ -10,7 +13,6 @@ export {
 // The Lua runner the fleet entries of @partner-print/callback and @partner-print/render share: a deadline per
 // command and Redis's health, so a dead server makes callers fall back instead of hang.
 export {
-  checkMs,
   type RedisAvailabilityEvent,
   type RedisScriptClient,
   replyNumber,

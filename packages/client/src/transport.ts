@@ -99,12 +99,13 @@ function retryDelay(
   attempt: number,
   retryAfter?: number,
 ): number | false {
-  const delay =
-    retryAfter === undefined
-      ? Math.random() * Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1))
-      : retryAfter * 1000;
+  const delay = retryAfter === undefined ? backoffMs(baseDelayMs, maxDelayMs, attempt) : retryAfter * 1000;
   return attempt < attempts && elapsed + delay <= maxElapsedMs && delay;
 }
+
+/** The backoff before attempt `attempt + 1`: a random time in [0, min(maxDelayMs, baseDelayMs·2^(attempt−1))). */
+export const backoffMs = (baseDelayMs: number, maxDelayMs: number, attempt: number): number =>
+  Math.random() * Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1));
 
 /** How one attempt went, for the events and for the rate limiter's send through `timed`. */
 interface Timing {
@@ -472,6 +473,19 @@ function sdkError(
   if (attempts) Object.assign(result, { attempts, retryDelayMs });
   return result;
 }
+
+/**
+ * The reading of the body of the call `ctx`'s answer cut off (the connection closed mid-file) as a NetworkError,
+ * its cause copied as a transport error's is (names, messages and codes: no request, no headers).
+ */
+export const readError = (cause: unknown, ctx: CallContext): PartnerPrintError =>
+  Object.assign(
+    new NetworkError(`${describeCall(ctx)}: ${describeCause(cause)}`, {
+      code: 'network_error',
+      cause: copyCause(cause),
+    }),
+    ctx,
+  );
 
 /**
  * The caller's abort of the call `ctx` as an AbortedError (or a TimeoutError for `AbortSignal.timeout`), its

@@ -124,3 +124,49 @@ describe('memoryOrderClaims and RedisOrderClaims agree on claims held long', { t
     expect(seen).toEqual([true, true]);
   });
 });
+
+// The options both twins take are checked alike: a value one refuses, the other refuses with the same error
+// (class, code and message); a value one takes, the other takes. A rememberMs of NaN (an unset environment
+// variable read with Number) once made the in-process store remember nothing, silently.
+describe('memoryOrderClaims and RedisOrderClaims check their shared options alike', () => {
+  const outcome = (make: () => unknown) => {
+    try {
+      make();
+      return 'accepted';
+    } catch (error) {
+      const e = error as Error & { code?: unknown };
+      return { class: e.constructor.name, code: e.code, message: e.message };
+    }
+  };
+  const values: Array<[string, unknown]> = [
+    ['NaN', Number.NaN],
+    ['-1', -1],
+    ['-Infinity', Number.NEGATIVE_INFINITY],
+    ['a string', '600000'],
+    ['null', null],
+    ['a boolean', true],
+    ['an object', {}],
+    ['undefined (the default)', undefined],
+    ['0', 0],
+    ['1', 1],
+    ['600 000', 600_000],
+  ];
+  for (const [label, rememberMs] of values)
+    it(`rememberMs: ${label}`, () => {
+      const memory = outcome(() => memoryOrderClaims({ rememberMs: rememberMs as number }));
+      const shared = outcome(
+        () => new RedisOrderClaims({ client: redisFile.client, rememberMs: rememberMs as number }),
+      );
+      expect(memory).toEqual(shared);
+      const refused = typeof rememberMs !== 'number' || !(rememberMs >= 0);
+      expect(memory).toEqual(
+        refused && rememberMs !== undefined
+          ? {
+              class: 'ConfigurationError',
+              code: 'invalid_option',
+              message: `rememberMs must be a number of milliseconds ≥ 0, got ${String(rememberMs)}`,
+            }
+          : 'accepted',
+      );
+    });
+});

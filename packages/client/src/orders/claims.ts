@@ -1,3 +1,5 @@
+import { checkMs } from '../options.ts';
+
 /**
  * Who may POST an order with a given customIdentifier right now. createOrder takes the claim before it
  * looks the identifier up and keeps it until the outcome is known, so two callers sharing one claim store
@@ -37,8 +39,10 @@ export interface OrderClaim {
  * as it would with a shared store.
  */
 export function memoryOrderClaims(options: { rememberMs?: number; now?: () => number } = {}): OrderClaims {
-  const rememberMs = options.rememberMs ?? 10 * 60_000;
-  const now = options.now ?? Date.now;
+  // Checked as RedisOrderClaims checks it (undefined keeps the default; NaN, a negative number, null or a
+  // string is refused): a NaN remembered nothing, so a repeat soon after a created order posted again.
+  const { rememberMs = 10 * 60_000, now = Date.now } = options;
+  checkMs({ rememberMs }, 0);
   const created = new Map<string, RecordedOrder & { at: number }>();
   /** POSTs whose outcome their holder did not learn, by when it said so. */
   const posted = new Map<string, number>();

@@ -1,7 +1,7 @@
 import { type Clock, overdue, systemClock } from '@partner-print/openapi/wire';
 import { PartnerPrintError } from '../errors.ts';
+import { checkMs } from '../options.ts';
 import type { OrderClaim, OrderClaims } from '../orders/claims.ts';
-import { checkMs } from './script-runner.ts';
 import { ACQUIRE, RELEASE, RENEW } from './scripts.ts';
 
 /** The part of a node-redis (v4/v5) client the claims use: pass a connected client; it is never closed here. */

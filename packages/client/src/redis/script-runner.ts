@@ -1,5 +1,6 @@
 import { type Clock, overdue, quietly } from '@partner-print/openapi/wire';
-import { ConfigurationError, TimeoutError } from '../errors.ts';
+import { TimeoutError } from '../errors.ts';
+import { checkMs } from '../options.ts';
 
 /**
  * The part of a node-redis (v4/v5) client the Redis entry uses. Pass a client created by the caller
@@ -131,22 +132,6 @@ export class ScriptRunner {
       this.#waiting.delete(fail);
     }
   }
-}
-
-/**
- * Redis options in milliseconds (by name), each at least `least`: a NaN (an unset environment variable) or a
- * negative one would give every command about 1 ms (a timer given NaN fires at once): the store falls back at
- * the first slower reply, with nothing to say why.
- */
-export function checkMs(durations: Record<string, unknown>, least: number): void {
-  for (const [name, value] of Object.entries(durations))
-    if (typeof value !== 'number' || !(value >= least))
-      throw new ConfigurationError(
-        `${name} must be a number of milliseconds ≥ ${least}, got ${String(value)}`,
-        {
-          code: 'invalid_option',
-        },
-      );
 }
 
 /** A number out of a script reply (integers come back as numbers, some clients give strings). */
