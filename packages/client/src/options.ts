@@ -115,15 +115,16 @@ export function callSettings(init: CoreInit | undefined, client: CallSettings): 
 }
 
 /**
- * Store options in milliseconds (by name), each at least `least`: a NaN (an unset environment variable) or a
- * negative one would give every Redis command about 1 ms (a timer given NaN fires at once), and make the
- * in-process claim store remember nothing; both twins of a store check their shared options here, alike.
+ * Store options in milliseconds (by name), each a whole number at least `least`: a NaN (an unset environment
+ * variable) or a negative one would give every Redis command about 1 ms (a timer given NaN fires at once), and
+ * make the in-process claim store remember nothing; Infinity or a fraction is refused by Redis's `PX` (every
+ * script call failed, read as Redis unavailable). Both twins of a store check their shared options here, alike.
  */
 export function checkMs(durations: Record<string, unknown>, least: number): void {
   for (const [name, value] of Object.entries(durations))
-    if (typeof value !== 'number' || !(value >= least))
+    if (!Number.isSafeInteger(value) || (value as number) < least)
       // ConfigurationError's code is `invalid_option`.
       throw new ConfigurationError(
-        `${name} must be a number of milliseconds ≥ ${least}, got ${String(value)}`,
+        `${name} must be a whole number of milliseconds ≥ ${least}, got ${String(value)}`,
       );
 }

@@ -142,6 +142,10 @@ describe('memoryOrderClaims and RedisOrderClaims check their shared options alik
     ['NaN', Number.NaN],
     ['-1', -1],
     ['-Infinity', Number.NEGATIVE_INFINITY],
+    // Redis's PX takes whole milliseconds: with Infinity or 1.5 every script call failed ("value is not an
+    // integer"), so the Redis twin reported Redis unavailable while the in-process one worked.
+    ['Infinity', Number.POSITIVE_INFINITY],
+    ['a fraction', 1.5],
     ['a string', '600000'],
     ['null', null],
     ['a boolean', true],
@@ -158,13 +162,13 @@ describe('memoryOrderClaims and RedisOrderClaims check their shared options alik
         () => new RedisOrderClaims({ client: redisFile.client, rememberMs: rememberMs as number }),
       );
       expect(memory).toEqual(shared);
-      const refused = typeof rememberMs !== 'number' || !(rememberMs >= 0);
+      const refused = !Number.isSafeInteger(rememberMs) || (rememberMs as number) < 0;
       expect(memory).toEqual(
         refused && rememberMs !== undefined
           ? {
               class: 'ConfigurationError',
               code: 'invalid_option',
-              message: `rememberMs must be a number of milliseconds ≥ 0, got ${String(rememberMs)}`,
+              message: `rememberMs must be a whole number of milliseconds ≥ 0, got ${String(rememberMs)}`,
             }
           : 'accepted',
       );

@@ -107,7 +107,7 @@ describe('Redis options in milliseconds', () => {
       );
     const evalClient = { eval: async () => [1, 0, '', 0, ''] };
     expect(() => new RedisOrderClaims({ client: evalClient, commandTimeoutMs: Number.NaN })).toThrow(
-      'commandTimeoutMs must be a number of milliseconds ≥ 1, got NaN',
+      'commandTimeoutMs must be a whole number of milliseconds ≥ 1, got NaN',
     );
     expect(() => new RedisOrderClaims({ client: evalClient, ttlMs: -5 })).toThrow('ttlMs');
     // Given as undefined: the default.
