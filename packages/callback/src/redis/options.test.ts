@@ -5,7 +5,7 @@ import { createRedisCoalescer } from './coalescer.ts';
 const client = { evalSha: async () => 1, eval: async () => 1, scriptLoad: async () => 'sha' };
 
 describe('createRedisCoalescer options', () => {
-  it('refuses a NaN, zero or negative duration with a ConfigurationError naming the option', () => {
+  it('refuses a NaN, zero, negative, infinite or fractional duration with a ConfigurationError naming the option', () => {
     // A NaN pollMs polled Redis in a tight loop; a NaN leaseMs or ttlMs made every script fail, which the
     // coalescer took for Redis being down (redis-unavailable, no sharing) though Redis was fine.
     for (const [name, value] of [
@@ -15,6 +15,9 @@ describe('createRedisCoalescer options', () => {
       ['leaseMs', 0],
       ['ttlMs', Number.NaN],
       ['ttlMs', -1],
+      // Redis's PX takes whole milliseconds: Infinity or a fraction failed every script, read as Redis down.
+      ['leaseMs', 1.5],
+      ['ttlMs', Number.POSITIVE_INFINITY],
     ] as const)
       expect(() => createRedisCoalescer({ client, [name]: value }), `${name}: ${value}`).toThrow(
         expect.objectContaining({

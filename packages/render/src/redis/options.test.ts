@@ -5,7 +5,7 @@ import { RedisRenderStore } from './store.ts';
 const client = { evalSha: async () => 1, eval: async () => 1, scriptLoad: async () => 'sha' };
 
 describe('RedisRenderStore options', () => {
-  it('refuses a NaN, zero or negative duration with a ConfigurationError naming the option', () => {
+  it('refuses a NaN, zero, negative, infinite or fractional duration with a ConfigurationError naming the option', () => {
     // A NaN pollMs looked for the reference in a tight loop; a NaN leaseMs or ttlMs made every lease or
     // write fail, which the store took for Redis being down (redis-unavailable, no sharing).
     for (const [name, value] of [
@@ -15,6 +15,9 @@ describe('RedisRenderStore options', () => {
       ['leaseMs', -1],
       ['ttlMs', Number.NaN],
       ['ttlMs', 0],
+      // Redis's PX takes whole milliseconds: Infinity or a fraction failed every command, read as Redis down.
+      ['leaseMs', 1.5],
+      ['ttlMs', Number.POSITIVE_INFINITY],
     ] as const)
       expect(() => new RedisRenderStore({ client, [name]: value }), `${name}: ${value}`).toThrow(
         expect.objectContaining({
