@@ -98,25 +98,39 @@ async function preflight(
   });
 }
 
-/** Step 4: the one POST /renders, stored at once so no other call pays for the pair again. */
+/** A fleet's lease was lost (it expired in a stall; another worker may hold it): a `lease-lost` warning. */
+const leaseLost = (emit: ProgressListener, when: string) =>
+  emit({ type: 'warning', code: 'lease-lost', message: `The render lease expired ${when}.` });
+
+/**
+ * Step 4: the one POST /renders, stored at once so no other call pays for the pair again. `lost`: the
+ * signal of the lease held for it, aborted once another worker may hold the lease instead.
+ */
 async function submit(
   state: ClientState,
   job: { composition: Composition; imageReference: Reference<'Image'>; storeKey: string },
   ctx: CallContext,
   task: SharedContext<RenderProgressEvent>,
+  lost?: AbortSignal,
 ): Promise<Acquired> {
   const { emit } = task;
   if (ctx.preflight) await preflight(state, job.composition, ctx, emit);
   // A POST once sent finishes (its reference is stored); one not yet sent is not worth paying for when every
   // caller has gone (aborted, or past its deadline) while the tokens were read or a lease was awaited.
   if (!task.wanted()) throw new DOMException('Every caller stopped waiting.', 'AbortError');
+  // A lease lost before the POST: none is sent (thrown to submitLeased, which waits for the new holder).
+  if (lost?.aborted) throw lost;
   const reference = await state.api.createRender({
     compositionReference: job.composition.reference,
     imageReference: job.imageReference,
   });
   emit({ type: 'submitted', renderReference: reference, tokenCost: job.composition.tokenCost });
   try {
-    await ctx.store?.set(job.storeKey, reference);
+    // The lease was lost while the POST ran: the worker holding it now may have stored its own reference,
+    // which is not written over (this call still answers with the render it paid for).
+    if (lost?.aborted && ctx.store && (await readKnown(ctx.store, job.storeKey, emit)))
+      leaseLost(emit, "during POST /renders; another worker's reference is kept");
+    else await ctx.store?.set(job.storeKey, reference);
   } catch (error) {
     emit({
       type: 'warning',
@@ -134,7 +148,8 @@ const hit = (reference: Reference<'Render'>, emit: ProgressListener): Acquired =
 
 /**
  * With a store that leases (a fleet's shared store): one worker holds the pair's lease and submits; the
- * others wait for the reference it stores, or take the lease over when it expires (its worker died).
+ * others wait for the reference it stores, or take the lease over when it expires (its worker died). A lease
+ * lost before the POST (its signal aborted) sends none: the call waits for the new holder like the others.
  */
 async function submitLeased(
   state: ClientState,
@@ -151,7 +166,11 @@ async function submitLeased(
         // on the first try: another worker can lease, submit, store and release between that look and this
         // lease (a loaded fleet paid 86 times for 50 mockups).
         const known = await readKnown(store, job.storeKey, task.emit);
-        return known ? hit(known, task.emit) : await submit(state, job, ctx, task);
+        return known ? hit(known, task.emit) : await submit(state, job, ctx, task, held.signal);
+      } catch (error) {
+        if (error !== held.signal) throw error;
+        leaseLost(task.emit, 'before POST /renders; none was sent');
+        continue;
       } finally {
         await Promise.resolve(held.release()).catch(() => {});
       }

@@ -19,9 +19,14 @@ export interface RenderStore {
   lease?(key: string): Promise<RenderLease>;
 }
 
-/** A lease held (release it once the reference is stored), or held elsewhere (look again in `retryMs`). */
+/**
+ * A lease held (release it once the reference is stored), or held elsewhere (look again in `retryMs`).
+ * `signal`, optional, is aborted when the holder has lost the lease (it expired, e.g. while the process
+ * stalled, and another worker may hold it now): the holder then sends no POST, and records the reference of
+ * a POST already sent only where none is known.
+ */
 export type RenderLease =
-  | { acquired: true; release(): Promise<void> | void }
+  | { acquired: true; release(): Promise<void> | void; signal?: AbortSignal }
   | { acquired: false; retryMs: number };
 
 export type LeasingStore = RenderStore & Required<Pick<RenderStore, 'lease'>>;

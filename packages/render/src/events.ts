@@ -37,6 +37,7 @@ export type WarningCode =
   | 'placeholder-invalid'
   | 'cache-read-failed'
   | 'cache-write-failed'
+  | 'lease-lost'
   | 'cached-render-missing';
 
 export type ProgressListener = (event: RenderProgressEvent) => void;

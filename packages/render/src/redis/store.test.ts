@@ -1,4 +1,5 @@
 import { createClient } from '@partner-print/client';
+import { type Clock, systemClock } from '@partner-print/openapi/wire';
 import { createSandbox } from '@partner-print/sandbox';
 import { createClient as createRedisClient } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -29,6 +30,32 @@ afterAll(async () => {
   await server?.stop();
 });
 
+/** A clock counting its sleeps still running: a lease's heartbeat is one while the lease is held. */
+function countingClock() {
+  let live = 0;
+  const clock: Clock = {
+    now: () => Date.now(),
+    sleep: (ms, signal) => {
+      live += 1;
+      return systemClock.sleep(ms, signal).finally(() => {
+        live -= 1;
+      });
+    },
+  };
+  return { clock, live: () => live };
+}
+
+/** A direct connection, for looking at (and changing) the keys the stores share. */
+async function direct() {
+  const client = createRedisClient({ url: server.url });
+  client.on('error', () => {});
+  connections.push(client);
+  await client.connect();
+  return client;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 /** Redis availability events of the stores made without an `onEvent` of their test's own. */
 const faults: string[] = [];
 
@@ -58,17 +85,21 @@ function store(prefix: string, options: Partial<RedisRenderStoreOptions> = {}, u
 async function world() {
   const sandbox = createSandbox({ rateLimits: false, jitter: 0, clock: 'real', renderProcessingMs: 50 });
   sandboxes.push(sandbox);
-  /** `hang`: its POST /renders never returns; `onHang` is told when it is sent (the lease is held by then). */
-  const worker = (hang?: Promise<never>, onHang?: () => void) =>
+  /**
+   * `hang`: its POST /renders answers when this settles (a rejection as the network's failure; a promise
+   * resolving to a Response, that answer instead of the sandbox's); `onHang` is told when it is sent (the
+   * lease is held by then).
+   */
+  const worker = (hang?: Promise<Response | undefined | never>, onHang?: () => void) =>
     createClient({
       secretKey: sandbox.keys.primary,
       baseUrl: sandbox.baseUrl,
       rateLimit: false,
-      fetch: (request: Request) => {
+      fetch: async (request: Request) => {
         if (!hang || request.method !== 'POST' || !request.url.endsWith('/renders'))
           return sandbox.fetch(request);
         onHang?.();
-        return hang;
+        return (await hang) ?? sandbox.fetch(request);
       },
     });
   const { seed } = sandbox;
@@ -199,14 +230,16 @@ describe('RedisRenderStore', () => {
     const dying = render(
       worker(hang, () => posting()),
       job,
-      store('r2', { leaseMs: 400 }),
+      store('r2', { leaseMs: 400, onEvent: () => {} }),
       [],
       dead.signal,
     );
+    const link = connections.at(-1);
     dying.catch(() => {});
     // Once A's POST is out it holds the lease (a fixed 100 ms wait let B come first on a loaded machine:
-    // B then never saw the lease held elsewhere).
+    // B then never saw the lease held elsewhere). Then A dies: its connection goes, its lease is not renewed.
     await posted;
+    link?.destroy();
     const events: RenderProgressEvent[] = [];
     const started = Date.now();
     const b = await render(worker(), job, store('r2', { leaseMs: 400 }), events);
@@ -231,7 +264,7 @@ describe('RedisRenderStore', () => {
     const first = await a.lease('k');
     expect(first.acquired).toBe(true);
     expect(await b.lease('k')).toEqual({ acquired: false, retryMs: 20 });
-    await new Promise((r) => setTimeout(r, 1_100)); // a's lease ran out (its worker stalled)
+    busy(1_100); // a's worker stalls: its lease is not renewed and runs out
     const second = await b.lease('k');
     expect(second.acquired).toBe(true);
     if (first.acquired) await first.release(); // a wakes up and releases: b's lease must stay
@@ -239,6 +272,195 @@ describe('RedisRenderStore', () => {
     if (second.acquired) await second.release();
     expect((await c.lease('k')).acquired).toBe(true);
     expect(faults).toEqual([]);
+  });
+
+  it.each([
+    ['completes', 'ok'],
+    ['fails', 'fail'],
+    ['is aborted', 'abort'],
+    ['times out', 'timeout'],
+  ] as const)(
+    'renews the lease while its POST is held, and stops renewing when the render %s',
+    async (_, path) => {
+      const { worker, job, used } = await world();
+      const counted = countingClock();
+      const redis = await direct();
+      let posting = () => {};
+      const posted = new Promise<void>((resolve) => {
+        posting = resolve;
+      });
+      let answer: (response: Response | undefined) => void = () => {};
+      const hang = new Promise<Response | undefined>((resolve) => {
+        answer = resolve;
+      });
+      const stop = new AbortController();
+      const holder = renderMockup(
+        worker(hang, () => posting()),
+        {
+          ...job,
+          cache: store(`r5${path}`, { leaseMs: 300, clock: counted.clock }),
+          ...(path === 'abort' ? { signal: stop.signal } : {}),
+          ...(path === 'timeout' ? { timeoutMs: 700 } : {}),
+        },
+      );
+      holder.catch(() => {});
+      await posted;
+      const [lease] = await redis.keys(`r5${path}:*:lease`);
+      expect(lease).toBeDefined();
+      if (path === 'abort') stop.abort();
+      // 3.3 × leaseMs (and past the timeout): renewed, it is still there. A lease this short is lost by a
+      // process stalling over 200 ms; the default is 30 s.
+      await sleep(1_000);
+      expect(await redis.exists(lease as string)).toBe(1);
+      answer(
+        path === 'fail'
+          ? Response.json(
+              { error: { code: 'validation_error', message: 'refused' } },
+              { status: 422, headers: { 'x-request-id': 'r5' } },
+            )
+          : undefined,
+      );
+      const outcome = await holder.then(
+        (r) => r.tokensSpent,
+        (error: Error) => error.name,
+      );
+      expect(outcome).toBe(
+        path === 'ok'
+          ? 1
+          : path === 'abort'
+            ? 'AbortError'
+            : path === 'timeout'
+              ? 'RenderTimeoutError'
+              : outcome,
+      );
+      if (path === 'fail') expect(outcome).not.toBe(1);
+      // The POST sent finishes even when its caller has gone; then the lease is released and no sleep is left.
+      for (let i = 0; i < 100 && (counted.live() > 0 || (await redis.exists(lease as string))); i++)
+        await sleep(20);
+      expect(await redis.exists(lease as string)).toBe(0);
+      expect(counted.live()).toBe(0);
+      expect(await used()).toBe(path === 'fail' ? 0 : 1);
+      expect(faults).toEqual([]);
+    },
+  );
+
+  it('tells the holder it lost a lease that expired, and does not take it back from the next holder', async () => {
+    const redis = await direct();
+    const a = store('r6', { leaseMs: 300 });
+    const held = await a.lease('k');
+    if (!held.acquired) throw new Error('not acquired');
+    await sleep(450); // renewed past its first expiry
+    expect(held.signal?.aborted).toBe(false);
+    expect(await redis.get('r6:k:lease')).not.toBeNull();
+    // a's process stalls past leaseMs (its lease expires) and another worker takes the lease.
+    await redis.set('r6:k:lease', 'another worker', { PX: 10_000 });
+    await sleep(300);
+    expect(held.signal?.aborted).toBe(true);
+    expect(await redis.get('r6:k:lease')).toBe('another worker');
+    expect(await redis.pTTL('r6:k:lease')).toBeGreaterThan(9_000);
+    await held.release();
+    expect(await redis.get('r6:k:lease')).toBe('another worker');
+    expect(faults).toEqual([]);
+  });
+
+  it('sends no POST after losing the lease, and records the reference of a POST sent only where none is known', async () => {
+    const { worker, job, used } = await world();
+    const redis = await direct();
+    let posting = () => {};
+    const posted = new Promise<void>((resolve) => {
+      posting = resolve;
+    });
+    let answer: (response: Response | undefined) => void = () => {};
+    const hang = new Promise<Response | undefined>((resolve) => {
+      answer = resolve;
+    });
+    const events: RenderProgressEvent[] = [];
+    const holder = render(
+      worker(hang, () => posting()),
+      job,
+      store('r7', { leaseMs: 100 }),
+      events,
+    );
+    await posted;
+    const [lease] = await redis.keys('r7:*:lease');
+    // The lease expires under the POST (a stall) and another worker takes it, and stores its reference.
+    await redis.set(lease as string, 'another worker', { PX: 10_000 });
+    const reference = (lease as string).slice('r7:'.length, -':lease'.length);
+    const other = 'Render_AnotherWorkerStoredThisOne';
+    await redis.set(`r7:${reference}`, other);
+    await sleep(200);
+    answer(undefined);
+    const a = await holder;
+    expect(a.tokensSpent).toBe(a.composition.tokenCost);
+    expect(await redis.get(`r7:${reference}`)).toBe(other);
+    expect(events.filter((e) => e.type === 'warning').map((e) => e.type === 'warning' && e.code)).toEqual([
+      'lease-lost',
+    ]);
+    expect(await redis.get(lease as string)).toBe('another worker');
+    // A worker whose lease is lost before its POST is sent sends none: it waits for the holder's reference.
+    await redis.del(`r7:${reference}`);
+    const before = await used();
+    const events2: RenderProgressEvent[] = [];
+    const stalled = store('r7', { leaseMs: 100 });
+    const losing: RenderStore = {
+      get: (key) => stalled.get(key),
+      set: (key, value) => stalled.set(key, value),
+      delete: (key) => stalled.delete(key),
+      lease: async (key) => {
+        const held = await stalled.lease(key);
+        if (held.acquired) {
+          await redis.set(lease as string, 'a third worker', { PX: 10_000 });
+          await sleep(200); // its first renewal finds the lease another's
+          setTimeout(() => void redis.set(`r7:${reference}`, a.render.reference), 200);
+        }
+        return held;
+      },
+    };
+    await redis.del(lease as string);
+    const b = await render(worker(), job, losing, events2);
+    expect(b.tokensSpent).toBe(0);
+    expect(b.render.reference).toBe(a.render.reference);
+    expect(await used()).toBe(before);
+    expect(events2.map((e) => e.type === 'warning' && e.code)).toContain('lease-lost');
+    expect(faults).toEqual([]);
+  });
+
+  it('keeps its lease while Redis fails a renewal (the failover rules), and renews it once Redis answers', async () => {
+    const redis = await direct();
+    const client = createRedisClient({ url: server.url });
+    client.on('error', () => {});
+    connections.push(client);
+    await client.connect();
+    let down = false;
+    const cut = () => Promise.reject(new Error('connection lost'));
+    const events: string[] = [];
+    const a = new RedisRenderStore({
+      client: {
+        evalSha: (sha, options) => (down ? cut() : client.evalSha(sha, options)),
+        eval: (script, options) => (down ? cut() : client.eval(script, options)),
+        scriptLoad: (script) => (down ? cut() : client.scriptLoad(script)),
+      },
+      prefix: 'r11',
+      leaseMs: 3_000,
+      retryMs: 0,
+      onEvent: (e) => events.push(e.type),
+    });
+    const held = await a.lease('k');
+    if (!held.acquired) throw new Error('not acquired');
+    const until = async (event: string) => {
+      for (let i = 0; i < 200 && !events.includes(event); i++) await sleep(20);
+    };
+    down = true;
+    await until('redis-unavailable'); // the renewal at 1 s fails
+    expect(held.signal?.aborted).toBe(false);
+    down = false;
+    await until('redis-recovered'); // the one at 2 s renews the lease, which would have expired at 3 s
+    await sleep(1_200);
+    expect(events).toEqual(['redis-unavailable', 'redis-recovered']);
+    expect(held.signal?.aborted).toBe(false);
+    expect(await redis.get('r11:k:lease')).not.toBeNull();
+    await held.release();
+    expect(await redis.get('r11:k:lease')).toBeNull();
   });
 
   it('keeps rendering in process with one event when Redis is unreachable from the start', async () => {

@@ -15,7 +15,10 @@ export interface RedisRenderStoreOptions {
   client: RedisScriptClient;
   /** Key prefix. Default `pp:render`. References are per organization and environment: one prefix each. */
   prefix?: string;
-  /** A worker's lease on a (composition, image); it expires by itself when the worker dies. Default 30 000 ms. */
+  /**
+   * A worker's lease on a (composition, image): renewed every `leaseMs / 3` while its worker holds it (however
+   * long its POST takes), it expires by itself `leaseMs` after the worker dies or stalls. Default 30 000 ms.
+   */
   leaseMs?: number;
   /** How often a worker waiting for another one's render looks for its reference. Default 250 ms. */
   pollMs?: number;
@@ -46,6 +49,8 @@ return v`;
 const LEASE = `if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end return 0`;
 /** KEYS: lease. ARGV: token. Frees the lease only while its holder still has it. */
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+/** KEYS: lease. ARGV: token, leaseMs. Extends the lease only while its holder still has it: 1, else 0. */
+const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
 
 /**
  * A {@link RenderStore} in Redis for a fleet of render workers: known render references, and a lease per
@@ -60,6 +65,7 @@ export class RedisRenderStore implements RenderStore {
   readonly #leaseMs: number;
   readonly #pollMs: number;
   readonly #ttlMs: number;
+  readonly #clock: Clock;
   #tokens = 0;
   readonly #owner = crypto.randomUUID();
   /**
@@ -77,8 +83,9 @@ export class RedisRenderStore implements RenderStore {
     // A NaN or 0 here looks for a reference in a tight loop, or makes every lease or write fail (a PX of NaN),
     // which the runner takes for Redis being down: the fleet would stop sharing with a misleading event.
     checkMs({ pollMs: this.#pollMs, leaseMs: this.#leaseMs, ttlMs: this.#ttlMs }, 1);
+    this.#clock = options.clock ?? systemClock;
     this.#runner = new ScriptRunner(options.client, {
-      clock: options.clock ?? systemClock,
+      clock: this.#clock,
       commandTimeoutMs: options.commandTimeoutMs ?? 1_000,
       retryMs: options.retryMs ?? 5_000,
       onEvent: options.onEvent,
@@ -149,12 +156,46 @@ export class RedisRenderStore implements RenderStore {
     } catch {
       return local;
     }
+    const stop = new AbortController();
+    const lost = new AbortController();
+    void this.#renew(lease, token, stop.signal, lost);
     return {
       acquired: true,
+      signal: lost.signal,
       release: async () => {
+        stop.abort();
         await this.#runner.run(RELEASE, [lease], [token]).catch(() => {});
       },
     };
+  }
+
+  /**
+   * The heartbeat of a lease held: renewed every `leaseMs / 3` until released (`stop`), on the store's clock
+   * (a sleep its release cancels, so no timer outlives the lease). A renewal that finds the lease gone or
+   * another worker's (it expired while this process stalled) leaves it as it is and aborts `lost`. While
+   * Redis does not answer, the store leases in process (see the README): the holder goes on.
+   */
+  async #renew(lease: string, token: string, stop: AbortSignal, lost: AbortController): Promise<void> {
+    const every = Math.max(1, this.#leaseMs / 3);
+    try {
+      for (;;) {
+        await this.#clock.sleep(every, stop);
+        if (!this.#runner.available) continue;
+        let reply: unknown;
+        try {
+          reply = await this.#runner.run(RENEW, [lease], [token, String(this.#leaseMs)]);
+        } catch {
+          continue;
+        }
+        if (stop.aborted) return;
+        if (reply !== 1) {
+          lost.abort(new Error('the lease expired and was taken over or freed before it was renewed'));
+          return;
+        }
+      }
+    } catch {
+      // Released.
+    }
   }
 
   #key(key: string): string {

@@ -1,9 +1,13 @@
+import { createClient } from '@partner-print/client';
 import type { RedisScriptClient } from '@partner-print/client/redis';
+import { createSandbox } from '@partner-print/sandbox';
 import fc from 'fast-check';
 import { createClient as createRedisClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisServer, startRedisServer } from '../../../../test-utils/redis-server.ts';
-import { MemoryRenderStore, type RenderLease } from '../cache.ts';
+import { pngBytes } from '../../test/helpers.ts';
+import { MemoryRenderStore, type RenderLease, type RenderStore } from '../cache.ts';
+import { renderMockup } from '../render.ts';
 import { RedisRenderStore } from './store.ts';
 
 // A fleet of RedisRenderStore instances (one per worker, each with its own connection) against the one
@@ -159,5 +163,86 @@ describe('RedisRenderStore and MemoryRenderStore agree after a write Redis misse
       'Render_4',
       'Render_5',
     ]);
+  });
+});
+
+// One mockup is paid for once however long its POST /renders takes: in one process the second call joins the
+// first; across a fleet the first worker's lease is renewed while its POST runs, so the second worker waits
+// for its reference instead of taking the lease over (it used to after leaseMs, and paid again).
+describe('RedisRenderStore and MemoryRenderStore agree on a POST /renders longer than the lease', {
+  timeout: 60_000,
+}, () => {
+  /** Worker A's POST is held `holdMs` before the sandbox answers it; B starts once A's POST is out. */
+  const race = async (stores: () => [RenderStore, RenderStore], oneProcess: boolean, holdMs: number) => {
+    const sandbox = createSandbox({ rateLimits: false, jitter: 0, clock: 'real', renderProcessingMs: 20 });
+    try {
+      let posts = 0;
+      let out = () => {};
+      const sent = new Promise<void>((resolve) => {
+        out = resolve;
+      });
+      const worker = () =>
+        createClient({
+          secretKey: sandbox.keys.primary,
+          baseUrl: sandbox.baseUrl,
+          rateLimit: false,
+          fetch: async (request: Request) => {
+            if (request.method !== 'POST' || !request.url.endsWith('/renders')) return sandbox.fetch(request);
+            posts += 1;
+            out();
+            await new Promise((r) => setTimeout(r, holdMs));
+            return sandbox.fetch(request);
+          },
+        });
+      const a = worker();
+      const b = oneProcess ? a : worker();
+      const image = await a.uploadImage(pngBytes(3));
+      const { seed } = sandbox;
+      const job = {
+        sceneReference: seed.scenes.studio,
+        productReference: seed.products.print,
+        perspectiveReference: seed.perspectives.studioFront,
+        image,
+        pollIntervalMs: 20,
+        checkCompatibility: false,
+      };
+      const [storeA, storeB] = stores();
+      const first = renderMockup(a, { ...job, cache: storeA });
+      await sent;
+      const second = renderMockup(b, { ...job, cache: storeB });
+      const [ra, rb] = await Promise.all([first, second]);
+      const used = (await a.get('/rendertokens')).rendertokens.used;
+      return {
+        posts,
+        spent: (ra.tokensSpent + rb.tokensSpent) / ra.composition.tokenCost,
+        used: used / ra.composition.tokenCost,
+        same: ra.render.reference === rb.render.reference,
+      };
+    } finally {
+      sandbox.close();
+    }
+  };
+
+  it("one POST /renders when the holder's POST is held 3 × leaseMs", async () => {
+    const memory = new MemoryRenderStore();
+    const inProcess = await race(() => [memory, memory], true, 300);
+    const faults: string[] = [];
+    const options = {
+      prefix: 'twins-long',
+      leaseMs: 100,
+      pollMs: 20,
+      onEvent: (e: { type: string }) => faults.push(e.type),
+    };
+    const fleet = await race(
+      () => [
+        new RedisRenderStore({ client: connections[0] as ReturnType<typeof createRedisClient>, ...options }),
+        new RedisRenderStore({ client: connections[1] as ReturnType<typeof createRedisClient>, ...options }),
+      ],
+      false,
+      300,
+    );
+    expect(faults).toEqual([]);
+    expect(fleet).toEqual(inProcess);
+    expect(inProcess).toMatchObject({ posts: 1, spent: 1, used: 1, same: true });
   });
 });
