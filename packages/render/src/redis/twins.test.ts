@@ -225,11 +225,13 @@ describe('RedisRenderStore and MemoryRenderStore agree on a POST /renders longer
 
   it("one POST /renders when the holder's POST is held 3 × leaseMs", async () => {
     const memory = new MemoryRenderStore();
-    const inProcess = await race(() => [memory, memory], true, 300);
+    // A lease of 400 ms is renewed every ~133 ms: only a stall of the test process over ~267 ms (a loaded CI
+    // machine) could lose it. Held 3 × leaseMs, an unrenewed lease expired under its POST (2 POSTs, 2 tokens).
+    const inProcess = await race(() => [memory, memory], true, 1_200);
     const faults: string[] = [];
     const options = {
       prefix: 'twins-long',
-      leaseMs: 100,
+      leaseMs: 400,
       pollMs: 20,
       onEvent: (e: { type: string }) => faults.push(e.type),
     };
@@ -239,7 +241,7 @@ describe('RedisRenderStore and MemoryRenderStore agree on a POST /renders longer
         new RedisRenderStore({ client: connections[1] as ReturnType<typeof createRedisClient>, ...options }),
       ],
       false,
-      300,
+      1_200,
     );
     expect(faults).toEqual([]);
     expect(fleet).toEqual(inProcess);
