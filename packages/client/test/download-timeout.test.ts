@@ -100,6 +100,28 @@ describe("download: the ask's timeoutMs bounds reading the file", () => {
     expect(server.received).toHaveLength(1);
   });
 
+  it('a read that timed out closes its connection', async () => {
+    let hungUp: () => void = () => {};
+    const closed = new Promise<void>((resolve) => {
+      hungUp = resolve;
+    });
+    const server = await startServer((_, res: ServerResponse) => {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      res.write(FILE.subarray(0, 10));
+      res.on('close', hungUp);
+    });
+    servers.push(server);
+    const client = createLiteClient({
+      secretKey: KEY,
+      baseUrl: server.baseUrl,
+      timeoutMs: 200,
+      retry: false,
+    });
+    const error = await within(caught(download(client, '/renders/{renderReference}/media', media)), 3_000);
+    expect(error).toBeInstanceOf(TimeoutError);
+    await expect(within(closed, 1_000)).resolves.toBeUndefined();
+  });
+
   it('maxWaitMs bounds the asks after a timed-out read', async () => {
     const server = await stalling(Number.POSITIVE_INFINITY);
     const client = createLiteClient({
