@@ -168,7 +168,8 @@ export function createCore<RateLimit>(
     callWhole: (method, template, init) => request(method, template, init, true) as Promise<Whole>,
     context,
     clock,
-    retry: settings.retry,
+    // The client's retry and timeoutMs.
+    ...settings,
     operation: telemetry?.operation,
     // `false` kept: render and callback on a client made with `telemetry: false` stay silent too.
     telemetry: deps.telemetry && (telemetry ? telemetry.option : false),

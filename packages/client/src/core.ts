@@ -40,6 +40,8 @@ export interface Core {
   context(method: string, template: string, init?: object): CallContext;
   clock: Clock;
   retry: Required<RetryOptions>;
+  /** The client's per-attempt timeout (a call's own `timeoutMs` overrides it). */
+  timeoutMs: number;
   /** An INTERNAL span for a helper's logical call; absent without telemetry (the lite entry, `telemetry: false`). */
   operation?: ((name: string) => OperationSpan | undefined) | undefined;
   /** The client's `telemetry` option, the default of the packages built on the client. */

@@ -50,7 +50,7 @@ export function download(
 }
 
 async function downloading(
-  { callWhole, context, clock, retry }: Core,
+  { callWhole, context, clock, retry, timeoutMs: timeout }: Core,
   template: string,
   init?: object,
   { as = 'bytes', wait = true, maxWaitMs = 600_000 }: DownloadOptions<DownloadAs> = {},
@@ -59,7 +59,7 @@ async function downloading(
   checkTimeout(maxWaitMs, 'download: maxWaitMs');
   const started = clock.now();
   // The call's signal and retry, as the first request checked (`checkInit`) before they were read.
-  const { signal, retry: own } = (init ?? {}) as RequestOptions;
+  const { signal, retry: own, timeoutMs = timeout } = (init ?? {}) as RequestOptions;
   const ctx = () => context('GET', template, init);
   // A failure to read the file or to wait: the caller's abort, the client's own error as it is, else the
   // connection's (a body cut off).
@@ -72,28 +72,48 @@ async function downloading(
   const stopped = (reason: unknown): never => {
     throw failure(reason);
   };
-  // A file cut off mid-read is asked for again (a GET): at most the call's retry.attempts reads, after its
-  // backoff, within maxWaitMs and the signal, each ask a request like any other (its own timeoutMs).
+  // A file cut off mid-read, or not read within timeoutMs, is asked for again (a GET): at most the call's
+  // retry.attempts reads, after its backoff, within maxWaitMs and the signal, each ask a request like any other
+  // (its own timeoutMs until the headers, then again for reading the file as bytes or a blob).
   const { attempts, baseDelayMs, maxDelayMs } = retryPolicy(retry, own);
   let waitedMs = 0;
   for (let reads = 1; ; ) {
     const { data, response } = await callWhole('GET', template, { ...init, parseAs: 'stream' });
     if (response.status !== 202) {
+      // The file read here (bytes, blob) within timeoutMs: a body that stalls is cancelled with a TimeoutError.
+      // A stream is read by the caller, at its pace: its signal, not timeoutMs, bounds that reading.
+      const stop = new AbortController();
+      let late: PartnerPrintError | undefined;
+      // A timer of its own, like the attempt's deadline (not the clock's sleep, which a test clock skips).
+      const timer =
+        as !== 'stream' && timeoutMs > 0 && Number.isFinite(timeoutMs)
+          ? setTimeout(() => {
+              const call = ctx();
+              late = new TimeoutError(`${describeCall(call)}: the file not read within ${timeoutMs} ms`, {
+                ...call,
+                code: 'timeout',
+              });
+              stop.abort(late);
+            }, timeoutMs)
+          : undefined;
       try {
         return {
           pending: false,
-          data: await body(as, data, response, failure),
+          data: await body(as, data, response, failure, stop.signal),
           contentType: response.headers.get('content-type'),
         };
       } catch (reason) {
-        const error = failure(reason);
-        if (error === reason || signal?.aborted) throw error;
+        const error = (!signal?.aborted && late) || failure(reason);
+        if (signal?.aborted || (error === reason && !late)) throw error;
         Object.assign(error as Error, { attempts: reads, retryDelayMs: waitedMs });
         const delayMs = backoffMs(baseDelayMs, maxDelayMs, reads);
         if (reads++ >= attempts || clock.now() + delayMs - started > maxWaitMs) throw error;
         waitedMs += delayMs;
         await clock.sleep(delayMs, signal).catch(stopped);
         continue;
+      } finally {
+        // The timer ends with the read: none outlives the call.
+        clearTimeout(timer);
       }
     }
     await response.body?.cancel().catch(() => {});
@@ -121,9 +141,16 @@ async function body(
   data: unknown,
   response: Response,
   failure: (reason: unknown) => unknown,
+  signal: AbortSignal,
 ) {
-  if (as === 'bytes') return new Uint8Array(await response.arrayBuffer());
-  if (as === 'blob') return response.blob();
+  if (as !== 'stream') {
+    // Through a pipe the timeout cancels (the body's own reading cannot be cancelled once it started).
+    const whole =
+      data instanceof ReadableStream
+        ? new Response(data.pipeThrough(new TransformStream(), { signal }), { headers: response.headers })
+        : response;
+    return as === 'bytes' ? new Uint8Array(await whole.arrayBuffer()) : whole.blob();
+  }
   if (data instanceof ReadableStream) return named(data, failure);
   if (data === undefined || data === null) return new Blob().stream();
   throw new PartnerPrintError('download: the answer has no body stream', { code: 'unexpected_response' });

@@ -96,7 +96,10 @@ export type ListPaths<Paths extends {}> = {
 
 export type DownloadAs = 'bytes' | 'blob' | 'stream';
 export interface DownloadOptions<As extends DownloadAs = 'bytes'> {
-  /** Default `'bytes'` (a Uint8Array). */
+  /**
+   * Default `'bytes'` (a Uint8Array). `'bytes'` and `'blob'` are read by download within the call's `timeoutMs`;
+   * a `'stream'` is read by the caller at its pace: its `signal`, not `timeoutMs`, bounds that reading.
+   */
   as?: As;
   /** Default true: on 202 wait `Retry-After` and ask again; false returns `{ pending: true, retryAfter }`. */
   wait?: boolean;
