@@ -6,12 +6,18 @@
 
 import { createClient } from '@partner-print/client';
 import { describe, expect, it } from 'vitest';
+import { createV1Adapter } from '../src/index.ts';
 import { newSandbox } from './helpers.ts';
 import { rewriteTwice } from './rewrite.ts';
 
 const V1_STOCK = [
   { sku: 'ACME-MUG-11OZ', logical_quantity: 3, physical_quantity: 5, reorder_point: 2, available: true },
 ];
+const V1_UPLOAD = { reference: 'IMG-1', url: 'https://cdn.partner-print.example/IMG-1.png' };
+/** What V1 answers, by path. */
+const V1_ANSWERS: Record<string, unknown> = { '/stock': V1_STOCK, '/images': V1_UPLOAD };
+const PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 /** A V1 module whose function `f` reads the stock with `use` (its body after the call). */
 const v1Module = (use: string) =>
@@ -30,12 +36,12 @@ export async function f() {
  * Runs a module's `f`: its `fetch` answers V1's stock list as V1 does; its V2 client (if the rewrite made one)
  * reads the sandbox.
  */
-async function run(code: string): Promise<unknown> {
+async function run(code: string, ...args: unknown[]): Promise<unknown> {
   const sandbox = newSandbox();
   const v1Fetch = async (input: string) => {
-    if (!String(input).startsWith('https://api.partner-print.example/v1/stock'))
-      throw new Error(`unexpected request to ${input}`);
-    return Response.json(V1_STOCK);
+    const path = String(input).replace('https://api.partner-print.example/v1', '');
+    if (!(path in V1_ANSWERS)) throw new Error(`unexpected request to ${input}`);
+    return Response.json(V1_ANSWERS[path]);
   };
   const v2Client = (options: { baseUrl: string }) => {
     expect(options.baseUrl).toBe('https://api.partner-print.example/v2');
@@ -43,10 +49,18 @@ async function run(code: string): Promise<unknown> {
   };
   const body = code
     .replace(/^import \{ createClient \} from '@partner-print\/client';$/m, '')
+    .replace(/^import \{ createV1Adapter \} from '@partner-print\/migrate';$/m, '')
     .replace(/^export /gm, '');
   const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor;
-  const load = new AsyncFunction('createClient', 'fetch', 'process', `${body}\nreturn f();`);
-  return load(v2Client, v1Fetch, { env: { PP_KEY: 'k' } });
+  const load = new AsyncFunction(
+    'createClient',
+    'createV1Adapter',
+    'fetch',
+    'process',
+    'args',
+    `${body}\nreturn f(...args);`,
+  );
+  return load(v2Client, createV1Adapter, v1Fetch, { env: { PP_KEY: 'k' } }, args);
 }
 
 describe('GET /stock used in a shape V2 does not have', () => {
@@ -109,5 +123,37 @@ describe('GET /stock used in a shape V2 does not have', () => {
       fetch: sandbox.fetch,
     }).collect('/items');
     expect(await run(r.output)).toEqual(items.map((i) => [i.sku, i.logicalQuantity]));
+  });
+});
+
+/** A V1 module whose function `f(b64)` uploads an image and reads the answer with `use`. */
+const v1Upload = (use: string) =>
+  `const BASE = 'https://api.partner-print.example/v1';
+const headers = { 'X-Partner-Code': 'ACME', 'X-Api-Key': process.env.PP_KEY ?? '', 'Content-Type': 'application/json' };
+export async function f(b64) {
+  const res = await fetch(\`\${BASE}/images\`, { method: 'POST', headers, body: JSON.stringify({ image: b64 }) });
+  ${use}
+}
+`;
+
+describe('POST /images answer read for more than its reference', () => {
+  it.each([
+    ['another field read', 'const img = await res.json();\n  return img.url;', V1_UPLOAD.url],
+    ['returned whole', 'return await res.json();', V1_UPLOAD],
+  ])('%s: left on V1, marked, and it still answers', async (_, use, answer) => {
+    const source = v1Upload(use);
+    expect(await run(source, PNG)).toEqual(answer);
+    const r = rewriteTwice(source, 'upload.mjs');
+    expect(await run(r.output, PNG)).toEqual(answer);
+    expect(r.output).not.toContain('uploadImage(');
+    const call = r.findings.filter((f) => f.what === 'POST /images (fetch)');
+    expect(call.map((f) => f.kind)).toEqual(['todo']);
+    expect(call[0]?.detail).toMatch(/^V1 call left as it is: .*uploadImage returns that Image_ reference/);
+  });
+
+  it('its reference read is still rewritten to the Image_ reference, and runs', async () => {
+    const r = rewriteTwice(v1Upload('const img = await res.json();\n  return img.reference;'), 'upload.mjs');
+    expect(r.output).toContain('uploadImage(b64)');
+    expect(await run(r.output, PNG)).toMatch(/^Image_/);
   });
 });
