@@ -42,6 +42,38 @@ export function indexTree(root: N): { nodes: N[]; links: Map<N, Link> } {
   return { nodes, links };
 }
 
+/**
+ * Records the tree under `root` as it is (every node's own properties and every array's entries, the nodes
+ * themselves kept): the function returned puts it back so, undoing a rewrite that turned out not to be one.
+ */
+export function snapshotTree(root: N): () => void {
+  const nodes: Array<[N, Record<string, unknown>]> = [];
+  const arrays: Array<[unknown[], unknown[]]> = [];
+  const seen = new Set<object>();
+  const stack: unknown[] = [root];
+  while (stack.length) {
+    const v = stack.pop();
+    if (v === null || typeof v !== 'object' || seen.has(v)) continue;
+    seen.add(v);
+    if (Array.isArray(v)) {
+      arrays.push([v, [...v]]);
+      stack.push(...v);
+      continue;
+    }
+    if (!isNode(v)) continue;
+    const node: N = v;
+    nodes.push([node, { ...node }]);
+    for (const key of Object.keys(node)) if (!SKIP.has(key) || key === 'comments') stack.push(node[key]);
+  }
+  return () => {
+    for (const [array, entries] of arrays) array.splice(0, array.length, ...entries);
+    for (const [node, props] of nodes) {
+      for (const k of Object.keys(node)) delete node[k];
+      Object.assign(node, props);
+    }
+  };
+}
+
 export function replaceNode(links: Map<N, Link>, old: N, next: N): void {
   const l = links.get(old);
   if (!l) throw new Error('Cannot replace the root node');

@@ -35,6 +35,17 @@ export interface ValueUse {
 /** How one endpoint's V1 response reads map to its V2 value; returns the uses left as they are. */
 export type ReadMapper = (uses: ValueUse[], value: N) => UnknownRead[];
 
+/**
+ * Thrown by a read mapper when the code uses the V1 answer in a way its V2 value cannot stand in for (another
+ * shape, a field V2 does not have): the call stays on V1 as it was, marked with `reason`.
+ */
+export class LeftOnV1 extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'LeftOnV1';
+  }
+}
+
 export interface UnknownRead {
   node: N;
   field: string;

@@ -1,5 +1,5 @@
 import { type N, objectProps, propName } from './ast.ts';
-import type { ReadMapper, UnknownRead } from './consumers.ts';
+import { LeftOnV1, type ReadMapper } from './consumers.ts';
 import { Slots } from './slots.ts';
 import type { PlanContext } from './v2-calls.ts';
 
@@ -47,25 +47,29 @@ export function planImageUpload(
   return { code, slots };
 }
 
-/** Reads of the V1 upload answer: `reference` is the value itself now; anything else is marked. */
+/**
+ * Reads of the V1 upload answer: `reference` is the value itself now. Any other use (another field, the answer
+ * used whole) would read undefined or another shape from that reference: the call stays on V1 (`LeftOnV1`).
+ */
 export const imageReads: ReadMapper = (uses) => {
-  const out: UnknownRead[] = [];
   for (const { node, links } of uses) {
     const m = links.get(node)?.parent;
     const field =
       m?.type === 'MemberExpression' && m.object === node && !m.computed ? propName(m) : undefined;
-    if (field === 'reference') {
-      const l = links.get(m)!;
-      if (l.index === undefined) l.parent[l.key] = node;
-      else l.parent[l.key][l.index] = node;
-    } else if (links.get(node)?.parent.type !== 'ExpressionStatement')
-      out.push({
-        node: m && field ? m : node,
-        field: field ?? '(the upload answer)',
-        reason: field
-          ? `reads \`${field}\` of the V1 upload answer; V2 answers { image: { reference } } only, and uploadImage returns that Image_ reference.`
-          : 'uses the V1 upload answer as a whole; V2 answers { image: { reference } }, and uploadImage returns that Image_ reference itself.',
-      });
+    if (field === 'reference' || links.get(node)?.parent.type === 'ExpressionStatement') continue;
+    throw new LeftOnV1(
+      field
+        ? `it reads \`${field}\` of the V1 upload answer; V2 answers { image: { reference } } only, and uploadImage returns that Image_ reference.`
+        : 'it uses the V1 upload answer as a whole; V2 answers { image: { reference } }, and uploadImage returns that Image_ reference itself.',
+    );
   }
-  return out;
+  // Every use is a `reference` read or a statement of its own: each read becomes the value.
+  for (const { node, links } of uses) {
+    const m = links.get(node)?.parent;
+    if (m?.type !== 'MemberExpression' || m.object !== node) continue;
+    const l = links.get(m)!;
+    if (l.index === undefined) l.parent[l.key] = node;
+    else l.parent[l.key][l.index] = node;
+  }
+  return [];
 };

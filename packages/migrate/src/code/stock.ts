@@ -1,15 +1,14 @@
 import { ITEM_SKU_NOTE, V1_STOCK_FIELDS, type V2StockList } from '../v1-stock.ts';
 import { isIdent, type N, propName } from './ast.ts';
-import { type ReadMapper, refsOf, type UnknownRead, type ValueUse } from './consumers.ts';
-import { parseExpressionCode } from './parse.ts';
+import { LeftOnV1, type ReadMapper, refsOf, type UnknownRead, type ValueUse } from './consumers.ts';
 
 /**
  * `GET /stock` → the V2 lists, chosen by what the code reads of the V1 entries (the model is in
  * `v1-stock.ts`): entries iterated for their quantities become the warehouse items (`client.collect('/items')`),
  * entries iterated only for their SKU become the products (`sku` → `legacyItemSKU`); a field without a documented
- * V2 equivalent read next to those is left as it is, marked. Any other use — the list returned or passed on, an
- * entry used whole, entries read for no known field — gets all three lists (`{ products, productgroups, items }`)
- * and a TODO where it is used.
+ * V2 equivalent read next to those is left as it is, marked. Any other use — the list destructured, indexed, its
+ * length, returned or passed on, an entry used whole, entries read for a field V2 does not document or for none —
+ * has no V2 value of its shape: the mapper throws `LeftOnV1`, and the call stays on V1, marked.
  */
 export const stockValue = (client: string) => `await ${client}.collect('/items')`;
 
@@ -76,12 +75,13 @@ function allUses(uses: ValueUse[]) {
   return out;
 }
 
+/** What to do instead, said with each reason a stock call is left on V1. */
+const BY_HAND =
+  'V1 GET /stock maps to GET /products, GET /productgroups and GET /items (`client.collect(…)` of each): move this code to the list it needs by hand.';
 const unknownField = (field: string) =>
-  `reads \`${field}\` of a V1 stock entry, which has no documented V2 equivalent (a V2 product documents reference, legacyItemSKU and its productgroup; a warehouse item reference, sku, logicalQuantity, physicalQuantity and products).`;
-const WHOLE =
-  'uses the V1 stock list as a whole: V2 splits it into products, productgroups and warehouse items (here the three lists, { products, productgroups, items }), whose entries are not V1 stock entries.';
-const WHOLE_ENTRY =
-  'uses a V1 stock entry as a whole: a V2 product or warehouse item is not a V1 stock entry (snake_case fields, a legacy SKU).';
+  `it reads \`${field}\` of a V1 stock entry, which has no documented V2 equivalent (a V2 product documents reference, legacyItemSKU and its productgroup; a warehouse item reference, sku, logicalQuantity, physicalQuantity and products). ${BY_HAND}`;
+const WHOLE = `it uses the V1 stock list as a whole (destructured, indexed, its length, returned or passed on), and V2 has no one list of that shape. ${BY_HAND}`;
+const WHOLE_ENTRY = `it uses a V1 stock entry as a whole: a V2 product or warehouse item is not a V1 stock entry (snake_case fields, a legacy SKU). ${BY_HAND}`;
 
 /** Which list the entries' known reads need: `/items` for a quantity, `/products` for the SKU alone. */
 function listFor(fields: Set<string>): V2StockList | undefined {
@@ -90,51 +90,28 @@ function listFor(fields: Set<string>): V2StockList | undefined {
   return known.some((k) => k.list === '/items') ? '/items' : '/products';
 }
 
-/** Replaces a node in place (its parent is not at hand): the V2 value the consumer put there. */
-function become(node: N, code: string): void {
-  const next = parseExpressionCode(code) as N;
-  for (const k of Object.keys(node)) delete node[k];
-  Object.assign(node, next);
-}
-
-export function stockReads(client: string): ReadMapper {
-  return (uses, value) => {
-    const all = allUses(uses);
-    const iterated = all.map((a) => a.it);
-    const fields = new Set(iterated.flatMap((i) => i?.reads.map((r) => r.field) ?? []));
-    const list = iterated.every((i) => i && !i.whole.length) ? listFor(fields) : undefined;
-    const unknown: UnknownRead[] = [];
-    if (!list) {
-      become(
-        value,
-        `{ products: await ${client}.collect('/products'), productgroups: await ${client}.collect('/productgroups'), items: await ${client}.collect('/items') }`,
-      );
-      // Each use that has no V2 equivalent is marked with its reason; with none (entries read for no field at
-      // all), the list's own uses are.
-      for (const { use, it } of all) {
-        const unmapped = it?.reads.find((r) => !BY_NAME.has(r.field));
-        const reason = !it
-          ? WHOLE
-          : unmapped
-            ? unknownField(unmapped.field)
-            : it.whole.length
-              ? WHOLE_ENTRY
-              : undefined;
-        if (reason) unknown.push({ node: use.node, field: unmapped?.field ?? '(the stock list)', reason });
-      }
-      if (!unknown.length)
-        for (const use of uses) unknown.push({ node: use.node, field: '(the stock list)', reason: WHOLE });
-      return unknown;
+export const stockReads: ReadMapper = (uses, value) => {
+  const all = allUses(uses);
+  const iterated = all.map((a) => a.it);
+  const fields = new Set(iterated.flatMap((i) => i?.reads.map((r) => r.field) ?? []));
+  // A use V2's lists cannot stand in for leaves the call on V1: rewritten, it would throw or read undefined.
+  for (const it of iterated) {
+    if (!it) throw new LeftOnV1(WHOLE);
+    if (it.whole.length) throw new LeftOnV1(WHOLE_ENTRY);
+    const unmapped = it.reads.find((r) => !BY_NAME.has(r.field));
+    if (unmapped) throw new LeftOnV1(unknownField(unmapped.field));
+  }
+  const list = listFor(fields);
+  if (!list) throw new LeftOnV1(WHOLE);
+  const unknown: UnknownRead[] = [];
+  if (list === '/products') value.argument.arguments[0] = { type: 'StringLiteral', value: '/products' };
+  for (const it of iterated) {
+    if (it) it.param.typeAnnotation = null;
+    for (const { m, field } of it?.reads ?? []) {
+      const f = BY_NAME.get(field);
+      if (f?.list === list) m.property = { type: 'Identifier', name: f.v2 };
+      else unknown.push({ node: m, field, reason: ITEM_SKU_NOTE });
     }
-    if (list === '/products') value.argument.arguments[0] = { type: 'StringLiteral', value: '/products' };
-    for (const it of iterated) {
-      if (it) it.param.typeAnnotation = null;
-      for (const { m, field } of it?.reads ?? []) {
-        const f = BY_NAME.get(field);
-        if (f?.list === list) m.property = { type: 'Identifier', name: f.v2 };
-        else unknown.push({ node: m, field, reason: f ? ITEM_SKU_NOTE : unknownField(field) });
-      }
-    }
-    return unknown;
-  };
-}
+  }
+  return unknown;
+};

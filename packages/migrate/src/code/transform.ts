@@ -15,6 +15,7 @@ import {
   type N,
   objectProps,
   propName,
+  snapshotTree,
   statementOf,
 } from './ast.ts';
 import { atModuleLevel, topStatement, type V2Base, v2BaseUrl } from './base-url.ts';
@@ -23,7 +24,7 @@ import { type CallSite, findInstances, headerNames, headerProblem, libraryNames,
 import { catchProblem } from './catches.ts';
 import { countRefs, removeUnused } from './cleanup.ts';
 import { innerComments, keepComments } from './comments.ts';
-import { consumerOf } from './consumers.ts';
+import { consumerOf, LeftOnV1, type UnknownRead } from './consumers.ts';
 import { ImageUploads, type Pending, staticImage } from './images.ts';
 import { keyReadOrder, runTimeKeySource } from './key-read.ts';
 import { findV1Mocks, MOCK_REASON } from './mocks.ts';
@@ -208,10 +209,26 @@ function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: 
     return;
   }
   const pos = position(ctx.file, site.node);
-  ctx.base ??= base as V2Base;
   const comments = innerComments(site.node);
   const value = plan.value();
-  const unknown = consumer.apply(value, plan.reads);
+  // The reads may find the answer used in a way the V2 value cannot stand in for: the tree goes back as it was.
+  const restoreTree = snapshotTree(ctx.ast.program);
+  const linked = [...links].map(([n, l]) => [n, { ...l }] as const);
+  const restore = () => {
+    restoreTree();
+    links.clear();
+    for (const [n, l] of linked) links.set(n, l);
+  };
+  let unknown: UnknownRead[];
+  try {
+    unknown = consumer.apply(value, plan.reads);
+  } catch (e) {
+    if (!(e instanceof LeftOnV1)) throw e;
+    restore();
+    ctx.todo(site.node, what, `V1 call left as it is: ${e.reason.replace(/\.$/, '')}.`, links);
+    return;
+  }
+  ctx.base ??= base as V2Base;
   // Where the V2 value ended up (the consumer may have moved it into the statement that read the JSON).
   const now = pending.length || comments.length ? indexTree(ctx.ast.program).links : links;
   const home = statementOf(now, value) ?? stmt;

@@ -180,7 +180,7 @@ export function planCall(
       return {
         ...ok,
         needsAdapter: false,
-        reads: stockReads(names.client),
+        reads: stockReads,
         value: () => fill(stockValue(names.client), []),
         target: stockTarget,
       };

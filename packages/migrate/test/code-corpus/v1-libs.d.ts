@@ -11,7 +11,11 @@ declare module 'got' {
   export default got;
 }
 declare module 'ky' {
-  const ky: any;
+  // Typed as far as the calls left on V1 use it (`.json<T>()` takes a type argument).
+  interface KyInstance {
+    get(url: string): { json<T = unknown>(): Promise<T> };
+  }
+  const ky: { create(options: unknown): KyInstance };
   export default ky;
 }
 declare module 'node-fetch' {

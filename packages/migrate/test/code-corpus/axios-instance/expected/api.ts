@@ -1,7 +1,20 @@
+import axios from 'axios';
+
 import { createClient } from '@partner-print/client';
 import { createV1Adapter } from '@partner-print/migrate';
 const partnerPrint2 = createClient({ secretKey: process.env.PARTNER_PRINT_SECRET_KEY ?? '', baseUrl: 'https://api.partner-print.example/v2' });
 const partnerPrintV1 = createV1Adapter(partnerPrint2, { stores: { 'ACME1': 'Store_tGE0NHjohySteoIVhpOEDzxjkU' } });
+
+// One axios instance for the V1 API, with the credentials as default headers.
+// TODO(partner-print v2): the V1 base URL is still used by code this tool did not rewrite. — https://partner-print.github.io/sdk/#/guide-migrating-from-v1
+const partnerPrint = axios.create({
+  baseURL: 'https://api.partner-print.example/v1',
+  headers: {
+    'x-partner-code': process.env.PP_PARTNER_CODE,
+    'x-api-key': process.env.PP_API_KEY,
+  },
+  timeout: 10_000,
+});
 
 export async function submitOrder(cart: { id: string; sku: string; qty: number }) {
   const data = (await partnerPrint2.createOrder({ storeReference: 'Store_tGE0NHjohySteoIVhpOEDzxjkU', shippingKind: 'combined', customIdentifier: `cart-${cart.id}`, orderlines: [{ productReference: await partnerPrintV1.productReference(cart.sku), quantity: cart.qty }] })).order;
@@ -21,11 +34,7 @@ export async function findByPartnerReference(partnerReference: string) {
 }
 
 export async function listStock() {
-  const data = {
-    products: await partnerPrint2.collect('/products'),
-    productgroups: await partnerPrint2.collect('/productgroups'),
-    items: await partnerPrint2.collect('/items')
-  };
-  // TODO(partner-print v2): uses the V1 stock list as a whole: V2 splits it into products, productgroups and warehouse items (here the three lists, { products, productgroups, items }), whose entries are not V1 stock entries. — https://partner-print.github.io/sdk/#/guide-migrating-from-v1
+  // TODO(partner-print v2): V1 call left as it is: it uses the V1 stock list as a whole (destructured, indexed, its length, returned or passed on), and V2 has no one list of that shape. V1 GET /stock maps to GET /products, GET /productgroups and GET /items (`client.collect(…)` of each): move this code to the list it needs by hand. — https://partner-print.github.io/sdk/#/guide-migrating-from-v1
+  const { data } = await partnerPrint.get('/stock');
   return data;
 }

@@ -36,10 +36,10 @@ export async function orderableSkus() {
 
 /** Entries to recount: fewer on the shelf than the books say. */
 export async function toRecount(): Promise<unknown[]> {
-  const stock = await partnerPrint.collect('/items');
-  // TODO(partner-print v2): reads `bin_location` of a V1 stock entry, which has no documented V2 equivalent (a V2 product documents reference, legacyItemSKU and its productgroup; a warehouse item reference, sku, logicalQuantity, physicalQuantity and products). — https://partner-print.github.io/sdk/#/guide-migrating-from-v1
+  // TODO(partner-print v2): V1 call left as it is: it reads `bin_location` of a V1 stock entry, which has no documented V2 equivalent (a V2 product documents reference, legacyItemSKU and its productgroup; a warehouse item reference, sku, logicalQuantity, physicalQuantity and products). V1 GET /stock maps to GET /products, GET /productgroups and GET /items (`client.collect(…)` of each): move this code to the list it needs by hand. — https://partner-print.github.io/sdk/#/guide-migrating-from-v1
+  const stock = await api.get('stock').json<V1StockEntry[]>();
   return stock
-    .filter((e) => e.physicalQuantity < e.logicalQuantity)
+    .filter((e) => e.physical_quantity < e.logical_quantity)
     .map((e) => e.bin_location);
 }
 
@@ -50,11 +50,7 @@ export async function stockDump() {
 }
 
 export async function stockForAdmin() {
-  const all = {
-    products: await partnerPrint.collect('/products'),
-    productgroups: await partnerPrint.collect('/productgroups'),
-    items: await partnerPrint.collect('/items')
-  };
-  // TODO(partner-print v2): uses the V1 stock list as a whole: V2 splits it into products, productgroups and warehouse items (here the three lists, { products, productgroups, items }), whose entries are not V1 stock entries. — https://partner-print.github.io/sdk/#/guide-migrating-from-v1
+  // TODO(partner-print v2): V1 call left as it is: it uses the V1 stock list as a whole (destructured, indexed, its length, returned or passed on), and V2 has no one list of that shape. V1 GET /stock maps to GET /products, GET /productgroups and GET /items (`client.collect(…)` of each): move this code to the list it needs by hand. — https://partner-print.github.io/sdk/#/guide-migrating-from-v1
+  const all = await api.get('stock').json<V1StockEntry[]>();
   return all;
 }
