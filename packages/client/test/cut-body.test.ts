@@ -4,16 +4,13 @@
 // maxWaitMs and signal. For `as: 'stream'` the file is read by the caller after download resolved: the
 // stream errors with the same NetworkError, without asking again (what was read cannot be taken back).
 import type { ServerResponse } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AbortedError, createClient, NetworkError } from '../src/index.ts';
 import { createClient as createLiteClient, download } from '../src/lite.ts';
 import { KEY } from './fake.ts';
-import { startServer, type TestServer } from './servers.ts';
+import { caught, serverPerTest } from './servers.ts';
 
-const servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
+const startServer = serverPerTest();
 
 const FILE = new Uint8Array(64 * 1024).map((_, i) => i % 251);
 
@@ -24,17 +21,11 @@ async function cutting(cuts: number) {
     if (server.received.length > cuts) res.end(FILE);
     else res.write(FILE.subarray(0, 1000), () => res.socket?.destroy());
   });
-  servers.push(server);
   return server;
 }
 
 const media = { params: { path: { renderReference: 'Render_1' as const } } };
 const fast = { baseDelayMs: 5 };
-const caught = (p: Promise<unknown>) =>
-  p.then(
-    () => 'resolved',
-    (e: unknown) => e,
-  );
 
 // The lite client names no operation (it holds no operation table); the full client's errors carry it.
 const networkError = {
@@ -133,7 +124,6 @@ it("as stream: the caller's abort while reading the stream is an AbortedError, a
     res.writeHead(200, { 'content-type': 'image/png' });
     res.write(FILE.subarray(0, 1000));
   });
-  servers.push(server);
   const client = createLiteClient({ secretKey: KEY, baseUrl: server.baseUrl });
   const controller = new AbortController();
   const { data } = await download(

@@ -3,16 +3,13 @@
 // is asked for again like a cut-off read (retry.attempts, backoff, maxWaitMs, signal). With `as: 'stream'` the
 // caller reads at its own pace: timeoutMs does not bound that reading, the caller's signal does.
 import type { ServerResponse } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AbortedError, createClient, TimeoutError } from '../src/index.ts';
 import { createClient as createLiteClient, download } from '../src/lite.ts';
 import { KEY } from './fake.ts';
-import { startServer, type TestServer } from './servers.ts';
+import { caught, serverPerTest } from './servers.ts';
 
-const servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
+const startServer = serverPerTest();
 
 const FILE = new Uint8Array(4 * 1024).map((_, i) => i % 251);
 
@@ -23,17 +20,11 @@ async function stalling(stalls: number) {
     if (server.received.length > stalls) res.end(FILE);
     else res.write(FILE.subarray(0, 10));
   });
-  servers.push(server);
   return server;
 }
 
 const media = { params: { path: { renderReference: 'Render_1' as const } } };
 const fast = { baseDelayMs: 5 };
-const caught = (p: Promise<unknown>) =>
-  p.then(
-    () => 'resolved',
-    (e: unknown) => e,
-  );
 const within = <T>(promise: Promise<T>, ms: number) =>
   Promise.race([
     promise,
@@ -110,7 +101,6 @@ describe("download: the ask's timeoutMs bounds reading the file", () => {
       res.write(FILE.subarray(0, 10));
       res.on('close', hungUp);
     });
-    servers.push(server);
     const client = createLiteClient({
       secretKey: KEY,
       baseUrl: server.baseUrl,

@@ -2,6 +2,7 @@
 // reaches it; `close()` ends it and every connection it holds.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
 
 export interface Received {
   method: string;
@@ -53,3 +54,23 @@ export async function startServer(handler: Handler): Promise<TestServer> {
 
 /** A server that accepts every request and never answers. */
 export const silentServer = () => startServer(() => {});
+
+/** `startServer` for one test file: every server it starts is closed after each test. */
+export function serverPerTest(): (handler: Handler) => Promise<TestServer> {
+  const started: TestServer[] = [];
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((s) => s.close()));
+  });
+  return async (handler) => {
+    const server = await startServer(handler);
+    started.push(server);
+    return server;
+  };
+}
+
+/** What a call ended with: `'resolved'`, or the error it rejected with. */
+export const caught = (p: Promise<unknown>): Promise<unknown> =>
+  p.then(
+    () => 'resolved',
+    (e: unknown) => e,
+  );
