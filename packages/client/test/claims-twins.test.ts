@@ -77,21 +77,25 @@ describe('memoryOrderClaims and RedisOrderClaims agree', { timeout: 600_000 }, (
 // lose in Redis what the in-process store keeps: the claim itself while its holder renews it, and the
 // "unsettled" mark for rememberMs from the release that set it, however long the claim was held before.
 describe('memoryOrderClaims and RedisOrderClaims agree on claims held long', { timeout: 30_000 }, () => {
-  const TTL_MS = 150; // renewed every 50 ms; the claim's key starts with max(rememberMs, 2 × ttlMs) = 300 ms
+  // Renewed every 200 ms, so only a stall over ~400 ms of a loaded machine could lose the claim (a 150 ms ttl,
+  // renewed every 50 ms, was lost once in CI). The claim's key starts with max(rememberMs, 2 × ttlMs) = 1.2 s.
+  const TTL_MS = 600;
+  const HELD_REMEMBER_MS = 1_000;
+  const KEY_MS = Math.max(HELD_REMEMBER_MS, 2 * TTL_MS);
 
   it('a holder that renews its claim past rememberMs may still post', async () => {
-    const memory = memoryOrderClaims({ rememberMs: REMEMBER_MS });
+    const memory = memoryOrderClaims({ rememberMs: HELD_REMEMBER_MS });
     const shared = new RedisOrderClaims({
       client: redisFile.client,
       prefix: 'twins-held',
-      rememberMs: REMEMBER_MS,
+      rememberMs: HELD_REMEMBER_MS,
       ttlMs: TTL_MS,
     });
     const answers: boolean[][] = [];
     for (const claims of [memory, shared]) {
       const claim = await claims.acquire('held');
       const first = await claim.beforePost();
-      await sleep(REMEMBER_MS + 150);
+      await sleep(KEY_MS + 200); // past rememberMs and past the key's first expiry
       const again = await claim.beforePost();
       await claim.release({ unsettled: true });
       answers.push([first, again]);
@@ -101,21 +105,21 @@ describe('memoryOrderClaims and RedisOrderClaims agree on claims held long', { t
   });
 
   it('an unsettled release after a long hold is remembered rememberMs from the release', async () => {
-    const memory = memoryOrderClaims({ rememberMs: REMEMBER_MS });
+    const memory = memoryOrderClaims({ rememberMs: HELD_REMEMBER_MS });
     const shared = new RedisOrderClaims({
       client: redisFile.client,
       prefix: 'twins-unsettled',
-      rememberMs: REMEMBER_MS,
+      rememberMs: HELD_REMEMBER_MS,
       ttlMs: TTL_MS,
     });
     const seen = await Promise.all(
       [memory, shared].map(async (claims) => {
         const claim = await claims.acquire('late');
         await claim.beforePost();
-        await sleep(REMEMBER_MS - 50);
+        await sleep(HELD_REMEMBER_MS);
         await claim.release({ unsettled: true });
         // Past the key's first expiry, well within rememberMs of the release.
-        await sleep(150);
+        await sleep(KEY_MS - HELD_REMEMBER_MS + 200);
         const next = await claims.acquire('late');
         await next.release({});
         return next.unsettled;
