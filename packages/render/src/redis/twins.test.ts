@@ -225,13 +225,14 @@ describe('RedisRenderStore and MemoryRenderStore agree on a POST /renders longer
 
   it("one POST /renders when the holder's POST is held 3 × leaseMs", async () => {
     const memory = new MemoryRenderStore();
-    // A lease of 400 ms is renewed every ~133 ms: only a stall of the test process over ~267 ms (a loaded CI
-    // machine) could lose it. Held 3 × leaseMs, an unrenewed lease expired under its POST (2 POSTs, 2 tokens).
-    const inProcess = await race(() => [memory, memory], true, 1_200);
+    // A lease of 1 s is renewed every ~333 ms: only a stall of the test process over ~670 ms could lose it
+    // (both workers live in this one process, so after a stall B's poll may run before A's renewal; a 400 ms
+    // lease was lost so once in clean-clone CI). Held 3 × leaseMs, an unrenewed lease expired under its POST.
+    const inProcess = await race(() => [memory, memory], true, 3_000);
     const faults: string[] = [];
     const options = {
       prefix: 'twins-long',
-      leaseMs: 400,
+      leaseMs: 1_000,
       pollMs: 20,
       onEvent: (e: { type: string }) => faults.push(e.type),
     };
@@ -241,7 +242,7 @@ describe('RedisRenderStore and MemoryRenderStore agree on a POST /renders longer
         new RedisRenderStore({ client: connections[1] as ReturnType<typeof createRedisClient>, ...options }),
       ],
       false,
-      1_200,
+      3_000,
     );
     expect(faults).toEqual([]);
     expect(fleet).toEqual(inProcess);
