@@ -66,6 +66,22 @@ describe('catalog', () => {
     expect(productgroups.map((g) => g.reference)).toEqual(Object.values(seed.productgroups));
   });
 
+  it('filters products by productgroup, and refuses a filter that is not a productgroup reference as /scenes does', async () => {
+    const { a, seed } = setup();
+    const posters = await json<{ products: Product[] }>(
+      await a.get(`/products?productgroupReference=${seed.productgroups.posters}`),
+    );
+    expect(posters.products.length).toBeGreaterThan(0);
+    for (const p of posters.products) expect(p.productgroup.reference).toBe(seed.productgroups.posters);
+    for (const value of ['garbage', '', seed.products.print]) {
+      const res = await a.get(`/products?productgroupReference=${encodeURIComponent(value)}`);
+      expect({ status: res.status, code: ((await res.json()) as { code: string }).code }).toEqual({
+        status: 400,
+        code: 'invalid_reference',
+      });
+    }
+  });
+
   it('paginates catalog lists with the configured page size', async () => {
     const { a } = setup({ pageSize: 4 });
     const first = await json<{ products: Product[]; nextCursor: string }>(await a.get('/products'));

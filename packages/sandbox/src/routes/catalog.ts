@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import type { Env, SandboxContext } from '../context.ts';
 import { productMedia, productsOf } from '../domain/catalog.ts';
-import { fail, iso, notFound, paginate, refuse } from '../http.ts';
+import { badReferenceQuery, fail, iso, notFound, paginate, refuse } from '../http.ts';
 import type { ItemRecord, ProductRecord } from '../model.ts';
 
 function productBody(p: ProductRecord) {
@@ -30,6 +30,8 @@ function itemBody(i: ItemRecord) {
 
 export function catalogRoutes(app: Hono<Env>, ctx: SandboxContext): void {
   app.get('/products', (c) => {
+    const bad = badReferenceQuery(c, { productgroupReference: 'Productgroup' });
+    if (bad) return bad;
     const all = productsOf(c.get('org'), c.req.query('productgroupReference'));
     const result = paginate(c, 'products', all, (p) => -all.indexOf(p), ctx.pageSize);
     if (result instanceof Response) return result;
