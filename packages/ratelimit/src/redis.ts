@@ -1,4 +1,5 @@
 import { type BucketObservation, TUNING } from './bucket.ts';
+import { checkOptions } from './options.ts';
 import { BUCKET_SCRIPT } from './redis-script.ts';
 import type { BucketRequest, BucketSnapshot, RateLimitStore, TakeResult } from './store.ts';
 
@@ -55,6 +56,7 @@ export class RedisStore implements RateLimitStore {
   private readonly owner = crypto.randomUUID();
 
   constructor(options: RedisStoreOptions) {
+    checkOptions('RedisStore', { staleMs: 1, ttlMs: 1 }, 'client prefix time', options, true);
     this.client = options.client;
     this.prefix = options.prefix ?? 'pp:rl';
     this.redisTime = options.time === 'redis';

@@ -3,6 +3,7 @@ import { Budget } from './budget.ts';
 import { Emitter, type SchedulerEvent, type SchedulerEvents } from './events.ts';
 import { FailoverStore } from './failover.ts';
 import { type Attempt, type Entry, type Lane, Lanes } from './lanes.ts';
+import { checkOptions } from './options.ts';
 import { namesOf, type ParameterNames, type RateLimitFields, readRateLimitFields } from './parse.ts';
 import {
   attemptRequest,
@@ -91,6 +92,12 @@ const AWAIT_POLL_MS = 50;
 const AWAIT_POLL_MAX_MS = 1000;
 
 export function createScheduler(options: SchedulerOptions = {}): Scheduler {
+  checkOptions(
+    'createScheduler',
+    { concurrency: 1, maxRetries: 0, maxRetryAfterMs: 0, storeTimeoutMs: 1, storeRetryMs: 0 },
+    'fetch clock store key classify defaults priorityHeader parameterNames random',
+    options,
+  );
   const core = new SchedulerCore(options);
   return {
     fetch: (input, init) => core.submit(input, init),
