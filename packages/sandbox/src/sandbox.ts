@@ -115,7 +115,56 @@ interface Parts {
   origin: string;
 }
 
+/** Number options: least value, and 1 when whole. Every one must be finite. */
+const NUMBER_OPTIONS: Record<string, [least: number, whole?: 1]> = {
+  jitter: [0],
+  pageSize: [1, 1],
+  renderProcessingMs: [0],
+  rendertokenLimit: [0, 1],
+  callbackTimeoutMs: [1],
+  callbackRetryMs: [0],
+};
+const OTHER_OPTIONS = [
+  'rateLimits',
+  'clock',
+  'startTime',
+  'renderOutcome',
+  'callbackFetch',
+  'seed',
+  'origin',
+];
+
+/**
+ * The options checked once, when the sandbox is made: a setting read with `Number()` from an unset variable is
+ * NaN, and a NaN or 0 `pageSize` listed nothing with `nextCursor: null` (a pagination test passed on an empty
+ * catalog); a NaN `rendertokenLimit` answered `limit: null`; a misspelt name (in the CLI's --seed file too)
+ * was ignored. `undefined` is the default. Only a number's value is shown.
+ */
+function checkOptions(options: SandboxOptions): void {
+  for (const [name, value] of Object.entries(options)) {
+    const rule = NUMBER_OPTIONS[name];
+    const ok =
+      value === undefined ||
+      (rule
+        ? typeof value === 'number' &&
+          value >= rule[0] &&
+          (rule[1] ? Number.isSafeInteger : Number.isFinite)(value)
+        : name === 'clock'
+          ? value === 'virtual' || value === 'real'
+          : OTHER_OPTIONS.includes(name));
+    if (!ok)
+      throw new RangeError(
+        rule
+          ? `${name} must be a finite${rule[1] ? ' whole' : ''} number ≥ ${rule[0]}, got ${typeof value === 'number' ? value : typeof value}`
+          : name === 'clock'
+            ? "clock must be 'virtual' or 'real'"
+            : `${name} is not an option of createSandbox`,
+      );
+  }
+}
+
 function createContext(options: SandboxOptions): Parts {
+  checkOptions(options);
   const start = toEpoch(options.startTime);
   const virtual = options.clock === 'real' ? undefined : createVirtualClock(start);
   const clock: SandboxClock = virtual ?? createRealClock();

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -25,6 +27,28 @@ describe('Node server', () => {
     } finally {
       await withDocs.close();
       await withoutDocs.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a --seed file whose options it does not take, and leaves no server listening', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pp-seed-'));
+    const file = join(dir, 'seed.json');
+    writeFileSync(file, JSON.stringify({ pagesize: 5 }));
+    const free = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    try {
+      await expect(startSandboxServer({ port: free, seedFile: file })).rejects.toThrow(
+        'pagesize is not an option of createSandbox',
+      );
+      // The port is free again: the refused server was closed, not left listening.
+      const again = await startSandboxServer({ port: free });
+      await again.close();
+    } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -72,13 +72,19 @@ export async function startSandboxServer(options: SandboxServerOptions = {}): Pr
   });
   const address = server.address() as AddressInfo;
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
-  sandbox = createSandbox({
-    jitter: 1,
-    ...fromFile,
-    ...options.sandbox,
-    clock: options.virtualTime ? 'virtual' : (options.sandbox?.clock ?? fromFile.clock ?? 'real'),
-    origin,
-  });
+  try {
+    sandbox = createSandbox({
+      jitter: 1,
+      ...fromFile,
+      ...options.sandbox,
+      clock: options.virtualTime ? 'virtual' : (options.sandbox?.clock ?? fromFile.clock ?? 'real'),
+      origin,
+    });
+  } catch (error) {
+    // An option it refuses (a typo in the --seed file, NaN): no server left listening behind the error.
+    server.close();
+    throw error;
+  }
   return {
     url: sandbox.baseUrl,
     origin,
