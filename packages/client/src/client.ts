@@ -4,8 +4,8 @@ import createFetchClient, { type Client } from 'openapi-fetch';
 import { checkBaseUrl, checkKey } from './config.ts';
 import { ambiguous, type Core, type RequestOptions, register, type Whole } from './core.ts';
 import type { Fetch } from './deadline.ts';
-import { NetworkError, PartnerPrintError, TimeoutError } from './errors.ts';
-import { createEmitter, type Hooks, type Logger, type LogLevel, loggerHooks } from './events.ts';
+import { ConfigurationError, NetworkError, PartnerPrintError, TimeoutError } from './errors.ts';
+import { createEmitter, type Hooks, LEVELS, type Logger, type LogLevel, loggerHooks } from './events.ts';
 import type { StrictMethods } from './helpers.ts';
 import { type OperationTable, operationIndex } from './operations.ts';
 import { callSettings, checkInit, checkRetry, checkTimeout, retryPolicy } from './options.ts';
@@ -73,9 +73,34 @@ interface Result {
 }
 
 /** Checks the options; every error comes out with the key redacted (a key pasted as the base URL included). */
+/** What `createClient` takes, of either entry (`telemetry` is the main entry's, `operations` lite's). */
+const CLIENT_KEYS = [
+  'secretKey',
+  'baseUrl',
+  'fetch',
+  'retry',
+  'timeoutMs',
+  'rateLimit',
+  'userAgent',
+  'hooks',
+  'logger',
+  'logLevel',
+  'clock',
+  'telemetry',
+  'operations',
+];
+
 function checkOptions<R>(options: CoreOptions<R>): { baseUrl: string; settings: CallSettings } {
   checkKey(options?.secretKey);
   try {
+    // A misspelt option was ignored (`timeoutms` kept the default); only its name is shown, never its value.
+    for (const key in options)
+      if (!CLIENT_KEYS.includes(key))
+        throw new ConfigurationError(
+          `unknown option ${JSON.stringify(key)}; options are ${CLIENT_KEYS.join(', ')}`,
+        );
+    if (options.logLevel !== undefined && !LEVELS.includes(options.logLevel))
+      throw new ConfigurationError(`logLevel must be one of ${LEVELS.join(', ')}`);
     checkTimeout(options.timeoutMs, 'timeoutMs');
     checkRetry(options.retry, 'retry');
     const retry = { attempts: 3, baseDelayMs: 500, maxDelayMs: 20_000, maxElapsedMs: 60_000 };

@@ -50,7 +50,7 @@ const takesFieldsFirst = (logger: Logger): boolean =>
   'levelVal' in logger &&
   typeof logger.levelVal === 'number';
 
-const LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
+export const LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
 /** Hooks that write to a logger: each attempt and response at debug, retries at warn, failures at error. */
 export function loggerHooks(logger: Logger, level: LogLevel = 'info'): Hooks {
