@@ -52,7 +52,18 @@ export interface CallContext {
   preflight: boolean;
 }
 
+/** What renderMockup, plan and renderMany take: RenderOptions, a mockup's job fields and a batch's concurrency. */
+const OPTION_NAMES =
+  'signal onProgress pollIntervalMs timeoutMs waitForTokens cache clock checkCompatibility catalogTtlMs telemetry sceneReference productReference perspectiveReference image concurrency'.split(
+    ' ',
+  );
+
 export function callContext(defaultStore: RenderStore, options: RenderOptions): CallContext {
+  // A misspelt option was ignored: `timeout` left the call unbounded, `waitForToken` threw instead of waiting.
+  // Only its name is shown.
+  for (const key in options)
+    if (!OPTION_NAMES.includes(key))
+      throw new TypeError(`unknown option ${JSON.stringify(key)}; options are ${OPTION_NAMES.join(', ')}`);
   const clock = options.clock ?? systemClock;
   const pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
   // Finite: an infinite interval would sleep for the longest timer there is (about 25 days) between polls.

@@ -276,4 +276,35 @@ describe('option values', () => {
     }
     expect(s.requests).toEqual([]);
   });
+
+  it('refuses an option it does not take, before any request (a typo was ignored)', async () => {
+    // `timeout: 60_000` (for timeoutMs) left the call unbounded, `pollInterval` polled every 60 s, and
+    // `waitForToken: true` threw RendertokenLimitError where the caller asked to wait.
+    const s = setup();
+    const { seed, clock } = s.sandbox;
+    const job = { ...studioPrint(seed), image: 'Image_00000000000000000000000000' };
+    for (const typo of ['timeout', 'pollInterval', 'waitForToken', 'apiKey']) {
+      const option = { [typo]: 1 } as never;
+      const message = new RegExp(`^unknown option "${typo}"`);
+      await expect(renderMockup(s.client, { ...job, clock, ...(option as object) }), typo).rejects.toThrow(
+        message,
+      );
+      await expect(plan(s.client, [job], { clock, ...(option as object) }), typo).rejects.toThrow(message);
+      await expect(renderMany(s.client, [job], { clock, ...(option as object) }), typo).rejects.toThrow(
+        message,
+      );
+    }
+    expect(s.requests).toEqual([]);
+    // What each documents is taken (the job's fields on renderMockup, concurrency on a batch).
+    await expect(
+      plan(s.client, [job], {
+        clock,
+        concurrency: 2,
+        cache: false,
+        checkCompatibility: false,
+        telemetry: false,
+      }),
+    ).resolves.toBeDefined();
+    expect(s.requests.length).toBeGreaterThan(0);
+  });
 });
