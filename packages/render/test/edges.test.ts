@@ -302,7 +302,6 @@ describe('option values', () => {
         concurrency: 2,
         cache: false,
         checkCompatibility: false,
-        telemetry: false,
       }),
     ).resolves.toBeDefined();
     expect(s.requests.length).toBeGreaterThan(0);
