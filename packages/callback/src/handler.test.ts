@@ -549,4 +549,36 @@ describe('createOrderUpdatedHandler', () => {
       createOrderUpdatedHandler({ client, environment: 'production', onOrderUpdated() {} }),
     ).toThrow(TypeError);
   });
+
+  it('refuses an option it does not take, and an acknowledge it does not know, naming only the option', () => {
+    // A misspelt option was ignored: `secretParameters: ['token']` (for secretParams) left the callback
+    // URL's token unredacted in every notification handed to onOrderUpdated, onError and logs; `window` kept
+    // the 1 s default; `acknowledge: 'immediate'` acknowledged after handling.
+    const client = fakeClient().client;
+    const base = { client, environment: 'test' as const, onOrderUpdated() {} };
+    for (const [extra, name] of [
+      [{ secretParameters: ['token'] }, 'secretParameters'],
+      [{ window: 0 }, 'window'],
+      [{ apiKey: 'sk_live_never_printed' }, 'apiKey'],
+      [{ acknowledge: 'immediate' }, 'acknowledge'],
+    ] as const) {
+      const make = () => createOrderUpdatedHandler({ ...base, ...(extra as object) });
+      expect(make).toThrow(TypeError);
+      expect(make).toThrow(name);
+      expect(make).not.toThrow('sk_live');
+    }
+    const everything = {
+      ...base,
+      acknowledge: 'after-handling' as const,
+      onError() {},
+      onWarnings() {},
+      timeoutMs: 1000,
+      windowMs: 0,
+      secretParams: ['token'],
+      clock: undefined,
+      coalescer: undefined,
+      telemetry: false as const,
+    };
+    expect(() => createOrderUpdatedHandler(everything)).not.toThrow();
+  });
 });

@@ -97,8 +97,36 @@ export type OrderUpdatedHandlerOptions<TOrder> = AfterHandlingOptions<TOrder> | 
 const isDuration = (value: number | undefined, allowZero: boolean): boolean =>
   value === undefined || (Number.isFinite(value) && (allowZero ? value >= 0 : value > 0));
 
-/** Refuses an incomplete or contradictory configuration at creation, with a TypeError. */
+/** What createOrderUpdatedHandler takes. */
+const OPTION_NAMES = [
+  'client',
+  'environment',
+  'onOrderUpdated',
+  'acknowledge',
+  'enqueue',
+  'onError',
+  'onWarnings',
+  'timeoutMs',
+  'windowMs',
+  'coalescer',
+  'secretParams',
+  'clock',
+  'telemetry',
+];
+
+/** Refuses an incomplete, contradictory or misspelt configuration at creation, with a TypeError. */
 export function checkOptions<TOrder>(options: OrderUpdatedHandlerOptions<TOrder>): void {
+  // A misspelt option was ignored: `secretParameters` left the URL's token unredacted in every notification.
+  // Only its name is shown.
+  for (const key in options)
+    if (!OPTION_NAMES.includes(key))
+      throw new TypeError(`unknown option ${JSON.stringify(key)}; options are ${OPTION_NAMES.join(', ')}`);
+  if (
+    options.acknowledge !== undefined &&
+    options.acknowledge !== 'immediately' &&
+    options.acknowledge !== 'after-handling'
+  )
+    throw new TypeError("acknowledge must be 'after-handling' or 'immediately'");
   if (options.acknowledge === 'immediately') {
     if (typeof options.enqueue !== 'function') {
       throw new TypeError("acknowledge: 'immediately' needs an enqueue(notification) hook");

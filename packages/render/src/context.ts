@@ -53,10 +53,23 @@ export interface CallContext {
 }
 
 /** What renderMockup, plan and renderMany take: RenderOptions, a mockup's job fields and a batch's concurrency. */
-const OPTION_NAMES =
-  'signal onProgress pollIntervalMs timeoutMs waitForTokens cache clock checkCompatibility catalogTtlMs telemetry sceneReference productReference perspectiveReference image concurrency'.split(
-    ' ',
-  );
+const OPTION_NAMES = [
+  'signal',
+  'onProgress',
+  'pollIntervalMs',
+  'timeoutMs',
+  'waitForTokens',
+  'cache',
+  'clock',
+  'checkCompatibility',
+  'catalogTtlMs',
+  'telemetry',
+  'sceneReference',
+  'productReference',
+  'perspectiveReference',
+  'image',
+  'concurrency',
+];
 
 export function callContext(defaultStore: RenderStore, options: RenderOptions): CallContext {
   // A misspelt option was ignored: `timeout` left the call unbounded, `waitForToken` threw instead of waiting.
