@@ -200,6 +200,8 @@ function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: 
       ? undefined
       : (catchProblem(site.node, links) ?? consumerOf(site.node, site.lib, links));
   if (reason || typeof consumer === 'string' || !consumer || !plan.ok) {
+    // What the plan had made ready for the rewrite (an image upload and its name) goes with it.
+    ctx.uploads.forget(pending);
     ctx.todo(
       site.node,
       what,
@@ -225,6 +227,7 @@ function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: 
   } catch (e) {
     if (!(e instanceof LeftOnV1)) throw e;
     restore();
+    ctx.uploads.forget(pending);
     ctx.todo(site.node, what, `V1 call left as it is: ${e.reason.replace(/\.$/, '')}.`, links);
     return;
   }
@@ -500,7 +503,7 @@ function rewrite(text: string, file: string, options: CodeOptions): TransformRes
   const seen = new Set<N>();
   const reported = new Set<string>();
   const added = new Set<N>();
-  const { names, free } = chooseNames(index.nodes);
+  const { names, free, release } = chooseNames(index.nodes);
   const keyExpression = options.keyExpression ?? DEFAULT_KEY_EXPRESSION;
   const existing = existingBase(index.nodes, names.client, text);
   const ctx: Context = {
@@ -509,7 +512,7 @@ function rewrite(text: string, file: string, options: CodeOptions): TransformRes
     ast,
     b,
     names,
-    uploads: new ImageUploads(names.client, free),
+    uploads: new ImageUploads(names.client, free, release),
     render: false,
     maps: { stores: options.stores ?? {}, products: options.productReferences ?? {} },
     findings: [],
