@@ -3,6 +3,7 @@
 // name, a `...rest`), is left on V1 and marked: the rewritten module is run here, with V1 answering as it always
 // did and V2 coming from the sandbox, and must answer what the V1 code answered instead of reading undefined.
 // What maps provably (`order_reference` → `reference`, a read order's `status`) is still rewritten, and runs.
+// Calls whose V1 key is one environment variable read in two spellings share the one V2 client, and run.
 
 import { createClient } from '@partner-print/client';
 import { describe, expect, it } from 'vitest';
@@ -236,5 +237,29 @@ export async function f(id) {
     const [status, reference] = (await run(r.output, sandbox, 'web-20')) as [string, string];
     expect(status).toBe('received');
     expect(reference).toMatch(/^Order_/);
+  });
+});
+
+describe('one key read in two spellings', () => {
+  it('is one organization: both calls run on the one V2 client', async () => {
+    const source = `const BASE = 'https://api.partner-print.example/v1';
+async function create(order) {
+  const res = await fetch(\`\${BASE}/orders\`, { method: 'POST', headers: { 'X-Partner-Code': 'ACME', 'X-Api-Key': process.env.PP_KEY, 'Content-Type': 'application/json' }, body: JSON.stringify(order) });
+  return (await res.json()).order_reference;
+}
+export async function f(order) {
+  const ref = await create(order);
+  const res = await fetch(\`\${BASE}/orders/\${ref}\`, { headers: { "X-Partner-Code": "ACME", 'X-Api-Key': String(process.env.PP_KEY ?? '') } });
+  return [ref, (await res.json()).order_reference];
+}
+`;
+    const r = rewriteTwice(source, 'order.mjs', { stores: STORES });
+    expect(r.findings.map((f) => [f.kind, f.what])).toEqual([
+      ['rewritten', 'POST /orders (fetch)'],
+      ['rewritten', 'GET /orders/… (fetch)'],
+    ]);
+    const [created, read] = (await run(r.output, newSandbox(), V1_ORDER)) as [string, string];
+    expect(created).toMatch(/^Order_/);
+    expect(read).toBe(created);
   });
 });
