@@ -98,7 +98,7 @@ describe('code: modes and exit codes', () => {
         "export async function up(b64) {\n  const { data } = await api.post('/images', { image: b64 });\n  return data.reference;\n}\n",
       ),
       'render.ts': body(
-        "export async function show(sku, image_reference) {\n  const { data } = await api.post('/render', { scene_reference: 'Scene_01HZX3M8Q6V2K9T4N7R5B1C0SC', perspective_reference: 'Perspective_01HZX3M8Q6V2K9T4N7R5B1C0PF', sku, image_reference });\n  return data;\n}\n",
+        "export async function show(sku, image_reference) {\n  await api.post('/render', { scene_reference: 'Scene_01HZX3M8Q6V2K9T4N7R5B1C0SC', perspective_reference: 'Perspective_01HZX3M8Q6V2K9T4N7R5B1C0PF', sku, image_reference });\n  return true;\n}\nexport async function dump(sku, image_reference) {\n  const { data } = await api.post('/render', { scene_reference: 'Scene_01HZX3M8Q6V2K9T4N7R5B1C0SC', perspective_reference: 'Perspective_01HZX3M8Q6V2K9T4N7R5B1C0PF', sku, image_reference });\n  return data;\n}\n",
       ),
     });
     const before = await run(['code', dir, '--check']);
@@ -109,14 +109,18 @@ describe('code: modes and exit codes', () => {
     );
     expect(before.stdout).toMatch(/upload\.ts:9:\d+ +rewritten +POST \/images/);
     expect(before.stdout).toMatch(/render\.ts:9:\d+ +rewritten +POST \/render/);
+    expect(before.stdout).toMatch(
+      /render\.ts:13:\d+ +todo +POST \/render \(axios\) — V1 call left as it is: it uses the V1 render answer as a whole/,
+    );
     await run(['code', dir, '--write']);
     const after = await run(['code', dir, '--check']);
     expect(after.code).toBe(1);
     const findings = after.stdout.split('\n').filter((l) => /^\S+\.ts:\d+:\d+ /.test(l));
     expect(findings.every((l) => /todo .*TODO already in place/.test(l))).toBe(true);
-    // The render answer returned whole; the stock call whose list is returned whole, left on V1, and the V1
-    // axios instance it still goes through: three TODOs, nothing else.
+    // The render and the stock call whose answers are returned whole, left on V1, and the V1 axios instance each
+    // still goes through: four TODOs, nothing else.
     expect(findings.map((l) => l.split(':')[0]?.replace(/^.*\//, '')).sort()).toEqual([
+      'render.ts',
       'render.ts',
       'stock.ts',
       'stock.ts',

@@ -4,8 +4,10 @@
 // across runs; the rewritten Express, Next.js, Fastify and Workers callback handlers answer a legacy callback the
 // sandbox delivers (next/server, like axios and express, stubbed) and create nothing, however often they run; the
 // rewritten stock sync reads the V2 items and products, the rewritten image uploads send each image's bytes, and
-// the rewritten render preview renders through renderMockup and orders with its logo uploaded once; the rewritten
-// CommonJS module still reads its base URL from PP_URL (and refuses a /v1 one left there); the base URL chosen by
+// the rewritten render preview renders through renderMockup and orders with its logo uploaded once (its preview,
+// whose V1 answer is returned whole, stays on V1 and answers as V1 does); the rewritten
+// CommonJS module still reads its base URL from PP_URL (and refuses a /v1 one left there), its order read left on V1
+// (it reads V1's tracking_code) still answering what V1 answers; the base URL chosen by
 // NODE_ENV still sends a production build to production and any other to the test environment; the CommonJS job
 // that loads its settings with dotenv reads its secret key after dotenv loaded it.
 
@@ -135,7 +137,7 @@ async function ordersWith(customIdentifier: string) {
 
 interface CjsShop {
   createOrder(order: Record<string, unknown>): Promise<string>;
-  getOrder(reference: string): Promise<{ status: unknown }>;
+  getOrder(reference: string): Promise<{ status: unknown; tracking: unknown }>;
 }
 /** A rewritten CommonJS module, run as CommonJS with the SDK packages (and `others`) as what it requires. */
 async function runCjs(file: string, others: Record<string, unknown> = {}): Promise<unknown> {
@@ -149,11 +151,20 @@ async function runCjs(file: string, others: Record<string, unknown> = {}): Promi
   new Function('require', 'module', 'exports', source)((id: string) => packages[id], module, module.exports);
   return module.exports;
 }
+/** What the CommonJS module's order read, left on V1 (it reads V1's tracking_code), still asks V1 with node-fetch. */
+const v1OrderReads: string[] = [];
+const nodeFetch = async (url: string) => {
+  v1OrderReads.push(url);
+  if (url !== 'https://api.partner-print.example/v1/orders/ACME1-17')
+    throw new Error(`unexpected request to ${url}`);
+  return Response.json({ order_reference: 'ACME1-17', status: 'shipped', tracking_code: '3SABC' });
+};
 /** The rewritten CommonJS module (node-fetch's). */
-const cjsShop = async () => (await runCjs('cjs-node-fetch/expected/partner-print.js')) as CjsShop;
+const cjsShop = async () =>
+  (await runCjs('cjs-node-fetch/expected/partner-print.js', { 'node-fetch': nodeFetch })) as CjsShop;
 
 describe('rewritten corpus against the sandbox', () => {
-  it('CommonJS node-fetch: the base URL is still read from PP_URL (the test environment stays the test environment), its fallback V2', async () => {
+  it('CommonJS node-fetch: the base URL is still read from PP_URL (the test environment stays the test environment), its fallback V2; the order read left on V1 answers as V1', async () => {
     const order = (id: string) => ({
       store_code: 'ACME1',
       shipping_kind: 'combined',
@@ -166,7 +177,6 @@ describe('rewritten corpus against the sandbox', () => {
     const reference = await shop.createOrder(order('cjs-1'));
     expect(reference).toMatch(/^Order_/);
     expect(posts.every((u) => u.startsWith(`${sandbox.baseUrl}/`))).toBe(true);
-    expect((await shop.getOrder(reference)).status).toEqual((await storedOrder(reference)).status);
     expect(await shop.createOrder(order('cjs-1'))).toBe(reference);
     // PP_URL unset (or empty, as `||` reads it): the V1 fallback's host, on /v2.
     vi.stubEnv('PP_URL', '');
@@ -174,6 +184,10 @@ describe('rewritten corpus against the sandbox', () => {
     expect(await (await cjsShop()).createOrder(order('cjs-2'))).toMatch(/^Order_/);
     expect(posts.length).toBeGreaterThan(0);
     expect(posts.every((u) => u.startsWith(`${V2_BASE}/`))).toBe(true);
+    // The order read stays on V1 (V2's order read has no tracking_code): it answers what V1 answers.
+    v1OrderReads.length = 0;
+    expect(await (await cjsShop()).getOrder('ACME1-17')).toEqual({ status: 'shipped', tracking: '3SABC' });
+    expect(v1OrderReads).toEqual(['https://api.partner-print.example/v1/orders/ACME1-17']);
     // PP_URL left on V1: the client refuses to start, as the TODO above it says.
     vi.stubEnv('PP_URL', 'https://api.partner-print.example/v1');
     const { V1CredentialsError } = await import('@partner-print/client');
@@ -428,31 +442,45 @@ describe('rewritten corpus against the sandbox', () => {
     expect(posts.filter((u) => u.endsWith('/v2/images'))).toHaveLength(2);
   });
 
-  it('render preview: renderMockup renders the logo on the legacy SKU’s product; the sample flow uploads the logo once, renders, and orders once', async () => {
+  it('render preview: the preview whose V1 answer is returned whole stays on V1 and answers as V1; the sample flow uploads the logo once, renders through renderMockup, and orders once', async () => {
     type Preview = {
-      preview(
-        sku: string,
-      ): Promise<{ render: { status: string; imageReference: string }; media: { bytes: Uint8Array } }>;
+      preview(sku: string): Promise<unknown>;
       sampleWithPreview(storeId: string): Promise<string>;
     };
-    const shop = (await import(corpusPath('render-preview/expected/preview.ts'))) as Preview;
-    const shown = await shop.preview(sandbox.seed.legacySkus.print);
-    expect(shown.render).toMatchObject({
+    // V1 still answers the preview (a stand-in, as V1 would); everything else goes to V2 as before.
+    const V1_RENDER = {
+      reference: 'RND-1',
       status: 'completed',
-      imageReference: expect.stringMatching(/^Image_/),
+      url: 'https://cdn.partner-print.example/RND-1.png',
+    };
+    const v1Renders: string[] = [];
+    const toV2 = globalThis.fetch;
+    vi.stubGlobal('fetch', (input: Request | string | URL, init?: RequestInit) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (url !== 'https://api.partner-print.example/v1/render') return toV2(input, init);
+      v1Renders.push(String(init?.body));
+      return Response.json(V1_RENDER);
     });
-    expect(shown.media.bytes.length).toBeGreaterThan(0);
-    posts.length = 0;
+    const shop = (await import(corpusPath('render-preview/expected/preview.ts'))) as Preview;
+    expect(await shop.preview(sandbox.seed.legacySkus.print)).toEqual(V1_RENDER);
+    expect(v1Renders).toHaveLength(1);
+    expect(JSON.parse(v1Renders[0]!)).toMatchObject({ sku: sandbox.seed.legacySkus.print });
+    // Nothing of it went to V2: no upload of the logo for it, no render.
+    expect(posts).toEqual([]);
     const reference = await shop.sampleWithPreview('store-7');
     const path = (u: string) => new URL(u).pathname.replace(/^\/v2/, '');
     const sent = () =>
       posts.map(path).filter((p) => p !== '/utilities/lookup-order-reference-by-custom-identifier');
-    // One upload for the logo on the render and on both lines; the render of that composition and image is the
-    // one preview() made (renderMockup's cache on this client), so no second render is paid for; then the order.
-    expect(sent()).toEqual(['/images', '/orders']);
+    // One upload for the logo on the render and on both lines, one render, then the order.
+    expect(sent()).toEqual(['/images', '/renders', '/orders']);
     const stored = await ordersWith('sample-store-7');
     expect(stored.map((o) => o.reference)).toEqual([reference]);
-    const image = shown.render.imageReference;
+    // The logo's Image_ reference (uploading the same bytes again answers it) is on both lines.
+    const png =
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+    const image = await reader().uploadImage(Uint8Array.from(atob(png), (c) => c.charCodeAt(0)));
+    expect(image).toMatch(/^Image_/);
+    posts.length = 0;
     expect(stored[0]?.orderlines).toMatchObject([
       { productReference: sandbox.seed.products.print, quantity: 1, imageReference: image },
       { productReference: sandbox.seed.products.printNew, quantity: 2, imageReference: image },
@@ -464,5 +492,6 @@ describe('rewritten corpus against the sandbox', () => {
     expect(await again.sampleWithPreview('store-7')).toBe(reference);
     expect(sent()).toEqual(['/images', '/renders']);
     expect((await ordersWith('sample-store-7')).length).toBe(1);
+    expect(v1Renders).toHaveLength(1);
   });
 });

@@ -1,4 +1,4 @@
-// A V1 `GET /stock` answer used in a way whose V2 equivalent has another shape (destructured as an array,
+// A V1 `GET /stock` answer (and a `POST /images` or `POST /render` one) used in a way whose V2 equivalent has another shape (destructured as an array,
 // indexed, `.length`, returned or passed on whole, its entries used whole or read for a field V2 does not
 // document) is left on V1 and marked: the rewritten module is run here, with V1 answering as it always did and
 // the V2 lists coming from the sandbox, and must answer what the V1 code answered instead of throwing or reading
@@ -14,8 +14,17 @@ const V1_STOCK = [
   { sku: 'ACME-MUG-11OZ', logical_quantity: 3, physical_quantity: 5, reorder_point: 2, available: true },
 ];
 const V1_UPLOAD = { reference: 'IMG-1', url: 'https://cdn.partner-print.example/IMG-1.png' };
+const V1_RENDER = {
+  reference: 'RND-1',
+  status: 'completed',
+  url: 'https://cdn.partner-print.example/RND-1.png',
+};
 /** What V1 answers, by path. */
-const V1_ANSWERS: Record<string, unknown> = { '/stock': V1_STOCK, '/images': V1_UPLOAD };
+const V1_ANSWERS: Record<string, unknown> = {
+  '/stock': V1_STOCK,
+  '/images': V1_UPLOAD,
+  '/render': V1_RENDER,
+};
 const PNG =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
@@ -155,5 +164,55 @@ describe('POST /images answer read for more than its reference', () => {
     const r = rewriteTwice(v1Upload('const img = await res.json();\n  return img.reference;'), 'upload.mjs');
     expect(r.output).toContain('uploadImage(b64)');
     expect(await run(r.output, PNG)).toMatch(/^Image_/);
+  });
+});
+
+/** A V1 module whose function `f(sku)` renders the logo on a product and reads the answer with `use`. */
+const v1Render = (use: string) =>
+  `const BASE = 'https://api.partner-print.example/v1';
+const headers = { 'X-Partner-Code': 'ACME', 'X-Api-Key': process.env.PP_KEY ?? '', 'Content-Type': 'application/json' };
+const LOGO = '${PNG}';
+function keep(r) {
+  return r;
+}
+export async function f(sku) {
+  const res = await fetch(\`\${BASE}/render\`, { method: 'POST', headers, body: JSON.stringify({ scene_reference: 'Scene_1', perspective_reference: 'Perspective_1', sku, image: LOGO }) });
+  ${use}
+}
+`;
+
+describe('POST /render answer used', () => {
+  it.each([
+    ['returned whole', 'return await res.json();', V1_RENDER],
+    ['passed on whole', 'const render = await res.json();\n  return keep(render);', V1_RENDER],
+    [
+      'spread',
+      'const render = await res.json();\n  return { ...render, shown: true };',
+      { ...V1_RENDER, shown: true },
+    ],
+    ['read for a field', 'const render = await res.json();\n  return render.url;', V1_RENDER.url],
+  ])(
+    '%s: left on V1, marked, no upload planned for it made, and it still answers',
+    async (_, use, answer) => {
+      const source = v1Render(use);
+      expect(await run(source, 'ACME-MUG-11OZ')).toEqual(answer);
+      const r = rewriteTwice(source, 'render.mjs');
+      expect(await run(r.output, 'ACME-MUG-11OZ')).toEqual(answer);
+      expect(r.output).not.toMatch(/renderMockup\(|uploadImage\(|partnerPrint/);
+      expect(r.findings.filter((f) => f.kind === 'rewritten')).toEqual([]);
+      const call = r.findings.filter((f) => f.what === 'POST /render (fetch)');
+      expect(call.map((f) => f.kind)).toEqual(['todo']);
+      expect(call[0]?.detail).toMatch(/^V1 call left as it is: .*renderMockup gives \{ render/);
+      expect(r.findings.filter((f) => f.what.startsWith('V1 response field'))).toEqual([]);
+    },
+  );
+
+  it('only awaited, it is still rewritten to renderMockup, the logo uploaded first', () => {
+    const r = rewriteTwice(v1Render('await res.json();\n  return true;'), 'render.mjs');
+    expect(r.findings.filter((f) => f.kind === 'rewritten').map((f) => f.what)).toEqual([
+      'POST /render (fetch)',
+    ]);
+    expect(r.output).toContain('const logoImage = await partnerPrint.uploadImage(');
+    expect(r.output).toContain('await renderMockup(partnerPrint, {');
   });
 });

@@ -130,7 +130,7 @@ function viaVariable(decl: N, lib: HttpLib, links: Links): Consumer | string {
     else return `it uses the V1 response object \`${name}\` beyond its JSON body`;
   }
   return {
-    apply(value, mapper = orderReads) {
+    apply(value, mapper = orderReads('read')) {
       for (const [g, l] of guards) removeStatement(l, g);
       const only = reads.length === 1 ? reads[0]! : undefined;
       const outer = only ? outerCast(only[0], only[1]) : undefined;
@@ -169,39 +169,43 @@ function programOf(links: Links, node: N): N {
   return cur;
 }
 
+/** Which V2 answer stands for the V1 order answer: a read order (`{ order }`) or a created one (`{ order: { reference } }`). */
+export type OrderAnswer = 'read' | 'create';
+
 /**
- * Reads of the V1 response become reads of the V2 order. The reference documents `reference`, `status` (an
- * object) and the shipment references of a read order: `reference` (V1 `order_reference`) is proven; a known
- * request field is renamed to its V2 name and marked (the read payload may not carry it); `status` and the
- * rest are marked and left as they are. A destructuring reads its fields the same way; the order used as a
- * whole (returned, passed on, spread) is marked, as whoever reads it reads V1 fields.
+ * Reads of the V1 order answer become reads of the V2 order. The reference documents `reference`, `status` (an
+ * object) and the shipment references of a read order, and only `reference` of a created one: `reference` (V1
+ * `order_reference`) is proven; a read order's `status` is renamed to itself and marked (its values changed). Any
+ * other use — a field the V2 answer does not document, the answer used whole (returned, passed on, spread, a
+ * `...rest`) or read by a computed name — would read undefined or V1 fields of the V2 order: the mapper throws
+ * `LeftOnV1` before it changes anything, and the call stays on V1, marked with what V2 has instead.
  */
-export const orderReads: ReadMapper = (uses) => {
-  const unknown: UnknownRead[] = [];
-  for (const { node, links } of uses) {
-    const l = links.get(node);
-    const m = l?.parent;
-    if (/^(Optional)?MemberExpression$/.test(m?.type ?? '') && m.object === node) {
-      const field = propName(m);
-      if (field === undefined) {
-        unknown.push({ node: m, field: `[${keyText(m.property)}]`, reason: COMPUTED_NOTE });
-        continue;
-      }
-      const read = orderField(field);
-      if (read.v2 !== field) {
-        m.property = { type: 'Identifier', name: read.v2 };
-        m.computed = false;
-      }
-      if (read.reason) unknown.push({ node: m, field, reason: read.reason });
-    } else if (m?.type === 'VariableDeclarator' && l?.key === 'init' && m.id.type === 'ObjectPattern') {
-      unknown.push(...destructuredReads(m.id));
-    } else if (!m || !isTestOf(m, l?.key)) {
-      if (m?.type === 'ExpressionStatement') continue;
-      unknown.push({ node, field: '(the order answer)', reason: WHOLE_NOTE });
+export const orderReads =
+  (answer: OrderAnswer): ReadMapper =>
+  (uses) => {
+    const edits: Array<() => UnknownRead | undefined> = [];
+    for (const { node, links } of uses) {
+      const l = links.get(node);
+      const m = l?.parent;
+      if (/^(Optional)?MemberExpression$/.test(m?.type ?? '') && m.object === node) {
+        const field = propName(m);
+        if (field === undefined) throw new LeftOnV1(`${COMPUTED_NOTE} ${byHand(answer)}`);
+        const read = orderField(field, answer);
+        edits.push(() => {
+          if (read.v2 !== field) {
+            m.property = { type: 'Identifier', name: read.v2 };
+            m.computed = false;
+          }
+          return read.reason ? { node: m, field, reason: read.reason } : undefined;
+        });
+      } else if (m?.type === 'VariableDeclarator' && l?.key === 'init' && m.id.type === 'ObjectPattern') {
+        edits.push(...destructuredReads(m.id, answer));
+      } else if (m?.type !== 'ExpressionStatement' && !(m && isTestOf(m, l?.key)))
+        throw new LeftOnV1(`${WHOLE_NOTE} ${byHand(answer)}`);
     }
-  }
-  return unknown;
-};
+    // Every use maps: only now is the tree changed.
+    return edits.flatMap((edit) => edit() ?? []);
+  };
 
 /** A read of the answer that only tests whether there is one (`if (!data)`, `data ? … : …`). */
 const isTestOf = (parent: N, key: string | undefined) =>
@@ -210,57 +214,62 @@ const isTestOf = (parent: N, key: string | undefined) =>
   (parent.type === 'LogicalExpression' && key === 'left');
 
 /** `{ order_reference, status } = <order>`: each key read as a field (renamed where V2's is known). */
-function destructuredReads(pattern: N): UnknownRead[] {
-  const out: UnknownRead[] = [];
+function destructuredReads(pattern: N, answer: OrderAnswer): Array<() => UnknownRead | undefined> {
+  const out: Array<() => UnknownRead | undefined> = [];
   for (const p of pattern.properties) {
-    if (p.type === 'RestElement') {
-      out.push({ node: p, field: `...${keyText(p.argument)}`, reason: WHOLE_NOTE });
-      continue;
-    }
+    if (p.type === 'RestElement')
+      throw new LeftOnV1(
+        `it keeps the rest of the V1 order answer (\`...${keyText(p.argument)}\`): ${WHOLE_FIELDS} ${byHand(answer)}`,
+      );
     const field = propName(p);
-    if (field === undefined) {
-      out.push({ node: p, field: `[${keyText(p.key)}]`, reason: COMPUTED_NOTE });
-      continue;
-    }
-    const read = orderField(field);
-    if (read.v2 !== field) {
-      // The local name stays: `{ order_reference }` → `{ reference: order_reference }`.
-      p.shorthand = false;
-      p.computed = false;
-      p.key = { type: 'Identifier', name: read.v2 };
-    }
-    if (read.reason) out.push({ node: p, field, reason: read.reason });
+    if (field === undefined) throw new LeftOnV1(`${COMPUTED_NOTE} ${byHand(answer)}`);
+    const read = orderField(field, answer);
+    out.push(() => {
+      if (read.v2 !== field) {
+        // The local name stays: `{ order_reference }` → `{ reference: order_reference }`.
+        p.shorthand = false;
+        p.computed = false;
+        p.key = { type: 'Identifier', name: read.v2 };
+      }
+      return read.reason ? { node: p, field, reason: read.reason } : undefined;
+    });
   }
   return out;
 }
 
-/** The V2 name of a V1 order field, and why its read is marked (undefined when it is proven). */
-function orderField(field: string): { v2: string; reason?: string } {
+/**
+ * The V2 name of a V1 order field, and why its read is marked (undefined when it is proven); throws `LeftOnV1`
+ * for a field the V2 answer does not document.
+ */
+function orderField(field: string, answer: OrderAnswer): { v2: string; reason?: string } {
   if (field === 'reference') return { v2: field };
   const renamed = RESPONSE_RENAMES[field];
   if (renamed) return { v2: renamed };
-  if (field === 'status') return { v2: field, reason: STATUS_NOTE };
-  if (KNOWN_FIELDS.has(field)) {
-    const v2 = v2FieldName(field);
-    return {
-      v2,
-      reason: `reads \`${field}\` (V2: \`${v2}\`) of the order; the reference documents only reference, status and shipment references of a read order.`,
-    };
-  }
-  return {
-    v2: field,
-    reason: `reads \`${field}\` of the V1 response; a V2 order read documents only reference, status (an object) and shipment references (tracking is on GET /shipments/{shipmentReference}).`,
-  };
+  if (field === 'status' && answer === 'read') return { v2: field, reason: STATUS_NOTE };
+  const v2 = KNOWN_FIELDS.has(field) ? v2FieldName(field) : undefined;
+  const named = v2 && v2 !== field ? `\`${field}\` (V2: \`${v2}\`)` : `\`${field}\``;
+  throw new LeftOnV1(
+    answer === 'create'
+      ? `it reads ${named} of the V1 order answer; ${CREATE_ANSWER}`
+      : `it reads ${named} of the V1 order answer, which a V2 order read does not document (tracking is on GET /shipments/{shipmentReference}). ${byHand(answer)}`,
+  );
 }
 
 /** A short text for a computed key or a rest element's name. */
 const keyText = (n: N): string =>
   n?.type === 'Identifier' ? n.name : n?.type === 'StringLiteral' ? `'${n.value}'` : '…';
 
-const WHOLE_NOTE =
-  'uses the V1 order answer as a whole (returned, passed on, spread): the V2 order has lowerCamelCase fields, `reference` for `order_reference` and `status` as an object, so whatever reads it must read those.';
-const COMPUTED_NOTE =
-  'reads a field of the V1 order answer by a computed name: the V2 order has lowerCamelCase fields, `reference` for `order_reference` and `status` as an object.';
+const CREATE_ANSWER =
+  "V2's POST /orders answers { order: { reference } } only (reference for order_reference): read the created order with GET /orders/{orderReference} for anything else.";
+/** What to do instead, said with each reason an order call is left on V1. */
+const byHand = (answer: OrderAnswer) =>
+  answer === 'create'
+    ? CREATE_ANSWER
+    : 'V2 answers GET /orders/{orderReference} with { order }: reference for order_reference, status as an object (its fields not shown), and shipment references; move this code to those by hand.';
+const WHOLE_FIELDS =
+  'the V2 order has lowerCamelCase fields, `reference` for `order_reference` and `status` as an object, so whatever reads it would read undefined.';
+const WHOLE_NOTE = `it uses the V1 order answer as a whole (returned, passed on, spread): ${WHOLE_FIELDS}`;
+const COMPUTED_NOTE = `it reads a field of the V1 order answer by a computed name: ${WHOLE_FIELDS}`;
 
 const STATUS_NOTE =
   "reads `status`: in V2 an order's status is an object whose fields the reference does not show; V1 status values do not carry over.";
@@ -294,7 +303,7 @@ function outerCast(target: N, links: Links): N {
 
 function replacing(target: N, links: Links): Consumer {
   return {
-    apply(value, mapper = orderReads) {
+    apply(value, mapper = orderReads('read')) {
       const outer = outerCast(target, links);
       replaceNode(links, outer, value);
       return settle(value, links, mapper);
@@ -359,7 +368,7 @@ function destructured(decl: N, links: Links): Consumer | string {
     return 'it reads more than `data` of the response';
   const name = props[0].value.name;
   return {
-    apply(value, mapper = orderReads) {
+    apply(value, mapper = orderReads('read')) {
       decl.id = { type: 'Identifier', name };
       decl.init = value;
       const scope = functionOf(links, decl) ?? programOf(links, decl);

@@ -52,4 +52,41 @@ describe('V1 credentials of two organizations in one file', () => {
     const constant = rewrite(`${BASE}const H = ${same};\n${order('one', 'H')}${order('two', '{ ...H }')}`);
     expect(rewritten(constant)).toEqual([4, 8]);
   });
+
+  it('one key read from the environment in different spellings is one organization: all rewritten', () => {
+    const plain = `{ 'X-Partner-Code': 'A', 'X-Api-Key': process.env.K1 }`;
+    for (const spelling of [
+      "process.env.K1 ?? ''",
+      "process.env.K1 || ''",
+      'String(process.env.K1)',
+      `\`\${process.env.K1}\``,
+      "process.env['K1']",
+      'process.env.K1!',
+      '(process.env.K1 as string)',
+    ]) {
+      const other = `{ "X-Partner-Code": \`A\`, 'X-Api-Key': ${spelling} }`;
+      const r = rewrite(`${BASE}${order('one', plain)}${order('two', other)}`);
+      expect(rewritten(r), spelling).toEqual([3, 7]);
+      expect(r.output, spelling).not.toContain('TODO');
+      // Through a constant too.
+      const constant = rewrite(
+        `${BASE}const KEY = ${spelling};\n${order('one', plain)}${order('two', other.replace(spelling, 'KEY'))}`,
+      );
+      expect(rewritten(constant), spelling).toEqual([4, 8]);
+    }
+  });
+
+  it('another variable, or a fallback that is not empty, is still another organization', () => {
+    for (const spelling of [
+      'process.env.K2',
+      "process.env.K1 ?? 'k-other-fallback'",
+      'String(process.env.K2)',
+      `\`\${process.env.K1}-eu\``,
+    ]) {
+      const r = rewrite(
+        `${BASE}${order('one', `{ 'X-Partner-Code': 'A', 'X-Api-Key': process.env.K1 }`)}${order('two', `{ 'X-Partner-Code': 'A', 'X-Api-Key': ${spelling} }`)}`,
+      );
+      expect(rewritten(r), spelling).toEqual([3]);
+    }
+  });
 });

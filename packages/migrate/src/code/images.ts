@@ -66,7 +66,17 @@ export class ImageUploads {
   constructor(
     private readonly client: string,
     private readonly freeName: (base: string) => string,
+    private readonly releaseName: (name: string) => void = () => undefined,
   ) {}
+
+  /**
+   * The pending uploads of a call left as it is after all: nothing declares them, and their names are free again
+   * (a later call's upload of the same image takes the name, not `…Image2` beside a name declared nowhere).
+   */
+  forget(pending: Pending): void {
+    for (const { name } of pending) this.releaseName(name);
+    pending.length = 0;
+  }
 
   /**
    * The name the image's upload is bound to for a call in `stmt`, and what declares it (run `commit` when the

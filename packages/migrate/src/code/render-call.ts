@@ -1,5 +1,5 @@
 import { type N, propName } from './ast.ts';
-import type { ReadMapper, UnknownRead } from './consumers.ts';
+import { LeftOnV1, type ReadMapper } from './consumers.ts';
 import { bodyProps, IMAGE_KEYS, imageReference } from './image-call.ts';
 import { Slots } from './slots.ts';
 import type { PlanContext } from './v2-calls.ts';
@@ -52,19 +52,20 @@ export function planRender(
   return { code: `await ${ctx.names.render}(${ctx.names.client}, ${options})`, slots };
 }
 
-/** The V1 render answer is not in the reference: every read of it is marked (renderMockup's result is not it). */
+/**
+ * The V1 render answer is not in the reference, and `renderMockup`'s result is not it: any use of the answer (a
+ * field read, the answer used whole) would read undefined or another shape, so the call stays on V1 (`LeftOnV1`).
+ * An answer only awaited (`await res.json();`) is rewritten.
+ */
 export const renderReads: ReadMapper = (uses) => {
-  const out: UnknownRead[] = [];
   for (const { node, links } of uses) {
     const l = links.get(node);
     if (l?.parent.type === 'ExpressionStatement') continue;
     const m = l?.parent.type === 'MemberExpression' && l.key === 'object' ? l.parent : undefined;
     const field = m && !m.computed ? propName(m) : undefined;
-    out.push({
-      node: m ?? node,
-      field: field ?? '(the render answer)',
-      reason: `${field ? `reads \`${field}\` of` : 'uses'} the V1 render answer, whose shape the reference does not show; renderMockup gives { render (reference, status, …), media, thumbnail, placeholder, imageReference, tokensSpent }.`,
-    });
+    throw new LeftOnV1(
+      `${field ? `it reads \`${field}\` of` : 'it uses'} the V1 render answer${field ? '' : ' as a whole (returned, passed on, spread)'}, whose shape the reference does not show; renderMockup gives { render (reference, status, …), media, thumbnail, placeholder, imageReference, tokensSpent }: move this code to those by hand.`,
+    );
   }
-  return out;
+  return [];
 };

@@ -135,7 +135,12 @@ function adapterCode(names: Names, stores: Readonly<Record<string, string>>): st
 }
 
 /** The names of an earlier run's client, adapter and renderMockup, or free names for new ones. */
-export function chooseNames(nodes: N[]): { names: Names; free: (base: string) => string } {
+export function chooseNames(nodes: N[]): {
+  names: Names;
+  free: (base: string) => string;
+  /** Gives back a name `free` chose for code that was not written after all (a call left on V1). */
+  release: (name: string) => void;
+} {
   const used = new Set<string>();
   let client: string | undefined;
   let adapter: string | undefined;
@@ -149,11 +154,14 @@ export function chooseNames(nodes: N[]): { names: Names; free: (base: string) =>
     if (n.type === 'ImportDeclaration' && n.source.value === RENDER_MODULE)
       for (const sp of n.specifiers) if (sp.imported?.name === 'renderMockup') render ??= sp.local.name;
   }
+  /** The names `free` chose (a name of the file is never given back). */
+  const chosen = new Set<string>();
   const free = (base: string) => {
     for (let i = 1; ; i++) {
       const name = i === 1 ? base : `${base}${i}`;
       if (!used.has(name)) {
         used.add(name);
+        chosen.add(name);
         return name;
       }
     }
@@ -165,5 +173,8 @@ export function chooseNames(nodes: N[]): { names: Names; free: (base: string) =>
       render: render ?? free('renderMockup'),
     },
     free,
+    release: (name) => {
+      if (chosen.delete(name)) used.delete(name);
+    },
   };
 }

@@ -471,15 +471,18 @@ export async function f(id: string) {
 const api = axios.create({ baseURL: 'https://h.example/v1', headers: { 'X-Partner-Code': 'A' } });
 const ART = '${PNG}';
 export const up = async () => (await api.post('/render', { scene_reference: 'S', perspective_reference: 'P', product_reference: 'X', image: ART })).data;
-export const ord = async (id: string) => (await api.post('/orders', { store_code: 'ACME1', shipping_kind: 'combined', partner_reference: id, orderlines: [{ sku: 'A', quantity: 1, image: ART }] })).data;
+export const ord = async (id: string) => (await api.post('/orders', { store_code: 'ACME1', shipping_kind: 'combined', partner_reference: id, orderlines: [{ sku: 'A', quantity: 1, image: ART }] })).data.order_reference;
 `;
     const r = transformSource(text, 'a.ts', { stores });
     expect(r.output).not.toMatch(/^const \w+ = await/m);
-    expect(r.output).toContain('image: await partnerPrintV1.uploadImage(ART) });');
     expect(r.output).toContain('await partnerPrintV1.toV2Order({');
-    // The marks on the render's answer and on the order answer returned whole are reported on their lines, not on
-    // the line of the code the rewrite made.
-    expect(r.findings.filter((f) => f.kind === 'todo').map((f) => f.line)).toEqual([4, 5]);
+    // The render's answer is returned whole (not renderMockup's shape): that call stays on V1, nothing uploaded for it.
+    expect(r.output).toContain("(await api.post('/render', { scene_reference: 'S'");
+    expect(r.output.match(/uploadImage\(/g)).toBeNull();
+    expect(r.findings.filter((f) => f.kind === 'todo').map((f) => [f.line, f.what])).toEqual([
+      [2, 'V1 base URL'],
+      [4, 'POST /render (axios)'],
+    ]);
   });
 
   it('comments inside a rewritten call are kept, above the rewritten statement, once', () => {
@@ -564,23 +567,24 @@ export const ord = async (id: string) => (await api.post('/orders', { store_code
     const render = (body: string, use = 'const r = await res.json();\n  return r.media_url;') =>
       `export async function f(sku: string) {\n  const res = await fetch('https://h.example/v1/render', { method: 'POST', headers: ${H}, body: JSON.stringify(${body}) });\n  ${use}\n}\n`;
 
-    it('becomes renderMockup with the composition and image references; reads of the V1 answer are marked', () => {
-      const r = transformSource(
-        render(
-          "{ scene_reference: 'Scene_a', perspective_reference: 'Perspective_b', product_reference: 'Product_c', image_reference: 'Image_d' }",
-        ),
-        'a.ts',
-      );
+    it('becomes renderMockup with the composition and image references; a V1 answer read leaves it on V1', () => {
+      const body =
+        "{ scene_reference: 'Scene_a', perspective_reference: 'Perspective_b', product_reference: 'Product_c', image_reference: 'Image_d' }";
+      const r = transformSource(render(body, 'const r = await res.json();'), 'a.ts');
       expect(r.output).toContain("import { renderMockup } from '@partner-print/render';");
       expect(r.output).toContain(
         "const r = await renderMockup(partnerPrint, { sceneReference: 'Scene_a', productReference: 'Product_c', perspectiveReference: 'Perspective_b', image: 'Image_d' });",
       );
       expect(r.output).not.toContain('createV1Adapter');
-      expect(r.findings.map((f) => [f.kind, f.what])).toEqual([
-        ['rewritten', 'POST /render (fetch)'],
-        ['todo', 'V1 response field media_url'],
-      ]);
+      expect(r.findings.map((f) => [f.kind, f.what])).toEqual([['rewritten', 'POST /render (fetch)']]);
       expect(transformSource(r.output, 'a.ts').changed).toBe(false);
+      // renderMockup's result is not the V1 answer: a read of it would be undefined, so the call stays on V1.
+      const read = transformSource(render(body), 'a.ts');
+      expect(read.output).not.toContain('renderMockup(');
+      expect(read.findings.map((f) => [f.kind, f.what])).toEqual([['todo', 'POST /render (fetch)']]);
+      expect(read.findings[0]?.detail).toMatch(
+        /^V1 call left as it is: it reads `media_url` of the V1 render answer/,
+      );
       // A legacy SKU is looked up; a base64 image known only at run time goes through the adapter's upload.
       const bySku = transformSource(
         render(

@@ -200,6 +200,8 @@ function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: 
       ? undefined
       : (catchProblem(site.node, links) ?? consumerOf(site.node, site.lib, links));
   if (reason || typeof consumer === 'string' || !consumer || !plan.ok) {
+    // What the plan had made ready for the rewrite (an image upload and its name) goes with it.
+    ctx.uploads.forget(pending);
     ctx.todo(
       site.node,
       what,
@@ -225,6 +227,7 @@ function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: 
   } catch (e) {
     if (!(e instanceof LeftOnV1)) throw e;
     restore();
+    ctx.uploads.forget(pending);
     ctx.todo(site.node, what, `V1 call left as it is: ${e.reason.replace(/\.$/, '')}.`, links);
     return;
   }
@@ -298,12 +301,44 @@ function credentialsOf(headers: N[], b: Bindings, source: string): string {
         const name = propName(p);
         const kind = name === undefined ? undefined : v1CredentialKind(name);
         const value = kind ? b.resolve(p.value) : undefined;
-        if (kind) out.push(`${kind}=${value?.end ? source.slice(value.start, value.end) : '?'}`);
+        if (kind) out.push(`${kind}=${value ? credentialForm(value, b, source) : '?'}`);
       }
     }
   };
   for (const h of headers) read(h, 0);
   return [...new Set(out)].sort().join('\n');
+}
+
+/**
+ * A credential's value in one normal form, so that spellings of one value are one organization's: a string (in
+ * any quotes, or a template without holes) is its text; an environment variable (`process.env.K`,
+ * `process.env['K']`) is its name, also read with an empty fallback (`?? ''`, `|| ''`), through `String(…)`, as
+ * the one hole of a template, cast or asserted non-null, or through constants. Anything else is its code.
+ */
+function credentialForm(n: N, b: Bindings, source: string, depth = 0): string {
+  const v = b.resolve(n);
+  if (depth > 8) return '?';
+  const again = (x: N) => credentialForm(x, b, source, depth + 1);
+  if (isString(v)) return JSON.stringify(v.value);
+  if (v.type === 'TemplateLiteral') {
+    const texts = v.quasis.map((q: N) => q.value.cooked ?? q.value.raw);
+    if (!v.expressions.length) return JSON.stringify(texts.join(''));
+    if (v.expressions.length === 1 && texts.every((t: string) => t === '')) return again(v.expressions[0]);
+  }
+  const emptyFallback = (x: N) => isString(b.resolve(x)) && b.resolve(x).value === '';
+  if (
+    v.type === 'LogicalExpression' &&
+    (v.operator === '??' || v.operator === '||') &&
+    emptyFallback(v.right)
+  )
+    return again(v.left);
+  if (v.type === 'CallExpression' && isIdent(v.callee, 'String') && v.arguments.length === 1)
+    return again(v.arguments[0]);
+  if (v.type === 'MemberExpression' && memberPath(v.object) === 'process.env') {
+    const name = propName(v);
+    if (name !== undefined) return `env:${name}`;
+  }
+  return v.end ? source.slice(v.start, v.end).replace(/\s+/g, ' ') : '?';
 }
 
 /** The base URL (as code) of the V2 client an earlier run (or the partner) made in the file. */
@@ -500,7 +535,7 @@ function rewrite(text: string, file: string, options: CodeOptions): TransformRes
   const seen = new Set<N>();
   const reported = new Set<string>();
   const added = new Set<N>();
-  const { names, free } = chooseNames(index.nodes);
+  const { names, free, release } = chooseNames(index.nodes);
   const keyExpression = options.keyExpression ?? DEFAULT_KEY_EXPRESSION;
   const existing = existingBase(index.nodes, names.client, text);
   const ctx: Context = {
@@ -509,7 +544,7 @@ function rewrite(text: string, file: string, options: CodeOptions): TransformRes
     ast,
     b,
     names,
-    uploads: new ImageUploads(names.client, free),
+    uploads: new ImageUploads(names.client, free, release),
     render: false,
     maps: { stores: options.stores ?? {}, products: options.productReferences ?? {} },
     findings: [],

@@ -151,7 +151,9 @@ export function planCall(
       // Named by its parameters: a value may be a key.
       reason: `its query (${queryNames(query)}) has no place in the V2 call`,
     };
-  const ok = { ok: true as const, endpoint, reads: orderReads };
+  // A created order is answered with its reference only; the look-up by partner reference reads the order.
+  const reads = orderReads(endpoint.id === 'create-order' ? 'create' : 'read');
+  const ok = { ok: true as const, endpoint, reads };
   switch (endpoint.id) {
     case 'create-order': {
       if (body === undefined || body === 'opaque')

@@ -19,8 +19,9 @@ declare module 'ky' {
   export default ky;
 }
 declare module 'node-fetch' {
+  // Required by CommonJS code (the order read left on V1 calls what `require` gave).
   const fetch: any;
-  export default fetch;
+  export = fetch;
 }
 declare module 'express' {
   export type Request = any;
