@@ -1,5 +1,5 @@
 import type { TelemetryOption } from '@partner-print/client/telemetry';
-import type { Clock } from '@partner-print/openapi/wire';
+import { type Clock, refuseUnknownOptions } from '@partner-print/openapi/wire';
 import type { Environment } from './params.ts';
 import type { SharedCoalescer } from './shared.ts';
 import type { CallbackWarning, OrderReferenceV2, OrderUpdatedNotification } from './types.ts';
@@ -118,9 +118,7 @@ const OPTION_NAMES = [
 export function checkOptions<TOrder>(options: OrderUpdatedHandlerOptions<TOrder>): void {
   // A misspelt option was ignored: `secretParameters` left the URL's token unredacted in every notification.
   // Only its name is shown.
-  for (const key in options)
-    if (!OPTION_NAMES.includes(key))
-      throw new TypeError(`unknown option ${JSON.stringify(key)}; options are ${OPTION_NAMES.join(', ')}`);
+  refuseUnknownOptions(options, OPTION_NAMES, TypeError);
   if (
     options.acknowledge !== undefined &&
     options.acknowledge !== 'immediately' &&

@@ -1,5 +1,10 @@
 import type { paths } from '@partner-print/openapi';
-import { type Clock, systemClock, V2_SECRET_KEY_HEADER } from '@partner-print/openapi/wire';
+import {
+  type Clock,
+  refuseUnknownOptions,
+  systemClock,
+  V2_SECRET_KEY_HEADER,
+} from '@partner-print/openapi/wire';
 import createFetchClient, { type Client } from 'openapi-fetch';
 import { checkBaseUrl, checkKey } from './config.ts';
 import { ambiguous, type Core, type RequestOptions, register, type Whole } from './core.ts';
@@ -94,11 +99,7 @@ function checkOptions<R>(options: CoreOptions<R>): { baseUrl: string; settings: 
   checkKey(options?.secretKey);
   try {
     // A misspelt option was ignored (`timeoutms` kept the default); only its name is shown, never its value.
-    for (const key in options)
-      if (!CLIENT_KEYS.includes(key))
-        throw new ConfigurationError(
-          `unknown option ${JSON.stringify(key)}; options are ${CLIENT_KEYS.join(', ')}`,
-        );
+    refuseUnknownOptions(options, CLIENT_KEYS, ConfigurationError);
     if (options.logLevel !== undefined && !LEVELS.includes(options.logLevel))
       throw new ConfigurationError(`logLevel must be one of ${LEVELS.join(', ')}`);
     checkTimeout(options.timeoutMs, 'timeoutMs');

@@ -68,7 +68,7 @@ export function createClient(options: ClientOptions): PartnerPrintClient {
       } catch (error) {
         // An option the scheduler refuses (NaN, a typo): the client's error for options, named as given here.
         throw new ConfigurationError(
-          String((error as Error).message).replace('createScheduler: ', 'rateLimit.'),
+          String((error as Error).message).replace('createScheduler: ', 'rateLimit: '),
         );
       }
       scheduler = s;

@@ -22,7 +22,7 @@ describe('createClient checks the scheduler options it is given', () => {
       }
     })();
     expect(error).toBeInstanceOf(ConfigurationError);
-    expect(error).toMatchObject({ code: 'invalid_option', message: expect.stringContaining(`rateLimit.`) });
+    expect(error).toMatchObject({ code: 'invalid_option', message: expect.stringContaining(`rateLimit: `) });
     expect((error as Error).message).toContain(name);
     expect((error as Error).message).not.toContain(secretKey);
   });

@@ -38,6 +38,7 @@ describe('exports (the README documents each)', () => {
       'quietly: function',
       'referencePattern: function',
       'referencePrefixOf: function',
+      'refuseUnknownOptions: function',
       'sha256Hex: function',
       'sniffImageType: function',
       'systemClock: object',

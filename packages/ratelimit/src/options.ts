@@ -1,7 +1,9 @@
+import { refuseUnknownOptions } from '@partner-print/openapi/wire';
+
 /**
  * Checks a constructor's options once, when it is made: each number option (`numbers`: its least value) must be
  * a number at least that, a finite one when its name ends in `Ms` (a timer or Redis's `PX` takes it), a whole
- * one when `whole`; any other name must be one of `others` (space-separated), or it is a typo. A setting read
+ * one when `whole`; any other name must be one of `others`, or it is a typo (wire's `refuseUnknownOptions`). A setting read
  * with `Number()` from an unset variable is NaN: a NaN concurrency admitted one request and left the rest
  * pending for ever, a NaN `maxRetries` retried a 429 without end, a NaN store deadline or Redis `ttlMs` made
  * the shared store look down (each process then spent the quota alone). `undefined` is the default. Types of
@@ -11,27 +13,22 @@
 export function checkOptions(
   what: string,
   numbers: Readonly<Record<string, number>>,
-  others: string,
+  others: readonly string[],
   options: object,
   whole?: boolean,
 ): void {
-  for (const [name, value] of Object.entries(options)) {
-    const least = numbers[name];
+  refuseUnknownOptions(options, [...Object.keys(numbers), ...others], TypeError, `${what}: `);
+  for (const [name, least] of Object.entries(numbers)) {
+    const value: unknown = (options as Record<string, unknown>)[name];
     if (
       value === undefined ||
-      (least === undefined
-        ? others.split(' ').includes(name)
-        : typeof value === 'number' &&
-          value >= least &&
-          (!name.endsWith('Ms') || (whole ? Number.isSafeInteger : Number.isFinite)(value)))
+      (typeof value === 'number' &&
+        value >= least &&
+        (!name.endsWith('Ms') || (whole ? Number.isSafeInteger : Number.isFinite)(value)))
     )
       continue;
     throw new TypeError(
-      `${what}: ${name} ${
-        least === undefined
-          ? 'is not an option'
-          : `must be a ${whole ? 'whole ' : ''}number ≥ ${least}, got ${typeof value === 'number' ? value : typeof value}`
-      }`,
+      `${what}: ${name} must be a ${whole ? 'whole ' : ''}number ≥ ${least}, got ${typeof value === 'number' ? value : typeof value}`,
     );
   }
 }

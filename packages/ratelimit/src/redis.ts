@@ -56,7 +56,7 @@ export class RedisStore implements RateLimitStore {
   private readonly owner = crypto.randomUUID();
 
   constructor(options: RedisStoreOptions) {
-    checkOptions('RedisStore', { staleMs: 1, ttlMs: 1 }, 'client prefix time', options, true);
+    checkOptions('RedisStore', { staleMs: 1, ttlMs: 1 }, ['client', 'prefix', 'time'], options, true);
     this.client = options.client;
     this.prefix = options.prefix ?? 'pp:rl';
     this.redisTime = options.time === 'redis';

@@ -95,7 +95,7 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
   checkOptions(
     'createScheduler',
     { concurrency: 1, maxRetries: 0, maxRetryAfterMs: 0, storeTimeoutMs: 1, storeRetryMs: 0 },
-    'fetch clock store key classify defaults priorityHeader parameterNames random',
+    ['fetch', 'clock', 'store', 'key', 'classify', 'defaults', 'priorityHeader', 'parameterNames', 'random'],
     options,
   );
   const core = new SchedulerCore(options);

@@ -1,5 +1,5 @@
 import type { TelemetryOption } from '@partner-print/client/telemetry';
-import { type Clock, systemClock } from '@partner-print/openapi/wire';
+import { type Clock, refuseUnknownOptions, systemClock } from '@partner-print/openapi/wire';
 import type { RenderStore } from './cache.ts';
 import { RenderTimeoutError } from './errors.ts';
 import { emitter, type ProgressListener } from './events.ts';
@@ -74,9 +74,7 @@ const OPTION_NAMES = [
 export function callContext(defaultStore: RenderStore, options: RenderOptions): CallContext {
   // A misspelt option was ignored: `timeout` left the call unbounded, `waitForToken` threw instead of waiting.
   // Only its name is shown.
-  for (const key in options)
-    if (!OPTION_NAMES.includes(key))
-      throw new TypeError(`unknown option ${JSON.stringify(key)}; options are ${OPTION_NAMES.join(', ')}`);
+  refuseUnknownOptions(options, OPTION_NAMES, TypeError);
   const clock = options.clock ?? systemClock;
   const pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
   // Finite: an infinite interval would sleep for the longest timer there is (about 25 days) between polls.

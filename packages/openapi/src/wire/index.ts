@@ -22,6 +22,7 @@ export {
 export { errorCodeOf } from './error-code.ts';
 export { sha256Hex } from './hash.ts';
 export { sniffImageType, type UploadImageType } from './image.ts';
+export { refuseUnknownOptions } from './options.ts';
 export { quietly } from './quietly.ts';
 export {
   isReference,
