@@ -260,6 +260,22 @@ describe('retries', () => {
     expect(clock.slept).toEqual([2000]);
   });
 
+  it("reads a Retry-After date against the answer's Date, not the host's clock (off by years here)", async () => {
+    const dated = { date: 'Wed, 25 Nov 2026 10:00:00 GMT', 'retry-after': 'Wed, 25 Nov 2026 10:00:02 GMT' };
+    const { client, clock } = setup((_, n) =>
+      n === 1
+        ? json({ code: 'rate_limited', message: 'wait' }, 429, dated)
+        : n === 3
+          ? new Response(null, { status: 202, headers: dated })
+          : json({ orders: [], nextCursor: null }),
+    );
+    await client.get('/orders');
+    await client.download('/renders/{renderReference}/media', {
+      params: { path: { renderReference: 'Render_x' } },
+    });
+    expect(clock.slept).toEqual([2000, 2000]);
+  });
+
   it('does not wait longer than maxElapsedMs', async () => {
     const { client, seen } = setup(() =>
       json({ code: 'rate_limited', message: 'wait' }, 429, { 'retry-after': '120' }),
