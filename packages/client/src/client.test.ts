@@ -583,6 +583,47 @@ describe('download', () => {
     expect(clock.slept).toEqual([1000, 1000, 1000, 1000, 1000]);
   });
 
+  // Like every other error of a call that sent a request: the requests sent and the time waited between them.
+  it("download's own errors carry attempts and retryDelayMs: maxWaitMs passed, an abort while waiting", async () => {
+    const pending = () => new Response(null, { status: 202, headers: { 'retry-after': '5' } });
+    const timedOut = await setup(pending)
+      .client.download('/renders/{renderReference}/media', init, { maxWaitMs: 12_000 })
+      .catch((e: unknown) => e);
+    expect(timedOut).toBeInstanceOf(TimeoutError);
+    expect(timedOut).toMatchObject({ code: 'timeout', attempts: 3, retryDelayMs: 10_000 });
+
+    const controller = new AbortController();
+    const { client } = setup((_, n) => {
+      if (n === 2) controller.abort(new Error('page closed'));
+      return pending();
+    });
+    const aborted = await client
+      .download('/renders/{renderReference}/media', { ...init, signal: controller.signal })
+      .catch((e: unknown) => e);
+    expect(aborted).toBeInstanceOf(AbortedError);
+    expect(aborted).toMatchObject({ code: 'aborted', attempts: 2, retryDelayMs: 5_000 });
+
+    // A file cut off mid-read after a 202: the ask that was pending counts with the reads.
+    const cut = () =>
+      new Response(
+        new ReadableStream({
+          start(c) {
+            c.enqueue(PNG);
+            c.error(new TypeError('terminated'));
+          },
+        }),
+        { headers: { 'content-type': 'image/png' } },
+      );
+    const reads = setup((_, n) => (n === 1 ? pending() : cut()));
+    const error = await reads.client
+      .download('/renders/{renderReference}/media', init)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toMatchObject({ attempts: 4 });
+    expect((error as NetworkError).retryDelayMs).toBe(reads.clock.slept.reduce((a, b) => a + b));
+    expect(reads.clock.slept[0]).toBe(5_000);
+  });
+
   it('returns a pending result with wait: false', async () => {
     const { client } = setup((_, n) => media(n));
     await expect(client.download('/renders/{renderReference}/media', init, { wait: false })).resolves.toEqual(
