@@ -260,6 +260,22 @@ describe('retries', () => {
     expect(clock.slept).toEqual([2000]);
   });
 
+  it("reads a Retry-After date against the answer's Date, not the host's clock (off by years here)", async () => {
+    const dated = { date: 'Wed, 25 Nov 2026 10:00:00 GMT', 'retry-after': 'Wed, 25 Nov 2026 10:00:02 GMT' };
+    const { client, clock } = setup((_, n) =>
+      n === 1
+        ? json({ code: 'rate_limited', message: 'wait' }, 429, dated)
+        : n === 3
+          ? new Response(null, { status: 202, headers: dated })
+          : json({ orders: [], nextCursor: null }),
+    );
+    await client.get('/orders');
+    await client.download('/renders/{renderReference}/media', {
+      params: { path: { renderReference: 'Render_x' } },
+    });
+    expect(clock.slept).toEqual([2000, 2000]);
+  });
+
   it('does not wait longer than maxElapsedMs', async () => {
     const { client, seen } = setup(() =>
       json({ code: 'rate_limited', message: 'wait' }, 429, { 'retry-after': '120' }),
@@ -565,6 +581,47 @@ describe('download', () => {
     expect(error).toMatchObject({ code: 'timeout', retryAfter: 0, operation: 'getRenderMedia' });
     expect(seen).toHaveLength(6);
     expect(clock.slept).toEqual([1000, 1000, 1000, 1000, 1000]);
+  });
+
+  // Like every other error of a call that sent a request: the requests sent and the time waited between them.
+  it("download's own errors carry attempts and retryDelayMs: maxWaitMs passed, an abort while waiting", async () => {
+    const pending = () => new Response(null, { status: 202, headers: { 'retry-after': '5' } });
+    const timedOut = await setup(pending)
+      .client.download('/renders/{renderReference}/media', init, { maxWaitMs: 12_000 })
+      .catch((e: unknown) => e);
+    expect(timedOut).toBeInstanceOf(TimeoutError);
+    expect(timedOut).toMatchObject({ code: 'timeout', attempts: 3, retryDelayMs: 10_000 });
+
+    const controller = new AbortController();
+    const { client } = setup((_, n) => {
+      if (n === 2) controller.abort(new Error('page closed'));
+      return pending();
+    });
+    const aborted = await client
+      .download('/renders/{renderReference}/media', { ...init, signal: controller.signal })
+      .catch((e: unknown) => e);
+    expect(aborted).toBeInstanceOf(AbortedError);
+    expect(aborted).toMatchObject({ code: 'aborted', attempts: 2, retryDelayMs: 5_000 });
+
+    // A file cut off mid-read after a 202: the ask that was pending counts with the reads.
+    const cut = () =>
+      new Response(
+        new ReadableStream({
+          start(c) {
+            c.enqueue(PNG);
+            c.error(new TypeError('terminated'));
+          },
+        }),
+        { headers: { 'content-type': 'image/png' } },
+      );
+    const reads = setup((_, n) => (n === 1 ? pending() : cut()));
+    const error = await reads.client
+      .download('/renders/{renderReference}/media', init)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toMatchObject({ attempts: 4 });
+    expect((error as NetworkError).retryDelayMs).toBe(reads.clock.slept.reduce((a, b) => a + b));
+    expect(reads.clock.slept[0]).toBe(5_000);
   });
 
   it('returns a pending result with wait: false', async () => {

@@ -61,14 +61,19 @@ async function downloading(
   // The call's signal and retry, as the first request checked (`checkInit`) before they were read.
   const { signal, retry: own, timeoutMs = timeout } = (init ?? {}) as RequestOptions;
   const ctx = () => context('GET', template, init);
+  // Requests this download sent (an ask that got an answer counts one) and the time it waited between them.
+  let sent = 0;
+  let waitedMs = 0;
   // A failure to read the file or to wait: the caller's abort, the client's own error as it is, else the
-  // connection's (a body cut off).
-  const failure = (reason: unknown): unknown =>
-    signal?.aborted
+  // connection's (a body cut off); like every error after a send, with what the download spent.
+  const failure = (reason: unknown): unknown => {
+    const error = signal?.aborted
       ? abortOf(signal.reason, ctx())
       : reason instanceof PartnerPrintError
         ? reason
         : readError(reason, ctx());
+    return error.attempts ? error : Object.assign(error, { attempts: sent, retryDelayMs: waitedMs });
+  };
   const stopped = (reason: unknown): never => {
     throw failure(reason);
   };
@@ -76,9 +81,9 @@ async function downloading(
   // retry.attempts reads, after its backoff, within maxWaitMs and the signal, each ask a request like any other
   // (its own timeoutMs until the headers, then again for reading the file as bytes or a blob).
   const { attempts, baseDelayMs, maxDelayMs } = retryPolicy(retry, own);
-  let waitedMs = 0;
   for (let reads = 1; ; ) {
     const { data, response } = await callWhole('GET', template, { ...init, parseAs: 'stream' });
+    sent++;
     if (response.status !== 202) {
       // The file read here (bytes, blob) within timeoutMs: a body that stalls is cancelled with a TimeoutError.
       // A stream is read by the caller, at its pace: its signal, not timeoutMs, bounds that reading.
@@ -103,13 +108,12 @@ async function downloading(
           contentType: response.headers.get('content-type'),
         };
       } catch (reason) {
-        const error = (!signal?.aborted && late) || failure(reason);
+        const error = failure((!signal?.aborted && late) || reason);
         if (signal?.aborted || (error === reason && !late)) throw error;
-        Object.assign(error as Error, { attempts: reads, retryDelayMs: waitedMs });
         const delayMs = backoffMs(baseDelayMs, maxDelayMs, reads);
         if (reads++ >= attempts || clock.now() + delayMs - started > maxWaitMs) throw error;
-        waitedMs += delayMs;
         await clock.sleep(delayMs, signal).catch(stopped);
+        waitedMs += delayMs;
         continue;
       } finally {
         // The timer ends with the read: none outlives the call.
@@ -125,14 +129,17 @@ async function downloading(
     const waitMs = Math.max(MIN_FILE_WAIT_MS, retryAfter * 1000);
     if (clock.now() + waitMs - started > maxWaitMs) {
       const call = ctx();
-      throw new TimeoutError(`${describeCall(call)}: not ready after ${maxWaitMs} ms`, {
-        ...call,
-        // A timeout like every other: the answer is still pending (`retryAfter` says when to ask again).
-        code: 'timeout',
-        retryAfter,
-      });
+      throw failure(
+        new TimeoutError(`${describeCall(call)}: not ready after ${maxWaitMs} ms`, {
+          ...call,
+          // A timeout like every other: the answer is still pending (`retryAfter` says when to ask again).
+          code: 'timeout',
+          retryAfter,
+        }),
+      );
     }
     await clock.sleep(waitMs, signal).catch(stopped);
+    waitedMs += waitMs;
   }
 }
 

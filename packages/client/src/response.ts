@@ -9,9 +9,9 @@ import {
   ValidationError,
 } from './errors.ts';
 
-/** Seconds from a `Retry-After` header (delta-seconds or HTTP-date), or undefined. */
+/** Seconds from a `Retry-After` header (delta-seconds, or HTTP-date against the `Date` header), or undefined. */
 export function retryAfterSeconds(headers: Headers, now: number): number | undefined {
-  const ms = parseRetryAfter(headers.get('retry-after'), now);
+  const ms = parseRetryAfter(headers.get('retry-after'), now, headers.get('date'));
   return ms === undefined ? undefined : ms / 1000;
 }
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseRateLimitHeaders } from './parse.ts';
+import { namesOf, parseRateLimitHeaders, readRateLimitFields } from './parse.ts';
 
 const NOW = Date.parse('2026-11-16T09:00:00Z');
 
@@ -171,6 +171,16 @@ describe('parseRateLimitHeaders', () => {
     expect(retryAfter('1.5')).toBe(1.5);
     expect(retryAfter('-3')).toBeUndefined();
     expect(parseRateLimitHeaders({}, { now: NOW }).retryAfterSeconds).toBeUndefined();
+  });
+
+  it("reads a Retry-After date against the answer's Date, not the host's clock (RFC 9110)", () => {
+    const headers = { 'Retry-After': 'Mon, 16 Nov 2026 09:00:30 GMT', Date: 'Mon, 16 Nov 2026 09:00:00 GMT' };
+    for (const now of [NOW - 3_600_000, NOW + 600_000]) {
+      expect(parseRateLimitHeaders(headers, { now }).retryAfterSeconds).toBe(30);
+      expect(readRateLimitFields(new Headers(headers), namesOf(undefined), now, true).retryAfterSeconds).toBe(
+        30,
+      );
+    }
   });
 
   it('never throws, whatever the fields hold (fast-check)', () => {

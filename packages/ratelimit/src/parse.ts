@@ -82,7 +82,7 @@ export function parseRateLimitHeaders(
     result.limits = family.limits.map((l) => ({ ...l }));
     result.source = family.source;
   }
-  const retryAfterMs = parseRetryAfter(get('retry-after'), options.now ?? Date.now());
+  const retryAfterMs = parseRetryAfter(get('retry-after'), options.now ?? Date.now(), get('date'));
   if (retryAfterMs !== undefined) result.retryAfterSeconds = retryAfterMs / 1000;
   return result;
 }
@@ -110,7 +110,7 @@ export function readRateLimitFields(
 ): RateLimitFields {
   const family = readFamily(headers, names);
   if (!retryAfter) return family ?? NO_FIELDS;
-  const retryAfterMs = parseRetryAfter(headers.get('retry-after'), now);
+  const retryAfterMs = parseRetryAfter(headers.get('retry-after'), now, headers.get('date'));
   if (retryAfterMs === undefined) return family ?? NO_FIELDS;
   return { ...(family ?? NO_FIELDS), retryAfterSeconds: retryAfterMs / 1000 };
 }

@@ -24,11 +24,11 @@ export interface RenderApi {
     compositionReference: Reference<'Composition'>;
     imageReference: Reference<'Image'>;
   }): Promise<Reference<'Render'>>;
-  /** The render and the response's raw `Retry-After` header (null when absent). */
+  /** The render and the response's raw `Retry-After` and `Date` headers (null when absent). */
   getRender(
     renderReference: Reference<'Render'>,
     signal?: AbortSignal,
-  ): Promise<{ render: Render; retryAfter: string | null }>;
+  ): Promise<{ render: Render; retryAfter: string | null; date: string | null }>;
   /** One try: the file, or `pending` with the 202's `Retry-After` (seconds; the client's default when absent). */
   download(
     renderReference: Reference<'Render'>,
@@ -85,6 +85,7 @@ export function createRenderApi(client: RenderClient): RenderApi {
     },
     async getRender(renderReference, signal) {
       let retryAfter: string | null = null;
+      let date: string | null = null;
       const data = await client.get('/renders/{renderReference}', {
         params: { path: { renderReference } },
         signal,
@@ -92,11 +93,12 @@ export function createRenderApi(client: RenderClient): RenderApi {
           {
             onResponse({ response }) {
               retryAfter = response.headers.get('retry-after');
+              date = response.headers.get('date');
             },
           },
         ],
       });
-      return { render: unwrap(data.render, 'GET /renders/{renderReference}'), retryAfter };
+      return { render: unwrap(data.render, 'GET /renders/{renderReference}'), retryAfter, date };
     },
     async download(renderReference, kind, signal) {
       const init = { params: { path: { renderReference } }, signal };

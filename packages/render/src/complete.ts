@@ -59,7 +59,10 @@ export function complete(
         if (render.status === 'completed') break;
         if (render.status === 'failed') throw new RenderFailedError(render);
         // Never sooner than the interval; later when the service asks for it.
-        const waitMs = Math.max(ctx.pollIntervalMs, parseRetryAfter(polled.retryAfter, ctx.clock.now()) ?? 0);
+        const waitMs = Math.max(
+          ctx.pollIntervalMs,
+          parseRetryAfter(polled.retryAfter, ctx.clock.now(), polled.date) ?? 0,
+        );
         task.emit({ type: 'waiting', renderReference, waitMs });
         await task.sleep(waitMs);
       }

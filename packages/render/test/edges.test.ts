@@ -101,6 +101,31 @@ describe('renderMockup edges', () => {
     expect(clock.now() - started).toBe(180_000);
   });
 
+  it("reads a Retry-After date on the status poll against the answer's Date, not the host's clock", async () => {
+    // The service's clock an hour ahead of this host's: its date is 90 s after its own Date.
+    const s = setup({ renderProcessingMs: 100_000 }, (request, sandbox) => {
+      if (!/\/renders\/Render_[^/]+$/.test(new URL(request.url).pathname)) return undefined;
+      return sandbox.fetch(request).then((response) => {
+        const headers = new Headers(response.headers);
+        const at = sandbox.clock.now() + 3_600_000;
+        headers.set('Date', new Date(at).toUTCString());
+        headers.set('Retry-After', new Date(at + 90_000).toUTCString());
+        return new Response(response.body, { status: response.status, headers });
+      });
+    });
+    const { seed, clock } = s.sandbox;
+    const waits: number[] = [];
+    await renderMockup(s.client, {
+      ...studioPrint(seed),
+      image: await s.client.uploadImage(pngBytes()),
+      clock,
+      onProgress: (e) => {
+        if (e.type === 'waiting') waits.push(e.waitMs);
+      },
+    });
+    expect(waits).toEqual([90_000, 90_000]);
+  });
+
   it('keeps the interval when a Retry-After is shorter', async () => {
     const s = setup({ renderProcessingMs: 100_000 }, (request, sandbox) => {
       if (!/\/renders\/Render_[^/]+$/.test(new URL(request.url).pathname)) return undefined;

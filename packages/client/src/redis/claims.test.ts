@@ -1,5 +1,8 @@
+import type { Clock } from '@partner-print/openapi/wire';
+import { createSandbox } from '@partner-print/sandbox';
 import { describe, expect, it } from 'vitest';
 import { type OrderClaimEvent, RedisOrderClaims } from './claims.ts';
+import { ACQUIRE, RENEW } from './scripts.ts';
 
 /** A Redis that grants the first claim and then goes away: every later script call fails. */
 function vanishingRedis() {
@@ -51,5 +54,52 @@ describe('RedisOrderClaims: releases an outage put off', () => {
     claims.abandonReleases();
     await claims.flush();
     expect(claims.pendingReleases).toBe(0);
+  });
+});
+
+/** A Redis that grants every claim, renewal and release, counting the renewals. */
+function grantingRedis() {
+  const redis = {
+    renewals: 0,
+    client: {
+      eval: async (script: string): Promise<unknown> => {
+        if (script === RENEW) redis.renewals++;
+        return script === ACQUIRE ? [1, 0, '', 0, ''] : 1;
+      },
+    },
+  };
+  return redis;
+}
+
+// The heartbeat of a held claim runs on the claims' clock, as every other wait of theirs does (and as render's
+// Redis lease renews on its store's clock): a partner's test on a virtual clock holding a claim past its ttl saw
+// no renewal at all (they ran on real time, every 10 s), and one that froze time saw them fire anyway.
+describe('RedisOrderClaims: a held claim is renewed on the claims’ clock', () => {
+  it('on the sandbox’s virtual clock: every ttlMs / 3 of it while held, none after the release', async () => {
+    const { clock } = createSandbox();
+    const redis = grantingRedis();
+    const claims = new RedisOrderClaims({ client: redis.client, clock }); // ttlMs 30 000: a beat every 10 s
+    const claim = await claims.acquire('Order-3');
+    await clock.sleep(95_000); // past three times the ttl
+    expect(redis.renewals).toBe(9);
+    await claim.release({});
+    await clock.sleep(60_000);
+    expect(redis.renewals).toBe(9);
+  });
+
+  it('on a clock that does not move: no renewal on real time', async () => {
+    const frozen: Clock = {
+      now: () => 0,
+      sleep: (_ms, signal) =>
+        new Promise((_resolve, reject) =>
+          signal?.addEventListener('abort', () => reject(signal.reason), { once: true }),
+        ),
+    };
+    const redis = grantingRedis();
+    const claims = new RedisOrderClaims({ client: redis.client, clock: frozen, ttlMs: 30 });
+    const claim = await claims.acquire('Order-4');
+    await new Promise((resolve) => setTimeout(resolve, 100)); // ten beats of real time
+    expect(redis.renewals).toBe(0);
+    await claim.release({});
   });
 });

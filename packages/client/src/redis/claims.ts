@@ -217,6 +217,21 @@ export class RedisOrderClaims implements OrderClaims {
     }
   }
 
+  /**
+   * The heartbeat of a claim held: renewed every `ttlMs / 3` of the claims' clock (a sleep its release cancels,
+   * so no timer outlives the claim) until released (`stop`) or lost; a renewal Redis missed waits for the next.
+   */
+  private async beat(renew: (posting: boolean) => Promise<boolean>, stop: AbortSignal): Promise<void> {
+    try {
+      for (;;) {
+        await this.o.clock.sleep(Math.max(this.o.ttlMs / 3, 10), stop);
+        if (!(await renew(false).catch(() => true))) return;
+      }
+    } catch {
+      // Released.
+    }
+  }
+
   private claim(id: string, token: string, reply: Reply): OrderClaim {
     const { ttlMs, rememberMs, clock } = this.o;
     let heldUntil = clock.now() + ttlMs; // our own estimate, only ever earlier than Redis's
@@ -234,8 +249,8 @@ export class RedisOrderClaims implements OrderClaims {
       }
       return ok;
     };
-    const heartbeat = setInterval(() => void renew(false).catch(() => {}), Math.max(ttlMs / 3, 10));
-    (heartbeat as { unref?: () => void }).unref?.();
+    const held = new AbortController();
+    void this.beat(renew, held.signal);
     return {
       recorded: reply.ref
         ? { reference: reply.ref, ...(reply.content ? { content: reply.content } : {}) }
@@ -255,7 +270,7 @@ export class RedisOrderClaims implements OrderClaims {
         return false;
       },
       release: async ({ created, unsettled }) => {
-        clearInterval(heartbeat);
+        held.abort();
         const args = [
           token,
           created?.reference ?? '',

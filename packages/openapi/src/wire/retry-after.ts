@@ -13,15 +13,21 @@ const DELAY_SECONDS = /^\d+(\.\d+)?$/;
 export const MIN_FILE_WAIT_MS = 1_000;
 
 /**
- * `Retry-After` as a delay in milliseconds (≥ 0): delay-seconds or an HTTP-date relative to `nowMs`.
- * Undefined when the value is missing or malformed; the caller then backs off on its own.
+ * `Retry-After` as a delay in milliseconds (≥ 0): delay-seconds, or an HTTP-date relative to `date` (the
+ * answer's `Date` header, RFC 9110: a host whose clock is off still waits what the server asked) or, without
+ * a usable one, to `nowMs`. Undefined when the value is missing or malformed; the caller then backs off on
+ * its own.
  */
-export function parseRetryAfter(value: string | null | undefined, nowMs: number): number | undefined {
-  if (value == null) return undefined;
-  const trimmed = value.trim();
-  if (trimmed === '') return undefined;
+export function parseRetryAfter(
+  value: string | null | undefined,
+  nowMs: number,
+  date?: string | null,
+): number | undefined {
+  const trimmed = value?.trim();
+  if (!trimmed) return undefined;
   if (DELAY_SECONDS.test(trimmed)) return Math.round(Number(trimmed) * 1000);
-  if (!HTTP_DATE.test(trimmed)) return undefined;
-  const at = Date.parse(trimmed);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
+  const at = HTTP_DATE.test(trimmed) ? Date.parse(trimmed) : Number.NaN;
+  // A Date that is not an HTTP-date (or not a date at all) is no reference: the host's clock is used.
+  const sent = (date && HTTP_DATE.test(date) && Date.parse(date)) || nowMs;
+  return Number.isNaN(at) ? undefined : Math.max(0, at - sent);
 }

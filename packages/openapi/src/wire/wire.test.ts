@@ -53,6 +53,21 @@ describe('parseRetryAfter', () => {
   it.each([null, undefined, '', '-1', 'soon', '1e3', '2001-01-01', '0x10'])('%j is malformed', (value) =>
     expect(parseRetryAfter(value, now)).toBeUndefined(),
   );
+  // RFC 9110: a date is relative to the answer's Date, so a host whose clock is off (here an hour behind, or
+  // 10 minutes ahead) waits what the server asked; without a usable Date, relative to the host's clock.
+  const sent = 'Wed, 25 Nov 2026 10:00:00 GMT';
+  it.each([
+    ['Wed, 25 Nov 2026 10:00:30 GMT', now - 3_600_000, sent, 30_000],
+    ['Wed, 25 Nov 2026 10:00:30 GMT', now + 600_000, sent, 30_000],
+    ['Wed, 25 Nov 2026 09:59:00 GMT', now - 3_600_000, sent, 0],
+    ['17', now, 'Wed, 25 Nov 2026 09:00:00 GMT', 17_000],
+    ['Wed, 25 Nov 2026 10:00:30 GMT', now, null, 30_000],
+    ['Wed, 25 Nov 2026 10:00:30 GMT', now, '', 30_000],
+    ['Wed, 25 Nov 2026 10:00:30 GMT', now, '2001-01-01', 30_000],
+    ['Wed, 25 Nov 2026 10:00:30 GMT', now, 'yesterday', 30_000],
+  ])('%j at %d with Date %j → %d ms', (value, at, date, ms) =>
+    expect(parseRetryAfter(value, at, date)).toBe(ms),
+  );
 });
 
 describe('V1 credential headers', () => {
