@@ -6,8 +6,9 @@
 // rewritten stock sync reads the V2 items and products, the rewritten image uploads send each image's bytes, and
 // the rewritten render preview renders through renderMockup and orders with its logo uploaded once (its preview,
 // whose V1 answer is returned whole, stays on V1 and answers as V1 does); the rewritten
-// CommonJS module still reads its base URL from PP_URL (and refuses a /v1 one left there), its order read left on V1
-// (it reads V1's tracking_code) still answering what V1 answers; the base URL chosen by
+// CommonJS module still reads its base URL from PP_URL, which keeps the V1 base URL its order read left on V1
+// (it reads V1's tracking_code) still goes to, answering what V1 answers, while the V2 client takes that URL's
+// host on /v2; the base URL chosen by
 // NODE_ENV still sends a production build to production and any other to the test environment; the CommonJS job
 // that loads its settings with dotenv reads its secret key after dotenv loaded it.
 
@@ -153,10 +154,11 @@ async function runCjs(file: string, others: Record<string, unknown> = {}): Promi
 }
 /** What the CommonJS module's order read, left on V1 (it reads V1's tracking_code), still asks V1 with node-fetch. */
 const v1OrderReads: string[] = [];
+/** V1's order read, on the production host and on the sandbox's (the test environment's) host. */
+const V1_HOSTS = ['https://api.partner-print.example/v1', 'http://sandbox.localhost/v1'];
 const nodeFetch = async (url: string) => {
   v1OrderReads.push(url);
-  if (url !== 'https://api.partner-print.example/v1/orders/ACME1-17')
-    throw new Error(`unexpected request to ${url}`);
+  if (!V1_HOSTS.some((h) => url === `${h}/orders/ACME1-17`)) throw new Error(`unexpected request to ${url}`);
   return Response.json({ order_reference: 'ACME1-17', status: 'shipped', tracking_code: '3SABC' });
 };
 /** The rewritten CommonJS module (node-fetch's). */
@@ -164,34 +166,39 @@ const cjsShop = async () =>
   (await runCjs('cjs-node-fetch/expected/partner-print.js', { 'node-fetch': nodeFetch })) as CjsShop;
 
 describe('rewritten corpus against the sandbox', () => {
-  it('CommonJS node-fetch: the base URL is still read from PP_URL (the test environment stays the test environment), its fallback V2; the order read left on V1 answers as V1', async () => {
+  it('CommonJS node-fetch: one setting of PP_URL (the V1 base URL it held) runs both the V2 client and the order read left on V1, in production and in the test environment', async () => {
     const order = (id: string) => ({
       store_code: 'ACME1',
       shipping_kind: 'combined',
       partner_reference: id,
       orderlines: [{ sku: sandbox.seed.legacySkus.nonPrint, quantity: 1 }],
     });
-    // PP_URL set: every request goes there (the sandbox's address), none to the production fallback.
-    vi.stubEnv('PP_URL', sandbox.baseUrl);
-    const shop = await cjsShop();
-    const reference = await shop.createOrder(order('cjs-1'));
-    expect(reference).toMatch(/^Order_/);
-    expect(posts.every((u) => u.startsWith(`${sandbox.baseUrl}/`))).toBe(true);
-    expect(await shop.createOrder(order('cjs-1'))).toBe(reference);
-    // PP_URL unset (or empty, as `||` reads it): the V1 fallback's host, on /v2.
-    vi.stubEnv('PP_URL', '');
-    posts.length = 0;
-    expect(await (await cjsShop()).createOrder(order('cjs-2'))).toMatch(/^Order_/);
-    expect(posts.length).toBeGreaterThan(0);
-    expect(posts.every((u) => u.startsWith(`${V2_BASE}/`))).toBe(true);
-    // The order read stays on V1 (V2's order read has no tracking_code): it answers what V1 answers.
-    v1OrderReads.length = 0;
-    expect(await (await cjsShop()).getOrder('ACME1-17')).toEqual({ status: 'shipped', tracking: '3SABC' });
-    expect(v1OrderReads).toEqual(['https://api.partner-print.example/v1/orders/ACME1-17']);
-    // PP_URL left on V1: the client refuses to start, as the TODO above it says.
-    vi.stubEnv('PP_URL', 'https://api.partner-print.example/v1');
-    const { V1CredentialsError } = await import('@partner-print/client');
-    await expect(cjsShop()).rejects.toBeInstanceOf(V1CredentialsError);
+    expect(sandbox.baseUrl).toBe('http://sandbox.localhost/v2');
+    // [PP_URL as V1 had it, where the V2 calls must go, where the V1 read must go]
+    const settings: Array<[string, string, string]> = [
+      // PP_URL set to the test environment's V1 base URL (the sandbox's host): V2 there too.
+      ['http://sandbox.localhost/v1', sandbox.baseUrl, 'http://sandbox.localhost/v1'],
+      // PP_URL set to production's V1 base URL, or unset (or empty, as `||` reads it): the fallback's host.
+      ['https://api.partner-print.example/v1', V2_BASE, 'https://api.partner-print.example/v1'],
+      ['', V2_BASE, 'https://api.partner-print.example/v1'],
+    ];
+    for (const [i, [ppUrl, v2, v1]] of settings.entries()) {
+      vi.stubEnv('PP_URL', ppUrl);
+      posts.length = 0;
+      v1OrderReads.length = 0;
+      const shop = await cjsShop();
+      const reference = await shop.createOrder(order(`cjs-${i}`));
+      expect(reference, ppUrl).toMatch(/^Order_/);
+      expect(await shop.createOrder(order(`cjs-${i}`)), ppUrl).toBe(reference);
+      expect(posts.length, ppUrl).toBeGreaterThan(0);
+      expect(
+        posts.every((u) => u.startsWith(`${v2}/`)),
+        ppUrl,
+      ).toBe(true);
+      // The order read stays on V1 (V2's order read has no tracking_code): it answers what V1 answers.
+      expect(await shop.getOrder('ACME1-17'), ppUrl).toEqual({ status: 'shipped', tracking: '3SABC' });
+      expect(v1OrderReads, ppUrl).toEqual([`${v1}/orders/ACME1-17`]);
+    }
   });
 
   it('environment switch: the base URL chosen by NODE_ENV keeps its condition: a production build orders in production, any other in the test environment', async () => {
