@@ -24,7 +24,7 @@ async function createOrder(order) {
 
 /** @param {string} ref */
 async function getOrder(ref) {
-  // TODO(partner-print v2): V1 call left as it is: it reads `tracking_code` of the V1 order answer, which a V2 order read does not document (tracking is on GET /shipments/{shipmentReference}). V2 answers GET /orders/{orderReference} with { order }: reference for order_reference, status as an object (its fields not shown), and shipment references; move this code to those by hand. — https://partner-print.github.io/sdk/#/guide-migrating-from-v1
+  // TODO(partner-print v2): V1 call left as it is: it reads `status` of the V1 order answer, a string such as 'shipped'; in V2 an order's status is an object whose fields the reference does not show, so a comparison, a switch, a string method or whatever it is passed to would get an object. V2 answers GET /orders/{orderReference} with { order }: reference for order_reference, status as an object (its fields not shown), and shipment references; move this code to those by hand. — https://partner-print.github.io/sdk/#/guide-migrating-from-v1
   const data = await (await fetch(BASE_URL + '/orders/' + ref, { headers: HEADERS })).json();
   return { status: data.status, tracking: data.tracking_code };
 }
