@@ -1,13 +1,16 @@
 // The rewritten corpus runs against the sandbox (axios and express, the partner's dependencies, stubbed by tiny
 // local stand-ins): the order flows create the order the V1 code created (the
 // V1 partner reference as custom identifier, the legacy SKU's product, the mapped store), exactly once
-// across runs; the rewritten Express, Next.js, Fastify and Workers callback handlers answer a legacy callback the
-// sandbox delivers (next/server, like axios and express, stubbed) and create nothing, however often they run; the
+// across runs; the Express, Next.js, Fastify and Workers callback handlers, whose order reads keep V1's status (a
+// string; V2's is an object) and so stay on V1, answer a legacy callback the sandbox delivers with what V1 answers
+// (next/server, like axios and express, stubbed) and create nothing, however often they run; every status read
+// left on V1 goes to V1 on the environment's host; the
 // rewritten stock sync reads the V2 items and products, the rewritten image uploads send each image's bytes, and
 // the rewritten render preview renders through renderMockup and orders with its logo uploaded once (its preview,
 // whose V1 answer is returned whole, stays on V1 and answers as V1 does); the rewritten
-// CommonJS module still reads its base URL from PP_URL (and refuses a /v1 one left there), its order read left on V1
-// (it reads V1's tracking_code) still answering what V1 answers; the base URL chosen by
+// CommonJS module still reads its base URL from PP_URL, which keeps the V1 base URL its order read left on V1
+// (it reads V1's tracking_code) still goes to, answering what V1 answers, while the V2 client takes that URL's
+// host on /v2; the base URL chosen by
 // NODE_ENV still sends a production build to production and any other to the test environment; the CommonJS job
 // that loads its settings with dotenv reads its secret key after dotenv loaded it.
 
@@ -50,11 +53,31 @@ vi.mock('next/server', () => ({
 }));
 // dotenv, which the environment switch loads its settings with (the test sets them itself).
 vi.mock('dotenv/config', () => ({}));
+/**
+ * V1's order read (a status read stays on V1: V1's status is a string, V2's an object), on the production and the
+ * test host: the stand-in answers a V1 order for any reference and records the URL; undefined for other URLs.
+ */
+const V1_ORDER_URL = /^https:\/\/api(\.test)?\.partner-print\.example\/v1\/orders\/([^/?]+)$/;
+const v1OrderAnswer = (url: string) => {
+  const m = V1_ORDER_URL.exec(url);
+  if (!m) return undefined;
+  v1OrderReads.push(url);
+  return { order_reference: decodeURIComponent(m[2]!), status: 'shipped', tracking_code: '3SABC' };
+};
+const v1Order = (url: string) => {
+  const answer = v1OrderAnswer(url);
+  return answer ? Response.json(answer) : undefined;
+};
 // ky for the stock sync's one call left on V1 (never called here).
 vi.mock('ky', () => ({ default: { create: () => ({}) } }));
 vi.mock('axios', () => ({
   default: {
+    get: async (url: string) => ({ data: v1OrderAnswer(url) }),
     create: (config: { baseURL?: string }) => ({
+      get: async (url: string) => {
+        axiosCalls.push({ baseURL: config.baseURL, url });
+        return { data: v1OrderAnswer(`${config.baseURL}${url}`) };
+      },
       post: async (url: string) => {
         axiosCalls.push({ baseURL: config.baseURL, url });
         return { data: {} };
@@ -100,11 +123,14 @@ beforeEach(() => {
   // The rewritten modules create their client with the global fetch and the V1 host's /v2 base URL: both
   // are routed to the sandbox here, as DNS and the real service would route them.
   posts.length = 0;
+  v1OrderReads.length = 0;
   vi.stubGlobal('fetch', (input: Request | string | URL, init?: RequestInit) => {
     const url = input instanceof Request ? input.url : String(input);
     if ((input instanceof Request ? input.method : init?.method) === 'POST') posts.push(url);
     // A base URL given at run time (PP_URL): the sandbox's own address stands for the test environment.
     if (url.startsWith(`${sandbox.baseUrl}/`)) return sandbox.fetch(input, init);
+    const v1 = v1Order(url);
+    if (v1) return v1;
     if (!url.startsWith(V2_BASE)) throw new Error(`unexpected request to ${url}`);
     const target = sandbox.baseUrl + url.slice(V2_BASE.length);
     return sandbox.fetch(input instanceof Request ? new Request(target, input) : target, init);
@@ -153,10 +179,11 @@ async function runCjs(file: string, others: Record<string, unknown> = {}): Promi
 }
 /** What the CommonJS module's order read, left on V1 (it reads V1's tracking_code), still asks V1 with node-fetch. */
 const v1OrderReads: string[] = [];
+/** V1's order read, on the production host and on the sandbox's (the test environment's) host. */
+const V1_HOSTS = ['https://api.partner-print.example/v1', 'http://sandbox.localhost/v1'];
 const nodeFetch = async (url: string) => {
   v1OrderReads.push(url);
-  if (url !== 'https://api.partner-print.example/v1/orders/ACME1-17')
-    throw new Error(`unexpected request to ${url}`);
+  if (!V1_HOSTS.some((h) => url === `${h}/orders/ACME1-17`)) throw new Error(`unexpected request to ${url}`);
   return Response.json({ order_reference: 'ACME1-17', status: 'shipped', tracking_code: '3SABC' });
 };
 /** The rewritten CommonJS module (node-fetch's). */
@@ -164,34 +191,39 @@ const cjsShop = async () =>
   (await runCjs('cjs-node-fetch/expected/partner-print.js', { 'node-fetch': nodeFetch })) as CjsShop;
 
 describe('rewritten corpus against the sandbox', () => {
-  it('CommonJS node-fetch: the base URL is still read from PP_URL (the test environment stays the test environment), its fallback V2; the order read left on V1 answers as V1', async () => {
+  it('CommonJS node-fetch: one setting of PP_URL (the V1 base URL it held) runs both the V2 client and the order read left on V1, in production and in the test environment', async () => {
     const order = (id: string) => ({
       store_code: 'ACME1',
       shipping_kind: 'combined',
       partner_reference: id,
       orderlines: [{ sku: sandbox.seed.legacySkus.nonPrint, quantity: 1 }],
     });
-    // PP_URL set: every request goes there (the sandbox's address), none to the production fallback.
-    vi.stubEnv('PP_URL', sandbox.baseUrl);
-    const shop = await cjsShop();
-    const reference = await shop.createOrder(order('cjs-1'));
-    expect(reference).toMatch(/^Order_/);
-    expect(posts.every((u) => u.startsWith(`${sandbox.baseUrl}/`))).toBe(true);
-    expect(await shop.createOrder(order('cjs-1'))).toBe(reference);
-    // PP_URL unset (or empty, as `||` reads it): the V1 fallback's host, on /v2.
-    vi.stubEnv('PP_URL', '');
-    posts.length = 0;
-    expect(await (await cjsShop()).createOrder(order('cjs-2'))).toMatch(/^Order_/);
-    expect(posts.length).toBeGreaterThan(0);
-    expect(posts.every((u) => u.startsWith(`${V2_BASE}/`))).toBe(true);
-    // The order read stays on V1 (V2's order read has no tracking_code): it answers what V1 answers.
-    v1OrderReads.length = 0;
-    expect(await (await cjsShop()).getOrder('ACME1-17')).toEqual({ status: 'shipped', tracking: '3SABC' });
-    expect(v1OrderReads).toEqual(['https://api.partner-print.example/v1/orders/ACME1-17']);
-    // PP_URL left on V1: the client refuses to start, as the TODO above it says.
-    vi.stubEnv('PP_URL', 'https://api.partner-print.example/v1');
-    const { V1CredentialsError } = await import('@partner-print/client');
-    await expect(cjsShop()).rejects.toBeInstanceOf(V1CredentialsError);
+    expect(sandbox.baseUrl).toBe('http://sandbox.localhost/v2');
+    // [PP_URL as V1 had it, where the V2 calls must go, where the V1 read must go]
+    const settings: Array<[string, string, string]> = [
+      // PP_URL set to the test environment's V1 base URL (the sandbox's host): V2 there too.
+      ['http://sandbox.localhost/v1', sandbox.baseUrl, 'http://sandbox.localhost/v1'],
+      // PP_URL set to production's V1 base URL, or unset (or empty, as `||` reads it): the fallback's host.
+      ['https://api.partner-print.example/v1', V2_BASE, 'https://api.partner-print.example/v1'],
+      ['', V2_BASE, 'https://api.partner-print.example/v1'],
+    ];
+    for (const [i, [ppUrl, v2, v1]] of settings.entries()) {
+      vi.stubEnv('PP_URL', ppUrl);
+      posts.length = 0;
+      v1OrderReads.length = 0;
+      const shop = await cjsShop();
+      const reference = await shop.createOrder(order(`cjs-${i}`));
+      expect(reference, ppUrl).toMatch(/^Order_/);
+      expect(await shop.createOrder(order(`cjs-${i}`)), ppUrl).toBe(reference);
+      expect(posts.length, ppUrl).toBeGreaterThan(0);
+      expect(
+        posts.every((u) => u.startsWith(`${v2}/`)),
+        ppUrl,
+      ).toBe(true);
+      // The order read stays on V1 (V2's order read has no tracking_code): it answers what V1 answers.
+      expect(await shop.getOrder('ACME1-17'), ppUrl).toEqual({ status: 'shipped', tracking: '3SABC' });
+      expect(v1OrderReads, ppUrl).toEqual([`${v1}/orders/ACME1-17`]);
+    }
   });
 
   it('environment switch: the base URL chosen by NODE_ENV keeps its condition: a production build orders in production, any other in the test environment', async () => {
@@ -200,9 +232,11 @@ describe('rewritten corpus against the sandbox', () => {
     const hosts: string[] = [];
     vi.stubGlobal('fetch', (input: Request | string | URL, init?: RequestInit) => {
       const url = input instanceof Request ? input.url : String(input);
+      hosts.push(new URL(url).host);
+      const v1 = v1Order(url);
+      if (v1) return v1;
       const base = [V2_BASE, TEST_V2].find((b) => url.startsWith(`${b}/`));
       if (!base) throw new Error(`unexpected request to ${url}`);
-      hosts.push(new URL(url).host);
       const target = sandbox.baseUrl + url.slice(base.length);
       return sandbox.fetch(input instanceof Request ? new Request(target, input) : target, init);
     });
@@ -226,7 +260,10 @@ describe('rewritten corpus against the sandbox', () => {
         orderlines: [{ sku: sandbox.seed.legacySkus.nonPrint, quantity: 1 }],
       });
       expect(reference).toMatch(/^Order_/);
-      expect(await shop.printStatus(reference)).toEqual((await storedOrder(reference)).status);
+      // The status read stays on V1 (V1's status is a string, V2's an object), on the same environment's host.
+      v1OrderReads.length = 0;
+      expect(await shop.printStatus('ACME1-17')).toBe('shipped');
+      expect(v1OrderReads).toEqual([`https://${host}/v1/orders/ACME1-17`]);
       expect(hosts.length, env).toBeGreaterThan(0);
       expect(new Set(hosts), env).toEqual(new Set([host]));
     }
@@ -277,13 +314,17 @@ describe('rewritten corpus against the sandbox', () => {
     expect(read.orderlines).toMatchObject([
       { productReference: sandbox.seed.products.nonPrint, quantity: 2 },
     ]);
-    // The status read: by Order_ reference and by the V1 partner reference (the look-up the V1 code did not need).
-    expect(await shop.printStatus(reference)).toEqual(read.status);
-    expect(await shop.printStatus('web-1001')).toEqual(read.status);
+    // The status read stays on V1 (V1's status is a string, V2's an object): it answers what V1 answers.
+    v1OrderReads.length = 0;
+    expect(await shop.printStatus('ACME1-1001')).toBe('shipped');
+    expect(v1OrderReads).toEqual(['https://api.partner-print.example/v1/orders/ACME1-1001']);
   });
 
   it('ky client: the same, and an unknown SKU fails before anything is posted', async () => {
-    const shop = await import('./code-corpus/ky-client/expected/print.ts');
+    // By path: its status read, left on V1, keeps importing ky (the partner's dependency, stubbed above).
+    const shop = (await import(corpusPath('ky-client/expected/print.ts'))) as {
+      orderNow(reference: string, sku: string): Promise<string>;
+    };
     const ref = await shop.orderNow('ky-7', sandbox.seed.legacySkus.nonPrint);
     expect(await shop.orderNow('ky-7', sandbox.seed.legacySkus.nonPrint)).toBe(ref);
     expect((await ordersWith('ky-7')).length).toBe(1);
@@ -291,7 +332,7 @@ describe('rewritten corpus against the sandbox', () => {
     expect(await ordersWith('ky-8')).toEqual([]);
   });
 
-  it('class client (axios): the order exists once, its status read; the marked V1 call is left on V1', async () => {
+  it('class client (axios): the order exists once; its status read and the marked V1 call are left on V1', async () => {
     const { PartnerPrintClient } = await classClient();
     const lines = [{ sku: sandbox.seed.legacySkus.nonPrint, quantity: 3 }];
     const reference = await new PartnerPrintClient('ACME', 'v1-key').createOrder('class-9', lines);
@@ -308,7 +349,9 @@ describe('rewritten corpus against the sandbox', () => {
       { productReference: sandbox.seed.products.nonPrint, quantity: 3 },
     ]);
     const client = new again.PartnerPrintClient('ACME', 'v1-key');
-    expect(await client.orderStatus('class-9')).toEqual(stored[0]?.status);
+    axiosCalls.length = 0;
+    expect(await client.orderStatus('ACME1-9')).toBe('shipped');
+    expect(axiosCalls).toEqual([{ baseURL: 'https://api.partner-print.example/v1', url: '/orders/ACME1-9' }]);
     axiosCalls.length = 0;
     await client.cancel(reference);
     expect(axiosCalls).toEqual([
@@ -316,7 +359,7 @@ describe('rewritten corpus against the sandbox', () => {
     ]);
   });
 
-  it('Express callback: the rewritten route reads order_reference_v2 of a delivered legacy callback', async () => {
+  it('Express callback: the route, whose order read stays on V1 (it keeps the status), reads order_reference of a delivered legacy callback and stores what V1 answers', async () => {
     const { reference, url } = await shippedWithCallback(
       'web-3003',
       'https://shop.example/partner-print/order-updated',
@@ -327,12 +370,15 @@ describe('rewritten corpus against the sandbox', () => {
     let sent: number | undefined;
     await route?.({ query: Object.fromEntries(url.searchParams) }, { sendStatus: (n: number) => (sent = n) });
     expect(sent).toBe(204);
-    const order = await storedOrder(reference);
     expect(url.searchParams.get('custom_reference')).toBe('web-3003');
-    expect(server.statuses.get('web-3003')).toEqual(order.status);
+    expect(server.statuses.get('web-3003')).toBe('shipped');
+    expect(v1OrderReads).toEqual([
+      `https://api.partner-print.example/v1/orders/${url.searchParams.get('order_reference')}`,
+    ]);
+    expect((await ordersWith('web-3003')).map((o) => o.reference)).toEqual([reference]);
   });
 
-  it('Workers callback: the rewritten handler reads order_reference_v2 of a delivered legacy callback', async () => {
+  it('Workers callback: the handler, whose order read stays on V1 (it keeps the status), answers a delivered legacy callback with what V1 answers', async () => {
     const { reference, url } = await shippedWithCallback(
       'web-2002',
       'https://shop.example/partner-print/callback',
@@ -341,11 +387,11 @@ describe('rewritten corpus against the sandbox', () => {
     const res = await worker.fetch(new Request(url), { PP_PARTNER_CODE: '', PP_API_KEY: '' });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { reference: string; status: unknown };
-    const order = await storedOrder(reference);
-    expect(body).toEqual({ reference, status: order.status });
+    expect(body).toEqual({ reference: url.searchParams.get('order_reference'), status: 'shipped' });
+    expect((await ordersWith('web-2002')).map((o) => o.reference)).toEqual([reference]);
   });
 
-  it('Next.js route: the rewritten GET answers a delivered legacy callback with the V2 order status, twice, creating nothing', async () => {
+  it('Next.js route: the GET, whose order read stays on V1 (it keeps the status), answers a delivered legacy callback with the V1 status, twice, creating nothing', async () => {
     const { reference, url } = await shippedWithCallback(
       'next-4004',
       'https://shop.example/api/partner-print/callback',
@@ -353,11 +399,10 @@ describe('rewritten corpus against the sandbox', () => {
     const { GET } = (await import(corpusPath('nextjs-route/expected/route.ts'))) as {
       GET: (req: { nextUrl: URL }) => Promise<Response>;
     };
-    const order = await storedOrder(reference);
     for (let run = 0; run < 2; run++) {
       const res = await GET({ nextUrl: url });
       expect(res.status).toBe(200);
-      expect(await res.json()).toEqual({ status: order.status });
+      expect(await res.json()).toEqual({ status: 'shipped' });
     }
     expect((await ordersWith('next-4004')).map((o) => o.reference)).toEqual([reference]);
     // The V1 route's 400 for a callback without the reference is kept.
@@ -367,7 +412,7 @@ describe('rewritten corpus against the sandbox', () => {
     expect(bad.status).toBe(400);
   });
 
-  it('Fastify route: the rewritten handler answers a delivered legacy callback (204) and logs the V2 status, twice, creating nothing', async () => {
+  it('Fastify route: the handler, whose order read stays on V1 (it logs the status), answers a delivered legacy callback (204) and logs the V1 status, twice, creating nothing', async () => {
     const { reference, url } = await shippedWithCallback(
       'fastify-5005',
       'https://shop.example/callbacks/partner-print',
@@ -388,7 +433,6 @@ describe('rewritten corpus against the sandbox', () => {
     } as never);
     const handler = handlers.get(url.pathname);
     expect(handler).toBeDefined();
-    const order = await storedOrder(reference);
     for (let run = 0; run < 2; run++) {
       let code: number | undefined;
       const reply = {
@@ -401,8 +445,8 @@ describe('rewritten corpus against the sandbox', () => {
       expect(code).toBe(204);
     }
     expect(logged).toEqual([
-      { custom_reference: 'fastify-5005', status: order.status },
-      { custom_reference: 'fastify-5005', status: order.status },
+      { custom_reference: 'fastify-5005', status: 'shipped' },
+      { custom_reference: 'fastify-5005', status: 'shipped' },
     ]);
     expect((await ordersWith('fastify-5005')).map((o) => o.reference)).toEqual([reference]);
   });

@@ -24,18 +24,20 @@ const todoAbove = (output: string, line: string | undefined) => {
 
 describe('a V1 base URL read at run time', () => {
   it.each(['||', '??'])(
-    '`process.env.X %s <V1 URL>` keeps the variable, its fallback turned to V2, and one TODO naming it',
+    '`process.env.X %s <V1 URL>` keeps the variable and its V1 value, the client turning its /v1 to /v2, and one TODO naming it',
     (op) => {
       const r = rewrite(
         `const BASE_URL = process.env.PP_URL ${op} '${V1}';\n${HEADERS}${getOrder('BASE_URL')}`,
       );
       const client = clientLine(r.output);
-      expect(client).toContain(`baseUrl: process.env.PP_URL ${op} '${V2}' });`);
+      expect(client).toContain(
+        `baseUrl: (process.env.PP_URL ${op} '${V1}').replace(/\\/v1\\/*$/, '/v2') });`,
+      );
       const todo = todoAbove(r.output, client);
       expect(todo).toContain(TODO_TAG);
       expect(todo).toContain('process.env.PP_URL');
+      expect(todo).toContain('keep the V1 base URL (ending in /v1)');
       expect(todo).toContain('ending in /v2');
-      expect(todo).toContain('V1CredentialsError');
       expect(todos(r.output)).toBe(1);
       expect(r.findings.map((f) => [f.kind, f.what])).toEqual([
         ['todo', 'V1 base URL read from process.env.PP_URL'],
@@ -49,11 +51,48 @@ describe('a V1 base URL read at run time', () => {
     const axios = rewrite(
       `import axios from 'axios';\nconst api = axios.create({ baseURL: process.env.PP_URL ?? '${V1}', headers: { 'X-Partner-Code': 'A' } });\nexport async function get(ref: string) {\n  return (await api.get(\`/orders/\${ref}\`)).data.reference;\n}\n`,
     );
-    expect(clientLine(axios.output)).toContain(`baseUrl: process.env.PP_URL ?? '${V2}' });`);
+    expect(clientLine(axios.output)).toContain(
+      `baseUrl: (process.env.PP_URL ?? '${V1}').replace(/\\/v1\\/*$/, '/v2') });`,
+    );
     const wrapper = rewrite(
       `const BASE = process.env.PP_URL || '${V1}';\n${HEADERS}async function request(path: string, init: RequestInit = {}) {\n  const res = await fetch(BASE + path, { ...init, headers: HEADERS });\n  return res.json();\n}\nexport async function getOrder(ref: string) {\n  const order = await request('/orders/' + ref);\n  return order.reference;\n}\n`,
     );
-    expect(wrapper.output).toContain(`baseUrl: process.env.PP_URL || '${V2}' });`);
+    expect(wrapper.output).toContain(
+      `baseUrl: (process.env.PP_URL || '${V1}').replace(/\\/v1\\/*$/, '/v2') });`,
+    );
+  });
+
+  it('a file that keeps a V1 call on the variable runs with one value of it: the V2 client derives its base URL from the V1 one', () => {
+    const left = `export async function tracking(ref: string) {\n  const res = await fetch(BASE_URL + '/orders/' + ref, { headers: HEADERS });\n  return (await res.json()).tracking_code;\n}\n`;
+    const r = rewrite(
+      `const BASE_URL = process.env.PP_URL || '${V1}';\n${HEADERS}${getOrder('BASE_URL')}${left}`,
+    );
+    expect(r.findings.map((f) => [f.kind, f.what])).toEqual([
+      ['todo', 'V1 base URL read from process.env.PP_URL'],
+      ['todo', 'V1 base URL'],
+      ['todo', 'V1 credential header'],
+      ['rewritten', 'GET /orders/… (fetch)'],
+      ['todo', 'GET /orders/… (fetch)'],
+    ]);
+    // What the client and the call left on V1 go to, for each value the variable may hold.
+    const base = /baseUrl: (.*) \}\);$/.exec(clientLine(r.output) ?? '')?.[1] ?? '';
+    const v1Base = /^const BASE_URL = (.*);$/m.exec(r.output)?.[1] ?? '';
+    const at = (code: string, PP_URL: string | undefined) =>
+      new Function('process', `return ${code};`)({ env: { PP_URL } }) as string;
+    for (const [value, v2, v1] of [
+      [undefined, V2, V1],
+      ['', V2, V1],
+      [TEST_V1, TEST_V2, TEST_V1],
+      [`${TEST_V1}/`, TEST_V2, `${TEST_V1}/`],
+      // Set to V2's already: the client takes it as it is (the V1 call would not work there; the TODO says so).
+      [TEST_V2, TEST_V2, TEST_V2],
+    ] as const) {
+      expect(at(base, value), String(value)).toBe(v2);
+      expect(at(v1Base, value), String(value)).toBe(v1);
+    }
+    // The V1 literal in the client's base URL is the client's, not V1 left over: one TODO above the client.
+    expect(todoAbove(r.output, clientLine(r.output))).toContain('derived from process.env.PP_URL');
+    expect(todos(r.output)).toBe(4);
   });
 
   it('a run-time host (https://<host>/v1) is kept; only /v1 becomes /v2, with no TODO', () => {

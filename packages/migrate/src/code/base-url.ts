@@ -3,9 +3,13 @@ import { type Bindings, evalString, isEnv, type Piece, v1Split } from './values.
 
 /** The V2 client's base URL, made of what a V1 call's base URL is made of. */
 export interface V2Base {
-  /** Its expression, as code: the V1 one with `/v1` turned to `/v2`, its run-time parts kept. */
+  /**
+   * Its expression, as code: the V1 one with `/v1` turned to `/v2`, its run-time parts kept; a variable that holds
+   * the whole V1 base URL keeps it (V1 calls left in the file read it), its value's `/v1` turned to `/v2` where the
+   * client reads it.
+   */
   code: string;
-  /** The environment variables that held the whole V1 base URL (`process.env.PP_URL`): they must hold V2's now. */
+  /** The environment variables that held the whole V1 base URL (`process.env.PP_URL`): the client derives V2's from them. */
   envs: string[];
   /** Where the first of them is read (the report's position). */
   at?: N;
@@ -59,13 +63,16 @@ export function v2BaseUrl(pieces: Piece[], b: Bindings, links: Map<N, Link>): V2
         return `its base URL is built from ${env}, which is not known where the V2 client is created`;
       segments.push({ code });
     } else if (end === at && start <= at - 3) {
-      // The whole V1 base URL (or what ends it) is in the variable: V2's must be now.
+      // The whole V1 base URL (or what ends it) is in the variable, which V1 code left in the file may still
+      // read: it keeps the V1 base URL, and the V2 client takes it with its `/v1` turned to `/v2`.
+      const whole = reads.whole.length;
       const code = v2Fallback(runtime, b, reads);
       if (!code)
         return runtime.type === 'ConditionalExpression'
           ? 'its base URL is chosen by a condition that is not known where the V2 client is created'
           : `its base URL is read from ${env} with a fallback this tool cannot turn to V2`;
-      segments.push({ code });
+      const v1 = reads.whole.length > whole ? asCode(runtime, b, reads) : undefined;
+      segments.push({ code: v1 ? `(${v1}).replace(${V1_END}, '/v2')` : code });
     } else return `its URL is read from ${env} with more than the V1 base URL in it (its path)`;
     i = j;
   }
@@ -191,6 +198,12 @@ function codeOfSegments(segments: Array<{ text: string } | { code: string }>): s
   const quasi = (t: string) => t.replace(/[\\`]|\$\{/g, (m) => `\\${m}`);
   return `\`${merged.map((s) => ('text' in s ? quasi(s.text) : `\${${s.code}}`)).join('')}\``;
 }
+
+/**
+ * The `/v1` that ends a V1 base URL (a trailing slash too, as the client reads one): the reference puts V2 at
+ * `/v2` on the same hosts. A URL already on `/v2` is left as it is.
+ */
+const V1_END = String.raw`/\/v1\/*$/`;
 
 const isEnvFallback = (n: N, b: Bindings) =>
   n.type === 'LogicalExpression' &&

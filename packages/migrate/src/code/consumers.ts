@@ -175,9 +175,10 @@ export type OrderAnswer = 'read' | 'create';
 /**
  * Reads of the V1 order answer become reads of the V2 order. The reference documents `reference`, `status` (an
  * object) and the shipment references of a read order, and only `reference` of a created one: `reference` (V1
- * `order_reference`) is proven; a read order's `status` is renamed to itself and marked (its values changed). Any
- * other use — a field the V2 answer does not document, the answer used whole (returned, passed on, spread, a
- * `...rest`) or read by a computed name — would read undefined or V1 fields of the V2 order: the mapper throws
+ * `order_reference`) is proven. Any other use — a read order's `status` (V1's a string, V2's an object whose
+ * fields are not shown: no use of it carries over), a field the V2 answer does not document, the answer used whole
+ * (returned, passed on, spread, a `...rest`) or read by a computed name — would read undefined, an object or V1
+ * fields of the V2 order: the mapper throws
  * `LeftOnV1` before it changes anything, and the call stays on V1, marked with what V2 has instead.
  */
 export const orderReads =
@@ -245,7 +246,7 @@ function orderField(field: string, answer: OrderAnswer): { v2: string; reason?: 
   if (field === 'reference') return { v2: field };
   const renamed = RESPONSE_RENAMES[field];
   if (renamed) return { v2: renamed };
-  if (field === 'status' && answer === 'read') return { v2: field, reason: STATUS_NOTE };
+  if (field === 'status' && answer === 'read') throw new LeftOnV1(`${STATUS_NOTE} ${byHand(answer)}`);
   const v2 = KNOWN_FIELDS.has(field) ? v2FieldName(field) : undefined;
   const named = v2 && v2 !== field ? `\`${field}\` (V2: \`${v2}\`)` : `\`${field}\``;
   throw new LeftOnV1(
@@ -272,7 +273,7 @@ const WHOLE_NOTE = `it uses the V1 order answer as a whole (returned, passed on,
 const COMPUTED_NOTE = `it reads a field of the V1 order answer by a computed name: ${WHOLE_FIELDS}`;
 
 const STATUS_NOTE =
-  "reads `status`: in V2 an order's status is an object whose fields the reference does not show; V1 status values do not carry over.";
+  "it reads `status` of the V1 order answer, a string such as 'shipped'; in V2 an order's status is an object whose fields the reference does not show, so a comparison, a switch, a string method or whatever it is passed to would get an object.";
 
 /**
  * A replaced expression that initialises a variable: the variable holds the V2 value now, and its uses are

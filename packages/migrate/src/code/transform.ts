@@ -440,7 +440,8 @@ function markLeftovers(ctx: Context, wrappers: Map<string, Wrapper>, bases: Set<
       );
   for (const n of nodes) {
     const url = isString(n) ? n.value : n.type === 'TemplateElement' ? (n.value.cooked ?? '') : undefined;
-    if (url !== undefined && ours(url))
+    // The V2 client's own base URL, derived from a V1 one (its TODO says so): not V1 left over.
+    if (url !== undefined && ours(url) && !inClient(n, links, ctx.names.client))
       ctx.todo(
         n,
         'V1 base URL',
@@ -457,6 +458,14 @@ function markLeftovers(ctx: Context, wrappers: Map<string, Wrapper>, bases: Set<
         true,
       );
   }
+}
+
+/** Whether the node is part of the declaration of the file's V2 client. */
+function inClient(n: N, links: Map<N, Link>, client: string): boolean {
+  for (let cur = links.get(n)?.parent; cur; cur = links.get(cur)?.parent)
+    if (cur.type === 'VariableDeclarator' && isIdent(cur.id, client))
+      return cur.init?.type === 'CallExpression' && isIdent(cur.init.callee, 'createClient');
+  return false;
 }
 
 const isCredentialKey = (n: N) =>
@@ -625,8 +634,8 @@ function rewrite(text: string, file: string, options: CodeOptions): TransformRes
 }
 
 /**
- * What the V2 client reads differently from the V1 code, said once above it (and in the report): a base URL read
- * from an environment variable (which must hold V2's base URL now, which this tool cannot see or change), and a
+ * What the V2 client reads differently from the V1 code, said once above it (and in the report): a base URL derived
+ * from an environment variable that held the V1 one (what it may hold, which this tool cannot see), and a
  * V1 key that was passed in at run time (the client reads one key, when the module loads).
  */
 function markClient(ctx: Context, client: N, keyExpression: string, seen: Set<N>): void {
@@ -634,7 +643,7 @@ function markClient(ctx: Context, client: N, keyExpression: string, seen: Set<N>
   const envs = ctx.base!.envs;
   if (envs.length) {
     const it = envs.join(' and ');
-    const reason = `the V2 base URL is read from ${it}, as the V1 one was: where it is set, it must now hold the V2 base URL (ending in /v2) of the same environment (production or test); with a /v1 URL left in it, createClient throws V1CredentialsError.`;
+    const reason = `the V2 base URL is derived from ${it}, as the V1 one was read from it: keep the V1 base URL (ending in /v1) of the environment (production or test) there while V1 calls of this file read it; the V2 client takes it with /v1 turned to /v2 (the same host), and a V2 base URL (ending in /v2) there as it is; any other value makes createClient throw.`;
     reasons.push(reason);
     ctx.findings.push({
       ...position(ctx.file, ctx.base!.at),

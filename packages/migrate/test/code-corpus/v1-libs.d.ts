@@ -7,7 +7,12 @@ declare module 'axios' {
   export default axios;
 }
 declare module 'got' {
-  const got: any;
+  // Typed as far as the calls left on V1 use it (`.json<T>()` takes a type argument).
+  interface GotInstance {
+    get(url: string): { json<T = unknown>(): Promise<T> };
+    post(url: string, options?: unknown): { json<T = unknown>(): Promise<T> };
+  }
+  const got: { extend(options: unknown): GotInstance };
   export default got;
 }
 declare module 'ky' {

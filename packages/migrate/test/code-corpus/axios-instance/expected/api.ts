@@ -22,14 +22,14 @@ export async function submitOrder(cart: { id: string; sku: string; qty: number }
 }
 
 export async function fetchOrder(reference: string) {
-  const response = (await partnerPrint2.get('/orders/{orderReference}', { params: { path: { orderReference: await partnerPrintV1.orderReference(reference) } } })).order;
-  // TODO(partner-print v2): reads `status`: in V2 an order's status is an object whose fields the reference does not show; V1 status values do not carry over. — https://partner-print.github.io/sdk/#/guide-migrating-from-v1
-  return { reference: response.reference as string, status: response.status };
+  // TODO(partner-print v2): V1 call left as it is: it reads `status` of the V1 order answer, a string such as 'shipped'; in V2 an order's status is an object whose fields the reference does not show, so a comparison, a switch, a string method or whatever it is passed to would get an object. V2 answers GET /orders/{orderReference} with { order }: reference for order_reference, status as an object (its fields not shown), and shipment references; move this code to those by hand. — https://partner-print.github.io/sdk/#/guide-migrating-from-v1
+  const response = await partnerPrint.get(`/orders/${reference}`);
+  return { reference: response.data.reference as string, status: response.data.status };
 }
 
 export async function findByPartnerReference(partnerReference: string) {
-  const order = (await partnerPrint2.get('/orders/{orderReference}', { params: { path: { orderReference: await partnerPrintV1.orderReference(partnerReference) } } })).order;
-  // TODO(partner-print v2): reads `status`: in V2 an order's status is an object whose fields the reference does not show; V1 status values do not carry over. — https://partner-print.github.io/sdk/#/guide-migrating-from-v1
+  // TODO(partner-print v2): V1 call left as it is: it reads `status` of the V1 order answer, a string such as 'shipped'; in V2 an order's status is an object whose fields the reference does not show, so a comparison, a switch, a string method or whatever it is passed to would get an object. V2 answers GET /orders/{orderReference} with { order }: reference for order_reference, status as an object (its fields not shown), and shipment references; move this code to those by hand. — https://partner-print.github.io/sdk/#/guide-migrating-from-v1
+  const { data: order } = await partnerPrint.get(`/orders?partner_reference=${encodeURIComponent(partnerReference)}`);
   return order.status;
 }
 

@@ -6,8 +6,8 @@ const { createV1Adapter } = require('@partner-print/migrate');
 
 // TODO(partner-print v2): the V1 base URL is still used by code this tool did not rewrite. — https://partner-print.github.io/sdk/#/guide-migrating-from-v1
 const BASE_URL = process.env.PP_URL || 'https://api.partner-print.example/v1';
-// TODO(partner-print v2): the V2 base URL is read from process.env.PP_URL, as the V1 one was: where it is set, it must now hold the V2 base URL (ending in /v2) of the same environment (production or test); with a /v1 URL left in it, createClient throws V1CredentialsError. — https://partner-print.github.io/sdk/#/guide-migrating-from-v1
-const partnerPrint = createClient({ secretKey: process.env.PARTNER_PRINT_SECRET_KEY ?? '', baseUrl: process.env.PP_URL || 'https://api.partner-print.example/v2' });
+// TODO(partner-print v2): the V2 base URL is derived from process.env.PP_URL, as the V1 one was read from it: keep the V1 base URL (ending in /v1) of the environment (production or test) there while V1 calls of this file read it; the V2 client takes it with /v1 turned to /v2 (the same host), and a V2 base URL (ending in /v2) there as it is; any other value makes createClient throw. — https://partner-print.github.io/sdk/#/guide-migrating-from-v1
+const partnerPrint = createClient({ secretKey: process.env.PARTNER_PRINT_SECRET_KEY ?? '', baseUrl: (process.env.PP_URL || 'https://api.partner-print.example/v1').replace(/\/v1\/*$/, '/v2') });
 const partnerPrintV1 = createV1Adapter(partnerPrint, { stores: { 'ACME1': 'Store_tGE0NHjohySteoIVhpOEDzxjkU' } });
 // TODO(partner-print v2): a V1 credential header is still sent; V2 takes one secret key (X-Service-Secret-Key), which the V2 client sends. — https://partner-print.github.io/sdk/#/guide-migrating-from-v1
 const HEADERS = {
@@ -24,7 +24,7 @@ async function createOrder(order) {
 
 /** @param {string} ref */
 async function getOrder(ref) {
-  // TODO(partner-print v2): V1 call left as it is: it reads `tracking_code` of the V1 order answer, which a V2 order read does not document (tracking is on GET /shipments/{shipmentReference}). V2 answers GET /orders/{orderReference} with { order }: reference for order_reference, status as an object (its fields not shown), and shipment references; move this code to those by hand. — https://partner-print.github.io/sdk/#/guide-migrating-from-v1
+  // TODO(partner-print v2): V1 call left as it is: it reads `status` of the V1 order answer, a string such as 'shipped'; in V2 an order's status is an object whose fields the reference does not show, so a comparison, a switch, a string method or whatever it is passed to would get an object. V2 answers GET /orders/{orderReference} with { order }: reference for order_reference, status as an object (its fields not shown), and shipment references; move this code to those by hand. — https://partner-print.github.io/sdk/#/guide-migrating-from-v1
   const data = await (await fetch(BASE_URL + '/orders/' + ref, { headers: HEADERS })).json();
   return { status: data.status, tracking: data.tracking_code };
 }

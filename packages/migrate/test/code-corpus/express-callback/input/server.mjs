@@ -1,7 +1,7 @@
 import express from 'express';
 
 const V1 = 'https://api.partner-print.example/v1';
-const auth = { 'X-Partner-Code': process.env.PP_PARTNER_CODE, 'X-Api-Key': process.env.PP_API_KEY };
+const auth = { 'X-Partner-Code': process.env.PP_PARTNER_CODE ?? '', 'X-Api-Key': process.env.PP_API_KEY ?? '' };
 
 export const statuses = new Map();
 
