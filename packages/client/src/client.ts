@@ -24,9 +24,12 @@ import {
   handoff,
   isRepeatable,
   type Limiter,
+  notJson,
   type RetryOptions,
+  readDone,
   type Stack,
   spentOf,
+  unread,
 } from './transport.ts';
 import type {
   ClientInit,
@@ -162,33 +165,50 @@ export function createCore<RateLimit>(
   const failed = (method: string, init: object | undefined, error: unknown): never => {
     throw redactSecret(maybeAmbiguous(method, init, error), secretKey);
   };
-  // A GET's failure needs nothing of its call (a GET is never ambiguous): one handler for every GET.
-  const getFailed = (error: unknown) => failed('GET', undefined, error);
   // Both forms (`whole`: with the response) in one `then`, not an async function: its frame and its await
-  // cost a promise and ~250 bytes per call. `send` rejects rather than throws.
-  const request = (method: 'GET' | 'POST', template: string, init: object | undefined, whole: boolean) =>
-    send(method, template, init).then(
-      (result) => {
-        // A 2xx result is openapi-fetch's `{ data, response }` as it is.
-        if (result.response.ok) return whole ? result : result.data;
-        let error: unknown;
-        try {
-          const ctx = {
-            ...context(method, template, init),
-            now: clock.now(),
-            parseRateLimit: deps.parseRateLimit,
-          };
-          error = Object.assign(
-            errorFromResponse(result.response, result.error, ctx),
-            spentOf(result.response),
-          );
-        } catch (e) {
-          error = e;
+  // cost a promise and ~250 bytes per call. `send` rejects rather than throws. One function takes the result
+  // and the failure (never openapi-fetch's `{ response }`): the failure may need the call, to read it again.
+  const request = (method: 'GET' | 'POST', template: string, init: object | undefined, whole: boolean) => {
+    // The stack's record of this call, when it is entered within `send` (see `unread`).
+    handoff.call = null;
+    const sent = send(method, template, init);
+    const call = handoff.call;
+    handoff.call = handoff.resume = undefined;
+    const settled = (outcome: unknown): unknown => {
+      if (!isResult(outcome)) {
+        // A 2xx whose body was cut off goes on as a failed attempt of the call (its budget, its span).
+        const read = unread(call, outcome);
+        if (read && !(outcome instanceof SyntaxError)) {
+          handoff.resume = read;
+          handoff.error = outcome;
+          return request(method, template, init, whole);
         }
+        const error = read ? notJson(read, outcome as Error, context(method, template, init)) : outcome;
+        readDone(call, error);
         return failed(method, init, error);
-      },
-      method === 'GET' ? getFailed : (error: unknown) => failed(method, init, error),
-    );
+      }
+      const result = outcome;
+      readDone(call);
+      // A 2xx result is openapi-fetch's `{ data, response }` as it is.
+      if (result.response.ok) return whole ? result : result.data;
+      let error: unknown;
+      try {
+        const ctx = {
+          ...context(method, template, init),
+          now: clock.now(),
+          parseRateLimit: deps.parseRateLimit,
+        };
+        error = Object.assign(
+          errorFromResponse(result.response, result.error, ctx),
+          spentOf(result.response),
+        );
+      } catch (e) {
+        error = e;
+      }
+      return failed(method, init, error);
+    };
+    return sent.then(settled, settled);
+  };
   const core: Core = {
     call: (method, template, init) => request(method, template, init, false),
     callWhole: (method, template, init) => request(method, template, init, true) as Promise<Whole>,
@@ -250,12 +270,20 @@ const contentTypeOf = (init: object | undefined): string | undefined => {
   return typeof type === 'string' ? type : undefined;
 };
 
-/** A non-repeatable POST that failed without a clear answer may have taken effect. */
+/** openapi-fetch's result of a call, as opposed to what a call failed with. */
+const isResult = (outcome: unknown): outcome is Result =>
+  outcome instanceof Object && !(outcome instanceof Error) && 'response' in outcome;
+
+/**
+ * A non-repeatable POST that failed without a clear answer may have taken effect: no answer, a 5xx, or a 2xx
+ * whose body could not be read (cut off, or not JSON: the reference it held is lost).
+ */
 function maybeAmbiguous(method: string, init: object | undefined, error: unknown): unknown {
   const unclear =
     error instanceof NetworkError ||
     error instanceof TimeoutError ||
-    (error instanceof PartnerPrintError && (error.status ?? 0) >= 500);
+    (error instanceof PartnerPrintError &&
+      ((error.status ?? 0) >= 500 || error.code === 'unexpected_response'));
   return method === 'POST' && unclear && !isRepeatable(method, contentTypeOf(init))
     ? ambiguous(error)
     : error;

@@ -81,7 +81,48 @@ export type Stack = (request: Request, settings?: CallSettings) => Promise<Respo
  * builds and sends the Request synchronously (no middleware): a stack entered later (after a middleware's
  * await) finds it false and watches the signal, as before.
  */
-export const handoff = { unabortable: false, ownAgent: false };
+export const handoff: {
+  unabortable: boolean;
+  ownAgent: boolean;
+  /**
+   * `null` from the client while it sends a call whose answer it reads (`get`, `post`): the stack, entered
+   * within the send, puts the call's record here, for {@link unread}. Undefined otherwise.
+   */
+  call?: unknown;
+  /** A record and its error from {@link unread}: the stack entered next continues that call's retries. */
+  resume?: unknown;
+  error?: unknown;
+} = { unabortable: false, ownAgent: false };
+
+/**
+ * The record of a call (`handoff.call`) when openapi-fetch, reading the body of the 2xx that call handed it,
+ * rejected with `error` (a body cut off, or not JSON); else undefined (an error of the SDK's own, or thrown
+ * where that body was not read, e.g. by a partner's middleware: it passes on unchanged).
+ */
+export const unread = (record: unknown, error: unknown): Read | undefined => {
+  const c = record as Call | undefined;
+  return c?.answer?.bodyUsed && !(error instanceof PartnerPrintError) ? (c as Read) : undefined;
+};
+
+/** What {@link unread} finds: the call whose 2xx `answer` openapi-fetch could not read, and what it spent. */
+export interface Read {
+  answer: Response;
+  spent: Spent;
+}
+
+/** The call `read`'s 2xx, whose body openapi-fetch could not parse (`error`): its `unexpected_response`. */
+export const notJson = ({ answer, spent }: Read, error: Error, ctx: CallContext): PartnerPrintError =>
+  Object.assign(
+    new PartnerPrintError(
+      `${describeCall(ctx)}: the ${answer.status} answer is not JSON (${error.message})`,
+      { ...ctx, code: 'unexpected_response', status: answer.status },
+    ),
+    spent,
+  );
+
+/** The call `record` is over: its span, held open while its body was read, ends (with `error`, if any). */
+export const readDone = (record: unknown, error?: unknown): void =>
+  (record as Call | undefined)?.t?.read(error);
 
 const IDEMPOTENT = /^(GET|HEAD|OPTIONS|PUT|DELETE)$/;
 
@@ -196,14 +237,8 @@ export function createStack(o: StackOptions): Stack {
   // Only a queue the client sends through (not its own deadline) stands between a first attempt and its judge.
   const attempts = retrying(o, send, context, emit, deadlines, !!limiter && !limiter.own);
   // Everything but a plain 2xx goes through `settle`: redirects, error responses, failures. A 2xx costs one await.
-  const settle = async (
-    request: Request,
-    first: Response,
-    settings: CallSettings,
-    spent: Spent,
-    t: CallTelemetry | undefined,
-    unabortable: boolean,
-  ): Promise<Response> => {
+  const settle = async (c: Call, first: Response): Promise<Response> => {
+    const { request, settings, spent, t, unabortable } = c;
     let current = request;
     let response = first;
     for (let hops = 0; isRedirect(response); hops++) {
@@ -213,7 +248,10 @@ export function createStack(o: StackOptions): Stack {
       current = next;
       response = await attempts(current, settings, spent, t, unabortable);
     }
-    if (response.ok) return response;
+    if (response.ok) {
+      c.answer = response;
+      return response;
+    }
     const redacted = await redactResponse(response, secret);
     spentBy.set(redacted, spent);
     return redacted;
@@ -231,22 +269,26 @@ export function createStack(o: StackOptions): Stack {
   };
   // What a call does with its final answer or failure, in the same `then` that received it.
   const after: After = {
-    answer: (c, response) =>
-      response.ok
-        ? response
-        : settle(c.request, response, c.settings, c.spent, c.t, c.unabortable).catch((error: unknown) =>
-            fail(c.request, error, c.spent),
-          ),
+    // A 2xx is kept on its record (no allocation): openapi-fetch reads its body once the stack is done.
+    answer: (c, response) => {
+      if (!response.ok) return settle(c, response).catch((error: unknown) => fail(c.request, error, c.spent));
+      c.answer = response;
+      return response;
+    },
     fail: (c, error) => fail(c.request, error, c.spent),
   };
-  const call = (request: Request, settings: CallSettings, unabortable: boolean, t?: CallTelemetry) =>
-    attempts(request, settings, { attempts: 0, retryDelayMs: 0 }, t, unabortable, after);
   const { telemetry } = o;
   return (request, settings = o) => {
-    const { unabortable } = handoff;
+    const { unabortable, call } = handoff;
+    // A call whose body could not be read (see `unread`) goes on from its record: its budget, its span.
+    const resumed = handoff.resume as Call | undefined;
     handoff.unabortable = false;
-    const t = telemetry?.call(request, context);
-    return t ? t.end(call(request, settings, unabortable, t)) : call(request, settings, unabortable);
+    handoff.resume = undefined;
+    const t = resumed ? resumed.t : telemetry?.call(request, context);
+    const spent = resumed ? resumed.spent : { attempts: 0, retryDelayMs: 0 };
+    const sent = attempts(request, settings, spent, t, unabortable, after, resumed);
+    // The span of a 2xx the client reads is held open until it has (`readDone`).
+    return t ? t.end(sent, call === null) : sent;
   };
 }
 
@@ -263,6 +305,8 @@ interface Call {
   timing: Timing;
   /** What the call does with its outcome; none for a redirect's requests (the call's `after` follows them). */
   after: After | undefined;
+  /** The 2xx handed to openapi-fetch, whose body it reads once the stack is done (see {@link unread}). */
+  answer: Response | undefined;
 }
 
 /** A call's last steps, given the final response (or the failure) of its retry loop. */
@@ -398,6 +442,7 @@ function retrying(
     t: CallTelemetry | undefined,
     unabortable: boolean,
     after?: After,
+    resumed?: Call,
   ): Promise<Response> => {
     const c: Call = {
       request,
@@ -405,11 +450,15 @@ function retrying(
       spent,
       t,
       unabortable,
-      started: clock.now(),
+      started: resumed ? resumed.started : clock.now(),
       operation: emit && context(request).operation,
       timing: NO_TIMING,
       after,
+      answer: undefined,
     };
+    if (after && handoff.call === null) handoff.call = c;
+    // Its last attempt's body failed: the loop takes that failure as the attempt's (no send first).
+    if (resumed) return judge(c, undefined, handoff.error) as Promise<Response>;
     // One budget per call: a redirect's requests count with the ones before it. Judged by its deadline
     // (no `then` of the call's own) unless it goes through a queue.
     let first: Promise<Response>;

@@ -82,6 +82,8 @@ class Call implements CallTelemetry {
   readonly metricAttributes: Attributes = {};
   sends = 0;
   queuedAt: number | undefined;
+  /** A 2xx whose body the client reads: the span ends when it has (see `read`). */
+  held = false;
 
   constructor(
     readonly o: StackTelemetryOptions,
@@ -157,21 +159,30 @@ class Call implements CallTelemetry {
       });
   }
 
-  end(result: Promise<Response>): Promise<Response> {
+  end(result: Promise<Response>, held: boolean): Promise<Response> {
     return result.then(
       (response) => {
         this.leaveQueue();
         if (!response.ok && this.recording) this.fail(String(response.status), undefined);
-        this.span.end();
+        this.held = response.ok && held;
+        if (!this.held) this.span.end();
         return response;
       },
       (error: unknown) => {
         this.leaveQueue();
+        this.held = false;
         if (this.recording) this.fail(redactText(errorCode(error), this.o.secret), error);
         this.span.end();
         throw error;
       },
     );
+  }
+
+  read(error?: unknown): void {
+    if (!this.held) return;
+    this.held = false;
+    if (error !== undefined && this.recording) this.fail(redactText(errorCode(error), this.o.secret), error);
+    this.span.end();
   }
 
   fail(type: string, error: unknown): void {

@@ -9,8 +9,13 @@ export interface CallTelemetry {
   attempt(req: Request): void;
   /** The next attempt waits `delayMs` after `status` or `error`. */
   retry(delayMs: number, status: number | undefined, error: unknown): void;
-  /** Ends the call when `result` settles; returns `result`. */
-  end(result: Promise<Response>): Promise<Response>;
+  /**
+   * Ends the call when `result` settles; returns `result`. `held`: a 2xx leaves it open until {@link read}
+   * (the client reads its body; a failure to read it goes on with the same call).
+   */
+  end(result: Promise<Response>, held: boolean): Promise<Response>;
+  /** The body of a held 2xx was read, or could not be (`error`): the call ends. */
+  read(error?: unknown): void;
 }
 
 export interface StackTelemetry {
