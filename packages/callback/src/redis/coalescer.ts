@@ -1,4 +1,4 @@
-import { PartnerPrintError } from '@partner-print/client';
+import { ConfigurationError, PartnerPrintError } from '@partner-print/client';
 import {
   checkMs,
   type RedisAvailabilityEvent,
@@ -6,7 +6,7 @@ import {
   replyNumber,
   ScriptRunner,
 } from '@partner-print/client/redis';
-import { bindContext, type Clock, systemClock } from '@partner-print/openapi/wire';
+import { bindContext, type Clock, refuseUnknownOptions, systemClock } from '@partner-print/openapi/wire';
 import type { SharedCoalescer, SharedOutcome } from '../shared.ts';
 
 /** Redis stopped or started answering (see the README for what this entry does meanwhile). */
@@ -123,6 +123,13 @@ export class RedisCoalescer implements SharedCoalescer {
   readonly #token = crypto.randomUUID();
 
   constructor(options: RedisCoalescerOptions) {
+    // A misspelt option was ignored (`windowMs` belongs to the handler; `pollMS` kept the default).
+    refuseUnknownOptions(
+      options,
+      ['client', 'prefix', 'pollMs', 'leaseMs', 'commandTimeoutMs', 'retryMs', 'ttlMs', 'onEvent', 'clock'],
+      ConfigurationError,
+      'createRedisCoalescer: ',
+    );
     this.#clock = options.clock ?? systemClock;
     this.#prefix = options.prefix ?? 'pp:cb';
     this.#pollMs = options.pollMs ?? 50;

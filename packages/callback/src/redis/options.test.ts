@@ -29,4 +29,17 @@ describe('createRedisCoalescer options', () => {
     // Given as undefined: the default.
     expect(() => createRedisCoalescer({ client, pollMs: undefined, leaseMs: undefined })).not.toThrow();
   });
+
+  it('refuses an option it does not take, naming only the option (a typo was ignored)', () => {
+    for (const typo of ['pollMS', 'windowMs', 'password'])
+      expect(() => createRedisCoalescer({ client, [typo]: 'sk_live_never_printed' } as never), typo).toThrow(
+        expect.objectContaining({
+          name: 'ConfigurationError',
+          code: 'invalid_option',
+          message: expect.stringMatching(
+            new RegExp(`^createRedisCoalescer: unknown option "${typo}"; options are client, `),
+          ),
+        }),
+      );
+  });
 });

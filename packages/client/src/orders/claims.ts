@@ -1,3 +1,5 @@
+import { refuseUnknownOptions } from '@partner-print/openapi/wire';
+import { ConfigurationError } from '../errors.ts';
 import { checkMs } from '../options.ts';
 
 /**
@@ -41,6 +43,7 @@ export interface OrderClaim {
 export function memoryOrderClaims(options: { rememberMs?: number; now?: () => number } = {}): OrderClaims {
   // Checked as RedisOrderClaims checks it (undefined keeps the default; NaN, a negative number, null or a
   // string is refused): a NaN remembered nothing, so a repeat soon after a created order posted again.
+  refuseUnknownOptions(options, ['rememberMs', 'now'], ConfigurationError, 'memoryOrderClaims: ');
   const { rememberMs = 10 * 60_000, now = Date.now } = options;
   checkMs({ rememberMs }, 0);
   const created = new Map<string, RecordedOrder & { at: number }>();

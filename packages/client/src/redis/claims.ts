@@ -1,5 +1,5 @@
-import { type Clock, overdue, systemClock } from '@partner-print/openapi/wire';
-import { PartnerPrintError } from '../errors.ts';
+import { type Clock, overdue, refuseUnknownOptions, systemClock } from '@partner-print/openapi/wire';
+import { ConfigurationError, PartnerPrintError } from '../errors.ts';
 import { checkMs } from '../options.ts';
 import type { OrderClaim, OrderClaims } from '../orders/claims.ts';
 import { ACQUIRE, RELEASE, RENEW } from './scripts.ts';
@@ -93,7 +93,26 @@ export class RedisOrderClaims implements OrderClaims {
       // An option given as undefined keeps its default.
       ...(Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as typeof options),
     };
-    const { commandTimeoutMs, ttlMs, rememberMs, maxWaitMs } = this.o;
+    // A misspelt option was ignored (`rememberMS` kept the default); an onUnavailable other than 'error' waited.
+    refuseUnknownOptions(
+      options,
+      [
+        'client',
+        'prefix',
+        'ttlMs',
+        'rememberMs',
+        'commandTimeoutMs',
+        'onUnavailable',
+        'maxWaitMs',
+        'clock',
+        'on',
+      ],
+      ConfigurationError,
+      'RedisOrderClaims: ',
+    );
+    const { commandTimeoutMs, ttlMs, rememberMs, maxWaitMs, onUnavailable } = this.o;
+    if (onUnavailable !== 'wait' && onUnavailable !== 'error')
+      throw new ConfigurationError("RedisOrderClaims: onUnavailable must be 'wait' or 'error'");
     checkMs({ commandTimeoutMs, ttlMs }, 1);
     checkMs({ rememberMs, maxWaitMs }, 0);
   }

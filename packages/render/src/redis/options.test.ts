@@ -28,4 +28,18 @@ describe('RedisRenderStore options', () => {
       );
     expect(() => new RedisRenderStore({ client, pollMs: undefined, ttlMs: undefined })).not.toThrow();
   });
+
+  it('refuses an option it does not take, naming only the option (a typo was ignored)', () => {
+    // `leaseMS: 120_000` kept the 30 s lease, so a POST longer than that let a second worker pay again.
+    for (const typo of ['leaseMS', 'lease', 'password'])
+      expect(() => new RedisRenderStore({ client, [typo]: 'sk_live_never_printed' } as never), typo).toThrow(
+        expect.objectContaining({
+          name: 'ConfigurationError',
+          code: 'invalid_option',
+          message: expect.stringMatching(
+            new RegExp(`^RedisRenderStore: unknown option "${typo}"; options are client, `),
+          ),
+        }),
+      );
+  });
 });

@@ -1,10 +1,11 @@
+import { ConfigurationError } from '@partner-print/client';
 import {
   checkMs,
   type RedisAvailabilityEvent,
   type RedisScriptClient,
   ScriptRunner,
 } from '@partner-print/client/redis';
-import { type Clock, systemClock } from '@partner-print/openapi/wire';
+import { type Clock, refuseUnknownOptions, systemClock } from '@partner-print/openapi/wire';
 import { MemoryRenderStore, type RenderLease, type RenderStore } from '../cache.ts';
 
 /** Redis stopped or started answering (see the README for what this entry does meanwhile). */
@@ -76,6 +77,13 @@ export class RedisRenderStore implements RenderStore {
   readonly #missed = new Map<string, { stored: string } | { deleted: string }>();
 
   constructor(options: RedisRenderStoreOptions) {
+    // A misspelt option was ignored (`leaseMS` kept the 30 s lease).
+    refuseUnknownOptions(
+      options,
+      ['client', 'prefix', 'leaseMs', 'pollMs', 'ttlMs', 'commandTimeoutMs', 'retryMs', 'onEvent', 'clock'],
+      ConfigurationError,
+      'RedisRenderStore: ',
+    );
     this.#prefix = options.prefix ?? 'pp:render';
     this.#leaseMs = options.leaseMs ?? 30_000;
     this.#pollMs = options.pollMs ?? 250;
