@@ -4,6 +4,7 @@ import {
   IncompatibleCompositionError,
   MemoryRenderStore,
   NotFoundError,
+  PartnerPrintError,
   plan,
   type RenderProgressEvent,
   renderCacheKey,
@@ -171,6 +172,22 @@ describe('renderMockup edges', () => {
     expect(result.render.status).toBe('completed');
     expect(polls.map((t) => (t - start) / 1000)).toEqual([0, 60, 120, 180, 240]);
     expect(s.count('POST /renders')).toBe(1);
+  });
+
+  it('a 2xx answer without its resource is an SDK error (unexpected_response), not a TypeError', async () => {
+    for (const path of ['/lookup-composition', '/rendertokens', '/renders']) {
+      const s = setup({}, (request) =>
+        new URL(request.url).pathname === `/v2${path}` ? json({}) : undefined,
+      );
+      const { seed, clock } = s.sandbox;
+      const error = await renderMockup(s.client, {
+        ...studioPrint(seed),
+        image: await s.client.uploadImage(pngBytes()),
+        clock,
+      }).catch((e: unknown) => e);
+      expect(error, path).toBeInstanceOf(PartnerPrintError);
+      expect(error, path).toMatchObject({ code: 'unexpected_response' });
+    }
   });
 
   it('renders anew when a stored render reference is unknown to the service', async () => {
