@@ -64,7 +64,8 @@ export function createCoalescer<T>(
     const opened = round.scope.run(() => (wait > 0 ? clock.sleep(wait) : Promise.resolve()));
     const settle = (): void => {
       const following = slot.next;
-      if (following) launch(key, slot, following);
+      // A window that failed (its clock's sleep rejected) left this round as the next one: not run again.
+      if (following && following !== round) launch(key, slot, following);
       else {
         slot.busy = false;
         slots.delete(key);

@@ -1,4 +1,4 @@
-import { TimeoutError } from '@partner-print/client';
+import { PartnerPrintError, TimeoutError } from '@partner-print/client';
 import { describe, expect, it, vi } from 'vitest';
 import { unhandledDuring } from '../../../test-utils/unhandled.ts';
 import { handlerWithoutWindow as createOrderUpdatedHandler } from '../test/no-window.ts';
@@ -198,6 +198,29 @@ describe('createOrderUpdatedHandler', () => {
       ['upstream down', 'fetch'],
       ['database down', 'handle'],
     ]);
+  });
+
+  it('answers 500, never 2xx, when the order API answers without an order (a proxy, a wrong base URL)', async () => {
+    // A 2xx body of `{}` was handed to onOrderUpdated as the order (undefined) and acknowledged with 204: the
+    // service stopped retrying a notification nobody handled. `null` failed with a TypeError.
+    for (const body of [{}, { order: null }, { order: 'x' }, null, [], '']) {
+      const onError = vi.fn();
+      const onOrderUpdated = vi.fn();
+      const client = { get: async () => body } as unknown as OrderFetcher<FakeOrder>;
+      const handler = createOrderUpdatedHandler<FakeOrder>({
+        client,
+        environment: 'test',
+        onError,
+        onOrderUpdated,
+      });
+      const response = await handler(new Request(callbackUrl()));
+      expect(response.status, JSON.stringify(body)).toBe(500);
+      expect(onOrderUpdated).not.toHaveBeenCalled();
+      const [error, { stage }] = onError.mock.calls[0]!;
+      expect(stage).toBe('fetch');
+      expect(error).toBeInstanceOf(PartnerPrintError);
+      expect(error).toMatchObject({ code: 'unexpected_response' });
+    }
   });
 
   it('reports warnings through onWarnings and still handles the notification', async () => {

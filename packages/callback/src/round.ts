@@ -1,4 +1,4 @@
-import { TimeoutError } from '@partner-print/client';
+import { PartnerPrintError, TimeoutError } from '@partner-print/client';
 import type { Clock } from '@partner-print/openapi/wire';
 import type { HandlerStage, OnOrderUpdated, OrderFetcher } from './options.ts';
 import type { OrderUpdatedNotification } from './types.ts';
@@ -29,7 +29,10 @@ async function fetchAndHandle<TOrder>(
       params: { path: { orderReference: notification.orderReferenceV2 } },
       signal,
     });
-    order = data.order;
+    order = data?.order;
+    // A 2xx without an order (a proxy's page, a wrong base URL) must not be acknowledged as handled.
+    if (!order || typeof order !== 'object')
+      throw new PartnerPrintError('The answer holds no order', { code: 'unexpected_response' });
   } catch (error) {
     if (!signal.aborted) options.report(error, 'fetch', notification);
     throw error;

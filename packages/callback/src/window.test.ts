@@ -87,6 +87,34 @@ describe('windowMs', () => {
     expect(fetches).toBeGreaterThanOrEqual(3);
   });
 
+  it('a window whose sleep rejects (a clock stopped at shutdown) answers 500 once, without relaunching the round', async () => {
+    // The round stayed the order's next one: it was launched again at once, for ever, in microtasks (a hung process).
+    let sleeps = 0;
+    const stopped = {
+      now: () => 0,
+      sleep: () => {
+        if (++sleeps > 100) throw new Error('relaunched without end');
+        return Promise.reject(new DOMException('The clock is stopped.', 'AbortError'));
+      },
+    };
+    let fetches = 0;
+    const handler = createOrderUpdatedHandler({
+      client: { get: async () => ({ order: { reference: ORDER } }) },
+      environment: 'test',
+      clock: stopped,
+      windowMs: 10,
+      onOrderUpdated() {
+        fetches++;
+      },
+    });
+    expect((await handler(new Request(url(1)))).status).toBe(500);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(sleeps).toBe(1);
+    expect((await handler(new Request(url(2)))).status).toBe(500);
+    expect(sleeps).toBe(2);
+    expect(fetches).toBe(0);
+  });
+
   it('refuses a window that is not a non-negative number', () => {
     const base = {
       client: { get: async () => ({ order: {} }) },

@@ -1,4 +1,4 @@
-import type { PartnerPrintClient } from '@partner-print/client';
+import { type PartnerPrintClient, PartnerPrintError } from '@partner-print/client';
 import type { Reference } from '@partner-print/openapi/wire';
 import type { ReferenceQuery } from './errors.ts';
 import type { Composition, Perspective, Render, Rendertokens, Scene } from './types.ts';
@@ -45,7 +45,8 @@ export interface RenderApi {
 }
 
 function unwrap<T>(value: T | null | undefined, what: string): T {
-  if (!value || typeof value !== 'object') throw new TypeError(`${what} returned no object`);
+  if (!value || typeof value !== 'object')
+    throw new PartnerPrintError(`${what} returned no object`, { code: 'unexpected_response' });
   return value;
 }
 

@@ -52,19 +52,25 @@ export function complete(
     { clock: ctx.clock, signal: ctx.signal, deadline: ctx.deadline, listener: ctx.listener },
     async (task) => {
       let render: Render;
+      // A loop its callers left (a timeoutMs, an abort) polled this render a moment ago: no sooner than it would have.
+      let waitMs = (state.nextPolls.get(renderReference) ?? 0) - ctx.clock.now();
       for (let attempt = 1; ; attempt++) {
+        if (waitMs > 0) {
+          task.emit({ type: 'waiting', renderReference, waitMs });
+          await task.sleep(waitMs);
+        }
         const polled = await poll(state, renderReference, task.signal);
         render = polled.render;
         task.emit({ type: 'poll', renderReference, status: render.status, attempt });
+        if (render.status !== 'pending') state.nextPolls.delete(renderReference);
         if (render.status === 'completed') break;
         if (render.status === 'failed') throw new RenderFailedError(render);
         // Never sooner than the interval; later when the service asks for it.
-        const waitMs = Math.max(
+        waitMs = Math.max(
           ctx.pollIntervalMs,
           parseRetryAfter(polled.retryAfter, ctx.clock.now(), polled.date) ?? 0,
         );
-        task.emit({ type: 'waiting', renderReference, waitMs });
-        await task.sleep(waitMs);
+        state.nextPolls.set(renderReference, ctx.clock.now() + waitMs);
       }
       task.emit({ type: 'download', renderReference });
       const [media, thumbnail] = await Promise.all([

@@ -26,6 +26,8 @@ export interface ClientState {
   store: MemoryRenderStore;
   acquisitions: SharedTasks<Acquired, RenderProgressEvent>;
   completions: SharedTasks<Completed, RenderProgressEvent>;
+  /** When each unfinished render may be polled next: a loop that starts after an abandoned one waits for it. */
+  nextPolls: Map<string, number>;
 }
 
 const states = new WeakMap<object, ClientState>();
@@ -54,6 +56,7 @@ export function stateOf(client: RenderClient): ClientState {
       acquisitions: new SharedTasks(submitTimeout, false),
       // Polling: stops when nobody waits any more.
       completions: new SharedTasks(pollTimeout, true),
+      nextPolls: new Map(),
     };
     states.set(client, state);
   }

@@ -4,6 +4,7 @@ import {
   IncompatibleCompositionError,
   MemoryRenderStore,
   NotFoundError,
+  PartnerPrintError,
   plan,
   type RenderProgressEvent,
   renderCacheKey,
@@ -146,6 +147,47 @@ describe('renderMockup edges', () => {
       },
     });
     expect(waits).toEqual([60_000, 60_000]);
+  });
+
+  it('a call for a render whose poll loop was abandoned polls no sooner than the interval after the last poll', async () => {
+    // A queue retrying a job bounded by timeoutMs: each call used to poll the same render at once, every 25 s.
+    const s = setup({ renderProcessingMs: 200_000 });
+    const { seed, clock } = s.sandbox;
+    const polls: number[] = [];
+    const client = new Proxy(s.client, {
+      get: (target, name, receiver) =>
+        name === 'get'
+          ? (path: string, init: unknown) => {
+              if (path === '/renders/{renderReference}') polls.push(clock.now());
+              return (target.get as (p: string, i: unknown) => unknown)(path, init);
+            }
+          : Reflect.get(target, name, receiver),
+    });
+    const job = { ...studioPrint(seed), image: await s.client.uploadImage(pngBytes()), clock };
+    const start = clock.now();
+    for (let i = 0; i < 4; i++) {
+      await expect(renderMockup(client, { ...job, timeoutMs: 25_000 })).rejects.toThrow('timeoutMs');
+    }
+    const result = await renderMockup(client, job);
+    expect(result.render.status).toBe('completed');
+    expect(polls.map((t) => (t - start) / 1000)).toEqual([0, 60, 120, 180, 240]);
+    expect(s.count('POST /renders')).toBe(1);
+  });
+
+  it('a 2xx answer without its resource is an SDK error (unexpected_response), not a TypeError', async () => {
+    for (const path of ['/lookup-composition', '/rendertokens', '/renders']) {
+      const s = setup({}, (request) =>
+        new URL(request.url).pathname === `/v2${path}` ? json({}) : undefined,
+      );
+      const { seed, clock } = s.sandbox;
+      const error = await renderMockup(s.client, {
+        ...studioPrint(seed),
+        image: await s.client.uploadImage(pngBytes()),
+        clock,
+      }).catch((e: unknown) => e);
+      expect(error, path).toBeInstanceOf(PartnerPrintError);
+      expect(error, path).toMatchObject({ code: 'unexpected_response' });
+    }
   });
 
   it('renders anew when a stored render reference is unknown to the service', async () => {
