@@ -1,4 +1,4 @@
-import { type Clock, overdue, quietly } from '@partner-print/openapi/wire';
+import { type Clock, overdue, quietly, systemClock } from '@partner-print/openapi/wire';
 import { TimeoutError } from '../errors.ts';
 import { checkMs } from '../options.ts';
 
@@ -23,7 +23,7 @@ export type RedisAvailabilityEvent =
 
 export interface ScriptRunnerOptions {
   clock: Clock;
-  /** A command not answered within this many ms counts as a fault. */
+  /** A command not answered within this many ms (real time, whatever `clock`) counts as a fault. */
   commandTimeoutMs: number;
   /** After a fault, Redis is left alone this long before the next call tries it again. */
   retryMs: number;
@@ -111,7 +111,7 @@ export class ScriptRunner {
   }
 
   async #deadline<T>(promise: Promise<T>): Promise<T> {
-    const { clock, commandTimeoutMs } = this.#options;
+    const { commandTimeoutMs } = this.#options;
     let fail: (error: unknown) => void = () => {};
     const fallen = new Promise<never>((_, reject) => {
       fail = reject;
@@ -121,11 +121,13 @@ export class ScriptRunner {
     promise.catch(() => {});
     try {
       // The deadline is about Redis, not about a busy process: `overdue` does not count a stall of this
-      // process's event loop against Redis, and reads a reply already in before it judges.
+      // process's event loop against Redis, and reads a reply already in before it judges. Real time, whatever
+      // the feature's clock (as RedisOrderClaims' commands): a virtual clock (the sandbox's) leaps ahead while
+      // the process waits for Redis's real reply, and timed every command out.
       return await overdue(
         Promise.race([promise, fallen]),
         commandTimeoutMs,
-        clock,
+        systemClock,
         () => new TimeoutError(`Redis did not answer within ${commandTimeoutMs} ms`, { operation: 'redis' }),
       );
     } finally {
