@@ -111,6 +111,8 @@ function wrapperSite(call: N, w: Wrapper, b: Bindings): CallSite {
 
 interface Context {
   file: string;
+  /** This module's exports whose calls in other modules of the run reach a catch reading the V1 error: where. */
+  elsewhere?: ReadonlyMap<string, string>;
   /** The file's text (what the credentials of a call are written as). */
   source: string;
   ast: Ast;
@@ -200,7 +202,7 @@ function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: 
   const consumer =
     reason || !plan.ok
       ? undefined
-      : (catchProblem(site.node, links) ?? consumerOf(site.node, site.lib, links));
+      : (catchProblem(site.node, links, ctx.elsewhere) ?? consumerOf(site.node, site.lib, links));
   if (reason || typeof consumer === 'string' || !consumer || !plan.ok) {
     // What the plan had made ready for the rewrite (an image upload and its name) goes with it.
     ctx.uploads.forget(pending);
@@ -520,9 +522,10 @@ export function transformWithSecrets(
   text: string,
   file: string,
   options: CodeOptions = {},
+  elsewhere?: ReadonlyMap<string, string>,
 ): TransformResult & { secrets: string[] } {
   try {
-    return { secrets: [], ...rewrite(text, file, options) };
+    return { secrets: [], ...rewrite(text, file, options, elsewhere) };
   } catch (e) {
     // A file this tool fails on (a syntax it mishandles, a tree too deep to reprint) is reported and left
     // as it is; the run goes on with the other files.
@@ -539,7 +542,12 @@ export function transformWithSecrets(
 }
 
 /** The file rewritten; the keys written out in it once it was parsed (none before). */
-function rewrite(text: string, file: string, options: CodeOptions): TransformResult & { secrets?: string[] } {
+function rewrite(
+  text: string,
+  file: string,
+  options: CodeOptions,
+  elsewhere?: ReadonlyMap<string, string>,
+): TransformResult & { secrets?: string[] } {
   if (!mayHoldV1(text)) {
     const error = checkParses(text, file);
     return { file, output: text, changed: false, findings: [], ...(error ? { error } : {}) };
@@ -563,6 +571,7 @@ function rewrite(text: string, file: string, options: CodeOptions): TransformRes
   const existing = existingBase(index.nodes, names.client, text);
   const ctx: Context = {
     file,
+    ...(elsewhere ? { elsewhere } : {}),
     source: text,
     ast,
     b,
