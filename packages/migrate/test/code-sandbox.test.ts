@@ -8,9 +8,9 @@
 // rewritten stock sync reads the V2 items and products, the rewritten image uploads send each image's bytes, and
 // the rewritten render preview renders through renderMockup and orders with its logo uploaded once (its preview,
 // whose V1 answer is returned whole, stays on V1 and answers as V1 does); the rewritten
-// CommonJS module still reads its base URL from PP_URL, which keeps the V1 base URL its order read left on V1
-// (it reads V1's tracking_code) still goes to, answering what V1 answers, while the V2 client takes that URL's
-// host on /v2; the base URL chosen by
+// CommonJS module still reads its base URL from PP_URL, set to the V1 or the V2 base URL: its order read left on
+// V1 (it reads V1's tracking_code) still goes to /v1 of that host, answering what V1 answers, while the V2 client
+// takes that host on /v2; the base URL chosen by
 // NODE_ENV still sends a production build to production and any other to the test environment; the CommonJS job
 // that loads its settings with dotenv reads its secret key after dotenv loaded it.
 
@@ -191,7 +191,7 @@ const cjsShop = async () =>
   (await runCjs('cjs-node-fetch/expected/partner-print.js', { 'node-fetch': nodeFetch })) as CjsShop;
 
 describe('rewritten corpus against the sandbox', () => {
-  it('CommonJS node-fetch: one setting of PP_URL (the V1 base URL it held) runs both the V2 client and the order read left on V1, in production and in the test environment', async () => {
+  it('CommonJS node-fetch: one setting of PP_URL (the V1 base URL it held, or the V2 one) runs both the V2 client and the order read left on V1, in production and in the test environment', async () => {
     const order = (id: string) => ({
       store_code: 'ACME1',
       shipping_kind: 'combined',
@@ -206,6 +206,11 @@ describe('rewritten corpus against the sandbox', () => {
       // PP_URL set to production's V1 base URL, or unset (or empty, as `||` reads it): the fallback's host.
       ['https://api.partner-print.example/v1', V2_BASE, 'https://api.partner-print.example/v1'],
       ['', V2_BASE, 'https://api.partner-print.example/v1'],
+      // PP_URL set to a V2 base URL already (as an older TODO asked): the V2 client takes it as it is, and the read
+      // left on V1 goes to /v1 of the same host (the reference: V1 at /v1, V2 at /v2 on the same hosts), never
+      // with V1 headers to V2.
+      ['http://sandbox.localhost/v2', sandbox.baseUrl, 'http://sandbox.localhost/v1'],
+      ['https://api.partner-print.example/v2', V2_BASE, 'https://api.partner-print.example/v1'],
     ];
     for (const [i, [ppUrl, v2, v1]] of settings.entries()) {
       vi.stubEnv('PP_URL', ppUrl);

@@ -176,15 +176,36 @@ export function functionOf(links: Map<N, Link>, node: N): N | undefined {
 /** Unwraps TS-only wrappers (`x as T`, `x!`, `<T>x`, `x satisfies T`) and parentheses. */
 export function bare(n: N): N {
   let cur = n;
-  while (
-    cur &&
-    /^(TSAsExpression|TSNonNullExpression|TSTypeAssertion|TSSatisfiesExpression|ParenthesizedExpression)$/.test(
-      cur.type,
+  for (;;) {
+    if (
+      cur &&
+      /^(TSAsExpression|TSNonNullExpression|TSTypeAssertion|TSSatisfiesExpression|ParenthesizedExpression)$/.test(
+        cur.type,
+      )
     )
-  )
-    cur = cur.expression;
-  return cur;
+      cur = cur.expression;
+    else if (isV1Of(cur)) cur = cur.callee.object;
+    else return cur;
+  }
 }
+
+/**
+ * The `/v2` ending a base URL (its trailing slashes kept) turned to `/v1`: an environment variable that held the V1
+ * base URL may hold the V2 one of the same host, and the V1 calls left on it read it through this (the reference:
+ * V1 at `/v1` and V2 at `/v2` of the same hosts).
+ */
+const V2_TO_V1 = { pattern: String.raw`\/v2(\/*)$`, to: '/v1$1' };
+
+/** `<env read>?.replace(/\/v2(\/*)$/, '/v1$1')`: what the V1 calls left on a base URL variable read. */
+export const v1Of = (code: string): string => `${code}?.replace(/${V2_TO_V1.pattern}/, '${V2_TO_V1.to}')`;
+
+/** Whether the node is `process.env.X?.replace(…)` as `v1Of` writes it: it reads as the variable itself. */
+const isV1Of = (n: N): boolean =>
+  n?.type === 'OptionalCallExpression' &&
+  n.callee.property?.name === 'replace' &&
+  memberPath(n.callee.object?.object) === 'process.env' &&
+  n.arguments[0]?.pattern === V2_TO_V1.pattern &&
+  n.arguments[1]?.value === V2_TO_V1.to;
 
 /** A string as a single-quoted JavaScript literal (the quotes recast prints with). */
 export const singleQuoted = (s: string) =>

@@ -36,7 +36,7 @@ describe('a V1 base URL read at run time', () => {
       const todo = todoAbove(r.output, client);
       expect(todo).toContain(TODO_TAG);
       expect(todo).toContain('process.env.PP_URL');
-      expect(todo).toContain('keep the V1 base URL (ending in /v1)');
+      expect(todo).toContain('it may hold the V1 base URL (ending in /v1) or the V2 one');
       expect(todo).toContain('ending in /v2');
       expect(todos(r.output)).toBe(1);
       expect(r.findings.map((f) => [f.kind, f.what])).toEqual([
@@ -84,8 +84,12 @@ describe('a V1 base URL read at run time', () => {
       ['', V2, V1],
       [TEST_V1, TEST_V2, TEST_V1],
       [`${TEST_V1}/`, TEST_V2, `${TEST_V1}/`],
-      // Set to V2's already: the client takes it as it is (the V1 call would not work there; the TODO says so).
-      [TEST_V2, TEST_V2, TEST_V2],
+      // Set to V2's already (as an older TODO asked): the client takes it as it is, and the V1 call left on the
+      // variable goes to /v1 of the same host, never with V1 headers to V2.
+      [TEST_V2, TEST_V2, TEST_V1],
+      [`${TEST_V2}/`, `${TEST_V2}/`, `${TEST_V1}/`],
+      // Any other value: both read it as they did.
+      ['https://elsewhere.example/api', 'https://elsewhere.example/api', 'https://elsewhere.example/api'],
     ] as const) {
       expect(at(base, value), String(value)).toBe(v2);
       expect(at(v1Base, value), String(value)).toBe(v1);

@@ -13,6 +13,8 @@ export interface V2Base {
   envs: string[];
   /** Where the first of them is read (the report's position). */
   at?: N;
+  /** Where they are read in the V1 code: a V1 call left on one reads it through `v1Of` (it may hold V2's). */
+  whole?: N[];
   /** The top-level statements its run-time parts are read in: the client is created after them. */
   after: N[];
 }
@@ -82,7 +84,13 @@ export function v2BaseUrl(pieces: Piece[], b: Bindings, links: Map<N, Link>): V2
     if (!atModuleLevel(e, links))
       return `its base URL reads ${envCode(e)} each time it runs; the V2 client reads it once, where it is created`;
   const after = [...new Set(reads.env.map((e) => topStatement(e, links)))].filter((s): s is N => !!s);
-  return { code, envs: [...new Set(reads.whole.map(envCode))], at: reads.whole[0], after };
+  return {
+    code,
+    envs: [...new Set(reads.whole.map(envCode))],
+    at: reads.whole[0],
+    whole: reads.whole,
+    after,
+  };
 }
 
 /** The pieces before the URL's `/v1` (a text split there), their offsets, and where each fallback ends. */
@@ -216,7 +224,7 @@ const wrap = (n: N, code: string) =>
   /^(Logical|Binary|Conditional)Expression$/.test(bare(n).type) ? `(${code})` : code;
 
 /** `process.env.PP_URL`, however it was written (`process.env['PP_URL']`, `process.env.PP_URL!`). */
-const envCode = (n: N) => {
+export const envCode = (n: N): string => {
   const name = propName(bare(n)) ?? '';
   return /^[A-Za-z_$][\w$]*$/.test(name) ? `process.env.${name}` : `process.env[${singleQuoted(name)}]`;
 };

@@ -14,7 +14,11 @@ const CALLER_DEPTH = 3;
  * V2 client throws a `PartnerPrintError` (`status`, `code`) instead, so such a catch would take another branch. A
  * catch that only logs, passes on or rethrows the error, or reads its message, is no reason.
  */
-export function catchProblem(call: N, links: Map<N, Link>): string | undefined {
+export function catchProblem(
+  call: N,
+  links: Map<N, Link>,
+  elsewhere?: ReadonlyMap<string, string>,
+): string | undefined {
   let root = call;
   while (links.get(root)) root = links.get(root)!.parent;
   // The file's nodes, indexed only when a catch is looked for in the callers.
@@ -23,7 +27,7 @@ export function catchProblem(call: N, links: Map<N, Link>): string | undefined {
     nodes ??= indexTree(root).nodes;
     return nodes;
   };
-  const where = reachingCatch(call, links, all, 0, new Set());
+  const where = reachingCatch(call, links, all, 0, new Set(), elsewhere);
   return where
     ? `it is ${where}, and the V2 client throws a PartnerPrintError (status, code) instead of the V1 library's error`
     : undefined;
@@ -36,12 +40,13 @@ function reachingCatch(
   all: () => N[],
   depth: number,
   seen: Set<N>,
+  elsewhere?: ReadonlyMap<string, string>,
 ): string | undefined {
   let cur = node;
   for (let l = links.get(cur); l; cur = l.parent, l = links.get(cur)) {
     const p = l.parent;
     if (FUNCTION.test(p.type))
-      return depth < CALLER_DEPTH ? callersCatch(p, links, all, depth, seen) : undefined;
+      return depth < CALLER_DEPTH ? callersCatch(p, links, all, depth, seen, elsewhere) : undefined;
     if (p.type !== 'TryStatement' || l.key !== 'block' || !p.handler?.param) continue;
     const read = errorRead(p.handler.param, p.handler.body);
     if (read) return `inside a try whose catch ${read}`;
@@ -56,11 +61,18 @@ function callersCatch(
   all: () => N[],
   depth: number,
   seen: Set<N>,
+  elsewhere?: ReadonlyMap<string, string>,
 ): string | undefined {
   if (seen.has(fn)) return undefined;
   seen.add(fn);
   const named = nameOf(fn, links);
   if (!named) return undefined;
+  // Called by a module of the same run, where a catch reads the error (found before the run rewrote anything).
+  if (elsewhere?.size && !named.method)
+    for (const exported of exportsOf(all()).get(named.name) ?? []) {
+      const where = elsewhere.get(exported);
+      if (where) return where;
+    }
   for (const c of all()) {
     if (c.type !== 'CallExpression') continue;
     const callee = bare(c.callee);
@@ -71,21 +83,69 @@ function callersCatch(
         (callee.object.type === 'ThisExpression' || !HTTP_VERBS.test(named.name))
       : isIdent(callee, named.name);
     if (!match) continue;
-    const as = memberPath(callee) ?? named.name;
-    const m = links.get(c)?.parent;
-    const handler =
-      m?.type === 'MemberExpression' && m.object === c && propName(m) === 'catch'
-        ? links.get(m)?.parent
-        : undefined;
-    const cb = handler?.type === 'CallExpression' ? bare(handler.arguments[0]) : undefined;
-    if (cb && FUNCTION.test(cb.type) && cb.params[0]) {
-      const read = errorRead(cb.params[0], cb.body);
-      if (read) return `called as \`${as}\` where a .catch ${read}`;
-    }
-    const up = reachingCatch(c, links, all, depth + 1, seen);
-    if (up) return up.startsWith('called as') ? up : `called as \`${as}\` ${up}`;
+    const up = callCaught(c, memberPath(callee) ?? named.name, links, all, depth + 1, seen, elsewhere);
+    if (up) return up;
   }
   return undefined;
+}
+
+/**
+ * Where what the call `c` (of a function, called as `as`) throws is caught by a catch that reads it: a `.catch` on
+ * it, a try around it, or one around a caller of its function a few callers up; undefined when nowhere.
+ */
+export function callCaught(
+  c: N,
+  as: string,
+  links: Map<N, Link>,
+  all: () => N[],
+  depth = 0,
+  seen: Set<N> = new Set(),
+  elsewhere?: ReadonlyMap<string, string>,
+): string | undefined {
+  const m = links.get(c)?.parent;
+  const handler =
+    m?.type === 'MemberExpression' && m.object === c && propName(m) === 'catch'
+      ? links.get(m)?.parent
+      : undefined;
+  const cb = handler?.type === 'CallExpression' ? bare(handler.arguments[0]) : undefined;
+  if (cb && FUNCTION.test(cb.type) && cb.params[0]) {
+    const read = errorRead(cb.params[0], cb.body);
+    if (read) return `called as \`${as}\` where a .catch ${read}`;
+  }
+  const up = reachingCatch(c, links, all, depth, seen, elsewhere);
+  return up && (up.startsWith('called as') ? up : `called as \`${as}\` ${up}`);
+}
+
+/**
+ * The names a module exports its top-level functions under, by local name: `export function f`, `export const f`,
+ * `export { g as f }`, `export default f`, `module.exports = { f, h: g }`, `module.exports = f` (its default),
+ * `exports.f = g`.
+ */
+export function exportsOf(nodes: N[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const add = (local: N, exported: string | undefined) => {
+    if (!isIdent(local) || exported === undefined) return;
+    out.set(local.name, [...(out.get(local.name) ?? []), exported]);
+  };
+  for (const n of nodes) {
+    if (n.type === 'ExportNamedDeclaration') {
+      const d = n.declaration;
+      if (d?.id) add(d.id, d.id.name);
+      for (const v of d?.declarations ?? []) add(v.id, v.id?.name);
+      if (!n.source) for (const sp of n.specifiers ?? []) add(sp.local, propName({ key: sp.exported }));
+    } else if (n.type === 'ExportDefaultDeclaration') {
+      add(n.declaration.id ?? n.declaration, 'default');
+    } else if (n.type === 'AssignmentExpression' && n.operator === '=') {
+      const target = memberPath(n.left);
+      const value = bare(n.right);
+      if (target === 'module.exports' && value.type === 'ObjectExpression')
+        for (const p of value.properties) add(p.value, propName(p));
+      else if (target === 'module.exports') add(value.id ?? value, 'default');
+      else if (/^(module\.)?exports\.[^.]+$/.test(target ?? ''))
+        add(value.id ?? value, target!.split('.').pop());
+    }
+  }
+  return out;
 }
 
 function nameOf(fn: N, links: Map<N, Link>): { name: string; method: boolean } | undefined {

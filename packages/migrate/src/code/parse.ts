@@ -26,10 +26,14 @@ function options(file: string): ParserOptions {
   } as ParserOptions;
 }
 
+/** Parses with Babel alone (no tokens, nothing to reprint): a tree to read. */
+export const parsePlain = (text: string, file: string): ReturnType<typeof babelParse> =>
+  babelParse(text, { ...options(file), tokens: false });
+
 /** Parses with Babel alone; the message when the text does not parse. */
 export function checkParses(text: string, file: string): string | undefined {
   try {
-    babelParse(text, { ...options(file), tokens: false });
+    parsePlain(text, file);
     return undefined;
   } catch (e) {
     return `does not parse: ${e instanceof Error ? e.message : String(e)}`;

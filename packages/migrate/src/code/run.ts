@@ -4,6 +4,7 @@ import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { redactText } from '../node/redact.ts';
 import { collectFiles, readSource, type Skipped, shownPath } from './files.ts';
 import { createGitStatus } from './git-index.ts';
+import { type CaughtElsewhere, catchesElsewhere } from './importers.ts';
 import { type CodeFinding, type CodeOptions, transformWithSecrets } from './transform.ts';
 
 export type CodeMode = 'dry' | 'write' | 'check';
@@ -65,11 +66,12 @@ async function processFile(
   shown: string,
   options: MigrateCodeOptions,
   git: ReturnType<typeof createGitStatus>,
+  caught: CaughtElsewhere,
 ) {
   const before = await stat(real);
   const src = await readSource(real);
   if ('skip' in src) return { skipped: { path: shown, reason: src.skip } };
-  const r = transformWithSecrets(src.text, shown, options);
+  const r = transformWithSecrets(src.text, shown, options, caught.get(real));
   const outcome: FileOutcome = {
     path: shown,
     status: r.error ? 'error' : r.changed ? 'changed' : 'unchanged',
@@ -119,6 +121,8 @@ export async function migrateCode(
   const cwd = options.cwd ?? process.cwd();
   const { files, skipped } = await collectFiles(paths);
   const git = createGitStatus();
+  // A catch in one module reading the V1 error of a call in another: found in every file before any is rewritten.
+  const caught = await catchesElsewhere(files, (real) => shownPath(real, cwd));
   const result: MigrateCodeResult = {
     files: [],
     skipped: [...skipped],
@@ -127,7 +131,7 @@ export async function migrateCode(
   let done = 0;
   for (const real of files) {
     const shown = shownPath(real, cwd);
-    const r = await processFile(real, shown, options, git).catch((e: unknown) => ({
+    const r = await processFile(real, shown, options, git, caught).catch((e: unknown) => ({
       // An unreadable file (permissions, removed during the run) is that file's error; the run goes on.
       outcome: {
         path: shown,

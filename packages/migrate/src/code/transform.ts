@@ -15,10 +15,12 @@ import {
   type N,
   objectProps,
   propName,
+  replaceNode,
   snapshotTree,
   statementOf,
+  v1Of,
 } from './ast.ts';
-import { atModuleLevel, topStatement, type V2Base, v2BaseUrl } from './base-url.ts';
+import { atModuleLevel, envCode, topStatement, type V2Base, v2BaseUrl } from './base-url.ts';
 import { rewriteCallbackReads } from './callbacks.ts';
 import { type CallSite, findInstances, headerNames, headerProblem, libraryNames, readCall } from './calls.ts';
 import { catchProblem } from './catches.ts';
@@ -28,7 +30,7 @@ import { consumerOf, LeftOnV1, type UnknownRead } from './consumers.ts';
 import { ImageUploads, type Pending, staticImage } from './images.ts';
 import { keyReadOrder, runTimeKeySource } from './key-read.ts';
 import { findV1Mocks, MOCK_REASON } from './mocks.ts';
-import { type Ast, checkParses, parseSource, printAst } from './parse.ts';
+import { type Ast, checkParses, parseExpressionCode, parseSource, printAst } from './parse.ts';
 import { secretsIn } from './secrets.ts';
 import { addSetup, chooseNames, DEFAULT_KEY_EXPRESSION } from './setup.ts';
 import { type StaticMaps, staticOrder } from './static-order.ts';
@@ -109,6 +111,8 @@ function wrapperSite(call: N, w: Wrapper, b: Bindings): CallSite {
 
 interface Context {
   file: string;
+  /** This module's exports whose calls in other modules of the run reach a catch reading the V1 error: where. */
+  elsewhere?: ReadonlyMap<string, string>;
   /** The file's text (what the credentials of a call are written as). */
   source: string;
   ast: Ast;
@@ -198,7 +202,7 @@ function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: 
   const consumer =
     reason || !plan.ok
       ? undefined
-      : (catchProblem(site.node, links) ?? consumerOf(site.node, site.lib, links));
+      : (catchProblem(site.node, links, ctx.elsewhere) ?? consumerOf(site.node, site.lib, links));
   if (reason || typeof consumer === 'string' || !consumer || !plan.ok) {
     // What the plan had made ready for the rewrite (an image upload and its name) goes with it.
     ctx.uploads.forget(pending);
@@ -460,6 +464,18 @@ function markLeftovers(ctx: Context, wrappers: Map<string, Wrapper>, bases: Set<
   }
 }
 
+/**
+ * The environment variables the V2 client derives its base URL from, where V1 code left in the file still reads
+ * them: read with a `/v2` value turned to `/v1` of the same host (`v1Of`), so the variable may hold either base URL
+ * and no V1 call goes to V2 with V1 credentials. A `/v1` value (or any other) reads as it did.
+ */
+function keepV1Reads(program: N, reads: N[]): void {
+  const { nodes, links } = indexTree(program);
+  const present = new Set(nodes);
+  for (const read of reads)
+    if (present.has(read)) replaceNode(links, read, parseExpressionCode(v1Of(envCode(read))));
+}
+
 /** Whether the node is part of the declaration of the file's V2 client. */
 function inClient(n: N, links: Map<N, Link>, client: string): boolean {
   for (let cur = links.get(n)?.parent; cur; cur = links.get(cur)?.parent)
@@ -506,9 +522,10 @@ export function transformWithSecrets(
   text: string,
   file: string,
   options: CodeOptions = {},
+  elsewhere?: ReadonlyMap<string, string>,
 ): TransformResult & { secrets: string[] } {
   try {
-    return { secrets: [], ...rewrite(text, file, options) };
+    return { secrets: [], ...rewrite(text, file, options, elsewhere) };
   } catch (e) {
     // A file this tool fails on (a syntax it mishandles, a tree too deep to reprint) is reported and left
     // as it is; the run goes on with the other files.
@@ -525,7 +542,12 @@ export function transformWithSecrets(
 }
 
 /** The file rewritten; the keys written out in it once it was parsed (none before). */
-function rewrite(text: string, file: string, options: CodeOptions): TransformResult & { secrets?: string[] } {
+function rewrite(
+  text: string,
+  file: string,
+  options: CodeOptions,
+  elsewhere?: ReadonlyMap<string, string>,
+): TransformResult & { secrets?: string[] } {
   if (!mayHoldV1(text)) {
     const error = checkParses(text, file);
     return { file, output: text, changed: false, findings: [], ...(error ? { error } : {}) };
@@ -549,6 +571,7 @@ function rewrite(text: string, file: string, options: CodeOptions): TransformRes
   const existing = existingBase(index.nodes, names.client, text);
   const ctx: Context = {
     file,
+    ...(elsewhere ? { elsewhere } : {}),
     source: text,
     ast,
     b,
@@ -625,6 +648,7 @@ function rewrite(text: string, file: string, options: CodeOptions): TransformRes
     });
     if (client) markClient(ctx, client, keyExpression, seen);
     removeUnused(ast.program, before);
+    keepV1Reads(ast.program, ctx.base?.whole ?? []);
   }
   markLeftovers(ctx, wrappers, bases);
   reportTodosInPlace(ctx, seen);
@@ -643,7 +667,7 @@ function markClient(ctx: Context, client: N, keyExpression: string, seen: Set<N>
   const envs = ctx.base!.envs;
   if (envs.length) {
     const it = envs.join(' and ');
-    const reason = `the V2 base URL is derived from ${it}, as the V1 one was read from it: keep the V1 base URL (ending in /v1) of the environment (production or test) there while V1 calls of this file read it; the V2 client takes it with /v1 turned to /v2 (the same host), and a V2 base URL (ending in /v2) there as it is; any other value makes createClient throw.`;
+    const reason = `the V2 base URL is derived from ${it}, as the V1 one was read from it: it may hold the V1 base URL (ending in /v1) or the V2 one (ending in /v2) of the environment (production or test); the V2 client takes it with /v1 turned to /v2, and the V1 calls left in this file with /v2 turned to /v1 (the same host); any other value makes createClient throw.`;
     reasons.push(reason);
     ctx.findings.push({
       ...position(ctx.file, ctx.base!.at),

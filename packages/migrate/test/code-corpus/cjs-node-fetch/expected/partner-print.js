@@ -5,8 +5,8 @@ const { createClient } = require('@partner-print/client');
 const { createV1Adapter } = require('@partner-print/migrate');
 
 // TODO(partner-print v2): the V1 base URL is still used by code this tool did not rewrite. — https://partner-print.github.io/sdk/#/guide-migrating-from-v1
-const BASE_URL = process.env.PP_URL || 'https://api.partner-print.example/v1';
-// TODO(partner-print v2): the V2 base URL is derived from process.env.PP_URL, as the V1 one was read from it: keep the V1 base URL (ending in /v1) of the environment (production or test) there while V1 calls of this file read it; the V2 client takes it with /v1 turned to /v2 (the same host), and a V2 base URL (ending in /v2) there as it is; any other value makes createClient throw. — https://partner-print.github.io/sdk/#/guide-migrating-from-v1
+const BASE_URL = process.env.PP_URL?.replace(/\/v2(\/*)$/, '/v1$1') || 'https://api.partner-print.example/v1';
+// TODO(partner-print v2): the V2 base URL is derived from process.env.PP_URL, as the V1 one was read from it: it may hold the V1 base URL (ending in /v1) or the V2 one (ending in /v2) of the environment (production or test); the V2 client takes it with /v1 turned to /v2, and the V1 calls left in this file with /v2 turned to /v1 (the same host); any other value makes createClient throw. — https://partner-print.github.io/sdk/#/guide-migrating-from-v1
 const partnerPrint = createClient({ secretKey: process.env.PARTNER_PRINT_SECRET_KEY ?? '', baseUrl: (process.env.PP_URL || 'https://api.partner-print.example/v1').replace(/\/v1\/*$/, '/v2') });
 const partnerPrintV1 = createV1Adapter(partnerPrint, { stores: { 'ACME1': 'Store_tGE0NHjohySteoIVhpOEDzxjkU' } });
 // TODO(partner-print v2): a V1 credential header is still sent; V2 takes one secret key (X-Service-Secret-Key), which the V2 client sends. — https://partner-print.github.io/sdk/#/guide-migrating-from-v1

@@ -1,0 +1,227 @@
+// A V1 call in one module and the catch that reads the V1 library's error (axios's `e.response.status`) in the
+// module that imports and calls it: within one run over the directory, the call stays on V1, marked, as it does
+// when both are in one file. Run before and after the rewrite: the V1 code against a V1 stub, the rewritten code
+// with its V2 calls routed to the sandbox.
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { migrateCode } from '../src/code/run.ts';
+import { TODO_TAG } from '../src/code/todo.ts';
+import { newSandbox, tempDir } from './helpers.ts';
+import { todos } from './rewrite.ts';
+
+const API = `'use strict';
+const axios = require('axios');
+
+const api = axios.create({
+  baseURL: 'https://api.partner-print.example/v1',
+  headers: { 'X-Partner-Code': 'ACME1', 'X-API-Key': process.env.PP_API_KEY },
+});
+
+async function orderReference(ref) {
+  const { data } = await api.get(\`/orders/\${ref}\`);
+  return data.order_reference;
+}
+
+module.exports = { orderReference };
+`;
+const ROUTES = `'use strict';
+const { orderReference } = require('./api');
+
+/** null for an order V1 does not know. */
+async function lookup(ref) {
+  try {
+    return await orderReference(ref);
+  } catch (e) {
+    if (e.response && e.response.status === 404) return null;
+    throw e;
+  }
+}
+
+module.exports = { lookup };
+`;
+
+/** V1's order read, as axios sees it: a known order, or axios's error with the 404 response. */
+const v1Reads: string[] = [];
+const axiosStub = {
+  create: (config: { baseURL: string }) => ({
+    get: async (path: string) => {
+      const url = `${config.baseURL}${path}`;
+      v1Reads.push(url);
+      if (url === 'https://api.partner-print.example/v1/orders/ACME1-17')
+        return { data: { order_reference: 'ACME1-17', status: 'shipped' } };
+      throw Object.assign(new Error('Request failed with status code 404'), { response: { status: 404 } });
+    },
+  }),
+};
+
+/** The two modules, run as CommonJS: `require('./api')` gets the first, the SDK packages and axios their own. */
+async function load(dir: string): Promise<{ lookup(ref: string): Promise<unknown> }> {
+  const packages: Record<string, unknown> = {
+    axios: axiosStub,
+    '@partner-print/client': await import('@partner-print/client'),
+    '@partner-print/migrate': await import('@partner-print/migrate'),
+  };
+  const run = (file: string) => {
+    const module = { exports: {} };
+    new Function('require', 'module', 'exports', readFileSync(join(dir, file), 'utf8'))(
+      (id: string) => packages[id],
+      module,
+      module.exports,
+    );
+    return module.exports;
+  };
+  packages['./api'] = run('api.js');
+  return run('routes.js') as { lookup(ref: string): Promise<unknown> };
+}
+
+let sandbox: ReturnType<typeof newSandbox>;
+const V2_BASE = 'https://api.partner-print.example/v2';
+const v2Requests: string[] = [];
+beforeEach(() => {
+  sandbox = newSandbox();
+  v1Reads.length = 0;
+  v2Requests.length = 0;
+  // A rewritten module's V2 client uses the global fetch on the V1 host's /v2: routed to the sandbox.
+  vi.stubGlobal('fetch', (input: Request | string | URL, init?: RequestInit) => {
+    const url = input instanceof Request ? input.url : String(input);
+    if (!url.startsWith(V2_BASE)) throw new Error(`unexpected request to ${url}`);
+    v2Requests.push(url);
+    const target = sandbox.baseUrl + url.slice(V2_BASE.length);
+    return sandbox.fetch(input instanceof Request ? new Request(target, input) : target, init);
+  });
+  vi.stubEnv('PARTNER_PRINT_SECRET_KEY', sandbox.keys.primary);
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.unstubAllEnvs();
+});
+
+describe('a catch in another file that reads the V1 error', () => {
+  it('leaves the call it catches on V1, marked and reported, so the caller still answers null for an unknown order; a second run changes nothing', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'api.js'), API);
+    writeFileSync(join(dir, 'routes.js'), ROUTES);
+
+    // Before: the V1 code against V1.
+    const before = await load(dir);
+    expect(await before.lookup('ACME1-17')).toBe('ACME1-17');
+    expect(await before.lookup('ACME1-404')).toBeNull();
+
+    const first = await migrateCode([dir], { mode: 'write', cwd: dir });
+    const api = first.files.find((f) => f.path === 'api.js')!;
+    const call = api.findings.find((f) => f.what.startsWith('GET /orders/'));
+    expect(call?.kind).toBe('todo');
+    expect(call?.detail).toContain('called as `orderReference` in routes.js');
+    expect(call?.detail).toContain('reads `e.response`');
+    const written = readFileSync(join(dir, 'api.js'), 'utf8');
+    expect(todos(written.split('async function orderReference')[1] ?? '')).toBe(1);
+    expect(written).toContain(
+      `${TODO_TAG} V1 call left as it is: it is called as \`orderReference\` in routes.js`,
+    );
+    expect(readFileSync(join(dir, 'routes.js'), 'utf8')).toBe(ROUTES);
+
+    // After: the same answers, from V1; nothing reaches V2 with the call.
+    v1Reads.length = 0;
+    const after = await load(dir);
+    expect(await after.lookup('ACME1-17')).toBe('ACME1-17');
+    expect(await after.lookup('ACME1-404')).toBeNull();
+    expect(v1Reads).toEqual([
+      'https://api.partner-print.example/v1/orders/ACME1-17',
+      'https://api.partner-print.example/v1/orders/ACME1-404',
+    ]);
+    expect(v2Requests).toEqual([]);
+
+    // Idempotent: a second run over the output writes nothing and adds no TODO.
+    const again = await migrateCode([dir], { mode: 'write', cwd: dir });
+    expect(again.files.map((f) => f.status)).toEqual(['unchanged', 'unchanged']);
+    expect(readFileSync(join(dir, 'api.js'), 'utf8')).toBe(written);
+    expect(again.totals.todo).toBe(first.totals.todo);
+  });
+
+  const ESM_API = API.replace("'use strict';\nconst axios = require('axios');", "import axios from 'axios';")
+    .replace('async function orderReference(ref)', 'export async function orderReference(ref: string)')
+    .replace('module.exports = { orderReference };\n', 'export default orderReference;\n');
+  const tryAround = (call: string) =>
+    `export async function lookup(ref: string) {\n  try {\n    return await ${call};\n  } catch (e: any) {\n    if (e.response?.status === 404) return null;\n    throw e;\n  }\n}\n`;
+  it.each([
+    [
+      'a named import (./api.js naming api.ts)',
+      `import { orderReference as find } from './api.js';\n${tryAround('find(ref)')}`,
+    ],
+    ['a default import', `import find from './api';\n${tryAround('find(ref)')}`],
+    ['a namespace import', `import * as api from './api';\n${tryAround('api.orderReference(ref)')}`],
+    [
+      'require, destructured and renamed',
+      `const { orderReference: find } = require('./api');\n${tryAround('find(ref)')}`,
+    ],
+    ['require of the module', `const api = require('./api');\n${tryAround('api.orderReference(ref)')}`],
+    [
+      'a .catch on the call',
+      `import { orderReference } from './api';\nexport const lookup = (ref: string) => orderReference(ref).catch((e) => (e.response?.status === 404 ? null : Promise.reject(e)));\n`,
+    ],
+    [
+      'a try around a caller of the call, in the importing file',
+      `import { orderReference } from './api';\nconst find = (ref: string) => orderReference(ref);\n${tryAround('find(ref)')}`,
+    ],
+  ])(
+    'ESM and TypeScript: %s marks the call in api.ts (one TODO); a second run changes nothing',
+    async (_, caller) => {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'api.ts'), ESM_API);
+      writeFileSync(join(dir, 'routes.ts'), caller);
+      const first = await migrateCode([dir], { mode: 'write', cwd: dir });
+      const call = first.files
+        .find((f) => f.path === 'api.ts')!
+        .findings.find((f) => f.what.startsWith('GET /orders/'));
+      expect(call?.kind).toBe('todo');
+      expect(call?.detail).toContain('in routes.ts');
+      const written = readFileSync(join(dir, 'api.ts'), 'utf8');
+      expect(todos(written.split('async function orderReference')[1] ?? '')).toBe(1);
+      const again = await migrateCode([dir], { mode: 'write', cwd: dir });
+      expect(again.files.map((f) => f.status)).toEqual(['unchanged', 'unchanged']);
+      expect(readFileSync(join(dir, 'api.ts'), 'utf8')).toBe(written);
+    },
+  );
+
+  it('a function of the same name from another module, or a file outside the run, is no reason', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'api.ts'), ESM_API);
+    writeFileSync(
+      join(dir, 'other.ts'),
+      'export async function orderReference(ref: string) {\n  return ref;\n}\n',
+    );
+    writeFileSync(
+      join(dir, 'routes.ts'),
+      `import { orderReference } from './other';\n${tryAround('orderReference(ref)')}`,
+    );
+    const r = await migrateCode([join(dir, 'api.ts'), join(dir, 'routes.ts')], { mode: 'dry', cwd: dir });
+    const call = r.files
+      .find((f) => f.path === 'api.ts')!
+      .findings.find((f) => f.what.startsWith('GET /orders/'));
+    expect(call?.kind).toBe('rewritten');
+    // routes.ts imports api.ts, but only api.ts is in the run: the catch is not seen, as the README says.
+    writeFileSync(
+      join(dir, 'routes.ts'),
+      `import { orderReference } from './api';\n${tryAround('orderReference(ref)')}`,
+    );
+    const alone = await migrateCode([join(dir, 'api.ts')], { mode: 'dry', cwd: dir });
+    expect(alone.files[0]!.findings.find((f) => f.what.startsWith('GET /orders/'))?.kind).toBe('rewritten');
+  });
+
+  it('a catch that only logs the message is no reason: the call is rewritten, and the caller gets the V2 answer', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'api.js'), API);
+    writeFileSync(
+      join(dir, 'routes.js'),
+      ROUTES.replace(
+        'if (e.response && e.response.status === 404) return null;\n    throw e;',
+        'console.error(e.message);\n    return null;',
+      ),
+    );
+    const r = await migrateCode([dir], { mode: 'write', cwd: dir });
+    const api = r.files.find((f) => f.path === 'api.js')!;
+    expect(api.findings.find((f) => f.what.startsWith('GET /orders/'))?.kind).toBe('rewritten');
+  });
+});
