@@ -8,9 +8,8 @@
 
 import { createClient } from '@partner-print/client';
 import { describe, expect, it } from 'vitest';
-import { createV1Adapter } from '../src/index.ts';
 import { newSandbox } from './helpers.ts';
-import { rewriteTwice } from './rewrite.ts';
+import { rewriteTwice, runModule } from './rewrite.ts';
 
 const V1_READ = {
   order_reference: 'ACME1-17',
@@ -50,24 +49,7 @@ async function run(code: string, sandbox: ReturnType<typeof newSandbox>, ...args
     if (!(key in V1_ANSWERS)) throw new Error(`unexpected request ${key}`);
     return Response.json(V1_ANSWERS[key]);
   };
-  const v2Client = (options: { baseUrl: string }) => {
-    expect(options.baseUrl).toBe('https://api.partner-print.example/v2');
-    return createClient({ secretKey: sandbox.keys.primary, baseUrl: sandbox.baseUrl, fetch: sandbox.fetch });
-  };
-  const body = code
-    .replace(/^import \{ createClient \} from '@partner-print\/client';$/m, '')
-    .replace(/^import \{ createV1Adapter \} from '@partner-print\/migrate';$/m, '')
-    .replace(/^export /gm, '');
-  const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor;
-  const load = new AsyncFunction(
-    'createClient',
-    'createV1Adapter',
-    'fetch',
-    'process',
-    'args',
-    `${body}\nreturn f(...args);`,
-  );
-  return load(v2Client, createV1Adapter, v1Fetch, { env: { PP_KEY: 'k' } }, args);
+  return runModule(code, v1Fetch, sandbox, args);
 }
 
 const V1_ORDER = {
