@@ -624,6 +624,36 @@ describe('download', () => {
     expect(reads.clock.slept[0]).toBe(5_000);
   });
 
+  // The download is one call: an error of one of its requests counts the requests and waits before it too.
+  it("an error of a request inside download carries the whole download's attempts and retryDelayMs", async () => {
+    const pending = () => new Response(null, { status: 202, headers: { 'retry-after': '5' } });
+    const { client, seen } = setup((_, n) =>
+      n < 3 ? pending() : json({ code: 'not_found', message: 'no' }, 404),
+    );
+    const notFound = await client.download('/renders/{renderReference}/media', init).catch((e: unknown) => e);
+    expect(notFound).toBeInstanceOf(NotFoundError);
+    expect(seen).toHaveLength(3);
+    expect(notFound).toMatchObject({ status: 404, attempts: 3, retryDelayMs: 10_000 });
+
+    // A request that spent retries of its own (two 503s, then a failed connection) after one 202.
+    const failing = setup((_, n) => {
+      if (n === 1) return pending();
+      if (n < 4) return json({ code: 'server_error', message: 'busy' }, 503);
+      throw new TypeError('fetch failed');
+    });
+    const lost = await failing.client
+      .download('/renders/{renderReference}/media', init)
+      .catch((e: unknown) => e);
+    expect(lost).toBeInstanceOf(NetworkError);
+    expect(failing.seen).toHaveLength(4);
+    expect(lost).toMatchObject({ attempts: 4 });
+    expect((lost as NetworkError).retryDelayMs).toBeCloseTo(
+      failing.clock.slept.reduce((a, b) => a + b),
+      6,
+    );
+    expect(failing.clock.slept[0]).toBe(5_000);
+  });
+
   it('returns a pending result with wait: false', async () => {
     const { client } = setup((_, n) => media(n));
     await expect(client.download('/renders/{renderReference}/media', init, { wait: false })).resolves.toEqual(

@@ -7,9 +7,9 @@ import {
 } from '@partner-print/openapi/wire';
 import createFetchClient, { type Client } from 'openapi-fetch';
 import { checkBaseUrl, checkKey } from './config.ts';
-import { ambiguous, type Core, type RequestOptions, register, type Whole } from './core.ts';
+import { type Core, type RequestOptions, register, type Whole } from './core.ts';
 import type { Fetch } from './deadline.ts';
-import { ConfigurationError, NetworkError, PartnerPrintError, TimeoutError } from './errors.ts';
+import { ConfigurationError, PartnerPrintError } from './errors.ts';
 import { createEmitter, type Hooks, LEVELS, type Logger, type LogLevel, loggerHooks } from './events.ts';
 import type { StrictMethods } from './helpers.ts';
 import { type OperationTable, operationIndex } from './operations.ts';
@@ -19,10 +19,10 @@ import { type CallContext, errorFromResponse, type RateLimitParser } from './res
 import type { ClientTelemetry } from './telemetry/index.ts';
 import {
   abortOf,
+  ambiguousIf,
   type CallSettings,
   createStack,
   handoff,
-  isRepeatable,
   type Limiter,
   notJson,
   type RetryOptions,
@@ -163,7 +163,7 @@ export function createCore<RateLimit>(
   });
   /** What a call throws: the key redacted, a POST that failed without a clear answer marked ambiguous. */
   const failed = (method: string, init: object | undefined, error: unknown): never => {
-    throw redactSecret(maybeAmbiguous(method, init, error), secretKey);
+    throw redactSecret(ambiguousIf(method, contentTypeOf(init), error), secretKey);
   };
   // Both forms (`whole`: with the response) in one `then`, not an async function: its frame and its await
   // cost a promise and ~250 bytes per call. `send` rejects rather than throws. One function takes the result
@@ -273,21 +273,6 @@ const contentTypeOf = (init: object | undefined): string | undefined => {
 /** openapi-fetch's result of a call, as opposed to what a call failed with. */
 const isResult = (outcome: unknown): outcome is Result =>
   outcome instanceof Object && !(outcome instanceof Error) && 'response' in outcome;
-
-/**
- * A non-repeatable POST that failed without a clear answer may have taken effect: no answer, a 5xx, or a 2xx
- * whose body could not be read (cut off, or not JSON: the reference it held is lost).
- */
-function maybeAmbiguous(method: string, init: object | undefined, error: unknown): unknown {
-  const unclear =
-    error instanceof NetworkError ||
-    error instanceof TimeoutError ||
-    (error instanceof PartnerPrintError &&
-      ((error.status ?? 0) >= 500 || error.code === 'unexpected_response'));
-  return method === 'POST' && unclear && !isRepeatable(method, contentTypeOf(init))
-    ? ambiguous(error)
-    : error;
-}
 
 type Raw = Client<paths, Media>;
 

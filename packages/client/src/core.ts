@@ -1,5 +1,4 @@
 import type { Clock } from '@partner-print/openapi/wire';
-import { AmbiguousOutcomeError, type PartnerPrintError } from './errors.ts';
 import type { CallContext } from './response.ts';
 import type { TelemetryOption } from './telemetry/option.ts';
 import type { RetryOptions } from './transport.ts';
@@ -92,17 +91,4 @@ export function coreOf(client: object): Core {
  */
 export function telemetryOf(client: unknown): TelemetryOption | undefined {
   return client !== null && typeof client === 'object' ? cores.get(client)?.telemetry : undefined;
-}
-
-/** The error for a call that may have taken effect: `cause` holds the failure. */
-export function ambiguous(cause: PartnerPrintError, hint = ''): AmbiguousOutcomeError {
-  const { status, operation, method, path, retryAfter, rateLimit, requestId, attempts } = cause;
-  return new AmbiguousOutcomeError(
-    `${cause.message}: it may have taken effect, so it was not repeated${hint}`,
-    {
-      ...{ status, operation, method, path, retryAfter, rateLimit, requestId, attempts },
-      code: 'ambiguous_outcome',
-      cause,
-    },
-  );
 }

@@ -64,16 +64,23 @@ async function downloading(
   // Requests this download sent (an ask that got an answer counts one) and the time it waited between them.
   let sent = 0;
   let waitedMs = 0;
+  // Like every error after a send, an error says what the download spent: its requests and waits before,
+  // added to what the request that failed spent (its own attempts and backoff), if it was one.
+  const spend = (error: PartnerPrintError) =>
+    Object.assign(error, {
+      attempts: sent + (error.attempts ?? 0),
+      retryDelayMs: waitedMs + (error.retryDelayMs ?? 0),
+    });
   // A failure to read the file or to wait: the caller's abort, the client's own error as it is, else the
-  // connection's (a body cut off); like every error after a send, with what the download spent.
-  const failure = (reason: unknown): unknown => {
-    const error = signal?.aborted
-      ? abortOf(signal.reason, ctx())
-      : reason instanceof PartnerPrintError
-        ? reason
-        : readError(reason, ctx());
-    return error.attempts ? error : Object.assign(error, { attempts: sent, retryDelayMs: waitedMs });
-  };
+  // connection's (a body cut off).
+  const failure = (reason: unknown): unknown =>
+    spend(
+      signal?.aborted
+        ? abortOf(signal.reason, ctx())
+        : reason instanceof PartnerPrintError
+          ? reason
+          : readError(reason, ctx()),
+    );
   const stopped = (reason: unknown): never => {
     throw failure(reason);
   };
@@ -82,7 +89,13 @@ async function downloading(
   // (its own timeoutMs until the headers, then again for reading the file as bytes or a blob).
   const { attempts, baseDelayMs, maxDelayMs } = retryPolicy(retry, own);
   for (let reads = 1; ; ) {
-    const { data, response } = await callWhole('GET', template, { ...init, parseAs: 'stream' });
+    // A request's error (a 404 after 202s, its retries run out) counts the download's requests before it too;
+    // one thrown before it was sent (no attempts), or not the SDK's (a middleware's), passes on as it is.
+    const { data, response } = await callWhole('GET', template, { ...init, parseAs: 'stream' }).catch(
+      (error: unknown) => {
+        throw error instanceof PartnerPrintError && error.attempts ? spend(error) : error;
+      },
+    );
     sent++;
     if (response.status !== 202) {
       // The file read here (bytes, blob) within timeoutMs: a body that stalls is cancelled with a TimeoutError.

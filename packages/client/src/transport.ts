@@ -1,6 +1,12 @@
 import { type Clock, errorCodeOf } from '@partner-print/openapi/wire';
 import { type Attempt, Deadlines, type Fetch } from './deadline.ts';
-import { AbortedError, NetworkError, PartnerPrintError, TimeoutError } from './errors.ts';
+import {
+  AbortedError,
+  AmbiguousOutcomeError,
+  NetworkError,
+  PartnerPrintError,
+  TimeoutError,
+} from './errors.ts';
 import type { Emit } from './events.ts';
 import { redactSecret } from './redact.ts';
 import { followRedirect, isRedirect } from './redirect.ts';
@@ -133,6 +139,32 @@ const IDEMPOTENT = /^(GET|HEAD|OPTIONS|PUT|DELETE)$/;
 export const isRepeatable = (method: string, contentType: string | null | undefined): boolean =>
   IDEMPOTENT.test(method) || (method === 'POST' && contentType === 'application/octet-stream');
 
+/**
+ * What a call fails with: for a POST that may not be repeated and got no clear answer (none, a 5xx, or a 2xx
+ * whose body could not be read: the reference it held is lost), an AmbiguousOutcomeError holding `error`, as it
+ * may have taken effect; `error` otherwise. One rule for every form of a call (`post`, `POST`, `request`).
+ */
+export function ambiguousIf(method: string, contentType: string | null | undefined, error: unknown): unknown {
+  if (
+    method !== 'POST' ||
+    isRepeatable(method, contentType) ||
+    !(
+      error instanceof NetworkError ||
+      error instanceof TimeoutError ||
+      (error instanceof PartnerPrintError && (error.status! > 499 || error.code === 'unexpected_response'))
+    )
+  )
+    return error;
+  // Its fields (status, operation, path, attempts, retryDelayMs…); the `name` copied with them is set again
+  // by AmbiguousOutcomeError's own field, which runs after PartnerPrintError's constructor.
+  return new AmbiguousOutcomeError(`${error.message}: it may have taken effect, so it was not repeated`, {
+    ...error,
+    method,
+    code: 'ambiguous_outcome',
+    cause: error,
+  });
+}
+
 /** Milliseconds to wait before attempt `attempt + 1`, or false when there is none. */
 function retryDelay(
   { attempts, baseDelayMs, maxDelayMs, maxElapsedMs }: Required<RetryOptions>,
@@ -257,9 +289,11 @@ export function createStack(o: StackOptions): Stack {
     return redacted;
   };
   const fail = (request: Request, error: unknown, spent: Spent): never => {
-    const failure = sdkError(error, request, context);
+    let failure = sdkError(error, request, context);
     // Every error after a send says what the call spent (a GaveUp says it already, from the loop).
     if (spent.attempts > 0 && failure.attempts === undefined) Object.assign(failure, spent);
+    // Here, not in `post`: openapi-fetch's `POST` hands on this failure as it is.
+    failure = ambiguousIf(request.method, request.headers.get('content-type'), failure) as PartnerPrintError;
     emit?.('error', request, {
       operation: failure.operation,
       attempt: failure.attempts ?? 1,
