@@ -19,6 +19,34 @@ const json = (body: unknown, headers: Record<string, string> = {}) =>
     headers: { 'Content-Type': 'application/json', ...headers },
   });
 
+/**
+ * A render of 100 s whose status polls' answers get `edit`ed headers (`now`: the sandbox's time): the waits
+ * it announced between polls, the sandbox time it took, and its result.
+ */
+async function pollWaits(edit: (headers: Headers, now: number) => void) {
+  const s = setup({ renderProcessingMs: 100_000 }, (request, sandbox) => {
+    if (!/\/renders\/Render_[^/]+$/.test(new URL(request.url).pathname)) return undefined;
+    return sandbox.fetch(request).then((response) => {
+      const headers = new Headers(response.headers);
+      edit(headers, sandbox.clock.now());
+      return new Response(response.body, { status: response.status, headers });
+    });
+  });
+  const { seed, clock } = s.sandbox;
+  const image = await s.client.uploadImage(pngBytes());
+  const started = clock.now();
+  const waits: number[] = [];
+  const result = await renderMockup(s.client, {
+    ...studioPrint(seed),
+    image,
+    clock,
+    onProgress: (e) => {
+      if (e.type === 'waiting') waits.push(e.waitMs);
+    },
+  });
+  return { waits, elapsed: clock.now() - started, result };
+}
+
 describe('renderMockup edges', () => {
   it('blocks a combination the lookup accepts when the scene refuses product perspectives, before spending', async () => {
     // A catalog in which the lookup and the scene disagree: the checks win, no token is spent.
@@ -76,76 +104,25 @@ describe('renderMockup edges', () => {
   });
 
   it('honours a Retry-After on the status poll that is longer than the interval', async () => {
-    const s = setup({ renderProcessingMs: 100_000 }, (request, sandbox) => {
-      if (!/\/renders\/Render_[^/]+$/.test(new URL(request.url).pathname)) return undefined;
-      return sandbox.fetch(request).then((response) => {
-        const headers = new Headers(response.headers);
-        headers.set('Retry-After', '90');
-        return new Response(response.body, { status: response.status, headers });
-      });
-    });
-    const { seed, clock } = s.sandbox;
-    const image = await s.client.uploadImage(pngBytes());
-    const started = clock.now();
-    const waits: number[] = [];
-    const result = await renderMockup(s.client, {
-      ...studioPrint(seed),
-      image,
-      clock,
-      onProgress: (e) => {
-        if (e.type === 'waiting') waits.push(e.waitMs);
-      },
-    });
+    const { waits, elapsed, result } = await pollWaits((headers) => headers.set('Retry-After', '90'));
     expect(result.render.status).toBe('completed');
     // 100 s of rendering: polls at 0 and 90 s (pending), then 180 s (completed).
     expect(waits).toEqual([90_000, 90_000]);
-    expect(clock.now() - started).toBe(180_000);
+    expect(elapsed).toBe(180_000);
   });
 
-  it("reads a Retry-After date on the status poll against the answer's Date, not the host's clock", async () => {
+  it('reads a Retry-After date on the status poll against the answer’s Date, not this host’s clock', async () => {
     // The service's clock an hour ahead of this host's: its date is 90 s after its own Date.
-    const s = setup({ renderProcessingMs: 100_000 }, (request, sandbox) => {
-      if (!/\/renders\/Render_[^/]+$/.test(new URL(request.url).pathname)) return undefined;
-      return sandbox.fetch(request).then((response) => {
-        const headers = new Headers(response.headers);
-        const at = sandbox.clock.now() + 3_600_000;
-        headers.set('Date', new Date(at).toUTCString());
-        headers.set('Retry-After', new Date(at + 90_000).toUTCString());
-        return new Response(response.body, { status: response.status, headers });
-      });
-    });
-    const { seed, clock } = s.sandbox;
-    const waits: number[] = [];
-    await renderMockup(s.client, {
-      ...studioPrint(seed),
-      image: await s.client.uploadImage(pngBytes()),
-      clock,
-      onProgress: (e) => {
-        if (e.type === 'waiting') waits.push(e.waitMs);
-      },
+    const { waits } = await pollWaits((headers, now) => {
+      const at = now + 3_600_000;
+      headers.set('Date', new Date(at).toUTCString());
+      headers.set('Retry-After', new Date(at + 90_000).toUTCString());
     });
     expect(waits).toEqual([90_000, 90_000]);
   });
 
   it('keeps the interval when a Retry-After is shorter', async () => {
-    const s = setup({ renderProcessingMs: 100_000 }, (request, sandbox) => {
-      if (!/\/renders\/Render_[^/]+$/.test(new URL(request.url).pathname)) return undefined;
-      return sandbox.fetch(request).then((response) => {
-        const headers = new Headers(response.headers);
-        headers.set('Retry-After', '5');
-        return new Response(response.body, { status: response.status, headers });
-      });
-    });
-    const { seed, clock } = s.sandbox;
-    const waits: number[] = [];
-    await renderMockup(s.client, {
-      ...studioPrint(seed),
-      image: await s.client.uploadImage(pngBytes()),
-      clock,
-      onProgress: (e) => {
-        if (e.type === 'waiting') waits.push(e.waitMs);
-      },
-    });
+    const { waits } = await pollWaits((headers) => headers.set('Retry-After', '5'));
     expect(waits).toEqual([60_000, 60_000]);
   });
 
