@@ -647,6 +647,8 @@ describe('download', () => {
     expect(lost).toBeInstanceOf(NetworkError);
     expect(failing.seen).toHaveLength(4);
     expect(lost).toMatchObject({ attempts: 4 });
+    // Its message says what the field says (the download's requests, not only the request's own).
+    expect((lost as NetworkError).message).toMatch(/ after 4 attempts$/);
     expect((lost as NetworkError).retryDelayMs).toBeCloseTo(
       failing.clock.slept.reduce((a, b) => a + b),
       6,

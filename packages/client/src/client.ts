@@ -23,6 +23,7 @@ import {
   type CallSettings,
   createStack,
   handoff,
+  isRepeatable,
   type Limiter,
   notJson,
   type RetryOptions,
@@ -154,7 +155,6 @@ export function createCore<RateLimit>(
   const send = guarded(raw, stack, settings, (name, url, init, reason) =>
     abortOf(reason, context(name, url, init)),
   );
-  guardRequest(raw, send);
 
   const context = (method: string, template: string, init?: object): CallContext => ({
     operation: operations.byTemplate(method, template),
@@ -165,10 +165,11 @@ export function createCore<RateLimit>(
   const failed = (method: string, init: object | undefined, error: unknown): never => {
     throw redactSecret(ambiguousIf(method, contentTypeOf(init), error), secretKey);
   };
-  // Both forms (`whole`: with the response) in one `then`, not an async function: its frame and its await
-  // cost a promise and ~250 bytes per call. `send` rejects rather than throws. One function takes the result
-  // and the failure (never openapi-fetch's `{ response }`): the failure may need the call, to read it again.
-  const request = (method: 'GET' | 'POST', template: string, init: object | undefined, whole: boolean) => {
+  // Every form (`form`: 0 the data, 1 with the response, 2 openapi-fetch's result of any status) in one `then`,
+  // not an async function: its frame and its await cost a promise and ~250 bytes per call. `send` rejects
+  // rather than throws. One function takes the result and the failure (never openapi-fetch's `{ response }`):
+  // the failure may need the call, to read it again.
+  const request = (method: string, template: string, init: object | undefined, form: 0 | 1 | 2) => {
     // The stack's record of this call, when it is entered within `send` (see `unread`).
     handoff.call = null;
     const sent = send(method, template, init);
@@ -181,7 +182,7 @@ export function createCore<RateLimit>(
         if (read && !(outcome instanceof SyntaxError)) {
           handoff.resume = read;
           handoff.error = outcome;
-          return request(method, template, init, whole);
+          return request(method, template, init, form);
         }
         const error = read ? notJson(read, outcome as Error, context(method, template, init)) : outcome;
         readDone(call, error);
@@ -190,7 +191,7 @@ export function createCore<RateLimit>(
       const result = outcome;
       readDone(call);
       // A 2xx result is openapi-fetch's `{ data, response }` as it is.
-      if (result.response.ok) return whole ? result : result.data;
+      if (result.response.ok || form > 1) return form ? result : result.data;
       let error: unknown;
       try {
         const ctx = {
@@ -210,8 +211,8 @@ export function createCore<RateLimit>(
     return sent.then(settled, settled);
   };
   const core: Core = {
-    call: (method, template, init) => request(method, template, init, false),
-    callWhole: (method, template, init) => request(method, template, init, true) as Promise<Whole>,
+    call: (method, template, init) => request(method, template, init, 0),
+    callWhole: (method, template, init) => request(method, template, init, 1) as Promise<Whole>,
     context,
     clock,
     // The client's retry and timeoutMs.
@@ -220,7 +221,14 @@ export function createCore<RateLimit>(
     // `false` kept: render and callback on a client made with `telemetry: false` stay silent too.
     telemetry: deps.telemetry && (telemetry ? telemetry.option : false),
   };
-  const methods = { ...strictMethods(send), get: throwing(core, 'get'), post: throwing(core, 'post') };
+  // `POST()`/`request()` of a POST that may not be repeated read its 2xx as `post()` does: a body that cannot be
+  // read leaves the outcome unknown (an AmbiguousOutcomeError). Only those rare calls pay for it (a `then`).
+  const open: Send = (name, url, init) =>
+    name === 'POST' && !isRepeatable(name, contentTypeOf(init))
+      ? (request(name, url, init, 2) as Promise<Result>)
+      : send(name, url, init);
+  guardRequest(raw, open);
+  const methods = { ...strictMethods(open), get: throwing(core, 'get'), post: throwing(core, 'post') };
   return register(Object.assign(raw, methods), core);
 }
 

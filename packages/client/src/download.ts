@@ -66,11 +66,12 @@ async function downloading(
   let waitedMs = 0;
   // Like every error after a send, an error says what the download spent: its requests and waits before,
   // added to what the request that failed spent (its own attempts and backoff), if it was one.
-  const spend = (error: PartnerPrintError) =>
-    Object.assign(error, {
-      attempts: sent + (error.attempts ?? 0),
-      retryDelayMs: waitedMs + (error.retryDelayMs ?? 0),
-    });
+  // The message's count ("after 3 attempts", a request's own) then says what the field says.
+  const spend = (error: PartnerPrintError) => {
+    const attempts = sent + (error.attempts ?? 0);
+    if (sent) error.message = error.message.replace(/\d+ attempts?/, `${attempts} attempts`);
+    return Object.assign(error, { attempts, retryDelayMs: waitedMs + (error.retryDelayMs ?? 0) });
+  };
   // A failure to read the file or to wait: the caller's abort, the client's own error as it is, else the
   // connection's (a body cut off).
   const failure = (reason: unknown): unknown =>

@@ -211,6 +211,100 @@ describe('a 2xx whose body is not JSON', () => {
   });
 });
 
+// openapi-fetch's forms (`POST()`, `request()`) read the body themselves: for a POST that may not be repeated, a
+// 2xx whose body cannot be read is as ambiguous as with `post()` (the order exists, its reference is lost).
+describe('POST()/request() of POST /orders whose 201 body cannot be read', () => {
+  const created = (body: string, cut: boolean) => (_: Received, res: ServerResponse) => {
+    res.writeHead(201, { 'content-type': 'application/json' });
+    if (cut) res.write(body, () => res.socket?.destroy());
+    else res.end(body);
+  };
+  type Client = ReturnType<typeof createClient>;
+  const entries: Array<[string, (baseUrl: string) => Client]> = [
+    [
+      'main entry, default scheduler',
+      (baseUrl) => createClient({ secretKey: KEY, baseUrl, telemetry: false, retry: quick }),
+    ],
+    [
+      'main entry, rateLimit: false',
+      (baseUrl) =>
+        createClient({ secretKey: KEY, baseUrl, rateLimit: false, telemetry: false, retry: quick }),
+    ],
+    ['lite entry', (baseUrl) => createLiteClient({ secretKey: KEY, baseUrl, retry: quick }) as Client],
+    [
+      'lite entry, a Scheduler instance',
+      (baseUrl) =>
+        createLiteClient({ secretKey: KEY, baseUrl, retry: quick, rateLimit: createScheduler() }) as Client,
+    ],
+  ];
+  const forms: Array<[string, (client: Client) => Promise<unknown>]> = [
+    ['POST()', (client) => client.POST('/orders', order)],
+    ['request()', (client) => client.request('post', '/orders', order)],
+  ];
+  for (const [entry, make] of entries)
+    for (const [form, call] of forms) {
+      it(`${form}, cut off mid-read: an AmbiguousOutcomeError whose cause is the NetworkError, sent once (${entry})`, async () => {
+        const server = await serve(created(`{"order":{"reference":"Order_${KEY}`, true));
+        const error = await caught(call(make(server.baseUrl)));
+        expect(error).toBeInstanceOf(AmbiguousOutcomeError);
+        expect(error).toMatchObject({
+          code: 'ambiguous_outcome',
+          method: 'POST',
+          path: '/orders',
+          attempts: 1,
+        });
+        // The lite entry has no operation table unless given one.
+        if (entry.startsWith('main')) expect(error).toMatchObject({ operation: 'createOrder' });
+        expect((error as Error).message).toMatch(
+          /terminated.*it may have taken effect, so it was not repeated$/,
+        );
+        expect((error as Error).cause).toBeInstanceOf(NetworkError);
+        expect(server.received).toHaveLength(1);
+        noKey(error);
+      });
+
+      it(`${form}, not JSON: an AmbiguousOutcomeError whose cause is unexpected_response, sent once (${entry})`, async () => {
+        const server = await serve(created(`{"order":{"reference":"${KEY}`, false));
+        const error = await caught(call(make(server.baseUrl)));
+        expect(error).toBeInstanceOf(AmbiguousOutcomeError);
+        expect(error).toMatchObject({
+          code: 'ambiguous_outcome',
+          method: 'POST',
+          path: '/orders',
+          attempts: 1,
+        });
+        expect((error as Error).cause).toMatchObject({ code: 'unexpected_response', status: 201 });
+        expect(server.received).toHaveLength(1);
+        noKey(error);
+      });
+
+      it(`${form}: an answer read whole comes back as openapi-fetch's result, a 4xx included (${entry})`, async () => {
+        const server = await serve(created('{"order":{"reference":"Order_1"}}', false), (_, res) => {
+          res.writeHead(422, { 'content-type': 'application/json' });
+          res.end('{"code":"missing_address","message":"no"}');
+        });
+        const client = make(server.baseUrl);
+        const ok = (await call(client)) as { data: unknown; response: Response };
+        expect(ok.data).toEqual({ order: { reference: 'Order_1' } });
+        expect(ok.response.status).toBe(201);
+        const refused = (await call(client)) as { error: unknown; response: Response };
+        expect(refused.error).toEqual({ code: 'missing_address', message: 'no' });
+        expect(refused.response.status).toBe(422);
+      });
+    }
+
+  it("GET() of a cut-off body keeps the platform's error, read once (as documented)", async () => {
+    const server = await serve(cutOff);
+    const error = await caught(
+      createClient({ secretKey: KEY, baseUrl: server.baseUrl, telemetry: false, retry: quick }).GET(
+        '/orders',
+      ),
+    );
+    expect(error).toBeInstanceOf(TypeError);
+    expect(server.received).toHaveLength(1);
+  });
+});
+
 describe("a partner's own middleware error passes through unchanged", () => {
   it.each(['get', 'GET'] as const)('%s: the error onResponse throws, sent once', async (form) => {
     const server = await serve(whole(ORDERS));
