@@ -272,10 +272,15 @@ const pathParam = (init: object | undefined, name: string): unknown => {
 };
 
 const contentTypeOf = (init: object | undefined): string | undefined => {
-  const headers: unknown = init && 'headers' in init ? init.headers : undefined;
-  const type: unknown =
-    headers && typeof headers === 'object' && 'Content-Type' in headers ? headers['Content-Type'] : undefined;
-  return typeof type === 'string' ? type : undefined;
+  // Any case, or a Headers: the transport reads the Request's header, and both must judge the call alike. Only
+  // a POST (its failure, or a POST() call) asks.
+  try {
+    return (
+      new Headers((init as { headers?: HeadersInit } | undefined)?.headers).get('content-type') ?? undefined
+    );
+  } catch {
+    return undefined;
+  }
 };
 
 /** openapi-fetch's result of a call, as opposed to what a call failed with. */

@@ -211,6 +211,42 @@ describe('a 2xx whose body is not JSON', () => {
   });
 });
 
+describe('an upload whose 201 body is cut off, its Content-Type written in any case', () => {
+  // An upload is repeatable (the same bytes, the same image): a cut-off answer is retried, then a NetworkError.
+  // The header was looked up only as `Content-Type`: written `content-type` (or given as a Headers), the upload
+  // was retried 3 times by the transport and then still reported as an AmbiguousOutcomeError "so it was not
+  // repeated".
+  const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46, 0, 1]);
+  const cutUpload = (_: Received, res: ServerResponse) => {
+    res.writeHead(201, { 'content-type': 'application/json' });
+    res.write('{"image":{"ref', () => res.socket?.destroy());
+  };
+  for (const [name, headers] of [
+    ['a plain object, lower case', { 'content-type': 'application/octet-stream' }],
+    ['a Headers', new Headers({ 'Content-Type': 'application/octet-stream' })],
+  ] as const) {
+    it(`post('/images') with ${name}: retried, then a NetworkError`, async () => {
+      const server = await serve(cutUpload);
+      const client = createClient({
+        secretKey: KEY,
+        baseUrl: server.baseUrl,
+        telemetry: false,
+        retry: quick,
+      });
+      const error = await caught(
+        client.post('/images', {
+          body: JPEG as never,
+          bodySerializer: (b: unknown) => b as BodyInit,
+          headers,
+        } as never),
+      );
+      expect(error).toBeInstanceOf(NetworkError);
+      expect(error).not.toBeInstanceOf(AmbiguousOutcomeError);
+      expect(server.received).toHaveLength(3);
+    });
+  }
+});
+
 // openapi-fetch's forms (`POST()`, `request()`) read the body themselves: for a POST that may not be repeated, a
 // 2xx whose body cannot be read is as ambiguous as with `post()` (the order exists, its reference is lost).
 describe('POST()/request() of POST /orders whose 201 body cannot be read', () => {
