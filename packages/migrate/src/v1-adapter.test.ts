@@ -72,6 +72,21 @@ describe('createV1Adapter', () => {
     await expect(v1.orderReference(null)).rejects.toThrow(/No order reference given \(null\)/);
   });
 
+  it("an order it cannot find is a NotFoundError with the client's 404 status and code", async () => {
+    const { sandbox, client } = setup();
+    const v1 = createV1Adapter(client);
+    for (const ref of ['ACME1-404', null]) {
+      const error = await v1.orderReference(ref).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(NotFoundError);
+      expect(error).toMatchObject({ status: 404, code: 'not_found' });
+    }
+    sandbox.control.injectFault({ path: '/utilities/*', kind: 'status', status: 503, count: 10 });
+    const failed = await v1.orderReference('ACME1-405').catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(PartnerPrintError);
+    expect(failed).not.toBeInstanceOf(NotFoundError);
+    expect(failed).not.toMatchObject({ status: 404 });
+  });
+
   it('looks a legacy SKU up; an unknown one is an UnknownSkuError', async () => {
     const { sandbox, client } = setup();
     const v1 = createV1Adapter(client);

@@ -75,10 +75,12 @@ export function createV1Adapter(client: AdapterClient, options: V1AdapterOptions
     async orderReference(v1Reference) {
       // V1 code put whatever it had into the path (a missing value became `/orders/null`, a 404).
       if (v1Reference === null || v1Reference === undefined || v1Reference === '')
-        throw new NotFoundError(`No order reference given (${String(v1Reference)}).`);
+        throw new NotFoundError(`No order reference given (${String(v1Reference)}).`, { status: 404 });
       const r = await references.resolve(String(v1Reference));
       if (r.status === 'resolved' && r.orderReference) return r.orderReference as Reference<'Order'>;
-      throw new NotFoundError(r.note, { code: 'order_not_found' });
+      // A look-up that failed is not a 404: a catch of `status === 404` must not take it for one.
+      if (r.status === 'error') throw new PartnerPrintError(r.note);
+      throw new NotFoundError(r.note, { status: 404 });
     },
   };
 }

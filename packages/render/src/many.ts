@@ -10,7 +10,7 @@ import { nextRendertokenReset } from './reset.ts';
 import { stateOf } from './state.ts';
 import { type BatchTrace, telemetryFor, traceBatch, traceMockup } from './telemetry.ts';
 import type { Composition, ImageInput } from './types.ts';
-import { imageBytes, resolveImage } from './upload.ts';
+import { imageBytes, resolveImage, uploadOnce } from './upload.ts';
 
 /** One mockup of a batch: the same fields as `renderMockup` takes. */
 export type RenderJob = Pick<
@@ -24,7 +24,7 @@ export interface PlannedJob {
   index: number;
   job: RenderJob;
   composition: Composition;
-  /** The image's identity: its `Image_…` reference, or `sha256:…` of its bytes. */
+  /** The image's identity: its `Image_…` reference (of bytes the plan uploaded too), else `sha256:…` of its bytes. */
   imageKey: string;
   /** Rendertokens this job adds to the batch: 0 for a repeat of an earlier job or a render already known. */
   cost: number;
@@ -98,23 +98,35 @@ async function planWith(client: RenderClient, jobs: RenderJob[], ctx: CallContex
   // The tokens read first: a failure here fails the plan before any catalog read.
   const tokens = state.api.getRendertokens(ctx.signal);
   tokens.catch(() => {});
-  await pool(
-    jobs.map((job, index) => ({ job, index })),
-    concurrency,
-    async ({ job, index }) => {
-      try {
-        const query = referenceQuery(job);
-        const [composition, imageKey] = await Promise.all([
-          resolveComposition(state, query, ctx),
-          imageKeyOf(job.image, index),
-        ]);
-        resolved[index] = { composition, imageKey };
-      } catch (error) {
-        if (!(error instanceof PartnerPrintError) && !(error instanceof TypeError)) throw error;
-        resolved[index] = { error };
-      }
-    },
+  const items = jobs.map((job, index) => ({ job, index }));
+  await pool(items, concurrency, async ({ job, index }) => {
+    try {
+      const query = referenceQuery(job);
+      const [composition, imageKey] = await Promise.all([
+        resolveComposition(state, query, ctx),
+        imageKeyOf(job.image, index),
+      ]);
+      resolved[index] = { composition, imageKey };
+    } catch (error) {
+      if (!(error instanceof PartnerPrintError) && !(error instanceof TypeError)) throw error;
+      resolved[index] = { error };
+    }
+  });
+  // Bytes and an `Image_` reference of one composition may be one image: the reference of those bytes (one
+  // upload per content, which the renders share) tells. Bytes whose upload fails stay apart: never counted too few.
+  const referenced = new Set(
+    resolved.map((r) => 'imageKey' in r && r.imageKey.startsWith('Image_') && r.composition.reference),
   );
+  await pool(items, concurrency, async ({ job, index }) => {
+    const r = resolved[index]!;
+    if ('imageKey' in r && r.imageKey.startsWith('sha256:') && referenced.has(r.composition.reference))
+      try {
+        const bytes = await imageBytes(job.image as Exclude<ImageInput, string>);
+        r.imageKey = await uploadOnce(state, bytes, r.imageKey.slice(7), ctx);
+      } catch (error) {
+        if (ctx.signal?.aborted) throw error;
+      }
+  });
   const rendertokens = await tokens;
   const now = ctx.clock.now();
   const parsedReset = Date.parse(rendertokens.resets);
@@ -171,7 +183,8 @@ async function planWith(client: RenderClient, jobs: RenderJob[], ctx: CallContex
 
 /**
  * The batch's rendertoken cost against the remaining tokens, before anything is spent: each distinct
- * (composition, image) counts once, renders already in the store count nothing, and jobs are taken in
+ * (composition, image) counts once (bytes of a composition that also has an `Image_` reference are uploaded
+ * to learn theirs, an upload the renders share), renders already in the store count nothing, and jobs are taken in
  * order while the remaining tokens cover them; the rest are deferred until `resetsAt`.
  */
 export async function plan(

@@ -28,14 +28,18 @@ export async function resolveImage(
     const bytes = await imageBytes(image);
     const digest = await sha256Hex(bytes);
     ctx.emit({ type: 'upload', digest });
-    const upload = () => state.api.uploadImage(bytes);
-    // The service returns the same reference for the same bytes, so one upload per content is enough.
-    reference = await bounded(
-      ctx,
-      'uploading the image',
-      state.images.load(`image:${digest}`, ctx.clock.now(), Number.POSITIVE_INFINITY, upload),
-    );
+    reference = await uploadOnce(state, bytes, digest, ctx);
   }
   ctx.emit({ type: 'image', imageReference: reference });
   return reference;
 }
+
+/** The reference of these bytes: the service returns the same one for the same bytes, so one upload per content. */
+export const uploadOnce = (state: ClientState, bytes: Uint8Array, digest: string, ctx: CallContext) =>
+  bounded(
+    ctx,
+    'uploading the image',
+    state.images.load(`image:${digest}`, ctx.clock.now(), Number.POSITIVE_INFINITY, () =>
+      state.api.uploadImage(bytes),
+    ),
+  );

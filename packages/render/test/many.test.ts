@@ -46,13 +46,75 @@ describe('plan', () => {
     expect(p.fitsCost).toBe(8);
     expect(p.deferred.map((j) => j.index)).toEqual([3]);
     expect(p.fits[1]).toMatchObject({ duplicateOf: 0, cost: 0 });
-    expect(p.fits[5]).toMatchObject({ duplicateOf: 5, cost: 0, imageKey: expect.stringMatching(/^sha256:/) });
+    expect(p.fits[5]).toMatchObject({ duplicateOf: 5, cost: 0, imageKey: expect.stringMatching(/^Image_/) });
     expect(p.rejected.map((j) => j.index)).toEqual([7]);
     expect(p.rejected[0]!.error).toBeInstanceOf(CompositionUnavailableError);
-    // Nothing spent, nothing uploaded while planning; one lookup per distinct combination.
-    expect(s.count('POST')).toBe(0);
+    // Nothing spent; the bytes uploaded once (the studio print has Image_ references too), one lookup per
+    // distinct combination.
+    expect(s.count('POST /renders')).toBe(0);
+    expect(s.count('POST /images')).toBe(1);
     expect(s.count('GET /lookup-composition')).toBe(3);
     expect(s.count('GET /rendertokens')).toBe(1);
+  });
+
+  it('counts bytes and the Image_ reference of those bytes as one image; never two different images as one', async () => {
+    const s = setup({ rendertokenLimit: 1 });
+    const { seed, clock } = s.sandbox;
+    const reference = await s.client.uploadImage(pngBytes());
+    const jobs: RenderJob[] = [
+      { ...studioPrint(seed), image: pngBytes() },
+      { ...studioPrint(seed), image: reference },
+    ];
+    s.requests.length = 0;
+    const p = await plan(s.client, jobs, { clock });
+    expect(p.totalCost).toBe(1);
+    expect(p.deferred).toEqual([]);
+    expect(p.fits[1]).toMatchObject({ duplicateOf: 0, cost: 0, imageKey: reference });
+    // The plan learnt the bytes' reference by uploading them once; the renders share that upload and one POST.
+    expect(s.count('POST /images')).toBe(1);
+    const { results } = await renderMany(s.client, jobs, { clock });
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
+    expect(s.count('POST /images')).toBe(1);
+    expect(s.count('POST /renders')).toBe(1);
+
+    // Other bytes are another image, and bytes whose upload fails stay apart: counted twice, never once.
+    const t = setup();
+    const tokens = { clock: t.sandbox.clock };
+    const image = await t.client.uploadImage(pngBytes());
+    const other = await plan(
+      t.client,
+      [
+        { ...studioPrint(seed), image: pngBytes(3) },
+        { ...studioPrint(seed), image },
+      ],
+      tokens,
+    );
+    expect(other.totalCost).toBe(2);
+    t.sandbox.control.injectFault({
+      path: '/images',
+      method: 'POST',
+      kind: 'status',
+      status: 503,
+      count: 20,
+    });
+    const failed = await plan(
+      t.client,
+      [
+        { ...studioPrint(seed), image: pngBytes() },
+        { ...studioPrint(seed), image },
+      ],
+      tokens,
+    );
+    expect(failed.totalCost).toBe(2);
+    expect(failed.rejected).toEqual([]);
+    t.sandbox.control.clearFaults();
+    expect(
+      await plan(
+        t.client,
+        failed.fits.map((j) => j.job),
+        tokens,
+      ),
+    ).toMatchObject({ totalCost: 1 });
   });
 
   it('counts renders already in the store as free', async () => {

@@ -66,7 +66,9 @@ function callersCatch(
   if (seen.has(fn)) return undefined;
   seen.add(fn);
   const named = nameOf(fn, links);
-  if (!named) return undefined;
+  // An anonymous `export default function (…) {…}` (or arrow): called by a module of the run as its default.
+  if (!named)
+    return links.get(fn)?.parent.type === 'ExportDefaultDeclaration' ? elsewhere?.get('default') : undefined;
   // Called by a module of the same run, where a catch reads the error (found before the run rewrote anything).
   if (elsewhere?.size && !named.method)
     for (const exported of exportsOf(all()).get(named.name) ?? []) {

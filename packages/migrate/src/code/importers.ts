@@ -14,6 +14,8 @@ export type CaughtElsewhere = Map<string, Map<string, string>>;
 /** What a file must hold to import a module of the run and catch what it throws: `catch`, and a relative path. */
 const MAY_CATCH = /\bcatch\b/;
 const RELATIVE = /(?:\bfrom|\brequire\s*\()\s*['"]\.\.?\//;
+/** What a file must hold to pass on another module's export: `export … from './…'`. */
+const RE_EXPORT = /\bexport\b[^;]*?\bfrom\s*['"]\.\.?\//;
 const EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
 
 /**
@@ -29,14 +31,46 @@ export async function catchesElsewhere(
 ): Promise<CaughtElsewhere> {
   const inRun = new Set(files);
   const out: CaughtElsewhere = new Map();
+  // Module → its `export { f as g } from './x'` and `export * from './x'`: exported name (`*`: any) → the module
+  // and the name there.
+  const passed = new Map<string, Array<[string, string, string]>>();
   for (const real of files) {
     const program = await readProgram(real);
     // A tree too deep to walk is the rewrite's to report, not this look-out's.
     if (program)
       try {
         catchesIn(real, program, inRun, show, out);
+        for (const n of program.body) {
+          const target =
+            n.source && /^Export(Named|All)Declaration$/.test(n.type) && n.exportKind !== 'type'
+              ? moduleOf(real, n.source.value, inRun)
+              : undefined;
+          if (!target || target === real) continue;
+          const list = passed.get(real) ?? [];
+          passed.set(real, list);
+          if (n.type === 'ExportAllDeclaration') {
+            if (!n.exported) list.push(['*', target, '*']);
+          } else
+            for (const sp of n.specifiers ?? []) {
+              const as = propName({ key: sp.exported });
+              const name = sp.local && propName({ key: sp.local });
+              if (as && name && sp.exportKind !== 'type') list.push([as, target, name]);
+            }
+        }
       } catch {}
   }
+  // A catch of a call of a re-exported function is a catch of the function in the module it comes from.
+  const queue = [...out].flatMap(([m, names]) =>
+    [...names].map(([name, where]) => [m, name, where] as const),
+  );
+  for (const [m, name, where] of queue)
+    for (const [as, target, local] of passed.get(m) ?? []) {
+      const there = as === '*' ? (name === 'default' ? undefined : name) : as === name ? local : undefined;
+      const caught = there === undefined ? undefined : (out.get(target) ?? new Map<string, string>());
+      if (!caught || caught.has(there!)) continue;
+      out.set(target, caught.set(there!, where));
+      queue.push([target, there!, where]);
+    }
   return out;
 }
 
@@ -76,7 +110,11 @@ function catchesIn(
 async function readProgram(real: string): Promise<N | undefined> {
   try {
     const src = await readSource(real);
-    if ('skip' in src || !MAY_CATCH.test(src.text) || !RELATIVE.test(src.text)) return undefined;
+    if (
+      'skip' in src ||
+      (!(MAY_CATCH.test(src.text) && RELATIVE.test(src.text)) && !RE_EXPORT.test(src.text))
+    )
+      return undefined;
     return parsePlain(src.text, real).program;
   } catch {
     return undefined;
