@@ -277,18 +277,17 @@ describe('POST()/request() of POST /orders whose 201 body cannot be read', () =>
     ['POST()', (client) => client.POST('/orders', order)],
     ['request()', (client) => client.request('post', '/orders', order)],
   ];
+  /** The error of a POST /orders sent once whose 201 could not be read: ambiguous, naming the call. */
+  const expectAmbiguousOnce = (error: unknown) => {
+    expect(error).toBeInstanceOf(AmbiguousOutcomeError);
+    expect(error).toMatchObject({ code: 'ambiguous_outcome', method: 'POST', path: '/orders', attempts: 1 });
+  };
   for (const [entry, make] of entries)
     for (const [form, call] of forms) {
       it(`${form}, cut off mid-read: an AmbiguousOutcomeError whose cause is the NetworkError, sent once (${entry})`, async () => {
         const server = await serve(created(`{"order":{"reference":"Order_${KEY}`, true));
         const error = await caught(call(make(server.baseUrl)));
-        expect(error).toBeInstanceOf(AmbiguousOutcomeError);
-        expect(error).toMatchObject({
-          code: 'ambiguous_outcome',
-          method: 'POST',
-          path: '/orders',
-          attempts: 1,
-        });
+        expectAmbiguousOnce(error);
         // The lite entry has no operation table unless given one.
         if (entry.startsWith('main')) expect(error).toMatchObject({ operation: 'createOrder' });
         expect((error as Error).message).toMatch(
@@ -302,13 +301,7 @@ describe('POST()/request() of POST /orders whose 201 body cannot be read', () =>
       it(`${form}, not JSON: an AmbiguousOutcomeError whose cause is unexpected_response, sent once (${entry})`, async () => {
         const server = await serve(created(`{"order":{"reference":"${KEY}`, false));
         const error = await caught(call(make(server.baseUrl)));
-        expect(error).toBeInstanceOf(AmbiguousOutcomeError);
-        expect(error).toMatchObject({
-          code: 'ambiguous_outcome',
-          method: 'POST',
-          path: '/orders',
-          attempts: 1,
-        });
+        expectAmbiguousOnce(error);
         expect((error as Error).cause).toMatchObject({ code: 'unexpected_response', status: 201 });
         expect(server.received).toHaveLength(1);
         noKey(error);
