@@ -50,6 +50,8 @@ export interface OrderReferenceResolution {
   /** How it was found: passed through, the custom-identifier lookup, or the legacy code of a listed order. */
   via?: 'v2' | 'custom-identifier' | 'legacy-order-code';
   note: string;
+  /** With `status: 'error'`: the error the lookup threw (a `PartnerPrintError` from the client), for `instanceof` checks. */
+  cause?: unknown;
 }
 
 export interface OrderReferenceResolverOptions {
@@ -129,7 +131,13 @@ export function createOrderReferenceResolver(
       }
       return { input, parsed, status: 'not-found', note: notFoundNote(parsed, options.scanOrders) };
     } catch (e) {
-      return { input, parsed, status: 'error', note: `The lookup failed: ${describeError(e).message}` };
+      return {
+        input,
+        parsed,
+        status: 'error',
+        cause: e,
+        note: `The lookup failed: ${describeError(e).message}`,
+      };
     }
   }
 

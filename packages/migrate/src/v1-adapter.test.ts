@@ -85,6 +85,9 @@ describe('createV1Adapter', () => {
     expect(failed).toBeInstanceOf(PartnerPrintError);
     expect(failed).not.toBeInstanceOf(NotFoundError);
     expect(failed).not.toMatchObject({ status: 404 });
+    // The client's own error of the failed look-up, as productReference gives it: its status (the 503), code
+    // and request id, not a bare message that lost them.
+    expect(failed).toMatchObject({ status: 503 });
   });
 
   it('looks a legacy SKU up; an unknown one is an UnknownSkuError', async () => {

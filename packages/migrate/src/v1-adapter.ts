@@ -79,7 +79,8 @@ export function createV1Adapter(client: AdapterClient, options: V1AdapterOptions
       const r = await references.resolve(String(v1Reference));
       if (r.status === 'resolved' && r.orderReference) return r.orderReference as Reference<'Order'>;
       // A look-up that failed is not a 404: a catch of `status === 404` must not take it for one.
-      if (r.status === 'error') throw new PartnerPrintError(r.note);
+      // The client's own error of the look-up (its status, code and request id), as productReference gives it.
+      if (r.status === 'error') throw r.cause ?? new PartnerPrintError(r.note);
       throw new NotFoundError(r.note, { status: 404 });
     },
   };
