@@ -163,7 +163,11 @@ export function createCore<RateLimit>(
   });
   /** What a call throws: the key redacted, a POST that failed without a clear answer marked ambiguous. */
   const failed = (method: string, init: object | undefined, error: unknown): never => {
-    throw redactSecret(ambiguousIf(method, contentTypeOf(init), error), secretKey);
+    // Only a POST can be ambiguous: no other call's failure reads its headers (contentTypeOf makes a Headers).
+    throw redactSecret(
+      ambiguousIf(method, method === 'POST' ? contentTypeOf(init) : undefined, error),
+      secretKey,
+    );
   };
   // Every form (`form`: 0 the data, 1 with the response, 2 openapi-fetch's result of any status) in one `then`,
   // not an async function: its frame and its await cost a promise and ~250 bytes per call. `send` rejects
