@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { claimGap } from '../test/helpers.ts';
-import { type BucketState, newBucket, observe, readyAt, refill, TUNING, takeAll } from './bucket.ts';
+import { type BucketState, newBucket, observe, readyAt, refill, takeAll } from './bucket.ts';
+import * as TUNING from './tuning.ts';
 
 const T0 = 1_000_000;
 

@@ -1,3 +1,5 @@
+import * as TUNING from './tuning.ts';
+
 /**
  * The local mirror of one server-side token bucket. The same arithmetic runs in the Redis store's Lua
  * script, with every constant from {@link TUNING}; a differential property test drives both stores with
@@ -118,51 +120,6 @@ export interface BucketObservation {
   /** When its answer came (ms, the same clock as `sentAt`). */
   answeredAt?: number;
 }
-
-export const TUNING = {
-  /** A measurement sample counts fully after this many tokens spent at the server. */
-  tauTokens: 30,
-  /** A measurement window closes after this many tokens spent at the server, or `windowMs`. */
-  windowTokens: 10,
-  windowMs: 1000,
-  /** Tokens kept back per token/s others spend, so racing processes rarely collide. */
-  reserveSeconds: 0.25,
-  /** A sample of our part above this is measurement noise of a process alone: nobody else spent. */
-  aloneAbove: 0.97,
-  /** Slack (tokens) for timing differences before the level is corrected. */
-  tolerance: 0.25,
-  /** Never allow ourselves less than this share of the refill. */
-  minShare: 0.05,
-  /** Additive increase: share gained per policy window (0.5: from a third to all of it in 1.3 windows). */
-  increasePerWindow: 0.5,
-  /** Multiplicative decrease: the share kept at a cut. */
-  decrease: 0.6,
-  /** At most one cut per this fraction of the policy window. */
-  cutEvery: 0.05,
-  /** The budget counts as shared once others' measured part is above this. */
-  sharedAbove: 0.03,
-  /** The reserve and the congestion level are at most this part of the quota. */
-  reserveQuotaPart: 0.05,
-  /** What others have on the way is held back up to this part of the quota. */
-  onTheirWayQuotaPart: 0.5,
-  /** Others' unexpected spending pace fades by half every this many ms. */
-  unseenHalfLifeMs: 500,
-  /** Weight of a new round trip in the smoothed one. */
-  rttWeight: 0.2,
-  /** An estimate older than max(staleFloorMs, window / staleWindowParts) may be checked by one request. */
-  staleFloorMs: 250,
-  staleWindowParts: 24,
-  /** The share kept at a 429 while others spend (a loss, as in TCP). */
-  decreaseOn429: 0.5,
-  /** Width (tokens) of the balance a fractional `t` at `r=0` leaves open. */
-  fractionalResetWidth: 0.05,
-  /** A full bucket found at the start is spent over this long (ms) from the first request, or a window. */
-  startPaceMs: 6000,
-  /** This part of the quota (at least a token) goes at once. */
-  paceFreeQuotaPart: 0.02,
-  /** A first balance below this part of the quota is no fresh bucket (others spend it already): no pace. */
-  paceBelowQuotaPart: 0.75,
-} as const;
 
 export function newBucket(quota: number, windowSeconds: number, now: number): BucketState {
   return {

@@ -20,32 +20,35 @@ export interface PolicyChange {
  * It turns an answer into the observations the store applies.
  */
 export class Budget {
-  private readonly policies = new Map<string, Map<string, PolicySpec>>();
-  private readonly learned = new Map<string, readonly string[]>();
+  readonly #policies = new Map<string, Map<string, PolicySpec>>();
+  readonly #learned = new Map<string, readonly string[]>();
   /** Changes whenever a policy or a route's buckets do: lanes keep their needs while it stays. */
-  private version = 0;
+  #version = 0;
 
-  constructor(
-    private readonly defaults: RateLimitDefaults,
-    private readonly onPolicyChange: (change: PolicyChange) => void,
-  ) {}
+  readonly #defaults: RateLimitDefaults;
+  readonly #onPolicyChange: (change: PolicyChange) => void;
+
+  constructor(defaults: RateLimitDefaults, onPolicyChange: (change: PolicyChange) => void) {
+    this.#defaults = defaults;
+    this.#onPolicyChange = onPolicyChange;
+  }
 
   /**
    * The buckets the head request of a lane needs, with the policy to create each from, and their names.
    * Kept on the lane until a policy or a route's buckets change (read-only: shared by its requests).
    */
   bucketsFor(lane: Lane): LaneNeeds {
-    if (lane.needs?.version === this.version) return lane.needs;
+    if (lane.needs?.version === this.#version) return lane.needs;
     const names =
-      this.learned.get(lane.route) ?? lane.classified ?? defaultBuckets(this.defaults, lane.route);
-    const known = this.policiesOf(lane.key);
+      this.#learned.get(lane.route) ?? lane.classified ?? defaultBuckets(this.#defaults, lane.route);
+    const known = this.#policiesOf(lane.key);
     const buckets: BucketRequest[] = [];
     for (const name of names) {
       const p = known.get(name);
       if (p) buckets.push({ name, quota: p.quota, windowSeconds: p.windowSeconds });
     }
     lane.needs = {
-      version: this.version,
+      version: this.#version,
       buckets: Object.freeze(buckets),
       names: Object.freeze(buckets.map((b) => b.name)),
     };
@@ -66,7 +69,7 @@ export class Budget {
   ): BucketObservation[] {
     // In the order the answer names its buckets (a handful: a list beats a map).
     const out: BucketObservation[] = [];
-    this.readPolicies(lane.key, parsed, out);
+    this.#readPolicies(lane.key, parsed, out);
     for (let i = 0; i < parsed.limits.length; i++) {
       const l = parsed.limits[i];
       if (!l) continue;
@@ -75,7 +78,7 @@ export class Budget {
       if (l.resetSeconds !== undefined) o.resetSeconds = l.resetSeconds;
     }
     const named = parsed.policies.length > 0 ? parsed.policies : parsed.limits;
-    if (named.length > 0) this.learn(lane.route, named);
+    if (named.length > 0) this.#learn(lane.route, named);
     // An answer without rate-limit fields: stop probing, keep the estimate from the defaults.
     else if (parsed.source === undefined) for (const name of taken) observationOf(out, name).seen = true;
     if (status === 429) {
@@ -95,24 +98,24 @@ export class Budget {
 
   stats(): { policies: Record<string, PolicySpec>; routes: Record<string, readonly string[]> } {
     const policies: Record<string, PolicySpec> = {};
-    for (const map of this.policies.values()) for (const [name, p] of map) policies[name] = { ...p };
-    if (this.policies.size === 0)
-      for (const [name, p] of Object.entries(this.defaults.policies)) policies[name] = { ...p };
-    return { policies, routes: Object.fromEntries(this.learned) };
+    for (const map of this.#policies.values()) for (const [name, p] of map) policies[name] = { ...p };
+    if (this.#policies.size === 0)
+      for (const [name, p] of Object.entries(this.#defaults.policies)) policies[name] = { ...p };
+    return { policies, routes: Object.fromEntries(this.#learned) };
   }
 
-  private policiesOf(key: string): Map<string, PolicySpec> {
-    let map = this.policies.get(key);
+  #policiesOf(key: string): Map<string, PolicySpec> {
+    let map = this.#policies.get(key);
     if (!map) {
-      map = new Map(Object.entries(this.defaults.policies));
-      this.policies.set(key, map);
+      map = new Map(Object.entries(this.#defaults.policies));
+      this.#policies.set(key, map);
     }
     return map;
   }
 
   /** Applies the answer's policies (q, w) and reports every change from the first answer that shows it. */
-  private readPolicies(key: string, parsed: RateLimitFields, out: BucketObservation[]): void {
-    const known = this.policiesOf(key);
+  #readPolicies(key: string, parsed: RateLimitFields, out: BucketObservation[]): void {
+    const known = this.#policiesOf(key);
     for (let i = 0; i < parsed.policies.length; i++) {
       const p = parsed.policies[i];
       if (!p) continue;
@@ -124,24 +127,29 @@ export class Budget {
       if (windowSeconds === undefined) continue;
       if (previous?.quota === p.quota && previous.windowSeconds === windowSeconds) continue;
       known.set(p.name, { quota: p.quota, windowSeconds });
-      this.version++;
-      this.onPolicyChange({ name: p.name, quota: p.quota, windowSeconds, ...(previous ? { previous } : {}) });
+      this.#version++;
+      this.#onPolicyChange({
+        name: p.name,
+        quota: p.quota,
+        windowSeconds,
+        ...(previous ? { previous } : {}),
+      });
     }
   }
 
   /** The route's buckets are the ones the answer names. */
-  private learn(route: string, named: readonly { name: string }[]): void {
-    const previous = this.learned.get(route);
+  #learn(route: string, named: readonly { name: string }[]): void {
+    const previous = this.#learned.get(route);
     if (previous && sameNames(previous, named)) return;
-    if (!previous && this.learned.size >= MAX_ROUTES) {
-      const oldest = this.learned.keys().next().value;
-      if (oldest !== undefined) this.learned.delete(oldest);
+    if (!previous && this.#learned.size >= MAX_ROUTES) {
+      const oldest = this.#learned.keys().next().value;
+      if (oldest !== undefined) this.#learned.delete(oldest);
     }
-    this.learned.set(
+    this.#learned.set(
       route,
       named.map((n) => n.name),
     );
-    this.version++;
+    this.#version++;
   }
 }
 

@@ -3,56 +3,57 @@
  * Array#shift, which is O(n) on large arrays.
  */
 export class Deque<T> {
-  private buffer: (T | undefined)[];
-  private head = 0;
-  private count = 0;
+  #buffer: (T | undefined)[];
+  #head = 0;
+  #count = 0;
 
   constructor(initialCapacity = 16) {
     let capacity = 16;
     while (capacity < initialCapacity) capacity *= 2;
-    this.buffer = new Array<T | undefined>(capacity);
+    this.#buffer = new Array<T | undefined>(capacity);
   }
 
   get length(): number {
-    return this.count;
+    return this.#count;
   }
 
   push(value: T): void {
-    if (this.count === this.buffer.length) this.grow();
-    this.buffer[(this.head + this.count) & (this.buffer.length - 1)] = value;
-    this.count++;
+    if (this.#count === this.#buffer.length) this.#grow();
+    this.#buffer[(this.#head + this.#count) & (this.#buffer.length - 1)] = value;
+    this.#count++;
   }
 
   unshift(value: T): void {
-    if (this.count === this.buffer.length) this.grow();
-    this.head = (this.head - 1) & (this.buffer.length - 1);
-    this.buffer[this.head] = value;
-    this.count++;
+    if (this.#count === this.#buffer.length) this.#grow();
+    this.#head = (this.#head - 1) & (this.#buffer.length - 1);
+    this.#buffer[this.#head] = value;
+    this.#count++;
   }
 
   shift(): T | undefined {
-    if (this.count === 0) return undefined;
-    const value = this.buffer[this.head];
-    this.buffer[this.head] = undefined;
-    this.head = (this.head + 1) & (this.buffer.length - 1);
-    this.count--;
-    if (this.count === 0) this.head = 0;
+    if (this.#count === 0) return undefined;
+    const value = this.#buffer[this.#head];
+    this.#buffer[this.#head] = undefined;
+    this.#head = (this.#head + 1) & (this.#buffer.length - 1);
+    this.#count--;
+    if (this.#count === 0) this.#head = 0;
     return value;
   }
 
   peek(): T | undefined {
-    return this.count === 0 ? undefined : this.buffer[this.head];
+    return this.#count === 0 ? undefined : this.#buffer[this.#head];
   }
 
   *[Symbol.iterator](): IterableIterator<T> {
-    for (let i = 0; i < this.count; i++) yield this.buffer[(this.head + i) & (this.buffer.length - 1)] as T;
+    for (let i = 0; i < this.#count; i++)
+      yield this.#buffer[(this.#head + i) & (this.#buffer.length - 1)] as T;
   }
 
-  private grow(): void {
-    const old = this.buffer;
+  #grow(): void {
+    const old = this.#buffer;
     const next = new Array<T | undefined>(old.length * 2);
-    for (let i = 0; i < this.count; i++) next[i] = old[(this.head + i) & (old.length - 1)];
-    this.buffer = next;
-    this.head = 0;
+    for (let i = 0; i < this.#count; i++) next[i] = old[(this.#head + i) & (old.length - 1)];
+    this.#buffer = next;
+    this.#head = 0;
   }
 }

@@ -31,28 +31,28 @@ type Listener<E extends SchedulerEvent> = (payload: SchedulerEvents[E]) => void;
 /** Typed listeners; a listener's failure never breaks scheduling. */
 export class Emitter {
   // Each set only ever holds listeners of its own event (see `on`).
-  private readonly listeners = new Map<SchedulerEvent, Set<(payload: never) => void>>();
+  readonly #listeners = new Map<SchedulerEvent, Set<(payload: never) => void>>();
 
   on<E extends SchedulerEvent>(event: E, listener: Listener<E>): () => void {
-    let set = this.listeners.get(event);
+    let set = this.#listeners.get(event);
     if (!set) {
       set = new Set();
-      this.listeners.set(event, set);
+      this.#listeners.set(event, set);
     }
     set.add(listener);
     return () => this.off(event, listener);
   }
 
   off<E extends SchedulerEvent>(event: E, listener: Listener<E>): void {
-    this.listeners.get(event)?.delete(listener);
+    this.#listeners.get(event)?.delete(listener);
   }
 
   has(event: SchedulerEvent): boolean {
-    return (this.listeners.get(event)?.size ?? 0) > 0;
+    return (this.#listeners.get(event)?.size ?? 0) > 0;
   }
 
   emit<E extends SchedulerEvent>(event: E, payload: SchedulerEvents[E]): void {
-    const set = this.listeners.get(event);
+    const set = this.#listeners.get(event);
     if (!set) return;
     // A listener's failure (a throw, or an async one's rejection) must not break scheduling.
     for (const listener of set) quietly(() => (listener as Listener<E>)(payload));

@@ -26,30 +26,33 @@ export interface FailoverOptions {
  * Tickets are this wrapper's own, mapped to the store that issued them.
  */
 export class FailoverStore implements RateLimitStore {
-  private readonly local = new MemoryStore();
-  private downUntil = 0;
-  private down = false;
-  private next = 0;
+  readonly #local = new MemoryStore();
+  #downUntil = 0;
+  #down = false;
+  #next = 0;
   /** Our ticket → the issuing store's, and for a shared one its mirror's ticket in the local store. */
-  private readonly tickets = new Map<number, { shared: boolean; ticket: number; mirror?: number }>();
+  readonly #tickets = new Map<number, { shared: boolean; ticket: number; mirror: number | undefined }>();
 
-  constructor(
-    private readonly shared: RateLimitStore,
-    private readonly options: FailoverOptions,
-  ) {}
+  readonly #shared: RateLimitStore;
+  readonly #options: FailoverOptions;
+
+  constructor(shared: RateLimitStore, options: FailoverOptions) {
+    this.#shared = shared;
+    this.#options = options;
+  }
 
   async take(key: string, buckets: readonly BucketRequest[], now: number): Promise<TakeResult> {
-    if (!this.down || now >= this.downUntil) {
+    if (!this.#down || now >= this.#downUntil) {
       try {
-        const result = await this.call(() => this.shared.take(key, buckets, now));
-        this.recovered();
+        const result = await this.#call(() => this.#shared.take(key, buckets, now));
+        this.#recovered();
         // The local store mirrors what is on the way: taking over mid-flight, it does not spend it again.
-        return this.issue(result, true, result.ok ? this.local.hold(key, buckets, now) : undefined);
+        return this.#issue(result, true, result.ok ? this.#local.hold(key, buckets, now) : undefined);
       } catch (error) {
-        this.failed(error, now);
+        this.#failed(error, now);
       }
     }
-    return this.issue(await this.local.take(key, buckets, now), false);
+    return this.#issue(await this.#local.take(key, buckets, now), false);
   }
 
   async observe(
@@ -59,45 +62,42 @@ export class FailoverStore implements RateLimitStore {
     observations: readonly BucketObservation[],
     now: number,
   ): Promise<void> {
-    const issued = ticket === undefined ? undefined : this.tickets.get(ticket);
-    if (ticket !== undefined) this.tickets.delete(ticket);
+    const issued = ticket === undefined ? undefined : this.#tickets.get(ticket);
+    if (ticket !== undefined) this.#tickets.delete(ticket);
     if (issued?.shared) {
       // The local store keeps learning from every answer (and knows what is on the way), so a fallback
       // starts from live values.
-      await this.local.observe(key, issued.mirror, taken, observations, now);
+      await this.#local.observe(key, issued.mirror, taken, observations, now);
       try {
-        await this.call(() => this.shared.observe(key, issued.ticket, taken, observations, now));
+        await this.#call(() => this.#shared.observe(key, issued.ticket, taken, observations, now));
       } catch (error) {
-        this.failed(error, now);
+        this.#failed(error, now);
       }
       return;
     }
-    await this.local.observe(key, issued?.ticket, taken, observations, now);
+    await this.#local.observe(key, issued?.ticket, taken, observations, now);
   }
 
   async snapshot(key: string, now: number): Promise<Record<string, BucketSnapshot>> {
-    if (this.down) return this.local.snapshot(key, now);
+    if (this.#down) return this.#local.snapshot(key, now);
     try {
-      return await this.call(() => this.shared.snapshot(key, now));
+      return await this.#call(() => this.#shared.snapshot(key, now));
     } catch (error) {
-      this.failed(error, now);
-      return this.local.snapshot(key, now);
+      this.#failed(error, now);
+      return this.#local.snapshot(key, now);
     }
   }
 
-  private issue(result: TakeResult, shared: boolean, mirror?: number): TakeResult {
+  #issue(result: TakeResult, shared: boolean, mirror?: number): TakeResult {
     if (!result.ok) return result;
-    const ticket = ++this.next;
-    this.tickets.set(
-      ticket,
-      mirror === undefined ? { shared, ticket: result.ticket } : { shared, ticket: result.ticket, mirror },
-    );
+    const ticket = ++this.#next;
+    this.#tickets.set(ticket, { shared, ticket: result.ticket, mirror });
     return { ok: true, ticket };
   }
 
   /** `fn()`, failing after `timeoutMs` in which this process could have read its answer (see `overdue`). */
-  private call<T>(fn: () => Promise<T>): Promise<T> {
-    const { timeoutMs } = this.options;
+  #call<T>(fn: () => Promise<T>): Promise<T> {
+    const { timeoutMs } = this.#options;
     return overdue(
       fn(),
       timeoutMs,
@@ -106,16 +106,16 @@ export class FailoverStore implements RateLimitStore {
     );
   }
 
-  private failed(error: unknown, now: number): void {
-    this.downUntil = now + this.options.retryMs;
-    if (this.down) return;
-    this.down = true;
-    this.options.onDown(error instanceof Error ? error.message : String(error));
+  #failed(error: unknown, now: number): void {
+    this.#downUntil = now + this.#options.retryMs;
+    if (this.#down) return;
+    this.#down = true;
+    this.#options.onDown(error instanceof Error ? error.message : String(error));
   }
 
-  private recovered(): void {
-    if (!this.down) return;
-    this.down = false;
-    this.options.onUp();
+  #recovered(): void {
+    if (!this.#down) return;
+    this.#down = false;
+    this.#options.onUp();
   }
 }

@@ -59,10 +59,11 @@ export interface ParseOptions {
   parameterNames?: Partial<ParameterNames>;
 }
 
-const FIELDS = {
-  ratelimit: { policy: 'ratelimit-policy', limit: 'ratelimit' },
-  'x-ratelimit': { policy: 'x-ratelimit-policy', limit: 'x-ratelimit' },
-} as const;
+/** The field families, the V3 names first: each one's name (the `source`), policy field and limit field. */
+const FAMILIES = [
+  ['ratelimit', 'ratelimit-policy', 'ratelimit'],
+  ['x-ratelimit', 'x-ratelimit-policy', 'x-ratelimit'],
+] as const;
 
 /**
  * Reads the rate-limit header fields of a response (draft-ietf-httpapi-ratelimit-headers, -08 and later).
@@ -128,10 +129,12 @@ function readFamily(
   get: Headers | ((name: string) => string | undefined),
   names: ParameterNames,
 ): RateLimitFields | undefined {
-  for (let i = 0; i < SOURCES.length; i++) {
-    const source = SOURCES[i];
-    if (!source) continue;
-    const { policy: policyField, limit: limitField } = FIELDS[source];
+  for (let i = 0; i < FAMILIES.length; i++) {
+    const family = FAMILIES[i];
+    if (!family) continue;
+    const source = family[0];
+    const policyField = family[1];
+    const limitField = family[2];
     const policy = policyReading(typeof get === 'function' ? get(policyField) : fieldOf(get, policyField));
     const limit = limitReading(typeof get === 'function' ? get(limitField) : fieldOf(get, limitField));
     if (!policy?.list && !limit?.list) continue;
@@ -143,8 +146,6 @@ function readFamily(
   }
   return undefined;
 }
-
-const SOURCES = ['ratelimit', 'x-ratelimit'] as const;
 
 const fieldOf = (headers: Headers, name: string): string | undefined => headers.get(name) ?? undefined;
 

@@ -1,10 +1,38 @@
-import { type BucketObservation, TUNING } from './bucket.ts';
+import type { BucketObservation } from './bucket.ts';
 import { checkOptions } from './options.ts';
 import { BUCKET_SCRIPT } from './redis-script.ts';
 import type { BucketRequest, BucketSnapshot, RateLimitStore, TakeResult } from './store.ts';
+import * as TUNING from './tuning.ts';
 
-/** Every constant of the bucket arithmetic, for the script: one table for both stores. */
-const TUNING_JSON = JSON.stringify(TUNING);
+/**
+ * Every constant of the bucket arithmetic (tuning.ts), for the script: one table for both stores. Named one by
+ * one, not passed as the module's namespace: a bundle then holds a plain object of numbers, where a namespace
+ * object costs a getter per name. A name left out here fails twins.test.ts, which compares the two.
+ */
+const TUNING_JSON = JSON.stringify({
+  tauTokens: TUNING.tauTokens,
+  windowTokens: TUNING.windowTokens,
+  windowMs: TUNING.windowMs,
+  reserveSeconds: TUNING.reserveSeconds,
+  aloneAbove: TUNING.aloneAbove,
+  tolerance: TUNING.tolerance,
+  minShare: TUNING.minShare,
+  increasePerWindow: TUNING.increasePerWindow,
+  decrease: TUNING.decrease,
+  cutEvery: TUNING.cutEvery,
+  sharedAbove: TUNING.sharedAbove,
+  reserveQuotaPart: TUNING.reserveQuotaPart,
+  onTheirWayQuotaPart: TUNING.onTheirWayQuotaPart,
+  unseenHalfLifeMs: TUNING.unseenHalfLifeMs,
+  rttWeight: TUNING.rttWeight,
+  staleFloorMs: TUNING.staleFloorMs,
+  staleWindowParts: TUNING.staleWindowParts,
+  decreaseOn429: TUNING.decreaseOn429,
+  fractionalResetWidth: TUNING.fractionalResetWidth,
+  startPaceMs: TUNING.startPaceMs,
+  paceFreeQuotaPart: TUNING.paceFreeQuotaPart,
+  paceBelowQuotaPart: TUNING.paceBelowQuotaPart,
+});
 
 /** A number the script wrote as text with 17 significant digits (`inf` when a wait has no end). */
 function exactNumber(text: unknown): number {

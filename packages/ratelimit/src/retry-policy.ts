@@ -29,9 +29,13 @@ export interface RetryPolicyOptions {
  * belong to the same episode and do not lengthen it; a success ends the episode.
  */
 export class RetryPolicy {
-  private readonly episodes = new Map<string, { count: number; until: number }>();
+  readonly #episodes = new Map<string, { count: number; until: number }>();
 
-  constructor(private readonly options: RetryPolicyOptions) {}
+  readonly #options: RetryPolicyOptions;
+
+  constructor(options: RetryPolicyOptions) {
+    this.#options = options;
+  }
 
   /**
    * The n-th wait of an episode: exponential with full jitter over its upper half, from the floor —
@@ -39,7 +43,7 @@ export class RetryPolicy {
    */
   backoff(n: number): number {
     const base = Math.min(BACKOFF_CAP_MS / 2, BACKOFF_FLOOR_MS * 2 ** Math.max(0, n - 1));
-    return base + this.options.random() * base;
+    return base + this.#options.random() * base;
   }
 
   classify(
@@ -52,13 +56,13 @@ export class RetryPolicy {
       parsed.retryAfterSeconds === undefined ? undefined : Math.round(parsed.retryAfterSeconds * 1000);
     if (code === 'rendertoken_limit_exceeded') return { scope: 'none', code };
     if (parsed.source === undefined) {
-      const n = this.episode(`${at.key}\nroute ${at.route}`, at.now);
+      const n = this.#episode(`${at.key}\nroute ${at.route}`, at.now);
       const bound = Math.min(MAX_ROUTE_PAUSE_MS, 1000 * 2 ** (n - 1));
       const pauseMs =
         retryAfterMs !== undefined && retryAfterMs >= BACKOFF_FLOOR_MS
           ? Math.min(retryAfterMs, bound)
           : this.backoff(n);
-      this.extend(`${at.key}\nroute ${at.route}`, at.now + pauseMs);
+      this.#extend(`${at.key}\nroute ${at.route}`, at.now + pauseMs);
       return { scope: 'route', pauseMs, retryAfterMs };
     }
     // Buckets with tokens left mean this 429 is not a rate limit.
@@ -69,41 +73,41 @@ export class RetryPolicy {
     if (buckets.length === 0) return { scope: 'none', code };
     const waitMs = retryAfterMs ?? resetMs(parsed, buckets);
     let n = 0;
-    for (const name of buckets) n = Math.max(n, this.episode(`${at.key}\n${name}`, at.now));
+    for (const name of buckets) n = Math.max(n, this.#episode(`${at.key}\n${name}`, at.now));
     const pauseMs =
       waitMs !== undefined && waitMs >= BACKOFF_FLOOR_MS
         ? Math.min(waitMs, MAX_BUCKET_PAUSE_MS)
         : this.backoff(n);
-    for (const name of buckets) this.extend(`${at.key}\n${name}`, at.now + pauseMs);
+    for (const name of buckets) this.#extend(`${at.key}\n${name}`, at.now + pauseMs);
     return { scope: 'buckets', buckets, pauseMs, retryAfterMs: waitMs };
   }
 
   /** Whether the request that got this 429 is queued again (at the front of its lane). */
-  retries(throttle: Throttle, attempts: number, maxRetries: number = this.options.maxRetries): boolean {
+  retries(throttle: Throttle, attempts: number, maxRetries: number = this.#options.maxRetries): boolean {
     if (throttle.scope === 'none' || attempts > maxRetries) return false;
-    return (throttle.retryAfterMs ?? 0) <= this.options.maxRetryAfterMs;
+    return (throttle.retryAfterMs ?? 0) <= this.#options.maxRetryAfterMs;
   }
 
   /** A non-429 answer ends the episodes of the request's buckets and route. */
   succeeded(key: string, route: string, taken: readonly string[]): void {
-    if (this.episodes.size === 0) return;
-    this.episodes.delete(`${key}\nroute ${route}`);
-    for (const name of taken) this.episodes.delete(`${key}\n${name}`);
+    if (this.#episodes.size === 0) return;
+    this.#episodes.delete(`${key}\nroute ${route}`);
+    for (const name of taken) this.#episodes.delete(`${key}\n${name}`);
   }
 
   /** The episode's count after this 429: the same while its pause lasts, one more after it. */
-  private episode(id: string, now: number): number {
-    const e = this.episodes.get(id);
+  #episode(id: string, now: number): number {
+    const e = this.#episodes.get(id);
     if (!e) {
-      this.episodes.set(id, { count: 1, until: now });
+      this.#episodes.set(id, { count: 1, until: now });
       return 1;
     }
     if (now >= e.until) e.count++;
     return e.count;
   }
 
-  private extend(id: string, until: number): void {
-    const e = this.episodes.get(id);
+  #extend(id: string, until: number): void {
+    const e = this.#episodes.get(id);
     if (e && e.until < until) e.until = until;
   }
 }

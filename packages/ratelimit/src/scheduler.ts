@@ -88,7 +88,7 @@ export interface Scheduler {
  * One store call per 50 ms per waiting process: a fleet starting together waits ~50 ms, not a quarter second.
  */
 const AWAIT_POLL_MS = 50;
-/** The longest real wait for an answer that the estimate waits on (see `rearm`). */
+/** The longest real wait for an answer that the estimate waits on (see `#rearm`). */
 const AWAIT_POLL_MAX_MS = 1000;
 
 export function createScheduler(options: SchedulerOptions = {}): Scheduler {
@@ -98,70 +98,77 @@ export function createScheduler(options: SchedulerOptions = {}): Scheduler {
     ['fetch', 'clock', 'store', 'key', 'classify', 'defaults', 'priorityHeader', 'parameterNames', 'random'],
     options,
   );
-  const core = new SchedulerCore(options);
-  return {
-    fetch: (input, init) => core.submit(input, init),
-    stats: () => core.stats(),
-    snapshot: (key) => core.store.snapshot(key, core.clock.now()),
-    on: (event, listener) => core.events.on(event, listener),
-    off: (event, listener) => core.events.off(event, listener),
-    close: (reason = new Error('Scheduler closed')) => core.close(reason),
-  };
+  return new SchedulerCore(options).api();
 }
 
 /** The scheduler's state and its steps: queue, admit, send, read the answer, retry or complete. */
 class SchedulerCore {
-  readonly clock: Clock;
-  readonly store: RateLimitStore;
-  /** The store when it is the memory store as this package makes it: it answers at once (see `admitNow`). */
-  private readonly local: MemoryStore | undefined;
-  readonly events = new Emitter();
-  private readonly lanes = new Lanes();
-  private readonly budget: Budget;
-  private readonly retry: RetryPolicy;
-  private readonly baseFetch: FetchLike;
-  private readonly concurrency: number;
-  private readonly maxRetries: number;
-  private readonly priorityHeader: string | undefined;
-  private readonly keyOf: (info: RequestInfoLite) => string | Promise<string>;
-  private readonly names: ParameterNames;
-  private readonly counters = { admitted: 0, completed: 0, failed: 0, throttled: 0, retried: 0, aborted: 0 };
-  private inflight = 0;
-  private seq = 0;
-  private closed: { reason: unknown } | undefined;
-  private pumping = false;
-  private pumpAgain = false;
-  private timer: { at: number; controller: AbortController } | undefined;
-  /** The clock's timer woke the pump (see `rearm`). */
-  private woke = false;
+  readonly #clock: Clock;
+  readonly #store: RateLimitStore;
+  /** The store when it is the memory store as this package makes it: it answers at once (see `#admitNow`). */
+  readonly #local: MemoryStore | undefined;
+  readonly #events = new Emitter();
+  readonly #lanes = new Lanes();
+  readonly #budget: Budget;
+  readonly #retry: RetryPolicy;
+  readonly #baseFetch: FetchLike;
+  readonly #concurrency: number;
+  readonly #maxRetries: number;
+  readonly #priorityHeader: string | undefined;
+  readonly #keyOf: (info: RequestInfoLite) => string | Promise<string>;
+  readonly #names: ParameterNames;
+  readonly #counters = { admitted: 0, completed: 0, failed: 0, throttled: 0, retried: 0, aborted: 0 };
+  #inflight = 0;
+  #seq = 0;
+  #closed: { reason: unknown } | undefined;
+  #pumping = false;
+  #pumpAgain = false;
+  #timer: { at: number; controller: AbortController } | undefined;
+  /** The clock's timer woke the pump (see `#rearm`). */
+  #woke = false;
   /** When the pump last looked for a request that may go. */
-  private lookedAt = Number.NEGATIVE_INFINITY;
+  #lookedAt = Number.NEGATIVE_INFINITY;
 
-  constructor(private readonly options: SchedulerOptions) {
-    this.baseFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
-    this.clock = options.clock ?? systemClock;
-    this.store = storeOf(options, this.events);
-    this.local = answersAtOnce(this.store) ? this.store : undefined;
-    this.concurrency = Math.max(1, Math.floor(options.concurrency ?? 16));
+  readonly #options: SchedulerOptions;
+
+  constructor(options: SchedulerOptions) {
+    this.#options = options;
+    this.#baseFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+    this.#clock = options.clock ?? systemClock;
+    this.#store = storeOf(options, this.#events);
+    this.#local = answersAtOnce(this.#store) ? this.#store : undefined;
+    this.#concurrency = Math.max(1, Math.floor(options.concurrency ?? 16));
     const maxRetries = Math.min(10, Math.max(0, Math.floor(options.maxRetries ?? 5)));
-    this.maxRetries = maxRetries;
-    this.retry = new RetryPolicy({
+    this.#maxRetries = maxRetries;
+    this.#retry = new RetryPolicy({
       maxRetries,
       maxRetryAfterMs: options.maxRetryAfterMs ?? 120_000,
       random: options.random ?? Math.random,
     });
-    this.budget = new Budget(options.defaults ?? REFERENCE_DEFAULTS, (change) =>
-      this.events.emit('policy-changed', change),
+    this.#budget = new Budget(options.defaults ?? REFERENCE_DEFAULTS, (change) =>
+      this.#events.emit('policy-changed', change),
     );
-    this.priorityHeader =
+    this.#priorityHeader =
       options.priorityHeader === false ? undefined : (options.priorityHeader ?? 'x-ratelimit-priority');
-    this.keyOf = keyResolver(options.key);
-    this.names = namesOf(options.parameterNames);
+    this.#keyOf = keyResolver(options.key);
+    this.#names = namesOf(options.parameterNames);
   }
 
-  submit(input: RequestInfo | URL, init?: SchedulerRequestInit): Promise<Response> {
+  /** What `createScheduler` hands out: plain functions over this core, which a caller may take apart. */
+  api(): Scheduler {
+    return {
+      fetch: (input, init) => this.#submit(input, init),
+      stats: () => this.#stats(),
+      snapshot: (key) => this.#store.snapshot(key, this.#clock.now()),
+      on: (event, listener) => this.#events.on(event, listener),
+      off: (event, listener) => this.#events.off(event, listener),
+      close: (reason = new Error('Scheduler closed')) => this.#close(reason),
+    };
+  }
+
+  #submit(input: RequestInfo | URL, init?: SchedulerRequestInit): Promise<Response> {
     try {
-      if (this.closed) throw this.closed.reason;
+      if (this.#closed) throw this.#closed.reason;
       const isRequest = input instanceof Request;
       const method = (init?.method ?? (isRequest ? input.method : 'GET')).toUpperCase();
       const url = isRequest ? input.url : String(input);
@@ -173,46 +180,51 @@ class SchedulerCore {
           : (init?.signal ?? (isRequest ? input.signal : undefined) ?? undefined);
       signal?.throwIfAborted();
       const info: RequestInfoLite = { method, url, headers, route: routeKey(method, url) };
-      const order = ++this.seq;
-      const key = this.keyOf(info);
-      const classified = this.options.classify?.(info);
+      const order = ++this.#seq;
+      const key = this.#keyOf(info);
+      const classified = this.#options.classify?.(info);
       // The priority header read once: its value, and whether the Request must go as a copy without it.
-      const raw = this.priorityHeader === undefined ? null : headers.get(this.priorityHeader);
+      const raw = this.#priorityHeader === undefined ? null : headers.get(this.#priorityHeader);
       const priority = priorityOf(init, raw);
       const requestInit = requestInitOf(init, raw !== null);
-      const retries = maxRetriesOf(init, this.maxRetries);
+      const retries = maxRetriesOf(init, this.#maxRetries);
       if (typeof key === 'string') {
-        const lane = this.lanes.laneFor(key, info.route, priority, classified);
-        return this.queue(lane, order, input, requestInit, signal, retries);
+        const lane = this.#lanes.laneFor(key, info.route, priority, classified);
+        return this.#queue(lane, order, input, requestInit, signal, retries);
       }
       return key.then((k) => {
         // Closed, or the signal aborted, while the key was hashed.
-        if (this.closed) throw this.closed.reason;
+        if (this.#closed) throw this.#closed.reason;
         signal?.throwIfAborted();
-        const lane = this.lanes.laneFor(k, info.route, priority, classified);
-        return this.queue(lane, order, input, requestInit, signal, retries);
+        const lane = this.#lanes.laneFor(k, info.route, priority, classified);
+        return this.#queue(lane, order, input, requestInit, signal, retries);
       });
     } catch (error) {
       return Promise.reject(error);
     }
   }
 
-  stats(): SchedulerStats {
-    return { queued: this.lanes.queued, inflight: this.inflight, ...this.counters, ...this.budget.stats() };
+  #stats(): SchedulerStats {
+    return {
+      queued: this.#lanes.queued,
+      inflight: this.#inflight,
+      ...this.#counters,
+      ...this.#budget.stats(),
+    };
   }
 
-  close(reason: unknown): void {
-    if (this.closed) return;
-    this.closed = { reason };
-    this.cancelTimer();
-    for (const entry of this.lanes.drain()) {
+  #close(reason: unknown): void {
+    if (this.#closed) return;
+    this.#closed = { reason };
+    this.#cancelTimer();
+    for (const entry of this.#lanes.drain()) {
       entry.state = 'done';
-      this.finish(entry);
+      this.#finish(entry);
       reject(entry, reason);
     }
   }
 
-  private queue(
+  #queue(
     lane: Lane,
     seq: number,
     input: RequestInfo | URL,
@@ -221,7 +233,7 @@ class SchedulerCore {
     maxRetries: number,
   ): Promise<Response> {
     return new Promise<Response>((resolve) => {
-      const now = this.clock.now();
+      const now = this.#clock.now();
       // A plain literal (no spreads): V8 gives it in-object fields, half the memory of a spread copy.
       const entry: Entry = {
         seq,
@@ -242,137 +254,141 @@ class SchedulerCore {
       };
       // A request that goes at once needs no abort listener (the costliest step per request); one that
       // may wait gets it now, or when it is found blocked.
-      const waits = this.pumping || this.inflight >= this.concurrency || !this.lanes.idle(lane);
+      const waits = this.#pumping || this.#inflight >= this.#concurrency || !this.#lanes.idle(lane);
       // The pump that admits it may run in another caller's context (or a timer's): its fetch, events and
       // retries run in its own caller's, captured now. One that goes at once is admitted by the pump this
       // call starts, which runs in its caller's context: its context is captured only if it has to wait
       // after all (found blocked, or retried after a 429), still in that pump.
       if (waits) entry.scope = captureScope();
-      this.lanes.enqueue(entry, false);
-      if (waits) this.watch(entry);
+      this.#lanes.enqueue(entry, false);
+      if (waits) this.#watch(entry);
       // Admitted at the time it was queued (one clock read), unless a listener ran in between.
       let at = now;
-      if (this.events.has('queued')) {
-        this.events.emit('queued', { route: lane.route, priority: lane.priority, queued: this.lanes.queued });
-        at = this.clock.now();
+      if (this.#events.has('queued')) {
+        this.#events.emit('queued', {
+          route: lane.route,
+          priority: lane.priority,
+          queued: this.#lanes.queued,
+        });
+        at = this.#clock.now();
       }
       // Nothing ahead of it and a store that answers at once: admitted now, in its caller's call, as the pump
       // would (no promise hop); refused, it waits as one the pump finds blocked.
-      if (!waits && this.local && this.admitNow(this.local, lane, entry, at)) return;
-      void this.pump();
+      if (!waits && this.#local && this.#admitNow(this.#local, lane, entry, at)) return;
+      void this.#pump();
     });
   }
 
   /** The pump's step for one entry, with the memory store's answer at once. */
-  private admitNow(local: MemoryStore, lane: Lane, entry: Entry, now: number): boolean {
-    this.lookedAt = now;
-    const { buckets, names } = this.budget.bucketsFor(lane);
-    return this.took(lane, entry, local.takeNow(lane.key, buckets, now), names, now);
+  #admitNow(local: MemoryStore, lane: Lane, entry: Entry, now: number): boolean {
+    this.#lookedAt = now;
+    const { buckets, names } = this.#budget.bucketsFor(lane);
+    return this.#took(lane, entry, local.takeNow(lane.key, buckets, now), names, now);
   }
 
   /**
    * The caller's deadline: a request leaves at once when its signal aborts, with the reason, while it is
    * queued and while its fetch is awaited (even under a fetch that ignores the signal).
    */
-  private watch(entry: Entry): void {
+  #watch(entry: Entry): void {
     const { signal } = entry;
     if (!signal || entry.onAbort) return;
     entry.onAbort = () => {
       if (entry.state === 'sending') {
-        this.release(entry, signal.reason);
+        this.#release(entry, signal.reason);
         return;
       }
       if (entry.state !== 'queued') return; // its answer is being read: it is handed over
-      this.lanes.remove(entry);
-      this.counters.aborted++;
-      this.finish(entry);
+      this.#lanes.remove(entry);
+      this.#counters.aborted++;
+      this.#finish(entry);
       reject(entry, signal.reason);
-      if (this.lanes.queued === 0) this.cancelTimer();
+      if (this.#lanes.queued === 0) this.#cancelTimer();
     };
-    // Removed by `finish`, which every path ends with (no `once`: its options cost per request).
+    // Removed by `#finish`, which every path ends with (no `once`: its options cost per request).
     signal.addEventListener('abort', entry.onAbort);
   }
 
-  private async pump(): Promise<void> {
-    if (this.pumping) {
-      this.pumpAgain = true;
+  async #pump(): Promise<void> {
+    if (this.#pumping) {
+      this.#pumpAgain = true;
       return;
     }
-    this.pumping = true;
+    this.#pumping = true;
     try {
       do {
-        this.pumpAgain = false;
-        const timed = this.woke;
-        this.woke = false;
-        const admitted = this.counters.admitted;
-        while (this.inflight < this.concurrency && this.lanes.queued > 0 && !this.closed) {
-          this.lookedAt = this.clock.now();
-          if (!(await this.admitNext(this.lookedAt))) break;
+        this.#pumpAgain = false;
+        const timed = this.#woke;
+        this.#woke = false;
+        const admitted = this.#counters.admitted;
+        while (this.#inflight < this.#concurrency && this.#lanes.queued > 0 && !this.#closed) {
+          this.#lookedAt = this.#clock.now();
+          if (!(await this.#admitNext(this.#lookedAt))) break;
         }
-        this.rearm(timed && !this.pumpAgain && this.counters.admitted === admitted);
-      } while (this.pumpAgain);
+        this.#rearm(timed && !this.#pumpAgain && this.#counters.admitted === admitted);
+      } while (this.#pumpAgain);
     } finally {
-      this.pumping = false;
+      this.#pumping = false;
     }
   }
 
   /** Admits the first candidate whose buckets all have a token; false when none can go now. */
-  private async admitNext(now: number): Promise<boolean> {
-    const candidates = this.lanes.candidates(now);
+  async #admitNext(now: number): Promise<boolean> {
+    const candidates = this.#lanes.candidates(now);
     // Index loops on the per-request path: an iterator there costs an object per step until optimized.
     for (let i = 0; i < candidates.length; i++) {
       const lane = candidates[i];
-      const entry = lane && this.lanes.head(lane);
+      const entry = lane && this.#lanes.head(lane);
       if (!lane || !entry) continue;
       if (entry.signal?.aborted) {
-        this.watch(entry);
+        this.#watch(entry);
         entry.onAbort?.();
         return true;
       }
-      const { buckets, names } = this.budget.bucketsFor(lane);
+      const { buckets, names } = this.#budget.bucketsFor(lane);
       let result: TakeResult;
       try {
-        result = await this.store.take(lane.key, buckets, now);
+        result = await this.#store.take(lane.key, buckets, now);
       } catch (error) {
         // A failing custom store must not strand the queue: fail this request, carry on.
-        this.lanes.take(lane, entry);
-        this.fail(entry, error);
+        this.#lanes.take(lane, entry);
+        this.#fail(entry, error);
         return true;
       }
-      if (this.took(lane, entry, result, names, now)) return true;
+      if (this.#took(lane, entry, result, names, now)) return true;
     }
     return false;
   }
 
   /** The store's answer for a lane's head: true when it went (or ended), false when it has to wait. */
-  private took(lane: Lane, entry: Entry, result: TakeResult, names: readonly string[], now: number): boolean {
+  #took(lane: Lane, entry: Entry, result: TakeResult, names: readonly string[], now: number): boolean {
     // The entry may have been aborted while the store answered.
     if (entry.state !== 'queued') {
-      if (result.ok) void this.store.observe(lane.key, result.ticket, names, [], now).catch(() => {});
+      if (result.ok) void this.#store.observe(lane.key, result.ticket, names, [], now).catch(() => {});
       return true;
     }
     if (!result.ok) {
       lane.blockedUntil = result.retryAt;
       entry.scope ??= captureScope();
-      this.watch(entry);
+      this.#watch(entry);
       return false;
     }
-    this.lanes.take(lane, entry);
-    this.dispatch(entry, result.ticket, names, now);
+    this.#lanes.take(lane, entry);
+    this.#dispatch(entry, result.ticket, names, now);
     return true;
   }
 
-  private dispatch(entry: Entry, ticket: number, taken: readonly string[], now: number): void {
-    this.inflight++;
-    this.counters.admitted++;
+  #dispatch(entry: Entry, ticket: number, taken: readonly string[], now: number): void {
+    this.#inflight++;
+    this.#counters.admitted++;
     entry.attempts++;
-    if (entry.scope) entry.scope.run(() => this.start(entry, ticket, taken, now));
-    else this.start(entry, ticket, taken, now);
+    if (entry.scope) entry.scope.run(() => this.#start(entry, ticket, taken, now));
+    else this.#start(entry, ticket, taken, now);
   }
 
-  private start(entry: Entry, ticket: number, taken: readonly string[], now: number): void {
-    if (this.events.has('admitted'))
-      this.events.emit('admitted', {
+  #start(entry: Entry, ticket: number, taken: readonly string[], now: number): void {
+    if (this.#events.has('admitted'))
+      this.#events.emit('admitted', {
         route: entry.lane.route,
         buckets: taken,
         waitedMs: now - entry.enqueuedAt,
@@ -380,29 +396,29 @@ class SchedulerCore {
       });
     const attempt: Attempt = { ticket, taken, sentAt: now };
     entry.attempt = attempt;
-    void this.send(entry, attempt);
+    void this.#send(entry, attempt);
   }
 
   /**
-   * Sends an attempt, then {@link answered} reads its answer. No async function: a request whose Request is
+   * Sends an attempt, then {@link #answered} reads its answer. No async function: a request whose Request is
    * ready and whose store answers at once (the memory store) costs one promise here, the fetch's `then`.
    */
-  private send(entry: Entry, attempt: Attempt): void {
+  #send(entry: Entry, attempt: Attempt): void {
     let pending: Promise<Response>;
     try {
-      const request = attemptRequest(entry, this.priorityHeader, entry.maxRetries > 0);
+      const request = attemptRequest(entry, this.#priorityHeader, entry.maxRetries > 0);
       pending =
         request instanceof Promise
-          ? request.then((r) => this.fetchFor(entry, r))
-          : this.fetchFor(entry, request);
+          ? request.then((r) => this.#fetchFor(entry, r))
+          : this.#fetchFor(entry, request);
     } catch (error) {
       pending = Promise.reject(error);
     }
     pending.then(
-      (response) => this.answered(entry, attempt, response),
+      (response) => this.#answered(entry, attempt, response),
       (error: unknown) => {
         // Unless its signal ended it already (the fetch's own rejection comes after).
-        if (entry.state !== 'done') this.release(entry, error);
+        if (entry.state !== 'done') this.#release(entry, error);
       },
     );
   }
@@ -411,22 +427,22 @@ class SchedulerCore {
    * Reads an attempt's answer into the budget and the store, then retries a throttled request or hands the
    * answer over. A 429's error code is read from its body first.
    */
-  private answered(entry: Entry, attempt: Attempt, response: Response): void | Promise<void> {
+  #answered(entry: Entry, attempt: Attempt, response: Response): void | Promise<void> {
     if (entry.state === 'done') {
       // Its signal ended it while the fetch ignored the signal: the late answer is dropped.
       void response.body?.cancel().catch(() => {});
       return;
     }
     entry.state = 'running';
-    const now = this.clock.now();
+    const now = this.#clock.now();
     const status = response.status;
-    const parsed = readRateLimitFields(response.headers, this.names, now, status === 429);
-    if (status !== 429) return this.observed(entry, attempt, response, parsed, undefined, now);
-    return errorCodeOf(response).then((code) => this.observed(entry, attempt, response, parsed, code, now));
+    const parsed = readRateLimitFields(response.headers, this.#names, now, status === 429);
+    if (status !== 429) return this.#observed(entry, attempt, response, parsed, undefined, now);
+    return errorCodeOf(response).then((code) => this.#observed(entry, attempt, response, parsed, code, now));
   }
 
   /** The answer goes into the budget and the store; then the request completes (or is retried). */
-  private observed(
+  #observed(
     entry: Entry,
     attempt: Attempt,
     response: Response,
@@ -435,17 +451,17 @@ class SchedulerCore {
     now: number,
   ): void | Promise<void> {
     const status = response.status;
-    const throttle = this.throttleOf(entry, attempt, parsed, status, code, now);
-    const observations = this.budget.observe(entry.lane, parsed, attempt, status, throttle, now);
+    const throttle = this.#throttleOf(entry, attempt, parsed, status, code, now);
+    const observations = this.#budget.observe(entry.lane, parsed, attempt, status, throttle, now);
     const { key } = entry.lane;
-    if (this.local) {
-      this.local.observeNow(key, attempt.ticket, attempt.taken, observations, now);
-      return this.complete(entry, response, parsed, throttle);
+    if (this.#local) {
+      this.#local.observeNow(key, attempt.ticket, attempt.taken, observations, now);
+      return this.#complete(entry, response, parsed, throttle);
     }
     // A failing store leaves the estimate as it was; the next response corrects it.
-    const done = () => this.complete(entry, response, parsed, throttle);
+    const done = () => this.#complete(entry, response, parsed, throttle);
     try {
-      return this.store.observe(key, attempt.ticket, attempt.taken, observations, now).then(done, done);
+      return this.#store.observe(key, attempt.ticket, attempt.taken, observations, now).then(done, done);
     } catch {
       return done();
     }
@@ -453,11 +469,11 @@ class SchedulerCore {
 
   /**
    * The wrapped fetch's answer. While it is awaited, the request's signal ends the attempt at once (see
-   * {@link watch}); one aborted already ends it now, and the answer's body is cancelled when it comes.
+   * {@link #watch}); one aborted already ends it now, and the answer's body is cancelled when it comes.
    */
-  private fetchFor(entry: Entry, request: Request): Promise<Response> {
+  #fetchFor(entry: Entry, request: Request): Promise<Response> {
     const { signal } = entry;
-    const pending = this.baseFetch(request);
+    const pending = this.#baseFetch(request);
     if (!signal) return pending;
     if (signal.aborted) {
       void pending.then(
@@ -466,7 +482,7 @@ class SchedulerCore {
       );
       return Promise.reject(signal.reason);
     }
-    this.watch(entry);
+    this.#watch(entry);
     entry.state = 'sending';
     // The signal ends the attempt until the fetch settles, and not after (its answer or error is then
     // handed on); that settles a microtask after the fetch, as the race with the signal did before (the
@@ -484,24 +500,24 @@ class SchedulerCore {
   }
 
   /** An attempt ended without an answer (an error, or its signal): the request fails with the reason. */
-  private release(entry: Entry, reason: unknown): void {
+  #release(entry: Entry, reason: unknown): void {
     const { lane } = entry;
     const attempt = entry.attempt;
-    this.inflight--;
-    this.lanes.routeAnswered(lane.key, lane.route);
-    this.fail(entry, reason);
-    void this.released(lane.key, attempt);
+    this.#inflight--;
+    this.#lanes.routeAnswered(lane.key, lane.route);
+    this.#fail(entry, reason);
+    void this.#released(lane.key, attempt);
   }
 
   /** The store forgets a failed attempt's ticket; then the queue goes on. */
-  private async released(key: string, attempt: Attempt | undefined): Promise<void> {
+  async #released(key: string, attempt: Attempt | undefined): Promise<void> {
     if (attempt)
-      await this.store.observe(key, attempt.ticket, attempt.taken, [], this.clock.now()).catch(() => {});
-    void this.pump();
+      await this.#store.observe(key, attempt.ticket, attempt.taken, [], this.#clock.now()).catch(() => {});
+    void this.#pump();
   }
 
   /** For a 429, what it pauses (the route, here); any other answer ends the backoff and the route's pause. */
-  private throttleOf(
+  #throttleOf(
     entry: Entry,
     attempt: Attempt,
     parsed: RateLimitFields,
@@ -513,41 +529,36 @@ class SchedulerCore {
     const { taken } = attempt;
     let throttle: Throttle | undefined;
     if (status === 429)
-      throttle = this.retry.classify(parsed, code, taken, { key: lane.key, route: lane.route, now });
-    else this.retry.succeeded(lane.key, lane.route, taken);
-    if (throttle?.scope === 'route') this.lanes.pauseRoute(lane.key, lane.route, now + throttle.pauseMs);
-    else this.lanes.routeAnswered(lane.key, lane.route);
+      throttle = this.#retry.classify(parsed, code, taken, { key: lane.key, route: lane.route, now });
+    else this.#retry.succeeded(lane.key, lane.route, taken);
+    if (throttle?.scope === 'route') this.#lanes.pauseRoute(lane.key, lane.route, now + throttle.pauseMs);
+    else this.#lanes.routeAnswered(lane.key, lane.route);
     return throttle;
   }
 
   /** The answer is in the budget: the request is queued again after a 429, or its caller gets it. */
-  private complete(
-    entry: Entry,
-    response: Response,
-    parsed: RateLimitFields,
-    throttle: Throttle | undefined,
-  ): void {
-    this.inflight--;
-    this.lanes.unblock();
-    if (throttle && this.throttled(entry, throttle, parsed.retryAfterSeconds, response)) return;
-    this.counters.completed++;
-    this.finish(entry);
+  #complete(entry: Entry, response: Response, parsed: RateLimitFields, throttle: Throttle | undefined): void {
+    this.#inflight--;
+    this.#lanes.unblock();
+    if (throttle && this.#throttled(entry, throttle, parsed.retryAfterSeconds, response)) return;
+    this.#counters.completed++;
+    this.#finish(entry);
     entry.resolve(response);
     // With nothing queued a pump would only find no timer to cancel; a request queued later pumps itself.
-    if (this.lanes.queued > 0) void this.pump();
+    if (this.#lanes.queued > 0) void this.#pump();
   }
 
   /** Reports a 429 and queues its request again when it is retried; true when it was (or it ended). */
-  private throttled(
+  #throttled(
     entry: Entry,
     throttle: Throttle,
     retryAfterSeconds: number | undefined,
     response: Response,
   ): boolean {
-    this.counters.throttled++;
+    this.#counters.throttled++;
     const { route } = entry.lane;
     const pauseMs = throttle.scope === 'none' ? 0 : throttle.pauseMs;
-    this.events.emit('throttled', {
+    this.#events.emit('throttled', {
       route,
       buckets: throttle.scope === 'buckets' ? throttle.buckets : [],
       retryAfterSeconds: retryAfterSeconds ?? pauseMs / 1000,
@@ -557,34 +568,34 @@ class SchedulerCore {
     });
     if (entry.signal?.aborted) {
       void response.body?.cancel().catch(() => {});
-      this.fail(entry, entry.signal.reason);
-      void this.pump();
+      this.#fail(entry, entry.signal.reason);
+      void this.#pump();
       return true;
     }
     if (
       entry.state !== 'running' ||
-      this.closed ||
-      !this.retry.retries(throttle, entry.attempts, entry.maxRetries)
+      this.#closed ||
+      !this.#retry.retries(throttle, entry.attempts, entry.maxRetries)
     )
       return false;
-    this.counters.retried++;
-    this.events.emit('retried', { route, attempt: entry.attempts, delayMs: pauseMs });
+    this.#counters.retried++;
+    this.#events.emit('retried', { route, attempt: entry.attempts, delayMs: pauseMs });
     void response.body?.cancel().catch(() => {});
     // Back to the front of its lane: it keeps its place, and the pause holds it like everyone else. A later
     // pump admits it: its caller's context (this one) goes with it.
     entry.scope ??= captureScope();
-    this.lanes.enqueue(entry, true);
-    void this.pump();
+    this.#lanes.enqueue(entry, true);
+    void this.#pump();
     return true;
   }
 
-  private fail(entry: Entry, error: unknown): void {
-    this.counters.failed++;
-    this.finish(entry);
+  #fail(entry: Entry, error: unknown): void {
+    this.#counters.failed++;
+    this.#finish(entry);
     reject(entry, error);
   }
 
-  private finish(entry: Entry): void {
+  #finish(entry: Entry): void {
     entry.state = 'done';
     if (entry.signal && entry.onAbort) entry.signal.removeEventListener('abort', entry.onAbort);
     entry.onAbort = undefined;
@@ -599,65 +610,65 @@ class SchedulerCore {
    * After a pump: one timer for the earliest waiting lane, none when nothing waits. `fruitless`: the
    * clock's timer woke the pump and nothing could go.
    */
-  private rearm(fruitless: boolean): void {
-    if (this.lanes.queued === 0 || this.closed) {
-      this.cancelTimer();
+  #rearm(fruitless: boolean): void {
+    if (this.#lanes.queued === 0 || this.#closed) {
+      this.#cancelTimer();
       return;
     }
-    if (this.inflight >= this.concurrency) return;
-    const wake = this.lanes.wakeAt();
-    const now = this.clock.now();
+    if (this.#inflight >= this.#concurrency) return;
+    const wake = this.#lanes.wakeAt();
+    const now = this.#clock.now();
     // A wake that was due when the pump last looked, which let nothing go, is nothing time can change:
     // sleeping for it would loop without end on a virtual clock (whose sleeps never yield to timers).
-    if (Number.isFinite(wake) && wake > this.lookedAt) {
+    if (Number.isFinite(wake) && wake > this.#lookedAt) {
       // The estimate moved past its own deadline while requests are on the way: what frees a token now is
       // an answer (their answers hold the estimate down), and an answer pumps. Until one comes, the wait is
       // a real timer: a virtual clock's sleeps would otherwise follow one another without end and
       // without yielding, while the answers wait for the event loop.
-      if (fruitless && this.inflight > 0) this.schedulePoll(Math.min(AWAIT_POLL_MAX_MS, wake - now));
-      else this.schedule(wake);
+      if (fruitless && this.#inflight > 0) this.#schedulePoll(Math.min(AWAIT_POLL_MAX_MS, wake - now));
+      else this.#schedule(wake);
     }
     // Waiting for a first answer that another process (sharing the store) is expecting: poll.
-    else if (this.inflight === 0) this.schedulePoll(AWAIT_POLL_MS);
+    else if (this.#inflight === 0) this.#schedulePoll(AWAIT_POLL_MS);
   }
 
-  private schedule(at: number): void {
-    if (this.timer && this.timer.at <= at) return;
-    this.cancelTimer();
+  #schedule(at: number): void {
+    if (this.#timer && this.#timer.at <= at) return;
+    this.#cancelTimer();
     const current = { at, controller: new AbortController() };
-    this.timer = current;
-    this.clock.sleep(Math.max(0, at - this.clock.now()), current.controller.signal).then(
+    this.#timer = current;
+    this.#clock.sleep(Math.max(0, at - this.#clock.now()), current.controller.signal).then(
       () => {
-        if (this.timer !== current) return;
-        this.timer = undefined;
-        this.woke = true;
-        void this.pump();
+        if (this.#timer !== current) return;
+        this.#timer = undefined;
+        this.#woke = true;
+        void this.#pump();
       },
       () => {},
     );
   }
 
   /** A real timer (see {@link AWAIT_POLL_MS}); any timer on the clock set meanwhile replaces it. */
-  private schedulePoll(ms: number): void {
-    if (this.timer) return;
+  #schedulePoll(ms: number): void {
+    if (this.#timer) return;
     const current = { at: Number.POSITIVE_INFINITY, controller: new AbortController() };
-    this.timer = current;
+    this.#timer = current;
     const handle = setTimeout(
       () => {
-        if (this.timer !== current) return;
-        this.timer = undefined;
-        this.lanes.unblock(true);
-        void this.pump();
+        if (this.#timer !== current) return;
+        this.#timer = undefined;
+        this.#lanes.unblock(true);
+        void this.#pump();
       },
       Math.max(0, ms),
     );
     current.controller.signal.addEventListener('abort', () => clearTimeout(handle), { once: true });
   }
 
-  private cancelTimer(): void {
-    if (!this.timer) return;
-    this.timer.controller.abort();
-    this.timer = undefined;
+  #cancelTimer(): void {
+    if (!this.#timer) return;
+    this.#timer.controller.abort();
+    this.#timer = undefined;
   }
 }
 

@@ -5,6 +5,7 @@ import { type RedisServer, startRedisServer } from '../../../test-utils/redis-se
 import type { BucketObservation } from '../src/bucket.ts';
 import { RedisStore } from '../src/redis.ts';
 import { type BucketRequest, type BucketSnapshot, MemoryStore, type RateLimitStore } from '../src/store.ts';
+import * as TUNING from '../src/tuning.ts';
 
 // The memory store and the Redis store are two implementations of one algorithm: driven through the
 // public RateLimitStore interface with the same random sequences, every decision and every snapshot must
@@ -419,5 +420,24 @@ describe("MemoryStore and RedisStore with time: 'redis' agree on a host whose cl
     expect(m2.ok || r2.ok).toBe(false);
     if (m2.ok || r2.ok) return;
     expect(near(r2.retryAt, m2.retryAt)).toBe(true);
+  });
+});
+
+describe('RedisStore passes its script every constant of the arithmetic', () => {
+  // The script reads each constant from the table it is sent (tuning.ts, named one by one in redis.ts): a
+  // name left out would be nil there, and only the branch that reads it would notice.
+  it('sends tuning.ts whole, under its names', async () => {
+    const sent: string[][] = [];
+    const recorder = {
+      scriptLoad: async () => 'sha',
+      evalSha: async (_sha: string, options: { keys: string[]; arguments: string[] }) => {
+        sent.push(options.arguments);
+        throw new Error('recorded');
+      },
+      eval: async () => null,
+      sMembers: async () => [],
+    };
+    await expect(new RedisStore({ client: recorder }).take('org', POLICIES, T0)).rejects.toThrow('recorded');
+    expect(JSON.parse(sent[0]?.[4] ?? 'null')).toEqual({ ...TUNING });
   });
 });
