@@ -20,7 +20,15 @@ import {
   statementOf,
   v1Of,
 } from './ast.ts';
-import { atModuleLevel, envCode, topStatement, type V2Base, v2BaseUrl } from './base-url.ts';
+import {
+  atModuleLevel,
+  derivedBaseReason,
+  envCode,
+  repairEarlierBase,
+  topStatement,
+  type V2Base,
+  v2BaseUrl,
+} from './base-url.ts';
 import { rewriteCallbackReads } from './callbacks.ts';
 import { type CallSite, findInstances, headerNames, headerProblem, libraryNames, readCall } from './calls.ts';
 import { catchProblem } from './catches.ts';
@@ -345,15 +353,18 @@ function credentialForm(n: N, b: Bindings, source: string, depth = 0): string {
   return v.end ? source.slice(v.start, v.end).replace(/\s+/g, ' ') : '?';
 }
 
-/** The base URL (as code) of the V2 client an earlier run (or the partner) made in the file. */
-function existingBase(nodes: N[], client: string, text: string): V2Base | undefined {
+/**
+ * The base URL (as code) of the V2 client an earlier run (or the partner) made in the file; `repaired` is its
+ * code when this run repaired what an earlier version wrote.
+ */
+function existingBase(nodes: N[], client: string, text: string, repaired?: string): V2Base | undefined {
   const decl = nodes.find(
     (n) => n.type === 'VariableDeclarator' && isIdent(n.id, client) && n.init?.type === 'CallExpression',
   );
   if (!decl || !isIdent(decl.init.callee, 'createClient')) return undefined;
   const arg = decl.init.arguments[0];
   const base = arg?.type === 'ObjectExpression' ? objectProps(arg)?.get('baseUrl') : undefined;
-  return { code: base ? text.slice(base.start, base.end) : '', envs: [], after: [] };
+  return { code: repaired ?? (base ? text.slice(base.start, base.end) : ''), envs: [], after: [] };
 }
 
 /** The part of a V1 URL up to `/v1`: calls to one base are one API. */
@@ -568,7 +579,11 @@ function rewrite(
   const added = new Set<N>();
   const { names, free, release } = chooseNames(index.nodes);
   const keyExpression = options.keyExpression ?? DEFAULT_KEY_EXPRESSION;
-  const existing = existingBase(index.nodes, names.client, text);
+  // What an earlier version of this tool wrote for a base URL read from the environment, as this one writes it.
+  const repaired = text.includes('createClient')
+    ? repairEarlierBase(ast.program, names.client, b, text)
+    : undefined;
+  const existing = existingBase(index.nodes, names.client, text, repaired?.code);
   const ctx: Context = {
     file,
     ...(elsewhere ? { elsewhere } : {}),
@@ -603,6 +618,13 @@ function rewrite(
       });
     },
   };
+  if (repaired?.detail)
+    ctx.findings.push({
+      ...position(file, repaired.at),
+      kind: 'rewritten',
+      what: 'V2 client of an earlier run',
+      detail: repaired.detail,
+    });
   const { links, sites, wrappers, bases, mocks } = v1Sites(ast, b);
   for (const m of mocks) ctx.todo(m.node, `V1 mock (${m.lib})`, MOCK_REASON, links);
   for (const { site, lib, unsure } of sites) {
@@ -667,7 +689,7 @@ function markClient(ctx: Context, client: N, keyExpression: string, seen: Set<N>
   const envs = ctx.base!.envs;
   if (envs.length) {
     const it = envs.join(' and ');
-    const reason = `the V2 base URL is derived from ${it}, as the V1 one was read from it: it may hold the V1 base URL (ending in /v1) or the V2 one (ending in /v2) of the environment (production or test); the V2 client takes it with /v1 turned to /v2, and the V1 calls left in this file with /v2 turned to /v1 (the same host); any other value makes createClient throw.`;
+    const reason = derivedBaseReason(it);
     reasons.push(reason);
     ctx.findings.push({
       ...position(ctx.file, ctx.base!.at),
