@@ -292,3 +292,121 @@ describe('a catch in another file that reads the V1 error', () => {
     expect(api.findings.find((f) => f.what.startsWith('GET /orders/'))?.kind).toBe('rewritten');
   });
 });
+
+describe('a catch in another file, through a middle file or a class method', () => {
+  const ESM_API = API.replace("'use strict';\nconst axios = require('axios');", "import axios from 'axios';")
+    .replace('async function orderReference(ref)', 'export async function orderReference(ref: string)')
+    .replace('module.exports = { orderReference };\n', '');
+  const tryAround = (call: string) =>
+    `export async function lookup(ref: string) {\n  try {\n    return await ${call};\n  } catch (e: any) {\n    if (e.response?.status === 404) return null;\n    throw e;\n  }\n}\n`;
+  const CLASS_API = `import axios from 'axios';
+
+export class PrintApi {
+  private http = axios.create({
+    baseURL: 'https://api.partner-print.example/v1',
+    headers: { 'X-Partner-Code': 'ACME1', 'X-API-Key': process.env.PP_API_KEY },
+  });
+
+  async orderReference(ref: string) {
+    const { data } = await this.http.get(\`/orders/\${ref}\`);
+    return data.order_reference;
+  }
+}
+`;
+  it.each([
+    [
+      'a.ts calls V1 in fn; b.ts re-wraps fn; c.ts catches b’s wrapper',
+      {
+        'api.ts': ESM_API,
+        'orders.ts': `import { orderReference } from './api';\nexport async function findOrder(ref: string) {\n  const found = await orderReference(ref);\n  return found;\n}\n`,
+      },
+      `import { findOrder } from './orders';\n${tryAround('findOrder(ref)')}`,
+    ],
+    [
+      'two middle files, the last a default export through require',
+      {
+        'api.ts': ESM_API,
+        'orders.ts': `import { orderReference } from './api';\nexport const findOrder = (ref: string) => orderReference(ref);\n`,
+        'service.ts': `import { findOrder } from './orders';\nasync function inner(ref: string) {\n  return findOrder(ref.trim());\n}\nexport default async function (ref: string) {\n  return inner(ref);\n}\n`,
+      },
+      `const find = require('./service').default;\n${tryAround('find(ref)')}`,
+    ],
+    [
+      'a middle file whose catch rethrows the error',
+      {
+        'api.ts': ESM_API,
+        'orders.ts': `import { orderReference } from './api';\nexport async function findOrder(ref: string) {\n  try {\n    return await orderReference(ref);\n  } catch (err) {\n    console.error('lookup failed', (err as Error).message);\n    throw err;\n  }\n}\n`,
+      },
+      `import { findOrder } from './orders';\n${tryAround('findOrder(ref)')}`,
+    ],
+    [
+      'a class whose method makes the call, instantiated in the catching file',
+      { 'api.ts': CLASS_API },
+      `import { PrintApi } from './api';\nconst api = new PrintApi();\n${tryAround('api.orderReference(ref)')}`,
+    ],
+    [
+      'a class instance exported by its module',
+      { 'api.ts': `${CLASS_API}export const printApi = new PrintApi();\n` },
+      `import { printApi } from './api';\n${tryAround('printApi.orderReference(ref)')}`,
+    ],
+    [
+      'a class instance passed in (not followed: any method of that name)',
+      { 'api.ts': CLASS_API },
+      `import type { PrintApi } from './api';\nexport async function lookup(api: PrintApi, ref: string) {\n  try {\n    return await api.orderReference(ref);\n  } catch (e: any) {\n    if (e.response?.status === 404) return null;\n    throw e;\n  }\n}\n`,
+    ],
+    [
+      'a middle file’s class method, called on an object passed in',
+      {
+        'api.ts': ESM_API,
+        'orders.ts': `import { orderReference } from './api';\nexport class Orders {\n  find(ref: string) {\n    return orderReference(ref);\n  }\n}\n`,
+      },
+      `import type { Orders } from './orders';\nexport async function lookup(orders: Orders, ref: string) {\n  try {\n    return await orders.find(ref);\n  } catch (e: any) {\n    if (e.response?.status === 404) return null;\n    throw e;\n  }\n}\n`,
+    ],
+    [
+      'a class method re-wrapped in a middle file',
+      {
+        'api.ts': CLASS_API,
+        'orders.ts': `import { PrintApi } from './api';\nconst api = new PrintApi();\nexport function findOrder(ref: string) {\n  return api.orderReference(ref);\n}\n`,
+      },
+      `import { findOrder } from './orders';\n${tryAround('findOrder(ref)')}`,
+    ],
+  ])(
+    '%s: the call in api.ts stays on V1, marked (one TODO); a second run changes nothing',
+    async (_, modules: Record<string, string>, caller) => {
+      const dir = tempDir();
+      for (const [file, text] of Object.entries(modules)) writeFileSync(join(dir, file), text);
+      writeFileSync(join(dir, 'routes.ts'), caller);
+      const first = await migrateCode([dir], { mode: 'write', cwd: dir });
+      const call = first.files
+        .find((f) => f.path === 'api.ts')!
+        .findings.find((f) => f.what.startsWith('GET /orders/'));
+      expect(call?.kind).toBe('todo');
+      expect(call?.detail).toContain('in routes.ts');
+      expect(call?.detail).toContain('reads `e.response`');
+      const api = readFileSync(join(dir, 'api.ts'), 'utf8');
+      // The V1 call as it was.
+      expect(api).toMatch(/(api|this\.http)\.get\(`\/orders\/\$\{ref\}`\)/);
+      expect(todos(api.slice(api.indexOf('orderReference(ref: string)')))).toBe(1);
+      const again = await migrateCode([dir], { mode: 'write', cwd: dir });
+      expect(again.files.every((f) => f.status === 'unchanged')).toBe(true);
+    },
+  );
+
+  it('a middle file whose catch handles the error itself (no rethrow) is no reason: the call is rewritten', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'api.ts'), ESM_API);
+    writeFileSync(
+      join(dir, 'orders.ts'),
+      `import { orderReference } from './api';\nexport async function findOrder(ref: string) {\n  try {\n    return await orderReference(ref);\n  } catch {\n    return null;\n  }\n}\n`,
+    );
+    writeFileSync(
+      join(dir, 'routes.ts'),
+      `import { findOrder } from './orders';\n${tryAround('findOrder(ref)')}`,
+    );
+    const r = await migrateCode([dir], { mode: 'dry', cwd: dir });
+    const call = r.files
+      .find((f) => f.path === 'api.ts')!
+      .findings.find((f) => f.what.startsWith('GET /orders/'));
+    expect(call?.kind).toBe('rewritten');
+  });
+});

@@ -3,7 +3,7 @@ import { bare, indexTree, isIdent, type Link, memberPath, type N, propName } fro
 /** Reads of an error that say the same of a V2 error (a log line's text). */
 const PLAIN_READS = new Set(['message', 'stack']);
 const FUNCTION = /Function|ObjectMethod|ClassMethod|ClassPrivateMethod/;
-const HTTP_VERBS = /^(get|post|put|patch|delete|head|request|fetch)$/;
+export const HTTP_VERBS = /^(get|post|put|patch|delete|head|request|fetch)$/;
 /** How many callers up a catch is looked for (a helper called by a route handler, say). */
 const CALLER_DEPTH = 3;
 
@@ -69,6 +69,10 @@ function callersCatch(
   // An anonymous `export default function (…) {…}` (or arrow): called by a module of the run as its default.
   if (!named)
     return links.get(fn)?.parent.type === 'ExportDefaultDeclaration' ? elsewhere?.get('default') : undefined;
+  // A method called in a module of the run, where a catch reads the error: on an instance of its class, or on an
+  // object that module's code does not show the class of (matched by name).
+  const method = named.method ? elsewhere?.get(`#${named.name}`) : undefined;
+  if (method) return method;
   // Called by a module of the same run, where a catch reads the error (found before the run rewrote anything).
   if (elsewhere?.size && !named.method)
     for (const exported of exportsOf(all()).get(named.name) ?? []) {
@@ -150,7 +154,7 @@ export function exportsOf(nodes: N[]): Map<string, string[]> {
   return out;
 }
 
-function nameOf(fn: N, links: Map<N, Link>): { name: string; method: boolean } | undefined {
+export function nameOf(fn: N, links: Map<N, Link>): { name: string; method: boolean } | undefined {
   if (fn.type === 'FunctionDeclaration' && fn.id) return { name: fn.id.name, method: false };
   if (/^(ClassMethod|ObjectMethod|ClassPrivateMethod)$/.test(fn.type) && isIdent(fn.key))
     return { name: fn.key.name, method: true };

@@ -1,6 +1,6 @@
 import { dirname, join, resolve } from 'node:path';
-import { bare, indexTree, isIdent, isString, memberPath, type N, propName } from './ast.ts';
-import { callCaught } from './catches.ts';
+import { bare, indexTree, isIdent, isString, type Link, memberPath, type N, propName } from './ast.ts';
+import { callCaught, exportsOf, HTTP_VERBS, nameOf } from './catches.ts';
 import { readSource } from './files.ts';
 import { parsePlain } from './parse.ts';
 
@@ -10,6 +10,16 @@ import { parsePlain } from './parse.ts';
  * words (`called as \`orderReference\` in routes.js inside a try whose catch reads \`e.response\``).
  */
 export type CaughtElsewhere = Map<string, Map<string, string>>;
+
+/**
+ * The module key of what holds for every module of the run: a method called on an object this tool does not follow
+ * to its class (a parameter, a property), caught by a catch that reads the V1 error, as `#<method name>`.
+ */
+export const ANY_MODULE = '*';
+
+/** Where what a module's function (an export, or `#method`) throws comes from: calls into other modules of the run. */
+type Edges = Map<string, Array<{ target: string; name: string; via: string }>>;
+const edgeKey = (module: string, name: string) => `${module}\n${name}`;
 
 /** What a file must hold to import a module of the run and catch what it throws: `catch`, and a relative path. */
 const MAY_CATCH = /\bcatch\b/;
@@ -34,12 +44,19 @@ export async function catchesElsewhere(
   // Module → its `export { f as g } from './x'` and `export * from './x'`: exported name (`*`: any) → the module
   // and the name there.
   const passed = new Map<string, Array<[string, string, string]>>();
-  for (const real of files) {
-    const program = await readProgram(real);
+  const edges: Edges = new Map();
+  // The files walked; the files read and found to hold no catch of a call into another module.
+  const scanned = new Set<string>();
+  const read = new Set<string>();
+  const scan = async (real: string, all = false) => {
+    if (scanned.has(real) || (!all && read.has(real))) return;
+    read.add(real);
+    const program = await readProgram(real, all);
+    if (program) scanned.add(real);
     // A tree too deep to walk is the rewrite's to report, not this look-out's.
     if (program)
       try {
-        catchesIn(real, program, inRun, show, out);
+        catchesIn(real, program, inRun, show, out, edges);
         for (const n of program.body) {
           const target =
             n.source && /^Export(Named|All)Declaration$/.test(n.type) && n.exportKind !== 'type'
@@ -58,61 +75,188 @@ export async function catchesElsewhere(
             }
         }
       } catch {}
-  }
-  // A catch of a call of a re-exported function is a catch of the function in the module it comes from.
+  };
+  for (const real of files) await scan(real);
+  // A catch of a call of a re-exported function is a catch of the function in the module it comes from; of a
+  // function (or method) that calls one of another module, a catch of that one too (a middle file passing it on).
   const queue = [...out].flatMap(([m, names]) =>
     [...names].map(([name, where]) => [m, name, where] as const),
   );
-  for (const [m, name, where] of queue)
-    for (const [as, target, local] of passed.get(m) ?? []) {
-      const there = as === '*' ? (name === 'default' ? undefined : name) : as === name ? local : undefined;
-      const caught = there === undefined ? undefined : (out.get(target) ?? new Map<string, string>());
-      if (!caught || caught.has(there!)) continue;
-      out.set(target, caught.set(there!, where));
-      queue.push([target, there!, where]);
+  const add = (target: string, name: string, where: string) => {
+    const caught = out.get(target) ?? new Map<string, string>();
+    if (caught.has(name)) return;
+    out.set(target, caught.set(name, where));
+    queue.push([target, name, where]);
+  };
+  // Methods of any module caught elsewhere, whose modules not walked yet are looked for once the queue is done.
+  const methods: Array<[string, string]> = [];
+  for (let i = 0; i < queue.length || methods.length; i++) {
+    if (i >= queue.length) {
+      // A module that defines such a method and calls into another module passes it on: walk the ones that name
+      // it (one read of each file not walked yet), then follow what they pass on.
+      const batch = methods.splice(0);
+      const names = batch.map(([name]) => name.slice(1));
+      for (const real of files)
+        if (!scanned.has(real) && (await mentions(real, names))) await scan(real, true);
+      for (const [name, where] of batch) passOn(ANY_MODULE, name, where);
+      i--;
+      continue;
     }
+    const [m, name, where] = queue[i]!;
+    if (m === ANY_MODULE) methods.push([name, where]);
+    else await scan(m, true);
+    passOn(m, name, where);
+  }
   return out;
+
+  function passOn(m: string, name: string, where: string) {
+    for (const [as, target, local] of name.startsWith('#') ? [] : (passed.get(m) ?? [])) {
+      const there = as === '*' ? (name === 'default' ? undefined : name) : as === name ? local : undefined;
+      if (there !== undefined) add(target, there, where);
+    }
+    const from =
+      m === ANY_MODULE
+        ? [...edges].filter(([k]) => k.endsWith(`\n${name}`)).flatMap(([, e]) => e)
+        : (edges.get(edgeKey(m, name)) ?? []);
+    for (const e of from)
+      add(e.target, e.name, where.includes(', through ') ? where : `${where}, through ${e.via}`);
+  }
 }
 
-/** The catches of one file (its tree) that read the error of a call into another module of the run. */
+/**
+ * The catches of one file (its tree) that read the error of a call into another module of the run, and what its
+ * functions pass on of such calls (`edges`). A method called on an instance of a class the file imports (`new
+ * PrintApi()`, or an instance a module exports) is that module's `#method`; on any other object (a parameter, a
+ * property), any module's (`ANY_MODULE`), unless its name is an HTTP verb's (`api.get`: the V1 library's own).
+ */
 function catchesIn(
   real: string,
   program: N,
   inRun: Set<string>,
   show: (real: string) => string,
   out: CaughtElsewhere,
+  edges: Edges,
 ): void {
   const { nodes, links } = indexTree(program);
   const imports = importsOf(nodes);
-  if (imports.size)
-    for (const c of nodes) {
-      if (c.type !== 'CallExpression') continue;
-      const callee = bare(c.callee);
-      const member = callee.type === 'MemberExpression' && isIdent(callee.object);
-      const from = imports.get(member ? callee.object.name : isIdent(callee) ? callee.name : '');
-      if (!from) continue;
-      const exported =
-        from.name !== '*' ? (member ? undefined : from.name) : member ? propName(callee) : 'default';
-      const target = exported === undefined ? undefined : moduleOf(real, from.spec, inRun);
-      if (!target || target === real) continue;
-      const where = callCaught(c, memberPath(callee) ?? exported!, links, () => nodes);
-      if (!where) continue;
+  // Locals bound to `new C(…)` of a class C the file imports: their methods are C's module's.
+  const instances = new Map<string, { spec: string; name: string }>();
+  for (const n of nodes)
+    if (n.type === 'VariableDeclarator' && isIdent(n.id) && bare(n.init ?? {}).type === 'NewExpression') {
+      const callee = bare(bare(n.init).callee);
+      const from = imports.get(isIdent(callee) ? callee.name : '');
+      if (from) instances.set(n.id.name, from);
+    }
+  const reach = reacher(nodes, links);
+  for (const c of nodes) {
+    if (c.type !== 'CallExpression') continue;
+    const callee = bare(c.callee);
+    const member = callee.type === 'MemberExpression' ? callee : undefined;
+    const objectName = member && isIdent(member.object) ? member.object.name : undefined;
+    const from = imports.get(objectName ?? (isIdent(callee) ? callee.name : ''));
+    const method = member ? propName(member) : undefined;
+    let target: string | undefined;
+    let exported: string | undefined;
+    if (from && (from.name === '*' || !member)) {
+      exported = from.name !== '*' ? from.name : member ? method : 'default';
+      target = exported === undefined ? undefined : moduleOf(real, from.spec, inRun);
+    } else if (member && method !== undefined) {
+      // A method: of an instance the file imports or makes of an imported class, or of an object not followed.
+      const owner = from ?? (objectName ? instances.get(objectName) : undefined);
+      exported = `#${method}`;
+      target = owner ? moduleOf(real, owner.spec, inRun) : HTTP_VERBS.test(method) ? undefined : ANY_MODULE;
+    }
+    if (!target || target === real || exported === undefined) continue;
+    const where = callCaught(c, memberPath(callee) ?? exported, links, () => nodes);
+    if (where) {
       const caught = out.get(target) ?? new Map<string, string>();
       out.set(target, caught);
-      if (!caught.has(exported!))
+      if (!caught.has(exported))
         caught.set(
-          exported!,
+          exported,
           where.replace(/^called as `[^`]*`/, (s) => `${s} in ${show(real)}`),
         );
     }
+    for (const name of reach(c)) {
+      const key = edgeKey(real, name);
+      const list = edges.get(key) ?? [];
+      edges.set(key, list);
+      list.push({ target, name: exported, via: `\`${name.replace(/^#/, '')}\` of ${show(real)}` });
+    }
+  }
 }
 
-async function readProgram(real: string): Promise<N | undefined> {
+/**
+ * What a module passes on of what a call throws: the names its callers in other modules call it by — the exports of
+ * the function it is in, or `#method` for a method — and of the functions of the file that call that function, a
+ * few callers up. A try whose catch throws nothing stops it there.
+ */
+function reacher(nodes: N[], links: Map<N, Link>): (call: N) => string[] {
+  const exports = exportsOf(nodes);
+  const calls = new Map<string, N[]>();
+  for (const n of nodes) {
+    if (n.type !== 'CallExpression') continue;
+    const callee = bare(n.callee);
+    const key = isIdent(callee)
+      ? callee.name
+      : callee.type === 'MemberExpression' && propName(callee) !== undefined
+        ? `#${propName(callee)}`
+        : undefined;
+    if (key) calls.set(key, [...(calls.get(key) ?? []), n]);
+  }
+  const memo = new Map<N, string[]>();
+  const ofFunction = (fn: N, depth: number): string[] => {
+    const known = memo.get(fn);
+    if (known) return known;
+    memo.set(fn, []);
+    const named = nameOf(fn, links);
+    const out: string[] = [];
+    if (!named) {
+      if (links.get(fn)?.parent.type === 'ExportDefaultDeclaration') out.push('default');
+    } else {
+      out.push(...(named.method ? [`#${named.name}`] : (exports.get(named.name) ?? [])));
+      if (depth < CALLER_DEPTH)
+        for (const k of calls.get(named.method ? `#${named.name}` : named.name) ?? [])
+          out.push(...from(k, depth + 1));
+    }
+    const result = [...new Set(out)];
+    memo.set(fn, result);
+    return result;
+  };
+  const from = (node: N, depth: number): string[] => {
+    let cur = node;
+    for (let l = links.get(cur); l; cur = l.parent, l = links.get(cur)) {
+      const p = l.parent;
+      if (FUNCTION.test(p.type)) return ofFunction(p, depth);
+      if (p.type === 'TryStatement' && l.key === 'block' && p.handler && !throws(p.handler.body)) return [];
+    }
+    return [];
+  };
+  return (call) => from(call, 0);
+}
+
+const FUNCTION = /Function|ObjectMethod|ClassMethod|ClassPrivateMethod/;
+/** How many callers up within a file a call is followed to an export (as the catches are). */
+const CALLER_DEPTH = 3;
+const throws = (body: N) => indexTree(body).nodes.some((n) => n.type === 'ThrowStatement');
+
+/** Whether the file of the run names one of `words` and imports a module of the run (it may pass on a call of it). */
+async function mentions(real: string, words: string[]): Promise<boolean> {
+  try {
+    const src = await readSource(real);
+    return !('skip' in src) && RELATIVE.test(src.text) && words.some((w) => src.text.includes(w));
+  } catch {
+    return false;
+  }
+}
+
+/** The file's tree, when it may catch a call into another module or pass one on (`all`: when it imports one). */
+async function readProgram(real: string, all = false): Promise<N | undefined> {
   try {
     const src = await readSource(real);
     if (
       'skip' in src ||
-      (!(MAY_CATCH.test(src.text) && RELATIVE.test(src.text)) && !RE_EXPORT.test(src.text))
+      (!((all || MAY_CATCH.test(src.text)) && RELATIVE.test(src.text)) && !RE_EXPORT.test(src.text))
     )
       return undefined;
     return parsePlain(src.text, real).program;
@@ -135,6 +279,18 @@ function importsOf(nodes: N[]): Map<string, { spec: string; name: string }> {
               : propName({ key: sp.imported });
         if (name) out.set(sp.local.name, { spec: n.source.value, name });
       }
+    } else if (
+      n.type === 'VariableDeclarator' &&
+      isIdent(n.id) &&
+      bare(n.init ?? {}).type === 'MemberExpression' &&
+      isRequire(bare(n.init).object) &&
+      propName(bare(n.init)) !== undefined
+    ) {
+      // `const find = require('./api').orderReference` (or `.default`).
+      out.set(n.id.name, {
+        spec: bare(bare(n.init).object).arguments[0].value,
+        name: propName(bare(n.init))!,
+      });
     } else if (n.type === 'VariableDeclarator' && isRequire(n.init)) {
       const spec = bare(n.init).arguments[0].value;
       if (isIdent(n.id)) out.set(n.id.name, { spec, name: '*' });
