@@ -147,7 +147,8 @@ function catchesIn(
       const from = imports.get(isIdent(callee) ? callee.name : '');
       if (from) instances.set(n.id.name, from);
     }
-  const reach = reacher(nodes, links);
+  // Built for the first call into another module of the run (most files make none).
+  let reach: ((call: N) => string[]) | undefined;
   for (const c of nodes) {
     if (c.type !== 'CallExpression') continue;
     const callee = bare(c.callee);
@@ -177,6 +178,7 @@ function catchesIn(
           where.replace(/^called as `[^`]*`/, (s) => `${s} in ${show(real)}`),
         );
     }
+    reach ??= reacher(nodes, links);
     for (const name of reach(c)) {
       const key = edgeKey(real, name);
       const list = edges.get(key) ?? [];
