@@ -410,3 +410,73 @@ export class PrintApi {
     expect(call?.kind).toBe('rewritten');
   });
 });
+
+describe('an axios instance (or axios itself) set up in another file of the run', () => {
+  const API_TS = `import axios from 'axios';
+
+export const api = axios.create({
+  baseURL: 'https://api.partner-print.example/v1',
+  headers: { 'X-Partner-Code': 'ACME1', 'X-API-Key': process.env.PP_API_KEY ?? '' },
+});
+
+export async function getOrder(ref: string) {
+  const { data } = await api.get(\`/orders/\${ref}\`);
+  return data.order_reference;
+}
+`;
+  it.each([
+    [
+      'an interceptor that turns the V1 error into the partner’s own',
+      `import { api } from './api';\nexport class ApiError extends Error {\n  constructor(public status: number) {\n    super(\`Partner Print answered \${status}\`);\n  }\n}\napi.interceptors.response.use(undefined, (err) => Promise.reject(new ApiError(err.response?.status ?? 0)));\n`,
+    ],
+    ['a default set on the instance', `import { api } from './api';\napi.defaults.timeout = 5000;\n`],
+    [
+      'through a namespace import',
+      `import * as http from './api';\nhttp.api.interceptors.request.use((c) => c);\n`,
+    ],
+  ])('%s: the call through it stays on V1, marked', async (_, setup) => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'api.ts'), API_TS);
+    writeFileSync(join(dir, 'setup.ts'), setup);
+    const first = await migrateCode([dir], { mode: 'write', cwd: dir });
+    const call = first.files
+      .find((f) => f.path === 'api.ts')!
+      .findings.find((f) => f.what.startsWith('GET /orders/'));
+    expect(call?.kind).toBe('todo');
+    expect(call?.detail).toContain('setup.ts');
+    const again = await migrateCode([dir], { mode: 'write', cwd: dir });
+    expect(again.files.every((f) => f.status === 'unchanged')).toBe(true);
+  });
+
+  it('axios itself set up in another file: its own calls there stay on V1, marked', async () => {
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, 'api.ts'),
+      `import axios from 'axios';\nconst HEADERS = { 'X-Partner-Code': 'ACME1', 'X-API-Key': process.env.PP_API_KEY ?? '' };\nexport async function getOrder(ref: string) {\n  const { data } = await axios.get(\`https://api.partner-print.example/v1/orders/\${ref}\`, { headers: HEADERS });\n  return data.order_reference;\n}\n`,
+    );
+    writeFileSync(
+      join(dir, 'main.ts'),
+      `import axios from 'axios';\naxios.interceptors.response.use((r) => r, (e) => Promise.reject(new Error(\`HTTP \${e.response?.status}\`)));\n`,
+    );
+    const r = await migrateCode([dir], { mode: 'dry', cwd: dir });
+    const call = r.files
+      .find((f) => f.path === 'api.ts')!
+      .findings.find((f) => f.what.startsWith('GET /orders/'));
+    expect(call?.kind).toBe('todo');
+    expect(call?.detail).toContain('main.ts');
+  });
+
+  it('an instance of its own in the other file is no reason', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'api.ts'), API_TS);
+    writeFileSync(
+      join(dir, 'other.ts'),
+      `import axios from 'axios';\nimport { getOrder } from './api';\nconst mine = axios.create({ baseURL: 'https://example.org' });\nmine.interceptors.response.use((r) => r);\nexport const find = getOrder;\n`,
+    );
+    const r = await migrateCode([dir], { mode: 'dry', cwd: dir });
+    const call = r.files
+      .find((f) => f.path === 'api.ts')!
+      .findings.find((f) => f.what.startsWith('GET /orders/'));
+    expect(call?.kind).toBe('rewritten');
+  });
+});

@@ -1,5 +1,8 @@
 import { bare, indexTree, isIdent, type Link, memberPath, type N, propName } from './ast.ts';
 
+/** The key of an export (`@setup:api`) or of axios itself (`@setup:axios`, `@setup:axios.defaults`) set up elsewhere. */
+export const SETUP_KEY = '@setup:';
+
 /** Reads of an error that say the same of a V2 error (a log line's text). */
 const PLAIN_READS = new Set(['message', 'stack']);
 const FUNCTION = /Function|ObjectMethod|ClassMethod|ClassPrivateMethod/;

@@ -1,6 +1,7 @@
 import { dirname, join, resolve } from 'node:path';
 import { bare, indexTree, isIdent, isString, type Link, memberPath, type N, propName } from './ast.ts';
-import { callCaught, exportsOf, HTTP_VERBS, nameOf } from './catches.ts';
+import { requiredModule } from './calls.ts';
+import { callCaught, exportsOf, HTTP_VERBS, nameOf, SETUP_KEY } from './catches.ts';
 import { readSource } from './files.ts';
 import { parsePlain } from './parse.ts';
 
@@ -26,6 +27,8 @@ const MAY_CATCH = /\bcatch\b/;
 const RELATIVE = /(?:\bfrom|\brequire\s*\()\s*['"]\.\.?\//;
 /** What a file must hold to pass on another module's export: `export … from './…'`. */
 const RE_EXPORT = /\bexport\b[^;]*?\bfrom\s*['"]\.\.?\//;
+/** What a file must hold to set up an axios instance (or axios itself) that calls elsewhere go through. */
+const SETS_UP = /\.(interceptors|defaults)\b/;
 const EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
 
 /**
@@ -109,11 +112,15 @@ export async function catchesElsewhere(
   }
   return out;
 
-  function passOn(m: string, name: string, where: string) {
+  function passOn(m: string, full: string, where: string) {
+    // An export set up elsewhere (`@setup:api`) is passed on through re-exports as the export itself.
+    const setup = full.startsWith(SETUP_KEY) ? SETUP_KEY : '';
+    const name = full.slice(setup.length);
     for (const [as, target, local] of name.startsWith('#') ? [] : (passed.get(m) ?? [])) {
       const there = as === '*' ? (name === 'default' ? undefined : name) : as === name ? local : undefined;
-      if (there !== undefined) add(target, there, where);
+      if (there !== undefined) add(target, setup + there, where);
     }
+    if (setup) return;
     const from =
       m === ANY_MODULE
         ? [...edges].filter(([k]) => k.endsWith(`\n${name}`)).flatMap(([, e]) => e)
@@ -149,6 +156,7 @@ function catchesIn(
     }
   // Built for the first call into another module of the run (most files make none).
   let reach: ((call: N) => string[]) | undefined;
+  setUpHere(real, nodes, imports, inRun, show, out);
   for (const c of nodes) {
     if (c.type !== 'CallExpression') continue;
     const callee = bare(c.callee);
@@ -185,6 +193,65 @@ function catchesIn(
       edges.set(key, list);
       list.push({ target, name: exported, via: `\`${name.replace(/^#/, '')}\` of ${show(real)}` });
     }
+  }
+}
+
+/**
+ * What the file sets up on an axios instance another module of the run exports (`api.interceptors.….use(…)`,
+ * `api.defaults.… = …`), or on axios itself: the calls through it there carry it, which the V2 client would not.
+ * Recorded as that module's `@setup:<export>` (axios itself: any module's `@setup:axios` for interceptors, which
+ * only its own calls run; `@setup:axios.defaults` for defaults, which the instances it creates take too).
+ */
+function setUpHere(
+  real: string,
+  nodes: N[],
+  imports: Map<string, { spec: string; name: string }>,
+  inRun: Set<string>,
+  show: (real: string) => string,
+  out: CaughtElsewhere,
+): void {
+  const axios = new Set<string>();
+  for (const n of nodes)
+    if (n.type === 'ImportDeclaration' && n.source.value === 'axios')
+      for (const sp of n.specifiers)
+        if (sp.type !== 'ImportSpecifier') axios.add(sp.local.name);
+        else if (n.type === 'VariableDeclarator' && isIdent(n.id) && requiredModule(n.init ?? {}) === 'axios')
+          axios.add(n.id.name);
+  const record = (module: string, key: string, what: string) => {
+    const set = out.get(module) ?? new Map<string, string>();
+    out.set(module, set);
+    if (!set.has(key)) set.set(key, `${what} set in ${show(real)}`);
+  };
+  for (const n of nodes) {
+    const target =
+      n.type === 'AssignmentExpression' ? n.left : n.type === 'CallExpression' ? n.callee : undefined;
+    const path: string[] = [];
+    let cur = target && bare(target);
+    while (cur?.type === 'MemberExpression') {
+      path.unshift(propName(cur) ?? '?');
+      cur = bare(cur.object);
+    }
+    if (!isIdent(cur)) continue;
+    const at = path.findIndex((p) => p === 'defaults' || p === 'interceptors');
+    const kind = path[at];
+    if (
+      at < 0 ||
+      (kind === 'interceptors' && (n.type !== 'CallExpression' || path[path.length - 1] !== 'use')) ||
+      (kind === 'defaults' && n.type !== 'AssignmentExpression')
+    )
+      continue;
+    const what =
+      kind === 'interceptors' ? 'interceptors' : `${[cur.name, ...path.slice(0, at)].join('.')}.defaults`;
+    if (axios.has(cur.name) && at === 0) {
+      record(ANY_MODULE, `${SETUP_KEY}axios${kind === 'defaults' ? '.defaults' : ''}`, what);
+      continue;
+    }
+    const from = imports.get(cur.name);
+    // `api.interceptors` of `import { api }`; `http.api.interceptors` of `import * as http` (or a require).
+    const exported =
+      from && (from.name === '*' ? (at === 1 ? path[0] : undefined) : at === 0 ? from.name : undefined);
+    const module = exported && moduleOf(real, from.spec, inRun);
+    if (module && module !== real) record(module, SETUP_KEY + exported, what);
   }
 }
 
@@ -258,7 +325,9 @@ async function readProgram(real: string, all = false): Promise<N | undefined> {
     const src = await readSource(real);
     if (
       'skip' in src ||
-      (!((all || MAY_CATCH.test(src.text)) && RELATIVE.test(src.text)) && !RE_EXPORT.test(src.text))
+      (!((all || MAY_CATCH.test(src.text)) && RELATIVE.test(src.text)) &&
+        !RE_EXPORT.test(src.text) &&
+        !SETS_UP.test(src.text))
     )
       return undefined;
     return parsePlain(src.text, real).program;

@@ -30,8 +30,16 @@ import {
   v2BaseUrl,
 } from './base-url.ts';
 import { rewriteCallbackReads } from './callbacks.ts';
-import { type CallSite, findInstances, headerNames, headerProblem, libraryNames, readCall } from './calls.ts';
-import { catchProblem } from './catches.ts';
+import {
+  type CallSite,
+  findInstances,
+  headerNames,
+  headerProblem,
+  type Instance,
+  libraryNames,
+  readCall,
+} from './calls.ts';
+import { catchProblem, exportsOf, SETUP_KEY } from './catches.ts';
 import { countRefs, removeUnused } from './cleanup.ts';
 import { innerComments, keepComments } from './comments.ts';
 import { consumerOf, LeftOnV1, type UnknownRead } from './consumers.ts';
@@ -375,10 +383,11 @@ const baseOf = (text: string) => (v1Split(text) >= 0 ? text.slice(0, v1Split(tex
  * API's `/v1` is not ours: a call counts when it sends a V1 credential header, when its path is a V1
  * endpoint of the reference, or when it goes to the base URL of such a call.
  */
-function v1Sites(ast: Ast, b: Bindings) {
+function v1Sites(ast: Ast, b: Bindings, elsewhere?: ReadonlyMap<string, string>) {
   const { nodes, links } = indexTree(ast.program);
   const libs = libraryNames(nodes, b);
   const instances = findInstances(nodes, libs, b);
+  if (elsewhere?.size) setUpElsewhere(nodes, libs, instances, elsewhere);
   const wrappers = findWrappers(nodes, links, libs, b);
   const own = new Set([...wrappers.values()].map((w) => w.fetchCall));
   const candidates: Array<{ site: CallSite; lib: string; base?: string; sure: boolean; endpoint: boolean }> =
@@ -407,6 +416,37 @@ function v1Sites(ast: Ast, b: Bindings) {
     .filter((c) => c.sure || c.endpoint || (c.base !== undefined && bases.has(c.base)))
     .map((c) => ({ ...c, unsure: !c.sure && !(c.base !== undefined && bases.has(c.base)) }));
   return { links, sites, wrappers, bases, mocks };
+}
+
+/**
+ * The axios instances this module exports that another module of the run sets up (interceptors, defaults), and
+ * axios itself when one does: the calls through them carry that set-up, which the V2 client would not, so they are
+ * marked as an instance set up in its own file is.
+ */
+function setUpElsewhere(
+  nodes: N[],
+  libs: Map<string, string>,
+  instances: Map<string, Instance>,
+  elsewhere: ReadonlyMap<string, string>,
+): void {
+  for (const [local, names] of exportsOf(nodes))
+    for (const name of names) {
+      const why = elsewhere.get(SETUP_KEY + name);
+      const inst = instances.get(local);
+      if (why && inst) inst.extra.push(why);
+    }
+  const own = elsewhere.get(`${SETUP_KEY}axios`);
+  const defaults = elsewhere.get(`${SETUP_KEY}axios.defaults`);
+  for (const [local, lib] of libs) {
+    if (lib !== 'axios' || !(own || defaults)) continue;
+    const inst = instances.get(local) ?? { lib: 'axios', base: [], headers: [], extra: [] };
+    inst.extra.push(...[own, defaults].filter((w): w is string => !!w));
+    instances.set(local, inst);
+  }
+  // axios.defaults are taken by the instances axios creates (those created after they are set).
+  if (defaults)
+    for (const inst of instances.values())
+      if (inst.lib === 'axios' && !inst.extra.includes(defaults)) inst.extra.push(defaults);
 }
 
 /**
@@ -625,7 +665,7 @@ function rewrite(
       what: 'V2 client of an earlier run',
       detail: repaired.detail,
     });
-  const { links, sites, wrappers, bases, mocks } = v1Sites(ast, b);
+  const { links, sites, wrappers, bases, mocks } = v1Sites(ast, b, elsewhere);
   for (const m of mocks) ctx.todo(m.node, `V1 mock (${m.lib})`, MOCK_REASON, links);
   for (const { site, lib, unsure } of sites) {
     if (unsure)
