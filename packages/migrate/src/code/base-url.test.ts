@@ -273,3 +273,18 @@ describe('the corpus module an earlier version rewrote (CommonJS, node-fetch)', 
     ]);
   });
 });
+
+describe('V1 calls left on a base-URL variable in a file without a V2 client', () => {
+  it('read it as the files with one do (a /v2 value as /v1 of the same host): another file’s client may derive its base URL from that variable', () => {
+    // tracking.ts of a run whose orders.ts got a client on process.env.PP_URL, which may now hold V2's base URL.
+    const tracking = `const BASE_URL = process.env.PP_URL || '${V1}';\n${HEADERS}export async function tracking(ref: string) {\n  const res = await fetch(BASE_URL + '/orders/' + ref, { headers: HEADERS });\n  return (await res.json()).tracking_code;\n}\n`;
+    const r = rewrite(tracking);
+    expect(r.output).not.toContain('createClient');
+    const v1Base = /^const BASE_URL = (.*);$/m.exec(r.output)?.[1] ?? '';
+    const at = (PP_URL: string | undefined) =>
+      new Function('process', `return ${v1Base};`)({ env: { PP_URL } }) as string;
+    expect(at(undefined)).toBe(V1);
+    expect(at(TEST_V1)).toBe(TEST_V1);
+    expect(at(TEST_V2)).toBe(TEST_V1);
+  });
+});

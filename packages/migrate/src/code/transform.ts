@@ -148,6 +148,8 @@ interface Context {
   /** Where a rewritten call's V1 API key was passed in at run time (`env.PP_API_KEY`), if one was. */
   keyFrom?: { code: string; at: N };
   rewrites: number;
+  /** The V1 calls left on V1 (marked). */
+  left: CallSite[];
   names: Names;
   uploads: ImageUploads;
   maps: StaticMaps;
@@ -222,6 +224,7 @@ function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: 
   if (reason || typeof consumer === 'string' || !consumer || !plan.ok) {
     // What the plan had made ready for the rewrite (an image upload and its name) goes with it.
     ctx.uploads.forget(pending);
+    ctx.left.push(site);
     ctx.todo(
       site.node,
       what,
@@ -248,6 +251,7 @@ function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: 
     if (!(e instanceof LeftOnV1)) throw e;
     restore();
     ctx.uploads.forget(pending);
+    ctx.left.push(site);
     ctx.todo(site.node, what, `V1 call left as it is: ${e.reason.replace(/\.$/, '')}.`, links);
     return;
   }
@@ -523,8 +527,10 @@ function markLeftovers(ctx: Context, wrappers: Map<string, Wrapper>, bases: Set<
 function keepV1Reads(program: N, reads: N[]): void {
   const { nodes, links } = indexTree(program);
   const present = new Set(nodes);
+  // Not one read through `v1Of` already (the object of its `?.replace`).
   for (const read of reads)
-    if (present.has(read)) replaceNode(links, read, parseExpressionCode(v1Of(envCode(read))));
+    if (present.has(read) && !/Member/.test(links.get(read)?.parent.type ?? ''))
+      replaceNode(links, read, parseExpressionCode(v1Of(envCode(read))));
 }
 
 /** Whether the node is part of the declaration of the file's V2 client. */
@@ -640,6 +646,7 @@ function rewrite(
     key: existing ? [] : keyReadOrder(ast.program, keyExpression, b),
     adapter: false,
     rewrites: 0,
+    left: [],
     todo(node, what, reason, links, leftover = false) {
       const stmt = statementOf(links, node) ?? node;
       // One comment per statement; each V1 call in it is reported, what is left of V1 only once.
@@ -668,6 +675,7 @@ function rewrite(
   const { links, sites, wrappers, bases, mocks } = v1Sites(ast, b, elsewhere);
   for (const m of mocks) ctx.todo(m.node, `V1 mock (${m.lib})`, MOCK_REASON, links);
   for (const { site, lib, unsure } of sites) {
+    if (unsure) ctx.left.push(site);
     if (unsure)
       ctx.todo(
         site.node,
@@ -712,6 +720,15 @@ function rewrite(
     removeUnused(ast.program, before);
     keepV1Reads(ast.program, ctx.base?.whole ?? []);
   }
+  // The V1 calls left on a base-URL variable read its /v2 value as /v1 in every file, a client or not: a V2 client
+  // of another file may derive its base URL from that variable, which may then hold V2's.
+  keepV1Reads(
+    ast.program,
+    ctx.left.flatMap((site) => {
+      const base = v2BaseUrl(site.pieces, b, links);
+      return typeof base === 'string' ? [] : (base.whole ?? []);
+    }),
+  );
   markLeftovers(ctx, wrappers, bases);
   reportTodosInPlace(ctx, seen);
   const output = ctx.findings.length ? printAst(ast, text) : text;
