@@ -480,3 +480,39 @@ export async function getOrder(ref: string) {
     expect(call?.kind).toBe('rewritten');
   });
 });
+
+describe('a helper of another file that calls the function it is given inside a try reading the V1 error', () => {
+  const RETRY = `export async function withRetry<T>(fn: () => Promise<T>, attempts = 3): Promise<T> {\n  for (let i = 1; ; i++) {\n    try {\n      return await fn();\n    } catch (e: any) {\n      if (i < attempts && (e.response?.status ?? 0) >= 500) continue;\n      throw e;\n    }\n  }\n}\n`;
+  const API = `import axios from 'axios';\nimport { withRetry } from './retry';\nconst api = axios.create({\n  baseURL: 'https://api.partner-print.example/v1',\n  headers: { 'X-Partner-Code': 'ACME1', 'X-API-Key': process.env.PP_API_KEY },\n});\nexport async function orderReference(ref: string) {\n  return withRetry(async () => {\n    const { data } = await api.get(\`/orders/\${ref}\`);\n    return data.order_reference;\n  });\n}\n`;
+  it('a callback passed to it (a retry helper in utils): the call stays on V1, marked', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'retry.ts'), RETRY);
+    writeFileSync(join(dir, 'api.ts'), API);
+    const first = await migrateCode([dir], { mode: 'write', cwd: dir });
+    const call = first.files
+      .find((f) => f.path === 'api.ts')!
+      .findings.find((f) => f.what.startsWith('GET /orders/'));
+    expect(call?.kind).toBe('todo');
+    expect(call?.detail).toContain('retry.ts');
+    expect(call?.detail).toContain('reads `e.response`');
+    const again = await migrateCode([dir], { mode: 'write', cwd: dir });
+    expect(again.files.every((f) => f.status === 'unchanged')).toBe(true);
+  });
+
+  it('a helper whose catch reads only the message is no reason', async () => {
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, 'retry.ts'),
+      RETRY.replace(
+        'if (i < attempts && (e.response?.status ?? 0) >= 500) continue;',
+        'if (i < attempts) { console.warn(e.message); continue; }',
+      ),
+    );
+    writeFileSync(join(dir, 'api.ts'), API);
+    const r = await migrateCode([dir], { mode: 'dry', cwd: dir });
+    const call = r.files
+      .find((f) => f.path === 'api.ts')!
+      .findings.find((f) => f.what.startsWith('GET /orders/'));
+    expect(call?.kind).toBe('rewritten');
+  });
+});

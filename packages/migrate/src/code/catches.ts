@@ -71,7 +71,9 @@ function callersCatch(
   const named = nameOf(fn, links);
   // An anonymous `export default function (…) {…}` (or arrow): called by a module of the run as its default.
   if (!named)
-    return links.get(fn)?.parent.type === 'ExportDefaultDeclaration' ? elsewhere?.get('default') : undefined;
+    return links.get(fn)?.parent.type === 'ExportDefaultDeclaration'
+      ? elsewhere?.get('default')
+      : callbackCatch(fn, links, all, depth, seen, elsewhere);
   // A method called in a module of the run, where a catch reads the error: on an instance of its class, or on an
   // object that module's code does not show the class of (matched by name).
   const method = named.method ? elsewhere?.get(`#${named.name}`) : undefined;
@@ -97,6 +99,71 @@ function callersCatch(
   }
   return undefined;
 }
+
+/**
+ * A function passed to a call (`withRetry(async () => …)`, `refs.map(async (ref) => …)`): what it throws reaches
+ * the calls of that parameter in the function it is passed to, when the file defines it (a retry helper's try
+ * around `fn()`), or a catch another module of the run has around the calls of that parameter (`@param:<name>:<i>`,
+ * matched by the function's name); and it rejects the call it is passed to, so a catch around that call too.
+ */
+function callbackCatch(
+  fn: N,
+  links: Map<N, Link>,
+  all: () => N[],
+  depth: number,
+  seen: Set<N>,
+  elsewhere?: ReadonlyMap<string, string>,
+): string | undefined {
+  const l = links.get(fn);
+  const call = l?.parent;
+  if (l?.key !== 'arguments' || l.index === undefined || call?.type !== 'CallExpression') return undefined;
+  const callee = bare(call.callee);
+  if (isIdent(callee)) {
+    const def = definitionOf(callee.name, all());
+    const p = def?.params[l.index];
+    const param = p?.type === 'AssignmentPattern' ? p.left : p;
+    if (def && isIdent(param))
+      for (const c of all()) {
+        if (c.type !== 'CallExpression' || !isIdent(bare(c.callee), param.name) || !within(c, def, links))
+          continue;
+        const up = callCaught(c, param.name, links, all, depth + 1, seen, elsewhere);
+        if (up) return up;
+      }
+    else if (!def) {
+      const where = elsewhere?.get(`${PARAM_KEY}${callee.name}:${l.index}`);
+      if (where) return where;
+    }
+  }
+  return depth < CALLER_DEPTH
+    ? callCaught(
+        call,
+        memberPath(callee) ?? 'the call it is passed to',
+        links,
+        all,
+        depth + 1,
+        seen,
+        elsewhere,
+      )
+    : undefined;
+}
+
+/** The key of a function whose parameter's calls a catch reads the error of: `@param:<name>:<index>`. */
+export const PARAM_KEY = '@param:';
+
+/** The function the file binds to `name` (a declaration, or a constant of a function or an arrow). */
+export function definitionOf(name: string, nodes: N[]): N | undefined {
+  for (const n of nodes) {
+    if (n.type === 'FunctionDeclaration' && isIdent(n.id, name)) return n;
+    if (n.type === 'VariableDeclarator' && isIdent(n.id, name) && /Function/.test(bare(n.init ?? {}).type))
+      return bare(n.init);
+  }
+  return undefined;
+}
+
+const within = (n: N, ancestor: N, links: Map<N, Link>) => {
+  for (let cur = links.get(n)?.parent; cur; cur = links.get(cur)?.parent) if (cur === ancestor) return true;
+  return false;
+};
 
 /**
  * Where what the call `c` (of a function, called as `as`) throws is caught by a catch that reads it: a `.catch` on

@@ -1,7 +1,7 @@
 import { dirname, join, resolve } from 'node:path';
 import { bare, indexTree, isIdent, isString, type Link, memberPath, type N, propName } from './ast.ts';
 import { requiredModule } from './calls.ts';
-import { callCaught, exportsOf, HTTP_VERBS, nameOf, SETUP_KEY } from './catches.ts';
+import { callCaught, exportsOf, HTTP_VERBS, nameOf, PARAM_KEY, SETUP_KEY } from './catches.ts';
 import { readSource } from './files.ts';
 import { parsePlain } from './parse.ts';
 
@@ -29,6 +29,8 @@ const RELATIVE = /(?:\bfrom|\brequire\s*\()\s*['"]\.\.?\//;
 const RE_EXPORT = /\bexport\b[^;]*?\bfrom\s*['"]\.\.?\//;
 /** What a file must hold to set up an axios instance (or axios itself) that calls elsewhere go through. */
 const SETS_UP = /\.(interceptors|defaults)\b/;
+/** What a file's catch reads of the V1 libraries' errors (a retry helper's): a file with it and `catch` is read. */
+const READS_V1_ERROR = /\.response\b|isAxiosError|HTTPError|isHttpError|\.code\s*[!=]==?/;
 const EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
 
 /**
@@ -157,6 +159,7 @@ function catchesIn(
   // Built for the first call into another module of the run (most files make none).
   let reach: ((call: N) => string[]) | undefined;
   setUpHere(real, nodes, imports, inRun, show, out);
+  paramsCaught(real, nodes, links, show, out);
   for (const c of nodes) {
     if (c.type !== 'CallExpression') continue;
     const callee = bare(c.callee);
@@ -256,6 +259,47 @@ function setUpHere(
 }
 
 /**
+ * The functions of the file that call a function they are given inside a try whose catch reads the error (a retry
+ * helper's `fn()`): a function passed to them from another module throws into that catch. Recorded for any module
+ * as `@param:<name>:<index>`, under the function's name and the names it is exported under.
+ */
+function paramsCaught(
+  real: string,
+  nodes: N[],
+  links: Map<N, Link>,
+  show: (real: string) => string,
+  out: CaughtElsewhere,
+): void {
+  let exports: Map<string, string[]> | undefined;
+  for (const n of nodes) {
+    const name =
+      n.type === 'FunctionDeclaration' && n.id
+        ? n.id.name
+        : n.type === 'VariableDeclarator' && isIdent(n.id) && /Function/.test(bare(n.init ?? {}).type)
+          ? n.id.name
+          : undefined;
+    const fn = n.type === 'FunctionDeclaration' ? n : name ? bare(n.init) : undefined;
+    if (!fn || !name) continue;
+    fn.params.forEach((p: N, i: number) => {
+      const param = p.type === 'AssignmentPattern' ? p.left : p;
+      if (!isIdent(param)) return;
+      for (const c of indexTree(fn.body).nodes) {
+        if (c.type !== 'CallExpression' || !isIdent(bare(c.callee), param.name)) continue;
+        const where = callCaught(c, param.name, links, () => nodes);
+        if (!where) continue;
+        exports ??= exportsOf(nodes);
+        const set = out.get(ANY_MODULE) ?? new Map<string, string>();
+        out.set(ANY_MODULE, set);
+        const text = where.replace(/^called as `[^`]*`/, (s) => `${s} in \`${name}\` of ${show(real)}`);
+        for (const as of new Set([name, ...(exports.get(name) ?? [])]))
+          if (!set.has(`${PARAM_KEY}${as}:${i}`)) set.set(`${PARAM_KEY}${as}:${i}`, text);
+        return;
+      }
+    });
+  }
+}
+
+/**
  * What a module passes on of what a call throws: the names its callers in other modules call it by — the exports of
  * the function it is in, or `#method` for a method — and of the functions of the file that call that function, a
  * few callers up. A try whose catch throws nothing stops it there.
@@ -327,7 +371,8 @@ async function readProgram(real: string, all = false): Promise<N | undefined> {
       'skip' in src ||
       (!((all || MAY_CATCH.test(src.text)) && RELATIVE.test(src.text)) &&
         !RE_EXPORT.test(src.text) &&
-        !SETS_UP.test(src.text))
+        !SETS_UP.test(src.text) &&
+        !(MAY_CATCH.test(src.text) && READS_V1_ERROR.test(src.text)))
     )
       return undefined;
     return parsePlain(src.text, real).program;
