@@ -221,6 +221,13 @@ describe('a catch in another file that reads the V1 error', () => {
       `const { find } = require('./index');\n${tryAround('find(ref)')}`,
     ],
     [
+      'an object of functions as the default export, its function called on the default import',
+      {
+        'api.ts': ESM_API.replace('export default orderReference;\n', 'export default { orderReference };\n'),
+      },
+      `import api from './api';\n${tryAround('api.orderReference(ref)')}`,
+    ],
+    [
       'a re-export of the default',
       { 'api.ts': ESM_API, 'index.ts': "export { default as find } from './api';\n" },
       `import { find } from './index';\n${tryAround('find(ref)')}`,

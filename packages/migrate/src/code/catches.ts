@@ -210,7 +210,10 @@ export function exportsOf(nodes: N[]): Map<string, string[]> {
       for (const v of d?.declarations ?? []) add(v.id, v.id?.name);
       if (!n.source) for (const sp of n.specifiers ?? []) add(sp.local, propName({ key: sp.exported }));
     } else if (n.type === 'ExportDefaultDeclaration') {
-      add(n.declaration.id ?? n.declaration, 'default');
+      // `export default { f, h: g }`: its functions, by their property names (as `module.exports = { … }`).
+      if (n.declaration.type === 'ObjectExpression')
+        for (const p of n.declaration.properties) add(p.value, propName(p));
+      else add(n.declaration.id ?? n.declaration, 'default');
     } else if (n.type === 'AssignmentExpression' && n.operator === '=') {
       const target = memberPath(n.left);
       const value = bare(n.right);

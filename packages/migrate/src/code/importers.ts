@@ -183,11 +183,10 @@ function catchesIn(
     if (where) {
       const caught = out.get(target) ?? new Map<string, string>();
       out.set(target, caught);
-      if (!caught.has(exported))
-        caught.set(
-          exported,
-          where.replace(/^called as `[^`]*`/, (s) => `${s} in ${show(real)}`),
-        );
+      const text = where.replace(/^called as `[^`]*`/, (s) => `${s} in ${show(real)}`);
+      // A function of the default export's object (`export default { f }`) is a method of the default import.
+      for (const key of from?.name === 'default' && member ? [exported, exported.slice(1)] : [exported])
+        if (!caught.has(key)) caught.set(key, text);
     }
     reach ??= reacher(nodes, links);
     for (const name of reach(c)) {
