@@ -98,6 +98,18 @@ export async function getOrder(ref: string) {
 `,
     ],
     [
+      'a .catch on the Promise.all its callbacks are passed to',
+      `export function getOrders(refs: string[]) {
+  return Promise.all(
+    refs.map(async (ref) => {
+      const { data } = await api.get(\`/orders/\${ref}\`);
+      return data.reference;
+    }),
+  ).catch((e) => (e.response?.status === 404 ? [] : Promise.reject(e)));
+}
+`,
+    ],
+    [
       'a .catch on a call of its method',
       `export class Shop {\n  async getOrder(ref: string) {\n    const { data } = await api.get(\`/orders/\${ref}\`);\n    return data.reference;\n  }\n  show(ref: string) {\n    return this.getOrder(ref).catch((err) => (err.response?.status === 404 ? null : Promise.reject(err)));\n  }\n}\n`,
     ],

@@ -50,6 +50,16 @@ function reachingCatch(
     const p = l.parent;
     if (FUNCTION.test(p.type))
       return depth < CALLER_DEPTH ? callersCatch(p, links, all, depth, seen, elsewhere) : undefined;
+    // A promise it rejects, caught by a `.catch` on a call it is part of (`Promise.all(…).catch(…)`).
+    if (
+      cur !== node &&
+      cur.type === 'CallExpression' &&
+      p.type === 'MemberExpression' &&
+      l.key === 'object'
+    ) {
+      const read = catchHandlerRead(p, links);
+      if (read) return `inside a call whose .catch ${read}`;
+    }
     if (p.type !== 'TryStatement' || l.key !== 'block' || !p.handler?.param) continue;
     const read = errorRead(p.handler.param, p.handler.body);
     if (read) return `inside a try whose catch ${read}`;
@@ -179,17 +189,17 @@ export function callCaught(
   elsewhere?: ReadonlyMap<string, string>,
 ): string | undefined {
   const m = links.get(c)?.parent;
-  const handler =
-    m?.type === 'MemberExpression' && m.object === c && propName(m) === 'catch'
-      ? links.get(m)?.parent
-      : undefined;
-  const cb = handler?.type === 'CallExpression' ? bare(handler.arguments[0]) : undefined;
-  if (cb && FUNCTION.test(cb.type) && cb.params[0]) {
-    const read = errorRead(cb.params[0], cb.body);
-    if (read) return `called as \`${as}\` where a .catch ${read}`;
-  }
+  const read = m?.type === 'MemberExpression' && m.object === c ? catchHandlerRead(m, links) : undefined;
+  if (read) return `called as \`${as}\` where a .catch ${read}`;
   const up = reachingCatch(c, links, all, depth, seen, elsewhere);
   return up && (up.startsWith('called as') ? up : `called as \`${as}\` ${up}`);
+}
+
+/** What the handler of `<member>(handler)` reads of the error, when the member is `.catch`. */
+function catchHandlerRead(m: N, links: Map<N, Link>): string | undefined {
+  const handler = propName(m) === 'catch' ? links.get(m)?.parent : undefined;
+  const cb = handler?.type === 'CallExpression' ? bare(handler.arguments[0]) : undefined;
+  return cb && FUNCTION.test(cb.type) && cb.params[0] ? errorRead(cb.params[0], cb.body) : undefined;
 }
 
 /**
