@@ -256,6 +256,15 @@ describe('a file an earlier version rewrote is repaired by a new run', () => {
   });
 });
 
+describe('a V2 client the partner wrote on a V2 base-URL variable', () => {
+  it('is left as it is when no V1 code of the file reads that variable and no earlier run marked it', () => {
+    const mine = `import { createClient } from '@partner-print/client';\nconst partnerPrint = createClient({ secretKey: process.env.PP_SECRET ?? '', baseUrl: process.env.PP_V2_URL ?? '${V2}' });\nconst V1_BASE = '${V1}';\n${HEADERS}export async function tracking(ref: string) {\n  const res = await fetch(V1_BASE + '/orders/' + ref, { headers: HEADERS });\n  return (await res.json()).tracking_code;\n}\nexport const orders = () => partnerPrint.collect('/orders');\n`;
+    const r = rewriteTwice(mine);
+    expect(clientLine(r.output)).toBe(clientLine(mine));
+    expect(r.findings.filter((f) => f.kind === 'rewritten')).toEqual([]);
+  });
+});
+
 describe('the corpus module an earlier version rewrote (CommonJS, node-fetch)', () => {
   const read = (path: string) => readFileSync(new URL(`../../test/${path}`, import.meta.url), 'utf8');
   const golden = read('code-corpus/cjs-node-fetch/expected/partner-print.js');

@@ -316,44 +316,45 @@ export function repairEarlierBase(
   if (!decl || !value) return undefined;
   const changes: string[] = [];
   let code = value.start !== undefined ? source.slice(value.start, value.end) : '';
-  let envs = derivedFrom(value);
-  if (!envs) {
-    // 74bf0d2's `process.env.X || '<host>/v2'`: the V1 base URL it came from, derived as this version does.
+  const derived = derivedFrom(value);
+  // 74bf0d2's `process.env.X || '<host>/v2'`: the V1 base URL it came from, derived as this version does.
+  const v1 = derived ? undefined : asV1(value);
+  const envs = derived ?? (v1 ? fallbackEnvs(value) : []);
+  if (!envs.length) return { code, at: decl };
+  // V1 code left in the file reads the variable as the V1 base URL (`process.env.PP_URL || '<host>/v1'`).
+  const v1Reads = nodes.filter((n) => {
+    const l = links.get(n);
+    return (
+      n.type === 'MemberExpression' &&
+      isEnv(n) &&
+      envs.includes(envCode(n)) &&
+      l?.key === 'left' &&
+      l.parent.type === 'LogicalExpression' &&
+      /^(\?\?|\|\|)$/.test(l.parent.operator) &&
+      !inside(n, decl, links) &&
+      v1Split(flatten(evalString(l.parent.right, b)).text) >= 0
+    );
+  });
+  const stmt = links.get(decl)?.parent;
+  const todo = (stmt?.comments ?? []).find((c: N) => c.leading && String(c.value).includes(TODO_TAG));
+  const earlier = todo !== undefined && BASE_REASON.test(todo.value);
+  if (v1) {
+    // Only a client an earlier run made (its TODO says so), or one whose variable V1 code left here reads: a V2
+    // client the partner wrote on a V2 base-URL variable is theirs.
     const reads: Reads = { env: [], whole: [] };
-    const v1 = asV1(value);
-    const v1Code = v1 ? asCode(v1, b, reads) : undefined;
-    if (!v1Code || !fallbackEnvs(value).length) return { code, at: decl };
+    const v1Code = asCode(v1, b, reads);
+    if (!v1Code || (!earlier && !v1Reads.length)) return { code, at: decl };
     code = `(${v1Code}).replace(${V1_END}, '/v2')`;
     replaceNode(links, value, parseExpressionCode(code));
-    envs = fallbackEnvs(value);
     changes.push(
       `the base URL derived from ${envs.join(' and ')} (/v1 → /v2), which may hold the V1 or the V2 base URL`,
     );
   }
-  if (!envs.length) return { code, at: decl };
-  // V1 code left in the file reads the variable as the V1 base URL (`process.env.PP_URL || '<host>/v1'`).
-  let reads = 0;
-  for (const n of nodes) {
-    const l = links.get(n);
-    if (
-      n.type !== 'MemberExpression' ||
-      !isEnv(n) ||
-      !envs.includes(envCode(n)) ||
-      l?.key !== 'left' ||
-      l.parent.type !== 'LogicalExpression' ||
-      !/^(\?\?|\|\|)$/.test(l.parent.operator) ||
-      inside(n, decl, links) ||
-      v1Split(flatten(evalString(l.parent.right, b)).text) < 0
-    )
-      continue;
-    replaceNode(links, n, parseExpressionCode(v1Of(envCode(n))));
-    reads++;
-  }
+  for (const n of v1Reads) replaceNode(links, n, parseExpressionCode(v1Of(envCode(n))));
+  const reads = v1Reads.length;
   if (reads) changes.push('the V1 calls left read it with /v2 turned to /v1 (the same host)');
-  const stmt = links.get(decl)?.parent;
   const reason = derivedBaseReason(envs.join(' and '));
-  const todo = (stmt?.comments ?? []).find((c: N) => c.leading && String(c.value).includes(TODO_TAG));
-  if (todo && BASE_REASON.test(todo.value) && !String(todo.value).includes(reason)) {
+  if (todo && earlier && !String(todo.value).includes(reason)) {
     // A new comment: recast reprints one it parsed from its place in the source.
     const value = String(todo.value).replace(BASE_REASON, reason);
     stmt.comments = stmt.comments.map((c: N) =>
