@@ -523,3 +523,31 @@ describe('a helper of another file that calls the function it is given inside a 
     expect(call?.kind).toBe('rewritten');
   });
 });
+
+describe('a catch in another file, through CommonJS re-exports and dynamic imports', () => {
+  const tryAround = (call: string) =>
+    `async function lookup(ref) {\n  try {\n    return await ${call};\n  } catch (e) {\n    if (e.response && e.response.status === 404) return null;\n    throw e;\n  }\n}\nmodule.exports = { lookup };\n`;
+  it.each([
+    [
+      'module.exports = require(…) in an index',
+      { 'index.js': "module.exports = require('./api');\n" },
+      `const { orderReference } = require('./index');\n${tryAround('orderReference(ref)')}`,
+    ],
+    [
+      'a dynamic import, destructured',
+      {},
+      `async function lookup(ref) {\n  const { orderReference } = await import('./api.js');\n  try {\n    return await orderReference(ref);\n  } catch (e) {\n    if (e.response && e.response.status === 404) return null;\n    throw e;\n  }\n}\nmodule.exports = { lookup };\n`,
+    ],
+  ])('%s: the call in api.js stays on V1, marked', async (_, modules: Record<string, string>, caller) => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'api.js'), API);
+    for (const [file, text] of Object.entries(modules)) writeFileSync(join(dir, file), text);
+    writeFileSync(join(dir, 'routes.js'), caller);
+    const r = await migrateCode([dir], { mode: 'dry', cwd: dir });
+    const call = r.files
+      .find((f) => f.path === 'api.js')!
+      .findings.find((f) => f.what.startsWith('GET /orders/'));
+    expect(call?.kind).toBe('todo');
+    expect(call?.detail).toContain('in routes.js');
+  });
+});

@@ -26,7 +26,7 @@ const edgeKey = (module: string, name: string) => `${module}\n${name}`;
 const MAY_CATCH = /\bcatch\b/;
 const RELATIVE = /(?:\bfrom|\brequire\s*\()\s*['"]\.\.?\//;
 /** What a file must hold to pass on another module's export: `export … from './…'`. */
-const RE_EXPORT = /\bexport\b[^;]*?\bfrom\s*['"]\.\.?\//;
+const RE_EXPORT = /\bexport\b[^;]*?\bfrom\s*['"]\.\.?\/|module\.exports\s*=\s*require\s*\(\s*['"]\.\.?\//;
 /** What a file must hold to set up an axios instance (or axios itself) that calls elsewhere go through. */
 const SETS_UP = /\.(interceptors|defaults)\b/;
 /** What a file's catch reads of the V1 libraries' errors (a retry helper's): a file with it and `catch` is read. */
@@ -63,6 +63,15 @@ export async function catchesElsewhere(
       try {
         catchesIn(real, program, inRun, show, out, edges);
         for (const n of program.body) {
+          // `module.exports = require('./x')`: everything './x' exports, as `export * from './x'`.
+          const cjs =
+            n.type === 'ExpressionStatement' &&
+            n.expression.type === 'AssignmentExpression' &&
+            memberPath(n.expression.left) === 'module.exports' &&
+            isRequire(n.expression.right)
+              ? moduleOf(real, specOf(n.expression.right), inRun)
+              : undefined;
+          if (cjs && cjs !== real) passed.set(real, [...(passed.get(real) ?? []), ['*', cjs, '*']]);
           const target =
             n.source && /^Export(Named|All)Declaration$/.test(n.type) && n.exportKind !== 'type'
               ? moduleOf(real, n.source.value, inRun)
@@ -403,11 +412,11 @@ function importsOf(nodes: N[]): Map<string, { spec: string; name: string }> {
     ) {
       // `const find = require('./api').orderReference` (or `.default`).
       out.set(n.id.name, {
-        spec: bare(bare(n.init).object).arguments[0].value,
+        spec: specOf(bare(n.init).object),
         name: propName(bare(n.init))!,
       });
     } else if (n.type === 'VariableDeclarator' && isRequire(n.init)) {
-      const spec = bare(n.init).arguments[0].value;
+      const spec = specOf(n.init);
       if (isIdent(n.id)) out.set(n.id.name, { spec, name: '*' });
       else if (n.id.type === 'ObjectPattern')
         for (const p of n.id.properties) {
@@ -426,9 +435,20 @@ function importsOf(nodes: N[]): Map<string, { spec: string; name: string }> {
 
 const isRelative = (n: N) => isString(n) && /^\.\.?\//.test(n.value);
 
+/** `require('./x')`, or `await import('./x')` (its module namespace, read as a `require`'s exports). */
 const isRequire = (n: N) => {
-  const c = n && bare(n);
+  let c = n && bare(n);
+  if (c?.type === 'AwaitExpression') {
+    c = bare(c.argument);
+    if (c?.type === 'ImportExpression') return isRelative(c.source);
+    return c?.type === 'CallExpression' && c.callee.type === 'Import' && isRelative(c.arguments[0]);
+  }
   return c?.type === 'CallExpression' && isIdent(c.callee, 'require') && isRelative(c.arguments[0]);
+};
+/** The module a `require('./x')` or `await import('./x')` names. */
+const specOf = (n: N): string => {
+  const c = bare(n).type === 'AwaitExpression' ? bare(bare(n).argument) : bare(n);
+  return (c.source ?? c.arguments[0]).value;
 };
 
 /** The file of the run a relative specifier names, as Node and TypeScript resolve it (`./api.js` may be `api.ts`). */
