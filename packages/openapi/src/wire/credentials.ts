@@ -3,17 +3,17 @@ export const V2_SECRET_KEY_HEADER = 'X-Service-Secret-Key';
 
 /**
  * V1 authenticated with "a partner-code header and an API-key header"; the reference does not name them.
- * These are the plausible spellings (lowercase), each with and without an `x-` prefix.
+ * These are the plausible spellings (lowercase), each with and without an `x-` prefix: the words of
+ * partner code or store code (the partner code), api key, partner key or partner api key (the API key),
+ * joined by `-`, `_` or nothing (one separator throughout a name).
  */
-const PARTNER_CODE_NAMES = [
+const V1_NAMES = [
   'partner-code',
   'partner_code',
   'partnercode',
   'store-code',
   'store_code',
   'storecode',
-] as const;
-const API_KEY_NAMES = [
   'api-key',
   'api_key',
   'apikey',
@@ -23,24 +23,24 @@ const API_KEY_NAMES = [
   'partner-key',
   'partner_key',
   'partnerkey',
-] as const;
-
-const withPrefix = (names: readonly string[]): string[] => names.flatMap((n) => [n, `x-${n}`]);
-
-/** Every V1 credential header name the SDK recognises, lowercase. */
-export const V1_CREDENTIAL_HEADERS: readonly string[] = [
-  ...withPrefix(PARTNER_CODE_NAMES),
-  ...withPrefix(API_KEY_NAMES),
 ];
 
-const PARTNER_CODE = new Set(withPrefix(PARTNER_CODE_NAMES));
-const API_KEY = new Set(withPrefix(API_KEY_NAMES));
+/** Every V1 credential header name the SDK recognises, lowercase. */
+export const V1_CREDENTIAL_HEADERS: readonly string[] = /* @__PURE__ */ V1_NAMES.flatMap((n) => [
+  n,
+  `x-${n}`,
+]);
+
+// The same names as patterns (a client that checks headers holds these, not the list); a test checks that
+// they match exactly the names of the list.
+const PARTNER_CODE = /^(?:x-)?(?:partner|store)[-_]?code$/;
+const API_KEY = /^(?:x-)?(?:api[-_]?key|partner([-_]?)(?:api\1)?key)$/;
 
 /** Which V1 credential a header name is: the partner code, the API key, or neither. */
 export function v1CredentialKind(name: string): 'partner-code' | 'api-key' | undefined {
   const lower = name.toLowerCase();
-  if (PARTNER_CODE.has(lower)) return 'partner-code';
-  if (API_KEY.has(lower)) return 'api-key';
+  if (PARTNER_CODE.test(lower)) return 'partner-code';
+  if (API_KEY.test(lower)) return 'api-key';
   return undefined;
 }
 
@@ -52,11 +52,19 @@ export function isV1CredentialHeader(name: string): boolean {
 function describeBadCharacter(key: string): string | undefined {
   for (let i = 0; i < key.length; i++) {
     const c = key.charCodeAt(i);
-    if (c === 0) return `a NUL character at position ${i + 1}`;
-    if (c === 10 || c === 13) return `a line break at position ${i + 1}`;
-    if (c < 0x20 || c === 0x7f) return `a control character at position ${i + 1}`;
-    if (c === 0x20) return `a space at position ${i + 1}`;
-    if (c > 0x7e) return `a non-ASCII character at position ${i + 1}`;
+    const bad =
+      c === 0
+        ? 'a NUL character'
+        : c === 10 || c === 13
+          ? 'a line break'
+          : c < 0x20 || c === 0x7f
+            ? 'a control character'
+            : c === 0x20
+              ? 'a space'
+              : c > 0x7e
+                ? 'a non-ASCII character'
+                : undefined;
+    if (bad) return `${bad} at position ${i + 1}`;
   }
   return undefined;
 }
