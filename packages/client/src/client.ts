@@ -32,15 +32,7 @@ import {
   spentOf,
   unread,
 } from './transport.ts';
-import type {
-  ClientInit,
-  InitParam,
-  Media,
-  PartnerPrintBaseClient,
-  PathsWith,
-  ResponseData,
-  ThrowingMethod,
-} from './types.ts';
+import type { Media, PartnerPrintBaseClient, ThrowingMethod } from './types.ts';
 
 export interface CoreOptions<RateLimit> {
   /** The V2 secret key, sent only as `X-Service-Secret-Key`; visible ASCII characters. */
@@ -232,7 +224,12 @@ export function createCore<RateLimit>(
       ? (request(name, url, init, 2) as Promise<Result>)
       : send(name, url, init);
   guardRequest(raw, open);
-  const methods = { ...strictMethods(open), get: throwing(core, 'get'), post: throwing(core, 'post') };
+  // `get`/`post`: openapi-fetch's typed call, resolving to `data` or throwing (`ThrowingMethod` types them).
+  const methods = {
+    ...strictMethods(open),
+    get: ((url: string, init?: object) => request('GET', url, init, 0)) as ThrowingMethod<paths, 'get'>,
+    post: ((url: string, init?: object) => request('POST', url, init, 0)) as ThrowingMethod<paths, 'post'>,
+  };
   return register(Object.assign(raw, methods), core);
 }
 
@@ -251,22 +248,6 @@ function tracedLimiter(
   }
   const traced = telemetry.stack.transport((request) => limiter.fetch(request));
   return { ...limiter, fetch: (request) => traced(request) };
-}
-
-/** `get`/`post`: openapi-fetch's typed call, resolving to `data` or throwing. */
-function throwing<M extends 'get' | 'post'>(core: Core, m: M): ThrowingMethod<paths, M> {
-  const name = m === 'get' ? 'GET' : 'POST';
-  function method<
-    Path extends PathsWith<paths, M>,
-    Init extends ClientInit<paths[Path], M & keyof paths[Path]>,
-  >(
-    url: Path,
-    ...init: InitParam<Init, ClientInit<paths[Path], M & keyof paths[Path]>>
-  ): Promise<ResponseData<paths, Path, M, Init>>;
-  function method(url: string, init?: object): Promise<unknown> {
-    return core.call(name, url, init);
-  }
-  return method;
 }
 
 const pathParam = (init: object | undefined, name: string): unknown => {

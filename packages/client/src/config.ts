@@ -59,7 +59,7 @@ export function checkHeaders(headers: unknown): boolean {
   let agent = false;
   for (const [name, value] of pairs) {
     if (value != null && isV1CredentialHeader(name))
-      throw new V1CredentialsError(`V1 credential header ${name}: ${V2_KEY}`, { code: 'v1_credentials' });
+      throw new V1CredentialsError(`V1 credential header ${name}: ${V2_KEY}`);
     if (value !== undefined && name.toLowerCase() === 'user-agent') agent = true;
   }
   return agent && !Array.isArray(headers);

@@ -213,7 +213,6 @@ export function createStack(o: StackOptions): Stack {
   const timeoutOf = (queued: boolean) => (req: Request, ms: number) =>
     new TimeoutError(
       `${describeCall(context(req))}: no response within ${ms} ms${queued ? ' (the wait in the rate-limit queue included)' : ''}`,
-      { code: 'timeout' },
     );
   const timeout = timeoutOf(false);
   const queuedTimeout = timeoutOf(true);
@@ -538,9 +537,9 @@ function sdkError(
   context: (req: Request) => CallContext,
 ): PartnerPrintError {
   const ctx = context(request);
-  const call = describeCall(ctx);
-  const { cause, attempts, retryDelayMs } =
-    error instanceof GaveUp ? error : { cause: error, attempts: undefined, retryDelayMs: undefined };
+  const gave = error instanceof GaveUp ? error : undefined;
+  const cause = gave ? gave.cause : error;
+  const attempts = gave?.attempts;
   const after = attempts ? ` after ${attempts} attempt${attempts > 1 ? 's' : ''}` : '';
   let result: PartnerPrintError;
   if (request.signal.aborted && cause === request.signal.reason) result = abortOf(cause, ctx);
@@ -548,12 +547,11 @@ function sdkError(
     result = new TimeoutError(`${cause.message}${after}`, { code: cause.code, cause: cause.cause });
   else if (cause instanceof PartnerPrintError) result = cause;
   else
-    result = new NetworkError(`${call}: ${describeCause(cause)}${after}`, {
-      code: 'network_error',
+    result = new NetworkError(`${describeCall(ctx)}: ${describeCause(cause)}${after}`, {
       cause: copyCause(cause),
     });
   if (!result.operation) Object.assign(result, ctx);
-  if (attempts) Object.assign(result, { attempts, retryDelayMs });
+  if (attempts) Object.assign(result, { attempts, retryDelayMs: gave.retryDelayMs });
   return result;
 }
 
@@ -563,10 +561,7 @@ function sdkError(
  */
 export const readError = (cause: unknown, ctx: CallContext): PartnerPrintError =>
   Object.assign(
-    new NetworkError(`${describeCall(ctx)}: ${describeCause(cause)}`, {
-      code: 'network_error',
-      cause: copyCause(cause),
-    }),
+    new NetworkError(`${describeCall(ctx)}: ${describeCause(cause)}`, { cause: copyCause(cause) }),
     ctx,
   );
 
@@ -581,8 +576,8 @@ export function abortOf(reason: unknown, ctx: CallContext): PartnerPrintError {
   const why = reason instanceof Error && reason.message ? ` (${reason.message})` : '';
   return Object.assign(
     timedOut
-      ? new TimeoutError(`${call}: the caller's signal timed out${why}`, { code: 'timeout', cause: reason })
-      : new AbortedError(`${call}: aborted by the caller's signal${why}`, { code: 'aborted', cause: reason }),
+      ? new TimeoutError(`${call}: the caller's signal timed out${why}`, { cause: reason })
+      : new AbortedError(`${call}: aborted by the caller's signal${why}`, { cause: reason }),
     ctx,
   );
 }
@@ -590,14 +585,13 @@ export function abortOf(reason: unknown, ctx: CallContext): PartnerPrintError {
 /** "fetch failed: connect ECONNREFUSED 127.0.0.1:9 (ECONNREFUSED)": the messages and codes of the cause chain. */
 function describeCause(error: unknown): string {
   const parts: string[] = [];
-  for (let e = error, depth = 0; e !== undefined && e !== null && depth < 4; depth++) {
-    const { message, code, cause } =
-      e instanceof Error
-        ? Object.assign({ code: undefined }, e)
-        : { message: String(e), code: undefined, cause: undefined };
-    const text = `${e instanceof Error ? e.message : message}${typeof code === 'string' ? ` (${code})` : ''}`;
+  for (let e = error, depth = 0; e != null && depth < 4; depth++) {
+    const error = e instanceof Error ? e : undefined;
+    // An error's own `code` (enumerable: Node's and undici's), as a spread reads it.
+    const code = error && ({ ...error } as { code?: unknown }).code;
+    const text = `${error ? error.message : String(e)}${typeof code === 'string' ? ` (${code})` : ''}`;
     if (text && !parts.includes(text)) parts.push(text);
-    e = e instanceof Error ? e.cause : cause;
+    e = error?.cause;
   }
   return parts.join(': ') || 'the connection failed';
 }
