@@ -89,7 +89,7 @@ export class AmbiguousOrderError extends AmbiguousOutcomeError {
   constructor(history: OrderHistory, reason: string, cause: unknown) {
     super(
       `${subject(history)}: the outcome is unknown, ${reason}. What is known: ${history.describe()}. Last cause: ${describeError(cause)}`,
-      { ...fieldsOf(cause), code: 'ambiguous_outcome' },
+      fieldsOf(cause),
     );
     this.history = history.steps;
   }
