@@ -26,6 +26,7 @@ import {
   isRepeatable,
   type Limiter,
   notJson,
+  type QueueKit,
   type RetryOptions,
   readDone,
   type Stack,
@@ -58,8 +59,8 @@ export interface CoreOptions<RateLimit> {
 
 export interface CoreDeps<RateLimit> {
   operations?: OperationTable | undefined;
-  /** The rate-limit layer for the `rateLimit` option, given the client's transport with its deadline. */
-  limiter?: (option: RateLimit | undefined, timed: Fetch, clock: Clock) => Limiter | undefined;
+  /** The rate-limit layer for the `rateLimit` option, given what a queue the client sends through needs. */
+  limiter?: (option: RateLimit | undefined, kit: QueueKit, clock: Clock) => Limiter | undefined;
   parseRateLimit?: RateLimitParser;
   userAgent: string;
   /** Spans and metrics (the main entry's); the lite entry has none. */
@@ -129,7 +130,11 @@ export function createCore<RateLimit>(
     clock,
     transport: telemetry ? telemetry.stack.transport(transport) : transport,
     limiter:
-      deps.limiter && ((timed) => tracedLimiter(deps.limiter?.(options.rateLimit, timed, clock), telemetry)),
+      deps.limiter &&
+      ((kit) => {
+        const limiter = deps.limiter?.(options.rateLimit, kit, clock);
+        return limiter && telemetry ? telemetry.limiter(limiter) : limiter;
+      }),
     baseUrl,
     operation: operations.byPath,
     secret: secretKey,
@@ -230,23 +235,6 @@ export function createCore<RateLimit>(
     post: ((url: string, init?: object) => request('POST', url, init, 0)) as ThrowingMethod<paths, 'post'>,
   };
   return register(Object.assign(raw, methods), core);
-}
-
-/**
- * The rate-limit layer as telemetry sees it: a queue the client sends through (its waits are measured), or a
- * `Scheduler` instance that sends on its own (each attempt's span starts when the attempt enters it).
- */
-function tracedLimiter(
-  limiter: Limiter | undefined,
-  telemetry: ClientTelemetry | undefined,
-): Limiter | undefined {
-  if (!limiter || !telemetry) return limiter;
-  if (!limiter.own) {
-    telemetry.stack.limited = true;
-    return limiter;
-  }
-  const traced = telemetry.stack.transport((request) => limiter.fetch(request));
-  return { ...limiter, fetch: (request) => traced(request) };
 }
 
 const pathParam = (init: object | undefined, name: string): unknown =>
