@@ -282,8 +282,8 @@ function guarded(
       ownAgent = checkInit(init, name, undefined, url);
       const own = callSettings(init, client);
       if (own && init) {
-        const rest = Object.entries(init).filter(([key]) => key !== 'timeoutMs' && key !== 'retry');
-        init = { ...Object.fromEntries(rest), fetch: (request: Request) => stack(request, own) };
+        const { timeoutMs: _t, retry: _r, ...rest } = init as RequestOptions;
+        init = { ...rest, fetch: (request: Request) => stack(request, own) };
       }
     } catch (error) {
       return Promise.reject(error);

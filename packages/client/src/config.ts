@@ -17,7 +17,8 @@ export function checkKey(secretKey: unknown): asserts secretKey is string {
   try {
     checkSecretKey(secretKey, 'secretKey');
   } catch (error) {
-    throw new ConfigurationError(error instanceof Error ? error.message : 'secretKey is invalid', {
+    // checkSecretKey throws a TypeError that names what is wrong.
+    throw new ConfigurationError((error as Error).message, {
       code: secretKey ? 'invalid_secret_key' : 'missing_secret_key',
     });
   }

@@ -274,7 +274,7 @@ export function createStack(o: StackOptions): Stack {
     spentBy.set(redacted, spent);
     return redacted;
   };
-  const fail = (request: Request, error: unknown, spent: Spent): never => {
+  const fail = ({ request, spent }: Call, error: unknown): never => {
     let failure = sdkError(error, request, context);
     // Every error after a send says what the call spent (a GaveUp says it already, from the loop).
     if (spent.attempts > 0 && failure.attempts === undefined) Object.assign(failure, spent);
@@ -291,11 +291,11 @@ export function createStack(o: StackOptions): Stack {
   const after: After = {
     // A 2xx is kept on its record (no allocation): openapi-fetch reads its body once the stack is done.
     answer: (c, response) => {
-      if (!response.ok) return settle(c, response).catch((error: unknown) => fail(c.request, error, c.spent));
+      if (!response.ok) return settle(c, response).catch((error: unknown) => fail(c, error));
       c.answer = response;
       return response;
     },
-    fail: (c, error) => fail(c.request, error, c.spent),
+    fail,
   };
   const { telemetry } = o;
   return (request, settings = o) => {

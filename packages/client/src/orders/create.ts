@@ -218,7 +218,7 @@ function conflict({ id }: Call, reference: string): IdentifierConflictError {
     {
       customIdentifier: id,
       orderReference: reference,
-      operation: 'createOrder',
+      // operation: createOrder, the error's own.
       method: 'POST',
       path: '/orders',
     },
