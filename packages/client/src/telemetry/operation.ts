@@ -32,14 +32,9 @@ export function endSpan(span: Span, secret: string, error?: unknown): void {
   if (error !== undefined && span.isRecording()) {
     const code = error instanceof PartnerPrintError && error.code ? error.code : undefined;
     const name = error instanceof Error ? error.name : '_OTHER';
-    failSpan(span, redactText(code ?? name, secret), error, secret);
+    span.setAttribute('error.type', redactText(code ?? name, secret));
+    const message = error instanceof Error ? redactText(error.message, secret) : undefined;
+    span.setStatus({ code: SpanStatusCode.ERROR, ...(message && { message }) });
   }
   span.end();
-}
-
-/** `span` marked failed: its `error.type`, and an ERROR status with the error's message (redacted), if any. */
-export function failSpan(span: Span, type: string, error: unknown, secret: string): void {
-  span.setAttribute('error.type', type);
-  const message = error instanceof Error ? redactText(error.message, secret) : undefined;
-  span.setStatus({ code: SpanStatusCode.ERROR, ...(message && { message }) });
 }

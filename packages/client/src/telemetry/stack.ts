@@ -18,7 +18,6 @@ import { redactText } from '../redact.ts';
 import type { CallContext, RateLimitParser } from '../response.ts';
 import { errorTypeOf, methodOf, retryReasonOf, serverOf } from './attributes.ts';
 import { type ClientInstruments, clientInstruments, throttledBuckets } from './metrics.ts';
-import { failSpan } from './operation.ts';
 import type { TelemetryScope } from './option.ts';
 import type { CallTelemetry, StackTelemetry } from './types.ts';
 
@@ -164,7 +163,7 @@ class Call implements CallTelemetry {
     return result.then(
       (response) => {
         this.leaveQueue();
-        if (!response.ok && this.recording) this.fail(undefined, response.status);
+        if (!response.ok && this.recording) this.fail(String(response.status), undefined);
         this.held = response.ok && held;
         if (!this.held) this.span.end();
         return response;
@@ -172,7 +171,7 @@ class Call implements CallTelemetry {
       (error: unknown) => {
         this.leaveQueue();
         this.held = false;
-        if (this.recording) this.fail(error);
+        if (this.recording) this.fail(redactText(errorCode(error), this.o.secret), error);
         this.span.end();
         throw error;
       },
@@ -182,15 +181,14 @@ class Call implements CallTelemetry {
   read(error?: unknown): void {
     if (!this.held) return;
     this.held = false;
-    if (error !== undefined && this.recording) this.fail(error);
+    if (error !== undefined && this.recording) this.fail(redactText(errorCode(error), this.o.secret), error);
     this.span.end();
   }
 
-  /** The span marked failed: `error.type` the answer's status, else the failure's code or type (redacted). */
-  fail(error: unknown, status?: number): void {
-    const { secret } = this.o;
-    const type = status === undefined ? redactText(errorCode(error), secret) : String(status);
-    failSpan(this.span, type, error, secret);
+  fail(type: string, error: unknown): void {
+    this.span.setAttribute('error.type', type);
+    const message = error instanceof Error ? redactText(error.message, this.o.secret) : undefined;
+    this.span.setStatus({ code: SpanStatusCode.ERROR, ...(message && { message }) });
   }
 }
 

@@ -7,29 +7,15 @@ export const V2_SECRET_KEY_HEADER = 'X-Service-Secret-Key';
  * partner code or store code (the partner code), api key, partner key or partner api key (the API key),
  * joined by `-`, `_` or nothing (one separator throughout a name).
  */
-const V1_NAMES = [
-  'partner-code',
-  'partner_code',
-  'partnercode',
-  'store-code',
-  'store_code',
-  'storecode',
-  'api-key',
-  'api_key',
-  'apikey',
-  'partner-api-key',
-  'partner_api_key',
-  'partnerapikey',
-  'partner-key',
-  'partner_key',
-  'partnerkey',
-];
+const V1_WORDS = ['partner code', 'store code', 'api key', 'partner api key', 'partner key'];
 
 /** Every V1 credential header name the SDK recognises, lowercase. */
-export const V1_CREDENTIAL_HEADERS: readonly string[] = /* @__PURE__ */ V1_NAMES.flatMap((n) => [
-  n,
-  `x-${n}`,
-]);
+export const V1_CREDENTIAL_HEADERS: readonly string[] = /* @__PURE__ */ V1_WORDS.flatMap((words) =>
+  ['-', '_', ''].flatMap((separator) => {
+    const name = words.split(' ').join(separator);
+    return [name, `x-${name}`];
+  }),
+);
 
 // The same names as patterns (a client that checks headers holds these, not the list); a test checks that
 // they match exactly the names of the list.
