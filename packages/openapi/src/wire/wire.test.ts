@@ -83,7 +83,7 @@ describe('V1 credential headers', () => {
     expect(v1CredentialKind('x-partner-key')).toBe('api-key');
     for (const name of V1_CREDENTIAL_HEADERS) expect(name).toBe(name.toLowerCase());
   });
-  it('recognises exactly the names of the list, among every spelling of the words with mixed separators', () => {
+  it('recognises exactly the names of the list (the pattern and the kinds alike), among every spelling of the words with mixed separators', () => {
     const words = ['partner', 'store', 'api', 'code', 'key'];
     const seps = ['-', '_', '', '.'];
     const names = new Set<string>();
@@ -97,6 +97,7 @@ describe('V1 credential headers', () => {
     for (const name of names) {
       expect(isV1CredentialHeader(name), name).toBe(listed.has(name));
       expect(isV1CredentialHeader(name.toUpperCase()), name).toBe(listed.has(name));
+      expect(v1CredentialKind(name) !== undefined, name).toBe(listed.has(name));
     }
     expect(V1_CREDENTIAL_HEADERS).toHaveLength(30);
   });
