@@ -13,14 +13,16 @@
 //        projects) and the size budgets; beside them one type check of the whole repository with every
 //        package's type tests (`pnpm typecheck:all`: one program over tsconfig.check.json instead of one per
 //        package, each of which checked the sources of the packages it imports again), then the independent
-//        validators and the READMEs; from the start, the docs site (the docs suite uses it in step 2).
-//        Nothing there bounds a duration. The timed files use about one core of the two; the background
+//        validators and the READMEs, then the untimed suites of openapi and the sandbox (UNTIMED_IN_BACKGROUND:
+//        the core would be idle for the background's last ~50 s otherwise); from the start, the docs site
+//        (the docs suite uses it in step 2).
+//        Nothing there bounds a duration but the suites' timeouts, which only bound a hang. The timed files use about one core of the two; the background
 //        takes the other (with tsgo's type check it had done its first steps ~60 s before the timed files
 //        ended, and the validators fill that time);
 //   2. once the timed files are done, everything at normal priority (the background's running steps move to
 //      the normal class: see tools/ci/background.ts): the runtime matrix (flows with deadlines, beside
 //      nothing but the background), then in two lanes side by side the suites that hold no timing
-//      assertion (UNTIMED) and the listed files of the others (`test:untimed`, two at a time, one
+//      assertion (UNTIMED, but those the background ran) and the listed files of the others (`test:untimed`, two at a time, one
 //      package at a time; one package's listed files follow the suites in their lane, so that the two
 //      lanes end together: LISTED_AFTER_SUITES);
 //   3. one closing line, "N passed, N failed", over every vitest report.
@@ -108,12 +110,23 @@ function checkUntimedScripts(): void {
 const UNTIMED = ['@partner-print/openapi', '@partner-print/sandbox', '@partner-print/docs'];
 
 /**
+ * The untimed suites that run in step 1's background, in the idle class, after the validators and READMEs:
+ * the background ends ~50 s before the timed files (a quiet clean clone of c54bf37: 143 s against 191 s)
+ * and left that core idle, while step 2 is CPU-bound on both. Only suites whose tests wait on nothing but
+ * their own CPU and whose timeouts (30 s) only bound a hang: a timed file's child processes may take both
+ * cores for a few seconds, and an idle-class process then gets none. Docs stays in step 2: its browser
+ * tests wait on Chromium with deadlines of 5–25 s.
+ */
+const UNTIMED_IN_BACKGROUND = ['@partner-print/openapi', '@partner-print/sandbox'];
+
+/**
  * Packages whose listed files run in the suites' lane, after the suites, instead of in the listed lane: so
  * that step 2's two lanes end together. On a quiet clean clone of 6a858aa the suites' lane took 98 s and the
  * listed lane 122 s (migrate's spawned-CLI test has added ~10 s to it since); ratelimit's listed files take
- * ~15 s with their vitest's start.
+ * ~15 s with their vitest's start. Since openapi's and the sandbox's suites run in step 1 (c54bf37's clone:
+ * 18 s of the suites' lane's 97 s), the client's follow them too (13 s).
  */
-const LISTED_AFTER_SUITES = ['@partner-print/ratelimit'];
+const LISTED_AFTER_SUITES = ['@partner-print/ratelimit', '@partner-print/client'];
 
 /** The vitest reporters: the console and a JSON report that tools/test-summary.ts adds up. */
 const reporters = (file: string) => [
@@ -181,6 +194,16 @@ async function main(): Promise<number> {
     lane(idle('checks'), [
       ['run', 'test:validators'],
       ['run', 'check:readmes'],
+      ...(shippingOnly
+        ? []
+        : [
+            suites(
+              'test',
+              'vitest.json',
+              UNTIMED_IN_BACKGROUND.map((name) => `--filter=${name}`),
+              ['--mode=files'],
+            ),
+          ]),
     ]),
   );
   // Step 1: the timed files, in the foreground.
@@ -211,7 +234,9 @@ async function main(): Promise<number> {
               suites(
                 'test',
                 'vitest.json',
-                UNTIMED.map((name) => `--filter=${name}`),
+                UNTIMED.filter((name) => !UNTIMED_IN_BACKGROUND.includes(name)).map(
+                  (name) => `--filter=${name}`,
+                ),
                 ['--mode=files'],
               ),
               suites(

@@ -15,7 +15,7 @@ import type { StrictMethods } from './helpers.ts';
 import { type OperationTable, operationIndex } from './operations.ts';
 import { callSettings, checkInit, checkRetry, checkTimeout, retryPolicy } from './options.ts';
 import { redactSecret } from './redact.ts';
-import { type CallContext, errorFromResponse, type RateLimitParser } from './response.ts';
+import { type CallContext, errorFromResponse, fieldOf, type RateLimitParser } from './response.ts';
 import type { ClientTelemetry } from './telemetry/index.ts';
 import {
   abortOf,
@@ -26,21 +26,14 @@ import {
   isRepeatable,
   type Limiter,
   notJson,
+  type QueueKit,
   type RetryOptions,
   readDone,
   type Stack,
   spentOf,
   unread,
 } from './transport.ts';
-import type {
-  ClientInit,
-  InitParam,
-  Media,
-  PartnerPrintBaseClient,
-  PathsWith,
-  ResponseData,
-  ThrowingMethod,
-} from './types.ts';
+import type { Media, PartnerPrintBaseClient, ThrowingMethod } from './types.ts';
 
 export interface CoreOptions<RateLimit> {
   /** The V2 secret key, sent only as `X-Service-Secret-Key`; visible ASCII characters. */
@@ -66,8 +59,8 @@ export interface CoreOptions<RateLimit> {
 
 export interface CoreDeps<RateLimit> {
   operations?: OperationTable | undefined;
-  /** The rate-limit layer for the `rateLimit` option, given the client's transport with its deadline. */
-  limiter?: (option: RateLimit | undefined, timed: Fetch, clock: Clock) => Limiter | undefined;
+  /** The rate-limit layer for the `rateLimit` option, given what a queue the client sends through needs. */
+  limiter?: (option: RateLimit | undefined, kit: QueueKit, clock: Clock) => Limiter | undefined;
   parseRateLimit?: RateLimitParser;
   userAgent: string;
   /** Spans and metrics (the main entry's); the lite entry has none. */
@@ -137,7 +130,11 @@ export function createCore<RateLimit>(
     clock,
     transport: telemetry ? telemetry.stack.transport(transport) : transport,
     limiter:
-      deps.limiter && ((timed) => tracedLimiter(deps.limiter?.(options.rateLimit, timed, clock), telemetry)),
+      deps.limiter &&
+      ((kit) => {
+        const limiter = deps.limiter?.(options.rateLimit, kit, clock);
+        return limiter && telemetry ? telemetry.limiter(limiter) : limiter;
+      }),
     baseUrl,
     operation: operations.byPath,
     secret: secretKey,
@@ -231,49 +228,17 @@ export function createCore<RateLimit>(
     name === 'POST' && !isRepeatable(name, contentTypeOf(init))
       ? (request(name, url, init, 2) as Promise<Result>)
       : send(name, url, init);
-  guardRequest(raw, open);
-  const methods = { ...strictMethods(open), get: throwing(core, 'get'), post: throwing(core, 'post') };
+  // `get`/`post`: openapi-fetch's typed call, resolving to `data` or throwing (`ThrowingMethod` types them).
+  const methods = {
+    ...strictMethods(open),
+    get: ((url: string, init?: object) => request('GET', url, init, 0)) as ThrowingMethod<paths, 'get'>,
+    post: ((url: string, init?: object) => request('POST', url, init, 0)) as ThrowingMethod<paths, 'post'>,
+  };
   return register(Object.assign(raw, methods), core);
 }
 
-/**
- * The rate-limit layer as telemetry sees it: a queue the client sends through (its waits are measured), or a
- * `Scheduler` instance that sends on its own (each attempt's span starts when the attempt enters it).
- */
-function tracedLimiter(
-  limiter: Limiter | undefined,
-  telemetry: ClientTelemetry | undefined,
-): Limiter | undefined {
-  if (!limiter || !telemetry) return limiter;
-  if (!limiter.own) {
-    telemetry.stack.limited = true;
-    return limiter;
-  }
-  const traced = telemetry.stack.transport((request) => limiter.fetch(request));
-  return { ...limiter, fetch: (request) => traced(request) };
-}
-
-/** `get`/`post`: openapi-fetch's typed call, resolving to `data` or throwing. */
-function throwing<M extends 'get' | 'post'>(core: Core, m: M): ThrowingMethod<paths, M> {
-  const name = m === 'get' ? 'GET' : 'POST';
-  function method<
-    Path extends PathsWith<paths, M>,
-    Init extends ClientInit<paths[Path], M & keyof paths[Path]>,
-  >(
-    url: Path,
-    ...init: InitParam<Init, ClientInit<paths[Path], M & keyof paths[Path]>>
-  ): Promise<ResponseData<paths, Path, M, Init>>;
-  function method(url: string, init?: object): Promise<unknown> {
-    return core.call(name, url, init);
-  }
-  return method;
-}
-
-const pathParam = (init: object | undefined, name: string): unknown => {
-  const params: unknown = init && 'params' in init ? init.params : undefined;
-  const path: unknown = params && typeof params === 'object' && 'path' in params ? params.path : undefined;
-  return path && typeof path === 'object' && name in path ? Reflect.get(path, name) : undefined;
-};
+const pathParam = (init: object | undefined, name: string): unknown =>
+  fieldOf(fieldOf(fieldOf(init, 'params'), 'path'), name);
 
 const contentTypeOf = (init: object | undefined): string | undefined => {
   // Any case, or a Headers: the transport reads the Request's header, and both must judge the call alike. Only
@@ -317,8 +282,8 @@ function guarded(
       ownAgent = checkInit(init, name, undefined, url);
       const own = callSettings(init, client);
       if (own && init) {
-        const rest = Object.entries(init).filter(([key]) => key !== 'timeoutMs' && key !== 'retry');
-        init = { ...Object.fromEntries(rest), fetch: (request: Request) => stack(request, own) };
+        const { timeoutMs: _t, retry: _r, ...rest } = init as RequestOptions;
+        init = { ...rest, fetch: (request: Request) => stack(request, own) };
       }
     } catch (error) {
       return Promise.reject(error);
@@ -369,23 +334,18 @@ function agentRequest(agent: string | undefined): typeof Request {
 }
 
 /**
- * openapi-fetch's `GET`, `POST`… through `send` (which refuses unknown keys at run time; `StrictMethods` types
- * them), made in a loop: written out one by one they cost 0.04 kB min+gzip in every bundle.
+ * openapi-fetch's `GET`, `POST`… and `request(method, url, init)` through `send` (which refuses unknown keys at
+ * run time; `StrictMethods` types them), made in a loop: written out one by one they cost 0.04 kB min+gzip in
+ * every bundle.
  */
 function strictMethods(send: Send): StrictMethods {
-  const methods: Record<string, (url: string, init?: object) => Promise<unknown>> = {};
+  const methods: Record<string, (...args: never[]) => Promise<unknown>> = {
+    request: (method: unknown, url: unknown, init?: object) =>
+      typeof method === 'string' && typeof url === 'string'
+        ? send(method.toUpperCase(), url, init)
+        : Promise.reject(new TypeError('request(method, url, init) takes two strings')),
+  };
   for (const name of ['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH', 'TRACE'])
-    methods[name] = (url, init) => send(name, url, init);
+    methods[name] = (url: string, init?: object) => send(name, url, init);
   return methods as unknown as StrictMethods;
-}
-
-/** openapi-fetch's `request(method, url, init)` through `send`. */
-function guardRequest(raw: Raw, send: Send): void {
-  const request: unknown = Reflect.get(raw, 'request');
-  if (typeof request !== 'function') return;
-  Reflect.set(raw, 'request', (method: unknown, url: unknown, init?: object) =>
-    typeof method === 'string' && typeof url === 'string'
-      ? send(method.toUpperCase(), url, init)
-      : Promise.reject(new TypeError('request(method, url, init) takes two strings')),
-  );
 }

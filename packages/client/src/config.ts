@@ -17,7 +17,8 @@ export function checkKey(secretKey: unknown): asserts secretKey is string {
   try {
     checkSecretKey(secretKey, 'secretKey');
   } catch (error) {
-    throw new ConfigurationError(error instanceof Error ? error.message : 'secretKey is invalid', {
+    // checkSecretKey throws a TypeError that names what is wrong.
+    throw new ConfigurationError((error as Error).message, {
       code: secretKey ? 'invalid_secret_key' : 'missing_secret_key',
     });
   }
@@ -59,7 +60,7 @@ export function checkHeaders(headers: unknown): boolean {
   let agent = false;
   for (const [name, value] of pairs) {
     if (value != null && isV1CredentialHeader(name))
-      throw new V1CredentialsError(`V1 credential header ${name}: ${V2_KEY}`, { code: 'v1_credentials' });
+      throw new V1CredentialsError(`V1 credential header ${name}: ${V2_KEY}`);
     if (value !== undefined && name.toLowerCase() === 'user-agent') agent = true;
   }
   return agent && !Array.isArray(headers);

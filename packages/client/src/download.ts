@@ -108,10 +108,10 @@ async function downloading(
         as !== 'stream' && timeoutMs > 0 && Number.isFinite(timeoutMs)
           ? setTimeout(() => {
               const call = ctx();
-              late = new TimeoutError(`${describeCall(call)}: the file not read within ${timeoutMs} ms`, {
-                ...call,
-                code: 'timeout',
-              });
+              late = new TimeoutError(
+                `${describeCall(call)}: the file not read within ${timeoutMs} ms`,
+                call,
+              );
               stop.abort(late);
             }, timeoutMs)
           : undefined;

@@ -10,6 +10,7 @@ import { type CoreOptions, createCore } from './client.ts';
 import { USER_AGENT } from './config.ts';
 import { ConfigurationError } from './errors.ts';
 import { type PartnerPrintBaseClient, type PartnerPrintHelpers, withHelpers } from './helpers.ts';
+import { queueThrough } from './queue.ts';
 import { clientTelemetry, type TelemetryOption } from './telemetry/index.ts';
 import { ONE_BUDGET, ONE_BUDGET_UNWATCHED } from './transport.ts';
 
@@ -53,7 +54,7 @@ export function createClient(options: ClientOptions): PartnerPrintClient {
         OPERATIONS,
         parseRateLimitHeaders,
       ),
-    limiter(option = {}, timed, clock) {
+    limiter(option = {}, kit, clock) {
       if (option === false) return undefined;
       if (isScheduler(option)) {
         scheduler = option;
@@ -62,19 +63,19 @@ export function createClient(options: ClientOptions): PartnerPrintClient {
       // Without a `store` the budget is this client's alone, so its key needs no hash: a request does not
       // wait for crypto.subtle, which no fake timer controls (a test's first advance would run before it).
       const key = option.store ? budgetKey(options.secretKey) : OWN_BUDGET;
-      let s: Scheduler;
-      try {
-        s = createScheduler({ clock, key, ...option, fetch: timed });
-      } catch (error) {
-        // An option the scheduler refuses (NaN, a typo): the client's error for options, named as given here.
-        throw new ConfigurationError(
-          String((error as Error).message).replace('createScheduler: ', 'rateLimit: '),
-        );
-      }
-      scheduler = s;
-      return {
-        fetch: (request, unabortable) => s.fetch(request, unabortable ? ONE_BUDGET_UNWATCHED : ONE_BUDGET),
-      };
+      return queueThrough(kit, (timed) => {
+        let s: Scheduler;
+        try {
+          s = createScheduler({ clock, key, ...option, fetch: timed });
+        } catch (error) {
+          // An option the scheduler refuses (NaN, a typo): the client's error for options, named as given here.
+          throw new ConfigurationError(
+            String((error as Error).message).replace('createScheduler: ', 'rateLimit: '),
+          );
+        }
+        scheduler = s;
+        return (request, unabortable) => s.fetch(request, unabortable ? ONE_BUDGET_UNWATCHED : ONE_BUDGET);
+      });
     },
   });
   return withHelpers(Object.assign(client, { scheduler }));

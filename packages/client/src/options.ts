@@ -54,7 +54,6 @@ export function checkInit(
     if (!allowed.has(key))
       throw new ConfigurationError(
         `${callName(label, detail)}: unknown option ${JSON.stringify(key)}${WHY[key] ? ` (${WHY[key]})` : ''}; options are ${[...allowed].join(', ')}`,
-        { code: 'invalid_option' },
       );
   let agent = 'headers' in init && checkHeaders(init.headers);
   if ('params' in init && init.params && typeof init.params === 'object' && 'header' in init.params)
@@ -62,9 +61,7 @@ export function checkInit(
   if ('timeoutMs' in init) checkTimeout(init.timeoutMs, () => `${callName(label, detail)}: timeoutMs`);
   if ('retry' in init) checkRetry(init.retry, () => `${callName(label, detail)}: retry`);
   if ('signal' in init && init.signal !== undefined && !(init.signal instanceof AbortSignal))
-    throw new ConfigurationError(`${callName(label, detail)}: signal must be an AbortSignal`, {
-      code: 'invalid_option',
-    });
+    throw new ConfigurationError(`${callName(label, detail)}: signal must be an AbortSignal`);
   return agent;
 }
 

@@ -1,14 +1,14 @@
 import type { paths } from '@partner-print/openapi';
 import { type Core, coreOf } from './core.ts';
 import { ConfigurationError, PartnerPrintError } from './errors.ts';
+import { fieldOf } from './response.ts';
 import type { ClientInit, InitParam, ListItem, ListPaths, PartnerPrintBaseClient } from './types.ts';
 
 /** The `init` of a list endpoint: its query parameters and the per-request options. */
 export type ListInit<P extends ListPaths<paths>> = ClientInit<paths[P], 'get'>;
 
 const objectAt = (value: unknown, key: string): Record<string, unknown> => {
-  const inner: unknown =
-    value && typeof value === 'object' && key in value ? Reflect.get(value, key) : undefined;
+  const inner = fieldOf(value, key);
   return inner && typeof inner === 'object' ? { ...inner } : {};
 };
 
@@ -68,7 +68,7 @@ async function* pages(
         path: template,
       });
     yield* items;
-    cursor = page && typeof page === 'object' && 'nextCursor' in page ? page.nextCursor : undefined;
+    cursor = fieldOf(page, 'nextCursor');
     if (typeof cursor !== 'string' || !cursor) return;
     // A cursor is used once; a repeated one would loop forever.
     if (seen.has(cursor))

@@ -38,32 +38,20 @@ export function followRedirect(
       'opaque_redirect',
     );
   const from = new URL(request.url);
-  const target = URL.canParse(response.headers.get('location') ?? '', from)
-    ? new URL(response.headers.get('location') ?? '', from)
-    : undefined;
-  if (!target)
-    return fail(
-      `the service redirected (${response.status}) to a location that is not a URL`,
-      'invalid_redirect',
-    );
+  const location = response.headers.get('location') ?? '';
+  const target = URL.canParse(location, from) ? new URL(location, from) : undefined;
+  const redirected = `the service redirected (${response.status})`;
+  if (!target) return fail(`${redirected} to a location that is not a URL`, 'invalid_redirect');
   if (from.protocol === 'https:' && target.protocol !== 'https:')
-    return fail(
-      `the service redirected (${response.status}) from https to ${target.origin}`,
-      'insecure_redirect',
-      target.origin,
-    );
+    return fail(`${redirected} from https to ${target.origin}`, 'insecure_redirect', target.origin);
   if (target.origin !== from.origin)
-    return fail(
-      `the service redirected (${response.status}) to another origin, ${target.origin}`,
-      'cross_origin_redirect',
-      target.origin,
-    );
+    return fail(`${redirected} to another origin, ${target.origin}`, 'cross_origin_redirect', target.origin);
   if (hops >= MAX_REDIRECTS)
     return fail(`more than ${MAX_REDIRECTS} redirects`, 'too_many_redirects', target.origin);
-  return redirected(request, response.status, target);
+  return redirectedRequest(request, response.status, target);
 }
 
-function redirected(request: Request, status: number, target: URL): Request {
+function redirectedRequest(request: Request, status: number, target: URL): Request {
   const asGet = status === 303 || ((status === 301 || status === 302) && request.method === 'POST');
   const headers = new Headers(request.headers);
   if (asGet) for (const name of ['content-type', 'content-length', 'content-encoding']) headers.delete(name);

@@ -53,9 +53,12 @@ const codeOfStatus = (status: number): string =>
   STATUS_CODES[status] ??
   (status >= 500 ? 'server_error' : status >= 400 ? 'invalid_request' : 'unexpected_status');
 
+/** `value[key]` when `value` is an object that has `key` (its own or inherited), else undefined. */
+export const fieldOf = (value: unknown, key: string): unknown =>
+  value && typeof value === 'object' && key in value ? Reflect.get(value, key) : undefined;
+
 const field = (body: unknown, name: string): string | undefined => {
-  const value: unknown =
-    body && typeof body === 'object' && name in body ? Reflect.get(body, name) : undefined;
+  const value = fieldOf(body, name);
   return typeof value === 'string' ? value : undefined;
 };
 

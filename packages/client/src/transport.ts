@@ -36,12 +36,37 @@ export interface CallSettings {
 /**
  * The rate-limit layer: `fetch` queues a request and sends it. `own`: it sends with its own transport (a
  * `Scheduler` instance), so the client cannot see when a request leaves the queue and its deadline covers the
- * queue too; otherwise it sends through the client's `transport` (given to it as `timed`).
+ * queue too; otherwise it sends through the client's `transport` and `send` sends an attempt through it
+ * (queue.ts, the main entry's: a bundle without a queue of the client's holds none of it).
  */
 export interface Limiter {
   /** `unabortable`: the request's signal cannot abort (its call was given none), so it need not be watched. */
   fetch(request: Request, unabortable?: boolean): Promise<Response>;
   own?: boolean;
+  send?: SendAttempt | undefined;
+}
+
+/**
+ * One attempt through the rate limiter (if any) and the transport. `call`: a call's first attempt, judged by its
+ * deadline where there is one in this layer (see `retrying`).
+ */
+export type SendAttempt = (
+  req: Request,
+  timing: Timing,
+  ms: number,
+  unabortable: boolean,
+  call?: Call,
+) => Promise<Response>;
+
+/** What a queue the client sends through is given by the stack: its deadlines, transport and settings. */
+export interface QueueKit {
+  deadlines: Deadlines<Call>;
+  transport: Fetch;
+  /** The TimeoutError of an attempt sent through the queue (its deadline counted from when it is sent). */
+  timeout: (req: Request, ms: number) => unknown;
+  emit: Emit | undefined;
+  /** The client's per-attempt timeout. */
+  timeoutMs: number;
 }
 
 /**
@@ -67,8 +92,8 @@ export interface StackOptions extends CallSettings {
   emit: Emit | undefined;
   clock: Clock;
   transport: Fetch;
-  /** The rate-limit layer, given the client's transport with its per-attempt deadline. */
-  limiter: ((timed: Fetch) => Limiter | undefined) | undefined;
+  /** The rate-limit layer, given what a queue the client sends through needs. */
+  limiter: ((kit: QueueKit) => Limiter | undefined) | undefined;
   /** The checked base URL, e.g. `https://host/v2`. */
   baseUrl: string;
   /** operationId for a method and a concrete path below the base URL. */
@@ -180,11 +205,11 @@ function retryDelay(
 export const backoffMs = (baseDelayMs: number, maxDelayMs: number, attempt: number): number =>
   Math.random() * Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1));
 
-/** How one attempt went, for the events and for the rate limiter's send through `timed`. */
-interface Timing {
+/** How one attempt went, for the events and for the rate limiter's send through the client's transport. */
+export interface Timing {
   start: number;
   sentAt?: number;
-  /** The attempt's deadline (ms) and request, for the rate limiter's send through `timed`. */
+  /** The attempt's deadline (ms) and request, for the rate limiter's send through the client's transport. */
   ms?: number;
   req?: Request;
   unabortable?: boolean;
@@ -194,11 +219,6 @@ interface Timing {
 export function createStack(o: StackOptions): Stack {
   const { emit, secret, baseUrl } = o;
   const deadlines = new Deadlines<Call>();
-  // Attempts the rate limiter sends through `timed` find their timing and deadline here: the one it sends
-  // within its own call (nothing queued ahead) in `handing`, one it queues in `pending` (a WeakMap entry per
-  // request costs more than the rest of this layer).
-  const pending = new WeakMap<Request, Timing>();
-  let handing: Timing | undefined;
   const pathOf = ({ url }: Request) => {
     const query = url.indexOf('?');
     return url.startsWith(baseUrl)
@@ -213,61 +233,27 @@ export function createStack(o: StackOptions): Stack {
   const timeoutOf = (queued: boolean) => (req: Request, ms: number) =>
     new TimeoutError(
       `${describeCall(context(req))}: no response within ${ms} ms${queued ? ' (the wait in the rate-limit queue included)' : ''}`,
-      { code: 'timeout' },
     );
   const timeout = timeoutOf(false);
   const queuedTimeout = timeoutOf(true);
   const direct = (r: Request, a: Attempt<Call>) => o.transport(r, a);
-  const timed: Fetch = (req, init) => {
-    const t = handing?.req === req ? handing : pending.get(req);
-    // The time is read for the events only; without them `sentAt` still marks the attempt as sent.
-    if (t) t.sentAt = emit ? performance.now() : 0;
-    const ms = t?.ms ?? o.timeoutMs;
-    return deadlines.run(init ? (r) => o.transport(r, init) : direct, req, ms, timeout, t?.unabortable);
+  const limiter = o.limiter?.({ deadlines, transport: o.transport, timeout, emit, timeoutMs: o.timeoutMs });
+  // Chosen once: no limiter, a queue the client sends through (its own `send`), or one that sends on its own.
+  const sendOwn = (r: Request, a: Attempt<Call>) => {
+    const copy = new Request(r, { signal: a.signal });
+    return limiter?.fetch(o.telemetry ? o.telemetry.relay(r, copy) : copy) as Promise<Response>;
   };
-  const limiter = o.limiter?.(timed);
-
-  /**
-   * One attempt through the rate limiter (if any) and the transport. `call`: a call's first attempt, judged
-   * by its deadline where there is one in this layer (see `retrying`).
-   */
-  const send = (
-    req: Request,
-    timing: Timing,
-    ms: number,
-    unabortable: boolean,
-    call?: Call,
-  ): Promise<Response> => {
-    if (!limiter) {
-      if (emit) timing.sentAt = timing.start;
-      return deadlines.run(direct, req, ms, timeout, unabortable, call);
-    }
-    if (!limiter.own) {
-      timing.ms = ms;
-      timing.req = req;
-      const outer = handing;
-      handing = timing;
-      try {
-        return limiter.fetch(req, unabortable);
-      } catch (error) {
-        // A limiter that throws instead of rejecting: a failed attempt like any other.
-        return Promise.reject(error);
-      } finally {
-        handing = outer;
-        // Not sent within the call (`timed` sets `sentAt`): it waits in the limiter's queue. The client asks
-        // the limiter for no retries of its own, so each attempt is sent once.
-        if (timing.sentAt === undefined) pending.set(req, timing);
+  const send: SendAttempt = !limiter
+    ? (req, timing, ms, unabortable, call) => {
+        if (emit) timing.sentAt = timing.start;
+        return deadlines.run(direct, req, ms, timeout, unabortable, call);
       }
-    }
-    const sendOwn = (r: Request, a: Attempt<Call>) => {
-      const copy = new Request(r, { signal: a.signal });
-      return limiter.fetch(o.telemetry ? o.telemetry.relay(r, copy) : copy);
-    };
-    return deadlines.run(sendOwn, req, ms, queuedTimeout, unabortable, call);
-  };
+    : (limiter.send ??
+      ((req, _timing, ms, unabortable, call) =>
+        deadlines.run(sendOwn, req, ms, queuedTimeout, unabortable, call)));
 
   // Only a queue the client sends through (not its own deadline) stands between a first attempt and its judge.
-  const attempts = retrying(o, send, context, emit, deadlines, !!limiter && !limiter.own);
+  const attempts = retrying(o, send, context, emit, deadlines, !!limiter?.send);
   // Everything but a plain 2xx goes through `settle`: redirects, error responses, failures. A 2xx costs one await.
   const settle = async (c: Call, first: Response): Promise<Response> => {
     const { request, settings, spent, t, unabortable } = c;
@@ -288,7 +274,7 @@ export function createStack(o: StackOptions): Stack {
     spentBy.set(redacted, spent);
     return redacted;
   };
-  const fail = (request: Request, error: unknown, spent: Spent): never => {
+  const fail = ({ request, spent }: Call, error: unknown): never => {
     let failure = sdkError(error, request, context);
     // Every error after a send says what the call spent (a GaveUp says it already, from the loop).
     if (spent.attempts > 0 && failure.attempts === undefined) Object.assign(failure, spent);
@@ -305,11 +291,11 @@ export function createStack(o: StackOptions): Stack {
   const after: After = {
     // A 2xx is kept on its record (no allocation): openapi-fetch reads its body once the stack is done.
     answer: (c, response) => {
-      if (!response.ok) return settle(c, response).catch((error: unknown) => fail(c.request, error, c.spent));
+      if (!response.ok) return settle(c, response).catch((error: unknown) => fail(c, error));
       c.answer = response;
       return response;
     },
-    fail: (c, error) => fail(c.request, error, c.spent),
+    fail,
   };
   const { telemetry } = o;
   return (request, settings = o) => {
@@ -327,7 +313,7 @@ export function createStack(o: StackOptions): Stack {
 }
 
 /** What the attempts of one call (and of the redirects it follows) share. */
-interface Call {
+export interface Call {
   request: Request;
   settings: CallSettings;
   spent: Spent;
@@ -356,7 +342,7 @@ interface After {
  */
 function retrying(
   o: StackOptions,
-  send: (req: Request, timing: Timing, ms: number, unabortable: boolean, call?: Call) => Promise<Response>,
+  send: SendAttempt,
   context: (req: Request) => CallContext,
   emit: Emit | undefined,
   deadlines: Deadlines<Call>,
@@ -538,9 +524,9 @@ function sdkError(
   context: (req: Request) => CallContext,
 ): PartnerPrintError {
   const ctx = context(request);
-  const call = describeCall(ctx);
-  const { cause, attempts, retryDelayMs } =
-    error instanceof GaveUp ? error : { cause: error, attempts: undefined, retryDelayMs: undefined };
+  const gave = error instanceof GaveUp ? error : undefined;
+  const cause = gave ? gave.cause : error;
+  const attempts = gave?.attempts;
   const after = attempts ? ` after ${attempts} attempt${attempts > 1 ? 's' : ''}` : '';
   let result: PartnerPrintError;
   if (request.signal.aborted && cause === request.signal.reason) result = abortOf(cause, ctx);
@@ -548,12 +534,11 @@ function sdkError(
     result = new TimeoutError(`${cause.message}${after}`, { code: cause.code, cause: cause.cause });
   else if (cause instanceof PartnerPrintError) result = cause;
   else
-    result = new NetworkError(`${call}: ${describeCause(cause)}${after}`, {
-      code: 'network_error',
+    result = new NetworkError(`${describeCall(ctx)}: ${describeCause(cause)}${after}`, {
       cause: copyCause(cause),
     });
   if (!result.operation) Object.assign(result, ctx);
-  if (attempts) Object.assign(result, { attempts, retryDelayMs });
+  if (attempts) Object.assign(result, { attempts, retryDelayMs: gave.retryDelayMs });
   return result;
 }
 
@@ -563,10 +548,7 @@ function sdkError(
  */
 export const readError = (cause: unknown, ctx: CallContext): PartnerPrintError =>
   Object.assign(
-    new NetworkError(`${describeCall(ctx)}: ${describeCause(cause)}`, {
-      code: 'network_error',
-      cause: copyCause(cause),
-    }),
+    new NetworkError(`${describeCall(ctx)}: ${describeCause(cause)}`, { cause: copyCause(cause) }),
     ctx,
   );
 
@@ -581,8 +563,8 @@ export function abortOf(reason: unknown, ctx: CallContext): PartnerPrintError {
   const why = reason instanceof Error && reason.message ? ` (${reason.message})` : '';
   return Object.assign(
     timedOut
-      ? new TimeoutError(`${call}: the caller's signal timed out${why}`, { code: 'timeout', cause: reason })
-      : new AbortedError(`${call}: aborted by the caller's signal${why}`, { code: 'aborted', cause: reason }),
+      ? new TimeoutError(`${call}: the caller's signal timed out${why}`, { cause: reason })
+      : new AbortedError(`${call}: aborted by the caller's signal${why}`, { cause: reason }),
     ctx,
   );
 }
@@ -590,14 +572,13 @@ export function abortOf(reason: unknown, ctx: CallContext): PartnerPrintError {
 /** "fetch failed: connect ECONNREFUSED 127.0.0.1:9 (ECONNREFUSED)": the messages and codes of the cause chain. */
 function describeCause(error: unknown): string {
   const parts: string[] = [];
-  for (let e = error, depth = 0; e !== undefined && e !== null && depth < 4; depth++) {
-    const { message, code, cause } =
-      e instanceof Error
-        ? Object.assign({ code: undefined }, e)
-        : { message: String(e), code: undefined, cause: undefined };
-    const text = `${e instanceof Error ? e.message : message}${typeof code === 'string' ? ` (${code})` : ''}`;
+  for (let e = error, depth = 0; e != null && depth < 4; depth++) {
+    const error = e instanceof Error ? e : undefined;
+    // An error's own `code` (enumerable: Node's and undici's), as a spread reads it.
+    const code = error && ({ ...error } as { code?: unknown }).code;
+    const text = `${error ? error.message : String(e)}${typeof code === 'string' ? ` (${code})` : ''}`;
     if (text && !parts.includes(text)) parts.push(text);
-    e = e instanceof Error ? e.cause : cause;
+    e = error?.cause;
   }
   return parts.join(': ') || 'the connection failed';
 }

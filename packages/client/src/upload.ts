@@ -3,7 +3,7 @@ import { sniffImageType } from '@partner-print/openapi/wire';
 import { coreOf, type RequestOptions } from './core.ts';
 import { PartnerPrintError, ValidationError } from './errors.ts';
 import { checkInit, HELPER_KEYS } from './options.ts';
-import { describeCall } from './response.ts';
+import { describeCall, fieldOf } from './response.ts';
 import { abortOf } from './transport.ts';
 import type { PartnerPrintBaseClient, UploadData } from './types.ts';
 
@@ -72,11 +72,7 @@ const upload = async <P extends 'Image' | 'Evidence'>(
     bodySerializer: (bytes: Uint8Array) => bytes,
     headers: { ...init?.headers, 'Content-Type': 'application/octet-stream' },
   });
-  const field = prefix === 'Image' ? 'image' : 'evidence';
-  const created: unknown =
-    body && typeof body === 'object' && field in body ? Reflect.get(body, field) : undefined;
-  const reference: unknown =
-    created && typeof created === 'object' && 'reference' in created ? created.reference : undefined;
+  const reference = fieldOf(fieldOf(body, prefix === 'Image' ? 'image' : 'evidence'), 'reference');
   if (!isReferenceOf(prefix, reference))
     throw new PartnerPrintError(`${name}: the answer holds no ${prefix}_ reference`, {
       code: 'unexpected_response',

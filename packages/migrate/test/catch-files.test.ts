@@ -221,6 +221,13 @@ describe('a catch in another file that reads the V1 error', () => {
       `const { find } = require('./index');\n${tryAround('find(ref)')}`,
     ],
     [
+      'an object of functions as the default export, its function called on the default import',
+      {
+        'api.ts': ESM_API.replace('export default orderReference;\n', 'export default { orderReference };\n'),
+      },
+      `import api from './api';\n${tryAround('api.orderReference(ref)')}`,
+    ],
+    [
       'a re-export of the default',
       { 'api.ts': ESM_API, 'index.ts': "export { default as find } from './api';\n" },
       `import { find } from './index';\n${tryAround('find(ref)')}`,
@@ -290,5 +297,257 @@ describe('a catch in another file that reads the V1 error', () => {
     const r = await migrateCode([dir], { mode: 'write', cwd: dir });
     const api = r.files.find((f) => f.path === 'api.js')!;
     expect(api.findings.find((f) => f.what.startsWith('GET /orders/'))?.kind).toBe('rewritten');
+  });
+});
+
+describe('a catch in another file, through a middle file or a class method', () => {
+  const ESM_API = API.replace("'use strict';\nconst axios = require('axios');", "import axios from 'axios';")
+    .replace('async function orderReference(ref)', 'export async function orderReference(ref: string)')
+    .replace('module.exports = { orderReference };\n', '');
+  const tryAround = (call: string) =>
+    `export async function lookup(ref: string) {\n  try {\n    return await ${call};\n  } catch (e: any) {\n    if (e.response?.status === 404) return null;\n    throw e;\n  }\n}\n`;
+  const CLASS_API = `import axios from 'axios';
+
+export class PrintApi {
+  private http = axios.create({
+    baseURL: 'https://api.partner-print.example/v1',
+    headers: { 'X-Partner-Code': 'ACME1', 'X-API-Key': process.env.PP_API_KEY },
+  });
+
+  async orderReference(ref: string) {
+    const { data } = await this.http.get(\`/orders/\${ref}\`);
+    return data.order_reference;
+  }
+}
+`;
+  it.each([
+    [
+      'a.ts calls V1 in fn; b.ts re-wraps fn; c.ts catches b’s wrapper',
+      {
+        'api.ts': ESM_API,
+        'orders.ts': `import { orderReference } from './api';\nexport async function findOrder(ref: string) {\n  const found = await orderReference(ref);\n  return found;\n}\n`,
+      },
+      `import { findOrder } from './orders';\n${tryAround('findOrder(ref)')}`,
+    ],
+    [
+      'two middle files, the last a default export through require',
+      {
+        'api.ts': ESM_API,
+        'orders.ts': `import { orderReference } from './api';\nexport const findOrder = (ref: string) => orderReference(ref);\n`,
+        'service.ts': `import { findOrder } from './orders';\nasync function inner(ref: string) {\n  return findOrder(ref.trim());\n}\nexport default async function (ref: string) {\n  return inner(ref);\n}\n`,
+      },
+      `const find = require('./service').default;\n${tryAround('find(ref)')}`,
+    ],
+    [
+      'a middle file whose catch rethrows the error',
+      {
+        'api.ts': ESM_API,
+        'orders.ts': `import { orderReference } from './api';\nexport async function findOrder(ref: string) {\n  try {\n    return await orderReference(ref);\n  } catch (err) {\n    console.error('lookup failed', (err as Error).message);\n    throw err;\n  }\n}\n`,
+      },
+      `import { findOrder } from './orders';\n${tryAround('findOrder(ref)')}`,
+    ],
+    [
+      'a class whose method makes the call, instantiated in the catching file',
+      { 'api.ts': CLASS_API },
+      `import { PrintApi } from './api';\nconst api = new PrintApi();\n${tryAround('api.orderReference(ref)')}`,
+    ],
+    [
+      'a class instance exported by its module',
+      { 'api.ts': `${CLASS_API}export const printApi = new PrintApi();\n` },
+      `import { printApi } from './api';\n${tryAround('printApi.orderReference(ref)')}`,
+    ],
+    [
+      'a class instance passed in (not followed: any method of that name)',
+      { 'api.ts': CLASS_API },
+      `import type { PrintApi } from './api';\nexport async function lookup(api: PrintApi, ref: string) {\n  try {\n    return await api.orderReference(ref);\n  } catch (e: any) {\n    if (e.response?.status === 404) return null;\n    throw e;\n  }\n}\n`,
+    ],
+    [
+      'a middle file’s class method, called on an object passed in',
+      {
+        'api.ts': ESM_API,
+        'orders.ts': `import { orderReference } from './api';\nexport class Orders {\n  find(ref: string) {\n    return orderReference(ref);\n  }\n}\n`,
+      },
+      `import type { Orders } from './orders';\nexport async function lookup(orders: Orders, ref: string) {\n  try {\n    return await orders.find(ref);\n  } catch (e: any) {\n    if (e.response?.status === 404) return null;\n    throw e;\n  }\n}\n`,
+    ],
+    [
+      'a class method re-wrapped in a middle file',
+      {
+        'api.ts': CLASS_API,
+        'orders.ts': `import { PrintApi } from './api';\nconst api = new PrintApi();\nexport function findOrder(ref: string) {\n  return api.orderReference(ref);\n}\n`,
+      },
+      `import { findOrder } from './orders';\n${tryAround('findOrder(ref)')}`,
+    ],
+  ])(
+    '%s: the call in api.ts stays on V1, marked (one TODO); a second run changes nothing',
+    async (_, modules: Record<string, string>, caller) => {
+      const dir = tempDir();
+      for (const [file, text] of Object.entries(modules)) writeFileSync(join(dir, file), text);
+      writeFileSync(join(dir, 'routes.ts'), caller);
+      const first = await migrateCode([dir], { mode: 'write', cwd: dir });
+      const call = first.files
+        .find((f) => f.path === 'api.ts')!
+        .findings.find((f) => f.what.startsWith('GET /orders/'));
+      expect(call?.kind).toBe('todo');
+      expect(call?.detail).toContain('in routes.ts');
+      expect(call?.detail).toContain('reads `e.response`');
+      const api = readFileSync(join(dir, 'api.ts'), 'utf8');
+      // The V1 call as it was.
+      expect(api).toMatch(/(api|this\.http)\.get\(`\/orders\/\$\{ref\}`\)/);
+      expect(todos(api.slice(api.indexOf('orderReference(ref: string)')))).toBe(1);
+      const again = await migrateCode([dir], { mode: 'write', cwd: dir });
+      expect(again.files.every((f) => f.status === 'unchanged')).toBe(true);
+    },
+  );
+
+  it('a middle file whose catch handles the error itself (no rethrow) is no reason: the call is rewritten', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'api.ts'), ESM_API);
+    writeFileSync(
+      join(dir, 'orders.ts'),
+      `import { orderReference } from './api';\nexport async function findOrder(ref: string) {\n  try {\n    return await orderReference(ref);\n  } catch {\n    return null;\n  }\n}\n`,
+    );
+    writeFileSync(
+      join(dir, 'routes.ts'),
+      `import { findOrder } from './orders';\n${tryAround('findOrder(ref)')}`,
+    );
+    const r = await migrateCode([dir], { mode: 'dry', cwd: dir });
+    const call = r.files
+      .find((f) => f.path === 'api.ts')!
+      .findings.find((f) => f.what.startsWith('GET /orders/'));
+    expect(call?.kind).toBe('rewritten');
+  });
+});
+
+describe('an axios instance (or axios itself) set up in another file of the run', () => {
+  const API_TS = `import axios from 'axios';
+
+export const api = axios.create({
+  baseURL: 'https://api.partner-print.example/v1',
+  headers: { 'X-Partner-Code': 'ACME1', 'X-API-Key': process.env.PP_API_KEY ?? '' },
+});
+
+export async function getOrder(ref: string) {
+  const { data } = await api.get(\`/orders/\${ref}\`);
+  return data.order_reference;
+}
+`;
+  it.each([
+    [
+      'an interceptor that turns the V1 error into the partner’s own',
+      `import { api } from './api';\nexport class ApiError extends Error {\n  constructor(public status: number) {\n    super(\`Partner Print answered \${status}\`);\n  }\n}\napi.interceptors.response.use(undefined, (err) => Promise.reject(new ApiError(err.response?.status ?? 0)));\n`,
+    ],
+    ['a default set on the instance', `import { api } from './api';\napi.defaults.timeout = 5000;\n`],
+    [
+      'through a namespace import',
+      `import * as http from './api';\nhttp.api.interceptors.request.use((c) => c);\n`,
+    ],
+  ])('%s: the call through it stays on V1, marked', async (_, setup) => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'api.ts'), API_TS);
+    writeFileSync(join(dir, 'setup.ts'), setup);
+    const first = await migrateCode([dir], { mode: 'write', cwd: dir });
+    const call = first.files
+      .find((f) => f.path === 'api.ts')!
+      .findings.find((f) => f.what.startsWith('GET /orders/'));
+    expect(call?.kind).toBe('todo');
+    expect(call?.detail).toContain('setup.ts');
+    const again = await migrateCode([dir], { mode: 'write', cwd: dir });
+    expect(again.files.every((f) => f.status === 'unchanged')).toBe(true);
+  });
+
+  it('axios itself set up in another file: its own calls there stay on V1, marked', async () => {
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, 'api.ts'),
+      `import axios from 'axios';\nconst HEADERS = { 'X-Partner-Code': 'ACME1', 'X-API-Key': process.env.PP_API_KEY ?? '' };\nexport async function getOrder(ref: string) {\n  const { data } = await axios.get(\`https://api.partner-print.example/v1/orders/\${ref}\`, { headers: HEADERS });\n  return data.order_reference;\n}\n`,
+    );
+    writeFileSync(
+      join(dir, 'main.ts'),
+      `import axios from 'axios';\naxios.interceptors.response.use((r) => r, (e) => Promise.reject(new Error(\`HTTP \${e.response?.status}\`)));\n`,
+    );
+    const r = await migrateCode([dir], { mode: 'dry', cwd: dir });
+    const call = r.files
+      .find((f) => f.path === 'api.ts')!
+      .findings.find((f) => f.what.startsWith('GET /orders/'));
+    expect(call?.kind).toBe('todo');
+    expect(call?.detail).toContain('main.ts');
+  });
+
+  it('an instance of its own in the other file is no reason', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'api.ts'), API_TS);
+    writeFileSync(
+      join(dir, 'other.ts'),
+      `import axios from 'axios';\nimport { getOrder } from './api';\nconst mine = axios.create({ baseURL: 'https://example.org' });\nmine.interceptors.response.use((r) => r);\nexport const find = getOrder;\n`,
+    );
+    const r = await migrateCode([dir], { mode: 'dry', cwd: dir });
+    const call = r.files
+      .find((f) => f.path === 'api.ts')!
+      .findings.find((f) => f.what.startsWith('GET /orders/'));
+    expect(call?.kind).toBe('rewritten');
+  });
+});
+
+describe('a helper of another file that calls the function it is given inside a try reading the V1 error', () => {
+  const RETRY = `export async function withRetry<T>(fn: () => Promise<T>, attempts = 3): Promise<T> {\n  for (let i = 1; ; i++) {\n    try {\n      return await fn();\n    } catch (e: any) {\n      if (i < attempts && (e.response?.status ?? 0) >= 500) continue;\n      throw e;\n    }\n  }\n}\n`;
+  const API = `import axios from 'axios';\nimport { withRetry } from './retry';\nconst api = axios.create({\n  baseURL: 'https://api.partner-print.example/v1',\n  headers: { 'X-Partner-Code': 'ACME1', 'X-API-Key': process.env.PP_API_KEY },\n});\nexport async function orderReference(ref: string) {\n  return withRetry(async () => {\n    const { data } = await api.get(\`/orders/\${ref}\`);\n    return data.order_reference;\n  });\n}\n`;
+  it('a callback passed to it (a retry helper in utils): the call stays on V1, marked', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'retry.ts'), RETRY);
+    writeFileSync(join(dir, 'api.ts'), API);
+    const first = await migrateCode([dir], { mode: 'write', cwd: dir });
+    const call = first.files
+      .find((f) => f.path === 'api.ts')!
+      .findings.find((f) => f.what.startsWith('GET /orders/'));
+    expect(call?.kind).toBe('todo');
+    expect(call?.detail).toContain('retry.ts');
+    expect(call?.detail).toContain('reads `e.response`');
+    const again = await migrateCode([dir], { mode: 'write', cwd: dir });
+    expect(again.files.every((f) => f.status === 'unchanged')).toBe(true);
+  });
+
+  it('a helper whose catch reads only the message is no reason', async () => {
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, 'retry.ts'),
+      RETRY.replace(
+        'if (i < attempts && (e.response?.status ?? 0) >= 500) continue;',
+        'if (i < attempts) { console.warn(e.message); continue; }',
+      ),
+    );
+    writeFileSync(join(dir, 'api.ts'), API);
+    const r = await migrateCode([dir], { mode: 'dry', cwd: dir });
+    const call = r.files
+      .find((f) => f.path === 'api.ts')!
+      .findings.find((f) => f.what.startsWith('GET /orders/'));
+    expect(call?.kind).toBe('rewritten');
+  });
+});
+
+describe('a catch in another file, through CommonJS re-exports and dynamic imports', () => {
+  const tryAround = (call: string) =>
+    `async function lookup(ref) {\n  try {\n    return await ${call};\n  } catch (e) {\n    if (e.response && e.response.status === 404) return null;\n    throw e;\n  }\n}\nmodule.exports = { lookup };\n`;
+  it.each([
+    [
+      'module.exports = require(…) in an index',
+      { 'index.js': "module.exports = require('./api');\n" },
+      `const { orderReference } = require('./index');\n${tryAround('orderReference(ref)')}`,
+    ],
+    [
+      'a dynamic import, destructured',
+      {},
+      `async function lookup(ref) {\n  const { orderReference } = await import('./api.js');\n  try {\n    return await orderReference(ref);\n  } catch (e) {\n    if (e.response && e.response.status === 404) return null;\n    throw e;\n  }\n}\nmodule.exports = { lookup };\n`,
+    ],
+  ])('%s: the call in api.js stays on V1, marked', async (_, modules: Record<string, string>, caller) => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'api.js'), API);
+    for (const [file, text] of Object.entries(modules)) writeFileSync(join(dir, file), text);
+    writeFileSync(join(dir, 'routes.js'), caller);
+    const r = await migrateCode([dir], { mode: 'dry', cwd: dir });
+    const call = r.files
+      .find((f) => f.path === 'api.js')!
+      .findings.find((f) => f.what.startsWith('GET /orders/'));
+    expect(call?.kind).toBe('todo');
+    expect(call?.detail).toContain('in routes.js');
   });
 });

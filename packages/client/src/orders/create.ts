@@ -3,6 +3,7 @@ import type { Clock } from '@partner-print/openapi/wire';
 import { coreOf, traced } from '../core.ts';
 import { AmbiguousOutcomeError, NotFoundError, PartnerPrintError } from '../errors.ts';
 import { checkInit, checkTimeout, HELPER_KEYS, retryPolicy } from '../options.ts';
+import { fieldOf } from '../response.ts';
 import type { CallInit, PartnerPrintBaseClient } from '../types.ts';
 import { memoryOrderClaims, type OrderClaim, type OrderClaims, type RecordedOrder } from './claims.ts';
 import {
@@ -217,7 +218,7 @@ function conflict({ id }: Call, reference: string): IdentifierConflictError {
     {
       customIdentifier: id,
       orderReference: reference,
-      operation: 'createOrder',
+      // operation: createOrder, the error's own.
       method: 'POST',
       path: '/orders',
     },
@@ -311,9 +312,8 @@ async function readOrder(client: Client, reference: OrderReference, init: CallIn
     ...init,
     params: { path: { orderReference: reference } },
   });
-  const body: unknown = data;
-  const order = typeof body === 'object' && body !== null && 'order' in body ? body.order : undefined;
-  if (typeof order === 'object' && order !== null && !Array.isArray(order)) return data.order;
+  const order = fieldOf(data, 'order');
+  if (order && typeof order === 'object' && !Array.isArray(order)) return order as OrderRead;
   throw new PartnerPrintError(
     `getOrder: GET /orders/${reference} answered without an order object, so createOrder cannot compare the order found for the customIdentifier with the one to create`,
     { code: 'unexpected_response', operation: 'getOrder', method: 'GET', path: `/orders/${reference}` },

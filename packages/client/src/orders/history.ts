@@ -26,10 +26,13 @@ const seconds = (ms: number) => `+${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`
 /** The steps of one createOrder call, told in its errors. */
 export class OrderHistory {
   readonly steps: OrderStep[] = [];
-  constructor(
-    readonly customIdentifier: string | undefined,
-    private readonly start: number,
-  ) {}
+  // Declared, not defined: a class field declaration would be emitted beside each assignment.
+  declare readonly customIdentifier: string | undefined;
+  declare private readonly start: number;
+  constructor(customIdentifier: string | undefined, start: number) {
+    this.customIdentifier = customIdentifier;
+    this.start = start;
+  }
 
   post(attempt: number, now: number, outcome: 'created' | 'refused' | 'unknown', detail: unknown): void {
     const text = typeof detail === 'string' ? detail : describeError(detail);
@@ -89,7 +92,7 @@ export class AmbiguousOrderError extends AmbiguousOutcomeError {
   constructor(history: OrderHistory, reason: string, cause: unknown) {
     super(
       `${subject(history)}: the outcome is unknown, ${reason}. What is known: ${history.describe()}. Last cause: ${describeError(cause)}`,
-      { ...fieldsOf(cause), code: 'ambiguous_outcome' },
+      fieldsOf(cause),
     );
     this.history = history.steps;
   }

@@ -75,10 +75,18 @@ export function stackTelemetry(o: StackTelemetryOptions): StackTelemetry & { lim
 }
 
 class Call implements CallTelemetry {
-  readonly span: Span;
-  readonly ctx: Context;
-  readonly recording: boolean;
-  readonly template: string | undefined;
+  // Fields assigned in the constructor are declared, not defined: a class field declaration would be emitted
+  // beside each assignment (the bundle's bytes, and a define per field per call).
+  declare readonly o: StackTelemetryOptions;
+  declare readonly calls: WeakMap<Request, Call>;
+  declare readonly request: Request;
+  declare readonly call: CallContext;
+  declare readonly instruments: ClientInstruments | undefined;
+  declare readonly limited: boolean;
+  declare readonly span: Span;
+  declare readonly ctx: Context;
+  declare readonly recording: boolean;
+  declare readonly template: string | undefined;
   readonly metricAttributes: Attributes = {};
   sends = 0;
   queuedAt: number | undefined;
@@ -86,13 +94,19 @@ class Call implements CallTelemetry {
   held = false;
 
   constructor(
-    readonly o: StackTelemetryOptions,
-    readonly calls: WeakMap<Request, Call>,
-    readonly request: Request,
-    readonly call: CallContext,
-    readonly instruments: ClientInstruments | undefined,
-    readonly limited: boolean,
+    o: StackTelemetryOptions,
+    calls: WeakMap<Request, Call>,
+    request: Request,
+    call: CallContext,
+    instruments: ClientInstruments | undefined,
+    limited: boolean,
   ) {
+    this.o = o;
+    this.calls = calls;
+    this.request = request;
+    this.call = call;
+    this.instruments = instruments;
+    this.limited = limited;
     const parent = context.active();
     this.template = call.operation && o.templateOf(call.operation);
     const method = methodOf(request.method);
@@ -197,15 +211,16 @@ const errorCode = (error: unknown) =>
 
 /** One send of an attempt: its CLIENT span and its `http.client.request.duration`. */
 class Send {
+  // Set for every send (recording or not): one shape.
   readonly span: Span | undefined;
-  readonly attributes: Attributes;
+  declare readonly call: Call;
+  declare readonly req: Request;
+  declare readonly attributes: Attributes;
   readonly start = performance.now();
 
-  constructor(
-    readonly call: Call,
-    readonly req: Request,
-    resend: number,
-  ) {
+  constructor(call: Call, req: Request, resend: number) {
+    this.call = call;
+    this.req = req;
     const url = new URL(req.url);
     const method = methodOf(req.method);
     // A redirect leaves the call's path: its template no longer applies.

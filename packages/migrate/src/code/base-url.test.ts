@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { rewriteTwice, todos } from '../../test/rewrite.ts';
 import { TODO_TAG } from './todo.ts';
@@ -197,5 +198,102 @@ describe('a V1 base URL read at run time', () => {
     const marked = r.findings.find((f) => f.what.startsWith('GET') && f.kind === 'todo');
     expect(marked?.detail).toContain('https://api.test.partner-print.example/v1');
     expect(r.output).toContain("fetch(TEST + '/orders/' + ref");
+  });
+});
+
+describe('a file an earlier version rewrote is repaired by a new run', () => {
+  const left = `export async function tracking(ref: string) {\n  const res = await fetch(BASE_URL + '/orders/' + ref, { headers: HEADERS });\n  return (await res.json()).tracking_code;\n}\n`;
+  // The TODOs the earlier versions wrote above the client (74bf0d2 and ad51cc8), word for word.
+  const OLD_TODO_ENV_V2 =
+    'the V2 base URL is read from process.env.PP_URL, as the V1 one was: where it is set, it must now hold the V2 base URL (ending in /v2) of the same environment (production or test); with a /v1 URL left in it, createClient throws V1CredentialsError.';
+  const OLD_TODO_KEEP_V1 =
+    'the V2 base URL is derived from process.env.PP_URL, as the V1 one was read from it: keep the V1 base URL (ending in /v1) of the environment (production or test) there while V1 calls of this file read it; the V2 client takes it with /v1 turned to /v2 (the same host), and a V2 base URL (ending in /v2) there as it is; any other value makes createClient throw.';
+  const v1Read = String.raw`process.env.PP_URL?.replace(/\/v2(\/*)$/, '/v1$1')`;
+
+  it.each(['||', '??'])(
+    'a client on `process.env.PP_URL %s <V2 URL>` with V1 calls left reading PP_URL as V1 becomes what this version writes',
+    (op) => {
+      const current = rewrite(
+        `const BASE_URL = process.env.PP_URL ${op} '${V1}';\n${HEADERS}${getOrder('BASE_URL')}${left}`,
+      ).output;
+      const reason =
+        /TODO\(partner-print v2\): (the V2 base URL is derived[^—]*?) —/.exec(current)?.[1] ?? '';
+      expect(reason).not.toBe('');
+      expect(current).toContain(v1Read);
+      const derived = `(process.env.PP_URL ${op} '${V1}').replace(/\\/v1\\/*$/, '/v2')`;
+      expect(current).toContain(derived);
+      // What 74bf0d2..ad51cc8 wrote: the client on PP_URL with a /v2 fallback, the V1 call reading PP_URL as it was.
+      const oldest = current
+        .replace(v1Read, 'process.env.PP_URL')
+        .replace(derived, `process.env.PP_URL ${op} '${V2}'`)
+        .replace(reason, OLD_TODO_ENV_V2);
+      // What ad51cc8..1108026 wrote: the client derived, the V1 call reading PP_URL as it was.
+      const older = current.replace(v1Read, 'process.env.PP_URL').replace(reason, OLD_TODO_KEEP_V1);
+      for (const [name, old] of [
+        ['74bf0d2', oldest],
+        ['ad51cc8', older],
+      ] as const) {
+        expect(old, name).not.toBe(current);
+        const r = rewriteTwice(old);
+        expect(r.output, name).toBe(current);
+        expect(
+          r.findings.filter((f) => f.kind === 'rewritten').map((f) => f.what),
+          name,
+        ).toEqual(['V2 client of an earlier run']);
+      }
+    },
+  );
+
+  it('an earlier client with no V1 call left is repaired too: it then takes a /v1 or a /v2 value', () => {
+    const current = rewrite(
+      `const BASE_URL = process.env.PP_URL || '${V1}';\n${HEADERS}${getOrder('BASE_URL')}`,
+    ).output;
+    const derived = `(process.env.PP_URL || '${V1}').replace(/\\/v1\\/*$/, '/v2')`;
+    expect(current).toContain(derived);
+    const reason = /TODO\(partner-print v2\): (the V2 base URL is derived[^—]*?) —/.exec(current)?.[1] ?? '';
+    const old = current.replace(derived, `process.env.PP_URL || '${V2}'`).replace(reason, OLD_TODO_ENV_V2);
+    expect(rewriteTwice(old).output).toBe(current);
+  });
+});
+
+describe('a V2 client the partner wrote on a V2 base-URL variable', () => {
+  it('is left as it is when no V1 code of the file reads that variable and no earlier run marked it', () => {
+    const mine = `import { createClient } from '@partner-print/client';\nconst partnerPrint = createClient({ secretKey: process.env.PP_SECRET ?? '', baseUrl: process.env.PP_V2_URL ?? '${V2}' });\nconst V1_BASE = '${V1}';\n${HEADERS}export async function tracking(ref: string) {\n  const res = await fetch(V1_BASE + '/orders/' + ref, { headers: HEADERS });\n  return (await res.json()).tracking_code;\n}\nexport const orders = () => partnerPrint.collect('/orders');\n`;
+    const r = rewriteTwice(mine);
+    expect(clientLine(r.output)).toBe(clientLine(mine));
+    expect(r.findings.filter((f) => f.kind === 'rewritten')).toEqual([]);
+  });
+});
+
+describe('the corpus module an earlier version rewrote (CommonJS, node-fetch)', () => {
+  const read = (path: string) => readFileSync(new URL(`../../test/${path}`, import.meta.url), 'utf8');
+  const golden = read('code-corpus/cjs-node-fetch/expected/partner-print.js');
+  const callTodo = (s: string) => s.split('\n').find((l) => l.includes('V1 call left as it is')) ?? '';
+  it.each(['74bf0d2', 'ad51cc8'])('as %s wrote it becomes what this version writes', (commit) => {
+    const old = read(`fixtures/earlier-runs/cjs-node-fetch-${commit}.js`);
+    const r = rewriteTwice(old, 'partner-print.js', {
+      stores: { ACME1: 'Store_tGE0NHjohySteoIVhpOEDzxjkU' },
+    });
+    expect(r.error).toBeUndefined();
+    // The V1 call's TODO an earlier version wrote (another reason, same call) stays: one TODO per statement.
+    expect(r.output).toBe(golden.replace(callTodo(golden), callTodo(old)));
+    expect(r.findings.filter((f) => f.kind === 'rewritten').map((f) => f.what)).toEqual([
+      'V2 client of an earlier run',
+    ]);
+  });
+});
+
+describe('V1 calls left on a base-URL variable in a file without a V2 client', () => {
+  it('read it as the files with one do (a /v2 value as /v1 of the same host): another file’s client may derive its base URL from that variable', () => {
+    // tracking.ts of a run whose orders.ts got a client on process.env.PP_URL, which may now hold V2's base URL.
+    const tracking = `const BASE_URL = process.env.PP_URL || '${V1}';\n${HEADERS}export async function tracking(ref: string) {\n  const res = await fetch(BASE_URL + '/orders/' + ref, { headers: HEADERS });\n  return (await res.json()).tracking_code;\n}\n`;
+    const r = rewrite(tracking);
+    expect(r.output).not.toContain('createClient');
+    const v1Base = /^const BASE_URL = (.*);$/m.exec(r.output)?.[1] ?? '';
+    const at = (PP_URL: string | undefined) =>
+      new Function('process', `return ${v1Base};`)({ env: { PP_URL } }) as string;
+    expect(at(undefined)).toBe(V1);
+    expect(at(TEST_V1)).toBe(TEST_V1);
+    expect(at(TEST_V2)).toBe(TEST_V1);
   });
 });

@@ -1,5 +1,20 @@
-import { bare, isString, type Link, memberPath, type N, propName, singleQuoted } from './ast.ts';
-import { type Bindings, evalString, isEnv, type Piece, v1Split } from './values.ts';
+import {
+  bare,
+  indexTree,
+  isIdent,
+  isString,
+  type Link,
+  memberPath,
+  type N,
+  objectProps,
+  propName,
+  replaceNode,
+  singleQuoted,
+  v1Of,
+} from './ast.ts';
+import { parseExpressionCode } from './parse.ts';
+import { addTodo, TODO_TAG } from './todo.ts';
+import { type Bindings, evalString, flatten, isEnv, type Piece, v1Split } from './values.ts';
 
 /** The V2 client's base URL, made of what a V1 call's base URL is made of. */
 export interface V2Base {
@@ -249,3 +264,153 @@ export function topStatement(node: N, links: Map<N, Link>): N | undefined {
   }
   return undefined;
 }
+
+/**
+ * What the TODO above the V2 client says of a base URL derived from environment variables (`it`, their names) that
+ * held the V1 one.
+ */
+export const derivedBaseReason = (it: string): string =>
+  `the V2 base URL is derived from ${it}, as the V1 one was read from it: it may hold the V1 base URL (ending in /v1) or the V2 one (ending in /v2) of the environment (production or test); the V2 client takes it with /v1 turned to /v2, and the V1 calls left in this file with /v2 turned to /v1 (the same host); any other value makes createClient throw.`;
+
+/** The base-URL sentence of a TODO any version of this tool wrote above the client (the earlier ones too). */
+const BASE_REASON =
+  /the V2 base URL is (?:read|derived) from .*?(?:throws V1CredentialsError|makes createClient throw)\./;
+
+/** The V2 client an earlier version of this tool made, its base URL put as this version writes it. */
+export interface RepairedBase {
+  /** The client's base URL as code, now. */
+  code: string;
+  /** Where the client is (the report's position). */
+  at: N;
+  /** What changed, for the report; undefined when nothing did. */
+  detail?: string;
+}
+
+/**
+ * Repairs what earlier versions of this tool wrote for a V1 base URL read from an environment variable
+ * (`process.env.PP_URL || '<host>/v1'`), so that a new run over their output leaves what this version writes:
+ * - 74bf0d2..ad51cc8 made the client `baseUrl: process.env.PP_URL || '<host>/v2'` while the V1 calls left in the
+ *   file read PP_URL as the V1 base URL: with a /v1 value the client threw, with a /v2 one those V1 calls went to
+ *   V2 with V1 credentials. The client now derives its base URL from the V1 one, `(process.env.PP_URL ||
+ *   '<host>/v1').replace(/\/v1\/*$/, '/v2')`, which takes either (the same URL as before for a /v2 value).
+ * - up to 1108026 the V1 calls left read the variable as it is: they now read it through `v1Of` (a /v2 value as
+ *   /v1 of the same host), as this version writes them.
+ * The base-URL sentence of the TODO above the client is the current one. Only the file's client (`createClient`
+ * bound to the rewriter's name) is looked at; undefined when there is none.
+ */
+export function repairEarlierBase(
+  program: N,
+  client: string,
+  b: Bindings,
+  source: string,
+): RepairedBase | undefined {
+  const { nodes, links } = indexTree(program);
+  const decl = nodes.find(
+    (n) =>
+      n.type === 'VariableDeclarator' &&
+      isIdent(n.id, client) &&
+      n.init?.type === 'CallExpression' &&
+      isIdent(n.init.callee, 'createClient'),
+  );
+  const value = decl ? objectProps(decl.init.arguments[0])?.get('baseUrl') : undefined;
+  if (!decl || !value) return undefined;
+  const changes: string[] = [];
+  let code = value.start !== undefined ? source.slice(value.start, value.end) : '';
+  const derived = derivedFrom(value);
+  // 74bf0d2's `process.env.X || '<host>/v2'`: the V1 base URL it came from, derived as this version does.
+  const v1 = derived ? undefined : asV1(value);
+  const envs = derived ?? (v1 ? fallbackEnvs(value) : []);
+  if (!envs.length) return { code, at: decl };
+  // V1 code left in the file reads the variable as the V1 base URL (`process.env.PP_URL || '<host>/v1'`).
+  const v1Reads = nodes.filter((n) => {
+    const l = links.get(n);
+    return (
+      n.type === 'MemberExpression' &&
+      isEnv(n) &&
+      envs.includes(envCode(n)) &&
+      l?.key === 'left' &&
+      l.parent.type === 'LogicalExpression' &&
+      /^(\?\?|\|\|)$/.test(l.parent.operator) &&
+      !inside(n, decl, links) &&
+      v1Split(flatten(evalString(l.parent.right, b)).text) >= 0
+    );
+  });
+  const stmt = links.get(decl)?.parent;
+  const todo = (stmt?.comments ?? []).find((c: N) => c.leading && String(c.value).includes(TODO_TAG));
+  const earlier = todo !== undefined && BASE_REASON.test(todo.value);
+  if (v1) {
+    // Only a client an earlier run made (its TODO says so), or one whose variable V1 code left here reads: a V2
+    // client the partner wrote on a V2 base-URL variable is theirs.
+    const reads: Reads = { env: [], whole: [] };
+    const v1Code = asCode(v1, b, reads);
+    if (!v1Code || (!earlier && !v1Reads.length)) return { code, at: decl };
+    code = `(${v1Code}).replace(${V1_END}, '/v2')`;
+    replaceNode(links, value, parseExpressionCode(code));
+    changes.push(
+      `the base URL derived from ${envs.join(' and ')} (/v1 → /v2), which may hold the V1 or the V2 base URL`,
+    );
+  }
+  for (const n of v1Reads) replaceNode(links, n, parseExpressionCode(v1Of(envCode(n))));
+  const reads = v1Reads.length;
+  if (reads) changes.push('the V1 calls left read it with /v2 turned to /v1 (the same host)');
+  const reason = derivedBaseReason(envs.join(' and '));
+  if (todo && earlier && !String(todo.value).includes(reason)) {
+    // A new comment: recast reprints one it parsed from its place in the source.
+    const value = String(todo.value).replace(BASE_REASON, reason);
+    stmt.comments = stmt.comments.map((c: N) =>
+      c === todo ? { type: c.type, value, leading: true, trailing: false } : c,
+    );
+    changes.push('its TODO says so');
+  } else if (!todo && changes.length && stmt) addTodo(stmt, reason);
+  return { code, at: decl, ...(changes.length ? { detail: `→ ${changes.join('; ')}` } : {}) };
+}
+
+/** The variables (as `envCode`) whose value `(…).replace(/\/v1\/*$/, '/v2')` derives the base URL from. */
+function derivedFrom(value: N): string[] | undefined {
+  const n = bare(value);
+  if (
+    n.type !== 'CallExpression' ||
+    propName(n.callee) !== 'replace' ||
+    n.arguments[0]?.type !== 'RegExpLiteral' ||
+    `/${n.arguments[0].pattern}/` !== V1_END ||
+    n.arguments[1]?.value !== '/v2'
+  )
+    return undefined;
+  return fallbackEnvs(n.callee.object);
+}
+
+/** The variables of `process.env.X || …` fallbacks in the URL positions of an expression (not a ternary's test). */
+function fallbackEnvs(value: N): string[] {
+  const n = bare(value);
+  if (n.type === 'LogicalExpression' && /^(\?\?|\|\|)$/.test(n.operator) && isEnv(n.left))
+    return [...new Set([envCode(n.left), ...fallbackEnvs(n.right)])];
+  if (n.type === 'ConditionalExpression')
+    return [...new Set([...fallbackEnvs(n.consequent), ...fallbackEnvs(n.alternate)])];
+  return [];
+}
+
+/**
+ * 74bf0d2's client base URL as the V1 base URL it was made of: its `/v2` literals in URL positions (a fallback, a
+ * ternary's branch) back on `/v1`, as a tree `asCode` reads; undefined when it is not of that shape.
+ */
+function asV1(value: N): N | undefined {
+  const n = bare(value);
+  if (isString(n))
+    return /^https?:\/\/.*\/v2$/.test(n.value)
+      ? { type: 'StringLiteral', value: `${n.value.slice(0, -3)}/v1` }
+      : undefined;
+  if (n.type === 'LogicalExpression' && /^(\?\?|\|\|)$/.test(n.operator) && isEnv(n.left)) {
+    const right = asV1(n.right);
+    return right && { ...n, right };
+  }
+  if (n.type === 'ConditionalExpression') {
+    const [consequent, alternate] = [asV1(n.consequent), asV1(n.alternate)];
+    return consequent && alternate && { ...n, consequent, alternate };
+  }
+  return undefined;
+}
+
+const inside = (n: N, ancestor: N, links: Map<N, Link>) => {
+  for (let cur = links.get(n)?.parent; cur; cur = links.get(cur)?.parent) if (cur === ancestor) return true;
+  return false;
+};

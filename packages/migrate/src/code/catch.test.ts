@@ -61,6 +61,55 @@ describe('a V1 call inside a try whose catch reads the error', () => {
       `async function getOrder(ref: string) {\n  const { data } = await api.get(\`/orders/\${ref}\`);\n  return data.reference;\n}\nexport async function show(ref: string) {\n  try {\n    return await getOrder(ref);\n  } catch (e: any) {\n    if (e.response?.status === 404) return null;\n    throw e;\n  }\n}\n`,
     ],
     [
+      'a retry helper of the file that calls it (passed as a callback) inside a try',
+      `async function withRetry<T>(fn: () => Promise<T>, n = 3): Promise<T> {
+  for (let i = 0; ; i++) {
+    try {
+      return await fn();
+    } catch (e: any) {
+      if (i < n && e.response?.status >= 500) continue;
+      throw e;
+    }
+  }
+}
+export async function getOrder(ref: string) {
+  return withRetry(async () => {
+    const { data } = await api.get(\`/orders/\${ref}\`);
+    return data.reference;
+  });
+}
+`,
+    ],
+    [
+      'a try around the call of the function it is passed to',
+      `export async function getOrders(refs: string[]) {
+  try {
+    return await Promise.all(
+      refs.map(async (ref) => {
+        const { data } = await api.get(\`/orders/\${ref}\`);
+        return data.reference;
+      }),
+    );
+  } catch (e: any) {
+    if (e.response?.status === 404) return [];
+    throw e;
+  }
+}
+`,
+    ],
+    [
+      'a .catch on the Promise.all its callbacks are passed to',
+      `export function getOrders(refs: string[]) {
+  return Promise.all(
+    refs.map(async (ref) => {
+      const { data } = await api.get(\`/orders/\${ref}\`);
+      return data.reference;
+    }),
+  ).catch((e) => (e.response?.status === 404 ? [] : Promise.reject(e)));
+}
+`,
+    ],
+    [
       'a .catch on a call of its method',
       `export class Shop {\n  async getOrder(ref: string) {\n    const { data } = await api.get(\`/orders/\${ref}\`);\n    return data.reference;\n  }\n  show(ref: string) {\n    return this.getOrder(ref).catch((err) => (err.response?.status === 404 ? null : Promise.reject(err)));\n  }\n}\n`,
     ],

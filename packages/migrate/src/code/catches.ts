@@ -1,9 +1,12 @@
 import { bare, indexTree, isIdent, type Link, memberPath, type N, propName } from './ast.ts';
 
+/** The key of an export (`@setup:api`) or of axios itself (`@setup:axios`, `@setup:axios.defaults`) set up elsewhere. */
+export const SETUP_KEY = '@setup:';
+
 /** Reads of an error that say the same of a V2 error (a log line's text). */
 const PLAIN_READS = new Set(['message', 'stack']);
 const FUNCTION = /Function|ObjectMethod|ClassMethod|ClassPrivateMethod/;
-const HTTP_VERBS = /^(get|post|put|patch|delete|head|request|fetch)$/;
+export const HTTP_VERBS = /^(get|post|put|patch|delete|head|request|fetch)$/;
 /** How many callers up a catch is looked for (a helper called by a route handler, say). */
 const CALLER_DEPTH = 3;
 
@@ -47,6 +50,16 @@ function reachingCatch(
     const p = l.parent;
     if (FUNCTION.test(p.type))
       return depth < CALLER_DEPTH ? callersCatch(p, links, all, depth, seen, elsewhere) : undefined;
+    // A promise it rejects, caught by a `.catch` on a call it is part of (`Promise.all(…).catch(…)`).
+    if (
+      cur !== node &&
+      cur.type === 'CallExpression' &&
+      p.type === 'MemberExpression' &&
+      l.key === 'object'
+    ) {
+      const read = catchHandlerRead(p, links);
+      if (read) return `inside a call whose .catch ${read}`;
+    }
     if (p.type !== 'TryStatement' || l.key !== 'block' || !p.handler?.param) continue;
     const read = errorRead(p.handler.param, p.handler.body);
     if (read) return `inside a try whose catch ${read}`;
@@ -68,7 +81,13 @@ function callersCatch(
   const named = nameOf(fn, links);
   // An anonymous `export default function (…) {…}` (or arrow): called by a module of the run as its default.
   if (!named)
-    return links.get(fn)?.parent.type === 'ExportDefaultDeclaration' ? elsewhere?.get('default') : undefined;
+    return links.get(fn)?.parent.type === 'ExportDefaultDeclaration'
+      ? elsewhere?.get('default')
+      : callbackCatch(fn, links, all, depth, seen, elsewhere);
+  // A method called in a module of the run, where a catch reads the error: on an instance of its class, or on an
+  // object that module's code does not show the class of (matched by name).
+  const method = named.method ? elsewhere?.get(`#${named.name}`) : undefined;
+  if (method) return method;
   // Called by a module of the same run, where a catch reads the error (found before the run rewrote anything).
   if (elsewhere?.size && !named.method)
     for (const exported of exportsOf(all()).get(named.name) ?? []) {
@@ -92,6 +111,71 @@ function callersCatch(
 }
 
 /**
+ * A function passed to a call (`withRetry(async () => …)`, `refs.map(async (ref) => …)`): what it throws reaches
+ * the calls of that parameter in the function it is passed to, when the file defines it (a retry helper's try
+ * around `fn()`), or a catch another module of the run has around the calls of that parameter (`@param:<name>:<i>`,
+ * matched by the function's name); and it rejects the call it is passed to, so a catch around that call too.
+ */
+function callbackCatch(
+  fn: N,
+  links: Map<N, Link>,
+  all: () => N[],
+  depth: number,
+  seen: Set<N>,
+  elsewhere?: ReadonlyMap<string, string>,
+): string | undefined {
+  const l = links.get(fn);
+  const call = l?.parent;
+  if (l?.key !== 'arguments' || l.index === undefined || call?.type !== 'CallExpression') return undefined;
+  const callee = bare(call.callee);
+  if (isIdent(callee)) {
+    const def = definitionOf(callee.name, all());
+    const p = def?.params[l.index];
+    const param = p?.type === 'AssignmentPattern' ? p.left : p;
+    if (def && isIdent(param))
+      for (const c of all()) {
+        if (c.type !== 'CallExpression' || !isIdent(bare(c.callee), param.name) || !within(c, def, links))
+          continue;
+        const up = callCaught(c, param.name, links, all, depth + 1, seen, elsewhere);
+        if (up) return up;
+      }
+    else if (!def) {
+      const where = elsewhere?.get(`${PARAM_KEY}${callee.name}:${l.index}`);
+      if (where) return where;
+    }
+  }
+  return depth < CALLER_DEPTH
+    ? callCaught(
+        call,
+        memberPath(callee) ?? 'the call it is passed to',
+        links,
+        all,
+        depth + 1,
+        seen,
+        elsewhere,
+      )
+    : undefined;
+}
+
+/** The key of a function whose parameter's calls a catch reads the error of: `@param:<name>:<index>`. */
+export const PARAM_KEY = '@param:';
+
+/** The function the file binds to `name` (a declaration, or a constant of a function or an arrow). */
+export function definitionOf(name: string, nodes: N[]): N | undefined {
+  for (const n of nodes) {
+    if (n.type === 'FunctionDeclaration' && isIdent(n.id, name)) return n;
+    if (n.type === 'VariableDeclarator' && isIdent(n.id, name) && /Function/.test(bare(n.init ?? {}).type))
+      return bare(n.init);
+  }
+  return undefined;
+}
+
+const within = (n: N, ancestor: N, links: Map<N, Link>) => {
+  for (let cur = links.get(n)?.parent; cur; cur = links.get(cur)?.parent) if (cur === ancestor) return true;
+  return false;
+};
+
+/**
  * Where what the call `c` (of a function, called as `as`) throws is caught by a catch that reads it: a `.catch` on
  * it, a try around it, or one around a caller of its function a few callers up; undefined when nowhere.
  */
@@ -105,17 +189,17 @@ export function callCaught(
   elsewhere?: ReadonlyMap<string, string>,
 ): string | undefined {
   const m = links.get(c)?.parent;
-  const handler =
-    m?.type === 'MemberExpression' && m.object === c && propName(m) === 'catch'
-      ? links.get(m)?.parent
-      : undefined;
-  const cb = handler?.type === 'CallExpression' ? bare(handler.arguments[0]) : undefined;
-  if (cb && FUNCTION.test(cb.type) && cb.params[0]) {
-    const read = errorRead(cb.params[0], cb.body);
-    if (read) return `called as \`${as}\` where a .catch ${read}`;
-  }
+  const read = m?.type === 'MemberExpression' && m.object === c ? catchHandlerRead(m, links) : undefined;
+  if (read) return `called as \`${as}\` where a .catch ${read}`;
   const up = reachingCatch(c, links, all, depth, seen, elsewhere);
   return up && (up.startsWith('called as') ? up : `called as \`${as}\` ${up}`);
+}
+
+/** What the handler of `<member>(handler)` reads of the error, when the member is `.catch`. */
+function catchHandlerRead(m: N, links: Map<N, Link>): string | undefined {
+  const handler = propName(m) === 'catch' ? links.get(m)?.parent : undefined;
+  const cb = handler?.type === 'CallExpression' ? bare(handler.arguments[0]) : undefined;
+  return cb && FUNCTION.test(cb.type) && cb.params[0] ? errorRead(cb.params[0], cb.body) : undefined;
 }
 
 /**
@@ -136,7 +220,10 @@ export function exportsOf(nodes: N[]): Map<string, string[]> {
       for (const v of d?.declarations ?? []) add(v.id, v.id?.name);
       if (!n.source) for (const sp of n.specifiers ?? []) add(sp.local, propName({ key: sp.exported }));
     } else if (n.type === 'ExportDefaultDeclaration') {
-      add(n.declaration.id ?? n.declaration, 'default');
+      // `export default { f, h: g }`: its functions, by their property names (as `module.exports = { … }`).
+      if (n.declaration.type === 'ObjectExpression')
+        for (const p of n.declaration.properties) add(p.value, propName(p));
+      else add(n.declaration.id ?? n.declaration, 'default');
     } else if (n.type === 'AssignmentExpression' && n.operator === '=') {
       const target = memberPath(n.left);
       const value = bare(n.right);
@@ -150,7 +237,7 @@ export function exportsOf(nodes: N[]): Map<string, string[]> {
   return out;
 }
 
-function nameOf(fn: N, links: Map<N, Link>): { name: string; method: boolean } | undefined {
+export function nameOf(fn: N, links: Map<N, Link>): { name: string; method: boolean } | undefined {
   if (fn.type === 'FunctionDeclaration' && fn.id) return { name: fn.id.name, method: false };
   if (/^(ClassMethod|ObjectMethod|ClassPrivateMethod)$/.test(fn.type) && isIdent(fn.key))
     return { name: fn.key.name, method: true };

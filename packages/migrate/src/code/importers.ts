@@ -1,6 +1,7 @@
 import { dirname, join, resolve } from 'node:path';
-import { bare, indexTree, isIdent, isString, memberPath, type N, propName } from './ast.ts';
-import { callCaught } from './catches.ts';
+import { bare, indexTree, isIdent, isString, type Link, memberPath, type N, propName } from './ast.ts';
+import { requiredModule } from './calls.ts';
+import { callCaught, exportsOf, HTTP_VERBS, nameOf, PARAM_KEY, SETUP_KEY } from './catches.ts';
 import { readSource } from './files.ts';
 import { parsePlain } from './parse.ts';
 
@@ -11,11 +12,25 @@ import { parsePlain } from './parse.ts';
  */
 export type CaughtElsewhere = Map<string, Map<string, string>>;
 
+/**
+ * The module key of what holds for every module of the run: a method called on an object this tool does not follow
+ * to its class (a parameter, a property), caught by a catch that reads the V1 error, as `#<method name>`.
+ */
+export const ANY_MODULE = '*';
+
+/** Where what a module's function (an export, or `#method`) throws comes from: calls into other modules of the run. */
+type Edges = Map<string, Array<{ target: string; name: string; via: string }>>;
+const edgeKey = (module: string, name: string) => `${module}\n${name}`;
+
 /** What a file must hold to import a module of the run and catch what it throws: `catch`, and a relative path. */
 const MAY_CATCH = /\bcatch\b/;
 const RELATIVE = /(?:\bfrom|\brequire\s*\()\s*['"]\.\.?\//;
 /** What a file must hold to pass on another module's export: `export … from './…'`. */
-const RE_EXPORT = /\bexport\b[^;]*?\bfrom\s*['"]\.\.?\//;
+const RE_EXPORT = /\bexport\b[^;]*?\bfrom\s*['"]\.\.?\/|module\.exports\s*=\s*require\s*\(\s*['"]\.\.?\//;
+/** What a file must hold to set up an axios instance (or axios itself) that calls elsewhere go through. */
+const SETS_UP = /\.(interceptors|defaults)\b/;
+/** What a file's catch reads of the V1 libraries' errors (a retry helper's): a file with it and `catch` is read. */
+const READS_V1_ERROR = /\.response\b|isAxiosError|HTTPError|isHttpError|\.code\s*[!=]==?/;
 const EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
 
 /**
@@ -34,13 +49,29 @@ export async function catchesElsewhere(
   // Module → its `export { f as g } from './x'` and `export * from './x'`: exported name (`*`: any) → the module
   // and the name there.
   const passed = new Map<string, Array<[string, string, string]>>();
-  for (const real of files) {
-    const program = await readProgram(real);
+  const edges: Edges = new Map();
+  // The files walked; the files read and found to hold no catch of a call into another module.
+  const scanned = new Set<string>();
+  const read = new Set<string>();
+  const scan = async (real: string, all = false) => {
+    if (scanned.has(real) || (!all && read.has(real))) return;
+    read.add(real);
+    const program = await readProgram(real, all);
+    if (program) scanned.add(real);
     // A tree too deep to walk is the rewrite's to report, not this look-out's.
     if (program)
       try {
-        catchesIn(real, program, inRun, show, out);
+        catchesIn(real, program, inRun, show, out, edges);
         for (const n of program.body) {
+          // `module.exports = require('./x')`: everything './x' exports, as `export * from './x'`.
+          const cjs =
+            n.type === 'ExpressionStatement' &&
+            n.expression.type === 'AssignmentExpression' &&
+            memberPath(n.expression.left) === 'module.exports' &&
+            isRequire(n.expression.right)
+              ? moduleOf(real, specOf(n.expression.right), inRun)
+              : undefined;
+          if (cjs && cjs !== real) passed.set(real, [...(passed.get(real) ?? []), ['*', cjs, '*']]);
           const target =
             n.source && /^Export(Named|All)Declaration$/.test(n.type) && n.exportKind !== 'type'
               ? moduleOf(real, n.source.value, inRun)
@@ -58,61 +89,298 @@ export async function catchesElsewhere(
             }
         }
       } catch {}
-  }
-  // A catch of a call of a re-exported function is a catch of the function in the module it comes from.
+  };
+  for (const real of files) await scan(real);
+  // A catch of a call of a re-exported function is a catch of the function in the module it comes from; of a
+  // function (or method) that calls one of another module, a catch of that one too (a middle file passing it on).
   const queue = [...out].flatMap(([m, names]) =>
     [...names].map(([name, where]) => [m, name, where] as const),
   );
-  for (const [m, name, where] of queue)
-    for (const [as, target, local] of passed.get(m) ?? []) {
-      const there = as === '*' ? (name === 'default' ? undefined : name) : as === name ? local : undefined;
-      const caught = there === undefined ? undefined : (out.get(target) ?? new Map<string, string>());
-      if (!caught || caught.has(there!)) continue;
-      out.set(target, caught.set(there!, where));
-      queue.push([target, there!, where]);
+  const add = (target: string, name: string, where: string) => {
+    const caught = out.get(target) ?? new Map<string, string>();
+    if (caught.has(name)) return;
+    out.set(target, caught.set(name, where));
+    queue.push([target, name, where]);
+  };
+  // Methods of any module caught elsewhere, whose modules not walked yet are looked for once the queue is done.
+  const methods: Array<[string, string]> = [];
+  for (let i = 0; i < queue.length || methods.length; i++) {
+    if (i >= queue.length) {
+      // A module that defines such a method and calls into another module passes it on: walk the ones that name
+      // it (one read of each file not walked yet), then follow what they pass on.
+      const batch = methods.splice(0);
+      const names = batch.map(([name]) => name.slice(1));
+      for (const real of files)
+        if (!scanned.has(real) && (await mentions(real, names))) await scan(real, true);
+      for (const [name, where] of batch) passOn(ANY_MODULE, name, where);
+      i--;
+      continue;
     }
+    const [m, name, where] = queue[i]!;
+    if (m === ANY_MODULE) methods.push([name, where]);
+    else await scan(m, true);
+    passOn(m, name, where);
+  }
   return out;
+
+  function passOn(m: string, full: string, where: string) {
+    // An export set up elsewhere (`@setup:api`) is passed on through re-exports as the export itself.
+    const setup = full.startsWith(SETUP_KEY) ? SETUP_KEY : '';
+    const name = full.slice(setup.length);
+    for (const [as, target, local] of name.startsWith('#') ? [] : (passed.get(m) ?? [])) {
+      const there = as === '*' ? (name === 'default' ? undefined : name) : as === name ? local : undefined;
+      if (there !== undefined) add(target, setup + there, where);
+    }
+    if (setup) return;
+    const from =
+      m === ANY_MODULE
+        ? [...edges].filter(([k]) => k.endsWith(`\n${name}`)).flatMap(([, e]) => e)
+        : (edges.get(edgeKey(m, name)) ?? []);
+    for (const e of from)
+      add(e.target, e.name, where.includes(', through ') ? where : `${where}, through ${e.via}`);
+  }
 }
 
-/** The catches of one file (its tree) that read the error of a call into another module of the run. */
+/**
+ * The catches of one file (its tree) that read the error of a call into another module of the run, and what its
+ * functions pass on of such calls (`edges`). A method called on an instance of a class the file imports (`new
+ * PrintApi()`, or an instance a module exports) is that module's `#method`; on any other object (a parameter, a
+ * property), any module's (`ANY_MODULE`), unless its name is an HTTP verb's (`api.get`: the V1 library's own).
+ */
 function catchesIn(
   real: string,
   program: N,
   inRun: Set<string>,
   show: (real: string) => string,
   out: CaughtElsewhere,
+  edges: Edges,
 ): void {
   const { nodes, links } = indexTree(program);
   const imports = importsOf(nodes);
-  if (imports.size)
-    for (const c of nodes) {
-      if (c.type !== 'CallExpression') continue;
-      const callee = bare(c.callee);
-      const member = callee.type === 'MemberExpression' && isIdent(callee.object);
-      const from = imports.get(member ? callee.object.name : isIdent(callee) ? callee.name : '');
-      if (!from) continue;
-      const exported =
-        from.name !== '*' ? (member ? undefined : from.name) : member ? propName(callee) : 'default';
-      const target = exported === undefined ? undefined : moduleOf(real, from.spec, inRun);
-      if (!target || target === real) continue;
-      const where = callCaught(c, memberPath(callee) ?? exported!, links, () => nodes);
-      if (!where) continue;
+  // Locals bound to `new C(…)` of a class C the file imports: their methods are C's module's.
+  const instances = new Map<string, { spec: string; name: string }>();
+  for (const n of nodes)
+    if (n.type === 'VariableDeclarator' && isIdent(n.id) && bare(n.init ?? {}).type === 'NewExpression') {
+      const callee = bare(bare(n.init).callee);
+      const from = imports.get(isIdent(callee) ? callee.name : '');
+      if (from) instances.set(n.id.name, from);
+    }
+  // Built for the first call into another module of the run (most files make none).
+  let reach: ((call: N) => string[]) | undefined;
+  setUpHere(real, nodes, imports, inRun, show, out);
+  paramsCaught(real, nodes, links, show, out);
+  for (const c of nodes) {
+    if (c.type !== 'CallExpression') continue;
+    const callee = bare(c.callee);
+    const member = callee.type === 'MemberExpression' ? callee : undefined;
+    const objectName = member && isIdent(member.object) ? member.object.name : undefined;
+    const from = imports.get(objectName ?? (isIdent(callee) ? callee.name : ''));
+    const method = member ? propName(member) : undefined;
+    let target: string | undefined;
+    let exported: string | undefined;
+    if (from && (from.name === '*' || !member)) {
+      exported = from.name !== '*' ? from.name : member ? method : 'default';
+      target = exported === undefined ? undefined : moduleOf(real, from.spec, inRun);
+    } else if (member && method !== undefined) {
+      // A method: of an instance the file imports or makes of an imported class, or of an object not followed.
+      const owner = from ?? (objectName ? instances.get(objectName) : undefined);
+      exported = `#${method}`;
+      target = owner ? moduleOf(real, owner.spec, inRun) : HTTP_VERBS.test(method) ? undefined : ANY_MODULE;
+    }
+    if (!target || target === real || exported === undefined) continue;
+    const where = callCaught(c, memberPath(callee) ?? exported, links, () => nodes);
+    if (where) {
       const caught = out.get(target) ?? new Map<string, string>();
       out.set(target, caught);
-      if (!caught.has(exported!))
-        caught.set(
-          exported!,
-          where.replace(/^called as `[^`]*`/, (s) => `${s} in ${show(real)}`),
-        );
+      const text = where.replace(/^called as `[^`]*`/, (s) => `${s} in ${show(real)}`);
+      // A function of the default export's object (`export default { f }`) is a method of the default import.
+      for (const key of from?.name === 'default' && member ? [exported, exported.slice(1)] : [exported])
+        if (!caught.has(key)) caught.set(key, text);
     }
+    reach ??= reacher(nodes, links);
+    for (const name of reach(c)) {
+      const key = edgeKey(real, name);
+      const list = edges.get(key) ?? [];
+      edges.set(key, list);
+      list.push({ target, name: exported, via: `\`${name.replace(/^#/, '')}\` of ${show(real)}` });
+    }
+  }
 }
 
-async function readProgram(real: string): Promise<N | undefined> {
+/**
+ * What the file sets up on an axios instance another module of the run exports (`api.interceptors.….use(…)`,
+ * `api.defaults.… = …`), or on axios itself: the calls through it there carry it, which the V2 client would not.
+ * Recorded as that module's `@setup:<export>` (axios itself: any module's `@setup:axios` for interceptors, which
+ * only its own calls run; `@setup:axios.defaults` for defaults, which the instances it creates take too).
+ */
+function setUpHere(
+  real: string,
+  nodes: N[],
+  imports: Map<string, { spec: string; name: string }>,
+  inRun: Set<string>,
+  show: (real: string) => string,
+  out: CaughtElsewhere,
+): void {
+  const axios = new Set<string>();
+  for (const n of nodes)
+    if (n.type === 'ImportDeclaration' && n.source.value === 'axios')
+      for (const sp of n.specifiers)
+        if (sp.type !== 'ImportSpecifier') axios.add(sp.local.name);
+        else if (n.type === 'VariableDeclarator' && isIdent(n.id) && requiredModule(n.init ?? {}) === 'axios')
+          axios.add(n.id.name);
+  const record = (module: string, key: string, what: string) => {
+    const set = out.get(module) ?? new Map<string, string>();
+    out.set(module, set);
+    if (!set.has(key)) set.set(key, `${what} set in ${show(real)}`);
+  };
+  for (const n of nodes) {
+    const target =
+      n.type === 'AssignmentExpression' ? n.left : n.type === 'CallExpression' ? n.callee : undefined;
+    const path: string[] = [];
+    let cur = target && bare(target);
+    while (cur?.type === 'MemberExpression') {
+      path.unshift(propName(cur) ?? '?');
+      cur = bare(cur.object);
+    }
+    if (!isIdent(cur)) continue;
+    const at = path.findIndex((p) => p === 'defaults' || p === 'interceptors');
+    const kind = path[at];
+    if (
+      at < 0 ||
+      (kind === 'interceptors' && (n.type !== 'CallExpression' || path[path.length - 1] !== 'use')) ||
+      (kind === 'defaults' && n.type !== 'AssignmentExpression')
+    )
+      continue;
+    const what =
+      kind === 'interceptors' ? 'interceptors' : `${[cur.name, ...path.slice(0, at)].join('.')}.defaults`;
+    if (axios.has(cur.name) && at === 0) {
+      record(ANY_MODULE, `${SETUP_KEY}axios${kind === 'defaults' ? '.defaults' : ''}`, what);
+      continue;
+    }
+    const from = imports.get(cur.name);
+    // `api.interceptors` of `import { api }`; `http.api.interceptors` of `import * as http` (or a require).
+    const exported =
+      from && (from.name === '*' ? (at === 1 ? path[0] : undefined) : at === 0 ? from.name : undefined);
+    const module = exported && moduleOf(real, from.spec, inRun);
+    if (module && module !== real) record(module, SETUP_KEY + exported, what);
+  }
+}
+
+/**
+ * The functions of the file that call a function they are given inside a try whose catch reads the error (a retry
+ * helper's `fn()`): a function passed to them from another module throws into that catch. Recorded for any module
+ * as `@param:<name>:<index>`, under the function's name and the names it is exported under.
+ */
+function paramsCaught(
+  real: string,
+  nodes: N[],
+  links: Map<N, Link>,
+  show: (real: string) => string,
+  out: CaughtElsewhere,
+): void {
+  let exports: Map<string, string[]> | undefined;
+  for (const n of nodes) {
+    const name =
+      n.type === 'FunctionDeclaration' && n.id
+        ? n.id.name
+        : n.type === 'VariableDeclarator' && isIdent(n.id) && /Function/.test(bare(n.init ?? {}).type)
+          ? n.id.name
+          : undefined;
+    const fn = n.type === 'FunctionDeclaration' ? n : name ? bare(n.init) : undefined;
+    if (!fn || !name) continue;
+    fn.params.forEach((p: N, i: number) => {
+      const param = p.type === 'AssignmentPattern' ? p.left : p;
+      if (!isIdent(param)) return;
+      for (const c of indexTree(fn.body).nodes) {
+        if (c.type !== 'CallExpression' || !isIdent(bare(c.callee), param.name)) continue;
+        const where = callCaught(c, param.name, links, () => nodes);
+        if (!where) continue;
+        exports ??= exportsOf(nodes);
+        const set = out.get(ANY_MODULE) ?? new Map<string, string>();
+        out.set(ANY_MODULE, set);
+        const text = where.replace(/^called as `[^`]*`/, (s) => `${s} in \`${name}\` of ${show(real)}`);
+        for (const as of new Set([name, ...(exports.get(name) ?? [])]))
+          if (!set.has(`${PARAM_KEY}${as}:${i}`)) set.set(`${PARAM_KEY}${as}:${i}`, text);
+        return;
+      }
+    });
+  }
+}
+
+/**
+ * What a module passes on of what a call throws: the names its callers in other modules call it by — the exports of
+ * the function it is in, or `#method` for a method — and of the functions of the file that call that function, a
+ * few callers up. A try whose catch throws nothing stops it there.
+ */
+function reacher(nodes: N[], links: Map<N, Link>): (call: N) => string[] {
+  const exports = exportsOf(nodes);
+  const calls = new Map<string, N[]>();
+  for (const n of nodes) {
+    if (n.type !== 'CallExpression') continue;
+    const callee = bare(n.callee);
+    const key = isIdent(callee)
+      ? callee.name
+      : callee.type === 'MemberExpression' && propName(callee) !== undefined
+        ? `#${propName(callee)}`
+        : undefined;
+    if (key) calls.set(key, [...(calls.get(key) ?? []), n]);
+  }
+  const memo = new Map<N, string[]>();
+  const ofFunction = (fn: N, depth: number): string[] => {
+    const known = memo.get(fn);
+    if (known) return known;
+    memo.set(fn, []);
+    const named = nameOf(fn, links);
+    const out: string[] = [];
+    if (!named) {
+      if (links.get(fn)?.parent.type === 'ExportDefaultDeclaration') out.push('default');
+    } else {
+      out.push(...(named.method ? [`#${named.name}`] : (exports.get(named.name) ?? [])));
+      if (depth < CALLER_DEPTH)
+        for (const k of calls.get(named.method ? `#${named.name}` : named.name) ?? [])
+          out.push(...from(k, depth + 1));
+    }
+    const result = [...new Set(out)];
+    memo.set(fn, result);
+    return result;
+  };
+  const from = (node: N, depth: number): string[] => {
+    let cur = node;
+    for (let l = links.get(cur); l; cur = l.parent, l = links.get(cur)) {
+      const p = l.parent;
+      if (FUNCTION.test(p.type)) return ofFunction(p, depth);
+      if (p.type === 'TryStatement' && l.key === 'block' && p.handler && !throws(p.handler.body)) return [];
+    }
+    return [];
+  };
+  return (call) => from(call, 0);
+}
+
+const FUNCTION = /Function|ObjectMethod|ClassMethod|ClassPrivateMethod/;
+/** How many callers up within a file a call is followed to an export (as the catches are). */
+const CALLER_DEPTH = 3;
+const throws = (body: N) => indexTree(body).nodes.some((n) => n.type === 'ThrowStatement');
+
+/** Whether the file of the run names one of `words` and imports a module of the run (it may pass on a call of it). */
+async function mentions(real: string, words: string[]): Promise<boolean> {
+  try {
+    const src = await readSource(real);
+    return !('skip' in src) && RELATIVE.test(src.text) && words.some((w) => src.text.includes(w));
+  } catch {
+    return false;
+  }
+}
+
+/** The file's tree, when it may catch a call into another module or pass one on (`all`: when it imports one). */
+async function readProgram(real: string, all = false): Promise<N | undefined> {
   try {
     const src = await readSource(real);
     if (
       'skip' in src ||
-      (!(MAY_CATCH.test(src.text) && RELATIVE.test(src.text)) && !RE_EXPORT.test(src.text))
+      (!((all || MAY_CATCH.test(src.text)) && RELATIVE.test(src.text)) &&
+        !RE_EXPORT.test(src.text) &&
+        !SETS_UP.test(src.text) &&
+        !(MAY_CATCH.test(src.text) && READS_V1_ERROR.test(src.text)))
     )
       return undefined;
     return parsePlain(src.text, real).program;
@@ -135,8 +403,20 @@ function importsOf(nodes: N[]): Map<string, { spec: string; name: string }> {
               : propName({ key: sp.imported });
         if (name) out.set(sp.local.name, { spec: n.source.value, name });
       }
+    } else if (
+      n.type === 'VariableDeclarator' &&
+      isIdent(n.id) &&
+      bare(n.init ?? {}).type === 'MemberExpression' &&
+      isRequire(bare(n.init).object) &&
+      propName(bare(n.init)) !== undefined
+    ) {
+      // `const find = require('./api').orderReference` (or `.default`).
+      out.set(n.id.name, {
+        spec: specOf(bare(n.init).object),
+        name: propName(bare(n.init))!,
+      });
     } else if (n.type === 'VariableDeclarator' && isRequire(n.init)) {
-      const spec = bare(n.init).arguments[0].value;
+      const spec = specOf(n.init);
       if (isIdent(n.id)) out.set(n.id.name, { spec, name: '*' });
       else if (n.id.type === 'ObjectPattern')
         for (const p of n.id.properties) {
@@ -155,9 +435,20 @@ function importsOf(nodes: N[]): Map<string, { spec: string; name: string }> {
 
 const isRelative = (n: N) => isString(n) && /^\.\.?\//.test(n.value);
 
+/** `require('./x')`, or `await import('./x')` (its module namespace, read as a `require`'s exports). */
 const isRequire = (n: N) => {
-  const c = n && bare(n);
+  let c = n && bare(n);
+  if (c?.type === 'AwaitExpression') {
+    c = bare(c.argument);
+    if (c?.type === 'ImportExpression') return isRelative(c.source);
+    return c?.type === 'CallExpression' && c.callee.type === 'Import' && isRelative(c.arguments[0]);
+  }
   return c?.type === 'CallExpression' && isIdent(c.callee, 'require') && isRelative(c.arguments[0]);
+};
+/** The module a `require('./x')` or `await import('./x')` names. */
+const specOf = (n: N): string => {
+  const c = bare(n).type === 'AwaitExpression' ? bare(bare(n).argument) : bare(n);
+  return (c.source ?? c.arguments[0]).value;
 };
 
 /** The file of the run a relative specifier names, as Node and TypeScript resolve it (`./api.js` may be `api.ts`). */

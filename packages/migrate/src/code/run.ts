@@ -4,7 +4,7 @@ import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { redactText } from '../node/redact.ts';
 import { collectFiles, readSource, type Skipped, shownPath } from './files.ts';
 import { createGitStatus } from './git-index.ts';
-import { type CaughtElsewhere, catchesElsewhere } from './importers.ts';
+import { ANY_MODULE, type CaughtElsewhere, catchesElsewhere } from './importers.ts';
 import { type CodeFinding, type CodeOptions, transformWithSecrets } from './transform.ts';
 
 export type CodeMode = 'dry' | 'write' | 'check';
@@ -71,7 +71,11 @@ async function processFile(
   const before = await stat(real);
   const src = await readSource(real);
   if ('skip' in src) return { skipped: { path: shown, reason: src.skip } };
-  const r = transformWithSecrets(src.text, shown, options, caught.get(real));
+  // Its own exports' catches, and those of a method called on an object not followed to its class (any module's).
+  const any = caught.get(ANY_MODULE);
+  const mine = caught.get(real);
+  const elsewhere = any && mine ? new Map([...any, ...mine]) : (mine ?? any);
+  const r = transformWithSecrets(src.text, shown, options, elsewhere);
   const outcome: FileOutcome = {
     path: shown,
     status: r.error ? 'error' : r.changed ? 'changed' : 'unchanged',

@@ -20,10 +20,26 @@ import {
   statementOf,
   v1Of,
 } from './ast.ts';
-import { atModuleLevel, envCode, topStatement, type V2Base, v2BaseUrl } from './base-url.ts';
+import {
+  atModuleLevel,
+  derivedBaseReason,
+  envCode,
+  repairEarlierBase,
+  topStatement,
+  type V2Base,
+  v2BaseUrl,
+} from './base-url.ts';
 import { rewriteCallbackReads } from './callbacks.ts';
-import { type CallSite, findInstances, headerNames, headerProblem, libraryNames, readCall } from './calls.ts';
-import { catchProblem } from './catches.ts';
+import {
+  type CallSite,
+  findInstances,
+  headerNames,
+  headerProblem,
+  type Instance,
+  libraryNames,
+  readCall,
+} from './calls.ts';
+import { catchProblem, exportsOf, SETUP_KEY } from './catches.ts';
 import { countRefs, removeUnused } from './cleanup.ts';
 import { innerComments, keepComments } from './comments.ts';
 import { consumerOf, LeftOnV1, type UnknownRead } from './consumers.ts';
@@ -132,6 +148,8 @@ interface Context {
   /** Where a rewritten call's V1 API key was passed in at run time (`env.PP_API_KEY`), if one was. */
   keyFrom?: { code: string; at: N };
   rewrites: number;
+  /** The V1 calls left on V1 (marked). */
+  left: CallSite[];
   names: Names;
   uploads: ImageUploads;
   maps: StaticMaps;
@@ -206,6 +224,7 @@ function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: 
   if (reason || typeof consumer === 'string' || !consumer || !plan.ok) {
     // What the plan had made ready for the rewrite (an image upload and its name) goes with it.
     ctx.uploads.forget(pending);
+    ctx.left.push(site);
     ctx.todo(
       site.node,
       what,
@@ -232,6 +251,7 @@ function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: 
     if (!(e instanceof LeftOnV1)) throw e;
     restore();
     ctx.uploads.forget(pending);
+    ctx.left.push(site);
     ctx.todo(site.node, what, `V1 call left as it is: ${e.reason.replace(/\.$/, '')}.`, links);
     return;
   }
@@ -345,15 +365,18 @@ function credentialForm(n: N, b: Bindings, source: string, depth = 0): string {
   return v.end ? source.slice(v.start, v.end).replace(/\s+/g, ' ') : '?';
 }
 
-/** The base URL (as code) of the V2 client an earlier run (or the partner) made in the file. */
-function existingBase(nodes: N[], client: string, text: string): V2Base | undefined {
+/**
+ * The base URL (as code) of the V2 client an earlier run (or the partner) made in the file; `repaired` is its
+ * code when this run repaired what an earlier version wrote.
+ */
+function existingBase(nodes: N[], client: string, text: string, repaired?: string): V2Base | undefined {
   const decl = nodes.find(
     (n) => n.type === 'VariableDeclarator' && isIdent(n.id, client) && n.init?.type === 'CallExpression',
   );
   if (!decl || !isIdent(decl.init.callee, 'createClient')) return undefined;
   const arg = decl.init.arguments[0];
   const base = arg?.type === 'ObjectExpression' ? objectProps(arg)?.get('baseUrl') : undefined;
-  return { code: base ? text.slice(base.start, base.end) : '', envs: [], after: [] };
+  return { code: repaired ?? (base ? text.slice(base.start, base.end) : ''), envs: [], after: [] };
 }
 
 /** The part of a V1 URL up to `/v1`: calls to one base are one API. */
@@ -364,10 +387,11 @@ const baseOf = (text: string) => (v1Split(text) >= 0 ? text.slice(0, v1Split(tex
  * API's `/v1` is not ours: a call counts when it sends a V1 credential header, when its path is a V1
  * endpoint of the reference, or when it goes to the base URL of such a call.
  */
-function v1Sites(ast: Ast, b: Bindings) {
+function v1Sites(ast: Ast, b: Bindings, elsewhere?: ReadonlyMap<string, string>) {
   const { nodes, links } = indexTree(ast.program);
   const libs = libraryNames(nodes, b);
   const instances = findInstances(nodes, libs, b);
+  if (elsewhere?.size) setUpElsewhere(nodes, libs, instances, elsewhere);
   const wrappers = findWrappers(nodes, links, libs, b);
   const own = new Set([...wrappers.values()].map((w) => w.fetchCall));
   const candidates: Array<{ site: CallSite; lib: string; base?: string; sure: boolean; endpoint: boolean }> =
@@ -396,6 +420,37 @@ function v1Sites(ast: Ast, b: Bindings) {
     .filter((c) => c.sure || c.endpoint || (c.base !== undefined && bases.has(c.base)))
     .map((c) => ({ ...c, unsure: !c.sure && !(c.base !== undefined && bases.has(c.base)) }));
   return { links, sites, wrappers, bases, mocks };
+}
+
+/**
+ * The axios instances this module exports that another module of the run sets up (interceptors, defaults), and
+ * axios itself when one does: the calls through them carry that set-up, which the V2 client would not, so they are
+ * marked as an instance set up in its own file is.
+ */
+function setUpElsewhere(
+  nodes: N[],
+  libs: Map<string, string>,
+  instances: Map<string, Instance>,
+  elsewhere: ReadonlyMap<string, string>,
+): void {
+  for (const [local, names] of exportsOf(nodes))
+    for (const name of names) {
+      const why = elsewhere.get(SETUP_KEY + name);
+      const inst = instances.get(local);
+      if (why && inst) inst.extra.push(why);
+    }
+  const own = elsewhere.get(`${SETUP_KEY}axios`);
+  const defaults = elsewhere.get(`${SETUP_KEY}axios.defaults`);
+  for (const [local, lib] of libs) {
+    if (lib !== 'axios' || !(own || defaults)) continue;
+    const inst = instances.get(local) ?? { lib: 'axios', base: [], headers: [], extra: [] };
+    inst.extra.push(...[own, defaults].filter((w): w is string => !!w));
+    instances.set(local, inst);
+  }
+  // axios.defaults are taken by the instances axios creates (those created after they are set).
+  if (defaults)
+    for (const inst of instances.values())
+      if (inst.lib === 'axios' && !inst.extra.includes(defaults)) inst.extra.push(defaults);
 }
 
 /**
@@ -472,8 +527,10 @@ function markLeftovers(ctx: Context, wrappers: Map<string, Wrapper>, bases: Set<
 function keepV1Reads(program: N, reads: N[]): void {
   const { nodes, links } = indexTree(program);
   const present = new Set(nodes);
+  // Not one read through `v1Of` already (the object of its `?.replace`).
   for (const read of reads)
-    if (present.has(read)) replaceNode(links, read, parseExpressionCode(v1Of(envCode(read))));
+    if (present.has(read) && !/Member/.test(links.get(read)?.parent.type ?? ''))
+      replaceNode(links, read, parseExpressionCode(v1Of(envCode(read))));
 }
 
 /** Whether the node is part of the declaration of the file's V2 client. */
@@ -568,7 +625,11 @@ function rewrite(
   const added = new Set<N>();
   const { names, free, release } = chooseNames(index.nodes);
   const keyExpression = options.keyExpression ?? DEFAULT_KEY_EXPRESSION;
-  const existing = existingBase(index.nodes, names.client, text);
+  // What an earlier version of this tool wrote for a base URL read from the environment, as this one writes it.
+  const repaired = text.includes('createClient')
+    ? repairEarlierBase(ast.program, names.client, b, text)
+    : undefined;
+  const existing = existingBase(index.nodes, names.client, text, repaired?.code);
   const ctx: Context = {
     file,
     ...(elsewhere ? { elsewhere } : {}),
@@ -585,6 +646,7 @@ function rewrite(
     key: existing ? [] : keyReadOrder(ast.program, keyExpression, b),
     adapter: false,
     rewrites: 0,
+    left: [],
     todo(node, what, reason, links, leftover = false) {
       const stmt = statementOf(links, node) ?? node;
       // One comment per statement; each V1 call in it is reported, what is left of V1 only once.
@@ -603,9 +665,17 @@ function rewrite(
       });
     },
   };
-  const { links, sites, wrappers, bases, mocks } = v1Sites(ast, b);
+  if (repaired?.detail)
+    ctx.findings.push({
+      ...position(file, repaired.at),
+      kind: 'rewritten',
+      what: 'V2 client of an earlier run',
+      detail: repaired.detail,
+    });
+  const { links, sites, wrappers, bases, mocks } = v1Sites(ast, b, elsewhere);
   for (const m of mocks) ctx.todo(m.node, `V1 mock (${m.lib})`, MOCK_REASON, links);
   for (const { site, lib, unsure } of sites) {
+    if (unsure) ctx.left.push(site);
     if (unsure)
       ctx.todo(
         site.node,
@@ -650,6 +720,15 @@ function rewrite(
     removeUnused(ast.program, before);
     keepV1Reads(ast.program, ctx.base?.whole ?? []);
   }
+  // The V1 calls left on a base-URL variable read its /v2 value as /v1 in every file, a client or not: a V2 client
+  // of another file may derive its base URL from that variable, which may then hold V2's.
+  keepV1Reads(
+    ast.program,
+    ctx.left.flatMap((site) => {
+      const base = v2BaseUrl(site.pieces, b, links);
+      return typeof base === 'string' ? [] : (base.whole ?? []);
+    }),
+  );
   markLeftovers(ctx, wrappers, bases);
   reportTodosInPlace(ctx, seen);
   const output = ctx.findings.length ? printAst(ast, text) : text;
@@ -667,7 +746,7 @@ function markClient(ctx: Context, client: N, keyExpression: string, seen: Set<N>
   const envs = ctx.base!.envs;
   if (envs.length) {
     const it = envs.join(' and ');
-    const reason = `the V2 base URL is derived from ${it}, as the V1 one was read from it: it may hold the V1 base URL (ending in /v1) or the V2 one (ending in /v2) of the environment (production or test); the V2 client takes it with /v1 turned to /v2, and the V1 calls left in this file with /v2 turned to /v1 (the same host); any other value makes createClient throw.`;
+    const reason = derivedBaseReason(it);
     reasons.push(reason);
     ctx.findings.push({
       ...position(ctx.file, ctx.base!.at),

@@ -83,6 +83,24 @@ describe('V1 credential headers', () => {
     expect(v1CredentialKind('x-partner-key')).toBe('api-key');
     for (const name of V1_CREDENTIAL_HEADERS) expect(name).toBe(name.toLowerCase());
   });
+  it('recognises exactly the names of the list (the pattern and the kinds alike), among every spelling of the words with mixed separators', () => {
+    const words = ['partner', 'store', 'api', 'code', 'key'];
+    const seps = ['-', '_', '', '.'];
+    const names = new Set<string>();
+    const grow = (name: string, depth: number): void => {
+      names.add(name);
+      names.add(`x-${name}`);
+      if (depth < 3) for (const sep of seps) for (const w of words) grow(`${name}${sep}${w}`, depth + 1);
+    };
+    for (const w of words) grow(w, 1);
+    const listed = new Set(V1_CREDENTIAL_HEADERS);
+    for (const name of names) {
+      expect(isV1CredentialHeader(name), name).toBe(listed.has(name));
+      expect(isV1CredentialHeader(name.toUpperCase()), name).toBe(listed.has(name));
+      expect(v1CredentialKind(name) !== undefined, name).toBe(listed.has(name));
+    }
+    expect(V1_CREDENTIAL_HEADERS).toHaveLength(30);
+  });
 });
 
 describe('checkSecretKey', () => {

@@ -363,6 +363,11 @@ describe('RedisRenderStore', () => {
     expect(faults).toEqual([]);
   });
 
+  // The holders' leases: renewed every 200 ms, so a loaded machine (this file runs beside the checks of what
+  // ships) must stall a holder for 600 ms to lose one by itself before the test takes it (a 100 ms lease was
+  // gone before the test read its key once, at load 8). The test waits one lease for a renewal to look.
+  const LOST_LEASE_MS = 600;
+
   it('sends no POST after losing the lease, and records the reference of a POST sent only where none is known', async () => {
     const { worker, job, used } = await world();
     const redis = await direct();
@@ -378,7 +383,7 @@ describe('RedisRenderStore', () => {
     const holder = render(
       worker(hang, () => posting()),
       job,
-      store('r7', { leaseMs: 100 }),
+      store('r7', { leaseMs: LOST_LEASE_MS }),
       events,
     );
     await posted;
@@ -388,7 +393,7 @@ describe('RedisRenderStore', () => {
     const reference = (lease as string).slice('r7:'.length, -':lease'.length);
     const other = 'Render_AnotherWorkerStoredThisOne';
     await redis.set(`r7:${reference}`, other);
-    await sleep(200);
+    await sleep(LOST_LEASE_MS);
     answer(undefined);
     const a = await holder;
     expect(a.tokensSpent).toBe(a.composition.tokenCost);
@@ -401,7 +406,7 @@ describe('RedisRenderStore', () => {
     await redis.del(`r7:${reference}`);
     const before = await used();
     const events2: RenderProgressEvent[] = [];
-    const stalled = store('r7', { leaseMs: 100 });
+    const stalled = store('r7', { leaseMs: LOST_LEASE_MS });
     const losing: RenderStore = {
       get: (key) => stalled.get(key),
       set: (key, value) => stalled.set(key, value),
@@ -410,7 +415,7 @@ describe('RedisRenderStore', () => {
         const held = await stalled.lease(key);
         if (held.acquired) {
           await redis.set(lease as string, 'a third worker', { PX: 10_000 });
-          await sleep(200); // its first renewal finds the lease another's
+          await sleep(LOST_LEASE_MS); // its first renewal finds the lease another's
           setTimeout(() => void redis.set(`r7:${reference}`, a.render.reference), 200);
         }
         return held;
