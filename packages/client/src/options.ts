@@ -122,6 +122,7 @@ export function checkMs(durations: Record<string, unknown>, least: number): void
     if (!Number.isSafeInteger(value) || (value as number) < least)
       // ConfigurationError's code is `invalid_option`.
       throw new ConfigurationError(
-        `${name} must be a whole number of milliseconds ≥ ${least}, got ${String(value)}`,
+        // A number (or null) as it is, anything else by its type only: it may be a secret in the wrong place.
+        `${name} must be a whole number of milliseconds ≥ ${least}, got ${typeof value === 'number' || value === null ? value : typeof value}`,
       );
 }

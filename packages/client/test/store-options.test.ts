@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../src/index.ts';
 import { memoryOrderClaims } from '../src/orders.ts';
-import { RedisOrderClaims } from '../src/redis.ts';
+import { checkMs, RedisOrderClaims } from '../src/redis.ts';
 
 // Never reached: the options are checked when the claims are made.
 const client = { evalSha: async () => 1, eval: async () => 1, scriptLoad: async () => 'sha' } as never;
@@ -40,6 +40,18 @@ describe('order claims refuse options they do not take', () => {
     expect(error).toBeInstanceOf(ConfigurationError);
     expect(error).toMatchObject({ code: 'invalid_option', message: expect.stringMatching(message) });
     expect((error as Error).message).not.toContain('sk_live');
+  });
+
+  // A value in the wrong place may be a secret (a key pasted into ttlMs): a number option that is not a number
+  // is refused by its type only, as an unknown option is by its name only. checkMs showed the string itself.
+  it.each<[string, () => unknown]>([
+    ['RedisOrderClaims ttlMs', () => new RedisOrderClaims({ client, ttlMs: 'sk_live_x' } as never)],
+    ['memoryOrderClaims rememberMs', () => memoryOrderClaims({ rememberMs: 'sk_live_x' } as never)],
+    ['checkMs', () => checkMs({ pollMs: 'sk_live_x' }, 1)],
+  ])('%s given a string shows its type, not its value', (_, make) => {
+    expect(make).toThrow(ConfigurationError);
+    expect(make).toThrow(/must be a whole number of milliseconds ≥ \d, got string$/);
+    expect(make).not.toThrow(/sk_live/);
   });
 
   it('takes what they document', () => {
