@@ -41,9 +41,8 @@ export function productgroupOf(product: Record<string, unknown>): string | undef
     product.productGroupReference,
   ];
   for (const candidate of candidates) {
-    if (typeof candidate === 'string' && candidate) return candidate;
-    const reference = (candidate as { reference?: unknown } | null | undefined)?.reference;
-    if (typeof reference === 'string' && reference) return reference;
+    const reference = referenceOf(candidate);
+    if (reference) return reference;
   }
   return undefined;
 }
