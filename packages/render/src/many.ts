@@ -65,12 +65,16 @@ export type PlanOptions = Pick<
   concurrency?: number;
 };
 
-async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+async function pool<T>(
+  items: T[],
+  limit: number,
+  work: (item: T, index: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < items.length) {
-      const item = items[next++]!;
-      await work(item);
+      const index = next++;
+      await work(items[index]!, index);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
@@ -98,8 +102,7 @@ async function planWith(client: RenderClient, jobs: RenderJob[], ctx: CallContex
   // The tokens read first: a failure here fails the plan before any catalog read.
   const tokens = state.api.getRendertokens(ctx.signal);
   tokens.catch(() => {});
-  const items = jobs.map((job, index) => ({ job, index }));
-  await pool(items, concurrency, async ({ job, index }) => {
+  await pool(jobs, concurrency, async (job, index) => {
     try {
       const query = referenceQuery(job);
       const [composition, imageKey] = await Promise.all([
@@ -117,7 +120,7 @@ async function planWith(client: RenderClient, jobs: RenderJob[], ctx: CallContex
   const referenced = new Set(
     resolved.map((r) => 'imageKey' in r && r.imageKey.startsWith('Image_') && r.composition.reference),
   );
-  await pool(items, concurrency, async ({ job, index }) => {
+  await pool(jobs, concurrency, async (job, index) => {
     const r = resolved[index]!;
     if ('imageKey' in r && r.imageKey.startsWith('sha256:') && referenced.has(r.composition.reference))
       try {
