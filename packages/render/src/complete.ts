@@ -28,7 +28,8 @@ const unknownRenders = new WeakSet<object>();
 
 /** Whether `error` is the status poll's 404: the render itself is unknown to the service. */
 export function isUnknownRender(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && unknownRenders.has(error);
+  // A WeakSet answers false for a value that is not an object.
+  return unknownRenders.has(error as object);
 }
 
 async function poll(state: ClientState, renderReference: Reference<'Render'>, signal: AbortSignal) {

@@ -152,13 +152,6 @@ export function bounded<T>(ctx: CallContext, what: string, promise: Promise<T>):
   });
 }
 
-/** Sleeps on the call's clock, never past its deadline (then a RenderTimeoutError), ending on abort. */
-export async function pause(ctx: CallContext, ms: number, what: string): Promise<void> {
-  const until = Math.min(ctx.clock.now() + ms, ctx.deadline);
-  await ctx.clock.sleep(Math.max(0, until - ctx.clock.now()), ctx.signal);
-  checkpoint(ctx, what);
-}
-
 export function settle<T>(
   promise: Promise<T>,
 ): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
