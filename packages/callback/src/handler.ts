@@ -67,8 +67,10 @@ function createProcess<TOrder>(
   const shared = options.coalescer;
   if (!shared) return join;
   return async (notification) => {
-    const key = notification.orderReferenceV2;
-    const outcome = await shared.run(key, () => traced(notification, true), { windowMs, clock });
+    const outcome = await shared.run(notification.orderReferenceV2, () => traced(notification, true), {
+      windowMs,
+      clock,
+    });
     if (outcome === 'unavailable') await join(notification);
   };
 }
