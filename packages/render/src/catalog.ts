@@ -23,10 +23,6 @@ export class TtlCache {
     if (hit && hit.expires > now) return;
     this.#entries.set(key, { promise: Promise.resolve(value), expires: now + ttlMs });
   }
-
-  clear(): void {
-    this.#entries.clear();
-  }
 }
 
 /**
