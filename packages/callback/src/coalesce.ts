@@ -29,8 +29,6 @@ export interface CoalescerOptions {
 
 export interface Coalescer<T> {
   run(key: string, input: T): Promise<void>;
-  /** Keys with a round waiting or running (for tests and metrics). */
-  readonly active: number;
 }
 
 function openRound<T>(input: T, openedAt: number): Round<T> {
@@ -96,9 +94,6 @@ export function createCoalescer<T>(
       slot.next = round;
       if (!slot.busy) launch(key, slot, round);
       return round.promise;
-    },
-    get active() {
-      return slots.size;
     },
   };
 }

@@ -67,8 +67,10 @@ function createProcess<TOrder>(
   const shared = options.coalescer;
   if (!shared) return join;
   return async (notification) => {
-    const key = notification.orderReferenceV2;
-    const outcome = await shared.run(key, () => traced(notification, true), { windowMs, clock });
+    const outcome = await shared.run(notification.orderReferenceV2, () => traced(notification, true), {
+      windowMs,
+      clock,
+    });
     if (outcome === 'unavailable') await join(notification);
   };
 }
@@ -88,22 +90,15 @@ export function createOrderUpdatedHandler<TOrder = Order>(
   const secrets = new Set(options.secretParams ?? []);
   const report = (error: unknown, stage: HandlerStage, notification: OrderUpdatedNotification) =>
     quietly(() => options.onError?.(error, { stage, notification }));
-  const round = createRound({
-    client: options.client,
-    onOrderUpdated: options.onOrderUpdated,
-    timeoutMs: options.timeoutMs,
-    clock,
-    report,
-  });
+  const round = createRound({ ...options, clock, report });
   const telemetry = callbackTelemetry(options.telemetry ?? telemetryOf(options.client));
   const process = createProcess(options, clock, round, telemetry);
 
   const handle = async (request: Request): Promise<Response> => {
     if (request.method !== 'GET') {
-      return new Response(
-        JSON.stringify({ code: 'method_not_allowed', message: 'The callback is an HTTP GET.' }),
-        { status: 405, headers: { ...JSON_HEADERS, allow: 'GET' } },
-      );
+      const response = answer(405, 'method_not_allowed', 'The callback is an HTTP GET.');
+      response.headers.set('allow', 'GET');
+      return response;
     }
     const parsed = parseOrderUpdatedCallback(request);
     if (!parsed.ok) {

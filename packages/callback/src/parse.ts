@@ -22,13 +22,8 @@ import type {
 const RELATIVE_BASE = 'http://callback.invalid';
 
 // C0 controls, DEL, C1 controls, and U+FFFD (what a broken percent-encoding decodes to).
-function hasUnsafeText(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || c === 0xfffd) return true;
-  }
-  return false;
-}
+// biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
+const UNSAFE_TEXT = /[\0-\x1f\x7f-\x9f\ufffd]/;
 
 /**
  * Reads and validates the query of a legacy order-updated callback.
@@ -44,12 +39,11 @@ export function parseOrderUpdatedCallback(input: unknown): ParseResult {
     return readParams(params.params);
   } catch {
     // Exotic inputs (throwing getters, proxies) must still not escape as exceptions.
-    return fail({ code: 'invalid_input', message: 'The input could not be read as a callback URL.' });
+    return {
+      ok: false,
+      errors: [{ code: 'invalid_input', message: 'The input could not be read as a callback URL.' }],
+    };
   }
-}
-
-function fail(...errors: CallbackError[]): { ok: false; errors: CallbackError[] } {
-  return { ok: false, errors };
 }
 
 type Converted = { params: URLSearchParams } | { errors: CallbackError[] };
@@ -100,8 +94,7 @@ function toSearchParams(input: unknown): Converted {
     return { params: input };
   }
   if (input instanceof URL) return fromString(input.href);
-  if (typeof Request !== 'undefined' && input instanceof Request) return fromString(input.url);
-  // A Request of another realm or fetch implementation (undici copies, framework polyfills).
+  // A Request, of this realm or another fetch implementation (undici copies, framework polyfills).
   if (isRequestLike(input)) return fromString(input.url);
   return {
     errors: [{ code: 'invalid_input', message: 'Expected a URL string, URL, URLSearchParams or Request.' }],
@@ -276,7 +269,7 @@ function readOrderReference(state: ReadState, storeCode: string | undefined): Or
 function readCustomReference(state: ReadState): string | undefined {
   const raw = withAlias(state, PARAMETERS.customReference, ALIASES.customReference);
   if (raw === undefined) return undefined;
-  if (raw.length > 0 && raw.length <= CUSTOM_REFERENCE_MAX_LENGTH && !hasUnsafeText(raw)) return raw;
+  if (raw.length > 0 && raw.length <= CUSTOM_REFERENCE_MAX_LENGTH && !UNSAFE_TEXT.test(raw)) return raw;
   const name = state.service.has(PARAMETERS.customReference)
     ? PARAMETERS.customReference
     : ALIASES.customReference;
@@ -306,12 +299,14 @@ function readParams(params: URLSearchParams): ParseResult {
   const customReference = readCustomReference(state);
   const viaStoreCode = readStoreCode(state, PARAMETERS.viaStoreCode, ALIASES.viaStoreCode, false);
   if (state.errors.length > 0 || environment === undefined || orderReferenceV2 === undefined) {
-    return fail(...state.errors);
+    return { ok: false, errors: state.errors };
   }
-  const value: OrderUpdatedNotification = { environment, orderReferenceV2, extra: state.extra };
-  if (orderReference.orderReference !== undefined) value.orderReference = orderReference.orderReference;
-  if (orderReference.orderReferenceParts !== undefined)
-    value.orderReferenceParts = orderReference.orderReferenceParts;
+  const value: OrderUpdatedNotification = {
+    environment,
+    orderReferenceV2,
+    extra: state.extra,
+    ...orderReference,
+  };
   if (storeCode !== undefined) value.storeCode = storeCode;
   if (customReference !== undefined) value.customReference = customReference;
   if (viaStoreCode !== undefined) value.viaStoreCode = viaStoreCode;

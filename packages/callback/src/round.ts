@@ -7,8 +7,8 @@ export type Report = (error: unknown, stage: HandlerStage, notification: OrderUp
 
 export interface RoundOptions<TOrder> {
   client: OrderFetcher<TOrder>;
-  onOrderUpdated: OnOrderUpdated<TOrder> | undefined;
-  timeoutMs: number | undefined;
+  onOrderUpdated?: OnOrderUpdated<TOrder> | undefined;
+  timeoutMs?: number | undefined;
   clock: Clock;
   report: Report;
 }

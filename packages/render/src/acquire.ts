@@ -4,7 +4,7 @@ import { isLeasing, type LeasingStore, type RenderStore, renderCacheKey } from '
 import type { CallContext } from './context.ts';
 import { InsufficientRendertokensError, RenderTimeoutError } from './errors.ts';
 import type { ProgressListener, RenderProgressEvent } from './events.ts';
-import { nextRendertokenReset } from './reset.ts';
+import { nextRendertokenReset, resetsAtOf } from './reset.ts';
 import type { SharedContext } from './shared.ts';
 import type { Acquired, ClientState } from './state.ts';
 import type { Composition } from './types.ts';
@@ -32,10 +32,8 @@ export async function acquire(
     try {
       const joined = state.acquisitions.has(key);
       if (joined) ctx.emit({ type: 'joined', key });
-      const acquired = await state.acquisitions.join(
-        key,
-        { clock: ctx.clock, signal: ctx.signal, deadline: ctx.deadline, listener: ctx.listener },
-        (task) => acquireTask(state, { composition, imageReference, storeKey }, ctx, fresh, task),
+      const acquired = await state.acquisitions.join(key, ctx, (task) =>
+        acquireTask(state, { composition, imageReference, storeKey }, ctx, fresh, task),
       );
       return { ...acquired, joined };
     } catch (error) {
@@ -88,12 +86,11 @@ async function preflight(
   emit({ type: 'tokens', rendertokens, tokenCost: composition.tokenCost });
   if (rendertokens.remaining >= composition.tokenCost) return;
   const now = ctx.clock.now();
-  const parsed = Date.parse(rendertokens.resets);
   throw new InsufficientRendertokensError({
     required: composition.tokenCost,
     remaining: rendertokens.remaining,
     limit: rendertokens.limit,
-    resetsAt: new Date(Number.isNaN(parsed) ? nextRendertokenReset(now).getTime() : parsed),
+    resetsAt: resetsAtOf(rendertokens, now),
     now,
   });
 }

@@ -104,10 +104,10 @@ export function createRenderApi(client: RenderClient): RenderApi {
     async download(renderReference, kind, signal) {
       const init = { params: { path: { renderReference } }, signal };
       // No waiting inside the client: the render's own loop waits out a 202, within the caller's deadline.
-      const result =
-        kind === 'media'
-          ? await client.download('/renders/{renderReference}/media', init, { as: 'bytes', wait: false })
-          : await client.download('/renders/{renderReference}/thumbnail', init, { as: 'bytes', wait: false });
+      const result = await client.download(`/renders/{renderReference}/${kind}`, init, {
+        as: 'bytes',
+        wait: false,
+      });
       if (result.pending) return { pending: true, retryAfterSeconds: result.retryAfter };
       return { pending: false, bytes: result.data, contentType: result.contentType ?? null };
     },

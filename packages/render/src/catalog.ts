@@ -23,10 +23,6 @@ export class TtlCache {
     if (hit && hit.expires > now) return;
     this.#entries.set(key, { promise: Promise.resolve(value), expires: now + ttlMs });
   }
-
-  clear(): void {
-    this.#entries.clear();
-  }
 }
 
 /**
@@ -41,9 +37,8 @@ export function productgroupOf(product: Record<string, unknown>): string | undef
     product.productGroupReference,
   ];
   for (const candidate of candidates) {
-    if (typeof candidate === 'string' && candidate) return candidate;
-    const reference = (candidate as { reference?: unknown } | null | undefined)?.reference;
-    if (typeof reference === 'string' && reference) return reference;
+    const reference = referenceOf(candidate);
+    if (reference) return reference;
   }
   return undefined;
 }

@@ -28,7 +28,8 @@ const unknownRenders = new WeakSet<object>();
 
 /** Whether `error` is the status poll's 404: the render itself is unknown to the service. */
 export function isUnknownRender(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && unknownRenders.has(error);
+  // A WeakSet answers false for a value that is not an object.
+  return unknownRenders.has(error as object);
 }
 
 async function poll(state: ClientState, renderReference: Reference<'Render'>, signal: AbortSignal) {
@@ -47,43 +48,39 @@ export function complete(
   ctx: CallContext,
 ): Promise<Completed> {
   if (state.completions.has(renderReference)) ctx.emit({ type: 'joined', key: renderReference });
-  return state.completions.join(
-    renderReference,
-    { clock: ctx.clock, signal: ctx.signal, deadline: ctx.deadline, listener: ctx.listener },
-    async (task) => {
-      let render: Render;
-      // A loop its callers left (a timeoutMs, an abort) polled this render a moment ago: no sooner than it would have.
-      let waitMs = (state.nextPolls.get(renderReference) ?? 0) - ctx.clock.now();
-      for (let attempt = 1; ; attempt++) {
-        if (waitMs > 0) {
-          task.emit({ type: 'waiting', renderReference, waitMs });
-          await task.sleep(waitMs);
-        }
-        const polled = await poll(state, renderReference, task.signal);
-        render = polled.render;
-        task.emit({ type: 'poll', renderReference, status: render.status, attempt });
-        if (render.status !== 'pending') state.nextPolls.delete(renderReference);
-        if (render.status === 'completed') break;
-        if (render.status === 'failed') throw new RenderFailedError(render);
-        // Never sooner than the interval; later when the service asks for it.
-        waitMs = Math.max(
-          ctx.pollIntervalMs,
-          parseRetryAfter(polled.retryAfter, ctx.clock.now(), polled.date) ?? 0,
-        );
-        state.nextPolls.set(renderReference, ctx.clock.now() + waitMs);
+  return state.completions.join(renderReference, ctx, async (task) => {
+    let render: Render;
+    // A loop its callers left (a timeoutMs, an abort) polled this render a moment ago: no sooner than it would have.
+    let waitMs = (state.nextPolls.get(renderReference) ?? 0) - ctx.clock.now();
+    for (let attempt = 1; ; attempt++) {
+      if (waitMs > 0) {
+        task.emit({ type: 'waiting', renderReference, waitMs });
+        await task.sleep(waitMs);
       }
-      task.emit({ type: 'download', renderReference });
-      const [media, thumbnail] = await Promise.all([
-        fetchFile(state, renderReference, 'media', task),
-        fetchFile(state, renderReference, 'thumbnail', task),
-      ]);
-      return {
-        render,
-        media: file(media.bytes, media.contentType, render.media),
-        thumbnail: file(thumbnail.bytes, thumbnail.contentType, render.thumbnail),
-      };
-    },
-  );
+      const polled = await poll(state, renderReference, task.signal);
+      render = polled.render;
+      task.emit({ type: 'poll', renderReference, status: render.status, attempt });
+      if (render.status !== 'pending') state.nextPolls.delete(renderReference);
+      if (render.status === 'completed') break;
+      if (render.status === 'failed') throw new RenderFailedError(render);
+      // Never sooner than the interval; later when the service asks for it.
+      waitMs = Math.max(
+        ctx.pollIntervalMs,
+        parseRetryAfter(polled.retryAfter, ctx.clock.now(), polled.date) ?? 0,
+      );
+      state.nextPolls.set(renderReference, ctx.clock.now() + waitMs);
+    }
+    task.emit({ type: 'download', renderReference });
+    const [media, thumbnail] = await Promise.all([
+      fetchFile(state, renderReference, 'media', task),
+      fetchFile(state, renderReference, 'thumbnail', task),
+    ]);
+    return {
+      render,
+      media: file(media.bytes, media.contentType, render.media),
+      thumbnail: file(thumbnail.bytes, thumbnail.contentType, render.thumbnail),
+    };
+  });
 }
 
 /**

@@ -35,7 +35,10 @@ export interface RenderOptions {
   telemetry?: TelemetryOption;
 }
 
-/** Everything one call carries through the steps. */
+/**
+ * Everything one call carries through the steps. Its clock, signal, deadline and listener are what a shared
+ * task asks of a caller joining it: the context itself is passed.
+ */
 export interface CallContext {
   clock: Clock;
   signal: AbortSignal | undefined;
@@ -84,13 +87,14 @@ export function callContext(defaultStore: RenderStore, options: RenderOptions): 
     throw new RangeError('timeoutMs must be a non-negative number of milliseconds');
   if (options.catalogTtlMs !== undefined && !(options.catalogTtlMs >= 0))
     throw new RangeError('catalogTtlMs must be a non-negative number of milliseconds');
+  const emit = emitter(options.onProgress);
   return {
     clock,
     signal: options.signal,
     deadline: options.timeoutMs === undefined ? Number.POSITIVE_INFINITY : clock.now() + options.timeoutMs,
     timeoutMs: options.timeoutMs,
-    emit: emitter(options.onProgress),
-    listener: options.onProgress ? emitter(options.onProgress) : undefined,
+    emit,
+    listener: options.onProgress ? emit : undefined,
     pollIntervalMs,
     waitForTokens: options.waitForTokens ?? false,
     store: options.cache === false ? undefined : (options.cache ?? defaultStore),
@@ -146,13 +150,6 @@ export function bounded<T>(ctx: CallContext, what: string, promise: Promise<T>):
       },
     );
   });
-}
-
-/** Sleeps on the call's clock, never past its deadline (then a RenderTimeoutError), ending on abort. */
-export async function pause(ctx: CallContext, ms: number, what: string): Promise<void> {
-  const until = Math.min(ctx.clock.now() + ms, ctx.deadline);
-  await ctx.clock.sleep(Math.max(0, until - ctx.clock.now()), ctx.signal);
-  checkpoint(ctx, what);
 }
 
 export function settle<T>(

@@ -22,13 +22,16 @@ export interface ReferenceQuery extends CompositionQuery {
   perspectiveReference: Reference<'Perspective'>;
 }
 
+// The fields are `declare`d and set in the constructors: no class field is emitted for them (the same own
+// properties, in the same order).
+
 const describe = (q: CompositionQuery) =>
   `scene ${q.sceneReference}, product ${q.productReference} and perspective ${q.perspectiveReference}`;
 
 /** No composition combines this scene, product and perspective (GET /lookup-composition answered 404). */
 export class CompositionNotFoundError extends NotFoundError {
   override name = 'CompositionNotFoundError';
-  readonly query: CompositionQuery;
+  declare readonly query: CompositionQuery;
 
   constructor(query: CompositionQuery, init: PartnerPrintErrorInit & { message?: string } = {}) {
     const { message, ...rest } = init;
@@ -44,7 +47,7 @@ export class CompositionNotFoundError extends NotFoundError {
 /** GET /lookup-composition answered 410: the combination existed but a catalog object in it is deprecated. */
 export class CompositionUnavailableError extends GoneError {
   override name = 'CompositionUnavailableError';
-  readonly query: CompositionQuery;
+  declare readonly query: CompositionQuery;
 
   constructor(query: CompositionQuery, init: PartnerPrintErrorInit = {}) {
     super(
@@ -85,7 +88,7 @@ export interface Incompatibility {
  */
 export class IncompatibleCompositionError extends CompositionNotFoundError {
   override name = 'IncompatibleCompositionError';
-  readonly reason: IncompatibilityReason;
+  declare readonly reason: IncompatibilityReason;
 
   constructor(query: CompositionQuery, incompatibility: Incompatibility, init: PartnerPrintErrorInit = {}) {
     super(query, {
@@ -103,9 +106,9 @@ export class IncompatibleCompositionError extends CompositionNotFoundError {
  */
 export class InsufficientRendertokensError extends RendertokenLimitError {
   override name = 'InsufficientRendertokensError';
-  readonly required: number;
-  readonly remaining: number;
-  readonly limit: number;
+  declare readonly required: number;
+  declare readonly remaining: number;
+  declare readonly limit: number;
 
   constructor(info: { required: number; remaining: number; limit: number; resetsAt: Date; now: number }) {
     const weekly =
@@ -131,7 +134,7 @@ export class InsufficientRendertokensError extends RendertokenLimitError {
 export class RenderFailedError extends PartnerPrintError {
   static override readonly defaultCode: string = 'render_failed';
   override name = 'RenderFailedError';
-  readonly render: Render;
+  declare readonly render: Render;
 
   constructor(render: Render) {
     super(
@@ -145,7 +148,7 @@ export class RenderFailedError extends PartnerPrintError {
 /** `timeoutMs` passed before the render was ready; the render itself goes on in the service. */
 export class RenderTimeoutError extends TimeoutError {
   override name = 'RenderTimeoutError';
-  readonly renderReference: string | undefined;
+  declare readonly renderReference: string | undefined;
 
   constructor(message: string, renderReference?: string) {
     // `code` is 'timeout', as for every timeout of the SDK; the wait was on the render's state.

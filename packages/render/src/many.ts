@@ -4,9 +4,9 @@ import type { RenderClient } from './api.ts';
 import { type RenderStore, renderCacheKey } from './cache.ts';
 import { referenceQuery, resolveComposition } from './composition.ts';
 import { type CallContext, callContext, checkConcurrency, type RenderOptions } from './context.ts';
-import type { ProgressListener, RenderProgressEvent } from './events.ts';
+import type { RenderProgressEvent } from './events.ts';
 import { produce, type RenderMockupOptions, type RenderMockupResult } from './render.ts';
-import { nextRendertokenReset } from './reset.ts';
+import { nextRendertokenReset, resetsAtOf } from './reset.ts';
 import { stateOf } from './state.ts';
 import { type BatchTrace, telemetryFor, traceBatch, traceMockup } from './telemetry.ts';
 import type { Composition, ImageInput } from './types.ts';
@@ -65,12 +65,16 @@ export type PlanOptions = Pick<
   concurrency?: number;
 };
 
-async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+async function pool<T>(
+  items: T[],
+  limit: number,
+  work: (item: T, index: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < items.length) {
-      const item = items[next++]!;
-      await work(item);
+      const index = next++;
+      await work(items[index]!, index);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
@@ -98,8 +102,7 @@ async function planWith(client: RenderClient, jobs: RenderJob[], ctx: CallContex
   // The tokens read first: a failure here fails the plan before any catalog read.
   const tokens = state.api.getRendertokens(ctx.signal);
   tokens.catch(() => {});
-  const items = jobs.map((job, index) => ({ job, index }));
-  await pool(items, concurrency, async ({ job, index }) => {
+  await pool(jobs, concurrency, async (job, index) => {
     try {
       const query = referenceQuery(job);
       const [composition, imageKey] = await Promise.all([
@@ -117,7 +120,7 @@ async function planWith(client: RenderClient, jobs: RenderJob[], ctx: CallContex
   const referenced = new Set(
     resolved.map((r) => 'imageKey' in r && r.imageKey.startsWith('Image_') && r.composition.reference),
   );
-  await pool(items, concurrency, async ({ job, index }) => {
+  await pool(jobs, concurrency, async (job, index) => {
     const r = resolved[index]!;
     if ('imageKey' in r && r.imageKey.startsWith('sha256:') && referenced.has(r.composition.reference))
       try {
@@ -129,8 +132,7 @@ async function planWith(client: RenderClient, jobs: RenderJob[], ctx: CallContex
   });
   const rendertokens = await tokens;
   const now = ctx.clock.now();
-  const parsedReset = Date.parse(rendertokens.resets);
-  const resetsAt = new Date(Number.isNaN(parsedReset) ? nextRendertokenReset(now).getTime() : parsedReset);
+  const resetsAt = resetsAtOf(rendertokens, now);
 
   const result: RenderPlan = {
     totalCost: 0,
@@ -275,35 +277,30 @@ async function batchOf(
       'renderMockup',
       { 'partner_print.render.composition_reference': planned.composition.reference },
       (event) => notify({ type: 'job', index: planned.index, event }),
-      (onProgress) => runJob(planned, preflight, onProgress),
+      async (onProgress) => {
+        const ctx: CallContext = {
+          ...callContext(state.store, { ...options, onProgress }),
+          deadline: base.deadline,
+          preflight,
+        };
+        try {
+          const imageReference = await resolveImage(state, planned.job.image, ctx);
+          settle(planned.index, {
+            status: 'fulfilled',
+            value: await produce(state, planned.composition, imageReference, ctx),
+          });
+        } catch (error) {
+          if (error instanceof RendertokenLimitError && !options.waitForTokens) {
+            settle(planned.index, {
+              status: 'deferred',
+              resetsAt: error.resetsAt ?? nextRendertokenReset(ctx.clock.now()),
+            });
+          } else {
+            settle(planned.index, { status: 'rejected', reason: error });
+          }
+        }
+      },
     );
-  const runJob = async (
-    planned: PlannedJob,
-    preflight: boolean,
-    onProgress: ProgressListener | undefined,
-  ) => {
-    const ctx: CallContext = {
-      ...callContext(state.store, { ...options, onProgress }),
-      deadline: base.deadline,
-      preflight,
-    };
-    try {
-      const imageReference = await resolveImage(state, planned.job.image, ctx);
-      settle(planned.index, {
-        status: 'fulfilled',
-        value: await produce(state, planned.composition, imageReference, ctx),
-      });
-    } catch (error) {
-      if (error instanceof RendertokenLimitError && !options.waitForTokens) {
-        settle(planned.index, {
-          status: 'deferred',
-          resetsAt: error.resetsAt ?? nextRendertokenReset(ctx.clock.now()),
-        });
-      } else {
-        settle(planned.index, { status: 'rejected', reason: error });
-      }
-    }
-  };
 
   // The plan read the tokens; a job that fits goes straight to POST (a 429 still defers it).
   await pool(batch.fits, concurrency, (planned) => run(planned, false));

@@ -5,7 +5,7 @@
  */
 export const RENDERTOKEN_TIME_ZONE = 'Europe/Amsterdam';
 
-const WEEKDAY_INDEX: Record<string, number> = { Mon: 0, Tue: 1, Wed: 2, Thu: 3, Fri: 4, Sat: 5, Sun: 6 };
+const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 
 interface WallTime {
   year: number;
@@ -43,9 +43,8 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
 export function wallTime(instant: number, timeZone: string = RENDERTOKEN_TIME_ZONE): WallTime {
   const parts: Record<string, string> = {};
   for (const part of formatter(timeZone).formatToParts(instant)) parts[part.type] = part.value;
-  const weekday = WEEKDAY_INDEX[parts.weekday ?? ''];
-  if (weekday === undefined)
-    throw new RangeError(`Cannot read the weekday of ${new Date(instant).toISOString()}`);
+  const weekday = WEEKDAYS.indexOf(parts.weekday!);
+  if (weekday < 0) throw new RangeError(`Cannot read the weekday of ${new Date(instant).toISOString()}`);
   return {
     year: Number(parts.year),
     month: Number(parts.month),
@@ -90,4 +89,10 @@ export function nextRendertokenReset(
   const w = wallTime(instant, timeZone);
   const daysAhead = 7 - w.weekday; // Monday → 7, Tuesday → 6, … Sunday → 1
   return new Date(instantOfWall(Date.UTC(w.year, w.month - 1, w.day + daysAhead), timeZone));
+}
+
+/** When the rendertokens read at `now` reset: their `resets`, else (unreadable) the next Monday computed. */
+export function resetsAtOf(rendertokens: { resets: string }, now: number): Date {
+  const parsed = Date.parse(rendertokens.resets);
+  return Number.isNaN(parsed) ? nextRendertokenReset(now) : new Date(parsed);
 }

@@ -53,15 +53,17 @@ interface Entry<T, E> {
  */
 export class SharedTasks<T, E = unknown> {
   readonly #entries = new Map<string, Entry<T, E>>();
+  readonly #timeoutError: (deadline: number, key: string) => unknown;
+  readonly #abortWhenAbandoned: boolean;
 
-  constructor(
-    private readonly timeoutError: (deadline: number, key: string) => unknown,
-    /**
-     * `true` (polling): when the last caller leaves, abort the task and free the key.
-     * `false` (spending tokens): let the task finish, so a request already sent is not sent twice.
-     */
-    private readonly abortWhenAbandoned = true,
-  ) {}
+  /**
+   * `abortWhenAbandoned`: `true` (polling): when the last caller leaves, abort the task and free the key.
+   * `false` (spending tokens): let the task finish, so a request already sent is not sent twice.
+   */
+  constructor(timeoutError: (deadline: number, key: string) => unknown, abortWhenAbandoned = true) {
+    this.#timeoutError = timeoutError;
+    this.#abortWhenAbandoned = abortWhenAbandoned;
+  }
 
   /** Number of tasks in flight (for tests and stats). */
   get size(): number {
@@ -76,7 +78,7 @@ export class SharedTasks<T, E = unknown> {
     const { signal } = options;
     if (signal?.aborted) return Promise.reject(abortReason(signal));
     const deadline = options.deadline ?? Number.POSITIVE_INFINITY;
-    if (options.clock.now() >= deadline) return Promise.reject(this.timeoutError(deadline, key));
+    if (options.clock.now() >= deadline) return Promise.reject(this.#timeoutError(deadline, key));
 
     let entry = this.#entries.get(key);
     const start = !entry;
@@ -106,7 +108,7 @@ export class SharedTasks<T, E = unknown> {
     const leave = (waiter: Waiter<T, E>) => {
       waiter.detach();
       current.waiters.delete(waiter);
-      if (this.abortWhenAbandoned && current.waiters.size === 0 && this.#entries.get(key) === current) {
+      if (this.#abortWhenAbandoned && current.waiters.size === 0 && this.#entries.get(key) === current) {
         this.#entries.delete(key);
         current.controller.abort(new DOMException('Every caller stopped waiting.', 'AbortError'));
       }
@@ -118,7 +120,7 @@ export class SharedTasks<T, E = unknown> {
       for (const waiter of [...current.waiters]) {
         if (waiter.deadline <= now) {
           leave(waiter);
-          waiter.reject(this.timeoutError(waiter.deadline, key));
+          waiter.reject(this.#timeoutError(waiter.deadline, key));
         }
       }
     };
