@@ -1,5 +1,5 @@
 import { PartnerPrintError, RendertokenLimitError } from '@partner-print/client';
-import { quietly, sha256Hex } from '@partner-print/openapi/wire';
+import { isReference, quietly, sha256Hex } from '@partner-print/openapi/wire';
 import type { RenderClient } from './api.ts';
 import { type RenderStore, renderCacheKey } from './cache.ts';
 import { referenceQuery, resolveComposition } from './composition.ts';
@@ -86,11 +86,18 @@ async function imageKeyOf(image: ImageInput, index: number): Promise<string> {
   return `sha256:${await sha256Hex(await imageBytes(image))}`;
 }
 
-/** Whether the store already knows a render of this composition and uploaded image (an unreadable store: no). */
+/**
+ * Whether the store already knows a render of this composition and uploaded image: a `Render_` reference under
+ * its key, the one value renderMockup reuses (an unreadable store, or any other value: no).
+ */
 async function isKnown(store: RenderStore | undefined, composition: Composition, imageKey: string) {
   if (!store || !imageKey.startsWith('Image_')) return false;
   try {
-    return !!(await store.get(renderCacheKey(composition.reference, imageKey)));
+    return isReference(
+      'Render',
+      await store.get(renderCacheKey(composition.reference, imageKey)),
+      'unreserved',
+    );
   } catch {
     return false;
   }

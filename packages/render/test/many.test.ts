@@ -136,6 +136,21 @@ describe('plan', () => {
     expect(p.totalCost).toBe(0);
     expect(p.fits[0]).toMatchObject({ cached: true, cost: 0 });
   });
+
+  // renderMockup reuses only a Render_ reference from the store (anything else, another tool's value or a
+  // cut-off one, is not a render: it pays for one); plan counted any value as free, and under-counted.
+  it('counts a store value that is not a render reference as not cached, as renderMockup does', async () => {
+    const s = setup();
+    const { seed, clock } = s.sandbox;
+    const image = await s.client.uploadImage(pngBytes(1));
+    const store = new MemoryRenderStore();
+    for (const value of ['Render_0000', 'not a render', 'Image_00000000000000000000000000']) {
+      store.set(renderCacheKey(seed.compositions.available, image), value);
+      const p = await plan(s.client, [{ ...studioPrint(seed), image }], { clock, cache: store });
+      expect(p.fits[0], value).toMatchObject({ cached: false });
+      expect(p.totalCost, value).toBeGreaterThan(0);
+    }
+  });
 });
 
 describe('renderMany', () => {
