@@ -57,11 +57,20 @@ function reachingCatch(
       p.type === 'MemberExpression' &&
       l.key === 'object'
     ) {
-      const read = catchHandlerRead(p, links);
-      if (read) return `inside a call whose .catch ${read}`;
+      const read = catchHandlerRead(p, links, { all, elsewhere });
+      if (read) return `inside a call whose ${read}`;
+    }
+    // A promise passed to `Promise.allSettled(…)`, whose results are read for `reason.response` (or another field).
+    if (
+      l.key === 'arguments' &&
+      p.type === 'CallExpression' &&
+      /allSettled$/.test(memberPath(p.callee) ?? '')
+    ) {
+      const read = settledRead(all(), links);
+      if (read) return `passed to Promise.allSettled, whose results are read for \`${read}\``;
     }
     if (p.type !== 'TryStatement' || l.key !== 'block' || !p.handler?.param) continue;
-    const read = errorRead(p.handler.param, p.handler.body);
+    const read = errorRead(p.handler.param, p.handler.body, { all, elsewhere });
     if (read) return `inside a try whose catch ${read}`;
   }
   return undefined;
@@ -106,6 +115,30 @@ function callersCatch(
     if (!match) continue;
     const up = callCaught(c, memberPath(callee) ?? named.name, links, all, depth + 1, seen, elsewhere);
     if (up) return up;
+  }
+  return named.method ? undefined : callbackified(named.name, all, { all, elsewhere });
+}
+
+/**
+ * A function turned into a callback-style one (`const cb = util.callbackify(f)`): the callbacks its calls are
+ * given get the error as their first argument (`cb(ref, (err, res) => …)`).
+ */
+function callbackified(name: string, all: () => N[], ctx: Ctx): string | undefined {
+  for (const n of all()) {
+    if (n.type !== 'VariableDeclarator' || !isIdent(n.id)) continue;
+    const init = bare(n.init ?? {});
+    if (
+      init.type !== 'CallExpression' ||
+      !/callbackify$/.test(memberPath(init.callee) ?? '') ||
+      !isIdent(bare(init.arguments[0] ?? {}), name)
+    )
+      continue;
+    for (const c of all()) {
+      if (c.type !== 'CallExpression' || !isIdent(bare(c.callee), n.id.name)) continue;
+      const cb = bare(c.arguments[c.arguments.length - 1] ?? {});
+      const read = FUNCTION.test(cb.type) || isIdent(cb) ? handlerRead(cb, 0, ctx, 0) : undefined;
+      if (read) return `called through util.callbackify as \`${n.id.name}\`, whose callback ${read}`;
+    }
   }
   return undefined;
 }
@@ -189,17 +222,93 @@ export function callCaught(
   elsewhere?: ReadonlyMap<string, string>,
 ): string | undefined {
   const m = links.get(c)?.parent;
-  const read = m?.type === 'MemberExpression' && m.object === c ? catchHandlerRead(m, links) : undefined;
-  if (read) return `called as \`${as}\` where a .catch ${read}`;
+  const read =
+    m?.type === 'MemberExpression' && m.object === c
+      ? catchHandlerRead(m, links, { all, elsewhere })
+      : undefined;
+  if (read) return `called as \`${as}\` where a ${read}`;
   const up = reachingCatch(c, links, all, depth, seen, elsewhere);
   return up && (up.startsWith('called as') ? up : `called as \`${as}\` ${up}`);
 }
 
-/** What the handler of `<member>(handler)` reads of the error, when the member is `.catch`. */
-function catchHandlerRead(m: N, links: Map<N, Link>): string | undefined {
-  const handler = propName(m) === 'catch' ? links.get(m)?.parent : undefined;
-  const cb = handler?.type === 'CallExpression' ? bare(handler.arguments[0]) : undefined;
-  return cb && FUNCTION.test(cb.type) && cb.params[0] ? errorRead(cb.params[0], cb.body) : undefined;
+/**
+ * What the error handler of `<member>(…)` reads of the error, with the member's name (`.catch ${read}`): the
+ * argument of `.catch(onErr)`, the second of `.then(onOk, onErr)`; a function written there or one of the file
+ * named there, or `next` (Express's, to the error middleware).
+ */
+function catchHandlerRead(m: N, links: Map<N, Link>, ctx: Ctx): string | undefined {
+  const name = propName(m);
+  const at = name === 'catch' ? 0 : name === 'then' ? 1 : -1;
+  const call = at >= 0 ? links.get(m)?.parent : undefined;
+  const cb = call?.type === 'CallExpression' && call.callee === m ? bare(call.arguments[at]) : undefined;
+  const read = cb && handlerRead(cb, 0, ctx, 0);
+  return read && `.${name} ${read}`;
+}
+
+/** What the functions and the code around a V1 call are read with: the file's nodes, and the run's catches. */
+interface Ctx {
+  all: () => N[];
+  elsewhere?: ReadonlyMap<string, string> | undefined;
+}
+
+/** The key of an Express error middleware of the run (`(err, req, res, next)`) that reads the V1 error. */
+export const ERROR_MIDDLEWARE_KEY = '@error-middleware';
+
+/**
+ * What a function the error is passed to (as its argument `index`) reads of it: a function written there, one the
+ * file defines under that name (`handle(e)`, `.catch(onError)`), or `next` when an error middleware of the file (or
+ * of the run) reads it.
+ */
+function handlerRead(fn: N, index: number, ctx: Ctx, depth: number): string | undefined {
+  if (isIdent(fn, 'next')) {
+    const read = errorMiddlewareRead(ctx.all()) ?? ctx.elsewhere?.get(ERROR_MIDDLEWARE_KEY);
+    return read && `passes it to next(), to an error middleware that ${read}`;
+  }
+  const def = isIdent(fn) ? definitionOf(fn.name, ctx.all()) : FUNCTION.test(fn.type) ? fn : undefined;
+  const param = def?.params[index];
+  if (!param || depth > CALLER_DEPTH) return undefined;
+  const read = errorRead(param.type === 'AssignmentPattern' ? param.left : param, def.body, ctx, depth + 1);
+  return read && (isIdent(fn) ? `passes it to \`${fn.name}\`, which ${read}` : read);
+}
+
+/** What an Express error middleware of the file (a function of four parameters) reads of its error, or undefined. */
+export function errorMiddlewareRead(nodes: N[]): string | undefined {
+  for (const n of nodes)
+    if (FUNCTION.test(n.type) && n.params?.length === 4 && n.body) {
+      const read = errorRead(n.params[0], n.body);
+      if (read) return read;
+    }
+  return undefined;
+}
+
+/** A `reason` of a settled result read for a field (`r.reason.response`), as written, or undefined. */
+function settledRead(nodes: N[], links: Map<N, Link>): string | undefined {
+  for (const n of nodes) {
+    if (n.type !== 'MemberExpression' && n.type !== 'OptionalMemberExpression') continue;
+    if (propName(n) !== 'reason') continue;
+    let at = n;
+    let up = links.get(at);
+    while (up && bare(up.parent) === at) {
+      at = up.parent;
+      up = links.get(at);
+    }
+    if (!up) continue;
+    if (/Member/.test(up.parent.type) && up.key === 'object') {
+      const field = propName(up.parent);
+      if (field === undefined || !PLAIN_READS.has(field)) return `reason.${field ?? '[…]'}`;
+    }
+    if (up.parent.type === 'CallExpression' && up.key === 'arguments') {
+      const callee = memberPath(up.parent.callee) ?? '';
+      if (/isAxiosError|HTTPError|isHttpError/i.test(callee)) return `reason (${callee})`;
+    }
+    if (
+      up.parent.type === 'BinaryExpression' &&
+      up.parent.operator === 'instanceof' &&
+      !isIdent(up.parent.right, 'Error')
+    )
+      return 'reason instanceof …';
+  }
+  return undefined;
 }
 
 /**
@@ -253,7 +362,7 @@ export function nameOf(fn: N, links: Map<N, Link>): { name: string; method: bool
 }
 
 /** What a catch clause (or a `.catch` callback) reads of its error beyond its message, or undefined. */
-function errorRead(param: N, body: N): string | undefined {
+function errorRead(param: N, body: N, ctx?: Ctx, depth = 0): string | undefined {
   if (!isIdent(param)) return 'destructures the error';
   const name = param.name;
   const { nodes, links } = indexTree(body);
@@ -282,6 +391,10 @@ function errorRead(param: N, body: N): string | undefined {
     if (parent.type === 'CallExpression' && up.key === 'arguments') {
       const callee = memberPath(parent.callee) ?? '';
       if (/isAxiosError|HTTPError|isHttpError/i.test(callee)) return `tests it with ${callee}`;
+      // Passed on to a handler of the file that reads it (`handle(e)`), or to Express's `next(e)`.
+      const f = bare(parent.callee);
+      const read = ctx && isIdent(f) && handlerRead(f, up.index ?? 0, ctx, depth);
+      if (read) return read;
     }
   }
   return undefined;

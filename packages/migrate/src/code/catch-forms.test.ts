@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { rewriteTwice } from '../../test/rewrite.ts';
+
+// Error handling written in forms other than a try's catch clause or a `.catch(fn)` callback, each reading the
+// V1 library's error (axios's `err.response`): the V2 client throws a PartnerPrintError instead, so each call
+// stays on V1, marked.
+const HEAD = `import axios from 'axios';\nconst api = axios.create({ baseURL: 'https://api.partner-print.example/v1', headers: { 'X-Partner-Code': 'ACME', 'X-Api-Key': process.env.PP_API_KEY } });\n`;
+const GET_ORDER = `async function getOrder(ref: string) {\n  const { data } = await api.get(\`/orders/\${ref}\`);\n  return data.reference;\n}\n`;
+
+const marked = (code: string) => {
+  const r = rewriteTwice(`${HEAD}${code}`);
+  expect(r.findings.filter((f) => f.kind === 'rewritten')).toEqual([]);
+  const call = r.findings.find((f) => f.what.startsWith('GET'));
+  expect(call?.kind).toBe('todo');
+  expect(call?.detail).toContain('PartnerPrintError');
+  return call!.detail!;
+};
+const rewritten = (code: string) => {
+  const r = rewriteTwice(`${HEAD}${code}`);
+  expect(r.findings.filter((f) => f.kind === 'rewritten').map((f) => f.what)).toEqual([
+    'GET /orders/… (axios)',
+  ]);
+};
+
+describe('error handlers in other forms that read the V1 error', () => {
+  it.each([
+    [
+      '.then(onOk, onErr) on a call of its function',
+      `${GET_ORDER}export function show(ref: string) {\n  return getOrder(ref).then((r) => r, (err) => (err.response?.status === 404 ? null : Promise.reject(err)));\n}\n`,
+      '.then',
+    ],
+    [
+      '.then(undefined, onErr) on a call of an arrow constant',
+      `const find = async (ref: string) => {\n  const { data } = await api.get(\`/orders/\${ref}\`);\n  return data.reference;\n};\nexport const show = (ref: string) => find(ref).then(undefined, (e) => e.response?.data);\n`,
+      '`e.response`',
+    ],
+    [
+      '.catch with a named handler of the file',
+      `${GET_ORDER}function onError(err: any) {\n  return err.response?.status === 404 ? null : Promise.reject(err);\n}\nexport function show(ref: string) {\n  return getOrder(ref).catch(onError);\n}\n`,
+      'onError',
+    ],
+    [
+      '.then with a named error handler of the file',
+      `${GET_ORDER}const onError = (err: any) => err.response?.data;\nexport function show(ref: string) {\n  return getOrder(ref).then((r) => r, onError);\n}\n`,
+      'onError',
+    ],
+    [
+      'a catch passing the error to a handler of the file',
+      `${GET_ORDER}function handle(e: any) {\n  return e.response?.status === 404 ? null : Promise.reject(e);\n}\nexport async function show(ref: string) {\n  try {\n    return await getOrder(ref);\n  } catch (e) {\n    return handle(e);\n  }\n}\n`,
+      'handle',
+    ],
+    [
+      'Promise.allSettled, its results read for reason.response',
+      `${GET_ORDER}export async function show(refs: string[]) {\n  const results = await Promise.allSettled(refs.map((r) => getOrder(r)));\n  return results.map((r) => (r.status === 'rejected' ? r.reason.response?.status : r.value));\n}\n`,
+      'allSettled',
+    ],
+    [
+      'Promise.allSettled over an async callback making the call',
+      `export async function show(refs: string[]) {\n  const results = await Promise.allSettled(\n    refs.map(async (ref) => {\n      const { data } = await api.get(\`/orders/\${ref}\`);\n      return data.reference;\n    }),\n  );\n  return results.map((r: any) => (r.status === 'rejected' ? r.reason?.response?.status : r.value));\n}\n`,
+      'allSettled',
+    ],
+    [
+      'util.callbackify, its callback reading err.response',
+      `import { callbackify } from 'node:util';\n${GET_ORDER}const getOrderCb = callbackify(getOrder);\nexport function show(ref: string, done: (e: unknown, r?: unknown) => void) {\n  getOrderCb(ref, (err: any, res: unknown) => {\n    if (err && err.response?.status === 404) return done(null, null);\n    done(err, res);\n  });\n}\n`,
+      'callbackify',
+    ],
+    [
+      "an Express route passing the error to next(), the file's error middleware reading err.response",
+      `${GET_ORDER}export async function route(req: any, res: any, next: any) {\n  try {\n    res.json(await getOrder(req.params.ref));\n  } catch (e) {\n    next(e);\n  }\n}\nexport function onError(err: any, req: any, res: any, next: any) {\n  res.status(err.response?.status ?? 500).json(err.response?.data);\n}\n`,
+      'next',
+    ],
+    [
+      'an Express route with .catch(next), the error middleware reading err.response',
+      `${GET_ORDER}export function route(req: any, res: any, next: any) {\n  getOrder(req.params.ref).then((o) => res.json(o)).catch(next);\n}\napp.use((err: any, req: any, res: any, _next: any) => {\n  res.status(err.response?.status ?? 500).json(err.response?.data);\n});\n`,
+      'next',
+    ],
+  ])('%s: marked, not rewritten', (_, code, named) => {
+    expect(marked(code)).toContain(named);
+  });
+
+  it.each([
+    [
+      '.then(onOk, onErr) whose handler logs the message',
+      `${GET_ORDER}export function show(ref: string) {\n  return getOrder(ref).then((r) => r, (err) => {\n    console.error(err.message);\n    return null;\n  });\n}\n`,
+    ],
+    [
+      'a named handler that only logs',
+      `${GET_ORDER}function onError(err: any) {\n  console.error('failed', err.message);\n  return null;\n}\nexport function show(ref: string) {\n  return getOrder(ref).catch(onError);\n}\n`,
+    ],
+    [
+      'next(e) with no error middleware reading the V1 error in the file',
+      `${GET_ORDER}export async function route(req: any, res: any, next: any) {\n  try {\n    res.json(await getOrder(req.params.ref));\n  } catch (e) {\n    next(e);\n  }\n}\n`,
+    ],
+    [
+      'Promise.allSettled whose reasons are only logged',
+      `${GET_ORDER}export async function show(refs: string[]) {\n  const results = await Promise.allSettled(refs.map((r) => getOrder(r)));\n  for (const r of results) if (r.status === 'rejected') console.error(r.reason.message);\n  return results.length;\n}\n`,
+    ],
+  ])('%s: rewritten', (_, code) => {
+    rewritten(code);
+  });
+});
