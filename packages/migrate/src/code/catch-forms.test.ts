@@ -74,6 +74,26 @@ describe('error handlers in other forms that read the V1 error', () => {
       `${GET_ORDER}export function route(req: any, res: any, next: any) {\n  getOrder(req.params.ref).then((o) => res.json(o)).catch(next);\n}\napp.use((err: any, req: any, res: any, _next: any) => {\n  res.status(err.response?.status ?? 500).json(err.response?.data);\n});\n`,
       'next',
     ],
+    [
+      'a promise kept in a variable, awaited later inside a try',
+      `${GET_ORDER}export async function show(ref: string) {\n  const pending = getOrder(ref);\n  console.log('looking up', ref);\n  try {\n    return await pending;\n  } catch (e: any) {\n    if (e.response?.status === 404) return null;\n    throw e;\n  }\n}\n`,
+      '`pending`',
+    ],
+    [
+      'a promise kept in a variable, its .catch later',
+      `${GET_ORDER}export function show(ref: string) {\n  const pending = getOrder(ref);\n  return pending.catch((e) => (e.response?.status === 404 ? null : Promise.reject(e)));\n}\n`,
+      '`pending`',
+    ],
+    [
+      'an await-to-js helper of the file, returning [err, value], err read for response',
+      `${GET_ORDER}async function to<T>(p: Promise<T>) {\n  try {\n    return [null, await p] as const;\n  } catch (e) {\n    return [e, null] as const;\n  }\n}\nexport async function show(ref: string) {\n  const [err, order] = await to(getOrder(ref));\n  if ((err as any)?.response?.status === 404) return null;\n  return order;\n}\n`,
+      'returns the error',
+    ],
+    [
+      '.then(onOk, onErr) returning the error as a value, read for response',
+      `${GET_ORDER}export async function show(ref: string) {\n  const [err, order] = await getOrder(ref).then((o) => [null, o], (e) => [e, null]);\n  if (err?.response?.status === 404) return null;\n  return order;\n}\n`,
+      'returns the error',
+    ],
   ])('%s: marked, not rewritten', (_, code, named) => {
     expect(marked(code)).toContain(named);
   });
@@ -94,6 +114,14 @@ describe('error handlers in other forms that read the V1 error', () => {
     [
       'Promise.allSettled whose reasons are only logged',
       `${GET_ORDER}export async function show(refs: string[]) {\n  const results = await Promise.allSettled(refs.map((r) => getOrder(r)));\n  for (const r of results) if (r.status === 'rejected') console.error(r.reason.message);\n  return results.length;\n}\n`,
+    ],
+    [
+      'a handler returning the error in a file that reads no V1 error',
+      `${GET_ORDER}export async function show(ref: string) {\n  const [err, order] = await getOrder(ref).then((o) => [null, o], (e) => [e, null]);\n  if (err) console.error((err as Error).message);\n  return order;\n}\n`,
+    ],
+    [
+      'a promise kept in a variable, awaited in a try that only logs',
+      `${GET_ORDER}export async function show(ref: string) {\n  const pending = getOrder(ref);\n  try {\n    return await pending;\n  } catch (e: any) {\n    console.error(e.message);\n    return null;\n  }\n}\n`,
     ],
   ])('%s: rewritten', (_, code) => {
     rewritten(code);

@@ -60,6 +60,12 @@ function reachingCatch(
       const read = catchHandlerRead(p, links, { all, elsewhere });
       if (read) return `inside a call whose ${read}`;
     }
+    // A promise kept in a variable (`const pending = f()`) or passed to a function of the file (`to(f())`): where it
+    // is awaited, or `.catch`ed, later.
+    if (bare(cur).type === 'CallExpression') {
+      const held = heldPromise(cur, l, all, links, depth, seen, elsewhere);
+      if (held) return held;
+    }
     // A promise passed to `Promise.allSettled(…)`, whose results are read for `reason.response` (or another field).
     if (
       l.key === 'arguments' &&
@@ -188,6 +194,41 @@ function callbackCatch(
         elsewhere,
       )
     : undefined;
+}
+
+/**
+ * A promise (the call `cur`, linked to its parent by `l`) kept in a constant, or passed as a parameter of a function
+ * the file defines: a catch reading the error where that name is used (`await pending` in a try, `pending.catch(…)`).
+ */
+function heldPromise(
+  cur: N,
+  l: Link,
+  all: () => N[],
+  links: Map<N, Link>,
+  depth: number,
+  seen: Set<N>,
+  elsewhere?: ReadonlyMap<string, string>,
+): string | undefined {
+  const p = l.parent;
+  let name: string | undefined;
+  let scope: N | undefined;
+  if (p.type === 'VariableDeclarator' && l.key === 'init' && isIdent(p.id)) name = p.id.name;
+  else if (p.type === 'CallExpression' && l.key === 'arguments' && isIdent(bare(p.callee))) {
+    scope = definitionOf(bare(p.callee).name, all());
+    const param = scope?.params[l.index ?? 0];
+    const id = param?.type === 'AssignmentPattern' ? param.left : param;
+    name = isIdent(id) ? id.name : undefined;
+  }
+  if (!name || seen.has(p)) return undefined;
+  seen.add(p);
+  for (const use of all()) {
+    if (!isIdent(use, name) || use === p.id || (scope && !within(use, scope, links))) continue;
+    const ul = links.get(use);
+    if (!ul || (/Member/.test(ul.parent.type) && ul.key === 'property' && !ul.parent.computed)) continue;
+    const up = callCaught(use, name, links, all, depth, seen, elsewhere);
+    if (up) return up.replace(/^called as `[^`]*`/, `kept as \`${name}\`,`);
+  }
+  return undefined;
 }
 
 /** The key of a function whose parameter's calls a catch reads the error of: `@param:<name>:<index>`. */
@@ -361,6 +402,41 @@ export function nameOf(fn: N, links: Map<N, Link>): { name: string; method: bool
   return undefined;
 }
 
+/** Whether the error, as the child `key` of `parent`, leaves its handler as a value (not thrown, not passed). */
+const escapes = (parent: N, key: string) =>
+  parent.type === 'ReturnStatement' ||
+  (parent.type === 'ArrowFunctionExpression' && key === 'body') ||
+  parent.type === 'ArrayExpression' ||
+  (parent.type === 'ObjectProperty' && key === 'value') ||
+  (parent.type === 'AssignmentExpression' && key === 'right');
+
+const v1Reads = new WeakMap<N[], string | null>();
+/** A read of a V1 library's error's field anywhere in the file (`x.response.status`, `x?.response`), or undefined. */
+function v1ErrorReadIn(nodes: N[]): string | undefined {
+  let read = v1Reads.get(nodes);
+  if (read === undefined) {
+    read = null;
+    for (const n of nodes)
+      if (
+        /Member/.test(n.type) &&
+        !n.computed &&
+        propName(n) === 'response' &&
+        n.object.type !== 'ThisExpression'
+      ) {
+        read = `${memberPath(n.object) ?? '…'}.response`;
+        break;
+      } else if (
+        n.type === 'CallExpression' &&
+        /isAxiosError|isHttpError/i.test(memberPath(n.callee) ?? '')
+      ) {
+        read = memberPath(n.callee)!;
+        break;
+      }
+    v1Reads.set(nodes, read);
+  }
+  return read ?? undefined;
+}
+
 /** What a catch clause (or a `.catch` callback) reads of its error beyond its message, or undefined. */
 function errorRead(param: N, body: N, ctx?: Ctx, depth = 0): string | undefined {
   if (!isIdent(param)) return 'destructures the error';
@@ -379,6 +455,11 @@ function errorRead(param: N, body: N, ctx?: Ctx, depth = 0): string | undefined 
     }
     const parent = up?.parent;
     if (!parent) continue;
+    // Returned as a value (`[e, null]`, `{ error: e }`, `return e`) to code that reads a V1 error's fields.
+    if (ctx && escapes(parent, up.key)) {
+      const read = v1ErrorReadIn(ctx.all());
+      if (read) return `returns the error, and the file reads \`${read}\``;
+    }
     if (/Member/.test(parent.type) && up.key === 'object') {
       const field = propName(parent);
       if (field !== undefined && PLAIN_READS.has(field)) continue;
