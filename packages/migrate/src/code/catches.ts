@@ -63,7 +63,7 @@ function reachingCatch(
     // A promise kept in a variable (`const pending = f()`) or passed to a function of the file (`to(f())`): where it
     // is awaited, or `.catch`ed, later.
     if (bare(cur).type === 'CallExpression') {
-      const held = heldPromise(cur, l, all, links, depth, seen, elsewhere);
+      const held = heldPromise(l, all, links, depth, seen, elsewhere);
       if (held) return held;
     }
     // A promise passed to `Promise.allSettled(…)`, whose results are read for `reason.response` (or another field).
@@ -197,11 +197,10 @@ function callbackCatch(
 }
 
 /**
- * A promise (the call `cur`, linked to its parent by `l`) kept in a constant, or passed as a parameter of a function
+ * A promise (a call, linked to its parent by `l`) kept in a constant, or passed as a parameter of a function
  * the file defines: a catch reading the error where that name is used (`await pending` in a try, `pending.catch(…)`).
  */
 function heldPromise(
-  cur: N,
   l: Link,
   all: () => N[],
   links: Map<N, Link>,
