@@ -7,6 +7,9 @@ import { rewriteTwice } from '../../test/rewrite.ts';
 const HEAD = `import axios from 'axios';\nconst api = axios.create({ baseURL: 'https://api.partner-print.example/v1', headers: { 'X-Partner-Code': 'ACME', 'X-Api-Key': process.env.PP_API_KEY } });\n`;
 const GET_ORDER = `async function getOrder(ref: string) {\n  const { data } = await api.get(\`/orders/\${ref}\`);\n  return data.reference;\n}\n`;
 
+const tryAround = (call: string) =>
+  `export async function show(ref: string) {\n  try {\n    return await ${call};\n  } catch (e: any) {\n    if (e.response?.status === 404) return null;\n    throw e;\n  }\n}\n`;
+
 const marked = (code: string) => {
   const r = rewriteTwice(`${HEAD}${code}`);
   expect(r.findings.filter((f) => f.kind === 'rewritten')).toEqual([]);
@@ -93,6 +96,31 @@ describe('error handlers in other forms that read the V1 error', () => {
       '.then(onOk, onErr) returning the error as a value, read for response',
       `${GET_ORDER}export async function show(ref: string) {\n  const [err, order] = await getOrder(ref).then((o) => [null, o], (e) => [e, null]);\n  if (err?.response?.status === 404) return null;\n  return order;\n}\n`,
       'returns the error',
+    ],
+    [
+      'a function bound to another name (.bind), called inside a try',
+      `${GET_ORDER}const find = getOrder.bind(null);\n${tryAround('find(ref)')}`,
+      'find',
+    ],
+    [
+      'a function assigned to another name, called inside a try',
+      `${GET_ORDER}let find: typeof getOrder;\nfind = getOrder;\n${tryAround('find(ref)')}`,
+      'find',
+    ],
+    [
+      'a function put in an object, called as its method inside a try',
+      `${GET_ORDER}const orders = { find: getOrder };\n${tryAround('orders.find(ref)')}`,
+      'orders.find',
+    ],
+    [
+      'a method named get of an object of the file, called inside a try',
+      `const orders = {\n  async get(ref: string) {\n    const { data } = await api.get(\`/orders/\${ref}\`);\n    return data.reference;\n  },\n};\n${tryAround('orders.get(ref)')}`,
+      'orders.get',
+    ],
+    [
+      'a call inside a new Promise executor, the promise awaited inside a try',
+      `${GET_ORDER}function find(ref: string) {\n  return new Promise((resolve, reject) => {\n    getOrder(ref).then(resolve, reject);\n  });\n}\n${tryAround('find(ref)')}`,
+      'find',
     ],
   ])('%s: marked, not rewritten', (_, code, named) => {
     expect(marked(code)).toContain(named);

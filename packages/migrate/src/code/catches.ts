@@ -109,20 +109,76 @@ function callersCatch(
       const where = elsewhere.get(exported);
       if (where) return where;
     }
+  // The other names it is called by: a function's aliases (`const find = getOrder.bind(null)`, `find = getOrder`),
+  // the objects holding it (`const orders = { find: getOrder }`, `const orders = { async get() {…} }`).
+  const { aliases, owners } = aliasesOf(fn, named, links, all());
   for (const c of all()) {
     if (c.type !== 'CallExpression') continue;
     const callee = bare(c.callee);
     // A method is matched by its name (on `this`, or any object when the name is not an HTTP verb's).
+    const prop = callee.type === 'MemberExpression' ? propName(callee) : undefined;
     const match = named.method
-      ? callee.type === 'MemberExpression' &&
-        propName(callee) === named.name &&
-        (callee.object.type === 'ThisExpression' || !HTTP_VERBS.test(named.name))
-      : isIdent(callee, named.name);
+      ? prop === named.name &&
+        (callee.object.type === 'ThisExpression' ||
+          !HTTP_VERBS.test(named.name) ||
+          owners.some((o) => isIdent(callee.object, o.object)))
+      : isIdent(callee, named.name) ||
+        aliases.some((a) => isIdent(callee, a)) ||
+        owners.some((o) => prop === o.key && isIdent(callee.object, o.object));
     if (!match) continue;
     const up = callCaught(c, memberPath(callee) ?? named.name, links, all, depth + 1, seen, elsewhere);
     if (up) return up;
   }
   return named.method ? undefined : callbackified(named.name, all, { all, elsewhere });
+}
+
+/**
+ * The names a function of the file is also called by: constants and variables it is given to, as it is or bound
+ * (`const find = getOrder.bind(null)`, `find = getOrder`), and the objects of the file holding it (`const orders =
+ * { find: getOrder }`, or its method: `const orders = { async get() {…} }`) with its key there.
+ */
+function aliasesOf(
+  fn: N,
+  named: { name: string; method: boolean },
+  links: Map<N, Link>,
+  nodes: N[],
+): { aliases: string[]; owners: Array<{ object: string; key: string }> } {
+  const aliases: string[] = [];
+  const owners: Array<{ object: string; key: string }> = [];
+  const objectName = (obj: N | undefined) => {
+    const l = obj && links.get(obj);
+    return obj?.type === 'ObjectExpression' && l?.parent.type === 'VariableDeclarator' && isIdent(l.parent.id)
+      ? l.parent.id.name
+      : undefined;
+  };
+  if (named.method) {
+    // Its object, when the method is written in an object literal bound to a constant.
+    const prop = fn.type === 'ObjectMethod' ? fn : links.get(fn)?.parent;
+    const object = objectName(links.get(prop)?.parent);
+    if (object && /^Object(Method|Property)$/.test(prop.type)) owners.push({ object, key: named.name });
+    return { aliases, owners };
+  }
+  const isIt = (v: N | undefined) => {
+    const b = v && bare(v);
+    if (isIdent(b, named.name)) return true;
+    const callee = b?.type === 'CallExpression' ? bare(b.callee) : undefined;
+    return (
+      callee?.type === 'MemberExpression' &&
+      propName(callee) === 'bind' &&
+      isIdent(bare(callee.object), named.name)
+    );
+  };
+  for (const n of nodes) {
+    if (n.type === 'VariableDeclarator' && isIdent(n.id) && isIt(n.init)) aliases.push(n.id.name);
+    else if (n.type === 'AssignmentExpression' && n.operator === '=' && isIdent(n.left) && isIt(n.right))
+      aliases.push(n.left.name);
+    else if (n.type === 'ObjectProperty' && isIt(n.value)) {
+      const object = objectName(links.get(n)?.parent);
+      const key = propName(n);
+      if (object && key !== undefined) owners.push({ object, key });
+    }
+  }
+  return { aliases, owners };
 }
 
 /**
@@ -165,6 +221,11 @@ function callbackCatch(
 ): string | undefined {
   const l = links.get(fn);
   const call = l?.parent;
+  // A `new Promise` executor: what it rejects (`f().then(resolve, reject)`), that promise rejects.
+  if (l?.key === 'arguments' && call?.type === 'NewExpression' && isIdent(bare(call.callee), 'Promise'))
+    return depth < CALLER_DEPTH
+      ? callCaught(call, 'new Promise', links, all, depth + 1, seen, elsewhere)
+      : undefined;
   if (l?.key !== 'arguments' || l.index === undefined || call?.type !== 'CallExpression') return undefined;
   const callee = bare(call.callee);
   if (isIdent(callee)) {
