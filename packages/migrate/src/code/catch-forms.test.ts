@@ -122,6 +122,21 @@ describe('error handlers in other forms that read the V1 error', () => {
       `${GET_ORDER}function find(ref: string) {\n  return new Promise((resolve, reject) => {\n    getOrder(ref).then(resolve, reject);\n  });\n}\n${tryAround('find(ref)')}`,
       'find',
     ],
+    [
+      "a catch matching the V1 library's message (includes)",
+      `${GET_ORDER}export async function show(ref: string) {\n  try {\n    return await getOrder(ref);\n  } catch (e: any) {\n    if (e.message.includes('status code 404')) return null;\n    throw e;\n  }\n}\n`,
+      '`e.message`',
+    ],
+    [
+      "a catch matching the V1 library's message (a regular expression)",
+      `${GET_ORDER}export function show(ref: string) {\n  return getOrder(ref).catch((err) => (/404/.test(err.message) ? null : Promise.reject(err)));\n}\n`,
+      '`err.message`',
+    ],
+    [
+      "a catch comparing the V1 library's message",
+      `${GET_ORDER}export async function show(ref: string) {\n  try {\n    return await getOrder(ref);\n  } catch (e: any) {\n    if (e.message === 'Request failed with status code 404') return null;\n    throw e;\n  }\n}\n`,
+      '`e.message`',
+    ],
   ])('%s: marked, not rewritten', (_, code, named) => {
     expect(marked(code)).toContain(named);
   });
@@ -150,6 +165,10 @@ describe('error handlers in other forms that read the V1 error', () => {
     [
       'a promise kept in a variable, awaited in a try that only logs',
       `${GET_ORDER}export async function show(ref: string) {\n  const pending = getOrder(ref);\n  try {\n    return await pending;\n  } catch (e: any) {\n    console.error(e.message);\n    return null;\n  }\n}\n`,
+    ],
+    [
+      'a catch putting the message in a log line and an error of its own',
+      `${GET_ORDER}export async function show(ref: string) {\n  try {\n    return await getOrder(ref);\n  } catch (e: any) {\n    console.error(\`lookup failed: \${e.message}\`);\n    throw new Error('lookup failed: ' + e.message);\n  }\n}\n`,
     ],
   ])('%s: rewritten', (_, code) => {
     rewritten(code);

@@ -462,6 +462,41 @@ export function nameOf(fn: N, links: Map<N, Link>): { name: string; method: bool
   return undefined;
 }
 
+/** String methods and operators a message is matched with, to take a branch on what it says. */
+const MATCH_METHODS = /^(includes|startsWith|endsWith|match|matchAll|indexOf|search|localeCompare)$/;
+/** Whether the (message) expression `n` is matched: compared, searched, tested by a regular expression, switched on. */
+function matched(n: N, links: Map<N, Link>): boolean {
+  let at = n;
+  let up = links.get(at);
+  while (up && bare(up.parent) === at && up.parent !== at) {
+    at = up.parent;
+    up = links.get(at);
+  }
+  // `e.message.toLowerCase()`: what it gives is matched.
+  while (
+    up &&
+    /Member/.test(up.parent.type) &&
+    /^(toLowerCase|toUpperCase|trim)$/.test(propName(up.parent) ?? '')
+  ) {
+    const call = links.get(up.parent);
+    if (call?.parent.type !== 'CallExpression') break;
+    at = call.parent;
+    up = links.get(at);
+  }
+  const p = up?.parent;
+  if (!p) return false;
+  if (/Member/.test(p.type) && up!.key === 'object') return MATCH_METHODS.test(propName(p) ?? '');
+  if (p.type === 'BinaryExpression') return /^[!=]==?$/.test(p.operator);
+  if (p.type === 'SwitchStatement') return true;
+  // `/404/.test(e.message)`
+  return (
+    p.type === 'CallExpression' &&
+    up!.key === 'arguments' &&
+    /Member/.test(p.callee.type) &&
+    /^(test|exec)$/.test(propName(p.callee) ?? '')
+  );
+}
+
 /** Whether the error, as the child `key` of `parent`, leaves its handler as a value (not thrown, not passed). */
 const escapes = (parent: N, key: string) =>
   parent.type === 'ReturnStatement' ||
@@ -522,6 +557,8 @@ function errorRead(param: N, body: N, ctx?: Ctx, depth = 0): string | undefined 
     }
     if (/Member/.test(parent.type) && up.key === 'object') {
       const field = propName(parent);
+      if (field === 'message' && matched(parent, links))
+        return `matches \`${name}.message\` (the V2 client's messages are its own)`;
       if (field !== undefined && PLAIN_READS.has(field)) continue;
       return `reads \`${name}.${field ?? '[…]'}\``;
     }
