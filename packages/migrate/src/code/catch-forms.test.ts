@@ -137,6 +137,21 @@ describe('error handlers in other forms that read the V1 error', () => {
       `${GET_ORDER}export async function show(ref: string) {\n  try {\n    return await getOrder(ref);\n  } catch (e: any) {\n    if (e.message === 'Request failed with status code 404') return null;\n    throw e;\n  }\n}\n`,
       '`e.message`',
     ],
+    [
+      'a function passed by name to map, the Promise.all inside a try',
+      `${GET_ORDER}export async function show(refs: string[]) {\n  try {\n    return await Promise.all(refs.map(getOrder));\n  } catch (e: any) {\n    if (e.response?.status === 404) return [];\n    throw e;\n  }\n}\n`,
+      'map',
+    ],
+    [
+      'a function passed by name to a retry helper of the file whose catch reads the error',
+      `${GET_ORDER}async function withRetry<T>(fn: () => Promise<T>): Promise<T> {\n  for (let i = 0; ; i++) {\n    try {\n      return await fn();\n    } catch (e: any) {\n      if (i < 3 && e.response?.status >= 500) continue;\n      throw e;\n    }\n  }\n}\nexport const show = (ref: string) => withRetry(getOrder.bind(null, ref));\n`,
+      'fn',
+    ],
+    [
+      'Promise.allSettled over a function passed by name',
+      `${GET_ORDER}export async function show(refs: string[]) {\n  const results = await Promise.allSettled(refs.map(getOrder));\n  return results.map((r) => (r.status === 'rejected' ? r.reason.response?.status : r.value));\n}\n`,
+      'allSettled',
+    ],
   ])('%s: marked, not rewritten', (_, code, named) => {
     expect(marked(code)).toContain(named);
   });

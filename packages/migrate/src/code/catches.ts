@@ -129,7 +129,25 @@ function callersCatch(
     const up = callCaught(c, memberPath(callee) ?? named.name, links, all, depth + 1, seen, elsewhere);
     if (up) return up;
   }
-  return named.method ? undefined : callbackified(named.name, all, { all, elsewhere });
+  if (named.method) return undefined;
+  // Passed by name to another call (`refs.map(getOrder)`, `withRetry(getOrder.bind(null, ref))`): called there.
+  for (const n of all()) {
+    if (!isIdent(n, named.name)) continue;
+    let v = n;
+    let l = links.get(v);
+    const bound = l?.parent;
+    if (bound?.type === 'MemberExpression' && l!.key === 'object' && propName(bound) === 'bind') {
+      const call = links.get(bound);
+      if (call?.key === 'callee') {
+        v = call.parent;
+        l = links.get(v);
+      }
+    }
+    if (l?.key !== 'arguments' || !/^(Call|New)Expression$/.test(l.parent.type)) continue;
+    const up = callbackCatch(v, links, all, depth, seen, elsewhere);
+    if (up) return up;
+  }
+  return callbackified(named.name, all, { all, elsewhere });
 }
 
 /**
