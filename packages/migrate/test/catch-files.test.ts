@@ -174,6 +174,14 @@ describe('a catch in another file that reads the V1 error', () => {
       `import { orderReference } from './api';\nexport async function route(req: any, res: any, next: any) {\n  orderReference(req.params.ref).then((o) => res.json(o), next);\n}\nexport function onError(err: any, _req: any, res: any, _next: any) {\n  res.status(err.response?.status ?? 500).json(err.response?.data);\n}\n`,
     ],
     [
+      'the function passed by name to map, the Promise.all inside a try',
+      `import { orderReference } from './api';\n${tryAround('Promise.all([ref].map(orderReference))')}`,
+    ],
+    [
+      'the function passed by name from a namespace import',
+      `import * as api from './api';\n${tryAround('Promise.all([ref].map(api.orderReference))')}`,
+    ],
+    [
       'a try around a caller of the call, in the importing file',
       `import { orderReference } from './api';\nconst find = (ref: string) => orderReference(ref);\n${tryAround('find(ref)')}`,
     ],

@@ -309,6 +309,14 @@ function heldPromise(
   return undefined;
 }
 
+/** Where what a function passed by name (`refs.map(orderReference)`, the node `v`) throws is caught, or undefined. */
+export const passedCaught = (
+  v: N,
+  links: Map<N, Link>,
+  all: () => N[],
+  elsewhere?: ReadonlyMap<string, string>,
+): string | undefined => callbackCatch(v, links, all, 0, new Set(), elsewhere);
+
 /** The key of a function whose parameter's calls a catch reads the error of: `@param:<name>:<index>`. */
 export const PARAM_KEY = '@param:';
 

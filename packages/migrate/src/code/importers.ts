@@ -9,6 +9,7 @@ import {
   HTTP_VERBS,
   nameOf,
   PARAM_KEY,
+  passedCaught,
   SETUP_KEY,
 } from './catches.ts';
 import { readSource } from './files.ts';
@@ -206,8 +207,14 @@ function catchesIn(
   setUpHere(real, nodes, imports, inRun, show, out);
   paramsCaught(real, nodes, links, show, out);
   for (const c of nodes) {
-    if (c.type !== 'CallExpression') continue;
-    const callee = bare(c.callee);
+    // A call, or a function passed by name to a call (`refs.map(orderReference)`, `refs.map(api.orderReference)`).
+    const l = links.get(c);
+    const passed =
+      (isIdent(c) || c.type === 'MemberExpression') &&
+      l?.key === 'arguments' &&
+      /^(Call|New)Expression$/.test(l.parent.type);
+    if (c.type !== 'CallExpression' && !passed) continue;
+    const callee = passed ? c : bare(c.callee);
     const member = callee.type === 'MemberExpression' ? callee : undefined;
     const objectName = member && isIdent(member.object) ? member.object.name : undefined;
     const from = imports.get(objectName ?? (isIdent(callee) ? callee.name : ''));
@@ -224,7 +231,9 @@ function catchesIn(
       target = owner ? moduleOf(real, owner.spec, inRun) : HTTP_VERBS.test(method) ? undefined : ANY_MODULE;
     }
     if (!target || target === real || exported === undefined) continue;
-    const where = callCaught(c, memberPath(callee) ?? exported, links, () => nodes, 0, new Set(), elsewhere);
+    const where = passed
+      ? passedCaught(c, links, () => nodes, elsewhere)
+      : callCaught(c, memberPath(callee) ?? exported, links, () => nodes, 0, new Set(), elsewhere);
     if (where) {
       const caught = out.get(target) ?? new Map<string, string>();
       out.set(target, caught);
