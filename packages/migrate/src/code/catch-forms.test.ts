@@ -152,6 +152,16 @@ describe('error handlers in other forms that read the V1 error', () => {
       `${GET_ORDER}export async function show(refs: string[]) {\n  const results = await Promise.allSettled(refs.map(getOrder));\n  return results.map((r) => (r.status === 'rejected' ? r.reason.response?.status : r.value));\n}\n`,
       'allSettled',
     ],
+    [
+      'an async Express route with no try (Express 5 passes its rejection on), the error middleware reading err.response',
+      `${GET_ORDER}router.get('/orders/:ref', async (req: any, res: any) => {\n  res.json({ reference: await getOrder(req.params.ref) });\n});\napp.use((err: any, _req: any, res: any, _next: any) => {\n  res.status(err.response?.status ?? 500).end();\n});\n`,
+      'error middleware',
+    ],
+    [
+      'an Express route wrapped by an async handler helper, the error middleware reading err.response',
+      `${GET_ORDER}router.get(\n  '/orders/:ref',\n  asyncHandler(async (req: any, res: any) => {\n    res.json({ reference: await getOrder(req.params.ref) });\n  }),\n);\nexport function onError(err: any, _req: any, res: any, _next: any) {\n  res.status(err.response?.status ?? 500).end();\n}\n`,
+      'error middleware',
+    ],
   ])('%s: marked, not rewritten', (_, code, named) => {
     expect(marked(code)).toContain(named);
   });
@@ -184,6 +194,10 @@ describe('error handlers in other forms that read the V1 error', () => {
     [
       'a catch putting the message in a log line and an error of its own',
       `${GET_ORDER}export async function show(ref: string) {\n  try {\n    return await getOrder(ref);\n  } catch (e: any) {\n    console.error(\`lookup failed: \${e.message}\`);\n    throw new Error('lookup failed: ' + e.message);\n  }\n}\n`,
+    ],
+    [
+      'an async Express route with no error middleware reading the V1 error',
+      `${GET_ORDER}router.get('/orders/:ref', async (req: any, res: any) => {\n  res.json({ reference: await getOrder(req.params.ref) });\n});\n`,
     ],
   ])('%s: rewritten', (_, code) => {
     rewritten(code);

@@ -245,6 +245,8 @@ function callbackCatch(
       ? callCaught(call, 'new Promise', links, all, depth + 1, seen, elsewhere)
       : undefined;
   if (l?.key !== 'arguments' || l.index === undefined || call?.type !== 'CallExpression') return undefined;
+  const route = routeCatch(call, links, { all, elsewhere });
+  if (route) return route;
   const callee = bare(call.callee);
   if (isIdent(callee)) {
     const def = definitionOf(callee.name, all());
@@ -378,6 +380,28 @@ interface Ctx {
   elsewhere?: ReadonlyMap<string, string> | undefined;
 }
 
+/** The methods an Express app or router registers a route handler with. */
+export const ROUTE_METHODS = /^(get|post|put|patch|delete|all|use|head|options)$/;
+
+/**
+ * A function passed to a route method (`router.get(path, async (req, res) => …)`), itself or wrapped by a helper
+ * (`asyncHandler(async …)`): Express 5 (and `express-async-errors`, and such helpers) pass what it rejects with to
+ * the error middleware, so one of the file or of the run that reads the V1 error reads it.
+ */
+function routeCatch(call: N, links: Map<N, Link>, ctx: Ctx): string | undefined {
+  let route = call;
+  const callee = bare(call.callee);
+  if (isIdent(callee)) {
+    const l = links.get(call);
+    if (l?.key !== 'arguments' || l.parent.type !== 'CallExpression') return undefined;
+    route = l.parent;
+  }
+  const method = bare(route.callee);
+  if (method.type !== 'MemberExpression' || !ROUTE_METHODS.test(propName(method) ?? '')) return undefined;
+  const read = errorMiddlewareRead(ctx.all()) ?? ctx.elsewhere?.get(ERROR_MIDDLEWARE_KEY);
+  return read && `in a route handler whose rejection reaches an error middleware that ${read}`;
+}
+
 /** The key of an Express error middleware of the run (`(err, req, res, next)`) that reads the V1 error. */
 export const ERROR_MIDDLEWARE_KEY = '@error-middleware';
 
@@ -400,13 +424,19 @@ function handlerRead(fn: N, index: number, ctx: Ctx, depth: number): string | un
 
 /** What an Express error middleware of the file (a function of four parameters) reads of its error, or undefined. */
 export function errorMiddlewareRead(nodes: N[]): string | undefined {
-  for (const n of nodes)
-    if (FUNCTION.test(n.type) && n.params?.length === 4 && n.body) {
-      const read = errorRead(n.params[0], n.body);
-      if (read) return read;
-    }
-  return undefined;
+  let read = middlewareReads.get(nodes);
+  if (read === undefined) {
+    read = null;
+    for (const n of nodes)
+      if (FUNCTION.test(n.type) && n.params?.length === 4 && n.body) {
+        read = errorRead(n.params[0], n.body) ?? null;
+        if (read) break;
+      }
+    middlewareReads.set(nodes, read);
+  }
+  return read ?? undefined;
 }
+const middlewareReads = new WeakMap<N[], string | null>();
 
 /** A `reason` of a settled result read for a field (`r.reason.response`), as written, or undefined. */
 function settledRead(nodes: N[], links: Map<N, Link>): string | undefined {

@@ -10,6 +10,7 @@ import {
   nameOf,
   PARAM_KEY,
   passedCaught,
+  ROUTE_METHODS,
   SETUP_KEY,
 } from './catches.ts';
 import { readSource } from './files.ts';
@@ -34,9 +35,11 @@ const edgeKey = (module: string, name: string) => `${module}\n${name}`;
 
 /**
  * What a file must hold to import a module of the run and catch what it throws (`catch`, an error handler of
- * `.then`, Express's `next`, `Promise.allSettled`, `util.callbackify`), and a relative path.
+ * `.then`, Express's `next`, `Promise.allSettled`, `util.callbackify`, a route whose handler's rejection reaches the
+ * error middleware), and a relative path.
  */
-const MAY_CATCH = /\bcatch\b|\.then\s*\(|\bnext\b|\ballSettled\b|\bcallbackify\b/;
+const MAY_CATCH =
+  /\bcatch\b|\.then\s*\(|\bnext\b|\ballSettled\b|\bcallbackify\b|\.(get|post|put|patch|delete|all|use)\s*\(\s*['"`/]/;
 const RELATIVE = /(?:\bfrom|\brequire\s*\()\s*['"]\.\.?\//;
 /** What a file must hold to pass on another module's export: `export … from './…'`. */
 const RE_EXPORT = /\bexport\b[^;]*?\bfrom\s*['"]\.\.?\/|module\.exports\s*=\s*require\s*\(\s*['"]\.\.?\//;
@@ -250,8 +253,18 @@ function catchesIn(
       list.push({ target, name: exported, via: `\`${name.replace(/^#/, '')}\` of ${show(real)}` });
     }
   }
-  // Whether a middleware found later may change what this file's catches read (it passes errors to `next`).
-  return !known && nodes.some((n) => isIdent(n, 'next'));
+  // Whether a middleware found later may change what this file's catches read (it passes errors to `next`, or
+  // registers routes).
+  return (
+    !known &&
+    nodes.some(
+      (n) =>
+        isIdent(n, 'next') ||
+        (n.type === 'CallExpression' &&
+          bare(n.callee).type === 'MemberExpression' &&
+          ROUTE_METHODS.test(propName(bare(n.callee)) ?? '')),
+    )
+  );
 }
 
 /**
