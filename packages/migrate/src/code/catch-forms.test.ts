@@ -162,6 +162,16 @@ describe('error handlers in other forms that read the V1 error', () => {
       `${GET_ORDER}router.get(\n  '/orders/:ref',\n  asyncHandler(async (req: any, res: any) => {\n    res.json({ reference: await getOrder(req.params.ref) });\n  }),\n);\nexport function onError(err: any, _req: any, res: any, _next: any) {\n  res.status(err.response?.status ?? 500).end();\n}\n`,
       'error middleware',
     ],
+    [
+      'a catch giving the error another name (a cast) and reading that',
+      `${GET_ORDER}export async function show(ref: string) {\n  try {\n    return await getOrder(ref);\n  } catch (e) {\n    const err = e as AxiosError;\n    if (err.response?.status === 404) return null;\n    throw e;\n  }\n}\n`,
+      '`err.response`',
+    ],
+    [
+      'a catch destructuring the error in its body',
+      `${GET_ORDER}export async function show(ref: string) {\n  try {\n    return await getOrder(ref);\n  } catch (e: any) {\n    const { response } = e;\n    if (response?.status === 404) return null;\n    throw e;\n  }\n}\n`,
+      'destructures',
+    ],
   ])('%s: marked, not rewritten', (_, code, named) => {
     expect(marked(code)).toContain(named);
   });
@@ -198,6 +208,10 @@ describe('error handlers in other forms that read the V1 error', () => {
     [
       'an async Express route with no error middleware reading the V1 error',
       `${GET_ORDER}router.get('/orders/:ref', async (req: any, res: any) => {\n  res.json({ reference: await getOrder(req.params.ref) });\n});\n`,
+    ],
+    [
+      'a catch destructuring only the message',
+      `${GET_ORDER}export async function show(ref: string) {\n  try {\n    return await getOrder(ref);\n  } catch (e: any) {\n    const { message } = e;\n    console.error(message);\n    return null;\n  }\n}\n`,
     ],
   ])('%s: rewritten', (_, code) => {
     rewritten(code);

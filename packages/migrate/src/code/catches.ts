@@ -606,6 +606,20 @@ function errorRead(param: N, body: N, ctx?: Ctx, depth = 0): string | undefined 
     }
     const parent = up?.parent;
     if (!parent) continue;
+    // Given another name in the handler (`const err = e as AxiosError`, `const { response } = e`): its reads.
+    if (parent.type === 'VariableDeclarator' && up.key === 'init' && depth <= CALLER_DEPTH) {
+      const id = parent.id;
+      if (id.type === 'ObjectPattern') {
+        const other = id.properties.find(
+          (p: N) => p.type !== 'ObjectProperty' || !PLAIN_READS.has(propName(p) ?? ''),
+        );
+        if (other) return 'destructures the error';
+        continue;
+      }
+      const read = errorRead(id, body, ctx, depth + 1);
+      if (read) return read;
+      continue;
+    }
     // Returned as a value (`[e, null]`, `{ error: e }`, `return e`) to code that reads a V1 error's fields.
     if (ctx && escapes(parent, up.key)) {
       const read = v1ErrorReadIn(ctx.all());
