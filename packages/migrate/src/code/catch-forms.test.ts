@@ -172,6 +172,16 @@ describe('error handlers in other forms that read the V1 error', () => {
       `${GET_ORDER}export async function show(ref: string) {\n  try {\n    return await getOrder(ref);\n  } catch (e: any) {\n    const { response } = e;\n    if (response?.status === 404) return null;\n    throw e;\n  }\n}\n`,
       'destructures',
     ],
+    [
+      "a catch matching the message through String(…) (a fetch wrapper's own error, thrown on !res.ok)",
+      `async function getOrder(ref: string) {\n  const res = await fetch(\`https://api.partner-print.example/v1/orders/\${ref}\`, { headers: { 'X-Partner-Code': 'ACME', 'X-Api-Key': process.env.PP_API_KEY ?? '' } });\n  if (!res.ok) throw new Error(\`HTTP \${res.status}\`);\n  const order = await res.json();\n  return order.order_reference;\n}\nexport async function show(ref: string) {\n  try {\n    return await getOrder(ref);\n  } catch (err: any) {\n    if (String(err.message).startsWith('HTTP 4')) return null;\n    throw err;\n  }\n}\n`,
+      '`err.message`',
+    ],
+    [
+      'a catch matching the error as a string',
+      `${GET_ORDER}export function show(ref: string) {\n  return getOrder(ref).catch((err) => (String(err).includes('404') ? null : Promise.reject(err)));\n}\n`,
+      'text',
+    ],
   ])('%s: marked, not rewritten', (_, code, named) => {
     expect(marked(code)).toContain(named);
   });

@@ -528,15 +528,20 @@ function matched(n: N, links: Map<N, Link>): boolean {
     at = up.parent;
     up = links.get(at);
   }
-  // `e.message.toLowerCase()`: what it gives is matched.
-  while (
-    up &&
-    /Member/.test(up.parent.type) &&
-    /^(toLowerCase|toUpperCase|trim)$/.test(propName(up.parent) ?? '')
-  ) {
-    const call = links.get(up.parent);
-    if (call?.parent.type !== 'CallExpression') break;
-    at = call.parent;
+  // `e.message.toLowerCase()`, `String(e.message)`, `e.message ?? ''`: what it gives is matched.
+  for (;;) {
+    const q = up?.parent;
+    if (q && /Member/.test(q.type) && /^(toLowerCase|toUpperCase|trim|toString)$/.test(propName(q) ?? '')) {
+      const call = links.get(q);
+      if (call?.parent.type !== 'CallExpression') break;
+      at = call.parent;
+    } else if (
+      (q?.type === 'CallExpression' && up!.key === 'arguments' && isIdent(q.callee, 'String')) ||
+      q?.type === 'LogicalExpression' ||
+      /^TS(As|NonNull)Expression$|^Parenthesized/.test(q?.type ?? '')
+    )
+      at = q;
+    else break;
     up = links.get(at);
   }
   const p = up?.parent;
@@ -636,6 +641,13 @@ function errorRead(param: N, body: N, ctx?: Ctx, depth = 0): string | undefined 
       if (isIdent(parent.right, 'Error')) continue;
       return `tests \`${name} instanceof ${memberPath(parent.right) ?? '…'}\``;
     }
+    // The error as text (`String(e)`, `` `${e}` ``), matched.
+    if (
+      ((parent.type === 'CallExpression' && isIdent(parent.callee, 'String')) ||
+        parent.type === 'TemplateLiteral') &&
+      matched(parent, links)
+    )
+      return `matches the error's text (the V2 client's messages are its own)`;
     if (parent.type === 'CallExpression' && up.key === 'arguments') {
       const callee = memberPath(parent.callee) ?? '';
       if (/isAxiosError|HTTPError|isHttpError/i.test(callee)) return `tests it with ${callee}`;
