@@ -313,6 +313,38 @@ describe('a catch in another file that reads the V1 error', () => {
     });
   });
 
+  describe('a catch passing the error to a handler of another file of the run that reads it', () => {
+    const ERRORS = `import axios from 'axios';\nexport function handleApiError(err: unknown) {\n  if (axios.isAxiosError(err) && err.response?.status === 404) return null;\n  throw err;\n}\n`;
+    const CATCHING = `catch (e) {\n    return handleApiError(e);\n  }`;
+    it.each([
+      [
+        'the V1 call in the catching file',
+        {
+          'api.ts': `${ESM_API.slice(0, ESM_API.indexOf('export async function'))}import { handleApiError } from './errors';\nexport async function show(ref: string) {\n  try {\n    const { data } = await api.get(\`/orders/\${ref}\`);\n    return data.order_reference;\n  } ${CATCHING}\n}\n`,
+        },
+      ],
+      [
+        'the V1 call in a helper of a third file',
+        {
+          'api.ts': ESM_API,
+          'routes.ts': `import { orderReference } from './api';\nimport { handleApiError } from './errors';\nexport async function show(ref: string) {\n  try {\n    return await orderReference(ref);\n  } ${CATCHING}\n}\n`,
+        },
+      ],
+    ])('%s: the call stays on V1, marked', async (_, modules: Record<string, string>) => {
+      const dir = tempDir();
+      for (const [name, text] of Object.entries({ ...modules, 'errors.ts': ERRORS }))
+        writeFileSync(join(dir, name), text);
+      const first = await migrateCode([dir], { mode: 'write', cwd: dir });
+      const call = first.files
+        .find((f) => f.path === 'api.ts')!
+        .findings.find((f) => f.what.startsWith('GET /orders/'));
+      expect(call?.kind).toBe('todo');
+      expect(call?.detail).toContain('handleApiError');
+      const again = await migrateCode([dir], { mode: 'write', cwd: dir });
+      expect(again.files.every((f) => f.status === 'unchanged')).toBe(true);
+    });
+  });
+
   it('a re-export of another function of the module is no reason', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'api.ts'), `${ESM_API}export const other = async (ref: string) => ref;\n`);

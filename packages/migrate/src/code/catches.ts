@@ -402,6 +402,40 @@ function routeCatch(call: N, links: Map<N, Link>, ctx: Ctx): string | undefined 
   return read && `in a route handler whose rejection reaches an error middleware that ${read}`;
 }
 
+const V1_ERROR_READ =
+  /\.(response|code|status|statusCode|request|config|isAxiosError)`|^tests|^matches|^passes/;
+
+/** The key of a function of the run that reads the V1 error it is given: `@handler:<name>:<index>`. */
+export const HANDLER_KEY = '@handler:';
+
+/**
+ * The functions of a file that read the V1 library's error they are given as a parameter (`handleApiError(err)`),
+ * with what they read: by their names and the names they are exported under, and the parameter's index.
+ */
+export function handlersOf(nodes: N[]): Map<string, string> {
+  const out = new Map<string, string>();
+  let exports: Map<string, string[]> | undefined;
+  for (const n of nodes) {
+    const name =
+      n.type === 'FunctionDeclaration' && n.id
+        ? n.id.name
+        : n.type === 'VariableDeclarator' && isIdent(n.id) && /Function/.test(bare(n.init ?? {}).type)
+          ? n.id.name
+          : undefined;
+    const fn = n.type === 'FunctionDeclaration' ? n : name ? bare(n.init) : undefined;
+    if (!name || !fn?.body || fn.params.length > 3) continue;
+    fn.params.forEach((p: N, i: number) => {
+      const read = isIdent(p) ? errorRead(p, fn.body) : undefined;
+      // What only a V1 library's error has (a function reading a parameter's other fields is no handler).
+      if (!read || !V1_ERROR_READ.test(read)) return;
+      exports ??= exportsOf(nodes);
+      for (const as of new Set([name, ...(exports.get(name) ?? [])]))
+        out.set(`${HANDLER_KEY}${as}:${i}`, read);
+    });
+  }
+  return out;
+}
+
 /** The key of an Express error middleware of the run (`(err, req, res, next)`) that reads the V1 error. */
 export const ERROR_MIDDLEWARE_KEY = '@error-middleware';
 
@@ -416,6 +450,9 @@ function handlerRead(fn: N, index: number, ctx: Ctx, depth: number): string | un
     return read && `passes it to next(), to an error middleware that ${read}`;
   }
   const def = isIdent(fn) ? definitionOf(fn.name, ctx.all()) : FUNCTION.test(fn.type) ? fn : undefined;
+  // A handler of another file of the run (matched by name, as `@handler:<name>:<index>`).
+  const there = isIdent(fn) && !def ? ctx.elsewhere?.get(`${HANDLER_KEY}${fn.name}:${index}`) : undefined;
+  if (there) return `passes it to \`${fn.name}\`, which ${there}`;
   const param = def?.params[index];
   if (!param || depth > CALLER_DEPTH) return undefined;
   const read = errorRead(param.type === 'AssignmentPattern' ? param.left : param, def.body, ctx, depth + 1);

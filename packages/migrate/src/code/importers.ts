@@ -6,7 +6,9 @@ import {
   ERROR_MIDDLEWARE_KEY,
   errorMiddlewareRead,
   exportsOf,
+  HANDLER_KEY,
   HTTP_VERBS,
+  handlersOf,
   nameOf,
   PARAM_KEY,
   passedCaught,
@@ -48,7 +50,7 @@ const SETS_UP = /\.(interceptors|defaults)\b/;
 /** What a file's catch reads of the V1 libraries' errors (a retry helper's): a file with it and `catch` is read. */
 const READS_V1_ERROR = /\.response\b|isAxiosError|HTTPError|isHttpError|\.code\s*[!=]==?/;
 /** What a file must hold to hold an Express error middleware reading the V1 error (with `READS_V1_ERROR`). */
-const MIDDLEWARE = /\buse\s*\(|\bnext\b/;
+const MIDDLEWARE = /\buse\s*\(|\bnext\b|\bexport\b|\bexports\b/;
 const EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
 
 /**
@@ -111,12 +113,12 @@ export async function catchesElsewhere(
       } catch {}
   };
   for (const real of files) await scan(real);
-  // An error middleware found after a file passing errors to `next` was walked: that file's catches again.
-  const middleware = out.get(ANY_MODULE)?.get(ERROR_MIDDLEWARE_KEY);
-  if (middleware)
+  // An error middleware or a handler reading the error found after a file passing errors to `next` or to a
+  // function of another file was walked: that file's catches again, with all of them.
+  if (handlersIn(out).size)
     for (const [real, program] of nexts)
       try {
-        catchesIn(real, program, inRun, show, out, new Map(), middleware);
+        catchesIn(real, program, inRun, show, out, new Map(), true);
       } catch {}
   nexts.length = 0;
   // A catch of a call of a re-exported function is a catch of the function in the module it comes from; of a
@@ -184,18 +186,17 @@ function catchesIn(
   show: (real: string) => string,
   out: CaughtElsewhere,
   edges: Edges,
-  middleware?: string,
+  again = false,
 ): boolean {
   const { nodes, links } = indexTree(program);
-  // An Express error middleware (`(err, req, res, next)`) reading the V1 error: what reaches `next` reaches it.
+  // An Express error middleware (`(err, req, res, next)`) reading the V1 error: what reaches `next` reaches it; and
+  // the functions reading the error they are given (`handleApiError(e)`).
+  const set = out.get(ANY_MODULE) ?? new Map<string, string>();
   const own = errorMiddlewareRead(nodes);
-  if (own) {
-    const set = out.get(ANY_MODULE) ?? new Map<string, string>();
-    out.set(ANY_MODULE, set);
-    if (!set.has(ERROR_MIDDLEWARE_KEY)) set.set(ERROR_MIDDLEWARE_KEY, `${own} (in ${show(real)})`);
-  }
-  const known = middleware ?? own;
-  const elsewhere = known ? new Map([[ERROR_MIDDLEWARE_KEY, known]]) : undefined;
+  if (own && !set.has(ERROR_MIDDLEWARE_KEY)) set.set(ERROR_MIDDLEWARE_KEY, `${own} (in ${show(real)})`);
+  for (const [key, read] of handlersOf(nodes)) if (!set.has(key)) set.set(key, `${read} (in ${show(real)})`);
+  if (set.size) out.set(ANY_MODULE, set);
+  const elsewhere = handlersIn(out);
   const imports = importsOf(nodes);
   // Locals bound to `new C(…)` of a class C the file imports: their methods are C's module's.
   const instances = new Map<string, { spec: string; name: string }>();
@@ -253,19 +254,29 @@ function catchesIn(
       list.push({ target, name: exported, via: `\`${name.replace(/^#/, '')}\` of ${show(real)}` });
     }
   }
-  // Whether a middleware found later may change what this file's catches read (it passes errors to `next`, or
-  // registers routes).
+  // Whether a middleware or a handler found later may change what this file's catches read (it has a catch, a
+  // `.catch` or `.then`, passes errors to `next`, or registers routes).
   return (
-    !known &&
+    !again &&
     nodes.some(
       (n) =>
         isIdent(n, 'next') ||
+        n.type === 'CatchClause' ||
+        (n.type === 'CallExpression' &&
+          bare(n.callee).type === 'MemberExpression' &&
+          /^(catch|then)$/.test(propName(bare(n.callee)) ?? '')) ||
         (n.type === 'CallExpression' &&
           bare(n.callee).type === 'MemberExpression' &&
           ROUTE_METHODS.test(propName(bare(n.callee)) ?? '')),
     )
   );
 }
+
+/** The error middleware and the handlers reading the error that the run's files walked so far hold. */
+const handlersIn = (out: CaughtElsewhere): Map<string, string> =>
+  new Map(
+    [...(out.get(ANY_MODULE) ?? [])].filter(([k]) => k === ERROR_MIDDLEWARE_KEY || k.startsWith(HANDLER_KEY)),
+  );
 
 /**
  * What the file sets up on an axios instance another module of the run exports (`api.interceptors.….use(…)`,
