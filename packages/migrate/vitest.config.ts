@@ -12,6 +12,7 @@ export default packageTestsTwoAtOnce(
     'src/case.test.ts',
     'src/code/axios-config.test.ts',
     'src/code/base-url.test.ts',
+    'src/code/catch-forms.test.ts',
     'src/code/catch.test.ts',
     'src/code/credentials.test.ts',
     'src/code/key-order.test.ts',

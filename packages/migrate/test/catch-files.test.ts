@@ -162,6 +162,26 @@ describe('a catch in another file that reads the V1 error', () => {
       `import { orderReference } from './api';\nexport const lookup = (ref: string) => orderReference(ref).catch((e) => (e.response?.status === 404 ? null : Promise.reject(e)));\n`,
     ],
     [
+      'a .then(onOk, onErr) on the call',
+      `import { orderReference } from './api';\nexport const lookup = (ref: string) =>\n  orderReference(ref).then(\n    (r) => r,\n    (e) => (e.response?.status === 404 ? null : Promise.reject(e)),\n  );\n`,
+    ],
+    [
+      'a .then(onOk, onErr) with a handler of the importing file',
+      `import { orderReference } from './api';\nfunction onError(e: any) {\n  return e.response?.status === 404 ? null : Promise.reject(e);\n}\nexport const lookup = (ref: string) => orderReference(ref).then((r) => r, onError);\n`,
+    ],
+    [
+      'an Express route passing the error to next(), its error middleware in the same file',
+      `import { orderReference } from './api';\nexport async function route(req: any, res: any, next: any) {\n  orderReference(req.params.ref).then((o) => res.json(o), next);\n}\nexport function onError(err: any, _req: any, res: any, _next: any) {\n  res.status(err.response?.status ?? 500).json(err.response?.data);\n}\n`,
+    ],
+    [
+      'the function passed by name to map, the Promise.all inside a try',
+      `import { orderReference } from './api';\n${tryAround('Promise.all([ref].map(orderReference))')}`,
+    ],
+    [
+      'the function passed by name from a namespace import',
+      `import * as api from './api';\n${tryAround('Promise.all([ref].map(api.orderReference))')}`,
+    ],
+    [
       'a try around a caller of the call, in the importing file',
       `import { orderReference } from './api';\nconst find = (ref: string) => orderReference(ref);\n${tryAround('find(ref)')}`,
     ],
@@ -245,6 +265,84 @@ describe('a catch in another file that reads the V1 error', () => {
     const api = readFileSync(join(dir, 'api.ts'), 'utf8');
     expect(api).toContain(`${TODO_TAG} V1 call left as it is: it is called as`);
     expect(todos(api.slice(api.indexOf('(ref: string)')))).toBe(1);
+  });
+
+  describe('an Express error middleware in another file of the run reading err.response', () => {
+    const APP = `import express from 'express';\nimport { router } from './routes';\nconst app = express();\napp.use(router);\napp.use((err: any, _req: any, res: any, _next: any) => {\n  res.status(err.response?.status ?? 500).json(err.response?.data ?? { error: 'internal' });\n});\nexport default app;\n`;
+    const ROUTE = (call: string) =>
+      `export async function show(req: any, res: any, next: any) {\n  try {\n    res.json(await ${call});\n  } catch (e) {\n    next(e);\n  }\n}\n`;
+    it.each([
+      [
+        'a route calling a V1 helper of another file, passing its error to next()',
+        {
+          'api.ts': ESM_API,
+          'routes.ts': `import { orderReference } from './api';\n${ROUTE('orderReference(req.params.ref)')}`,
+        },
+        'api.ts',
+      ],
+      [
+        'an async route (Express 5) calling a V1 helper of another file, with no try',
+        {
+          'api.ts': ESM_API,
+          'routes.ts': `import { Router } from 'express';\nimport { orderReference } from './api';\nexport const router = Router();\nrouter.get('/orders/:ref', async (req: any, res: any) => {\n  res.json({ reference: await orderReference(req.params.ref) });\n});\n`,
+        },
+        'api.ts',
+      ],
+      [
+        'a route making the V1 call, passing its error to next()',
+        {
+          'routes.ts': `${ESM_API.slice(0, ESM_API.indexOf('export async function'))}${ROUTE("api.get('/orders/' + req.params.ref)")}`,
+        },
+        'routes.ts',
+      ],
+    ])('%s: the call stays on V1, marked', async (_, modules: Record<string, string>, file) => {
+      const dir = tempDir();
+      for (const [name, text] of Object.entries({ ...modules, 'app.ts': APP }))
+        writeFileSync(join(dir, name), text);
+      const first = await migrateCode([dir], { mode: 'write', cwd: dir });
+      const calls = first.files
+        .find((f) => f.path === file)!
+        .findings.filter((f) => f.what.startsWith('GET /orders/'));
+      expect(calls.length).toBeGreaterThan(0);
+      for (const call of calls) {
+        expect(call.kind).toBe('todo');
+        expect(call.detail).toMatch(/next\(\)|error middleware/);
+      }
+      const again = await migrateCode([dir], { mode: 'write', cwd: dir });
+      expect(again.files.every((f) => f.status === 'unchanged')).toBe(true);
+    });
+  });
+
+  describe('a catch passing the error to a handler of another file of the run that reads it', () => {
+    const ERRORS = `import axios from 'axios';\nexport function handleApiError(err: unknown) {\n  if (axios.isAxiosError(err) && err.response?.status === 404) return null;\n  throw err;\n}\n`;
+    const CATCHING = `catch (e) {\n    return handleApiError(e);\n  }`;
+    it.each([
+      [
+        'the V1 call in the catching file',
+        {
+          'api.ts': `${ESM_API.slice(0, ESM_API.indexOf('export async function'))}import { handleApiError } from './errors';\nexport async function show(ref: string) {\n  try {\n    const { data } = await api.get(\`/orders/\${ref}\`);\n    return data.order_reference;\n  } ${CATCHING}\n}\n`,
+        },
+      ],
+      [
+        'the V1 call in a helper of a third file',
+        {
+          'api.ts': ESM_API,
+          'routes.ts': `import { orderReference } from './api';\nimport { handleApiError } from './errors';\nexport async function show(ref: string) {\n  try {\n    return await orderReference(ref);\n  } ${CATCHING}\n}\n`,
+        },
+      ],
+    ])('%s: the call stays on V1, marked', async (_, modules: Record<string, string>) => {
+      const dir = tempDir();
+      for (const [name, text] of Object.entries({ ...modules, 'errors.ts': ERRORS }))
+        writeFileSync(join(dir, name), text);
+      const first = await migrateCode([dir], { mode: 'write', cwd: dir });
+      const call = first.files
+        .find((f) => f.path === 'api.ts')!
+        .findings.find((f) => f.what.startsWith('GET /orders/'));
+      expect(call?.kind).toBe('todo');
+      expect(call?.detail).toContain('handleApiError');
+      const again = await migrateCode([dir], { mode: 'write', cwd: dir });
+      expect(again.files.every((f) => f.status === 'unchanged')).toBe(true);
+    });
   });
 
   it('a re-export of another function of the module is no reason', async () => {

@@ -57,11 +57,26 @@ function reachingCatch(
       p.type === 'MemberExpression' &&
       l.key === 'object'
     ) {
-      const read = catchHandlerRead(p, links);
-      if (read) return `inside a call whose .catch ${read}`;
+      const read = catchHandlerRead(p, links, { all, elsewhere });
+      if (read) return `inside a call whose ${read}`;
+    }
+    // A promise kept in a variable (`const pending = f()`) or passed to a function of the file (`to(f())`): where it
+    // is awaited, or `.catch`ed, later.
+    if (bare(cur).type === 'CallExpression') {
+      const held = heldPromise(l, all, links, depth, seen, elsewhere);
+      if (held) return held;
+    }
+    // A promise passed to `Promise.allSettled(…)`, whose results are read for `reason.response` (or another field).
+    if (
+      l.key === 'arguments' &&
+      p.type === 'CallExpression' &&
+      /allSettled$/.test(memberPath(p.callee) ?? '')
+    ) {
+      const read = settledRead(all(), links);
+      if (read) return `passed to Promise.allSettled, whose results are read for \`${read}\``;
     }
     if (p.type !== 'TryStatement' || l.key !== 'block' || !p.handler?.param) continue;
-    const read = errorRead(p.handler.param, p.handler.body);
+    const read = errorRead(p.handler.param, p.handler.body, { all, elsewhere });
     if (read) return `inside a try whose catch ${read}`;
   }
   return undefined;
@@ -94,18 +109,116 @@ function callersCatch(
       const where = elsewhere.get(exported);
       if (where) return where;
     }
+  // The other names it is called by: a function's aliases (`const find = getOrder.bind(null)`, `find = getOrder`),
+  // the objects holding it (`const orders = { find: getOrder }`, `const orders = { async get() {…} }`).
+  const { aliases, owners } = aliasesOf(fn, named, links, all());
   for (const c of all()) {
     if (c.type !== 'CallExpression') continue;
     const callee = bare(c.callee);
     // A method is matched by its name (on `this`, or any object when the name is not an HTTP verb's).
+    const prop = callee.type === 'MemberExpression' ? propName(callee) : undefined;
     const match = named.method
-      ? callee.type === 'MemberExpression' &&
-        propName(callee) === named.name &&
-        (callee.object.type === 'ThisExpression' || !HTTP_VERBS.test(named.name))
-      : isIdent(callee, named.name);
+      ? prop === named.name &&
+        (callee.object.type === 'ThisExpression' ||
+          !HTTP_VERBS.test(named.name) ||
+          owners.some((o) => isIdent(callee.object, o.object)))
+      : isIdent(callee, named.name) ||
+        aliases.some((a) => isIdent(callee, a)) ||
+        owners.some((o) => prop === o.key && isIdent(callee.object, o.object));
     if (!match) continue;
     const up = callCaught(c, memberPath(callee) ?? named.name, links, all, depth + 1, seen, elsewhere);
     if (up) return up;
+  }
+  if (named.method) return undefined;
+  // Passed by name to another call (`refs.map(getOrder)`, `withRetry(getOrder.bind(null, ref))`): called there.
+  for (const n of all()) {
+    if (!isIdent(n, named.name)) continue;
+    let v = n;
+    let l = links.get(v);
+    const bound = l?.parent;
+    if (bound?.type === 'MemberExpression' && l!.key === 'object' && propName(bound) === 'bind') {
+      const call = links.get(bound);
+      if (call?.key === 'callee') {
+        v = call.parent;
+        l = links.get(v);
+      }
+    }
+    if (l?.key !== 'arguments' || !/^(Call|New)Expression$/.test(l.parent.type)) continue;
+    const up = callbackCatch(v, links, all, depth, seen, elsewhere);
+    if (up) return up;
+  }
+  return callbackified(named.name, all, { all, elsewhere });
+}
+
+/**
+ * The names a function of the file is also called by: constants and variables it is given to, as it is or bound
+ * (`const find = getOrder.bind(null)`, `find = getOrder`), and the objects of the file holding it (`const orders =
+ * { find: getOrder }`, or its method: `const orders = { async get() {…} }`) with its key there.
+ */
+function aliasesOf(
+  fn: N,
+  named: { name: string; method: boolean },
+  links: Map<N, Link>,
+  nodes: N[],
+): { aliases: string[]; owners: Array<{ object: string; key: string }> } {
+  const aliases: string[] = [];
+  const owners: Array<{ object: string; key: string }> = [];
+  const objectName = (obj: N | undefined) => {
+    const l = obj && links.get(obj);
+    return obj?.type === 'ObjectExpression' && l?.parent.type === 'VariableDeclarator' && isIdent(l.parent.id)
+      ? l.parent.id.name
+      : undefined;
+  };
+  if (named.method) {
+    // Its object, when the method is written in an object literal bound to a constant.
+    const prop = fn.type === 'ObjectMethod' ? fn : links.get(fn)?.parent;
+    const object = objectName(links.get(prop)?.parent);
+    if (object && /^Object(Method|Property)$/.test(prop.type)) owners.push({ object, key: named.name });
+    return { aliases, owners };
+  }
+  const isIt = (v: N | undefined) => {
+    const b = v && bare(v);
+    if (isIdent(b, named.name)) return true;
+    const callee = b?.type === 'CallExpression' ? bare(b.callee) : undefined;
+    return (
+      callee?.type === 'MemberExpression' &&
+      propName(callee) === 'bind' &&
+      isIdent(bare(callee.object), named.name)
+    );
+  };
+  for (const n of nodes) {
+    if (n.type === 'VariableDeclarator' && isIdent(n.id) && isIt(n.init)) aliases.push(n.id.name);
+    else if (n.type === 'AssignmentExpression' && n.operator === '=' && isIdent(n.left) && isIt(n.right))
+      aliases.push(n.left.name);
+    else if (n.type === 'ObjectProperty' && isIt(n.value)) {
+      const object = objectName(links.get(n)?.parent);
+      const key = propName(n);
+      if (object && key !== undefined) owners.push({ object, key });
+    }
+  }
+  return { aliases, owners };
+}
+
+/**
+ * A function turned into a callback-style one (`const cb = util.callbackify(f)`): the callbacks its calls are
+ * given get the error as their first argument (`cb(ref, (err, res) => …)`).
+ */
+function callbackified(name: string, all: () => N[], ctx: Ctx): string | undefined {
+  for (const n of all()) {
+    if (n.type !== 'VariableDeclarator' || !isIdent(n.id)) continue;
+    const init = bare(n.init ?? {});
+    if (
+      init.type !== 'CallExpression' ||
+      !/callbackify$/.test(memberPath(init.callee) ?? '') ||
+      !isIdent(bare(init.arguments[0] ?? {}), name)
+    )
+      continue;
+    for (const c of all()) {
+      if (c.type !== 'CallExpression' || !isIdent(bare(c.callee), n.id.name)) continue;
+      const cb = bare(c.arguments[c.arguments.length - 1] ?? {});
+      const read = FUNCTION.test(cb.type) || isIdent(cb) ? handlerRead(cb, 0, ctx, 0) : undefined;
+      if (read) return `called through util.callbackify as \`${n.id.name}\`, whose callback ${read}`;
+    }
   }
   return undefined;
 }
@@ -126,7 +239,14 @@ function callbackCatch(
 ): string | undefined {
   const l = links.get(fn);
   const call = l?.parent;
+  // A `new Promise` executor: what it rejects (`f().then(resolve, reject)`), that promise rejects.
+  if (l?.key === 'arguments' && call?.type === 'NewExpression' && isIdent(bare(call.callee), 'Promise'))
+    return depth < CALLER_DEPTH
+      ? callCaught(call, 'new Promise', links, all, depth + 1, seen, elsewhere)
+      : undefined;
   if (l?.key !== 'arguments' || l.index === undefined || call?.type !== 'CallExpression') return undefined;
+  const route = routeCatch(call, links, { all, elsewhere });
+  if (route) return route;
   const callee = bare(call.callee);
   if (isIdent(callee)) {
     const def = definitionOf(callee.name, all());
@@ -156,6 +276,48 @@ function callbackCatch(
       )
     : undefined;
 }
+
+/**
+ * A promise (a call, linked to its parent by `l`) kept in a constant, or passed as a parameter of a function
+ * the file defines: a catch reading the error where that name is used (`await pending` in a try, `pending.catch(…)`).
+ */
+function heldPromise(
+  l: Link,
+  all: () => N[],
+  links: Map<N, Link>,
+  depth: number,
+  seen: Set<N>,
+  elsewhere?: ReadonlyMap<string, string>,
+): string | undefined {
+  const p = l.parent;
+  let name: string | undefined;
+  let scope: N | undefined;
+  if (p.type === 'VariableDeclarator' && l.key === 'init' && isIdent(p.id)) name = p.id.name;
+  else if (p.type === 'CallExpression' && l.key === 'arguments' && isIdent(bare(p.callee))) {
+    scope = definitionOf(bare(p.callee).name, all());
+    const param = scope?.params[l.index ?? 0];
+    const id = param?.type === 'AssignmentPattern' ? param.left : param;
+    name = isIdent(id) ? id.name : undefined;
+  }
+  if (!name || seen.has(p)) return undefined;
+  seen.add(p);
+  for (const use of all()) {
+    if (!isIdent(use, name) || use === p.id || (scope && !within(use, scope, links))) continue;
+    const ul = links.get(use);
+    if (!ul || (/Member/.test(ul.parent.type) && ul.key === 'property' && !ul.parent.computed)) continue;
+    const up = callCaught(use, name, links, all, depth, seen, elsewhere);
+    if (up) return up.replace(/^called as `[^`]*`/, `kept as \`${name}\`,`);
+  }
+  return undefined;
+}
+
+/** Where what a function passed by name (`refs.map(orderReference)`, the node `v`) throws is caught, or undefined. */
+export const passedCaught = (
+  v: N,
+  links: Map<N, Link>,
+  all: () => N[],
+  elsewhere?: ReadonlyMap<string, string>,
+): string | undefined => callbackCatch(v, links, all, 0, new Set(), elsewhere);
 
 /** The key of a function whose parameter's calls a catch reads the error of: `@param:<name>:<index>`. */
 export const PARAM_KEY = '@param:';
@@ -189,17 +351,158 @@ export function callCaught(
   elsewhere?: ReadonlyMap<string, string>,
 ): string | undefined {
   const m = links.get(c)?.parent;
-  const read = m?.type === 'MemberExpression' && m.object === c ? catchHandlerRead(m, links) : undefined;
-  if (read) return `called as \`${as}\` where a .catch ${read}`;
+  const read =
+    m?.type === 'MemberExpression' && m.object === c
+      ? catchHandlerRead(m, links, { all, elsewhere })
+      : undefined;
+  if (read) return `called as \`${as}\` where a ${read}`;
   const up = reachingCatch(c, links, all, depth, seen, elsewhere);
   return up && (up.startsWith('called as') ? up : `called as \`${as}\` ${up}`);
 }
 
-/** What the handler of `<member>(handler)` reads of the error, when the member is `.catch`. */
-function catchHandlerRead(m: N, links: Map<N, Link>): string | undefined {
-  const handler = propName(m) === 'catch' ? links.get(m)?.parent : undefined;
-  const cb = handler?.type === 'CallExpression' ? bare(handler.arguments[0]) : undefined;
-  return cb && FUNCTION.test(cb.type) && cb.params[0] ? errorRead(cb.params[0], cb.body) : undefined;
+/**
+ * What the error handler of `<member>(…)` reads of the error, with the member's name (`.catch ${read}`): the
+ * argument of `.catch(onErr)`, the second of `.then(onOk, onErr)`; a function written there or one of the file
+ * named there, or `next` (Express's, to the error middleware).
+ */
+function catchHandlerRead(m: N, links: Map<N, Link>, ctx: Ctx): string | undefined {
+  const name = propName(m);
+  const at = name === 'catch' ? 0 : name === 'then' ? 1 : -1;
+  const call = at >= 0 ? links.get(m)?.parent : undefined;
+  const cb = call?.type === 'CallExpression' && call.callee === m ? bare(call.arguments[at]) : undefined;
+  const read = cb && handlerRead(cb, 0, ctx, 0);
+  return read && `.${name} ${read}`;
+}
+
+/** What the functions and the code around a V1 call are read with: the file's nodes, and the run's catches. */
+interface Ctx {
+  all: () => N[];
+  elsewhere?: ReadonlyMap<string, string> | undefined;
+}
+
+/** The methods an Express app or router registers a route handler with. */
+export const ROUTE_METHODS = /^(get|post|put|patch|delete|all|use|head|options)$/;
+
+/**
+ * A function passed to a route method (`router.get(path, async (req, res) => …)`), itself or wrapped by a helper
+ * (`asyncHandler(async …)`): Express 5 (and `express-async-errors`, and such helpers) pass what it rejects with to
+ * the error middleware, so one of the file or of the run that reads the V1 error reads it.
+ */
+function routeCatch(call: N, links: Map<N, Link>, ctx: Ctx): string | undefined {
+  let route = call;
+  const callee = bare(call.callee);
+  if (isIdent(callee)) {
+    const l = links.get(call);
+    if (l?.key !== 'arguments' || l.parent.type !== 'CallExpression') return undefined;
+    route = l.parent;
+  }
+  const method = bare(route.callee);
+  if (method.type !== 'MemberExpression' || !ROUTE_METHODS.test(propName(method) ?? '')) return undefined;
+  const read = errorMiddlewareRead(ctx.all()) ?? ctx.elsewhere?.get(ERROR_MIDDLEWARE_KEY);
+  return read && `in a route handler whose rejection reaches an error middleware that ${read}`;
+}
+
+const V1_ERROR_READ =
+  /\.(response|code|status|statusCode|request|config|isAxiosError)`|^tests|^matches|^passes/;
+
+/** The key of a function of the run that reads the V1 error it is given: `@handler:<name>:<index>`. */
+export const HANDLER_KEY = '@handler:';
+
+/**
+ * The functions of a file that read the V1 library's error they are given as a parameter (`handleApiError(err)`),
+ * with what they read: by their names and the names they are exported under, and the parameter's index.
+ */
+export function handlersOf(nodes: N[]): Map<string, string> {
+  const out = new Map<string, string>();
+  let exports: Map<string, string[]> | undefined;
+  for (const n of nodes) {
+    const name =
+      n.type === 'FunctionDeclaration' && n.id
+        ? n.id.name
+        : n.type === 'VariableDeclarator' && isIdent(n.id) && /Function/.test(bare(n.init ?? {}).type)
+          ? n.id.name
+          : undefined;
+    const fn = n.type === 'FunctionDeclaration' ? n : name ? bare(n.init) : undefined;
+    if (!name || !fn?.body || fn.params.length > 3) continue;
+    fn.params.forEach((p: N, i: number) => {
+      const read = isIdent(p) ? errorRead(p, fn.body) : undefined;
+      // What only a V1 library's error has (a function reading a parameter's other fields is no handler).
+      if (!read || !V1_ERROR_READ.test(read)) return;
+      exports ??= exportsOf(nodes);
+      for (const as of new Set([name, ...(exports.get(name) ?? [])]))
+        out.set(`${HANDLER_KEY}${as}:${i}`, read);
+    });
+  }
+  return out;
+}
+
+/** The key of an Express error middleware of the run (`(err, req, res, next)`) that reads the V1 error. */
+export const ERROR_MIDDLEWARE_KEY = '@error-middleware';
+
+/**
+ * What a function the error is passed to (as its argument `index`) reads of it: a function written there, one the
+ * file defines under that name (`handle(e)`, `.catch(onError)`), or `next` when an error middleware of the file (or
+ * of the run) reads it.
+ */
+function handlerRead(fn: N, index: number, ctx: Ctx, depth: number): string | undefined {
+  if (isIdent(fn, 'next')) {
+    const read = errorMiddlewareRead(ctx.all()) ?? ctx.elsewhere?.get(ERROR_MIDDLEWARE_KEY);
+    return read && `passes it to next(), to an error middleware that ${read}`;
+  }
+  const def = isIdent(fn) ? definitionOf(fn.name, ctx.all()) : FUNCTION.test(fn.type) ? fn : undefined;
+  // A handler of another file of the run (matched by name, as `@handler:<name>:<index>`).
+  const there = isIdent(fn) && !def ? ctx.elsewhere?.get(`${HANDLER_KEY}${fn.name}:${index}`) : undefined;
+  if (there) return `passes it to \`${fn.name}\`, which ${there}`;
+  const param = def?.params[index];
+  if (!param || depth > CALLER_DEPTH) return undefined;
+  const read = errorRead(param.type === 'AssignmentPattern' ? param.left : param, def.body, ctx, depth + 1);
+  return read && (isIdent(fn) ? `passes it to \`${fn.name}\`, which ${read}` : read);
+}
+
+/** What an Express error middleware of the file (a function of four parameters) reads of its error, or undefined. */
+export function errorMiddlewareRead(nodes: N[]): string | undefined {
+  let read = middlewareReads.get(nodes);
+  if (read === undefined) {
+    read = null;
+    for (const n of nodes)
+      if (FUNCTION.test(n.type) && n.params?.length === 4 && n.body) {
+        read = errorRead(n.params[0], n.body) ?? null;
+        if (read) break;
+      }
+    middlewareReads.set(nodes, read);
+  }
+  return read ?? undefined;
+}
+const middlewareReads = new WeakMap<N[], string | null>();
+
+/** A `reason` of a settled result read for a field (`r.reason.response`), as written, or undefined. */
+function settledRead(nodes: N[], links: Map<N, Link>): string | undefined {
+  for (const n of nodes) {
+    if (n.type !== 'MemberExpression' && n.type !== 'OptionalMemberExpression') continue;
+    if (propName(n) !== 'reason') continue;
+    let at = n;
+    let up = links.get(at);
+    while (up && bare(up.parent) === at) {
+      at = up.parent;
+      up = links.get(at);
+    }
+    if (!up) continue;
+    if (/Member/.test(up.parent.type) && up.key === 'object') {
+      const field = propName(up.parent);
+      if (field === undefined || !PLAIN_READS.has(field)) return `reason.${field ?? '[…]'}`;
+    }
+    if (up.parent.type === 'CallExpression' && up.key === 'arguments') {
+      const callee = memberPath(up.parent.callee) ?? '';
+      if (/isAxiosError|HTTPError|isHttpError/i.test(callee)) return `reason (${callee})`;
+    }
+    if (
+      up.parent.type === 'BinaryExpression' &&
+      up.parent.operator === 'instanceof' &&
+      !isIdent(up.parent.right, 'Error')
+    )
+      return 'reason instanceof …';
+  }
+  return undefined;
 }
 
 /**
@@ -252,8 +555,83 @@ export function nameOf(fn: N, links: Map<N, Link>): { name: string; method: bool
   return undefined;
 }
 
+/** String methods and operators a message is matched with, to take a branch on what it says. */
+const MATCH_METHODS = /^(includes|startsWith|endsWith|match|matchAll|indexOf|search|localeCompare)$/;
+/** Whether the (message) expression `n` is matched: compared, searched, tested by a regular expression, switched on. */
+function matched(n: N, links: Map<N, Link>): boolean {
+  let at = n;
+  let up = links.get(at);
+  while (up && bare(up.parent) === at && up.parent !== at) {
+    at = up.parent;
+    up = links.get(at);
+  }
+  // `e.message.toLowerCase()`, `String(e.message)`, `e.message ?? ''`: what it gives is matched.
+  for (;;) {
+    const q = up?.parent;
+    if (q && /Member/.test(q.type) && /^(toLowerCase|toUpperCase|trim|toString)$/.test(propName(q) ?? '')) {
+      const call = links.get(q);
+      if (call?.parent.type !== 'CallExpression') break;
+      at = call.parent;
+    } else if (
+      (q?.type === 'CallExpression' && up!.key === 'arguments' && isIdent(q.callee, 'String')) ||
+      q?.type === 'LogicalExpression' ||
+      /^TS(As|NonNull)Expression$|^Parenthesized/.test(q?.type ?? '')
+    )
+      at = q;
+    else break;
+    up = links.get(at);
+  }
+  const p = up?.parent;
+  if (!p) return false;
+  if (/Member/.test(p.type) && up!.key === 'object') return MATCH_METHODS.test(propName(p) ?? '');
+  if (p.type === 'BinaryExpression') return /^[!=]==?$/.test(p.operator);
+  if (p.type === 'SwitchStatement') return true;
+  // `/404/.test(e.message)`
+  return (
+    p.type === 'CallExpression' &&
+    up!.key === 'arguments' &&
+    /Member/.test(p.callee.type) &&
+    /^(test|exec)$/.test(propName(p.callee) ?? '')
+  );
+}
+
+/** Whether the error, as the child `key` of `parent`, leaves its handler as a value (not thrown, not passed). */
+const escapes = (parent: N, key: string) =>
+  parent.type === 'ReturnStatement' ||
+  (parent.type === 'ArrowFunctionExpression' && key === 'body') ||
+  parent.type === 'ArrayExpression' ||
+  (parent.type === 'ObjectProperty' && key === 'value') ||
+  (parent.type === 'AssignmentExpression' && key === 'right');
+
+const v1Reads = new WeakMap<N[], string | null>();
+/** A read of a V1 library's error's field anywhere in the file (`x.response.status`, `x?.response`), or undefined. */
+function v1ErrorReadIn(nodes: N[]): string | undefined {
+  let read = v1Reads.get(nodes);
+  if (read === undefined) {
+    read = null;
+    for (const n of nodes)
+      if (
+        /Member/.test(n.type) &&
+        !n.computed &&
+        propName(n) === 'response' &&
+        n.object.type !== 'ThisExpression'
+      ) {
+        read = `${memberPath(n.object) ?? '…'}.response`;
+        break;
+      } else if (
+        n.type === 'CallExpression' &&
+        /isAxiosError|isHttpError/i.test(memberPath(n.callee) ?? '')
+      ) {
+        read = memberPath(n.callee)!;
+        break;
+      }
+    v1Reads.set(nodes, read);
+  }
+  return read ?? undefined;
+}
+
 /** What a catch clause (or a `.catch` callback) reads of its error beyond its message, or undefined. */
-function errorRead(param: N, body: N): string | undefined {
+function errorRead(param: N, body: N, ctx?: Ctx, depth = 0): string | undefined {
   if (!isIdent(param)) return 'destructures the error';
   const name = param.name;
   const { nodes, links } = indexTree(body);
@@ -270,8 +648,29 @@ function errorRead(param: N, body: N): string | undefined {
     }
     const parent = up?.parent;
     if (!parent) continue;
+    // Given another name in the handler (`const err = e as AxiosError`, `const { response } = e`): its reads.
+    if (parent.type === 'VariableDeclarator' && up.key === 'init' && depth <= CALLER_DEPTH) {
+      const id = parent.id;
+      if (id.type === 'ObjectPattern') {
+        const other = id.properties.find(
+          (p: N) => p.type !== 'ObjectProperty' || !PLAIN_READS.has(propName(p) ?? ''),
+        );
+        if (other) return 'destructures the error';
+        continue;
+      }
+      const read = errorRead(id, body, ctx, depth + 1);
+      if (read) return read;
+      continue;
+    }
+    // Returned as a value (`[e, null]`, `{ error: e }`, `return e`) to code that reads a V1 error's fields.
+    if (ctx && escapes(parent, up.key)) {
+      const read = v1ErrorReadIn(ctx.all());
+      if (read) return `returns the error, and the file reads \`${read}\``;
+    }
     if (/Member/.test(parent.type) && up.key === 'object') {
       const field = propName(parent);
+      if (field === 'message' && matched(parent, links))
+        return `matches \`${name}.message\` (the V2 client's messages are its own)`;
       if (field !== undefined && PLAIN_READS.has(field)) continue;
       return `reads \`${name}.${field ?? '[…]'}\``;
     }
@@ -279,9 +678,20 @@ function errorRead(param: N, body: N): string | undefined {
       if (isIdent(parent.right, 'Error')) continue;
       return `tests \`${name} instanceof ${memberPath(parent.right) ?? '…'}\``;
     }
+    // The error as text (`String(e)`, `` `${e}` ``), matched.
+    if (
+      ((parent.type === 'CallExpression' && isIdent(parent.callee, 'String')) ||
+        parent.type === 'TemplateLiteral') &&
+      matched(parent, links)
+    )
+      return `matches the error's text (the V2 client's messages are its own)`;
     if (parent.type === 'CallExpression' && up.key === 'arguments') {
       const callee = memberPath(parent.callee) ?? '';
       if (/isAxiosError|HTTPError|isHttpError/i.test(callee)) return `tests it with ${callee}`;
+      // Passed on to a handler of the file that reads it (`handle(e)`), or to Express's `next(e)`.
+      const f = bare(parent.callee);
+      const read = ctx && isIdent(f) && handlerRead(f, up.index ?? 0, ctx, depth);
+      if (read) return read;
     }
   }
   return undefined;

@@ -1,7 +1,20 @@
 import { dirname, join, resolve } from 'node:path';
 import { bare, indexTree, isIdent, isString, type Link, memberPath, type N, propName } from './ast.ts';
 import { requiredModule } from './calls.ts';
-import { callCaught, exportsOf, HTTP_VERBS, nameOf, PARAM_KEY, SETUP_KEY } from './catches.ts';
+import {
+  callCaught,
+  ERROR_MIDDLEWARE_KEY,
+  errorMiddlewareRead,
+  exportsOf,
+  HANDLER_KEY,
+  HTTP_VERBS,
+  handlersOf,
+  nameOf,
+  PARAM_KEY,
+  passedCaught,
+  ROUTE_METHODS,
+  SETUP_KEY,
+} from './catches.ts';
 import { readSource } from './files.ts';
 import { parsePlain } from './parse.ts';
 
@@ -22,8 +35,13 @@ export const ANY_MODULE = '*';
 type Edges = Map<string, Array<{ target: string; name: string; via: string }>>;
 const edgeKey = (module: string, name: string) => `${module}\n${name}`;
 
-/** What a file must hold to import a module of the run and catch what it throws: `catch`, and a relative path. */
-const MAY_CATCH = /\bcatch\b/;
+/**
+ * What a file must hold to import a module of the run and catch what it throws (`catch`, an error handler of
+ * `.then`, Express's `next`, `Promise.allSettled`, `util.callbackify`, a route whose handler's rejection reaches the
+ * error middleware), and a relative path.
+ */
+const MAY_CATCH =
+  /\bcatch\b|\.then\s*\(|\bnext\b|\ballSettled\b|\bcallbackify\b|\.(get|post|put|patch|delete|all|use)\s*\(\s*['"`/]/;
 const RELATIVE = /(?:\bfrom|\brequire\s*\()\s*['"]\.\.?\//;
 /** What a file must hold to pass on another module's export: `export … from './…'`. */
 const RE_EXPORT = /\bexport\b[^;]*?\bfrom\s*['"]\.\.?\/|module\.exports\s*=\s*require\s*\(\s*['"]\.\.?\//;
@@ -31,6 +49,8 @@ const RE_EXPORT = /\bexport\b[^;]*?\bfrom\s*['"]\.\.?\/|module\.exports\s*=\s*re
 const SETS_UP = /\.(interceptors|defaults)\b/;
 /** What a file's catch reads of the V1 libraries' errors (a retry helper's): a file with it and `catch` is read. */
 const READS_V1_ERROR = /\.response\b|isAxiosError|HTTPError|isHttpError|\.code\s*[!=]==?/;
+/** What a file must hold to hold an Express error middleware reading the V1 error (with `READS_V1_ERROR`). */
+const MIDDLEWARE = /\buse\s*\(|\bnext\b|\bexport\b|\bexports\b/;
 const EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
 
 /**
@@ -53,6 +73,8 @@ export async function catchesElsewhere(
   // The files walked; the files read and found to hold no catch of a call into another module.
   const scanned = new Set<string>();
   const read = new Set<string>();
+  // The files that pass errors to Express's `next`, walked again once an error middleware of the run is found.
+  const nexts: Array<[string, N]> = [];
   const scan = async (real: string, all = false) => {
     if (scanned.has(real) || (!all && read.has(real))) return;
     read.add(real);
@@ -61,7 +83,7 @@ export async function catchesElsewhere(
     // A tree too deep to walk is the rewrite's to report, not this look-out's.
     if (program)
       try {
-        catchesIn(real, program, inRun, show, out, edges);
+        if (catchesIn(real, program, inRun, show, out, edges)) nexts.push([real, program]);
         for (const n of program.body) {
           // `module.exports = require('./x')`: everything './x' exports, as `export * from './x'`.
           const cjs =
@@ -91,6 +113,14 @@ export async function catchesElsewhere(
       } catch {}
   };
   for (const real of files) await scan(real);
+  // An error middleware or a handler reading the error found after a file passing errors to `next` or to a
+  // function of another file was walked: that file's catches again, with all of them.
+  if (handlersIn(out).size)
+    for (const [real, program] of nexts)
+      try {
+        catchesIn(real, program, inRun, show, out, new Map(), true);
+      } catch {}
+  nexts.length = 0;
   // A catch of a call of a re-exported function is a catch of the function in the module it comes from; of a
   // function (or method) that calls one of another module, a catch of that one too (a middle file passing it on).
   const queue = [...out].flatMap(([m, names]) =>
@@ -146,6 +176,8 @@ export async function catchesElsewhere(
  * functions pass on of such calls (`edges`). A method called on an instance of a class the file imports (`new
  * PrintApi()`, or an instance a module exports) is that module's `#method`; on any other object (a parameter, a
  * property), any module's (`ANY_MODULE`), unless its name is an HTTP verb's (`api.get`: the V1 library's own).
+ * An Express error middleware reading the V1 error is recorded for any module; `middleware` is one found in
+ * another file. True when the file passes errors to `next` and no middleware was known.
  */
 function catchesIn(
   real: string,
@@ -154,8 +186,17 @@ function catchesIn(
   show: (real: string) => string,
   out: CaughtElsewhere,
   edges: Edges,
-): void {
+  again = false,
+): boolean {
   const { nodes, links } = indexTree(program);
+  // An Express error middleware (`(err, req, res, next)`) reading the V1 error: what reaches `next` reaches it; and
+  // the functions reading the error they are given (`handleApiError(e)`).
+  const set = out.get(ANY_MODULE) ?? new Map<string, string>();
+  const own = errorMiddlewareRead(nodes);
+  if (own && !set.has(ERROR_MIDDLEWARE_KEY)) set.set(ERROR_MIDDLEWARE_KEY, `${own} (in ${show(real)})`);
+  for (const [key, read] of handlersOf(nodes)) if (!set.has(key)) set.set(key, `${read} (in ${show(real)})`);
+  if (set.size) out.set(ANY_MODULE, set);
+  const elsewhere = handlersIn(out);
   const imports = importsOf(nodes);
   // Locals bound to `new C(…)` of a class C the file imports: their methods are C's module's.
   const instances = new Map<string, { spec: string; name: string }>();
@@ -170,8 +211,14 @@ function catchesIn(
   setUpHere(real, nodes, imports, inRun, show, out);
   paramsCaught(real, nodes, links, show, out);
   for (const c of nodes) {
-    if (c.type !== 'CallExpression') continue;
-    const callee = bare(c.callee);
+    // A call, or a function passed by name to a call (`refs.map(orderReference)`, `refs.map(api.orderReference)`).
+    const l = links.get(c);
+    const passed =
+      (isIdent(c) || c.type === 'MemberExpression') &&
+      l?.key === 'arguments' &&
+      /^(Call|New)Expression$/.test(l.parent.type);
+    if (c.type !== 'CallExpression' && !passed) continue;
+    const callee = passed ? c : bare(c.callee);
     const member = callee.type === 'MemberExpression' ? callee : undefined;
     const objectName = member && isIdent(member.object) ? member.object.name : undefined;
     const from = imports.get(objectName ?? (isIdent(callee) ? callee.name : ''));
@@ -188,7 +235,9 @@ function catchesIn(
       target = owner ? moduleOf(real, owner.spec, inRun) : HTTP_VERBS.test(method) ? undefined : ANY_MODULE;
     }
     if (!target || target === real || exported === undefined) continue;
-    const where = callCaught(c, memberPath(callee) ?? exported, links, () => nodes);
+    const where = passed
+      ? passedCaught(c, links, () => nodes, elsewhere)
+      : callCaught(c, memberPath(callee) ?? exported, links, () => nodes, 0, new Set(), elsewhere);
     if (where) {
       const caught = out.get(target) ?? new Map<string, string>();
       out.set(target, caught);
@@ -205,7 +254,29 @@ function catchesIn(
       list.push({ target, name: exported, via: `\`${name.replace(/^#/, '')}\` of ${show(real)}` });
     }
   }
+  // Whether a middleware or a handler found later may change what this file's catches read (it has a catch, a
+  // `.catch` or `.then`, passes errors to `next`, or registers routes).
+  return (
+    !again &&
+    nodes.some(
+      (n) =>
+        isIdent(n, 'next') ||
+        n.type === 'CatchClause' ||
+        (n.type === 'CallExpression' &&
+          bare(n.callee).type === 'MemberExpression' &&
+          /^(catch|then)$/.test(propName(bare(n.callee)) ?? '')) ||
+        (n.type === 'CallExpression' &&
+          bare(n.callee).type === 'MemberExpression' &&
+          ROUTE_METHODS.test(propName(bare(n.callee)) ?? '')),
+    )
+  );
 }
+
+/** The error middleware and the handlers reading the error that the run's files walked so far hold. */
+const handlersIn = (out: CaughtElsewhere): Map<string, string> =>
+  new Map(
+    [...(out.get(ANY_MODULE) ?? [])].filter(([k]) => k === ERROR_MIDDLEWARE_KEY || k.startsWith(HANDLER_KEY)),
+  );
 
 /**
  * What the file sets up on an axios instance another module of the run exports (`api.interceptors.….use(…)`,
@@ -380,7 +451,7 @@ async function readProgram(real: string, all = false): Promise<N | undefined> {
       (!((all || MAY_CATCH.test(src.text)) && RELATIVE.test(src.text)) &&
         !RE_EXPORT.test(src.text) &&
         !SETS_UP.test(src.text) &&
-        !(MAY_CATCH.test(src.text) && READS_V1_ERROR.test(src.text)))
+        !((MAY_CATCH.test(src.text) || MIDDLEWARE.test(src.text)) && READS_V1_ERROR.test(src.text)))
     )
       return undefined;
     return parsePlain(src.text, real).program;

@@ -1,0 +1,229 @@
+import { describe, expect, it } from 'vitest';
+import { rewriteTwice } from '../../test/rewrite.ts';
+
+// Error handling written in forms other than a try's catch clause or a `.catch(fn)` callback, each reading the
+// V1 library's error (axios's `err.response`): the V2 client throws a PartnerPrintError instead, so each call
+// stays on V1, marked.
+const HEAD = `import axios from 'axios';\nconst api = axios.create({ baseURL: 'https://api.partner-print.example/v1', headers: { 'X-Partner-Code': 'ACME', 'X-Api-Key': process.env.PP_API_KEY } });\n`;
+const GET_ORDER = `async function getOrder(ref: string) {\n  const { data } = await api.get(\`/orders/\${ref}\`);\n  return data.reference;\n}\n`;
+
+const tryAround = (call: string) =>
+  `export async function show(ref: string) {\n  try {\n    return await ${call};\n  } catch (e: any) {\n    if (e.response?.status === 404) return null;\n    throw e;\n  }\n}\n`;
+
+const marked = (code: string) => {
+  const r = rewriteTwice(`${HEAD}${code}`);
+  expect(r.findings.filter((f) => f.kind === 'rewritten')).toEqual([]);
+  const call = r.findings.find((f) => f.what.startsWith('GET'));
+  expect(call?.kind).toBe('todo');
+  expect(call?.detail).toContain('PartnerPrintError');
+  return call!.detail!;
+};
+const rewritten = (code: string) => {
+  const r = rewriteTwice(`${HEAD}${code}`);
+  expect(r.findings.filter((f) => f.kind === 'rewritten').map((f) => f.what)).toEqual([
+    'GET /orders/… (axios)',
+  ]);
+};
+
+describe('error handlers in other forms that read the V1 error', () => {
+  it.each([
+    [
+      '.then(onOk, onErr) on a call of its function',
+      `${GET_ORDER}export function show(ref: string) {\n  return getOrder(ref).then((r) => r, (err) => (err.response?.status === 404 ? null : Promise.reject(err)));\n}\n`,
+      '.then',
+    ],
+    [
+      '.then(undefined, onErr) on a call of an arrow constant',
+      `const find = async (ref: string) => {\n  const { data } = await api.get(\`/orders/\${ref}\`);\n  return data.reference;\n};\nexport const show = (ref: string) => find(ref).then(undefined, (e) => e.response?.data);\n`,
+      '`e.response`',
+    ],
+    [
+      '.catch with a named handler of the file',
+      `${GET_ORDER}function onError(err: any) {\n  return err.response?.status === 404 ? null : Promise.reject(err);\n}\nexport function show(ref: string) {\n  return getOrder(ref).catch(onError);\n}\n`,
+      'onError',
+    ],
+    [
+      '.then with a named error handler of the file',
+      `${GET_ORDER}const onError = (err: any) => err.response?.data;\nexport function show(ref: string) {\n  return getOrder(ref).then((r) => r, onError);\n}\n`,
+      'onError',
+    ],
+    [
+      'a catch passing the error to a handler of the file',
+      `${GET_ORDER}function handle(e: any) {\n  return e.response?.status === 404 ? null : Promise.reject(e);\n}\nexport async function show(ref: string) {\n  try {\n    return await getOrder(ref);\n  } catch (e) {\n    return handle(e);\n  }\n}\n`,
+      'handle',
+    ],
+    [
+      'Promise.allSettled, its results read for reason.response',
+      `${GET_ORDER}export async function show(refs: string[]) {\n  const results = await Promise.allSettled(refs.map((r) => getOrder(r)));\n  return results.map((r) => (r.status === 'rejected' ? r.reason.response?.status : r.value));\n}\n`,
+      'allSettled',
+    ],
+    [
+      'Promise.allSettled over an async callback making the call',
+      `export async function show(refs: string[]) {\n  const results = await Promise.allSettled(\n    refs.map(async (ref) => {\n      const { data } = await api.get(\`/orders/\${ref}\`);\n      return data.reference;\n    }),\n  );\n  return results.map((r: any) => (r.status === 'rejected' ? r.reason?.response?.status : r.value));\n}\n`,
+      'allSettled',
+    ],
+    [
+      'util.callbackify, its callback reading err.response',
+      `import { callbackify } from 'node:util';\n${GET_ORDER}const getOrderCb = callbackify(getOrder);\nexport function show(ref: string, done: (e: unknown, r?: unknown) => void) {\n  getOrderCb(ref, (err: any, res: unknown) => {\n    if (err && err.response?.status === 404) return done(null, null);\n    done(err, res);\n  });\n}\n`,
+      'callbackify',
+    ],
+    [
+      "an Express route passing the error to next(), the file's error middleware reading err.response",
+      `${GET_ORDER}export async function route(req: any, res: any, next: any) {\n  try {\n    res.json(await getOrder(req.params.ref));\n  } catch (e) {\n    next(e);\n  }\n}\nexport function onError(err: any, req: any, res: any, next: any) {\n  res.status(err.response?.status ?? 500).json(err.response?.data);\n}\n`,
+      'next',
+    ],
+    [
+      'an Express route with .catch(next), the error middleware reading err.response',
+      `${GET_ORDER}export function route(req: any, res: any, next: any) {\n  getOrder(req.params.ref).then((o) => res.json(o)).catch(next);\n}\napp.use((err: any, req: any, res: any, _next: any) => {\n  res.status(err.response?.status ?? 500).json(err.response?.data);\n});\n`,
+      'next',
+    ],
+    [
+      'a promise kept in a variable, awaited later inside a try',
+      `${GET_ORDER}export async function show(ref: string) {\n  const pending = getOrder(ref);\n  console.log('looking up', ref);\n  try {\n    return await pending;\n  } catch (e: any) {\n    if (e.response?.status === 404) return null;\n    throw e;\n  }\n}\n`,
+      '`pending`',
+    ],
+    [
+      'a promise kept in a variable, its .catch later',
+      `${GET_ORDER}export function show(ref: string) {\n  const pending = getOrder(ref);\n  return pending.catch((e) => (e.response?.status === 404 ? null : Promise.reject(e)));\n}\n`,
+      '`pending`',
+    ],
+    [
+      'an await-to-js helper of the file, returning [err, value], err read for response',
+      `${GET_ORDER}async function to<T>(p: Promise<T>) {\n  try {\n    return [null, await p] as const;\n  } catch (e) {\n    return [e, null] as const;\n  }\n}\nexport async function show(ref: string) {\n  const [err, order] = await to(getOrder(ref));\n  if ((err as any)?.response?.status === 404) return null;\n  return order;\n}\n`,
+      'returns the error',
+    ],
+    [
+      '.then(onOk, onErr) returning the error as a value, read for response',
+      `${GET_ORDER}export async function show(ref: string) {\n  const [err, order] = await getOrder(ref).then((o) => [null, o], (e) => [e, null]);\n  if (err?.response?.status === 404) return null;\n  return order;\n}\n`,
+      'returns the error',
+    ],
+    [
+      'a function bound to another name (.bind), called inside a try',
+      `${GET_ORDER}const find = getOrder.bind(null);\n${tryAround('find(ref)')}`,
+      'find',
+    ],
+    [
+      'a function assigned to another name, called inside a try',
+      `${GET_ORDER}let find: typeof getOrder;\nfind = getOrder;\n${tryAround('find(ref)')}`,
+      'find',
+    ],
+    [
+      'a function put in an object, called as its method inside a try',
+      `${GET_ORDER}const orders = { find: getOrder };\n${tryAround('orders.find(ref)')}`,
+      'orders.find',
+    ],
+    [
+      'a method named get of an object of the file, called inside a try',
+      `const orders = {\n  async get(ref: string) {\n    const { data } = await api.get(\`/orders/\${ref}\`);\n    return data.reference;\n  },\n};\n${tryAround('orders.get(ref)')}`,
+      'orders.get',
+    ],
+    [
+      'a call inside a new Promise executor, the promise awaited inside a try',
+      `${GET_ORDER}function find(ref: string) {\n  return new Promise((resolve, reject) => {\n    getOrder(ref).then(resolve, reject);\n  });\n}\n${tryAround('find(ref)')}`,
+      'find',
+    ],
+    [
+      "a catch matching the V1 library's message (includes)",
+      `${GET_ORDER}export async function show(ref: string) {\n  try {\n    return await getOrder(ref);\n  } catch (e: any) {\n    if (e.message.includes('status code 404')) return null;\n    throw e;\n  }\n}\n`,
+      '`e.message`',
+    ],
+    [
+      "a catch matching the V1 library's message (a regular expression)",
+      `${GET_ORDER}export function show(ref: string) {\n  return getOrder(ref).catch((err) => (/404/.test(err.message) ? null : Promise.reject(err)));\n}\n`,
+      '`err.message`',
+    ],
+    [
+      "a catch comparing the V1 library's message",
+      `${GET_ORDER}export async function show(ref: string) {\n  try {\n    return await getOrder(ref);\n  } catch (e: any) {\n    if (e.message === 'Request failed with status code 404') return null;\n    throw e;\n  }\n}\n`,
+      '`e.message`',
+    ],
+    [
+      'a function passed by name to map, the Promise.all inside a try',
+      `${GET_ORDER}export async function show(refs: string[]) {\n  try {\n    return await Promise.all(refs.map(getOrder));\n  } catch (e: any) {\n    if (e.response?.status === 404) return [];\n    throw e;\n  }\n}\n`,
+      'map',
+    ],
+    [
+      'a function passed by name to a retry helper of the file whose catch reads the error',
+      `${GET_ORDER}async function withRetry<T>(fn: () => Promise<T>): Promise<T> {\n  for (let i = 0; ; i++) {\n    try {\n      return await fn();\n    } catch (e: any) {\n      if (i < 3 && e.response?.status >= 500) continue;\n      throw e;\n    }\n  }\n}\nexport const show = (ref: string) => withRetry(getOrder.bind(null, ref));\n`,
+      'fn',
+    ],
+    [
+      'Promise.allSettled over a function passed by name',
+      `${GET_ORDER}export async function show(refs: string[]) {\n  const results = await Promise.allSettled(refs.map(getOrder));\n  return results.map((r) => (r.status === 'rejected' ? r.reason.response?.status : r.value));\n}\n`,
+      'allSettled',
+    ],
+    [
+      'an async Express route with no try (Express 5 passes its rejection on), the error middleware reading err.response',
+      `${GET_ORDER}router.get('/orders/:ref', async (req: any, res: any) => {\n  res.json({ reference: await getOrder(req.params.ref) });\n});\napp.use((err: any, _req: any, res: any, _next: any) => {\n  res.status(err.response?.status ?? 500).end();\n});\n`,
+      'error middleware',
+    ],
+    [
+      'an Express route wrapped by an async handler helper, the error middleware reading err.response',
+      `${GET_ORDER}router.get(\n  '/orders/:ref',\n  asyncHandler(async (req: any, res: any) => {\n    res.json({ reference: await getOrder(req.params.ref) });\n  }),\n);\nexport function onError(err: any, _req: any, res: any, _next: any) {\n  res.status(err.response?.status ?? 500).end();\n}\n`,
+      'error middleware',
+    ],
+    [
+      'a catch giving the error another name (a cast) and reading that',
+      `${GET_ORDER}export async function show(ref: string) {\n  try {\n    return await getOrder(ref);\n  } catch (e) {\n    const err = e as AxiosError;\n    if (err.response?.status === 404) return null;\n    throw e;\n  }\n}\n`,
+      '`err.response`',
+    ],
+    [
+      'a catch destructuring the error in its body',
+      `${GET_ORDER}export async function show(ref: string) {\n  try {\n    return await getOrder(ref);\n  } catch (e: any) {\n    const { response } = e;\n    if (response?.status === 404) return null;\n    throw e;\n  }\n}\n`,
+      'destructures',
+    ],
+    [
+      "a catch matching the message through String(…) (a fetch wrapper's own error, thrown on !res.ok)",
+      `async function getOrder(ref: string) {\n  const res = await fetch(\`https://api.partner-print.example/v1/orders/\${ref}\`, { headers: { 'X-Partner-Code': 'ACME', 'X-Api-Key': process.env.PP_API_KEY ?? '' } });\n  if (!res.ok) throw new Error(\`HTTP \${res.status}\`);\n  const order = await res.json();\n  return order.order_reference;\n}\nexport async function show(ref: string) {\n  try {\n    return await getOrder(ref);\n  } catch (err: any) {\n    if (String(err.message).startsWith('HTTP 4')) return null;\n    throw err;\n  }\n}\n`,
+      '`err.message`',
+    ],
+    [
+      'a catch matching the error as a string',
+      `${GET_ORDER}export function show(ref: string) {\n  return getOrder(ref).catch((err) => (String(err).includes('404') ? null : Promise.reject(err)));\n}\n`,
+      'text',
+    ],
+  ])('%s: marked, not rewritten', (_, code, named) => {
+    expect(marked(code)).toContain(named);
+  });
+
+  it.each([
+    [
+      '.then(onOk, onErr) whose handler logs the message',
+      `${GET_ORDER}export function show(ref: string) {\n  return getOrder(ref).then((r) => r, (err) => {\n    console.error(err.message);\n    return null;\n  });\n}\n`,
+    ],
+    [
+      'a named handler that only logs',
+      `${GET_ORDER}function onError(err: any) {\n  console.error('failed', err.message);\n  return null;\n}\nexport function show(ref: string) {\n  return getOrder(ref).catch(onError);\n}\n`,
+    ],
+    [
+      'next(e) with no error middleware reading the V1 error in the file',
+      `${GET_ORDER}export async function route(req: any, res: any, next: any) {\n  try {\n    res.json(await getOrder(req.params.ref));\n  } catch (e) {\n    next(e);\n  }\n}\n`,
+    ],
+    [
+      'Promise.allSettled whose reasons are only logged',
+      `${GET_ORDER}export async function show(refs: string[]) {\n  const results = await Promise.allSettled(refs.map((r) => getOrder(r)));\n  for (const r of results) if (r.status === 'rejected') console.error(r.reason.message);\n  return results.length;\n}\n`,
+    ],
+    [
+      'a handler returning the error in a file that reads no V1 error',
+      `${GET_ORDER}export async function show(ref: string) {\n  const [err, order] = await getOrder(ref).then((o) => [null, o], (e) => [e, null]);\n  if (err) console.error((err as Error).message);\n  return order;\n}\n`,
+    ],
+    [
+      'a promise kept in a variable, awaited in a try that only logs',
+      `${GET_ORDER}export async function show(ref: string) {\n  const pending = getOrder(ref);\n  try {\n    return await pending;\n  } catch (e: any) {\n    console.error(e.message);\n    return null;\n  }\n}\n`,
+    ],
+    [
+      'a catch putting the message in a log line and an error of its own',
+      `${GET_ORDER}export async function show(ref: string) {\n  try {\n    return await getOrder(ref);\n  } catch (e: any) {\n    console.error(\`lookup failed: \${e.message}\`);\n    throw new Error('lookup failed: ' + e.message);\n  }\n}\n`,
+    ],
+    [
+      'an async Express route with no error middleware reading the V1 error',
+      `${GET_ORDER}router.get('/orders/:ref', async (req: any, res: any) => {\n  res.json({ reference: await getOrder(req.params.ref) });\n});\n`,
+    ],
+    [
+      'a catch destructuring only the message',
+      `${GET_ORDER}export async function show(ref: string) {\n  try {\n    return await getOrder(ref);\n  } catch (e: any) {\n    const { message } = e;\n    console.error(message);\n    return null;\n  }\n}\n`,
+    ],
+  ])('%s: rewritten', (_, code) => {
+    rewritten(code);
+  });
+});
