@@ -189,6 +189,14 @@ export function bare(n: N): N {
   }
 }
 
+/** A function declaration, or a variable given a function (`const f = async () => …`): its name and the function. */
+export function namedFunction(n: N): { name: string; fn: N } | undefined {
+  if (n.type === 'FunctionDeclaration') return n.id ? { name: n.id.name, fn: n } : undefined;
+  if (n.type === 'VariableDeclarator' && isIdent(n.id) && /Function/.test(bare(n.init ?? {}).type))
+    return { name: n.id.name, fn: bare(n.init) };
+  return undefined;
+}
+
 /**
  * The `/v2` ending a base URL (its trailing slashes kept) turned to `/v1`: an environment variable that held the V1
  * base URL may hold the V2 one of the same host, and the V1 calls left on it read it through this (the reference:

@@ -1,4 +1,4 @@
-import { bare, indexTree, isIdent, type Link, memberPath, type N, propName } from './ast.ts';
+import { bare, indexTree, isIdent, type Link, memberPath, type N, namedFunction, propName } from './ast.ts';
 
 /** The key of an export (`@setup:api`) or of axios itself (`@setup:axios`, `@setup:axios.defaults`) set up elsewhere. */
 export const SETUP_KEY = '@setup:';
@@ -416,14 +416,10 @@ export function handlersOf(nodes: N[]): Map<string, string> {
   const out = new Map<string, string>();
   let exports: Map<string, string[]> | undefined;
   for (const n of nodes) {
-    const name =
-      n.type === 'FunctionDeclaration' && n.id
-        ? n.id.name
-        : n.type === 'VariableDeclarator' && isIdent(n.id) && /Function/.test(bare(n.init ?? {}).type)
-          ? n.id.name
-          : undefined;
-    const fn = n.type === 'FunctionDeclaration' ? n : name ? bare(n.init) : undefined;
-    if (!name || !fn?.body || fn.params.length > 3) continue;
+    const named = namedFunction(n);
+    if (!named) continue;
+    const { name, fn } = named;
+    if (!fn.body || fn.params.length > 3) continue;
     fn.params.forEach((p: N, i: number) => {
       const read = isIdent(p) ? errorRead(p, fn.body) : undefined;
       // What only a V1 library's error has (a function reading a parameter's other fields is no handler).

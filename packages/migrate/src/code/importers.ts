@@ -1,5 +1,15 @@
 import { dirname, join, resolve } from 'node:path';
-import { bare, indexTree, isIdent, isString, type Link, memberPath, type N, propName } from './ast.ts';
+import {
+  bare,
+  indexTree,
+  isIdent,
+  isString,
+  type Link,
+  memberPath,
+  type N,
+  namedFunction,
+  propName,
+} from './ast.ts';
 import { requiredModule } from './calls.ts';
 import {
   callCaught,
@@ -351,14 +361,9 @@ function paramsCaught(
 ): void {
   let exports: Map<string, string[]> | undefined;
   for (const n of nodes) {
-    const name =
-      n.type === 'FunctionDeclaration' && n.id
-        ? n.id.name
-        : n.type === 'VariableDeclarator' && isIdent(n.id) && /Function/.test(bare(n.init ?? {}).type)
-          ? n.id.name
-          : undefined;
-    const fn = n.type === 'FunctionDeclaration' ? n : name ? bare(n.init) : undefined;
-    if (!fn || !name) continue;
+    const named = namedFunction(n);
+    if (!named) continue;
+    const { name, fn } = named;
     fn.params.forEach((p: N, i: number) => {
       const param = p.type === 'AssignmentPattern' ? p.left : p;
       if (!isIdent(param)) return;
