@@ -1,8 +1,9 @@
 /**
  * The constants of the bucket arithmetic: one home for both stores. `MemoryStore`'s arithmetic (bucket.ts)
  * reads them as `TUNING.<name>` from this module's namespace, which a bundler turns into the numbers
- * themselves; `RedisStore` passes the whole namespace to its Lua script as JSON, under these names. A
- * bundle without the Redis store so carries neither the table nor its names.
+ * themselves; `RedisStore` (redis.ts) names each in the table it passes to its Lua script as JSON, under these
+ * names (twins.test.ts fails on one left out). A bundle without the Redis store so carries neither the table
+ * nor its names.
  */
 /** A measurement sample counts fully after this many tokens spent at the server. */
 export const tauTokens = 30;

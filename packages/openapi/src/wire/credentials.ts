@@ -17,11 +17,11 @@ export const V1_CREDENTIAL_HEADERS: readonly string[] = /* @__PURE__ */ V1_WORDS
   }),
 );
 
-// Each name's kind: the first 12 (partner code, store code) carry the partner code, the rest the API key.
+// Each name's kind, from the name itself: a `…code` carries the partner code, a `…key` the API key.
 const KINDS = /* @__PURE__ */ new Map(
-  /* @__PURE__ */ V1_CREDENTIAL_HEADERS.map((name, i) => [
+  /* @__PURE__ */ V1_CREDENTIAL_HEADERS.map((name) => [
     name,
-    i < 12 ? ('partner-code' as const) : ('api-key' as const),
+    name.endsWith('code') ? ('partner-code' as const) : ('api-key' as const),
   ]),
 );
 
