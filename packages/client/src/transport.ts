@@ -573,12 +573,12 @@ export function abortOf(reason: unknown, ctx: CallContext): PartnerPrintError {
 function describeCause(error: unknown): string {
   const parts: string[] = [];
   for (let e = error, depth = 0; e != null && depth < 4; depth++) {
-    const error = e instanceof Error ? e : undefined;
+    const link = e instanceof Error ? e : undefined;
     // An error's own `code` (enumerable: Node's and undici's), as a spread reads it.
-    const code = error && ({ ...error } as { code?: unknown }).code;
-    const text = `${error ? error.message : String(e)}${typeof code === 'string' ? ` (${code})` : ''}`;
+    const code = link && ({ ...link } as { code?: unknown }).code;
+    const text = `${link ? link.message : String(e)}${typeof code === 'string' ? ` (${code})` : ''}`;
     if (text && !parts.includes(text)) parts.push(text);
-    e = error?.cause;
+    e = link?.cause;
   }
   return parts.join(': ') || 'the connection failed';
 }
