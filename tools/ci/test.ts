@@ -115,7 +115,10 @@ const UNTIMED = ['@partner-print/openapi', '@partner-print/sandbox', '@partner-p
  * and left that core idle, while step 2 is CPU-bound on both. Only suites whose tests wait on nothing but
  * their own CPU and whose timeouts (30 s) only bound a hang: a timed file's child processes may take both
  * cores for a few seconds, and an idle-class process then gets none. Docs stays in step 2: its browser
- * tests wait on Chromium with deadlines of 5–25 s.
+ * tests wait on Chromium with deadlines of 5–25 s. A clean-clone run of d1565e7 was red here once: openapi's
+ * `overdue` test bounded its elapsed time from above (< 160 ms), and a starved process saw 1.2 s; that test now
+ * counts its timer's windows, and neither suite bounds an elapsed time from above any more (a test's own
+ * timeout aside, which bounds a hang).
  */
 const UNTIMED_IN_BACKGROUND = ['@partner-print/openapi', '@partner-print/sandbox'];
 

@@ -128,5 +128,5 @@ describe('Node server', () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
-  }, 20_000);
+  }); // the suite's timeout (30 s), a hang's bound: pnpm test runs this suite in the idle class
 });
