@@ -1,6 +1,9 @@
 // The SDK's one error contract, checked over every error class every package exports: each is a
 // PartnerPrintError with a `code` (a timeout's is 'timeout'), and the operation where there is one. A class
 // added to an entry without a row here fails the test: the contract (CONTRIBUTING.md) is then decided for it.
+// Each also has a `docUrl`: the section of the built site's errors page (docs/guides/errors.md) for its class.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as callbackRedis from '@partner-print/callback/redis';
 import * as client from '@partner-print/client';
 import * as lite from '@partner-print/client/lite';
@@ -9,7 +12,11 @@ import * as migrate from '@partner-print/migrate';
 import * as migrateNode from '@partner-print/migrate/node';
 import * as render from '@partner-print/render';
 import * as sandbox from '@partner-print/sandbox';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Manifest } from '../../tools/docs/lib/build.ts';
+import { PATHS } from '../../tools/docs/lib/paths.ts';
+import { headingRoute } from '../../tools/docs/lib/slug.ts';
+import { readManifest } from './site-files.ts';
 
 const ENTRIES: Record<string, object> = {
   '@partner-print/client': client,
@@ -143,6 +150,65 @@ describe('one error contract across packages', () => {
         operation: 'listClaimcategories',
         attempts: 1,
       });
+    }
+  });
+});
+
+// The guide sections the errors page links on to, per class: where `docUrl` pointed before it was one page
+// (for the class, or for a code of it), so each stays one click away from the section docUrl opens.
+const FURTHER: Record<string, Record<string, string>> = {
+  ValidationError: {
+    missing_address: 'orders-and-shipments.md#placing-an-order',
+    missing_image_reference: 'orders-and-shipments.md#placing-an-order',
+    evidence_required: 'claims.md#error-codes',
+    unsupported_image_format: 'images-and-evidence.md#the-rules',
+  },
+  PartnerPrintError: { cursor_repeated: 'pagination.md#with-the-sdk' },
+  AuthenticationError: { '': 'authentication-and-environments.md#secret-keys' },
+  V1CredentialsError: { '': 'migrating-from-v1.md#what-changed' },
+  ConfigurationError: { '': 'getting-started.md#create-a-client' },
+  RedirectError: { '': 'authentication-and-environments.md#redirects' },
+  RateLimitedError: { '': 'rate-limits.md#when-a-bucket-is-empty' },
+  RendertokenLimitError: { '': 'rendering.md#rendertokens' },
+  AmbiguousOutcomeError: { '': 'orders-and-shipments.md#creating-an-order-exactly-once' },
+};
+
+describe('docUrl: the errors page of the built site', () => {
+  let page: Manifest['guides'][number] | undefined;
+  let routes: Set<string>;
+  beforeAll(() => {
+    page = readManifest().guides.find((g) => g.file === 'errors.md');
+    routes = new Set(page ? page.headings.map((h) => headingRoute(page!.tag, h)) : []);
+  });
+
+  for (const [entry, module] of Object.entries(ENTRIES)) {
+    it(`every error class of ${entry} has a section there, and its docUrl opens a section there`, () => {
+      expect(page?.missing, 'docs/guides/errors.md is in the built site').toBe(false);
+      for (const [name, Class] of errorClasses(module)) {
+        const row = ROWS[name];
+        if (!row || row.sdk === false) continue;
+        expect(page!.headings, `errors.md has a "## ${name}" section`).toContain(name);
+        const error = Reflect.construct(Class, row.args) as client.PartnerPrintError;
+        expect(error.docUrl.startsWith(`${client.DOCS_URL}#/`), error.docUrl).toBe(true);
+        expect(routes, `${name}.docUrl`).toContain(error.docUrl.slice(client.DOCS_URL.length));
+      }
+    });
+  }
+
+  it('a section names the codes it explains elsewhere and links on to that guide section', () => {
+    const markdown = readFileSync(join(PATHS.guides, 'errors.md'), 'utf8');
+    const sections = new Map(
+      markdown
+        .split(/^## /m)
+        .slice(1)
+        .map((s) => [s.slice(0, s.indexOf('\n')).trim(), s] as const),
+    );
+    for (const [name, further] of Object.entries(FURTHER)) {
+      const section = sections.get(name) ?? '';
+      for (const [code, target] of Object.entries(further)) {
+        if (code) expect(section, `${name}: ${code}`).toContain(`\`${code}\``);
+        expect(section, `${name} links to ${target}`).toContain(`](${target})`);
+      }
     }
   });
 });

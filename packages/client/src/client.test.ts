@@ -879,14 +879,12 @@ describe('observability', () => {
     });
   });
 
-  it('errors link to the guide section for their code or class', async () => {
+  it("errors link to their class's section of the errors page, whatever their code", async () => {
     const { client } = setup(() => json({ code: 'missing_address', message: 'no' }, 422));
     const error = (await client.get('/orders').catch((e: unknown) => e)) as PartnerPrintError;
-    expect(error.docUrl).toBe(`${DOCS_URL}#/guide-orders-and-shipments/placing-an-order`);
-    expect(new AuthenticationError('x').docUrl).toBe(
-      `${DOCS_URL}#/guide-authentication-and-environments/secret-keys`,
-    );
-    expect(new NotFoundError('x').docUrl).toBe(`${DOCS_URL}#/guide-getting-started/when-a-call-fails`);
+    expect(error.docUrl).toBe(`${DOCS_URL}#/guide-errors/validationerror`);
+    expect(new AuthenticationError('x').docUrl).toBe(`${DOCS_URL}#/guide-errors/authenticationerror`);
+    expect(new NotFoundError('x').docUrl).toBe(`${DOCS_URL}#/guide-errors/notfounderror`);
     expect(error.toJSON()).toMatchObject({ name: 'ValidationError', docUrl: error.docUrl });
   });
 });

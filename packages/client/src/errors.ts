@@ -69,9 +69,9 @@ export class PartnerPrintError extends Error {
       Object.assign(this, { code: (new.target as typeof PartnerPrintError).defaultCode });
   }
 
-  /** The guide section on this error: the one for its `code` when there is one, else the one for its class. */
+  /** This error's section of the docs site's error reference: its class, its codes and the guides on them. */
   get docUrl(): string {
-    return docUrlOf(this.name, this.code);
+    return docUrlOf(this.name);
   }
 
   /** Every field but `cause` and `stack`, and `docUrl`. */

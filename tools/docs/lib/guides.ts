@@ -17,6 +17,8 @@ export const GUIDE_ORDER: { file: string; related: string[]; placeholder?: strin
   { file: 'observability.md', related: [] },
   { file: 'migrating-from-v1.md', related: ['Utilities', 'Catalog'] },
   { file: 'versioning-and-v3.md', related: ['Utilities'] },
+  // Every error class's section: what `docUrl` links to (`#/guide-errors/<class name in lower case>`).
+  { file: 'errors.md', related: [] },
   // Written with the sandbox package. Until it exists the site shows a placeholder, and the link check fails.
   {
     file: 'sandbox-assumptions.md',
