@@ -1,4 +1,4 @@
-import { referencePattern } from '@partner-print/openapi/wire';
+import { unreservedReferencePattern } from '@partner-print/openapi/wire';
 
 // The wire format of the legacy order-updated callback, read from the API reference ("Legacy
 // order-updated callback"). Implemented here independently of the sandbox, which writes it.
@@ -36,7 +36,7 @@ export type Environment = (typeof ENVIRONMENTS)[number];
  * service sent): each is safe in a path segment without encoding, and refusing a real reference
  * would make the service retry the notification forever.
  */
-export const ORDER_REFERENCE_V2_PATTERN: RegExp = referencePattern('Order', 'unreserved');
+export const ORDER_REFERENCE_V2_PATTERN: RegExp = unreservedReferencePattern('Order');
 
 /**
  * The reference does not show the store code format. We accept a deliberately conservative

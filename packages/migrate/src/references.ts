@@ -1,5 +1,5 @@
 import { NotFoundError } from '@partner-print/client';
-import { referencePattern } from '@partner-print/openapi/wire';
+import { unreservedReferencePattern } from '@partner-print/openapi/wire';
 import { createLimiter, describeError, type MigrateClient, statusOf } from './client.ts';
 
 /**
@@ -18,7 +18,7 @@ export const LOOKUP_ORDER_PATH = '/utilities/lookup-order-reference-by-custom-id
  * `Order_` and 26 opaque characters: the wire rule's pattern with any URL-unreserved character (V1 files
  * and callbacks carry what the service sent; their alphabet is not documented).
  */
-export const V2_ORDER_REFERENCE: RegExp = referencePattern('Order', 'unreserved');
+export const V2_ORDER_REFERENCE: RegExp = unreservedReferencePattern('Order');
 /** `<store_code>-<number>`, split on the last `-`: whether store codes hold hyphens is not documented. */
 export const V1_ORDER_CODE: RegExp = /^([A-Za-z0-9_][A-Za-z0-9_-]*)-(\d+)$/;
 

@@ -32,6 +32,7 @@ describe('exports (the README documents each)', () => {
       'checkSecretKey: function',
       'errorCodeOf: function',
       'isReference: function',
+      'isUnreservedReference: function',
       'isV1CredentialHeader: function',
       'overdue: function',
       'parseRetryAfter: function',
@@ -42,6 +43,7 @@ describe('exports (the README documents each)', () => {
       'sha256Hex: function',
       'sniffImageType: function',
       'systemClock: object',
+      'unreservedReferencePattern: function',
       'v1CredentialKind: function',
     ]);
   });

@@ -1,5 +1,5 @@
 import { RendertokenLimitError } from '@partner-print/client';
-import { isReference, type Reference } from '@partner-print/openapi/wire';
+import { isUnreservedReference, type Reference } from '@partner-print/openapi/wire';
 import { isLeasing, type LeasingStore, type RenderStore, renderCacheKey } from './cache.ts';
 import type { CallContext } from './context.ts';
 import { InsufficientRendertokensError, RenderTimeoutError } from './errors.ts';
@@ -64,7 +64,7 @@ async function readKnown(
   try {
     const known = await store.get(key);
     // Anything else in the store (another tool's key, a cut-off value) is not a render to reuse.
-    return isReference('Render', known, 'unreserved') ? known : undefined;
+    return isUnreservedReference('Render', known) ? known : undefined;
   } catch (error) {
     emit({
       type: 'warning',

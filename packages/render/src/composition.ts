@@ -4,7 +4,7 @@ import {
   type PartnerPrintError,
   type PartnerPrintErrorInit,
 } from '@partner-print/client';
-import { isReference, type ReferencePrefix } from '@partner-print/openapi/wire';
+import { isUnreservedReference, type ReferencePrefix } from '@partner-print/openapi/wire';
 import { productgroupOf } from './catalog.ts';
 import { findIncompatibility } from './compatibility.ts';
 import { bounded, type CallContext, settle } from './context.ts';
@@ -19,7 +19,7 @@ import type { ClientState } from './state.ts';
 import type { Composition, Perspective, Scene } from './types.ts';
 
 function checked<P extends ReferencePrefix>(prefix: P, field: string, value: unknown) {
-  if (!isReference(prefix, value, 'unreserved'))
+  if (!isUnreservedReference(prefix, value))
     throw new TypeError(`${field} must be a ${prefix}_… reference (${prefix}_ and 26 characters)`);
   return value;
 }

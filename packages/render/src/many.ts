@@ -1,5 +1,5 @@
 import { PartnerPrintError, RendertokenLimitError } from '@partner-print/client';
-import { isReference, quietly, sha256Hex } from '@partner-print/openapi/wire';
+import { isUnreservedReference, quietly, sha256Hex } from '@partner-print/openapi/wire';
 import type { RenderClient } from './api.ts';
 import { type RenderStore, renderCacheKey } from './cache.ts';
 import { referenceQuery, resolveComposition } from './composition.ts';
@@ -93,11 +93,7 @@ async function imageKeyOf(image: ImageInput, index: number): Promise<string> {
 async function isKnown(store: RenderStore | undefined, composition: Composition, imageKey: string) {
   if (!store || !imageKey.startsWith('Image_')) return false;
   try {
-    return isReference(
-      'Render',
-      await store.get(renderCacheKey(composition.reference, imageKey)),
-      'unreserved',
-    );
+    return isUnreservedReference('Render', await store.get(renderCacheKey(composition.reference, imageKey)));
   } catch {
     return false;
   }

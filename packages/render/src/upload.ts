@@ -1,4 +1,4 @@
-import { isReference, type Reference, sha256Hex } from '@partner-print/openapi/wire';
+import { isUnreservedReference, type Reference, sha256Hex } from '@partner-print/openapi/wire';
 import { bounded, type CallContext } from './context.ts';
 import type { ClientState } from './state.ts';
 import type { ImageInput } from './types.ts';
@@ -18,7 +18,7 @@ export async function resolveImage(
 ): Promise<Reference<'Image'>> {
   let reference: Reference<'Image'>;
   if (typeof image === 'string') {
-    if (!isReference('Image', image, 'unreserved'))
+    if (!isUnreservedReference('Image', image))
       throw new TypeError(`image must be an Image_… reference or image bytes, got "${image.slice(0, 40)}"`);
     reference = image;
   } else if (typeof ReadableStream !== 'undefined' && image instanceof ReadableStream) {

@@ -1,7 +1,7 @@
-import { referencePattern } from '@partner-print/openapi/wire';
+import { unreservedReferencePattern } from '@partner-print/openapi/wire';
 import { assertReadableFile, readSkuRecords, type SkuRecord, skuFileFormat, UsageError } from './files.ts';
 
-const PRODUCT_REFERENCE = referencePattern('Product', 'unreserved');
+const PRODUCT_REFERENCE = unreservedReferencePattern('Product');
 
 /** The `Product_` reference of one line of a `skus` output (JSONL `productReference`, CSV `product_reference`). */
 function mappedReference(rec: SkuRecord, path: string): string | undefined {

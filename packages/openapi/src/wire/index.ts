@@ -26,6 +26,7 @@ export { refuseUnknownOptions } from './options.ts';
 export { quietly } from './quietly.ts';
 export {
   isReference,
+  isUnreservedReference,
   REFERENCE_OPAQUE_LENGTH,
   REFERENCE_PREFIXES,
   type Reference,
@@ -33,5 +34,6 @@ export {
   type ReferencePrefix,
   referencePattern,
   referencePrefixOf,
+  unreservedReferencePattern,
 } from './references.ts';
 export { MIN_FILE_WAIT_MS, parseRetryAfter } from './retry-after.ts';

@@ -20,22 +20,30 @@ export const REFERENCE_OPAQUE_LENGTH = 26;
  */
 export type ReferenceAlphabet = 'spec' | 'unreserved';
 
-const source = (prefix: ReferencePrefix, alphabet: ReferenceAlphabet): string =>
-  alphabet === 'spec'
-    ? REFERENCE_SCHEMA_PATTERNS[prefix]
-    : `^${prefix}_[A-Za-z0-9._~-]{${REFERENCE_OPAQUE_LENGTH}}$`;
-
 const patterns = new Map<string, RegExp>();
 
-/** The pattern of a reference of `prefix`. References are opaque: validate with it, never take one apart. */
-export function referencePattern(prefix: ReferencePrefix, alphabet: ReferenceAlphabet = 'spec'): RegExp {
-  const key = `${prefix}:${alphabet}`;
+const cached = (key: string, source: string): RegExp => {
   let pattern = patterns.get(key);
   if (!pattern) {
-    pattern = new RegExp(source(prefix, alphabet));
+    pattern = new RegExp(source);
     patterns.set(key, pattern);
   }
   return pattern;
+};
+
+/**
+ * The pattern of a reference of `prefix` in the `unreserved` alphabet: `referencePattern(prefix, 'unreserved')`
+ * (the same object), without the spec's table of patterns, which a bundle of this function alone does not carry.
+ */
+export function unreservedReferencePattern(prefix: ReferencePrefix): RegExp {
+  return cached(`${prefix}:unreserved`, `^${prefix}_[A-Za-z0-9._~-]{${REFERENCE_OPAQUE_LENGTH}}$`);
+}
+
+/** The pattern of a reference of `prefix`. References are opaque: validate with it, never take one apart. */
+export function referencePattern(prefix: ReferencePrefix, alphabet: ReferenceAlphabet = 'spec'): RegExp {
+  return alphabet === 'spec'
+    ? cached(`${prefix}:spec`, REFERENCE_SCHEMA_PATTERNS[prefix])
+    : unreservedReferencePattern(prefix);
 }
 
 /** Whether `value` is a well-formed reference of `prefix` (narrows a string from outside to its type). */
@@ -45,6 +53,17 @@ export function isReference<P extends ReferencePrefix>(
   alphabet: ReferenceAlphabet = 'spec',
 ): value is Reference<P> {
   return typeof value === 'string' && referencePattern(prefix, alphabet).test(value);
+}
+
+/**
+ * `isReference(prefix, value, 'unreserved')`, for values the service sent, without the spec's table of patterns:
+ * the packages that only check those (render, the callback parser) do not bundle it.
+ */
+export function isUnreservedReference<P extends ReferencePrefix>(
+  prefix: P,
+  value: unknown,
+): value is Reference<P> {
+  return typeof value === 'string' && unreservedReferencePattern(prefix).test(value);
 }
 
 /** The prefix of a value shaped `<Prefix>_…` when it is a known one, else undefined. */
