@@ -91,3 +91,15 @@ describe('isUnreservedReference and unreservedReferencePattern', () => {
     expect(isUnreservedReference('Order', new String(`Order_${ok}`))).toBe(false);
   });
 });
+
+describe('an unknown prefix (untyped JavaScript)', () => {
+  it('is refused with a TypeError, not read as a pattern that matches everything', () => {
+    const untyped = isReference as (prefix: string, value: unknown) => boolean;
+    // Not shown: what was passed may be anything, a key pasted in the wrong place included.
+    expect(() => untyped('Foo', 'anything')).toThrow(
+      new TypeError('Not a reference prefix (REFERENCE_PREFIXES lists them)'),
+    );
+    for (const prefix of ['Foo', 'constructor', '__proto__', 'toString', ''])
+      expect(() => (referencePattern as (prefix: string) => RegExp)(prefix)).toThrow(TypeError);
+  });
+});

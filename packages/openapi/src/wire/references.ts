@@ -41,9 +41,11 @@ export function unreservedReferencePattern(prefix: ReferencePrefix): RegExp {
 
 /** The pattern of a reference of `prefix`. References are opaque: validate with it, never take one apart. */
 export function referencePattern(prefix: ReferencePrefix, alphabet: ReferenceAlphabet = 'spec'): RegExp {
-  return alphabet === 'spec'
-    ? cached(`${prefix}:spec`, REFERENCE_SCHEMA_PATTERNS[prefix])
-    : unreservedReferencePattern(prefix);
+  if (alphabet !== 'spec') return unreservedReferencePattern(prefix);
+  // From untyped code: `new RegExp(undefined)` would match every string. The value is not shown.
+  if (!Object.hasOwn(REFERENCE_SCHEMA_PATTERNS, prefix))
+    throw new TypeError('Not a reference prefix (REFERENCE_PREFIXES lists them)');
+  return cached(`${prefix}:spec`, REFERENCE_SCHEMA_PATTERNS[prefix]);
 }
 
 /** Whether `value` is a well-formed reference of `prefix` (narrows a string from outside to its type). */
