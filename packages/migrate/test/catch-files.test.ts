@@ -649,3 +649,95 @@ describe('a catch in another file, through CommonJS re-exports and dynamic impor
     expect(call?.detail).toContain('in routes.js');
   });
 });
+
+describe('an await-to-js helper of another file of the run, the error it returns read for a V1 field', () => {
+  const TO = {
+    'try/catch, returning [err, null]': `export async function to<T>(p: Promise<T>): Promise<[unknown, T | null]> {\n  try {\n    return [null, await p];\n  } catch (e) {\n    return [e, null];\n  }\n}\n`,
+    'await-to-js itself (then/catch)': `export function to<T>(promise: Promise<T>) {\n  return promise.then((data) => [null, data] as const).catch((err) => [err, undefined] as const);\n}\nexport default to;\n`,
+  };
+  const READER = (from: string, call: string) =>
+    `${from}export async function lookup(ref: string) {\n  const [err, reference] = await to(${call});\n  if ((err as any)?.response?.status === 404) return null;\n  return reference;\n}\n`;
+  const ESM_API = API.replace("'use strict';\nconst axios = require('axios');", "import axios from 'axios';")
+    .replace('async function orderReference(ref)', 'export async function orderReference(ref: string)')
+    .replace('module.exports = { orderReference };\n', 'export default orderReference;\n');
+  const API_HEAD = ESM_API.slice(0, ESM_API.indexOf('export async function'));
+  const V1_GET = "api.get('/orders/' + ref).then((r) => r.data.order_reference)";
+  it.each(Object.entries(TO))(
+    '%s: the V1 call in the file calling the helper, and in a third file, stays on V1, marked; a second run changes nothing',
+    async (_, helper) => {
+      for (const [modules, file] of [
+        [
+          {
+            'routes.ts': READER(`${API_HEAD}import { to } from './to';\n`, V1_GET),
+          },
+          'routes.ts',
+        ],
+        [
+          {
+            'api.ts': ESM_API,
+            'routes.ts': READER(
+              "import { orderReference } from './api';\nimport to from './to';\n",
+              'orderReference(ref)',
+            ),
+          },
+          'api.ts',
+        ],
+      ] as const) {
+        const dir = tempDir();
+        for (const [name, text] of Object.entries({ ...modules, 'to.ts': helper }))
+          writeFileSync(join(dir, name), text);
+        const first = await migrateCode([dir], { mode: 'write', cwd: dir });
+        const call = first.files
+          .find((f) => f.path === file)!
+          .findings.find((f) => f.what.startsWith('GET /orders/'));
+        expect(call?.kind, file).toBe('todo');
+        expect(call?.detail).toContain('passed to `to` (of to.ts), which returns the error as a value');
+        const again = await migrateCode([dir], { mode: 'write', cwd: dir });
+        expect(again.files.every((f) => f.status === 'unchanged')).toBe(true);
+      }
+    },
+  );
+
+  it('the await-to-js package: the call stays on V1, marked', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'routes.ts'), READER(`${API_HEAD}import to from 'await-to-js';\n`, V1_GET));
+    const first = await migrateCode([dir], { mode: 'dry', cwd: dir });
+    const call = first.files[0]!.findings.find((f) => f.what.startsWith('GET /orders/'));
+    expect(call?.kind).toBe('todo');
+    expect(call?.detail).toContain('passed to `to` (await-to-js), which returns the error as a value');
+  });
+
+  it('a helper of another file catching the promise it is given and reading the error: the call stays on V1, marked', async () => {
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, 'safe.ts'),
+      'export async function orNull<T>(p: Promise<T>) {\n  try {\n    return await p;\n  } catch (e: any) {\n    if (e.response?.status === 404) return null;\n    throw e;\n  }\n}\n',
+    );
+    writeFileSync(join(dir, 'api.ts'), ESM_API);
+    writeFileSync(
+      join(dir, 'routes.ts'),
+      "import { orderReference } from './api';\nimport { orNull } from './safe';\nexport const lookup = (ref: string) => orNull(orderReference(ref));\n",
+    );
+    const r = await migrateCode([dir], { mode: 'dry', cwd: dir });
+    const call = r.files
+      .find((f) => f.path === 'api.ts')!
+      .findings.find((f) => f.what.startsWith('GET /orders/'));
+    expect(call?.kind).toBe('todo');
+    expect(call?.detail).toContain('passed to `orNull`, which inside a try whose catch reads `e.response`');
+  });
+
+  it('a file calling the helper that reads no V1 error field is no reason', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'to.ts'), TO['try/catch, returning [err, null]']);
+    writeFileSync(join(dir, 'api.ts'), ESM_API);
+    writeFileSync(
+      join(dir, 'routes.ts'),
+      "import { orderReference } from './api';\nimport { to } from './to';\nexport async function lookup(ref: string) {\n  const [err, reference] = await to(orderReference(ref));\n  if (err) console.error((err as Error).message);\n  return reference;\n}\n",
+    );
+    const r = await migrateCode([dir], { mode: 'dry', cwd: dir });
+    const call = r.files
+      .find((f) => f.path === 'api.ts')!
+      .findings.find((f) => f.what.startsWith('GET /orders/'));
+    expect(call?.kind).toBe('rewritten');
+  });
+});

@@ -295,7 +295,9 @@ function heldPromise(
   if (p.type === 'VariableDeclarator' && l.key === 'init' && isIdent(p.id)) name = p.id.name;
   else if (p.type === 'CallExpression' && l.key === 'arguments' && isIdent(bare(p.callee))) {
     scope = definitionOf(bare(p.callee).name, all());
-    const param = scope?.params[l.index ?? 0];
+    // A helper of another file of the run, or the await-to-js package's `to`.
+    if (!scope) return helperElsewhere(bare(p.callee).name, l.index ?? 0, all, elsewhere);
+    const param = scope.params[l.index ?? 0];
     const id = param?.type === 'AssignmentPattern' ? param.left : param;
     name = isIdent(id) ? id.name : undefined;
   }
@@ -307,6 +309,61 @@ function heldPromise(
     if (!ul || (/Member/.test(ul.parent.type) && ul.key === 'property' && !ul.parent.computed)) continue;
     const up = callCaught(use, name, links, all, depth, seen, elsewhere);
     if (up) return up.replace(/^called as `[^`]*`/, `kept as \`${name}\`,`);
+  }
+  return undefined;
+}
+
+/** The key of a function of the run that catches the promise it is given (as its argument `index`) and reads the error: `@promise:<name>:<index>`. */
+export const PROMISE_KEY = '@promise:';
+/** The key of a function of the run that returns the error of the promise it is given as a value (an await-to-js helper): `@settles:<name>:<index>`. */
+export const SETTLES_KEY = '@settles:';
+/** What a helper's catch that returns the error as a value is taken to read, while the run's files are walked for such helpers. */
+export const RETURNED_KEY = '@returned';
+/** Packages whose function (by the name a file imports it under) returns a promise's error as a value: `[err, value]`. */
+const SETTLING_PACKAGES = /^(await-to-js|@jfdi\/attempt|await-of)$/;
+
+/**
+ * A promise passed to a function the file does not define (`to(getOrder(ref))`): one of another file of the run that
+ * catches it and reads the error, or returns it as a value (an await-to-js helper; the await-to-js package's `to`)
+ * to this file, which reads a V1 error's field.
+ */
+function helperElsewhere(
+  name: string,
+  index: number,
+  all: () => N[],
+  elsewhere?: ReadonlyMap<string, string>,
+): string | undefined {
+  const reads = elsewhere?.get(`${PROMISE_KEY}${name}:${index}`);
+  if (reads) return `passed to \`${name}\`, which ${reads}`;
+  const settles =
+    elsewhere?.get(`${SETTLES_KEY}${name}:${index}`) ??
+    (index === 0 && SETTLING_PACKAGES.test(importedFrom(name, all()) ?? '')
+      ? `(${importedFrom(name, all())})`
+      : undefined);
+  const read = settles && v1ErrorReadIn(all());
+  return read
+    ? `passed to \`${name}\` ${settles}, which returns the error as a value, and the file reads \`${read}\``
+    : undefined;
+}
+
+/** The package or module a name of the file is imported from (`import to from 'x'`, `const { to } = require('x')`). */
+function importedFrom(name: string, nodes: N[]): string | undefined {
+  for (const n of nodes) {
+    if (n.type === 'ImportDeclaration' && n.specifiers.some((sp: N) => isIdent(sp.local, name)))
+      return n.source.value;
+    if (n.type !== 'VariableDeclarator') continue;
+    const named =
+      isIdent(n.id, name) ||
+      (n.id.type === 'ObjectPattern' && n.id.properties.some((p: N) => isIdent(p.value, name)));
+    let init = bare(n.init ?? {});
+    if (init.type === 'MemberExpression') init = bare(init.object);
+    if (
+      named &&
+      init.type === 'CallExpression' &&
+      isIdent(init.callee, 'require') &&
+      init.arguments[0]?.value
+    )
+      return init.arguments[0].value;
   }
   return undefined;
 }
@@ -660,7 +717,7 @@ function errorRead(param: N, body: N, ctx?: Ctx, depth = 0): string | undefined 
     }
     // Returned as a value (`[e, null]`, `{ error: e }`, `return e`) to code that reads a V1 error's fields.
     if (ctx && escapes(parent, up.key)) {
-      const read = v1ErrorReadIn(ctx.all());
+      const read = ctx.elsewhere?.get(RETURNED_KEY) ?? v1ErrorReadIn(ctx.all());
       if (read) return `returns the error, and the file reads \`${read}\``;
     }
     if (/Member/.test(parent.type) && up.key === 'object') {

@@ -21,8 +21,11 @@ import {
   handlersOf,
   nameOf,
   PARAM_KEY,
+  PROMISE_KEY,
   passedCaught,
+  RETURNED_KEY,
   ROUTE_METHODS,
+  SETTLES_KEY,
   SETUP_KEY,
 } from './catches.ts';
 import { readSource } from './files.ts';
@@ -59,6 +62,9 @@ const RE_EXPORT = /\bexport\b[^;]*?\bfrom\s*['"]\.\.?\/|module\.exports\s*=\s*re
 const SETS_UP = /\.(interceptors|defaults)\b/;
 /** What a file's catch reads of the V1 libraries' errors (a retry helper's): a file with it and `catch` is read. */
 const READS_V1_ERROR = /\.response\b|isAxiosError|HTTPError|isHttpError|\.code\s*[!=]==?/;
+/** What a file must hold to return a caught error as a value to its importers (an await-to-js helper), with `catch`. */
+const RETURNS_VALUE = /\breturn\s*[[{]|=>\s*[[(]/;
+const EXPORTS = /\bexports?\b/;
 /** What a file must hold to hold an Express error middleware reading the V1 error (with `READS_V1_ERROR`). */
 const MIDDLEWARE = /\buse\s*\(|\bnext\b|\bexport\b|\bexports\b/;
 const EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
@@ -123,6 +129,13 @@ export async function catchesElsewhere(
       } catch {}
   };
   for (const real of files) await scan(real);
+  // A helper catching the promise it is given (`to(p)`) found: the files not walked that call it by that name.
+  const helpers = [...(out.get(ANY_MODULE)?.keys() ?? [])]
+    .filter((k) => k.startsWith(PROMISE_KEY) || k.startsWith(SETTLES_KEY))
+    .map((k) => `${k.split(':')[1]}(`);
+  if (helpers.length)
+    for (const real of files)
+      if (!scanned.has(real) && (await mentions(real, helpers))) await scan(real, true);
   // An error middleware or a handler reading the error found after a file passing errors to `next` or to a
   // function of another file was walked: that file's catches again, with all of them.
   if (handlersIn(out).size)
@@ -220,6 +233,7 @@ function catchesIn(
   let reach: ((call: N) => string[]) | undefined;
   setUpHere(real, nodes, imports, inRun, show, out);
   paramsCaught(real, nodes, links, show, out);
+  promiseParamsCaught(real, nodes, links, show, out);
   for (const c of nodes) {
     // A call, or a function passed by name to a call (`refs.map(orderReference)`, `refs.map(api.orderReference)`).
     const l = links.get(c);
@@ -277,15 +291,28 @@ function catchesIn(
           /^(catch|then)$/.test(propName(bare(n.callee)) ?? '')) ||
         (n.type === 'CallExpression' &&
           bare(n.callee).type === 'MemberExpression' &&
-          ROUTE_METHODS.test(propName(bare(n.callee)) ?? '')),
+          ROUTE_METHODS.test(propName(bare(n.callee)) ?? '')) ||
+        // A promise passed to a function of another file (`to(orderReference(ref))`).
+        (n.type === 'CallExpression' &&
+          isIdent(bare(n.callee)) &&
+          n.arguments.some((a: N) => /^(Call|Await)Expression$/.test(bare(a).type))),
     )
   );
 }
 
-/** The error middleware and the handlers reading the error that the run's files walked so far hold. */
+/**
+ * The error middleware, the handlers reading the error and the helpers catching a promise they are given that the
+ * run's files walked so far hold.
+ */
 const handlersIn = (out: CaughtElsewhere): Map<string, string> =>
   new Map(
-    [...(out.get(ANY_MODULE) ?? [])].filter(([k]) => k === ERROR_MIDDLEWARE_KEY || k.startsWith(HANDLER_KEY)),
+    [...(out.get(ANY_MODULE) ?? [])].filter(
+      ([k]) =>
+        k === ERROR_MIDDLEWARE_KEY ||
+        k.startsWith(HANDLER_KEY) ||
+        k.startsWith(PROMISE_KEY) ||
+        k.startsWith(SETTLES_KEY),
+    ),
   );
 
 /**
@@ -383,6 +410,53 @@ function paramsCaught(
   }
 }
 
+/** What a helper's catch is taken to read while the run is walked for helpers returning the error as a value. */
+const RETURNED: ReadonlyMap<string, string> = new Map([[RETURNED_KEY, RETURNED_KEY]]);
+
+/**
+ * The functions of the file that catch a promise they are given (`async function to(p) { try { return [null, await
+ * p] } catch (e) { return [e, null] } }`, `p.catch(…)`): recorded for any module, under the function's name and the
+ * names it is exported under, as `@promise:<name>:<index>` when the catch reads the error, `@settles:<name>:<index>`
+ * when it returns the error as a value (an await-to-js helper: the file calling it may read a V1 error's fields).
+ */
+function promiseParamsCaught(
+  real: string,
+  nodes: N[],
+  links: Map<N, Link>,
+  show: (real: string) => string,
+  out: CaughtElsewhere,
+): void {
+  let exports: Map<string, string[]> | undefined;
+  for (const n of nodes) {
+    const named = namedFunction(n);
+    if (!named) continue;
+    const { name, fn } = named;
+    fn.params.forEach((p: N, i: number) => {
+      const param = p.type === 'AssignmentPattern' ? p.left : p;
+      if (!isIdent(param)) return;
+      for (const use of indexTree(fn.body).nodes) {
+        const l = isIdent(use, param.name) ? links.get(use) : undefined;
+        if (!l || (/Member/.test(l.parent.type) && l.key === 'property' && !l.parent.computed)) continue;
+        // Its own catches only (a call of the function in its file is that file's to look at).
+        const where = callCaught(use, param.name, links, () => nodes, CALLER_DEPTH, new Set(), RETURNED);
+        if (!where) continue;
+        exports ??= exportsOf(nodes);
+        const set = out.get(ANY_MODULE) ?? new Map<string, string>();
+        out.set(ANY_MODULE, set);
+        const settles = where.includes(RETURNED_KEY);
+        const text = settles
+          ? `(of ${show(real)})`
+          : `${where.replace(/^called as `[^`]*` /, '')} (in \`${name}\` of ${show(real)})`;
+        for (const as of new Set([name, ...(exports.get(name) ?? [])])) {
+          const key = `${settles ? SETTLES_KEY : PROMISE_KEY}${as}:${i}`;
+          if (!set.has(key)) set.set(key, text);
+        }
+        return;
+      }
+    });
+  }
+}
+
 /**
  * What a module passes on of what a call throws: the names its callers in other modules call it by — the exports of
  * the function it is in, or `#method` for a method — and of the functions of the file that call that function, a
@@ -456,7 +530,11 @@ async function readProgram(real: string, all = false): Promise<N | undefined> {
       (!((all || MAY_CATCH.test(src.text)) && RELATIVE.test(src.text)) &&
         !RE_EXPORT.test(src.text) &&
         !SETS_UP.test(src.text) &&
-        !((MAY_CATCH.test(src.text) || MIDDLEWARE.test(src.text)) && READS_V1_ERROR.test(src.text)))
+        !(
+          (MAY_CATCH.test(src.text) || MIDDLEWARE.test(src.text) || RELATIVE.test(src.text)) &&
+          READS_V1_ERROR.test(src.text)
+        ) &&
+        !(/\bcatch\b/.test(src.text) && EXPORTS.test(src.text) && RETURNS_VALUE.test(src.text)))
     )
       return undefined;
     return parsePlain(src.text, real).program;
