@@ -741,3 +741,43 @@ describe('an await-to-js helper of another file of the run, the error it returns
     expect(call?.kind).toBe('rewritten');
   });
 });
+
+describe('an error reaching a listener of another file of the run that reads a V1 field', () => {
+  const ESM_API = API.replace("'use strict';\nconst axios = require('axios');", "import axios from 'axios';")
+    .replace('async function orderReference(ref)', 'export async function orderReference(ref: string)')
+    .replace('module.exports = { orderReference };\n', 'export default orderReference;\n');
+  it.each([
+    [
+      "emitted as 'error' from a catch in the calling file, the listener in a third file",
+      {
+        'api.ts': ESM_API,
+        'events.ts': "import { EventEmitter } from 'node:events';\nexport const bus = new EventEmitter();\n",
+        'routes.ts':
+          "import { orderReference } from './api';\nimport { bus } from './events';\nexport async function lookup(ref: string) {\n  try {\n    return await orderReference(ref);\n  } catch (e) {\n    bus.emit('error', e);\n    return null;\n  }\n}\n",
+        'monitor.ts':
+          "import { bus } from './events';\nbus.on('error', (err: any) => {\n  if (err.response?.status >= 500) console.error('V1 down');\n});\n",
+      },
+      "emits it as 'error' to a listener that reads `err.response` (in monitor.ts)",
+    ],
+    [
+      "not handled, a process-level 'unhandledRejection' handler in the entry file",
+      {
+        'api.ts': ESM_API,
+        'index.ts':
+          "import { orderReference } from './api';\nprocess.on('unhandledRejection', (reason: any) => {\n  console.error('V1 answered', reason?.response?.status);\n});\nvoid orderReference(process.argv[2] ?? '');\n",
+      },
+      "a process-level 'unhandledRejection' handler that reads `reason.response` (in index.ts)",
+    ],
+  ])('%s: the call stays on V1, marked; a second run changes nothing', async (_, modules, detail) => {
+    const dir = tempDir();
+    for (const [name, text] of Object.entries(modules)) writeFileSync(join(dir, name), text);
+    const first = await migrateCode([dir], { mode: 'write', cwd: dir });
+    const call = first.files
+      .find((f) => f.path === 'api.ts')!
+      .findings.find((f) => f.what.startsWith('GET /orders/'));
+    expect(call?.kind).toBe('todo');
+    expect(call?.detail).toContain(detail);
+    const again = await migrateCode([dir], { mode: 'write', cwd: dir });
+    expect(again.files.every((f) => f.status === 'unchanged')).toBe(true);
+  });
+});

@@ -182,6 +182,26 @@ describe('error handlers in other forms that read the V1 error', () => {
       `${GET_ORDER}export function show(ref: string) {\n  return getOrder(ref).catch((err) => (String(err).includes('404') ? null : Promise.reject(err)));\n}\n`,
       'text',
     ],
+    [
+      "an error emitted as 'error' to a listener of the file that reads err.response",
+      `import { EventEmitter } from 'node:events';\n${GET_ORDER}export const events = new EventEmitter();\nevents.on('error', (err: any) => {\n  if (err.response?.status === 404) console.warn('unknown order');\n});\nexport function show(ref: string) {\n  return getOrder(ref).catch((e) => events.emit('error', e));\n}\n`,
+      "emits it as 'error'",
+    ],
+    [
+      'an error emitted from a catch, the listener a named function of the file',
+      `import { EventEmitter } from 'node:events';\n${GET_ORDER}function onFailure(ref: string, err: any) {\n  return err.response?.data;\n}\nexport class Sync extends EventEmitter {\n  constructor() {\n    super();\n    this.on('failed', onFailure);\n  }\n  async run(ref: string) {\n    try {\n      return await getOrder(ref);\n    } catch (e) {\n      this.emit('failed', ref, e);\n    }\n  }\n}\n`,
+      "emits it as 'failed'",
+    ],
+    [
+      "a process-level 'unhandledRejection' handler reading reason.response, the call not handled where it is made",
+      `${GET_ORDER}process.on('unhandledRejection', (reason: any) => {\n  console.error('V1 said', reason?.response?.status);\n});\nexport function show(ref: string) {\n  return getOrder(ref);\n}\n`,
+      'unhandledRejection',
+    ],
+    [
+      "a process-level 'uncaughtException' handler reading err.response, a catch on the way rethrowing",
+      `${GET_ORDER}process.on('uncaughtException', (err: any) => {\n  console.error(err.response?.data);\n  process.exit(1);\n});\nexport async function show(ref: string) {\n  try {\n    return await getOrder(ref);\n  } catch (e: any) {\n    console.error(e.message);\n    throw e;\n  }\n}\n`,
+      'uncaughtException',
+    ],
   ])('%s: marked, not rewritten', (_, code, named) => {
     expect(marked(code)).toContain(named);
   });
@@ -222,6 +242,14 @@ describe('error handlers in other forms that read the V1 error', () => {
     [
       'a catch destructuring only the message',
       `${GET_ORDER}export async function show(ref: string) {\n  try {\n    return await getOrder(ref);\n  } catch (e: any) {\n    const { message } = e;\n    console.error(message);\n    return null;\n  }\n}\n`,
+    ],
+    [
+      "an error emitted as 'error' to a listener that only logs its message",
+      `import { EventEmitter } from 'node:events';\n${GET_ORDER}export const events = new EventEmitter();\nevents.on('error', (err: any) => console.error(err.message));\nexport function show(ref: string) {\n  return getOrder(ref).catch((e) => events.emit('error', e));\n}\n`,
+    ],
+    [
+      "a process-level 'unhandledRejection' handler reading reason.response, the call in a try whose catch throws nothing",
+      `${GET_ORDER}process.on('unhandledRejection', (reason: any) => console.error(reason?.response?.status));\nexport async function show(ref: string) {\n  try {\n    return await getOrder(ref);\n  } catch (e: any) {\n    console.error(e.message);\n    return null;\n  }\n}\n`,
     ],
   ])('%s: rewritten', (_, code) => {
     rewritten(code);

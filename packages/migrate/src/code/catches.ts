@@ -1,4 +1,14 @@
-import { bare, indexTree, isIdent, type Link, memberPath, type N, namedFunction, propName } from './ast.ts';
+import {
+  bare,
+  indexTree,
+  isIdent,
+  isString,
+  type Link,
+  memberPath,
+  type N,
+  namedFunction,
+  propName,
+} from './ast.ts';
 
 /** The key of an export (`@setup:api`) or of axios itself (`@setup:axios`, `@setup:axios.defaults`) set up elsewhere. */
 export const SETUP_KEY = '@setup:';
@@ -30,7 +40,8 @@ export function catchProblem(
     nodes ??= indexTree(root).nodes;
     return nodes;
   };
-  const where = reachingCatch(call, links, all, 0, new Set(), elsewhere);
+  const where =
+    reachingCatch(call, links, all, 0, new Set(), elsewhere) ?? processCatch(call, links, all, elsewhere);
   return where
     ? `it is ${where}, and the V2 client throws a PartnerPrintError (status, code) instead of the V1 library's error`
     : undefined;
@@ -512,6 +523,117 @@ function handlerRead(fn: N, index: number, ctx: Ctx, depth: number): string | un
   return read && (isIdent(fn) ? `passes it to \`${fn.name}\`, which ${read}` : read);
 }
 
+/** The methods an event listener is added with (Node's EventEmitter). */
+const LISTEN = /^(on|once|addListener|prependListener|prependOnceListener)$/;
+/** The key of an event listener of the run that reads the V1 error it is given: `@event:<event>:<index>`. */
+export const EVENT_KEY = '@event:';
+/** The key of a process-level handler of the run (`unhandledRejection`, `uncaughtException`) that reads the V1 error. */
+export const PROCESS_KEY = '@process';
+/** The process events an error nobody caught reaches (an unhandled rejection is raised as an uncaught exception). */
+const PROCESS_EVENTS = /^(unhandledRejection|uncaughtException)$/;
+
+/**
+ * The event listeners of a file that read the V1 library's error they are given (`emitter.on('error', (e) => …
+ * e.response …)`): `@event:<event>:<index>` → what they read; a process-level one (`process.on('unhandledRejection',
+ * …)`) also as `@process`. Matched by the event's name in the run, whatever emits it.
+ */
+export function listenersOf(nodes: N[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const ctx: Ctx = { all: () => nodes };
+  for (const n of nodes) {
+    if (n.type !== 'CallExpression' || !isString(n.arguments[0]) || !n.arguments[1]) continue;
+    const callee = bare(n.callee);
+    if (callee.type !== 'MemberExpression' || !LISTEN.test(propName(callee) ?? '')) continue;
+    const event: string = n.arguments[0].value;
+    const handler = bare(n.arguments[1]);
+    // What the listener reads of each argument the event carries (a few).
+    for (let i = 0; i < 3; i++) {
+      const read =
+        FUNCTION.test(handler.type) || isIdent(handler) ? handlerRead(handler, i, ctx, 0) : undefined;
+      if (!read || !V1_ERROR_READ.test(read.replace(/^passes it to `[^`]*`, which /, ''))) continue;
+      const key = `${EVENT_KEY}${event}:${i}`;
+      if (!out.has(key)) out.set(key, read);
+      if (PROCESS_EVENTS.test(event) && isIdent(bare(callee.object), 'process') && !out.has(PROCESS_KEY))
+        out.set(PROCESS_KEY, `a process-level '${event}' handler that ${read}`);
+    }
+  }
+  return out;
+}
+const listenerReads = new WeakMap<N[], Map<string, string>>();
+const listenersIn = (nodes: N[]): Map<string, string> => {
+  const known = listenerReads.get(nodes);
+  if (known) return known;
+  const m = listenersOf(nodes);
+  listenerReads.set(nodes, m);
+  return m;
+};
+
+/** What a listener reads of an error emitted (`emitter.emit('error', e)`, the error as its argument `index`). */
+function emitRead(call: N, index: number, ctx: Ctx, depth: number): string | undefined {
+  const callee = bare(call.callee);
+  if (callee.type !== 'MemberExpression' || propName(callee) !== 'emit' || index < 1) return undefined;
+  if (!isString(call.arguments[0]) || depth > CALLER_DEPTH) return undefined;
+  const key = `${EVENT_KEY}${call.arguments[0].value}:${index - 1}`;
+  const read = listenersIn(ctx.all()).get(key) ?? ctx.elsewhere?.get(key);
+  return read && `emits it as '${call.arguments[0].value}' to a listener that ${read}`;
+}
+
+/**
+ * A V1 call whose rejection is not handled reaches a process-level handler (`process.on('unhandledRejection', …)`,
+ * `uncaughtException`) of the file or of the run that reads the V1 error. Handled means: a try around it, or a
+ * `.catch` on it, whose handler throws nothing, in its function or around every call of that function in the file (a
+ * few callers up; a function the file exports, or passes by name, may be called anywhere, so it is not handled).
+ */
+function processCatch(
+  call: N,
+  links: Map<N, Link>,
+  all: () => N[],
+  elsewhere?: ReadonlyMap<string, string>,
+): string | undefined {
+  const read = listenersIn(all()).get(PROCESS_KEY) ?? elsewhere?.get(PROCESS_KEY);
+  if (!read || handled(call, links, all, 0, new Set())) return undefined;
+  return `not handled, so its rejection may reach ${read}`;
+}
+
+function handled(node: N, links: Map<N, Link>, all: () => N[], depth: number, seen: Set<N>): boolean {
+  let cur = node;
+  for (let l = links.get(cur); l; cur = l.parent, l = links.get(cur)) {
+    const p = l.parent;
+    if (p.type === 'TryStatement' && l.key === 'block' && p.handler && !rejects(p.handler.body)) return true;
+    if (p.type === 'MemberExpression' && l.key === 'object' && propName(p) === 'catch') {
+      const c = links.get(p)?.parent;
+      const h = c?.type === 'CallExpression' ? bare(c.arguments[0] ?? {}) : undefined;
+      if (h && FUNCTION.test(h.type) && !rejects(h.body)) return true;
+    }
+    if (!FUNCTION.test(p.type)) continue;
+    const named = nameOf(p, links);
+    if (!named || named.method || depth >= CALLER_DEPTH || seen.has(p)) return false;
+    seen.add(p);
+    if (exportsOf(all()).has(named.name)) return false;
+    let calls = 0;
+    for (const n of all()) {
+      if (!isIdent(n, named.name) || n === p.id) continue;
+      const nl = links.get(n);
+      if (nl?.parent.type === 'VariableDeclarator' && nl.key === 'id') continue;
+      if (/Member/.test(nl?.parent.type ?? '') && nl?.key === 'property' && !nl.parent.computed) continue;
+      // Passed by name, or called: each call handled.
+      if (nl?.parent.type !== 'CallExpression' || nl.key !== 'callee') return false;
+      if (!handled(nl.parent, links, all, depth + 1, seen)) return false;
+      calls++;
+    }
+    return calls > 0;
+  }
+  return false;
+}
+
+/** Whether a handler's body may throw or reject again (`throw`, `Promise.reject(…)`). */
+const rejects = (body: N): boolean =>
+  indexTree(body).nodes.some(
+    (n) =>
+      n.type === 'ThrowStatement' ||
+      (n.type === 'CallExpression' && /(^|\.)reject$/.test(memberPath(n.callee) ?? '')),
+  );
+
 /** What an Express error middleware of the file (a function of four parameters) reads of its error, or undefined. */
 export function errorMiddlewareRead(nodes: N[]): string | undefined {
   let read = middlewareReads.get(nodes);
@@ -741,6 +863,9 @@ function errorRead(param: N, body: N, ctx?: Ctx, depth = 0): string | undefined 
     if (parent.type === 'CallExpression' && up.key === 'arguments') {
       const callee = memberPath(parent.callee) ?? '';
       if (/isAxiosError|HTTPError|isHttpError/i.test(callee)) return `tests it with ${callee}`;
+      // Emitted as an event (`emitter.emit('error', e)`) to a listener that reads it.
+      const emitted = ctx && emitRead(parent, up.index ?? 0, ctx, depth);
+      if (emitted) return emitted;
       // Passed on to a handler of the file that reads it (`handle(e)`), or to Express's `next(e)`.
       const f = bare(parent.callee);
       const read = ctx && isIdent(f) && handlerRead(f, up.index ?? 0, ctx, depth);

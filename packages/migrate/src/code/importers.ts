@@ -14,13 +14,16 @@ import { requiredModule } from './calls.ts';
 import {
   callCaught,
   ERROR_MIDDLEWARE_KEY,
+  EVENT_KEY,
   errorMiddlewareRead,
   exportsOf,
   HANDLER_KEY,
   HTTP_VERBS,
   handlersOf,
+  listenersOf,
   nameOf,
   PARAM_KEY,
+  PROCESS_KEY,
   PROMISE_KEY,
   passedCaught,
   RETURNED_KEY,
@@ -65,8 +68,8 @@ const READS_V1_ERROR = /\.response\b|isAxiosError|HTTPError|isHttpError|\.code\s
 /** What a file must hold to return a caught error as a value to its importers (an await-to-js helper), with `catch`. */
 const RETURNS_VALUE = /\breturn\s*[[{]|=>\s*[[(]/;
 const EXPORTS = /\bexports?\b/;
-/** What a file must hold to hold an Express error middleware reading the V1 error (with `READS_V1_ERROR`). */
-const MIDDLEWARE = /\buse\s*\(|\bnext\b|\bexport\b|\bexports\b/;
+/** What a file must hold to hold an Express error middleware or an event listener reading the V1 error (with `READS_V1_ERROR`). */
+const MIDDLEWARE = /\buse\s*\(|\bnext\b|\bexport\b|\bexports\b|\.(on|once|addListener)\s*\(/;
 const EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
 
 /**
@@ -218,6 +221,8 @@ function catchesIn(
   const own = errorMiddlewareRead(nodes);
   if (own && !set.has(ERROR_MIDDLEWARE_KEY)) set.set(ERROR_MIDDLEWARE_KEY, `${own} (in ${show(real)})`);
   for (const [key, read] of handlersOf(nodes)) if (!set.has(key)) set.set(key, `${read} (in ${show(real)})`);
+  // Its event listeners reading the V1 error (`emitter.on('error', …)`, `process.on('unhandledRejection', …)`).
+  for (const [key, read] of listenersOf(nodes)) if (!set.has(key)) set.set(key, `${read} (in ${show(real)})`);
   if (set.size) out.set(ANY_MODULE, set);
   const elsewhere = handlersIn(out);
   const imports = importsOf(nodes);
@@ -311,7 +316,9 @@ const handlersIn = (out: CaughtElsewhere): Map<string, string> =>
         k === ERROR_MIDDLEWARE_KEY ||
         k.startsWith(HANDLER_KEY) ||
         k.startsWith(PROMISE_KEY) ||
-        k.startsWith(SETTLES_KEY),
+        k.startsWith(SETTLES_KEY) ||
+        k.startsWith(EVENT_KEY) ||
+        k === PROCESS_KEY,
     ),
   );
 
