@@ -182,6 +182,10 @@ describe('a catch in another file that reads the V1 error', () => {
       `import * as api from './api';\n${tryAround('Promise.all([ref].map(api.orderReference))')}`,
     ],
     [
+      'the promise kept in an array of the importing file, Promise.all of it awaited in a try',
+      "import { orderReference } from './api';\nexport async function lookup(ref: string) {\n  const pending = [orderReference(ref)];\n  try {\n    return (await Promise.all(pending))[0];\n  } catch (e: any) {\n    if (e.response?.status === 404) return null;\n    throw e;\n  }\n}\n",
+    ],
+    [
       'a try around a caller of the call, in the importing file',
       `import { orderReference } from './api';\nconst find = (ref: string) => orderReference(ref);\n${tryAround('find(ref)')}`,
     ],

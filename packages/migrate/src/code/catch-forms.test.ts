@@ -202,6 +202,31 @@ describe('error handlers in other forms that read the V1 error', () => {
       `${GET_ORDER}process.on('uncaughtException', (err: any) => {\n  console.error(err.response?.data);\n  process.exit(1);\n});\nexport async function show(ref: string) {\n  try {\n    return await getOrder(ref);\n  } catch (e: any) {\n    console.error(e.message);\n    throw e;\n  }\n}\n`,
       'uncaughtException',
     ],
+    [
+      'a promise kept in an object, its entry .catch-ed later',
+      `${GET_ORDER}export function show(ref: string) {\n  const jobs = { order: getOrder(ref), at: Date.now() };\n  return jobs.order.catch((e) => (e.response?.status === 404 ? null : Promise.reject(e)));\n}\n`,
+      'kept in `jobs`',
+    ],
+    [
+      'promises kept in an array, Promise.all of it awaited in a try',
+      `${GET_ORDER}export async function show(a: string, b: string) {\n  const pending = [getOrder(a), getOrder(b)];\n  try {\n    return await Promise.all(pending);\n  } catch (e: any) {\n    if (e.response?.status === 404) return [];\n    throw e;\n  }\n}\n`,
+      'kept in `pending`',
+    ],
+    [
+      'promises pushed into an array, each awaited in a try in a for … of',
+      `${GET_ORDER}export async function show(refs: string[]) {\n  const pending: Promise<string>[] = [];\n  for (const ref of refs) pending.push(getOrder(ref));\n  const out: (string | null)[] = [];\n  for (const p of pending) {\n    try {\n      out.push(await p);\n    } catch (e: any) {\n      out.push(e.response?.status === 404 ? null : 'error');\n    }\n  }\n  return out;\n}\n`,
+      'kept in `pending`',
+    ],
+    [
+      'a promise kept in a Map, its entry .catch-ed later',
+      `${GET_ORDER}const inFlight = new Map<string, Promise<string>>();\nexport function start(ref: string) {\n  inFlight.set(ref, getOrder(ref));\n}\nexport function result(ref: string) {\n  return inFlight.get(ref)?.catch((e) => e.response?.data);\n}\n`,
+      'kept in `inFlight`',
+    ],
+    [
+      'a promise assigned to an entry of an object, the entries mapped to .catch later',
+      `${GET_ORDER}const jobs: Record<string, Promise<string>> = {};\nexport function start(ref: string) {\n  jobs[ref] = getOrder(ref);\n}\nexport function settle() {\n  return Object.values(jobs).map((p) => p.catch((e) => e.response?.status));\n}\n`,
+      'kept in `jobs`',
+    ],
   ])('%s: marked, not rewritten', (_, code, named) => {
     expect(marked(code)).toContain(named);
   });
@@ -250,6 +275,10 @@ describe('error handlers in other forms that read the V1 error', () => {
     [
       "a process-level 'unhandledRejection' handler reading reason.response, the call in a try whose catch throws nothing",
       `${GET_ORDER}process.on('unhandledRejection', (reason: any) => console.error(reason?.response?.status));\nexport async function show(ref: string) {\n  try {\n    return await getOrder(ref);\n  } catch (e: any) {\n    console.error(e.message);\n    return null;\n  }\n}\n`,
+    ],
+    [
+      'a promise kept in an object, its entry .catch-ed by a handler that only logs',
+      `${GET_ORDER}export function show(ref: string) {\n  const jobs = { order: getOrder(ref) };\n  return jobs.order.catch((e) => {\n    console.error(e.message);\n    return null;\n  });\n}\n`,
     ],
   ])('%s: rewritten', (_, code) => {
     rewritten(code);

@@ -74,7 +74,9 @@ function reachingCatch(
     // A promise kept in a variable (`const pending = f()`) or passed to a function of the file (`to(f())`): where it
     // is awaited, or `.catch`ed, later.
     if (bare(cur).type === 'CallExpression') {
-      const held = heldPromise(l, all, links, depth, seen, elsewhere);
+      const held =
+        heldPromise(l, all, links, depth, seen, elsewhere) ??
+        keptIn(cur, l, all, links, depth, seen, elsewhere);
       if (held) return held;
     }
     // A promise passed to `Promise.allSettled(…)`, whose results are read for `reason.response` (or another field).
@@ -324,6 +326,120 @@ function heldPromise(
   return undefined;
 }
 
+/** The methods an array, a `Map` or a `Set` keeps what it is given with. */
+const KEEPS = /^(push|unshift|set|add)$/;
+/** The methods that hand an array's entries to a callback, one at a time, as its first parameter. */
+const EACH = /^(map|forEach|flatMap|filter|some|every|find)$/;
+
+/**
+ * A promise (the call `cur`, linked to its parent by `l`) kept in an object or an array bound to a name (`const jobs
+ * = { a: getOrder(x) }`, `[getOrder(a), getOrder(b)]`, `jobs.a = getOrder(x)`, `ps.push(getOrder(a))`,
+ * `cache.set(k, getOrder(a))`): a catch reading the error where that name, or an entry of it, is awaited or
+ * `.catch`ed (`jobs.a.catch(…)`, `await Promise.all(ps)` in a try, `for (const p of ps)` and `ps.map((p) => …)`
+ * over its entries, `cache.get(k)`), anywhere in the file.
+ */
+function keptIn(
+  cur: N,
+  l: Link,
+  all: () => N[],
+  links: Map<N, Link>,
+  depth: number,
+  seen: Set<N>,
+  elsewhere?: ReadonlyMap<string, string>,
+): string | undefined {
+  let at = cur;
+  let al: Link | undefined = l;
+  while (
+    al &&
+    (al.parent.type === 'ArrayExpression' ||
+      al.parent.type === 'ObjectExpression' ||
+      al.parent.type === 'SpreadElement' ||
+      (al.parent.type === 'ObjectProperty' && al.key === 'value'))
+  ) {
+    at = al.parent;
+    al = links.get(at);
+  }
+  const q = al?.parent;
+  let name: string | undefined;
+  if (at !== cur) {
+    if (q?.type === 'VariableDeclarator' && al!.key === 'init' && isIdent(q.id)) name = q.id.name;
+    else if (q?.type === 'AssignmentExpression' && al!.key === 'right' && isIdent(q.left)) name = q.left.name;
+  } else if (q?.type === 'CallExpression' && al!.key === 'arguments') {
+    const callee = bare(q.callee);
+    if (callee.type === 'MemberExpression' && KEEPS.test(propName(callee) ?? '') && isIdent(callee.object))
+      name = callee.object.name;
+  } else if (q?.type === 'AssignmentExpression' && al!.key === 'right') {
+    const left = bare(q.left);
+    if (left.type === 'MemberExpression' && isIdent(bare(left.object))) name = bare(left.object).name;
+  }
+  if (!name || seen.has(at)) return undefined;
+  seen.add(at);
+  const up = entriesCaught(name, undefined, all, links, depth, seen, elsewhere);
+  return up?.replace(/^called as `[^`]*`/, `kept in \`${name}\`,`);
+}
+
+/** Where a catch reads the error of what the name (or an entry of it: `jobs.a`, `ps[0]`, `m.get(k)`) holds. */
+function entriesCaught(
+  name: string,
+  scope: N | undefined,
+  all: () => N[],
+  links: Map<N, Link>,
+  depth: number,
+  seen: Set<N>,
+  elsewhere?: ReadonlyMap<string, string>,
+): string | undefined {
+  for (const use of all()) {
+    const ul = isIdent(use, name) ? links.get(use) : undefined;
+    if (!ul || (scope && !within(use, scope, links))) continue;
+    if (/Member/.test(ul.parent.type) && ul.key === 'property' && !ul.parent.computed) continue;
+    if (/^(ObjectProperty|ObjectMethod|ClassMethod|ClassProperty)$/.test(ul.parent.type) && ul.key === 'key')
+      continue;
+    if (ul.parent.type === 'VariableDeclarator' && ul.key === 'id') continue;
+    // An entry: `jobs.a`, `ps[0]`, `m.get(k)`, `ps.at(-1)`, `Object.values(jobs)`.
+    let at = use;
+    for (;;) {
+      const al = links.get(at);
+      const p = al?.parent;
+      if (p && /Member/.test(p.type) && al!.key === 'object') {
+        const prop = propName(p);
+        if (prop !== undefined && /^(then|catch|finally|push|unshift|set|add)$/.test(prop)) break;
+        const call = links.get(p);
+        if (prop !== undefined && /^(get|at|shift|pop)$/.test(prop) && call?.key === 'callee')
+          at = call.parent;
+        else if (prop !== undefined && EACH.test(prop)) break;
+        else at = p;
+      } else if (
+        p?.type === 'CallExpression' &&
+        al!.key === 'arguments' &&
+        /^Object\.(values|entries)$/.test(memberPath(p.callee) ?? '')
+      )
+        at = p;
+      else break;
+    }
+    const al = links.get(at);
+    const p = al?.parent;
+    // Its entries, one at a time: `for (const p of ps)`, `ps.map((p) => …)`.
+    let each: { id: N; scope: N } | undefined;
+    if (p?.type === 'ForOfStatement' && al!.key === 'right' && p.left.type === 'VariableDeclaration') {
+      const id = p.left.declarations[0]?.id;
+      if (isIdent(id)) each = { id, scope: p.body };
+    } else if (p && /Member/.test(p.type) && EACH.test(propName(p) ?? '')) {
+      const call = links.get(p);
+      const cb = call?.key === 'callee' ? bare(call.parent.arguments[0] ?? {}) : undefined;
+      const id = cb && FUNCTION.test(cb.type) ? cb.params[0] : undefined;
+      if (isIdent(id)) each = { id, scope: cb };
+    }
+    if (each && !seen.has(each.id)) {
+      seen.add(each.id);
+      const up = entriesCaught(each.id.name, each.scope, all, links, depth, seen, elsewhere);
+      if (up) return up;
+    }
+    const up = callCaught(at, name, links, all, depth, seen, elsewhere);
+    if (up) return up;
+  }
+  return undefined;
+}
+
 /** The key of a function of the run that catches the promise it is given (as its argument `index`) and reads the error: `@promise:<name>:<index>`. */
 export const PROMISE_KEY = '@promise:';
 /** The key of a function of the run that returns the error of the promise it is given as a value (an await-to-js helper): `@settles:<name>:<index>`. */
@@ -420,7 +536,7 @@ export function callCaught(
 ): string | undefined {
   const m = links.get(c)?.parent;
   const read =
-    m?.type === 'MemberExpression' && m.object === c
+    /Member/.test(m?.type ?? '') && m.object === c
       ? catchHandlerRead(m, links, { all, elsewhere })
       : undefined;
   if (read) return `called as \`${as}\` where a ${read}`;
@@ -437,7 +553,8 @@ function catchHandlerRead(m: N, links: Map<N, Link>, ctx: Ctx): string | undefin
   const name = propName(m);
   const at = name === 'catch' ? 0 : name === 'then' ? 1 : -1;
   const call = at >= 0 ? links.get(m)?.parent : undefined;
-  const cb = call?.type === 'CallExpression' && call.callee === m ? bare(call.arguments[at]) : undefined;
+  const cb =
+    /CallExpression$/.test(call?.type ?? '') && call.callee === m ? bare(call.arguments[at]) : undefined;
   const read = cb && handlerRead(cb, 0, ctx, 0);
   return read && `.${name} ${read}`;
 }
