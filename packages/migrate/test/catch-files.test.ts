@@ -186,6 +186,10 @@ describe('a catch in another file that reads the V1 error', () => {
       "import { orderReference } from './api';\nexport async function lookup(ref: string) {\n  const pending = [orderReference(ref)];\n  try {\n    return (await Promise.all(pending))[0];\n  } catch (e: any) {\n    if (e.response?.status === 404) return null;\n    throw e;\n  }\n}\n",
     ],
     [
+      "Bluebird's .asCallback on the call, its callback reading err.response",
+      "import Bluebird from 'bluebird';\nimport { orderReference } from './api';\nexport function lookup(ref: string, done: (e: unknown, r?: unknown) => void) {\n  Bluebird.resolve(orderReference(ref)).asCallback((err: any, r: unknown) => done(err?.response?.status === 404 ? null : err, r));\n}\n",
+    ],
+    [
       'a try around a caller of the call, in the importing file',
       `import { orderReference } from './api';\nconst find = (ref: string) => orderReference(ref);\n${tryAround('find(ref)')}`,
     ],

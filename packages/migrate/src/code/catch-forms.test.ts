@@ -227,6 +227,26 @@ describe('error handlers in other forms that read the V1 error', () => {
       `${GET_ORDER}const jobs: Record<string, Promise<string>> = {};\nexport function start(ref: string) {\n  jobs[ref] = getOrder(ref);\n}\nexport function settle() {\n  return Object.values(jobs).map((p) => p.catch((e) => e.response?.status));\n}\n`,
       'kept in `jobs`',
     ],
+    [
+      "Bluebird's .asCallback, its callback reading err.response",
+      `import Bluebird from 'bluebird';\n${GET_ORDER}export function show(ref: string, done: (e: unknown, r?: unknown) => void) {\n  Bluebird.resolve(getOrder(ref)).asCallback((err: any, res: unknown) => {\n    if (err?.response?.status === 404) return done(null, null);\n    done(err, res);\n  });\n}\n`,
+      'asCallback',
+    ],
+    [
+      "Bluebird's .nodeify given the caller's callback, which reads err.response",
+      `import Bluebird from 'bluebird';\n${GET_ORDER}function getOrderCb(ref: string, cb: (e: any, r?: string) => void) {\n  return Bluebird.resolve(getOrder(ref)).nodeify(cb);\n}\nexport function show(ref: string) {\n  getOrderCb(ref, (err, reference) => console.log(err ? err.response?.status : reference));\n}\n`,
+      'nodeify hands it to the callback given to `getOrderCb`',
+    ],
+    [
+      "Bluebird's filtered .catch on an error class",
+      `import Bluebird from 'bluebird';\nimport { AxiosError } from 'axios';\n${GET_ORDER}export function show(ref: string) {\n  return Bluebird.resolve(getOrder(ref)).catch(AxiosError, () => null);\n}\n`,
+      'filters on `AxiosError`',
+    ],
+    [
+      'a .catch given a handler its function takes as a parameter, the caller passing one that reads err.response',
+      `${GET_ORDER}function find(ref: string, onError: (e: any) => unknown) {\n  return getOrder(ref).catch(onError);\n}\nexport const show = (ref: string) => find(ref, (e) => (e.response?.status === 404 ? null : Promise.reject(e)));\n`,
+      'the callback given to `find`',
+    ],
   ])('%s: marked, not rewritten', (_, code, named) => {
     expect(marked(code)).toContain(named);
   });
@@ -279,6 +299,10 @@ describe('error handlers in other forms that read the V1 error', () => {
     [
       'a promise kept in an object, its entry .catch-ed by a handler that only logs',
       `${GET_ORDER}export function show(ref: string) {\n  const jobs = { order: getOrder(ref) };\n  return jobs.order.catch((e) => {\n    console.error(e.message);\n    return null;\n  });\n}\n`,
+    ],
+    [
+      "Bluebird's .asCallback, its callback only logging the message",
+      `import Bluebird from 'bluebird';\n${GET_ORDER}export function show(ref: string, done: (e: unknown, r?: unknown) => void) {\n  Bluebird.resolve(getOrder(ref)).asCallback((err: any, res: unknown) => {\n    if (err) console.error(err.message);\n    done(null, res ?? null);\n  });\n}\n`,
     ],
   ])('%s: rewritten', (_, code) => {
     rewritten(code);

@@ -546,17 +546,55 @@ export function callCaught(
 
 /**
  * What the error handler of `<member>(…)` reads of the error, with the member's name (`.catch ${read}`): the
- * argument of `.catch(onErr)`, the second of `.then(onOk, onErr)`; a function written there or one of the file
- * named there, or `next` (Express's, to the error middleware).
+ * argument of `.catch(onErr)`, the second of `.then(onOk, onErr)`, the Node-style callback of Bluebird's
+ * `.asCallback(cb)` and `.nodeify(cb)`, the filter and the handler of Bluebird's `.catch(Class, onErr)`; a function
+ * written there, one of the file named there, a parameter (what the callers of its function pass), or `next`
+ * (Express's, to the error middleware).
  */
 function catchHandlerRead(m: N, links: Map<N, Link>, ctx: Ctx): string | undefined {
   const name = propName(m);
-  const at = name === 'catch' ? 0 : name === 'then' ? 1 : -1;
+  const at = name === 'catch' || NODE_CALLBACK.test(name ?? '') ? 0 : name === 'then' ? 1 : -1;
   const call = at >= 0 ? links.get(m)?.parent : undefined;
-  const cb =
-    /CallExpression$/.test(call?.type ?? '') && call.callee === m ? bare(call.arguments[at]) : undefined;
-  const read = cb && handlerRead(cb, 0, ctx, 0);
+  if (!/CallExpression$/.test(call?.type ?? '') || call.callee !== m) return undefined;
+  // Bluebird's filtered catch (`.catch(AxiosError, onErr)`, `.catch((e) => e.response, onErr)`, `.catch({ code }, …)`).
+  if (name === 'catch' && call.arguments.length > 1) {
+    const filter = bare(call.arguments[0]);
+    if (filter.type === 'ObjectExpression' || (isIdent(filter) && filter.name !== 'Error'))
+      return `.catch filters on \`${isIdent(filter) ? filter.name : '{…}'}\` (Bluebird)`;
+    const read = FUNCTION.test(filter.type) ? handlerRead(filter, 0, ctx, 0) : undefined;
+    if (read) return `.catch filters with a predicate that ${read} (Bluebird)`;
+  }
+  const cb = bare(call.arguments[name === 'catch' ? call.arguments.length - 1 : at]);
+  const read =
+    cb &&
+    (handlerRead(cb, 0, ctx, 0) ?? (isIdent(cb) ? passedHandlerRead(cb.name, m, links, ctx) : undefined));
   return read && `.${name} ${read}`;
+}
+
+/** Bluebird's methods handing a promise's outcome to a Node-style callback (`(err, value) => …`). */
+const NODE_CALLBACK = /^(asCallback|nodeify)$/;
+
+/**
+ * A handler that is a parameter of the function it is used in (`function getOrderCb(ref, cb) { return
+ * getOrder(ref).asCallback(cb) }`): what the functions the file's calls of that function pass there read.
+ */
+function passedHandlerRead(name: string, from: N, links: Map<N, Link>, ctx: Ctx): string | undefined {
+  let fn = links.get(from)?.parent;
+  while (fn && !FUNCTION.test(fn.type)) fn = links.get(fn)?.parent;
+  const index = fn ? fn.params.findIndex((p: N) => isIdent(p, name)) : -1;
+  const named = index >= 0 ? nameOf(fn, links) : undefined;
+  if (!named) return undefined;
+  for (const c of ctx.all()) {
+    if (c.type !== 'CallExpression') continue;
+    const callee = bare(c.callee);
+    const match = named.method
+      ? callee.type === 'MemberExpression' && propName(callee) === named.name
+      : isIdent(callee, named.name);
+    const arg = match ? bare(c.arguments[index] ?? {}) : undefined;
+    const read = arg && (FUNCTION.test(arg.type) || isIdent(arg)) ? handlerRead(arg, 0, ctx, 1) : undefined;
+    if (read) return `hands it to the callback given to \`${named.name}\`, which ${read}`;
+  }
+  return undefined;
 }
 
 /** What the functions and the code around a V1 call are read with: the file's nodes, and the run's catches. */

@@ -53,11 +53,11 @@ const edgeKey = (module: string, name: string) => `${module}\n${name}`;
 
 /**
  * What a file must hold to import a module of the run and catch what it throws (`catch`, an error handler of
- * `.then`, Express's `next`, `Promise.allSettled`, `util.callbackify`, a route whose handler's rejection reaches the
+ * `.then`, Bluebird's `asCallback`/`nodeify`, Express's `next`, `Promise.allSettled`, `util.callbackify`, a route whose handler's rejection reaches the
  * error middleware), and a relative path.
  */
 const MAY_CATCH =
-  /\bcatch\b|\.then\s*\(|\bnext\b|\ballSettled\b|\bcallbackify\b|\.(get|post|put|patch|delete|all|use)\s*\(\s*['"`/]/;
+  /\bcatch\b|\.then\s*\(|\bnext\b|\ballSettled\b|\bcallbackify\b|\basCallback\b|\bnodeify\b|\.(get|post|put|patch|delete|all|use)\s*\(\s*['"`/]/;
 const RELATIVE = /(?:\bfrom|\brequire\s*\()\s*['"]\.\.?\//;
 /** What a file must hold to pass on another module's export: `export … from './…'`. */
 const RE_EXPORT = /\bexport\b[^;]*?\bfrom\s*['"]\.\.?\/|module\.exports\s*=\s*require\s*\(\s*['"]\.\.?\//;
@@ -293,7 +293,7 @@ function catchesIn(
         n.type === 'CatchClause' ||
         (n.type === 'CallExpression' &&
           bare(n.callee).type === 'MemberExpression' &&
-          /^(catch|then)$/.test(propName(bare(n.callee)) ?? '')) ||
+          /^(catch|then|asCallback|nodeify)$/.test(propName(bare(n.callee)) ?? '')) ||
         (n.type === 'CallExpression' &&
           bare(n.callee).type === 'MemberExpression' &&
           ROUTE_METHODS.test(propName(bare(n.callee)) ?? '')) ||
