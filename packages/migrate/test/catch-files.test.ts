@@ -3,9 +3,10 @@
 // when both are in one file. Run before and after the rewrite: the V1 code against a V1 stub, the rewritten code
 // with its V2 calls routed to the sandbox.
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { catchesElsewhere } from '../src/code/importers.ts';
 import { migrateCode } from '../src/code/run.ts';
 import { TODO_TAG } from '../src/code/todo.ts';
 import { newSandbox, tempDir } from './helpers.ts';
@@ -787,5 +788,35 @@ describe('an error reaching a listener of another file of the run that reads a V
     expect(call?.detail).toContain(detail);
     const again = await migrateCode([dir], { mode: 'write', cwd: dir });
     expect(again.files.every((f) => f.status === 'unchanged')).toBe(true);
+  });
+});
+
+describe('the look-out reads each file of the run once', () => {
+  const ESM_API = API.replace("'use strict';\nconst axios = require('axios');", "import axios from 'axios';")
+    .replace('async function orderReference(ref)', 'export async function orderReference(ref: string)')
+    .replace('module.exports = { orderReference };\n', 'export default orderReference;\n');
+  it('a method caught on an object not followed, a middle file defining it, the module it calls: one read each', async () => {
+    const dir = tempDir();
+    const files = {
+      'api.ts': ESM_API,
+      'middle.ts':
+        "import { orderReference } from './api';\nexport class Orders {\n  find(ref: string) {\n    return orderReference(ref);\n  }\n}\n",
+      'routes.ts':
+        'export async function lookup(orders: { find(r: string): Promise<string> }, ref: string) {\n  try {\n    return await orders.find(ref);\n  } catch (e: any) {\n    if (e.response?.status === 404) return null;\n    throw e;\n  }\n}\n',
+      'util.ts': "import { Orders } from './middle';\nexport const make = () => new Orders();\n",
+    };
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    const reads: string[] = [];
+    const real = Object.keys(files).map((f) => join(realpathSync(dir), f));
+    const caught = await catchesElsewhere(
+      real,
+      (r) => r,
+      async (path) => {
+        reads.push(path);
+        return { text: readFileSync(path, 'utf8') };
+      },
+    );
+    expect(caught.get(real[0]!)?.get('orderReference')).toContain('reads `e.response`');
+    expect(reads.sort()).toEqual([...real].sort());
   });
 });

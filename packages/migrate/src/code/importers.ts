@@ -82,6 +82,7 @@ const EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'
 export async function catchesElsewhere(
   files: string[],
   show: (real: string) => string,
+  readText: (real: string) => Promise<{ text: string } | { skip: string }> = readSource,
 ): Promise<CaughtElsewhere> {
   const inRun = new Set(files);
   const out: CaughtElsewhere = new Map();
@@ -94,11 +95,16 @@ export async function catchesElsewhere(
   const read = new Set<string>();
   // The files that pass errors to Express's `next`, walked again once an error middleware of the run is found.
   const nexts: Array<[string, N]> = [];
+  const texts = keptTexts(readText);
   const scan = async (real: string, all = false) => {
-    if (scanned.has(real) || (!all && read.has(real))) return;
+    if (scanned.has(real) || (!all && read.has(real)) || texts.settled.has(real)) return;
     read.add(real);
-    const program = await readProgram(real, all);
+    const text = await texts.take(real);
+    const program = text === undefined ? undefined : programOf(text, real, all);
     if (program) scanned.add(real);
+    // Read and not parsed: kept for a later look (`all`, `mentions`) when it imports a module of the run, else done.
+    else if (text !== undefined && RELATIVE.test(text)) texts.keep(real, text);
+    else texts.settled.add(real);
     // A tree too deep to walk is the rewrite's to report, not this look-out's.
     if (program)
       try {
@@ -138,7 +144,7 @@ export async function catchesElsewhere(
     .map((k) => `${k.split(':')[1]}(`);
   if (helpers.length)
     for (const real of files)
-      if (!scanned.has(real) && (await mentions(real, helpers))) await scan(real, true);
+      if (!scanned.has(real) && (await texts.mentions(real, helpers))) await scan(real, true);
   // An error middleware or a handler reading the error found after a file passing errors to `next` or to a
   // function of another file was walked: that file's catches again, with all of them.
   if (handlersIn(out).size)
@@ -167,7 +173,7 @@ export async function catchesElsewhere(
       const batch = methods.splice(0);
       const names = batch.map(([name]) => name.slice(1));
       for (const real of files)
-        if (!scanned.has(real) && (await mentions(real, names))) await scan(real, true);
+        if (!scanned.has(real) && (await texts.mentions(real, names))) await scan(real, true);
       for (const [name, where] of batch) passOn(ANY_MODULE, name, where);
       i--;
       continue;
@@ -518,33 +524,63 @@ const FUNCTION = /Function|ObjectMethod|ClassMethod|ClassPrivateMethod/;
 const CALLER_DEPTH = 3;
 const throws = (body: N) => indexTree(body).nodes.some((n) => n.type === 'ThrowStatement');
 
-/** Whether the file of the run names one of `words` and imports a module of the run (it may pass on a call of it). */
-async function mentions(real: string, words: string[]): Promise<boolean> {
-  try {
-    const src = await readSource(real);
-    return !('skip' in src) && RELATIVE.test(src.text) && words.some((w) => src.text.includes(w));
-  } catch {
-    return false;
-  }
+/** How many characters of the files read and not parsed a run keeps for a later look (about 32 MB of text). */
+const TEXT_BUDGET = 16 * 1024 * 1024;
+
+/**
+ * The texts of the run's files for the look-out, each read once: a file read and not parsed that imports a module of
+ * the run may be parsed later (a module whose export is caught elsewhere) or searched for names (`mentions`), so its
+ * text is kept, up to `TEXT_BUDGET` characters in all (beyond it, read again); one that does not import one never
+ * is (`settled`), nor is one that cannot be read.
+ */
+function keptTexts(readText: (real: string) => Promise<{ text: string } | { skip: string }>) {
+  const kept = new Map<string, string>();
+  const settled = new Set<string>();
+  let size = 0;
+  const read = async (real: string): Promise<string | undefined> => {
+    const text = kept.get(real);
+    if (text !== undefined) return text;
+    try {
+      const src = await readText(real);
+      if ('text' in src) return src.text;
+    } catch {}
+    settled.add(real);
+    return undefined;
+  };
+  return {
+    settled,
+    keep(real: string, text: string): void {
+      if (kept.has(real) || size + text.length > TEXT_BUDGET) return;
+      kept.set(real, text);
+      size += text.length;
+    },
+    /** The file's text, no longer kept (it is parsed now, or found not to be). */
+    async take(real: string): Promise<string | undefined> {
+      const text = await read(real);
+      if (kept.delete(real)) size -= text!.length;
+      return text;
+    },
+    /** Whether the file names one of `words` and imports a module of the run (it may pass on a call of it). */
+    async mentions(real: string, words: string[]): Promise<boolean> {
+      if (settled.has(real)) return false;
+      const text = await read(real);
+      return text !== undefined && RELATIVE.test(text) && words.some((w) => text.includes(w));
+    },
+  };
 }
 
 /** The file's tree, when it may catch a call into another module or pass one on (`all`: when it imports one). */
-async function readProgram(real: string, all = false): Promise<N | undefined> {
+function programOf(text: string, real: string, all: boolean): N | undefined {
+  if (
+    !((all || MAY_CATCH.test(text)) && RELATIVE.test(text)) &&
+    !RE_EXPORT.test(text) &&
+    !SETS_UP.test(text) &&
+    !((MAY_CATCH.test(text) || MIDDLEWARE.test(text) || RELATIVE.test(text)) && READS_V1_ERROR.test(text)) &&
+    !(/\bcatch\b/.test(text) && EXPORTS.test(text) && RETURNS_VALUE.test(text))
+  )
+    return undefined;
   try {
-    const src = await readSource(real);
-    if (
-      'skip' in src ||
-      (!((all || MAY_CATCH.test(src.text)) && RELATIVE.test(src.text)) &&
-        !RE_EXPORT.test(src.text) &&
-        !SETS_UP.test(src.text) &&
-        !(
-          (MAY_CATCH.test(src.text) || MIDDLEWARE.test(src.text) || RELATIVE.test(src.text)) &&
-          READS_V1_ERROR.test(src.text)
-        ) &&
-        !(/\bcatch\b/.test(src.text) && EXPORTS.test(src.text) && RETURNS_VALUE.test(src.text)))
-    )
-      return undefined;
-    return parsePlain(src.text, real).program;
+    return parsePlain(text, real).program;
   } catch {
     return undefined;
   }
