@@ -41,7 +41,8 @@ export function catchProblem(
     return nodes;
   };
   const where =
-    reachingCatch(call, links, all, 0, new Set(), elsewhere) ?? processCatch(call, links, all, elsewhere);
+    reachingCatch(call, links, all, 0, new Set(), elsewhere) ??
+    processCatch(call, links, all, processRead(root, all) ?? elsewhere?.get(PROCESS_KEY));
   return where
     ? `it is ${where}, and the V2 client throws a PartnerPrintError (status, code) instead of the V1 library's error`
     : undefined;
@@ -743,12 +744,25 @@ function processCatch(
   call: N,
   links: Map<N, Link>,
   all: () => N[],
-  elsewhere?: ReadonlyMap<string, string>,
+  read: string | undefined,
 ): string | undefined {
-  const read = listenersIn(all()).get(PROCESS_KEY) ?? elsewhere?.get(PROCESS_KEY);
   if (!read || handled(call, links, all, 0, new Set())) return undefined;
   return `not handled, so its rejection may reach ${read}`;
 }
+
+/**
+ * What a process-level handler of the file (its tree, `root`) reads of the error: looked for once per file, as the
+ * rewrite changes no such handler (each V1 call's look indexes the file anew, as the rewrite changes the tree).
+ */
+function processRead(root: N, all: () => N[]): string | undefined {
+  let read = processReads.get(root);
+  if (read === undefined) {
+    read = listenersOf(all()).get(PROCESS_KEY) ?? null;
+    processReads.set(root, read);
+  }
+  return read ?? undefined;
+}
+const processReads = new WeakMap<N, string | null>();
 
 function handled(node: N, links: Map<N, Link>, all: () => N[], depth: number, seen: Set<N>): boolean {
   let cur = node;
