@@ -707,6 +707,30 @@ describe('an await-to-js helper of another file of the run, the error it returns
     },
   );
 
+  it('the helper imported under another name (renamed, or as a default): the call stays on V1, marked', async () => {
+    for (const [helper, imported] of [
+      [TO['try/catch, returning [err, null]'], "import { to as attempt } from './to';\n"],
+      [TO['await-to-js itself (then/catch)'], "import attempt from './to';\n"],
+    ] as const) {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'to.ts'), helper);
+      writeFileSync(join(dir, 'api.ts'), ESM_API);
+      writeFileSync(
+        join(dir, 'routes.ts'),
+        READER(`import { orderReference } from './api';\n${imported}`, 'orderReference(ref)').replace(
+          'await to(',
+          'await attempt(',
+        ),
+      );
+      const r = await migrateCode([dir], { mode: 'dry', cwd: dir });
+      const call = r.files
+        .find((f) => f.path === 'api.ts')!
+        .findings.find((f) => f.what.startsWith('GET /orders/'));
+      expect(call?.kind, imported).toBe('todo');
+      expect(call?.detail).toContain('passed to `attempt` (of to.ts), which returns the error as a value');
+    }
+  });
+
   it('the await-to-js package: the call stays on V1, marked', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'routes.ts'), READER(`${API_HEAD}import to from 'await-to-js';\n`, V1_GET));
@@ -716,24 +740,32 @@ describe('an await-to-js helper of another file of the run, the error it returns
     expect(call?.detail).toContain('passed to `to` (await-to-js), which returns the error as a value');
   });
 
-  it('a helper of another file catching the promise it is given and reading the error: the call stays on V1, marked', async () => {
-    const dir = tempDir();
-    writeFileSync(
-      join(dir, 'safe.ts'),
-      'export async function orNull<T>(p: Promise<T>) {\n  try {\n    return await p;\n  } catch (e: any) {\n    if (e.response?.status === 404) return null;\n    throw e;\n  }\n}\n',
-    );
-    writeFileSync(join(dir, 'api.ts'), ESM_API);
-    writeFileSync(
-      join(dir, 'routes.ts'),
-      "import { orderReference } from './api';\nimport { orNull } from './safe';\nexport const lookup = (ref: string) => orNull(orderReference(ref));\n",
-    );
-    const r = await migrateCode([dir], { mode: 'dry', cwd: dir });
-    const call = r.files
-      .find((f) => f.path === 'api.ts')!
-      .findings.find((f) => f.what.startsWith('GET /orders/'));
-    expect(call?.kind).toBe('todo');
-    expect(call?.detail).toContain('passed to `orNull`, which inside a try whose catch reads `e.response`');
-  });
+  it.each([
+    ['its name', 'orNull', 'orNull'],
+    ['another name', 'orNull as safe', 'safe'],
+  ])(
+    'a helper of another file catching the promise it is given and reading the error, imported under %s: the call stays on V1, marked',
+    async (_, imported, local) => {
+      const dir = tempDir();
+      writeFileSync(
+        join(dir, 'safe.ts'),
+        'export async function orNull<T>(p: Promise<T>) {\n  try {\n    return await p;\n  } catch (e: any) {\n    if (e.response?.status === 404) return null;\n    throw e;\n  }\n}\n',
+      );
+      writeFileSync(join(dir, 'api.ts'), ESM_API);
+      writeFileSync(
+        join(dir, 'routes.ts'),
+        `import { orderReference } from './api';\nimport { ${imported} } from './safe';\nexport const lookup = (ref: string) => ${local}(orderReference(ref));\n`,
+      );
+      const r = await migrateCode([dir], { mode: 'dry', cwd: dir });
+      const call = r.files
+        .find((f) => f.path === 'api.ts')!
+        .findings.find((f) => f.what.startsWith('GET /orders/'));
+      expect(call?.kind).toBe('todo');
+      expect(call?.detail).toContain(
+        `passed to \`${local}\`, which inside a try whose catch reads \`e.response\``,
+      );
+    },
+  );
 
   it('a file calling the helper that reads no V1 error field is no reason', async () => {
     const dir = tempDir();

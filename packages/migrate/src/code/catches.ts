@@ -461,10 +461,14 @@ function helperElsewhere(
   all: () => N[],
   elsewhere?: ReadonlyMap<string, string>,
 ): string | undefined {
-  const reads = elsewhere?.get(`${PROMISE_KEY}${name}:${index}`);
+  // By its name in the file, and the name its module exports it under (`import { to as attempt }`, a default).
+  const names = [name, importedName(name, all())].filter((n) => n !== undefined);
+  const find = (key: string) =>
+    names.map((n) => elsewhere?.get(`${key}${n}:${index}`)).find((v) => v !== undefined);
+  const reads = find(PROMISE_KEY);
   if (reads) return `passed to \`${name}\`, which ${reads}`;
   const settles =
-    elsewhere?.get(`${SETTLES_KEY}${name}:${index}`) ??
+    find(SETTLES_KEY) ??
     (index === 0 && SETTLING_PACKAGES.test(importedFrom(name, all()) ?? '')
       ? `(${importedFrom(name, all())})`
       : undefined);
@@ -472,6 +476,20 @@ function helperElsewhere(
   return read
     ? `passed to \`${name}\` ${settles}, which returns the error as a value, and the file reads \`${read}\``
     : undefined;
+}
+
+/** The name a module exports what the file imports as `name` under (`import { to as attempt }`: `to`; a default). */
+function importedName(name: string, nodes: N[]): string | undefined {
+  for (const n of nodes)
+    if (n.type === 'ImportDeclaration')
+      for (const sp of n.specifiers)
+        if (isIdent(sp.local, name))
+          return sp.type === 'ImportDefaultSpecifier'
+            ? 'default'
+            : sp.type === 'ImportSpecifier'
+              ? propName({ key: sp.imported })
+              : undefined;
+  return undefined;
 }
 
 /** The package or module a name of the file is imported from (`import to from 'x'`, `const { to } = require('x')`). */

@@ -138,13 +138,15 @@ export async function catchesElsewhere(
       } catch {}
   };
   for (const real of files) await scan(real);
-  // A helper catching the promise it is given (`to(p)`) found: the files not walked that call it by that name.
+  // A helper catching the promise it is given (`to(p)`) found: the files not walked that name it (any, for a
+  // default export: its importers name it as they like).
   const helpers = [...(out.get(ANY_MODULE)?.keys() ?? [])]
     .filter((k) => k.startsWith(PROMISE_KEY) || k.startsWith(SETTLES_KEY))
-    .map((k) => `${k.split(':')[1]}(`);
+    .map((k) => k.split(':')[1]!);
   if (helpers.length)
     for (const real of files)
-      if (!scanned.has(real) && (await texts.mentions(real, helpers))) await scan(real, true);
+      if (!scanned.has(real) && (await texts.mentions(real, helpers.includes('default') ? [''] : helpers)))
+        await scan(real, true);
   // An error middleware or a handler reading the error found after a file passing errors to `next` or to a
   // function of another file was walked: that file's catches again, with all of them.
   if (handlersIn(out).size)
