@@ -247,6 +247,16 @@ describe('error handlers in other forms that read the V1 error', () => {
       `${GET_ORDER}function find(ref: string, onError: (e: any) => unknown) {\n  return getOrder(ref).catch(onError);\n}\nexport const show = (ref: string) => find(ref, (e) => (e.response?.status === 404 ? null : Promise.reject(e)));\n`,
       'the callback given to `find`',
     ],
+    [
+      'an error emitted under an event named by a constant object, the listener naming it through an enum',
+      `import { EventEmitter } from 'node:events';\n${GET_ORDER}const EVENTS = { failed: 'order-failed' };\nenum Names {\n  Failed = 'order-failed',\n}\nexport const bus = new EventEmitter();\nbus.on(Names.Failed, (err: any) => console.warn(err.response?.status));\nexport function show(ref: string) {\n  return getOrder(ref).catch((e) => bus.emit(EVENTS.failed, e));\n}\n`,
+      "emits it as 'order-failed'",
+    ],
+    [
+      'an error emitted under an event named at run time, a listener of the file reading err.response',
+      `import { EventEmitter } from 'node:events';\n${GET_ORDER}export const bus = new EventEmitter();\nbus.on('order-failed', (err: any) => console.warn(err.response?.status));\nexport function show(ref: string, event: string) {\n  return getOrder(ref).catch((e) => bus.emit(event, e));\n}\n`,
+      'to a listener that',
+    ],
   ])('%s: marked, not rewritten', (_, code, named) => {
     expect(marked(code)).toContain(named);
   });
@@ -303,6 +313,10 @@ describe('error handlers in other forms that read the V1 error', () => {
     [
       "Bluebird's .asCallback, its callback only logging the message",
       `import Bluebird from 'bluebird';\n${GET_ORDER}export function show(ref: string, done: (e: unknown, r?: unknown) => void) {\n  Bluebird.resolve(getOrder(ref)).asCallback((err: any, res: unknown) => {\n    if (err) console.error(err.message);\n    done(null, res ?? null);\n  });\n}\n`,
+    ],
+    [
+      "an error emitted as 'error', a listener of another event reading err.response",
+      `import { EventEmitter } from 'node:events';\n${GET_ORDER}export const bus = new EventEmitter();\nbus.on('order-failed', (err: any) => console.warn(err.response?.status));\nexport function show(ref: string) {\n  return getOrder(ref).catch((e) => bus.emit('error', e));\n}\n`,
     ],
   ])('%s: rewritten', (_, code) => {
     rewritten(code);

@@ -7,6 +7,7 @@ import {
   memberPath,
   type N,
   namedFunction,
+  objectProps,
   propName,
 } from './ast.ts';
 
@@ -715,10 +716,10 @@ export function listenersOf(nodes: N[]): Map<string, string> {
   const out = new Map<string, string>();
   const ctx: Ctx = { all: () => nodes };
   for (const n of nodes) {
-    if (n.type !== 'CallExpression' || !isString(n.arguments[0]) || !n.arguments[1]) continue;
+    if (n.type !== 'CallExpression' || !n.arguments[1]) continue;
     const callee = bare(n.callee);
     if (callee.type !== 'MemberExpression' || !LISTEN.test(propName(callee) ?? '')) continue;
-    const event: string = n.arguments[0].value;
+    const event = eventName(n.arguments[0], nodes);
     const handler = bare(n.arguments[1]);
     // What the listener reads of each argument the event carries (a few).
     for (let i = 0; i < 3; i++) {
@@ -746,10 +747,40 @@ const listenersIn = (nodes: N[]): Map<string, string> => {
 function emitRead(call: N, index: number, ctx: Ctx, depth: number): string | undefined {
   const callee = bare(call.callee);
   if (callee.type !== 'MemberExpression' || propName(callee) !== 'emit' || index < 1) return undefined;
-  if (!isString(call.arguments[0]) || depth > CALLER_DEPTH) return undefined;
-  const key = `${EVENT_KEY}${call.arguments[0].value}:${index - 1}`;
-  const read = listenersIn(ctx.all()).get(key) ?? ctx.elsewhere?.get(key);
-  return read && `emits it as '${call.arguments[0].value}' to a listener that ${read}`;
+  if (depth > CALLER_DEPTH) return undefined;
+  const event = eventName(call.arguments[0], ctx.all());
+  // An event named at run time (`*`) may be any listener's; a listener of such an event may be any emit's.
+  const matches = (key: string) =>
+    key.startsWith(EVENT_KEY) &&
+    key.endsWith(`:${index - 1}`) &&
+    (event === '*' || key === `${EVENT_KEY}${event}:${index - 1}` || key === `${EVENT_KEY}*:${index - 1}`);
+  for (const listeners of [listenersIn(ctx.all()), ctx.elsewhere ?? new Map<string, string>()])
+    for (const [key, read] of listeners)
+      if (matches(key)) return `emits it as '${event === '*' ? '…' : event}' to a listener that ${read}`;
+  return undefined;
+}
+
+/**
+ * The name of an event as written (a string, a constant of one, a property of a constant object of strings, a
+ * member of an enum of the file); `*` when it is only known at run time.
+ */
+function eventName(n: N, nodes: N[]): string {
+  const v = bare(n ?? {});
+  if (isString(v)) return v.value;
+  if (v.type === 'TemplateLiteral' && !v.expressions.length) return v.quasis[0].value.cooked;
+  const object = v.type === 'MemberExpression' && isIdent(bare(v.object)) ? bare(v.object).name : undefined;
+  const key = object ? propName(v) : undefined;
+  for (const d of nodes) {
+    if (d.type === 'VariableDeclarator' && isIdent(d.id, isIdent(v) ? v.name : object)) {
+      const init = bare(d.init ?? {});
+      const value = isIdent(v) ? init : key !== undefined ? objectProps(init)?.get(key) : undefined;
+      if (value && isString(bare(value))) return bare(value).value;
+    }
+    if (d.type === 'TSEnumDeclaration' && object && isIdent(d.id, object))
+      for (const m of d.members ?? (d.body?.members as N[] | undefined) ?? [])
+        if (propName({ key: m.id }) === key && isString(m.initializer)) return m.initializer.value;
+  }
+  return '*';
 }
 
 /**
