@@ -823,6 +823,36 @@ describe('an error reaching a listener of another file of the run that reads a V
   });
 });
 
+describe('a callback of another file of the run reading the V1 error', () => {
+  const API_CB = `'use strict';\nconst axios = require('axios');\nconst api = axios.create({ baseURL: 'https://api.partner-print.example/v1', headers: { 'X-Partner-Code': 'ACME1', 'X-API-Key': process.env.PP_API_KEY } });\n`;
+  it.each([
+    ['.catch(cb)', 'get(ref).then((r) => cb(null, r)).catch(cb);'],
+    ['.catch((err) => cb(err))', 'get(ref).then((r) => cb(null, r)).catch((err) => cb(err));'],
+    ['.then(onOk, cb)', 'get(ref).then((r) => cb(null, r), cb);'],
+  ])(
+    'a Node-style function handing the error to its callback with %s, called from another file whose callback reads err.response: marked',
+    async (_, body) => {
+      const dir = tempDir();
+      writeFileSync(
+        join(dir, 'api.js'),
+        `${API_CB}async function get(ref) {\n  const { data } = await api.get('/orders/' + ref);\n  return data.order_reference;\n}\nfunction orderReference(ref, cb) {\n  ${body}\n}\nmodule.exports = { orderReference };\n`,
+      );
+      writeFileSync(
+        join(dir, 'routes.js'),
+        "'use strict';\nconst api = require('./api');\nfunction lookup(ref, done) {\n  api.orderReference(ref, (err, reference) => {\n    if (err && err.response && err.response.status === 404) return done(null, null);\n    done(err, reference);\n  });\n}\nmodule.exports = { lookup };\n",
+      );
+      const first = await migrateCode([dir], { mode: 'write', cwd: dir });
+      const call = first.files
+        .find((f) => f.path === 'api.js')!
+        .findings.find((f) => f.what.startsWith('GET /orders/'));
+      expect(call?.kind).toBe('todo');
+      expect(call?.detail).toContain('the callback given to `orderReference` in routes.js');
+      const again = await migrateCode([dir], { mode: 'write', cwd: dir });
+      expect(again.files.every((f) => f.status === 'unchanged')).toBe(true);
+    },
+  );
+});
+
 describe('the look-out reads each file of the run once', () => {
   const ESM_API = API.replace("'use strict';\nconst axios = require('axios');", "import axios from 'axios';")
     .replace('async function orderReference(ref)', 'export async function orderReference(ref: string)')

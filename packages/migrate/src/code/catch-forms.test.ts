@@ -257,6 +257,11 @@ describe('error handlers in other forms that read the V1 error', () => {
       `import { EventEmitter } from 'node:events';\n${GET_ORDER}export const bus = new EventEmitter();\nbus.on('order-failed', (err: any) => console.warn(err.response?.status));\nexport function show(ref: string, event: string) {\n  return getOrder(ref).catch((e) => bus.emit(event, e));\n}\n`,
       'to a listener that',
     ],
+    [
+      "a .catch handing the error to the callback its function is given, a caller's callback reading err.response",
+      `${GET_ORDER}function find(ref: string, cb: (e: any, r?: string) => void) {\n  getOrder(ref)\n    .then((r) => cb(null, r))\n    .catch((err) => cb(err));\n}\nexport function show(ref: string) {\n  find(ref, (err, reference) => console.log(err ? err.response?.status : reference));\n}\n`,
+      'the callback given to `find`',
+    ],
   ])('%s: marked, not rewritten', (_, code, named) => {
     expect(marked(code)).toContain(named);
   });

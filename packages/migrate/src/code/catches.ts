@@ -70,7 +70,7 @@ function reachingCatch(
       p.type === 'MemberExpression' &&
       l.key === 'object'
     ) {
-      const read = catchHandlerRead(p, links, { all, elsewhere });
+      const read = catchHandlerRead(p, links, { all, elsewhere, links });
       if (read) return `inside a call whose ${read}`;
     }
     // A promise kept in a variable (`const pending = f()`) or passed to a function of the file (`to(f())`): where it
@@ -91,7 +91,7 @@ function reachingCatch(
       if (read) return `passed to Promise.allSettled, whose results are read for \`${read}\``;
     }
     if (p.type !== 'TryStatement' || l.key !== 'block' || !p.handler?.param) continue;
-    const read = errorRead(p.handler.param, p.handler.body, { all, elsewhere });
+    const read = errorRead(p.handler.param, p.handler.body, { all, elsewhere, links });
     if (read) return `inside a try whose catch ${read}`;
   }
   return undefined;
@@ -557,7 +557,7 @@ export function callCaught(
   const m = links.get(c)?.parent;
   const read =
     /Member/.test(m?.type ?? '') && m.object === c
-      ? catchHandlerRead(m, links, { all, elsewhere })
+      ? catchHandlerRead(m, links, { all, elsewhere, links })
       : undefined;
   if (read) return `called as \`${as}\` where a ${read}`;
   const up = reachingCatch(c, links, all, depth, seen, elsewhere);
@@ -571,7 +571,8 @@ export function callCaught(
  * written there, one of the file named there, a parameter (what the callers of its function pass), or `next`
  * (Express's, to the error middleware).
  */
-function catchHandlerRead(m: N, links: Map<N, Link>, ctx: Ctx): string | undefined {
+function catchHandlerRead(m: N, links: Map<N, Link>, outer: Ctx): string | undefined {
+  const ctx = outer.links ? outer : { ...outer, links };
   const name = propName(m);
   const at = name === 'catch' || NODE_CALLBACK.test(name ?? '') ? 0 : name === 'then' ? 1 : -1;
   const call = at >= 0 ? links.get(m)?.parent : undefined;
@@ -599,8 +600,10 @@ const NODE_CALLBACK = /^(asCallback|nodeify)$/;
  * getOrder(ref).asCallback(cb) }`): what the functions the file's calls of that function pass there read.
  */
 function passedHandlerRead(name: string, from: N, links: Map<N, Link>, ctx: Ctx): string | undefined {
+  // The function around it that takes it as a parameter.
   let fn = links.get(from)?.parent;
-  while (fn && !FUNCTION.test(fn.type)) fn = links.get(fn)?.parent;
+  while (fn && !(FUNCTION.test(fn.type) && fn.params.some((p: N) => isIdent(p, name))))
+    fn = links.get(fn)?.parent;
   const index = fn ? fn.params.findIndex((p: N) => isIdent(p, name)) : -1;
   const named = index >= 0 ? nameOf(fn, links) : undefined;
   if (!named) return undefined;
@@ -614,13 +617,39 @@ function passedHandlerRead(name: string, from: N, links: Map<N, Link>, ctx: Ctx)
     const read = arg && (FUNCTION.test(arg.type) || isIdent(arg)) ? handlerRead(arg, 0, ctx, 1) : undefined;
     if (read) return `hands it to the callback given to \`${named.name}\`, which ${read}`;
   }
+  // Called by another module of the run that passes such a callback (`@callback:<export>:<index>`).
+  const as = named.method ? [`#${named.name}`] : (exportsOf(ctx.all()).get(named.name) ?? []);
+  for (const name of as) {
+    const there = ctx.elsewhere?.get(`${CALLBACK_KEY}${name}:${index}`);
+    if (there) return `hands it to the callback given to \`${named.name}\` ${there}`;
+  }
   return undefined;
+}
+
+/** The key of a function of a module whose callers in other files pass it a callback reading the V1 error: `@callback:<export>:<index>`. */
+export const CALLBACK_KEY = '@callback:';
+
+/**
+ * What the callbacks a call passes (`api.getOrder(ref, (err, order) => …)`) read of the error they are given first,
+ * by the argument's index: those reading a V1 library's error only.
+ */
+export function callbacksRead(call: N, nodes: N[]): Array<[number, string]> {
+  const out: Array<[number, string]> = [];
+  call.arguments.forEach((a: N, i: number) => {
+    const fn = bare(a);
+    const read =
+      FUNCTION.test(fn.type) || isIdent(fn) ? handlerRead(fn, 0, { all: () => nodes }, 0) : undefined;
+    if (read && V1_ERROR_READ.test(read.replace(/^passes it to `[^`]*`, which /, ''))) out.push([i, read]);
+  });
+  return out;
 }
 
 /** What the functions and the code around a V1 call are read with: the file's nodes, and the run's catches. */
 interface Ctx {
   all: () => N[];
   elsewhere?: ReadonlyMap<string, string> | undefined;
+  /** The file's parent links, where known: a handler that is a parameter is followed to its function's callers. */
+  links?: Map<N, Link>;
 }
 
 /** The methods an Express app or router registers a route handler with. */
@@ -1084,9 +1113,16 @@ function errorRead(param: N, body: N, ctx?: Ctx, depth = 0): string | undefined 
       // Emitted as an event (`emitter.emit('error', e)`) to a listener that reads it.
       const emitted = ctx && emitRead(parent, up.index ?? 0, ctx, depth);
       if (emitted) return emitted;
-      // Passed on to a handler of the file that reads it (`handle(e)`), or to Express's `next(e)`.
+      // Passed on to a handler of the file that reads it (`handle(e)`), or to Express's `next(e)`, or to a
+      // callback its function is given (`.catch((err) => cb(err))`), as that function's callers pass it.
       const f = bare(parent.callee);
-      const read = ctx && isIdent(f) && handlerRead(f, up.index ?? 0, ctx, depth);
+      const read =
+        ctx &&
+        isIdent(f) &&
+        (handlerRead(f, up.index ?? 0, ctx, depth) ||
+          (ctx.links && (up.index ?? 0) === 0
+            ? passedHandlerRead(f.name, parent, ctx.links, ctx)
+            : undefined));
       if (read) return read;
     }
   }

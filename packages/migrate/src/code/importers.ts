@@ -12,6 +12,8 @@ import {
 } from './ast.ts';
 import { requiredModule } from './calls.ts';
 import {
+  CALLBACK_KEY,
+  callbacksRead,
   callCaught,
   ERROR_MIDDLEWARE_KEY,
   EVENT_KEY,
@@ -272,6 +274,15 @@ function catchesIn(
       target = owner ? moduleOf(real, owner.spec, inRun) : HTTP_VERBS.test(method) ? undefined : ANY_MODULE;
     }
     if (!target || target === real || exported === undefined) continue;
+    // Callbacks it is given that read the V1 error (`api.getOrder(ref, (err, order) => …)`): what its module hands
+    // them (`.catch(cb)`, `.asCallback(cb)`) reaches them.
+    if (!passed)
+      for (const [i, read] of callbacksRead(c, nodes)) {
+        const caught = out.get(target) ?? new Map<string, string>();
+        out.set(target, caught);
+        const key = `${CALLBACK_KEY}${exported}:${i}`;
+        if (!caught.has(key)) caught.set(key, `in ${show(real)}, which ${read}`);
+      }
     const where = passed
       ? passedCaught(c, links, () => nodes, elsewhere)
       : callCaught(c, memberPath(callee) ?? exported, links, () => nodes, 0, new Set(), elsewhere);
