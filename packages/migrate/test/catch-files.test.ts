@@ -339,9 +339,16 @@ describe('a catch in another file that reads the V1 error', () => {
           'routes.ts': `import { orderReference } from './api';\nimport { handleApiError } from './errors';\nexport async function show(ref: string) {\n  try {\n    return await orderReference(ref);\n  } ${CATCHING}\n}\n`,
         },
       ],
+      [
+        'a method of an object of the errors file, called on its import',
+        {
+          'api.ts': `${ESM_API.slice(0, ESM_API.indexOf('export async function'))}import { errors } from './errors';\nexport async function show(ref: string) {\n  try {\n    const { data } = await api.get(\`/orders/\${ref}\`);\n    return data.order_reference;\n  } catch (e) {\n    return errors.handleApiError(e);\n  }\n}\n`,
+          'errors.ts': `import axios from 'axios';\nexport const errors = {\n  handleApiError(err: unknown) {\n    if (axios.isAxiosError(err) && err.response?.status === 404) return null;\n    throw err;\n  },\n};\n`,
+        },
+      ],
     ])('%s: the call stays on V1, marked', async (_, modules: Record<string, string>) => {
       const dir = tempDir();
-      for (const [name, text] of Object.entries({ ...modules, 'errors.ts': ERRORS }))
+      for (const [name, text] of Object.entries({ 'errors.ts': ERRORS, ...modules }))
         writeFileSync(join(dir, name), text);
       const first = await migrateCode([dir], { mode: 'write', cwd: dir });
       const call = first.files

@@ -262,6 +262,16 @@ describe('error handlers in other forms that read the V1 error', () => {
       `${GET_ORDER}function find(ref: string, cb: (e: any, r?: string) => void) {\n  getOrder(ref)\n    .then((r) => cb(null, r))\n    .catch((err) => cb(err));\n}\nexport function show(ref: string) {\n  find(ref, (err, reference) => console.log(err ? err.response?.status : reference));\n}\n`,
       'the callback given to `find`',
     ],
+    [
+      'a class passing the error to its own method (this.handleError(e)), which reads err.response',
+      `export class Orders {\n  private api = api;\n  handleError(err: any) {\n    if (err.response?.status === 404) return null;\n    throw err;\n  }\n  async find(ref: string) {\n    try {\n      const { data } = await api.get(\`/orders/\${ref}\`);\n      return data.reference;\n    } catch (e) {\n      return this.handleError(e);\n    }\n  }\n}\n`,
+      'this.handleError',
+    ],
+    [
+      '.catch(this.onError.bind(this)), the method reading err.response',
+      `export class Orders {\n  onError(err: any) {\n    return err.response?.data;\n  }\n  find(ref: string) {\n    return api.get(\`/orders/\${ref}\`).then((r) => r.data.reference).catch(this.onError.bind(this));\n  }\n}\n`,
+      'this.onError',
+    ],
   ])('%s: marked, not rewritten', (_, code, named) => {
     expect(marked(code)).toContain(named);
   });

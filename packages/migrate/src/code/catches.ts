@@ -688,7 +688,9 @@ export function handlersOf(nodes: N[]): Map<string, string> {
   const out = new Map<string, string>();
   let exports: Map<string, string[]> | undefined;
   for (const n of nodes) {
-    const named = namedFunction(n);
+    // A method too, as `#<name>` (matched by its name: `this.handleError(e)`, `.catch(this.handleError)`).
+    const key = /^(ClassMethod|ObjectMethod|ClassPrivateMethod)$/.test(n.type) ? propName(n) : undefined;
+    const named = key !== undefined ? { name: `#${key}`, fn: n } : namedFunction(n);
     if (!named) continue;
     const { name, fn } = named;
     if (!fn.body || fn.params.length > 3) continue;
@@ -717,14 +719,47 @@ function handlerRead(fn: N, index: number, ctx: Ctx, depth: number): string | un
     const read = errorMiddlewareRead(ctx.all()) ?? ctx.elsewhere?.get(ERROR_MIDDLEWARE_KEY);
     return read && `passes it to next(), to an error middleware that ${read}`;
   }
-  const def = isIdent(fn) ? definitionOf(fn.name, ctx.all()) : FUNCTION.test(fn.type) ? fn : undefined;
+  // A method (`this.handleError`, `errors.handle`, bound or not): one of that name in the file, or in the run.
+  const m = unbound(fn);
+  const method = /Member/.test(m.type) ? propName(m) : undefined;
+  const name = isIdent(fn) ? fn.name : method !== undefined ? `#${method}` : undefined;
+  const def = isIdent(fn)
+    ? definitionOf(fn.name, ctx.all())
+    : method !== undefined
+      ? methodOf(method, ctx.all())
+      : FUNCTION.test(fn.type)
+        ? fn
+        : undefined;
+  const shown = name && (memberPath(m) ?? name.replace(/^#/, ''));
   // A handler of another file of the run (matched by name, as `@handler:<name>:<index>`).
-  const there = isIdent(fn) && !def ? ctx.elsewhere?.get(`${HANDLER_KEY}${fn.name}:${index}`) : undefined;
-  if (there) return `passes it to \`${fn.name}\`, which ${there}`;
+  const there = name && !def ? ctx.elsewhere?.get(`${HANDLER_KEY}${name}:${index}`) : undefined;
+  if (there) return `passes it to \`${shown}\`, which ${there}`;
   const param = def?.params[index];
   if (!param || depth > CALLER_DEPTH) return undefined;
   const read = errorRead(param.type === 'AssignmentPattern' ? param.left : param, def.body, ctx, depth + 1);
-  return read && (isIdent(fn) ? `passes it to \`${fn.name}\`, which ${read}` : read);
+  return read && (name ? `passes it to \`${shown}\`, which ${read}` : read);
+}
+
+/** `f.bind(…)` as `f`. */
+const unbound = (n: N): N => {
+  const b = bare(n);
+  return b.type === 'CallExpression' &&
+    /Member/.test(bare(b.callee).type) &&
+    propName(bare(b.callee)) === 'bind'
+    ? bare(bare(b.callee).object)
+    : b;
+};
+
+/** A method of the file named `name` (of a class or an object literal, or a property given a function). */
+function methodOf(name: string, nodes: N[]): N | undefined {
+  for (const n of nodes) {
+    if (/^(ClassMethod|ObjectMethod|ClassPrivateMethod)$/.test(n.type) && propName(n) === name) return n;
+    if (/^(ClassProperty|ObjectProperty|PropertyDefinition)$/.test(n.type) && propName(n) === name) {
+      const v = bare(n.value ?? {});
+      if (FUNCTION.test(v.type)) return v;
+    }
+  }
+  return undefined;
 }
 
 /** The methods an event listener is added with (Node's EventEmitter). */
@@ -1113,9 +1148,13 @@ function errorRead(param: N, body: N, ctx?: Ctx, depth = 0): string | undefined 
       // Emitted as an event (`emitter.emit('error', e)`) to a listener that reads it.
       const emitted = ctx && emitRead(parent, up.index ?? 0, ctx, depth);
       if (emitted) return emitted;
-      // Passed on to a handler of the file that reads it (`handle(e)`), or to Express's `next(e)`, or to a
-      // callback its function is given (`.catch((err) => cb(err))`), as that function's callers pass it.
+      // Passed on to a handler of the file that reads it (`handle(e)`, `this.handleError(e)`), or to Express's
+      // `next(e)`, or to a callback its function is given (`.catch((err) => cb(err))`), as its callers pass it.
       const f = bare(parent.callee);
+      if (ctx && /Member/.test(f.type)) {
+        const read = handlerRead(f, up.index ?? 0, ctx, depth);
+        if (read) return read;
+      }
       const read =
         ctx &&
         isIdent(f) &&
