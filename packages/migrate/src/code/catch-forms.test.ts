@@ -272,6 +272,11 @@ describe('error handlers in other forms that read the V1 error', () => {
       `export class Orders {\n  onError(err: any) {\n    return err.response?.data;\n  }\n  find(ref: string) {\n    return api.get(\`/orders/\${ref}\`).then((r) => r.data.reference).catch(this.onError.bind(this));\n  }\n}\n`,
       'this.onError',
     ],
+    [
+      'a .catch whose handler is chosen by a condition, one branch reading err.response',
+      `${GET_ORDER}function onError(err: any) {\n  return err.response?.status === 404 ? null : Promise.reject(err);\n}\nexport function show(ref: string, strict: boolean) {\n  return getOrder(ref).catch(strict ? (e: Error) => Promise.reject(e) : onError);\n}\n`,
+      'onError',
+    ],
   ])('%s: marked, not rewritten', (_, code, named) => {
     expect(marked(code)).toContain(named);
   });

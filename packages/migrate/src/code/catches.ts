@@ -719,6 +719,16 @@ function handlerRead(fn: N, index: number, ctx: Ctx, depth: number): string | un
     const read = errorMiddlewareRead(ctx.all()) ?? ctx.elsewhere?.get(ERROR_MIDDLEWARE_KEY);
     return read && `passes it to next(), to an error middleware that ${read}`;
   }
+  // One handler or another (`strict ? onError : log`, `onError ?? log`): either may be the one.
+  if (fn.type === 'ConditionalExpression' || fn.type === 'LogicalExpression') {
+    for (const branch of fn.type === 'ConditionalExpression'
+      ? [fn.consequent, fn.alternate]
+      : [fn.left, fn.right]) {
+      const read = depth <= CALLER_DEPTH ? handlerRead(bare(branch), index, ctx, depth + 1) : undefined;
+      if (read) return read;
+    }
+    return undefined;
+  }
   // A method (`this.handleError`, `errors.handle`, bound or not): one of that name in the file, or in the run.
   const m = unbound(fn);
   const method = /Member/.test(m.type) ? propName(m) : undefined;
