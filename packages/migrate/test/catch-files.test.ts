@@ -830,6 +830,29 @@ describe('an error reaching a listener of another file of the run that reads a V
   });
 });
 
+describe('a promise kept in a holder another file of the run catches an entry of', () => {
+  it('an exported Map of pending look-ups, an entry .catch-ed in another file reading err.response: marked', async () => {
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, 'cache.ts'),
+      "import axios from 'axios';\nconst api = axios.create({ baseURL: 'https://api.partner-print.example/v1', headers: { 'X-Partner-Code': 'ACME1', 'X-API-Key': process.env.PP_API_KEY } });\nexport const inFlight = new Map<string, Promise<string>>();\nexport function start(ref: string) {\n  inFlight.set(ref, api.get('/orders/' + ref).then((r) => r.data.order_reference));\n}\n",
+    );
+    writeFileSync(
+      join(dir, 'routes.ts'),
+      "import { inFlight } from './cache';\nexport const result = (ref: string) => inFlight.get(ref)?.catch((e) => (e.response?.status === 404 ? null : Promise.reject(e)));\n",
+    );
+    const first = await migrateCode([dir], { mode: 'write', cwd: dir });
+    const call = first.files
+      .find((f) => f.path === 'cache.ts')!
+      .findings.find((f) => f.what.startsWith('GET /orders/'));
+    expect(call?.kind).toBe('todo');
+    expect(call?.detail).toContain('kept in `inFlight`');
+    expect(call?.detail).toContain('in routes.ts');
+    const again = await migrateCode([dir], { mode: 'write', cwd: dir });
+    expect(again.files.every((f) => f.status === 'unchanged')).toBe(true);
+  });
+});
+
 describe('a callback of another file of the run reading the V1 error', () => {
   const API_CB = `'use strict';\nconst axios = require('axios');\nconst api = axios.create({ baseURL: 'https://api.partner-print.example/v1', headers: { 'X-Partner-Code': 'ACME1', 'X-API-Key': process.env.PP_API_KEY } });\n`;
   it.each([

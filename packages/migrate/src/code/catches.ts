@@ -377,8 +377,28 @@ function keptIn(
   if (!name || seen.has(at)) return undefined;
   seen.add(at);
   const up = entriesCaught(name, undefined, all, links, depth, seen, elsewhere);
-  return up?.replace(/^called as `[^`]*`/, `kept in \`${name}\`,`);
+  if (up) return up.replace(/^called as `[^`]*`/, `kept in \`${name}\`,`);
+  // The holder exported, and an entry of it caught in another file of the run (`@kept:<export>`).
+  for (const as of exportsOf(all()).get(name) ?? []) {
+    const there = elsewhere?.get(`${KEPT_KEY}${as}`);
+    if (there) return `kept in \`${name}\`, ${there}`;
+  }
+  return undefined;
 }
+
+/** The key of a holder of promises a module exports whose entries another file of the run catches: `@kept:<export>`. */
+export const KEPT_KEY = '@kept:';
+
+/**
+ * Where a catch of the file reads the error of what an imported holder (`local`: `import { inFlight }`) keeps, as
+ * words; undefined when nowhere.
+ */
+export const importedHolderCaught = (
+  local: string,
+  nodes: N[],
+  links: Map<N, Link>,
+  elsewhere?: ReadonlyMap<string, string>,
+): string | undefined => entriesCaught(local, undefined, () => nodes, links, 0, new Set(), elsewhere);
 
 /** Where a catch reads the error of what the name (or an entry of it: `jobs.a`, `ps[0]`, `m.get(k)`) holds. */
 function entriesCaught(

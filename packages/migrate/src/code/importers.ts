@@ -22,6 +22,8 @@ import {
   HANDLER_KEY,
   HTTP_VERBS,
   handlersOf,
+  importedHolderCaught,
+  KEPT_KEY,
   listenersOf,
   nameOf,
   PARAM_KEY,
@@ -244,6 +246,23 @@ function catchesIn(
       const from = imports.get(isIdent(callee) ? callee.name : '');
       if (from) instances.set(n.id.name, from);
     }
+  // Holders of promises another module exports (`import { inFlight }`), never called here: an entry caught here.
+  for (const [local, from] of imports) {
+    if (from.name === '*' || nodes.some((n) => n.type === 'CallExpression' && isIdent(bare(n.callee), local)))
+      continue;
+    const target = moduleOf(real, from.spec, inRun);
+    const where =
+      target && target !== real ? importedHolderCaught(local, nodes, links, elsewhere) : undefined;
+    if (!target || !where) continue;
+    const caught = out.get(target) ?? new Map<string, string>();
+    out.set(target, caught);
+    const key = `${KEPT_KEY}${from.name}`;
+    if (!caught.has(key))
+      caught.set(
+        key,
+        where.replace(/^called as `[^`]*`/, (s) => `${s} in ${show(real)}`),
+      );
+  }
   // Built for the first call into another module of the run (most files make none).
   let reach: ((call: N) => string[]) | undefined;
   setUpHere(real, nodes, imports, inRun, show, out);
