@@ -3,9 +3,10 @@
 // when both are in one file. Run before and after the rewrite: the V1 code against a V1 stub, the rewritten code
 // with its V2 calls routed to the sandbox.
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { catchesElsewhere } from '../src/code/importers.ts';
 import { migrateCode } from '../src/code/run.ts';
 import { TODO_TAG } from '../src/code/todo.ts';
 import { newSandbox, tempDir } from './helpers.ts';
@@ -182,6 +183,14 @@ describe('a catch in another file that reads the V1 error', () => {
       `import * as api from './api';\n${tryAround('Promise.all([ref].map(api.orderReference))')}`,
     ],
     [
+      'the promise kept in an array of the importing file, Promise.all of it awaited in a try',
+      "import { orderReference } from './api';\nexport async function lookup(ref: string) {\n  const pending = [orderReference(ref)];\n  try {\n    return (await Promise.all(pending))[0];\n  } catch (e: any) {\n    if (e.response?.status === 404) return null;\n    throw e;\n  }\n}\n",
+    ],
+    [
+      "Bluebird's .asCallback on the call, its callback reading err.response",
+      "import Bluebird from 'bluebird';\nimport { orderReference } from './api';\nexport function lookup(ref: string, done: (e: unknown, r?: unknown) => void) {\n  Bluebird.resolve(orderReference(ref)).asCallback((err: any, r: unknown) => done(err?.response?.status === 404 ? null : err, r));\n}\n",
+    ],
+    [
       'a try around a caller of the call, in the importing file',
       `import { orderReference } from './api';\nconst find = (ref: string) => orderReference(ref);\n${tryAround('find(ref)')}`,
     ],
@@ -330,9 +339,16 @@ describe('a catch in another file that reads the V1 error', () => {
           'routes.ts': `import { orderReference } from './api';\nimport { handleApiError } from './errors';\nexport async function show(ref: string) {\n  try {\n    return await orderReference(ref);\n  } ${CATCHING}\n}\n`,
         },
       ],
+      [
+        'a method of an object of the errors file, called on its import',
+        {
+          'api.ts': `${ESM_API.slice(0, ESM_API.indexOf('export async function'))}import { errors } from './errors';\nexport async function show(ref: string) {\n  try {\n    const { data } = await api.get(\`/orders/\${ref}\`);\n    return data.order_reference;\n  } catch (e) {\n    return errors.handleApiError(e);\n  }\n}\n`,
+          'errors.ts': `import axios from 'axios';\nexport const errors = {\n  handleApiError(err: unknown) {\n    if (axios.isAxiosError(err) && err.response?.status === 404) return null;\n    throw err;\n  },\n};\n`,
+        },
+      ],
     ])('%s: the call stays on V1, marked', async (_, modules: Record<string, string>) => {
       const dir = tempDir();
-      for (const [name, text] of Object.entries({ ...modules, 'errors.ts': ERRORS }))
+      for (const [name, text] of Object.entries({ 'errors.ts': ERRORS, ...modules }))
         writeFileSync(join(dir, name), text);
       const first = await migrateCode([dir], { mode: 'write', cwd: dir });
       const call = first.files
@@ -647,5 +663,252 @@ describe('a catch in another file, through CommonJS re-exports and dynamic impor
       .findings.find((f) => f.what.startsWith('GET /orders/'));
     expect(call?.kind).toBe('todo');
     expect(call?.detail).toContain('in routes.js');
+  });
+});
+
+describe('an await-to-js helper of another file of the run, the error it returns read for a V1 field', () => {
+  const TO = {
+    'try/catch, returning [err, null]': `export async function to<T>(p: Promise<T>): Promise<[unknown, T | null]> {\n  try {\n    return [null, await p];\n  } catch (e) {\n    return [e, null];\n  }\n}\n`,
+    'await-to-js itself (then/catch)': `export function to<T>(promise: Promise<T>) {\n  return promise.then((data) => [null, data] as const).catch((err) => [err, undefined] as const);\n}\nexport default to;\n`,
+  };
+  const READER = (from: string, call: string) =>
+    `${from}export async function lookup(ref: string) {\n  const [err, reference] = await to(${call});\n  if ((err as any)?.response?.status === 404) return null;\n  return reference;\n}\n`;
+  const ESM_API = API.replace("'use strict';\nconst axios = require('axios');", "import axios from 'axios';")
+    .replace('async function orderReference(ref)', 'export async function orderReference(ref: string)')
+    .replace('module.exports = { orderReference };\n', 'export default orderReference;\n');
+  const API_HEAD = ESM_API.slice(0, ESM_API.indexOf('export async function'));
+  const V1_GET = "api.get('/orders/' + ref).then((r) => r.data.order_reference)";
+  it.each(Object.entries(TO))(
+    '%s: the V1 call in the file calling the helper, and in a third file, stays on V1, marked; a second run changes nothing',
+    async (_, helper) => {
+      for (const [modules, file] of [
+        [
+          {
+            'routes.ts': READER(`${API_HEAD}import { to } from './to';\n`, V1_GET),
+          },
+          'routes.ts',
+        ],
+        [
+          {
+            'api.ts': ESM_API,
+            'routes.ts': READER(
+              "import { orderReference } from './api';\nimport to from './to';\n",
+              'orderReference(ref)',
+            ),
+          },
+          'api.ts',
+        ],
+      ] as const) {
+        const dir = tempDir();
+        for (const [name, text] of Object.entries({ ...modules, 'to.ts': helper }))
+          writeFileSync(join(dir, name), text);
+        const first = await migrateCode([dir], { mode: 'write', cwd: dir });
+        const call = first.files
+          .find((f) => f.path === file)!
+          .findings.find((f) => f.what.startsWith('GET /orders/'));
+        expect(call?.kind, file).toBe('todo');
+        expect(call?.detail).toContain('passed to `to` (of to.ts), which returns the error as a value');
+        const again = await migrateCode([dir], { mode: 'write', cwd: dir });
+        expect(again.files.every((f) => f.status === 'unchanged')).toBe(true);
+      }
+    },
+  );
+
+  it('the helper imported under another name (renamed, or as a default): the call stays on V1, marked', async () => {
+    for (const [helper, imported] of [
+      [TO['try/catch, returning [err, null]'], "import { to as attempt } from './to';\n"],
+      [TO['await-to-js itself (then/catch)'], "import attempt from './to';\n"],
+    ] as const) {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'to.ts'), helper);
+      writeFileSync(join(dir, 'api.ts'), ESM_API);
+      writeFileSync(
+        join(dir, 'routes.ts'),
+        READER(`import { orderReference } from './api';\n${imported}`, 'orderReference(ref)').replace(
+          'await to(',
+          'await attempt(',
+        ),
+      );
+      const r = await migrateCode([dir], { mode: 'dry', cwd: dir });
+      const call = r.files
+        .find((f) => f.path === 'api.ts')!
+        .findings.find((f) => f.what.startsWith('GET /orders/'));
+      expect(call?.kind, imported).toBe('todo');
+      expect(call?.detail).toContain('passed to `attempt` (of to.ts), which returns the error as a value');
+    }
+  });
+
+  it('the await-to-js package: the call stays on V1, marked', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'routes.ts'), READER(`${API_HEAD}import to from 'await-to-js';\n`, V1_GET));
+    const first = await migrateCode([dir], { mode: 'dry', cwd: dir });
+    const call = first.files[0]!.findings.find((f) => f.what.startsWith('GET /orders/'));
+    expect(call?.kind).toBe('todo');
+    expect(call?.detail).toContain('passed to `to` (await-to-js), which returns the error as a value');
+  });
+
+  it.each([
+    ['its name', 'orNull', 'orNull'],
+    ['another name', 'orNull as safe', 'safe'],
+  ])(
+    'a helper of another file catching the promise it is given and reading the error, imported under %s: the call stays on V1, marked',
+    async (_, imported, local) => {
+      const dir = tempDir();
+      writeFileSync(
+        join(dir, 'safe.ts'),
+        'export async function orNull<T>(p: Promise<T>) {\n  try {\n    return await p;\n  } catch (e: any) {\n    if (e.response?.status === 404) return null;\n    throw e;\n  }\n}\n',
+      );
+      writeFileSync(join(dir, 'api.ts'), ESM_API);
+      writeFileSync(
+        join(dir, 'routes.ts'),
+        `import { orderReference } from './api';\nimport { ${imported} } from './safe';\nexport const lookup = (ref: string) => ${local}(orderReference(ref));\n`,
+      );
+      const r = await migrateCode([dir], { mode: 'dry', cwd: dir });
+      const call = r.files
+        .find((f) => f.path === 'api.ts')!
+        .findings.find((f) => f.what.startsWith('GET /orders/'));
+      expect(call?.kind).toBe('todo');
+      expect(call?.detail).toContain(
+        `passed to \`${local}\`, which inside a try whose catch reads \`e.response\``,
+      );
+    },
+  );
+
+  it('a file calling the helper that reads no V1 error field is no reason', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'to.ts'), TO['try/catch, returning [err, null]']);
+    writeFileSync(join(dir, 'api.ts'), ESM_API);
+    writeFileSync(
+      join(dir, 'routes.ts'),
+      "import { orderReference } from './api';\nimport { to } from './to';\nexport async function lookup(ref: string) {\n  const [err, reference] = await to(orderReference(ref));\n  if (err) console.error((err as Error).message);\n  return reference;\n}\n",
+    );
+    const r = await migrateCode([dir], { mode: 'dry', cwd: dir });
+    const call = r.files
+      .find((f) => f.path === 'api.ts')!
+      .findings.find((f) => f.what.startsWith('GET /orders/'));
+    expect(call?.kind).toBe('rewritten');
+  });
+});
+
+describe('an error reaching a listener of another file of the run that reads a V1 field', () => {
+  const ESM_API = API.replace("'use strict';\nconst axios = require('axios');", "import axios from 'axios';")
+    .replace('async function orderReference(ref)', 'export async function orderReference(ref: string)')
+    .replace('module.exports = { orderReference };\n', 'export default orderReference;\n');
+  it.each([
+    [
+      "emitted as 'error' from a catch in the calling file, the listener in a third file",
+      {
+        'api.ts': ESM_API,
+        'events.ts': "import { EventEmitter } from 'node:events';\nexport const bus = new EventEmitter();\n",
+        'routes.ts':
+          "import { orderReference } from './api';\nimport { bus } from './events';\nexport async function lookup(ref: string) {\n  try {\n    return await orderReference(ref);\n  } catch (e) {\n    bus.emit('error', e);\n    return null;\n  }\n}\n",
+        'monitor.ts':
+          "import { bus } from './events';\nbus.on('error', (err: any) => {\n  if (err.response?.status >= 500) console.error('V1 down');\n});\n",
+      },
+      "emits it as 'error' to a listener that reads `err.response` (in monitor.ts)",
+    ],
+    [
+      "not handled, a process-level 'unhandledRejection' handler in the entry file",
+      {
+        'api.ts': ESM_API,
+        'index.ts':
+          "import { orderReference } from './api';\nprocess.on('unhandledRejection', (reason: any) => {\n  console.error('V1 answered', reason?.response?.status);\n});\nvoid orderReference(process.argv[2] ?? '');\n",
+      },
+      "a process-level 'unhandledRejection' handler that reads `reason.response` (in index.ts)",
+    ],
+  ])('%s: the call stays on V1, marked; a second run changes nothing', async (_, modules, detail) => {
+    const dir = tempDir();
+    for (const [name, text] of Object.entries(modules)) writeFileSync(join(dir, name), text);
+    const first = await migrateCode([dir], { mode: 'write', cwd: dir });
+    const call = first.files
+      .find((f) => f.path === 'api.ts')!
+      .findings.find((f) => f.what.startsWith('GET /orders/'));
+    expect(call?.kind).toBe('todo');
+    expect(call?.detail).toContain(detail);
+    const again = await migrateCode([dir], { mode: 'write', cwd: dir });
+    expect(again.files.every((f) => f.status === 'unchanged')).toBe(true);
+  });
+});
+
+describe('a promise kept in a holder another file of the run catches an entry of', () => {
+  it('an exported Map of pending look-ups, an entry .catch-ed in another file reading err.response: marked', async () => {
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, 'cache.ts'),
+      "import axios from 'axios';\nconst api = axios.create({ baseURL: 'https://api.partner-print.example/v1', headers: { 'X-Partner-Code': 'ACME1', 'X-API-Key': process.env.PP_API_KEY } });\nexport const inFlight = new Map<string, Promise<string>>();\nexport function start(ref: string) {\n  inFlight.set(ref, api.get('/orders/' + ref).then((r) => r.data.order_reference));\n}\n",
+    );
+    writeFileSync(
+      join(dir, 'routes.ts'),
+      "import { inFlight } from './cache';\nexport const result = (ref: string) => inFlight.get(ref)?.catch((e) => (e.response?.status === 404 ? null : Promise.reject(e)));\n",
+    );
+    const first = await migrateCode([dir], { mode: 'write', cwd: dir });
+    const call = first.files
+      .find((f) => f.path === 'cache.ts')!
+      .findings.find((f) => f.what.startsWith('GET /orders/'));
+    expect(call?.kind).toBe('todo');
+    expect(call?.detail).toContain('kept in `inFlight`');
+    expect(call?.detail).toContain('in routes.ts');
+    const again = await migrateCode([dir], { mode: 'write', cwd: dir });
+    expect(again.files.every((f) => f.status === 'unchanged')).toBe(true);
+  });
+});
+
+describe('a callback of another file of the run reading the V1 error', () => {
+  const API_CB = `'use strict';\nconst axios = require('axios');\nconst api = axios.create({ baseURL: 'https://api.partner-print.example/v1', headers: { 'X-Partner-Code': 'ACME1', 'X-API-Key': process.env.PP_API_KEY } });\n`;
+  it.each([
+    ['.catch(cb)', 'get(ref).then((r) => cb(null, r)).catch(cb);'],
+    ['.catch((err) => cb(err))', 'get(ref).then((r) => cb(null, r)).catch((err) => cb(err));'],
+    ['.then(onOk, cb)', 'get(ref).then((r) => cb(null, r), cb);'],
+  ])(
+    'a Node-style function handing the error to its callback with %s, called from another file whose callback reads err.response: marked',
+    async (_, body) => {
+      const dir = tempDir();
+      writeFileSync(
+        join(dir, 'api.js'),
+        `${API_CB}async function get(ref) {\n  const { data } = await api.get('/orders/' + ref);\n  return data.order_reference;\n}\nfunction orderReference(ref, cb) {\n  ${body}\n}\nmodule.exports = { orderReference };\n`,
+      );
+      writeFileSync(
+        join(dir, 'routes.js'),
+        "'use strict';\nconst api = require('./api');\nfunction lookup(ref, done) {\n  api.orderReference(ref, (err, reference) => {\n    if (err && err.response && err.response.status === 404) return done(null, null);\n    done(err, reference);\n  });\n}\nmodule.exports = { lookup };\n",
+      );
+      const first = await migrateCode([dir], { mode: 'write', cwd: dir });
+      const call = first.files
+        .find((f) => f.path === 'api.js')!
+        .findings.find((f) => f.what.startsWith('GET /orders/'));
+      expect(call?.kind).toBe('todo');
+      expect(call?.detail).toContain('the callback given to `orderReference` in routes.js');
+      const again = await migrateCode([dir], { mode: 'write', cwd: dir });
+      expect(again.files.every((f) => f.status === 'unchanged')).toBe(true);
+    },
+  );
+});
+
+describe('the look-out reads each file of the run once', () => {
+  const ESM_API = API.replace("'use strict';\nconst axios = require('axios');", "import axios from 'axios';")
+    .replace('async function orderReference(ref)', 'export async function orderReference(ref: string)')
+    .replace('module.exports = { orderReference };\n', 'export default orderReference;\n');
+  it('a method caught on an object not followed, a middle file defining it, the module it calls: one read each', async () => {
+    const dir = tempDir();
+    const files = {
+      'api.ts': ESM_API,
+      'middle.ts':
+        "import { orderReference } from './api';\nexport class Orders {\n  find(ref: string) {\n    return orderReference(ref);\n  }\n}\n",
+      'routes.ts':
+        'export async function lookup(orders: { find(r: string): Promise<string> }, ref: string) {\n  try {\n    return await orders.find(ref);\n  } catch (e: any) {\n    if (e.response?.status === 404) return null;\n    throw e;\n  }\n}\n',
+      'util.ts': "import { Orders } from './middle';\nexport const make = () => new Orders();\n",
+    };
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    const reads: string[] = [];
+    const real = Object.keys(files).map((f) => join(realpathSync(dir), f));
+    const caught = await catchesElsewhere(
+      real,
+      (r) => r,
+      async (path) => {
+        reads.push(path);
+        return { text: readFileSync(path, 'utf8') };
+      },
+    );
+    expect(caught.get(real[0]!)?.get('orderReference')).toContain('reads `e.response`');
+    expect(reads.sort()).toEqual([...real].sort());
   });
 });

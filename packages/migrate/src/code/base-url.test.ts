@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { rewriteTwice, todos } from '../../test/rewrite.ts';
 import { TODO_TAG } from './todo.ts';
+import { transformSource } from './transform.ts';
 
 const HEADERS = `const HEADERS = { 'X-Partner-Code': 'ACME1', 'X-Api-Key': process.env.PP_API_KEY ?? '' };\n`;
 const getOrder = (url: string, name = 'getOrder') =>
@@ -280,6 +281,56 @@ describe('the corpus module an earlier version rewrote (CommonJS, node-fetch)', 
     expect(r.findings.filter((f) => f.kind === 'rewritten').map((f) => f.what)).toEqual([
       'V2 client of an earlier run',
     ]);
+  });
+});
+
+describe('the oldest output (a client on a fixed /v2 URL) of a module with a V1 call left on an environment base URL', () => {
+  const read = (path: string) => readFileSync(new URL(`../../test/${path}`, import.meta.url), 'utf8');
+  const options = { stores: { ACME1: 'Store_tGE0NHjohySteoIVhpOEDzxjkU' } };
+  const lineOf = (s: string, start: string) => s.split('\n').find((l) => l.startsWith(start)) ?? '';
+  const todoAbove = (s: string, start: string) => {
+    const lines = s.split('\n');
+    return lines[lines.findIndex((l) => l.startsWith(start)) - 1] ?? '';
+  };
+  it('as 8fc483d wrote it: the client derives its base URL from the variable the V1 base URL left reads, as this version writes it', () => {
+    const old = read('fixtures/earlier-runs/cjs-node-fetch-left-8fc483d.js');
+    const current = transformSource(
+      read('fixtures/earlier-runs/cjs-node-fetch-left.input.js'),
+      'partner-print.js',
+      options,
+    ).output;
+    const r = rewriteTwice(old, 'partner-print.js', options);
+    expect(r.error).toBeUndefined();
+    for (const start of ['const partnerPrint = ', 'const BASE_URL = '])
+      expect(lineOf(r.output, start), start).toBe(lineOf(current, start));
+    expect(todoAbove(r.output, 'const partnerPrint = ')).toBe(todoAbove(current, 'const partnerPrint = '));
+    // The same lines as this version writes, the client where the earlier run put it.
+    expect(r.output.split('\n').sort()).toEqual(current.split('\n').sort());
+    expect(r.findings.filter((f) => f.kind === 'rewritten').map((f) => f.what)).toEqual([
+      'V2 client of an earlier run',
+    ]);
+    // The test environment's V1 base URL: the V2 client goes to the test host's /v2.
+    const base = /baseUrl: (.*) \}\);$/.exec(lineOf(r.output, 'const partnerPrint = '))?.[1] ?? '';
+    const at = (PP_URL: string | undefined) =>
+      new Function('process', `return ${base};`)({ env: { PP_URL } }) as string;
+    expect(at(TEST_V1)).toBe(TEST_V2);
+    expect(at(undefined)).toBe(V2);
+  });
+
+  it('as 0488d73 wrote it, the V1 base URL removed with every call rewritten: nothing names the variable, the client is left as it is', () => {
+    const old = read('fixtures/earlier-runs/cjs-node-fetch-0488d73.js');
+    const r = rewriteTwice(old, 'partner-print.js', options);
+    expect(lineOf(r.output, 'const partnerPrint = ')).toBe(lineOf(old, 'const partnerPrint = '));
+    expect(r.findings.filter((f) => f.kind === 'rewritten')).toEqual([]);
+  });
+
+  it("a client on a fixed /v2 URL with no earlier run's TODO in the file is the partner's: left as it is", () => {
+    const old = read('fixtures/earlier-runs/cjs-node-fetch-left-8fc483d.js').replace(
+      /^\/\/ TODO\(partner-print v2\): the V1 base URL is still used.*\n/m,
+      '',
+    );
+    const r = rewriteTwice(old, 'partner-print.js', options);
+    expect(lineOf(r.output, 'const partnerPrint = ')).toBe(lineOf(old, 'const partnerPrint = '));
   });
 });
 

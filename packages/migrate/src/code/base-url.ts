@@ -295,6 +295,8 @@ export interface RepairedBase {
  *   '<host>/v1').replace(/\/v1\/*$/, '/v2')`, which takes either (the same URL as before for a /v2 value).
  * - up to 1108026 the V1 calls left read the variable as it is: they now read it through `v1Of` (a /v2 value as
  *   /v1 of the same host), as this version writes them.
+ * - up to 74bf0d2 the client was on a fixed `'<host>/v2'`, the variable dropped: where the V1 base URL it left for
+ *   the calls it marked still reads it (`leftBase`), the client is derived from it as above.
  * The base-URL sentence of the TODO above the client is the current one. Only the file's client (`createClient`
  * bound to the rewriter's name) is looked at; undefined when there is none.
  */
@@ -318,8 +320,17 @@ export function repairEarlierBase(
   let code = value.start !== undefined ? source.slice(value.start, value.end) : '';
   const derived = derivedFrom(value);
   // 74bf0d2's `process.env.X || '<host>/v2'`: the V1 base URL it came from, derived as this version does.
-  const v1 = derived ? undefined : asV1(value);
-  const envs = derived ?? (v1 ? fallbackEnvs(value) : []);
+  let v1 = derived ? undefined : asV1(value);
+  let envs = derived ?? (v1 ? fallbackEnvs(value) : []);
+  // The oldest output (up to 74bf0d2): a fixed `'<host>/v2'`, the variable dropped from the client but read by the V1
+  // base URL it left for the calls it marked (`process.env.X || '<host>/v1'`, under its "still used" TODO).
+  if (!envs.length && v1 && isString(bare(value)) && source.includes(LEFT_BASE_TODO)) {
+    const left = leftBase(nodes, links, decl, v1.value, b);
+    if (left) {
+      envs = [left.env];
+      v1 = { type: 'LogicalExpression', operator: left.operator, left: left.read, right: v1 };
+    }
+  }
   if (!envs.length) return { code, at: decl };
   // V1 code left in the file reads the variable as the V1 base URL (`process.env.PP_URL || '<host>/v1'`).
   const v1Reads = nodes.filter((n) => {
@@ -363,6 +374,38 @@ export function repairEarlierBase(
     changes.push('its TODO says so');
   } else if (!todo && changes.length && stmt) addTodo(stmt, reason);
   return { code, at: decl, ...(changes.length ? { detail: `→ ${changes.join('; ')}` } : {}) };
+}
+
+/** The TODO the oldest versions (as this one) wrote above a V1 base URL the calls they left still read. */
+const LEFT_BASE_TODO = 'the V1 base URL is still used by code this tool did not rewrite.';
+
+/**
+ * The V1 base URL read from one environment variable that V1 code left in the file reads (`process.env.X ||
+ * '<v1>'`, its fallback `v1` as evaluated), outside the client: its variable, read and operator; undefined when
+ * there is none, or when reads of several variables fall back to it (which one the client dropped is not known).
+ */
+function leftBase(
+  nodes: N[],
+  links: Map<N, Link>,
+  client: N,
+  v1: string,
+  b: Bindings,
+): { env: string; read: N; operator: string } | undefined {
+  const found = nodes.filter((n) => {
+    const l = links.get(n);
+    return (
+      isEnv(n) &&
+      l?.key === 'left' &&
+      l.parent.type === 'LogicalExpression' &&
+      /^(\?\?|\|\|)$/.test(l.parent.operator) &&
+      !inside(n, client, links) &&
+      flatten(evalString(l.parent.right, b)).text === v1
+    );
+  });
+  const envs = new Set(found.map((n) => envCode(n)));
+  if (envs.size !== 1) return undefined;
+  const read = found[0];
+  return { env: envCode(read), read, operator: links.get(read)!.parent.operator };
 }
 
 /** The variables (as `envCode`) whose value `(…).replace(/\/v1\/*$/, '/v2')` derives the base URL from. */

@@ -182,6 +182,101 @@ describe('error handlers in other forms that read the V1 error', () => {
       `${GET_ORDER}export function show(ref: string) {\n  return getOrder(ref).catch((err) => (String(err).includes('404') ? null : Promise.reject(err)));\n}\n`,
       'text',
     ],
+    [
+      "an error emitted as 'error' to a listener of the file that reads err.response",
+      `import { EventEmitter } from 'node:events';\n${GET_ORDER}export const events = new EventEmitter();\nevents.on('error', (err: any) => {\n  if (err.response?.status === 404) console.warn('unknown order');\n});\nexport function show(ref: string) {\n  return getOrder(ref).catch((e) => events.emit('error', e));\n}\n`,
+      "emits it as 'error'",
+    ],
+    [
+      'an error emitted from a catch, the listener a named function of the file',
+      `import { EventEmitter } from 'node:events';\n${GET_ORDER}function onFailure(ref: string, err: any) {\n  return err.response?.data;\n}\nexport class Sync extends EventEmitter {\n  constructor() {\n    super();\n    this.on('failed', onFailure);\n  }\n  async run(ref: string) {\n    try {\n      return await getOrder(ref);\n    } catch (e) {\n      this.emit('failed', ref, e);\n    }\n  }\n}\n`,
+      "emits it as 'failed'",
+    ],
+    [
+      "a process-level 'unhandledRejection' handler reading reason.response, the call not handled where it is made",
+      `${GET_ORDER}process.on('unhandledRejection', (reason: any) => {\n  console.error('V1 said', reason?.response?.status);\n});\nexport function show(ref: string) {\n  return getOrder(ref);\n}\n`,
+      'unhandledRejection',
+    ],
+    [
+      "a process-level 'uncaughtException' handler reading err.response, a catch on the way rethrowing",
+      `${GET_ORDER}process.on('uncaughtException', (err: any) => {\n  console.error(err.response?.data);\n  process.exit(1);\n});\nexport async function show(ref: string) {\n  try {\n    return await getOrder(ref);\n  } catch (e: any) {\n    console.error(e.message);\n    throw e;\n  }\n}\n`,
+      'uncaughtException',
+    ],
+    [
+      'a promise kept in an object, its entry .catch-ed later',
+      `${GET_ORDER}export function show(ref: string) {\n  const jobs = { order: getOrder(ref), at: Date.now() };\n  return jobs.order.catch((e) => (e.response?.status === 404 ? null : Promise.reject(e)));\n}\n`,
+      'kept in `jobs`',
+    ],
+    [
+      'promises kept in an array, Promise.all of it awaited in a try',
+      `${GET_ORDER}export async function show(a: string, b: string) {\n  const pending = [getOrder(a), getOrder(b)];\n  try {\n    return await Promise.all(pending);\n  } catch (e: any) {\n    if (e.response?.status === 404) return [];\n    throw e;\n  }\n}\n`,
+      'kept in `pending`',
+    ],
+    [
+      'promises pushed into an array, each awaited in a try in a for … of',
+      `${GET_ORDER}export async function show(refs: string[]) {\n  const pending: Promise<string>[] = [];\n  for (const ref of refs) pending.push(getOrder(ref));\n  const out: (string | null)[] = [];\n  for (const p of pending) {\n    try {\n      out.push(await p);\n    } catch (e: any) {\n      out.push(e.response?.status === 404 ? null : 'error');\n    }\n  }\n  return out;\n}\n`,
+      'kept in `pending`',
+    ],
+    [
+      'a promise kept in a Map, its entry .catch-ed later',
+      `${GET_ORDER}const inFlight = new Map<string, Promise<string>>();\nexport function start(ref: string) {\n  inFlight.set(ref, getOrder(ref));\n}\nexport function result(ref: string) {\n  return inFlight.get(ref)?.catch((e) => e.response?.data);\n}\n`,
+      'kept in `inFlight`',
+    ],
+    [
+      'a promise assigned to an entry of an object, the entries mapped to .catch later',
+      `${GET_ORDER}const jobs: Record<string, Promise<string>> = {};\nexport function start(ref: string) {\n  jobs[ref] = getOrder(ref);\n}\nexport function settle() {\n  return Object.values(jobs).map((p) => p.catch((e) => e.response?.status));\n}\n`,
+      'kept in `jobs`',
+    ],
+    [
+      "Bluebird's .asCallback, its callback reading err.response",
+      `import Bluebird from 'bluebird';\n${GET_ORDER}export function show(ref: string, done: (e: unknown, r?: unknown) => void) {\n  Bluebird.resolve(getOrder(ref)).asCallback((err: any, res: unknown) => {\n    if (err?.response?.status === 404) return done(null, null);\n    done(err, res);\n  });\n}\n`,
+      'asCallback',
+    ],
+    [
+      "Bluebird's .nodeify given the caller's callback, which reads err.response",
+      `import Bluebird from 'bluebird';\n${GET_ORDER}function getOrderCb(ref: string, cb: (e: any, r?: string) => void) {\n  return Bluebird.resolve(getOrder(ref)).nodeify(cb);\n}\nexport function show(ref: string) {\n  getOrderCb(ref, (err, reference) => console.log(err ? err.response?.status : reference));\n}\n`,
+      'nodeify hands it to the callback given to `getOrderCb`',
+    ],
+    [
+      "Bluebird's filtered .catch on an error class",
+      `import Bluebird from 'bluebird';\nimport { AxiosError } from 'axios';\n${GET_ORDER}export function show(ref: string) {\n  return Bluebird.resolve(getOrder(ref)).catch(AxiosError, () => null);\n}\n`,
+      'filters on `AxiosError`',
+    ],
+    [
+      'a .catch given a handler its function takes as a parameter, the caller passing one that reads err.response',
+      `${GET_ORDER}function find(ref: string, onError: (e: any) => unknown) {\n  return getOrder(ref).catch(onError);\n}\nexport const show = (ref: string) => find(ref, (e) => (e.response?.status === 404 ? null : Promise.reject(e)));\n`,
+      'the callback given to `find`',
+    ],
+    [
+      'an error emitted under an event named by a constant object, the listener naming it through an enum',
+      `import { EventEmitter } from 'node:events';\n${GET_ORDER}const EVENTS = { failed: 'order-failed' };\nenum Names {\n  Failed = 'order-failed',\n}\nexport const bus = new EventEmitter();\nbus.on(Names.Failed, (err: any) => console.warn(err.response?.status));\nexport function show(ref: string) {\n  return getOrder(ref).catch((e) => bus.emit(EVENTS.failed, e));\n}\n`,
+      "emits it as 'order-failed'",
+    ],
+    [
+      'an error emitted under an event named at run time, a listener of the file reading err.response',
+      `import { EventEmitter } from 'node:events';\n${GET_ORDER}export const bus = new EventEmitter();\nbus.on('order-failed', (err: any) => console.warn(err.response?.status));\nexport function show(ref: string, event: string) {\n  return getOrder(ref).catch((e) => bus.emit(event, e));\n}\n`,
+      'to a listener that',
+    ],
+    [
+      "a .catch handing the error to the callback its function is given, a caller's callback reading err.response",
+      `${GET_ORDER}function find(ref: string, cb: (e: any, r?: string) => void) {\n  getOrder(ref)\n    .then((r) => cb(null, r))\n    .catch((err) => cb(err));\n}\nexport function show(ref: string) {\n  find(ref, (err, reference) => console.log(err ? err.response?.status : reference));\n}\n`,
+      'the callback given to `find`',
+    ],
+    [
+      'a class passing the error to its own method (this.handleError(e)), which reads err.response',
+      `export class Orders {\n  private api = api;\n  handleError(err: any) {\n    if (err.response?.status === 404) return null;\n    throw err;\n  }\n  async find(ref: string) {\n    try {\n      const { data } = await api.get(\`/orders/\${ref}\`);\n      return data.reference;\n    } catch (e) {\n      return this.handleError(e);\n    }\n  }\n}\n`,
+      'this.handleError',
+    ],
+    [
+      '.catch(this.onError.bind(this)), the method reading err.response',
+      `export class Orders {\n  onError(err: any) {\n    return err.response?.data;\n  }\n  find(ref: string) {\n    return api.get(\`/orders/\${ref}\`).then((r) => r.data.reference).catch(this.onError.bind(this));\n  }\n}\n`,
+      'this.onError',
+    ],
+    [
+      'a .catch whose handler is chosen by a condition, one branch reading err.response',
+      `${GET_ORDER}function onError(err: any) {\n  return err.response?.status === 404 ? null : Promise.reject(err);\n}\nexport function show(ref: string, strict: boolean) {\n  return getOrder(ref).catch(strict ? (e: Error) => Promise.reject(e) : onError);\n}\n`,
+      'onError',
+    ],
   ])('%s: marked, not rewritten', (_, code, named) => {
     expect(marked(code)).toContain(named);
   });
@@ -222,6 +317,26 @@ describe('error handlers in other forms that read the V1 error', () => {
     [
       'a catch destructuring only the message',
       `${GET_ORDER}export async function show(ref: string) {\n  try {\n    return await getOrder(ref);\n  } catch (e: any) {\n    const { message } = e;\n    console.error(message);\n    return null;\n  }\n}\n`,
+    ],
+    [
+      "an error emitted as 'error' to a listener that only logs its message",
+      `import { EventEmitter } from 'node:events';\n${GET_ORDER}export const events = new EventEmitter();\nevents.on('error', (err: any) => console.error(err.message));\nexport function show(ref: string) {\n  return getOrder(ref).catch((e) => events.emit('error', e));\n}\n`,
+    ],
+    [
+      "a process-level 'unhandledRejection' handler reading reason.response, the call in a try whose catch throws nothing",
+      `${GET_ORDER}process.on('unhandledRejection', (reason: any) => console.error(reason?.response?.status));\nexport async function show(ref: string) {\n  try {\n    return await getOrder(ref);\n  } catch (e: any) {\n    console.error(e.message);\n    return null;\n  }\n}\n`,
+    ],
+    [
+      'a promise kept in an object, its entry .catch-ed by a handler that only logs',
+      `${GET_ORDER}export function show(ref: string) {\n  const jobs = { order: getOrder(ref) };\n  return jobs.order.catch((e) => {\n    console.error(e.message);\n    return null;\n  });\n}\n`,
+    ],
+    [
+      "Bluebird's .asCallback, its callback only logging the message",
+      `import Bluebird from 'bluebird';\n${GET_ORDER}export function show(ref: string, done: (e: unknown, r?: unknown) => void) {\n  Bluebird.resolve(getOrder(ref)).asCallback((err: any, res: unknown) => {\n    if (err) console.error(err.message);\n    done(null, res ?? null);\n  });\n}\n`,
+    ],
+    [
+      "an error emitted as 'error', a listener of another event reading err.response",
+      `import { EventEmitter } from 'node:events';\n${GET_ORDER}export const bus = new EventEmitter();\nbus.on('order-failed', (err: any) => console.warn(err.response?.status));\nexport function show(ref: string) {\n  return getOrder(ref).catch((e) => bus.emit('error', e));\n}\n`,
     ],
   ])('%s: rewritten', (_, code) => {
     rewritten(code);

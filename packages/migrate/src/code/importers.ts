@@ -12,17 +12,27 @@ import {
 } from './ast.ts';
 import { requiredModule } from './calls.ts';
 import {
+  CALLBACK_KEY,
+  callbacksRead,
   callCaught,
   ERROR_MIDDLEWARE_KEY,
+  EVENT_KEY,
   errorMiddlewareRead,
   exportsOf,
   HANDLER_KEY,
   HTTP_VERBS,
   handlersOf,
+  importedHolderCaught,
+  KEPT_KEY,
+  listenersOf,
   nameOf,
   PARAM_KEY,
+  PROCESS_KEY,
+  PROMISE_KEY,
   passedCaught,
+  RETURNED_KEY,
   ROUTE_METHODS,
+  SETTLES_KEY,
   SETUP_KEY,
 } from './catches.ts';
 import { readSource } from './files.ts';
@@ -47,11 +57,11 @@ const edgeKey = (module: string, name: string) => `${module}\n${name}`;
 
 /**
  * What a file must hold to import a module of the run and catch what it throws (`catch`, an error handler of
- * `.then`, Express's `next`, `Promise.allSettled`, `util.callbackify`, a route whose handler's rejection reaches the
+ * `.then`, Bluebird's `asCallback`/`nodeify`, Express's `next`, `Promise.allSettled`, `util.callbackify`, a route whose handler's rejection reaches the
  * error middleware), and a relative path.
  */
 const MAY_CATCH =
-  /\bcatch\b|\.then\s*\(|\bnext\b|\ballSettled\b|\bcallbackify\b|\.(get|post|put|patch|delete|all|use)\s*\(\s*['"`/]/;
+  /\bcatch\b|\.then\s*\(|\bnext\b|\ballSettled\b|\bcallbackify\b|\basCallback\b|\bnodeify\b|\.(get|post|put|patch|delete|all|use)\s*\(\s*['"`/]/;
 const RELATIVE = /(?:\bfrom|\brequire\s*\()\s*['"]\.\.?\//;
 /** What a file must hold to pass on another module's export: `export … from './…'`. */
 const RE_EXPORT = /\bexport\b[^;]*?\bfrom\s*['"]\.\.?\/|module\.exports\s*=\s*require\s*\(\s*['"]\.\.?\//;
@@ -59,8 +69,11 @@ const RE_EXPORT = /\bexport\b[^;]*?\bfrom\s*['"]\.\.?\/|module\.exports\s*=\s*re
 const SETS_UP = /\.(interceptors|defaults)\b/;
 /** What a file's catch reads of the V1 libraries' errors (a retry helper's): a file with it and `catch` is read. */
 const READS_V1_ERROR = /\.response\b|isAxiosError|HTTPError|isHttpError|\.code\s*[!=]==?/;
-/** What a file must hold to hold an Express error middleware reading the V1 error (with `READS_V1_ERROR`). */
-const MIDDLEWARE = /\buse\s*\(|\bnext\b|\bexport\b|\bexports\b/;
+/** What a file must hold to return a caught error as a value to its importers (an await-to-js helper), with `catch`. */
+const RETURNS_VALUE = /\breturn\s*[[{]|=>\s*[[(]/;
+const EXPORTS = /\bexports?\b/;
+/** What a file must hold to hold an Express error middleware or an event listener reading the V1 error (with `READS_V1_ERROR`). */
+const MIDDLEWARE = /\buse\s*\(|\bnext\b|\bexport\b|\bexports\b|\.(on|once|addListener)\s*\(/;
 const EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
 
 /**
@@ -73,6 +86,7 @@ const EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'
 export async function catchesElsewhere(
   files: string[],
   show: (real: string) => string,
+  readText: (real: string) => Promise<{ text: string } | { skip: string }> = readSource,
 ): Promise<CaughtElsewhere> {
   const inRun = new Set(files);
   const out: CaughtElsewhere = new Map();
@@ -85,11 +99,16 @@ export async function catchesElsewhere(
   const read = new Set<string>();
   // The files that pass errors to Express's `next`, walked again once an error middleware of the run is found.
   const nexts: Array<[string, N]> = [];
+  const texts = keptTexts(readText);
   const scan = async (real: string, all = false) => {
-    if (scanned.has(real) || (!all && read.has(real))) return;
+    if (scanned.has(real) || (!all && read.has(real)) || texts.settled.has(real)) return;
     read.add(real);
-    const program = await readProgram(real, all);
+    const text = await texts.take(real);
+    const program = text === undefined ? undefined : programOf(text, real, all);
     if (program) scanned.add(real);
+    // Read and not parsed: kept for a later look (`all`, `mentions`) when it imports a module of the run, else done.
+    else if (text !== undefined && RELATIVE.test(text)) texts.keep(real, text);
+    else texts.settled.add(real);
     // A tree too deep to walk is the rewrite's to report, not this look-out's.
     if (program)
       try {
@@ -123,6 +142,15 @@ export async function catchesElsewhere(
       } catch {}
   };
   for (const real of files) await scan(real);
+  // A helper catching the promise it is given (`to(p)`) found: the files not walked that name it (any, for a
+  // default export: its importers name it as they like).
+  const helpers = [...(out.get(ANY_MODULE)?.keys() ?? [])]
+    .filter((k) => k.startsWith(PROMISE_KEY) || k.startsWith(SETTLES_KEY))
+    .map((k) => k.split(':')[1]!);
+  if (helpers.length)
+    for (const real of files)
+      if (!scanned.has(real) && (await texts.mentions(real, helpers.includes('default') ? [''] : helpers)))
+        await scan(real, true);
   // An error middleware or a handler reading the error found after a file passing errors to `next` or to a
   // function of another file was walked: that file's catches again, with all of them.
   if (handlersIn(out).size)
@@ -151,7 +179,7 @@ export async function catchesElsewhere(
       const batch = methods.splice(0);
       const names = batch.map(([name]) => name.slice(1));
       for (const real of files)
-        if (!scanned.has(real) && (await mentions(real, names))) await scan(real, true);
+        if (!scanned.has(real) && (await texts.mentions(real, names))) await scan(real, true);
       for (const [name, where] of batch) passOn(ANY_MODULE, name, where);
       i--;
       continue;
@@ -205,6 +233,8 @@ function catchesIn(
   const own = errorMiddlewareRead(nodes);
   if (own && !set.has(ERROR_MIDDLEWARE_KEY)) set.set(ERROR_MIDDLEWARE_KEY, `${own} (in ${show(real)})`);
   for (const [key, read] of handlersOf(nodes)) if (!set.has(key)) set.set(key, `${read} (in ${show(real)})`);
+  // Its event listeners reading the V1 error (`emitter.on('error', …)`, `process.on('unhandledRejection', …)`).
+  for (const [key, read] of listenersOf(nodes)) if (!set.has(key)) set.set(key, `${read} (in ${show(real)})`);
   if (set.size) out.set(ANY_MODULE, set);
   const elsewhere = handlersIn(out);
   const imports = importsOf(nodes);
@@ -216,10 +246,28 @@ function catchesIn(
       const from = imports.get(isIdent(callee) ? callee.name : '');
       if (from) instances.set(n.id.name, from);
     }
+  // Holders of promises another module exports (`import { inFlight }`), never called here: an entry caught here.
+  for (const [local, from] of imports) {
+    if (from.name === '*' || nodes.some((n) => n.type === 'CallExpression' && isIdent(bare(n.callee), local)))
+      continue;
+    const target = moduleOf(real, from.spec, inRun);
+    const where =
+      target && target !== real ? importedHolderCaught(local, nodes, links, elsewhere) : undefined;
+    if (!target || !where) continue;
+    const caught = out.get(target) ?? new Map<string, string>();
+    out.set(target, caught);
+    const key = `${KEPT_KEY}${from.name}`;
+    if (!caught.has(key))
+      caught.set(
+        key,
+        where.replace(/^called as `[^`]*`/, (s) => `${s} in ${show(real)}`),
+      );
+  }
   // Built for the first call into another module of the run (most files make none).
   let reach: ((call: N) => string[]) | undefined;
   setUpHere(real, nodes, imports, inRun, show, out);
   paramsCaught(real, nodes, links, show, out);
+  promiseParamsCaught(real, nodes, links, show, out);
   for (const c of nodes) {
     // A call, or a function passed by name to a call (`refs.map(orderReference)`, `refs.map(api.orderReference)`).
     const l = links.get(c);
@@ -245,6 +293,15 @@ function catchesIn(
       target = owner ? moduleOf(real, owner.spec, inRun) : HTTP_VERBS.test(method) ? undefined : ANY_MODULE;
     }
     if (!target || target === real || exported === undefined) continue;
+    // Callbacks it is given that read the V1 error (`api.getOrder(ref, (err, order) => …)`): what its module hands
+    // them (`.catch(cb)`, `.asCallback(cb)`) reaches them.
+    if (!passed)
+      for (const [i, read] of callbacksRead(c, nodes)) {
+        const caught = out.get(target) ?? new Map<string, string>();
+        out.set(target, caught);
+        const key = `${CALLBACK_KEY}${exported}:${i}`;
+        if (!caught.has(key)) caught.set(key, `in ${show(real)}, which ${read}`);
+      }
     const where = passed
       ? passedCaught(c, links, () => nodes, elsewhere)
       : callCaught(c, memberPath(callee) ?? exported, links, () => nodes, 0, new Set(), elsewhere);
@@ -274,18 +331,33 @@ function catchesIn(
         n.type === 'CatchClause' ||
         (n.type === 'CallExpression' &&
           bare(n.callee).type === 'MemberExpression' &&
-          /^(catch|then)$/.test(propName(bare(n.callee)) ?? '')) ||
+          /^(catch|then|asCallback|nodeify)$/.test(propName(bare(n.callee)) ?? '')) ||
         (n.type === 'CallExpression' &&
           bare(n.callee).type === 'MemberExpression' &&
-          ROUTE_METHODS.test(propName(bare(n.callee)) ?? '')),
+          ROUTE_METHODS.test(propName(bare(n.callee)) ?? '')) ||
+        // A promise passed to a function of another file (`to(orderReference(ref))`).
+        (n.type === 'CallExpression' &&
+          isIdent(bare(n.callee)) &&
+          n.arguments.some((a: N) => /^(Call|Await)Expression$/.test(bare(a).type))),
     )
   );
 }
 
-/** The error middleware and the handlers reading the error that the run's files walked so far hold. */
+/**
+ * The error middleware, the handlers reading the error and the helpers catching a promise they are given that the
+ * run's files walked so far hold.
+ */
 const handlersIn = (out: CaughtElsewhere): Map<string, string> =>
   new Map(
-    [...(out.get(ANY_MODULE) ?? [])].filter(([k]) => k === ERROR_MIDDLEWARE_KEY || k.startsWith(HANDLER_KEY)),
+    [...(out.get(ANY_MODULE) ?? [])].filter(
+      ([k]) =>
+        k === ERROR_MIDDLEWARE_KEY ||
+        k.startsWith(HANDLER_KEY) ||
+        k.startsWith(PROMISE_KEY) ||
+        k.startsWith(SETTLES_KEY) ||
+        k.startsWith(EVENT_KEY) ||
+        k === PROCESS_KEY,
+    ),
   );
 
 /**
@@ -383,6 +455,53 @@ function paramsCaught(
   }
 }
 
+/** What a helper's catch is taken to read while the run is walked for helpers returning the error as a value. */
+const RETURNED: ReadonlyMap<string, string> = new Map([[RETURNED_KEY, RETURNED_KEY]]);
+
+/**
+ * The functions of the file that catch a promise they are given (`async function to(p) { try { return [null, await
+ * p] } catch (e) { return [e, null] } }`, `p.catch(…)`): recorded for any module, under the function's name and the
+ * names it is exported under, as `@promise:<name>:<index>` when the catch reads the error, `@settles:<name>:<index>`
+ * when it returns the error as a value (an await-to-js helper: the file calling it may read a V1 error's fields).
+ */
+function promiseParamsCaught(
+  real: string,
+  nodes: N[],
+  links: Map<N, Link>,
+  show: (real: string) => string,
+  out: CaughtElsewhere,
+): void {
+  let exports: Map<string, string[]> | undefined;
+  for (const n of nodes) {
+    const named = namedFunction(n);
+    if (!named) continue;
+    const { name, fn } = named;
+    fn.params.forEach((p: N, i: number) => {
+      const param = p.type === 'AssignmentPattern' ? p.left : p;
+      if (!isIdent(param)) return;
+      for (const use of indexTree(fn.body).nodes) {
+        const l = isIdent(use, param.name) ? links.get(use) : undefined;
+        if (!l || (/Member/.test(l.parent.type) && l.key === 'property' && !l.parent.computed)) continue;
+        // Its own catches only (a call of the function in its file is that file's to look at).
+        const where = callCaught(use, param.name, links, () => nodes, CALLER_DEPTH, new Set(), RETURNED);
+        if (!where) continue;
+        exports ??= exportsOf(nodes);
+        const set = out.get(ANY_MODULE) ?? new Map<string, string>();
+        out.set(ANY_MODULE, set);
+        const settles = where.includes(RETURNED_KEY);
+        const text = settles
+          ? `(of ${show(real)})`
+          : `${where.replace(/^called as `[^`]*` /, '')} (in \`${name}\` of ${show(real)})`;
+        for (const as of new Set([name, ...(exports.get(name) ?? [])])) {
+          const key = `${settles ? SETTLES_KEY : PROMISE_KEY}${as}:${i}`;
+          if (!set.has(key)) set.set(key, text);
+        }
+        return;
+      }
+    });
+  }
+}
+
 /**
  * What a module passes on of what a call throws: the names its callers in other modules call it by — the exports of
  * the function it is in, or `#method` for a method — and of the functions of the file that call that function, a
@@ -437,29 +556,63 @@ const FUNCTION = /Function|ObjectMethod|ClassMethod|ClassPrivateMethod/;
 const CALLER_DEPTH = 3;
 const throws = (body: N) => indexTree(body).nodes.some((n) => n.type === 'ThrowStatement');
 
-/** Whether the file of the run names one of `words` and imports a module of the run (it may pass on a call of it). */
-async function mentions(real: string, words: string[]): Promise<boolean> {
-  try {
-    const src = await readSource(real);
-    return !('skip' in src) && RELATIVE.test(src.text) && words.some((w) => src.text.includes(w));
-  } catch {
-    return false;
-  }
+/** How many characters of the files read and not parsed a run keeps for a later look (about 32 MB of text). */
+const TEXT_BUDGET = 16 * 1024 * 1024;
+
+/**
+ * The texts of the run's files for the look-out, each read once: a file read and not parsed that imports a module of
+ * the run may be parsed later (a module whose export is caught elsewhere) or searched for names (`mentions`), so its
+ * text is kept, up to `TEXT_BUDGET` characters in all (beyond it, read again); one that does not import one never
+ * is (`settled`), nor is one that cannot be read.
+ */
+function keptTexts(readText: (real: string) => Promise<{ text: string } | { skip: string }>) {
+  const kept = new Map<string, string>();
+  const settled = new Set<string>();
+  let size = 0;
+  const read = async (real: string): Promise<string | undefined> => {
+    const text = kept.get(real);
+    if (text !== undefined) return text;
+    try {
+      const src = await readText(real);
+      if ('text' in src) return src.text;
+    } catch {}
+    settled.add(real);
+    return undefined;
+  };
+  return {
+    settled,
+    keep(real: string, text: string): void {
+      if (kept.has(real) || size + text.length > TEXT_BUDGET) return;
+      kept.set(real, text);
+      size += text.length;
+    },
+    /** The file's text, no longer kept (it is parsed now, or found not to be). */
+    async take(real: string): Promise<string | undefined> {
+      const text = await read(real);
+      if (kept.delete(real)) size -= text!.length;
+      return text;
+    },
+    /** Whether the file names one of `words` and imports a module of the run (it may pass on a call of it). */
+    async mentions(real: string, words: string[]): Promise<boolean> {
+      if (settled.has(real)) return false;
+      const text = await read(real);
+      return text !== undefined && RELATIVE.test(text) && words.some((w) => text.includes(w));
+    },
+  };
 }
 
 /** The file's tree, when it may catch a call into another module or pass one on (`all`: when it imports one). */
-async function readProgram(real: string, all = false): Promise<N | undefined> {
+function programOf(text: string, real: string, all: boolean): N | undefined {
+  if (
+    !((all || MAY_CATCH.test(text)) && RELATIVE.test(text)) &&
+    !RE_EXPORT.test(text) &&
+    !SETS_UP.test(text) &&
+    !((MAY_CATCH.test(text) || MIDDLEWARE.test(text) || RELATIVE.test(text)) && READS_V1_ERROR.test(text)) &&
+    !(/\bcatch\b/.test(text) && EXPORTS.test(text) && RETURNS_VALUE.test(text))
+  )
+    return undefined;
   try {
-    const src = await readSource(real);
-    if (
-      'skip' in src ||
-      (!((all || MAY_CATCH.test(src.text)) && RELATIVE.test(src.text)) &&
-        !RE_EXPORT.test(src.text) &&
-        !SETS_UP.test(src.text) &&
-        !((MAY_CATCH.test(src.text) || MIDDLEWARE.test(src.text)) && READS_V1_ERROR.test(src.text)))
-    )
-      return undefined;
-    return parsePlain(src.text, real).program;
+    return parsePlain(text, real).program;
   } catch {
     return undefined;
   }
