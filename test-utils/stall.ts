@@ -74,3 +74,15 @@ export function stallFreeStopwatch(periodMs = 10): {
     },
   };
 }
+
+/** `work()`'s result and how long it took without the process's stalls ({@link stallFreeStopwatch}). */
+export async function timeWithoutStalls<T>(work: () => Promise<T>): Promise<{ result: T; ms: number }> {
+  const watch = stallFreeStopwatch();
+  try {
+    const result = await work();
+    watch.stop();
+    return { result, ms: watch.elapsed() };
+  } finally {
+    watch.stop();
+  }
+}
