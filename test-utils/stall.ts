@@ -15,3 +15,74 @@ export const STALL_PLACES: Record<string, (go: () => Promise<void>) => Promise<v
   'in a timer': (go) => new Promise((resolve, reject) => setTimeout(() => go().then(resolve, reject), 5)),
   'after I/O': (go) => new Promise((resolve, reject) => setImmediate(() => go().then(resolve, reject))),
 };
+
+/**
+ * A stopwatch for tests that bound how long code waits (a grace period, a deadline, a retry delay) on a
+ * machine that may starve the test's process for seconds (pnpm test runs files beside busy cores, some in
+ * the idle class). `elapsed()` is the wall time since it started less the time the process was stalled:
+ * every `periodMs` a timer of its own checks how late it ran, and the part of that lateness which the
+ * process did not spend on a CPU (`process.cpuUsage`, every thread of the process) is a stall. What stays
+ * counted is the time the process waited on its own timers and I/O while it could run, and the CPU time it
+ * spent: a wait the code should not make, or a hang, is counted in full; so is a synchronous task of the
+ * code. Only the time no core ran the process (a busy machine, a paused process) is left out, and with it
+ * any wait of the code that ran out meanwhile: under load the bound is looser by that overlap, never stricter
+ * (a second's wait too many still shows in a run starved half the time). `stop()`
+ * ends its timer (unref'd, but a file must not leave it running beside the next) and `elapsed()` stays at
+ * its value then.
+ */
+export function stallFreeStopwatch(periodMs = 10): {
+  elapsed(): number;
+  stalledMs(): number;
+  stop(): void;
+} {
+  const started = performance.now();
+  let last = started;
+  let lastCpu = process.cpuUsage();
+  let stalled = 0;
+  /**
+   * The stall in the interval since the last tick: its length beyond both the period and the CPU spent, less
+   * the 2 ms a timer of an idle process may run late (counted as waiting: that errs on the strict side).
+   */
+  const pending = (now: number) => {
+    const cpu = process.cpuUsage(lastCpu);
+    const ran = (cpu.user + cpu.system) / 1000;
+    return Math.max(0, now - last - Math.max(periodMs, ran) - 2);
+  };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const tick = () => {
+    const now = performance.now();
+    stalled += pending(now);
+    last = now;
+    lastCpu = process.cpuUsage();
+    timer = setTimeout(tick, periodMs);
+    timer.unref();
+  };
+  timer = setTimeout(tick, periodMs);
+  timer.unref();
+  let frozen: number | undefined;
+  const elapsed = () => {
+    if (frozen !== undefined) return frozen;
+    const now = performance.now();
+    return now - started - stalled - pending(now);
+  };
+  return {
+    elapsed,
+    stalledMs: () => stalled + (frozen === undefined ? pending(performance.now()) : 0),
+    stop: () => {
+      if (frozen === undefined) frozen = elapsed();
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** `work()`'s result and how long it took without the process's stalls ({@link stallFreeStopwatch}). */
+export async function timeWithoutStalls<T>(work: () => Promise<T>): Promise<{ result: T; ms: number }> {
+  const watch = stallFreeStopwatch();
+  try {
+    const result = await work();
+    watch.stop();
+    return { result, ms: watch.elapsed() };
+  } finally {
+    watch.stop();
+  }
+}

@@ -3,6 +3,7 @@ import { systemClock } from '@partner-print/openapi/wire';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisServer, startRedisServer } from '../../../../test-utils/redis-server.ts';
+import { stallFreeStopwatch, timeWithoutStalls } from '../../../../test-utils/stall.ts';
 import { RedisCoalescer } from './coalescer.ts';
 
 // A real redis-server on 127.0.0.1; without it these tests fail, never skip.
@@ -164,13 +165,18 @@ describe('RedisCoalescer', () => {
     const polling = a.run('Order_6', async () => void ran++, timing);
     const leading = a.run('Order_5', async () => void ran++, { ...timing, windowMs: 10_000 });
     await sleep(200);
-    const killed = Date.now();
-    await own.stop();
-    expect(await polling).toBe('unavailable');
-    expect(await leading).toBe('unavailable');
+    // Timed without the process's stalls (test-utils/stall.ts), here and below.
+    const killed = stallFreeStopwatch();
+    try {
+      await own.stop();
+      expect(await polling).toBe('unavailable');
+      expect(await leading).toBe('unavailable');
+    } finally {
+      killed.stop();
+    }
     // The poller's next command fails (at once, or at its 500 ms deadline) and hands the lead's call back
     // with it, long before the lead's window ends.
-    expect(Date.now() - killed).toBeLessThan(5_000);
+    expect(killed.elapsed()).toBeLessThan(5_000);
     expect(ran).toBe(0);
     expect(events).toEqual(['redis-unavailable']);
   });
@@ -246,10 +252,9 @@ describe('RedisCoalescer', () => {
     a.stallNext(1_000);
     expect(await lead.run('Order_10', async () => {}, window)).toBe('unavailable'); // a timeout: Redis counts as down here
     release();
-    const started = Date.now();
-    expect(await first).toBe('done');
-    expect(await covered).toBe('done');
-    expect(Date.now() - started).toBeLessThan(2_000);
+    const { result: outcomes, ms } = await timeWithoutStalls(() => Promise.all([first, covered]));
+    expect(outcomes).toEqual(['done', 'done']);
+    expect(ms).toBeLessThan(2_000);
     expect(ran).toBe(1);
   });
 
@@ -261,14 +266,18 @@ describe('RedisCoalescer', () => {
     let ran = 0;
     const given = lead.run('Order_11', async () => void ran++, window);
     await sleep(100); // the lead holds the lease and sleeps in its window
-    const started = Date.now();
-    const waiting = other.run('Order_11', async () => void ran++, window);
-    a.stallNext(1_000);
-    expect(await lead.run('Order_12', async () => {}, window)).toBe('unavailable');
-    expect(await given).toBe('unavailable'); // handed back to run in its own process
-    expect(await waiting).toBe('done');
+    const started = stallFreeStopwatch();
+    try {
+      const waiting = other.run('Order_11', async () => void ran++, window);
+      a.stallNext(1_000);
+      expect(await lead.run('Order_12', async () => {}, window)).toBe('unavailable');
+      expect(await given).toBe('unavailable'); // handed back to run in its own process
+      expect(await waiting).toBe('done');
+    } finally {
+      started.stop();
+    }
     // The other process led after the window, not after the lease (30 s).
-    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(started.elapsed()).toBeLessThan(3_000);
     expect(ran).toBe(1);
   });
 });

@@ -230,7 +230,7 @@ describe('RedisRenderStore', () => {
     const dying = render(
       worker(hang, () => posting()),
       job,
-      store('r2', { leaseMs: 400, onEvent: () => {} }),
+      store('r2', { onEvent: () => {} }),
       [],
       dead.signal,
     );
@@ -238,15 +238,31 @@ describe('RedisRenderStore', () => {
     dying.catch(() => {});
     // Once A's POST is out it holds the lease (a fixed 100 ms wait let B come first on a loaded machine:
     // B then never saw the lease held elsewhere). Then A dies: its connection goes, its lease is not renewed.
+    // The lease lasts the default 30 s, and runs out when B has found it held: the test expires it (a 400 ms
+    // lease could run out by itself before B first looked, in a stall of the test).
     await posted;
+    const redis = await direct();
+    const [lease] = await redis.keys('r2:*:lease');
     link?.destroy();
     const events: RenderProgressEvent[] = [];
-    const started = Date.now();
-    const b = await render(worker(), job, store('r2', { leaseMs: 400 }), events);
+    // B's POSTs, each with whether A's lease had run out when it was sent: B waits for it.
+    const posts: boolean[] = [];
+    let expired = false;
+    const taking = render(
+      worker(Promise.resolve(undefined), () => posts.push(expired)),
+      job,
+      store('r2'),
+      events,
+    );
+    for (let i = 0; i < 1_000 && !events.some((e) => e.type === 'leased-elsewhere'); i++) await sleep(10);
+    expect(events.map((e) => e.type)).toContain('leased-elsewhere');
+    await sleep(100); // B's tries, every 20 ms, find the lease held
+    expired = true;
+    expect(await redis.del(lease as string)).toBe(1);
+    const b = await taking;
+    expect(posts).toEqual([true]);
     expect(faults).toEqual([]);
     expect(b.tokensSpent).toBe(b.composition.tokenCost);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
-    expect(events.map((e) => e.type)).toContain('leased-elsewhere');
     expect(await used()).toBe(b.composition.tokenCost);
     dead.abort();
     // Its POST ends as a dead process's connection does: else the client would wait out its timeout and
@@ -256,15 +272,18 @@ describe('RedisRenderStore', () => {
   });
 
   it("does not let a late release free the next holder's lease", async () => {
-    // a's lease must outlast the next two calls on a loaded machine (200 ms did not once, beside the
-    // checks of what ships: b took it at once), and run out before b's next try.
-    const a = store('r3', { leaseMs: 1_000 });
-    const b = store('r3', { leaseMs: 5_000 });
+    // a's lease must outlast the next two calls on a loaded machine (200 ms and 1 s leases were at risk: a
+    // stall of the test before b's first try let b take it at once), and run out before b's next try: it
+    // lasts the default 30 s, and its expiry is the test's doing, as a worker stalled past it would see.
+    const redis = await direct();
+    const a = store('r3');
+    const b = store('r3');
     const c = store('r3');
     const first = await a.lease('k');
     expect(first.acquired).toBe(true);
     expect(await b.lease('k')).toEqual({ acquired: false, retryMs: 20 });
-    busy(1_100); // a's worker stalls: its lease is not renewed and runs out
+    // a's worker stalls: its lease is not renewed and runs out.
+    expect(await redis.del('r3:k:lease')).toBe(1);
     const second = await b.lease('k');
     expect(second.acquired).toBe(true);
     if (first.acquired) await first.release(); // a wakes up and releases: b's lease must stay
