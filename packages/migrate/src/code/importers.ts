@@ -431,28 +431,48 @@ function paramsCaught(
   show: (real: string) => string,
   out: CaughtElsewhere,
 ): void {
-  let exports: Map<string, string[]> | undefined;
+  const record = recorder(nodes, out);
+  for (const { name, param, i, body } of namedParams(nodes)) {
+    for (const c of body) {
+      if (c.type !== 'CallExpression' || !isIdent(bare(c.callee), param)) continue;
+      const where = callCaught(c, param, links, () => nodes);
+      if (!where) continue;
+      const text = where.replace(/^called as `[^`]*`/, (s) => `${s} in \`${name}\` of ${show(real)}`);
+      record(name, (as) => `${PARAM_KEY}${as}:${i}`, text);
+      break;
+    }
+  }
+}
+
+/** Each identifier parameter (a default value aside) of each named function of the file, with its body's nodes. */
+function* namedParams(nodes: N[]): Generator<{ name: string; param: string; i: number; body: N[] }> {
   for (const n of nodes) {
     const named = namedFunction(n);
     if (!named) continue;
-    const { name, fn } = named;
-    fn.params.forEach((p: N, i: number) => {
+    for (const [i, p] of (named.fn.params as N[]).entries()) {
       const param = p.type === 'AssignmentPattern' ? p.left : p;
-      if (!isIdent(param)) return;
-      for (const c of indexTree(fn.body).nodes) {
-        if (c.type !== 'CallExpression' || !isIdent(bare(c.callee), param.name)) continue;
-        const where = callCaught(c, param.name, links, () => nodes);
-        if (!where) continue;
-        exports ??= exportsOf(nodes);
-        const set = out.get(ANY_MODULE) ?? new Map<string, string>();
-        out.set(ANY_MODULE, set);
-        const text = where.replace(/^called as `[^`]*`/, (s) => `${s} in \`${name}\` of ${show(real)}`);
-        for (const as of new Set([name, ...(exports.get(name) ?? [])]))
-          if (!set.has(`${PARAM_KEY}${as}:${i}`)) set.set(`${PARAM_KEY}${as}:${i}`, text);
-        return;
-      }
-    });
+      if (isIdent(param))
+        yield { name: named.name, param: param.name, i, body: indexTree(named.fn.body).nodes };
+    }
   }
+}
+
+/**
+ * Records what another module's call of a function of the file meets, for any module, under a key made from the
+ * function's name and from each name it is exported under; a key already recorded keeps its first text.
+ */
+function recorder(
+  nodes: N[],
+  out: CaughtElsewhere,
+): (name: string, key: (as: string) => string, text: string) => void {
+  let exports: Map<string, string[]> | undefined;
+  return (name, key, text) => {
+    exports ??= exportsOf(nodes);
+    const set = out.get(ANY_MODULE) ?? new Map<string, string>();
+    out.set(ANY_MODULE, set);
+    for (const as of new Set([name, ...(exports.get(name) ?? [])]))
+      if (!set.has(key(as))) set.set(key(as), text);
+  };
 }
 
 /** What a helper's catch is taken to read while the run is walked for helpers returning the error as a value. */
@@ -471,34 +491,21 @@ function promiseParamsCaught(
   show: (real: string) => string,
   out: CaughtElsewhere,
 ): void {
-  let exports: Map<string, string[]> | undefined;
-  for (const n of nodes) {
-    const named = namedFunction(n);
-    if (!named) continue;
-    const { name, fn } = named;
-    fn.params.forEach((p: N, i: number) => {
-      const param = p.type === 'AssignmentPattern' ? p.left : p;
-      if (!isIdent(param)) return;
-      for (const use of indexTree(fn.body).nodes) {
-        const l = isIdent(use, param.name) ? links.get(use) : undefined;
-        if (!l || (/Member/.test(l.parent.type) && l.key === 'property' && !l.parent.computed)) continue;
-        // Its own catches only (a call of the function in its file is that file's to look at).
-        const where = callCaught(use, param.name, links, () => nodes, CALLER_DEPTH, new Set(), RETURNED);
-        if (!where) continue;
-        exports ??= exportsOf(nodes);
-        const set = out.get(ANY_MODULE) ?? new Map<string, string>();
-        out.set(ANY_MODULE, set);
-        const settles = where.includes(RETURNED_KEY);
-        const text = settles
-          ? `(of ${show(real)})`
-          : `${where.replace(/^called as `[^`]*` /, '')} (in \`${name}\` of ${show(real)})`;
-        for (const as of new Set([name, ...(exports.get(name) ?? [])])) {
-          const key = `${settles ? SETTLES_KEY : PROMISE_KEY}${as}:${i}`;
-          if (!set.has(key)) set.set(key, text);
-        }
-        return;
-      }
-    });
+  const record = recorder(nodes, out);
+  for (const { name, param, i, body } of namedParams(nodes)) {
+    for (const use of body) {
+      const l = isIdent(use, param) ? links.get(use) : undefined;
+      if (!l || (/Member/.test(l.parent.type) && l.key === 'property' && !l.parent.computed)) continue;
+      // Its own catches only (a call of the function in its file is that file's to look at).
+      const where = callCaught(use, param, links, () => nodes, CALLER_DEPTH, new Set(), RETURNED);
+      if (!where) continue;
+      const settles = where.includes(RETURNED_KEY);
+      const text = settles
+        ? `(of ${show(real)})`
+        : `${where.replace(/^called as `[^`]*` /, '')} (in \`${name}\` of ${show(real)})`;
+      record(name, (as) => `${settles ? SETTLES_KEY : PROMISE_KEY}${as}:${i}`, text);
+      break;
+    }
   }
 }
 
