@@ -194,7 +194,8 @@ const baseOf = (
 
 /** Converts and (with --submit) creates one line; a failure of the whole run comes back as `runWide`. */
 export async function createLineProcessor(o: LineOptions): Promise<{
-  processLine: (l: JsonLine) => Promise<LineResult>;
+  /** `posting` is called with the line's custom identifier before its POST may be sent. */
+  processLine: (l: JsonLine, posting?: (customIdentifier: string) => void) => Promise<LineResult>;
   stats: () => {
     lookups: number;
     uploads: number;
@@ -211,6 +212,7 @@ export async function createLineProcessor(o: LineOptions): Promise<{
     id: string | undefined,
     source: Base['customIdentifierSource'],
     before: Promise<void> | undefined,
+    posting: ((customIdentifier: string) => void) | undefined,
   ): Promise<LineResult> => {
     const conv = await converter.forSubmit(l, id);
     const base = baseOf(l, source, conv);
@@ -218,6 +220,7 @@ export async function createLineProcessor(o: LineOptions): Promise<{
     if (!conv.ok) return { ...base, status: 'failed', done: true, errors: conv.errors };
     await before;
     if (o.stop.aborted) return notDone(base, o.stop.reason);
+    if (conv.order.customIdentifier) posting?.(conv.order.customIdentifier);
     try {
       const r = await submit(conv.order);
       const output = { line: l.line, order: conv.order, orderReference: r.orderReference };
@@ -237,7 +240,10 @@ export async function createLineProcessor(o: LineOptions): Promise<{
     }
   };
 
-  const processLine = async (l: JsonLine): Promise<LineResult> => {
+  const processLine = async (
+    l: JsonLine,
+    posting?: (customIdentifier: string) => void,
+  ): Promise<LineResult> => {
     if (l.error)
       return {
         line: l.line,
@@ -250,7 +256,9 @@ export async function createLineProcessor(o: LineOptions): Promise<{
     const id = source === 'derived' ? deriveCustomIdentifier(l.raw) : undefined;
     if (o.submit) {
       const turn = turns((given ?? id) as string);
-      return traceLine(o.client, l.line, () => submitLine(l, id, source, turn.before)).finally(turn.end);
+      return traceLine(o.client, l.line, () => submitLine(l, id, source, turn.before, posting)).finally(
+        turn.end,
+      );
     }
     const conv = await converter.dry(l, id);
     const base = baseOf(l, source, conv);

@@ -90,3 +90,31 @@ describe('runLines', () => {
     expect(result.counts['not-done']).toBeGreaterThan(0);
   });
 });
+
+describe('runLines, a line given up after Ctrl-C', () => {
+  it('whose POST may have been sent is recorded as unsettled, so that the rerun settles before posting it again', async () => {
+    const controller = new AbortController();
+    const { run, close } = await lineRun(
+      5,
+      (l, posting) => {
+        if (l.line < 3) return Promise.resolve(converted(l));
+        if (l.line === 3) {
+          posting?.('WEB-3'); // its POST is on its way, and its answer does not come back in time
+          setTimeout(() => controller.abort(), 0);
+        }
+        return new Promise<LineResult>(() => {}); // never answers (a POST held by a starved or slow process)
+      },
+      controller.signal,
+    );
+    const state = {
+      ...{ version: 1 as const, command: 'orders' as const, input: run.file, inputSize: 0, inputMtimeMs: 0 },
+      ...{ line: 0, outputBytes: 0, reportBytes: 0, counts: {}, unsettled: [] as string[], done: false },
+    };
+    run.state = state;
+    const result = await runLines(run);
+    await close();
+    expect(result.counts['not-done']).toBe(3);
+    // Only the line that was posting: lines 4 and 5 never reached their POST.
+    expect(state.unsettled).toEqual(['WEB-3']);
+  });
+});

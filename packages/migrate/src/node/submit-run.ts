@@ -27,7 +27,8 @@ export interface LineRun {
   state: OrdersState | undefined;
   reportPath: string;
   concurrency: number;
-  processLine: (l: JsonLine) => Promise<LineResult>;
+  /** `posting` is called with the line's custom identifier before its POST may be sent. */
+  processLine: (l: JsonLine, posting?: (customIdentifier: string) => void) => Promise<LineResult>;
   /** Aborted GRACE_MS after Ctrl-C: the lines still in flight are given up. */
   stopLines: AbortController;
   keyRefused: () => boolean;
@@ -75,11 +76,22 @@ function createGiveUp(signal: AbortSignal) {
   if (signal.aborted) onAbort();
   else signal.addEventListener('abort', onAbort, { once: true });
   return {
-    /** The line's result, or "not done" once the line is given up. */
-    race(l: JsonLine, work: Promise<LineResult>): Promise<LineResult> {
+    /**
+     * The line's result, or "not done" once the line is given up: then, if its POST may have been sent (its
+     * answer may still be on its way, or the service may still commit it), unsettled, so that a rerun waits out
+     * the settle window before posting it again instead of creating the order twice.
+     */
+    race(l: JsonLine, start: (posting: (customIdentifier: string) => void) => Promise<LineResult>) {
+      let posted: string | undefined;
+      const work = start((customIdentifier) => {
+        posted = customIdentifier;
+      });
       let giveUp = () => {};
       const givenUp = new Promise<LineResult>((resolve) => {
-        giveUp = () => resolve(notDoneLine(l, signal.reason));
+        giveUp = () => {
+          const line = notDoneLine(l, signal.reason);
+          resolve(posted === undefined ? line : { ...line, customIdentifier: posted, unsettled: true });
+        };
       });
       if (over) giveUp();
       else inFlight.add(giveUp);
@@ -161,7 +173,7 @@ export async function runLines(r: LineRun): Promise<RunCounts> {
         refusedAt = l.line;
         break;
       }
-      await pipeline.push(() => giveUp.race(l, r.processLine(l)));
+      await pipeline.push(() => giveUp.race(l, (posting) => r.processLine(l, posting)));
     }
     await pipeline.drain();
   } catch (e) {
