@@ -182,13 +182,16 @@ describe('RedisRenderStore', () => {
       delete: (key) => inner.delete(key),
       lease: (key) => {
         const asked = inner.lease(key);
-        busy(500);
+        busy(1_500);
         return asked;
       },
     });
+    // A stall of 1.5 × the deadline: the deadline starts again after it, once, and the reply must then be
+    // read within that second window. A 200 ms window (with a 500 ms stall) was missed once in a clean-clone
+    // run beside the other lane (redis-unavailable); 1 s survives a further stall of the process or of Redis.
     const [a, b] = await Promise.all([
-      render(worker(), job, stalling(store('r10', { commandTimeoutMs: 200 }))),
-      render(worker(), job, stalling(store('r10', { commandTimeoutMs: 200 }))),
+      render(worker(), job, stalling(store('r10', { commandTimeoutMs: 1_000 }))),
+      render(worker(), job, stalling(store('r10', { commandTimeoutMs: 1_000 }))),
     ]);
     expect(faults).toEqual([]);
     expect(await used()).toBe(a.composition.tokenCost);
