@@ -107,6 +107,10 @@ export function removeStatement(links: Map<N, Link>, stmt: N): boolean {
   return true;
 }
 
+/** Whether the node linked by `l` is the name after a dot (`x.name`, `x?.name`): a property, not a variable's use. */
+export const isMemberProperty = (l: Link | undefined): boolean =>
+  /Member/.test(l?.parent.type ?? '') && l?.key === 'property' && !l.parent.computed;
+
 export const isIdent = (n: N, name?: string): boolean =>
   n?.type === 'Identifier' && (name === undefined || n.name === name);
 

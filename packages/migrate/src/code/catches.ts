@@ -2,6 +2,7 @@ import {
   bare,
   indexTree,
   isIdent,
+  isMemberProperty,
   isString,
   type Link,
   memberPath,
@@ -321,7 +322,7 @@ function heldPromise(
   for (const use of all()) {
     if (!isIdent(use, name) || use === p.id || (scope && !within(use, scope, links))) continue;
     const ul = links.get(use);
-    if (!ul || (/Member/.test(ul.parent.type) && ul.key === 'property' && !ul.parent.computed)) continue;
+    if (!ul || isMemberProperty(ul)) continue;
     const up = callCaught(use, name, links, all, depth, seen, elsewhere);
     if (up) return up.replace(/^called as `[^`]*`/, `kept as \`${name}\`,`);
   }
@@ -413,7 +414,7 @@ function entriesCaught(
   for (const use of all()) {
     const ul = isIdent(use, name) ? links.get(use) : undefined;
     if (!ul || (scope && !within(use, scope, links))) continue;
-    if (/Member/.test(ul.parent.type) && ul.key === 'property' && !ul.parent.computed) continue;
+    if (isMemberProperty(ul)) continue;
     if (/^(ObjectProperty|ObjectMethod|ClassMethod|ClassProperty)$/.test(ul.parent.type) && ul.key === 'key')
       continue;
     if (ul.parent.type === 'VariableDeclarator' && ul.key === 'id') continue;
@@ -927,7 +928,7 @@ function handled(node: N, links: Map<N, Link>, all: () => N[], depth: number, se
       if (!isIdent(n, named.name) || n === p.id) continue;
       const nl = links.get(n);
       if (nl?.parent.type === 'VariableDeclarator' && nl.key === 'id') continue;
-      if (/Member/.test(nl?.parent.type ?? '') && nl?.key === 'property' && !nl.parent.computed) continue;
+      if (isMemberProperty(nl)) continue;
       // Passed by name, or called: each call handled.
       if (nl?.parent.type !== 'CallExpression' || nl.key !== 'callee') return false;
       if (!handled(nl.parent, links, all, depth + 1, seen)) return false;
@@ -1125,7 +1126,7 @@ function errorRead(param: N, body: N, ctx?: Ctx, depth = 0): string | undefined 
   for (const n of nodes) {
     if (!isIdent(n, name)) continue;
     const l = links.get(n);
-    if (!l || (/Member/.test(l.parent.type) && l.key === 'property' && !l.parent.computed)) continue;
+    if (!l || isMemberProperty(l)) continue;
     // Through `(e as AxiosError)`, `e!`, parentheses.
     let at = n;
     let up = l;

@@ -3,6 +3,7 @@ import {
   bare,
   indexTree,
   isIdent,
+  isMemberProperty,
   isString,
   type Link,
   memberPath,
@@ -495,7 +496,7 @@ function promiseParamsCaught(
   for (const { name, param, i, body } of namedParams(nodes)) {
     for (const use of body) {
       const l = isIdent(use, param) ? links.get(use) : undefined;
-      if (!l || (/Member/.test(l.parent.type) && l.key === 'property' && !l.parent.computed)) continue;
+      if (!l || isMemberProperty(l)) continue;
       // Its own catches only (a call of the function in its file is that file's to look at).
       const where = callCaught(use, param, links, () => nodes, CALLER_DEPTH, new Set(), RETURNED);
       if (!where) continue;
