@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProxy } from '../../../../test-utils/redis-proxy.ts';
 import { type RedisServer, startRedisServer } from '../../../../test-utils/redis-server.ts';
-import { stallFreeStopwatch } from '../../../../test-utils/stall.ts';
+import { timeWithoutStalls } from '../../../../test-utils/stall.ts';
 import { newSandbox, run, tempDir } from '../../test/helpers.ts';
 import { openRedisClaims } from './submit.ts';
 
@@ -101,23 +101,15 @@ describe('orders --submit --redis', () => {
       // Released: the next worker takes the claim at once, not after the TTL.
       const next = await openRedisClaims(server.url, io);
       // Timed without the process's stalls (test-utils/stall.ts): a starved test must not read as a wait.
-      const taking = stallFreeStopwatch();
-      try {
-        await (await next.claims.acquire('CLOSED-1')).release({ created: undefined, unsettled: false });
-      } finally {
-        taking.stop();
-      }
-      expect(taking.elapsed()).toBeLessThan(5_000);
+      const taking = await timeWithoutStalls(async () =>
+        (await next.claims.acquire('CLOSED-1')).release({ created: undefined, unsettled: false }),
+      );
+      expect(taking.ms).toBeLessThan(5_000);
 
       const second = await open('CLOSED-2');
       interrupt.abort(); // Ctrl-C: close does not wait for Redis to come back
-      const closing = stallFreeStopwatch();
-      try {
-        await second.close();
-      } finally {
-        closing.stop();
-      }
-      expect(closing.elapsed()).toBeLessThan(2_000);
+      const closing = await timeWithoutStalls(() => second.close());
+      expect(closing.ms).toBeLessThan(2_000);
       // ...and stops retrying them: no retry keeps the CLI's process alive until their TTL after Ctrl-C.
       expect(second.claims.pendingReleases).toBe(0);
       await next.close();

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { stallFreeStopwatch } from '../../../../test-utils/stall.ts';
+import { timeWithoutStalls } from '../../../../test-utils/stall.ts';
 import { tempDir } from '../../test/helpers.ts';
 import type { JsonLine } from './files.ts';
 import { openBufferedWriter } from './io.ts';
@@ -77,15 +77,12 @@ describe('runLines', () => {
     );
     // Without the process's stalls (test-utils/stall.ts): the grace period (1.5 s) and the answer window
     // (0.2 s) count, a machine that does not run the process for a second does not.
-    const watch = stallFreeStopwatch();
-    let result: Awaited<ReturnType<typeof runLines>>;
-    try {
-      result = await runLines(run);
+    const { result, ms } = await timeWithoutStalls(async () => {
+      const counted = await runLines(run);
       await close();
-    } finally {
-      watch.stop();
-    }
-    expect(watch.elapsed()).toBeLessThan(2_500);
+      return counted;
+    });
+    expect(ms).toBeLessThan(2_500);
     expect(result.counts.converted).toBe(2);
     expect(result.counts['not-done']).toBeGreaterThan(0);
   });
