@@ -139,10 +139,8 @@ class SchedulerCore {
     this.#store = storeOf(options, this.#events);
     this.#local = answersAtOnce(this.#store) ? this.#store : undefined;
     this.#concurrency = Math.max(1, Math.floor(options.concurrency ?? 16));
-    const maxRetries = Math.min(10, Math.max(0, Math.floor(options.maxRetries ?? 5)));
-    this.#maxRetries = maxRetries;
+    this.#maxRetries = Math.min(10, Math.max(0, Math.floor(options.maxRetries ?? 5)));
     this.#retry = new RetryPolicy({
-      maxRetries,
       maxRetryAfterMs: options.maxRetryAfterMs ?? 120_000,
       random: options.random ?? Math.random,
     });
