@@ -56,7 +56,11 @@ export function checkBaseUrl(baseUrl: unknown): string {
 export function checkHeaders(headers: unknown): boolean {
   if (!headers || typeof headers !== 'object') return false;
   const pairs: Iterable<readonly [string, unknown]> =
-    headers instanceof Headers || Array.isArray(headers) ? headersOf(headers) : Object.entries(headers);
+    headers instanceof Headers
+      ? headers
+      : Array.isArray(headers)
+        ? headers.map((pair) => (Array.isArray(pair) ? [String(pair[0]), pair[1]] : ['', undefined]))
+        : Object.entries(headers);
   let agent = false;
   for (const [name, value] of pairs) {
     if (value != null && isV1CredentialHeader(name))
@@ -65,8 +69,3 @@ export function checkHeaders(headers: unknown): boolean {
   }
   return agent && !Array.isArray(headers);
 }
-
-const headersOf = (headers: Headers | unknown[]): Array<readonly [string, unknown]> =>
-  headers instanceof Headers
-    ? [...headers]
-    : headers.map((pair) => (Array.isArray(pair) ? [String(pair[0]), pair[1]] : ['', undefined]));

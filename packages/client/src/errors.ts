@@ -77,7 +77,7 @@ export class PartnerPrintError extends Error {
   /** Every field but `cause` and `stack`, and `docUrl`. */
   toJSON(): Record<string, unknown> {
     return {
-      ...Object.fromEntries(Object.entries(this)),
+      ...(this as object),
       name: this.name,
       message: this.message,
       docUrl: this.docUrl,

@@ -44,11 +44,8 @@ export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type Logger = Partial<Record<LogLevel, (message: string, fields: Record<string, unknown>) => void>>;
 
 /** pino (and its API twins) take the fields object first: `logger.info(fields, message)`. */
-const takesFieldsFirst = (logger: Logger): boolean =>
-  'bindings' in logger &&
-  typeof logger.bindings === 'function' &&
-  'levelVal' in logger &&
-  typeof logger.levelVal === 'number';
+const takesFieldsFirst = (logger: Logger & { bindings?: unknown; levelVal?: unknown }): boolean =>
+  typeof logger.bindings === 'function' && typeof logger.levelVal === 'number';
 
 export const LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 

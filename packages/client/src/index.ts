@@ -82,10 +82,7 @@ export function createClient(options: ClientOptions): PartnerPrintClient {
 }
 
 const isScheduler = (value: object): value is Scheduler =>
-  'fetch' in value &&
-  'stats' in value &&
-  typeof value.fetch === 'function' &&
-  typeof value.stats === 'function';
+  typeof (value as Scheduler).fetch === 'function' && typeof (value as Scheduler).stats === 'function';
 
 /** The budget key of a scheduler the client made with no `store`: the only budget that store holds. */
 const OWN_BUDGET = 'client';

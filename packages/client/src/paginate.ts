@@ -15,8 +15,7 @@ const objectAt = (value: unknown, key: string): Record<string, unknown> => {
 /** The page's one array field besides `nextCursor`. */
 const itemsOf = (page: unknown): unknown[] | undefined => {
   if (!page || typeof page !== 'object') return undefined;
-  const items = Object.entries(page).find(([k, v]) => k !== 'nextCursor' && Array.isArray(v))?.[1];
-  return Array.isArray(items) ? items : undefined;
+  return Object.entries(page).find(([k, v]) => k !== 'nextCursor' && Array.isArray(v))?.[1];
 };
 
 /** Every item of a list endpoint, page after page, following `nextCursor` until it is null. */

@@ -39,19 +39,19 @@ const BY_STATUS: Record<number, typeof PartnerPrintError> = {
 };
 
 /**
- * The SDK's code for an answer whose body had none (the service's own code wins): every error has one.
- * Listed in CONTRIBUTING's error contract; not codes the service sends.
+ * The SDK's code for an answer whose body had none (the service's own code wins): every error has one. Where
+ * the status's class has the code as its own (401 unauthorized, 404 not_found, 410 gone, 429 rate_limited, any
+ * other 4xx invalid_request), the class gives it. Listed in CONTRIBUTING's error contract; not codes the
+ * service sends.
  */
-const STATUS_CODES: Record<number, string> = {
-  401: 'unauthorized',
-  403: 'forbidden',
-  404: 'not_found',
-  410: 'gone',
-  429: 'rate_limited',
-};
-const codeOfStatus = (status: number): string =>
-  STATUS_CODES[status] ??
-  (status >= 500 ? 'server_error' : status >= 400 ? 'invalid_request' : 'unexpected_status');
+const codeOfStatus = (status: number): string | undefined =>
+  status === 403
+    ? 'forbidden'
+    : status > 499
+      ? 'server_error'
+      : status < 400
+        ? 'unexpected_status'
+        : undefined;
 
 /** `value[key]` when `value` is an object that has `key` (its own or inherited), else undefined. */
 export const fieldOf = (value: unknown, key: string): unknown =>

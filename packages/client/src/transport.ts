@@ -587,8 +587,8 @@ function describeCause(error: unknown): string {
 function copyCause(error: unknown, depth = 0): Error {
   const e = error instanceof Error ? error : new Error(String(error));
   const copy = Object.assign(new Error(e.message), { name: e.name });
-  const code = 'code' in e && typeof e.code === 'string' ? e.code : undefined;
-  if (code) Object.assign(copy, { code });
+  const { code } = e as { code?: unknown };
+  if (code && typeof code === 'string') Object.assign(copy, { code });
   if (e.cause !== undefined && depth < 3) Object.assign(copy, { cause: copyCause(e.cause, depth + 1) });
   return copy;
 }

@@ -9,8 +9,8 @@ import type { PartnerPrintBaseClient, UploadData } from './types.ts';
 
 export type { UploadData } from './types.ts';
 
+// A Uint8Array is a view (ArrayBuffer.isView), from this realm or another.
 const isUploadData = (data: unknown): data is UploadData =>
-  data instanceof Uint8Array ||
   data instanceof ArrayBuffer ||
   ArrayBuffer.isView(data) ||
   data instanceof Blob ||
@@ -72,7 +72,7 @@ const upload = async <P extends 'Image' | 'Evidence'>(
     bodySerializer: (bytes: Uint8Array) => bytes,
     headers: { ...init?.headers, 'Content-Type': 'application/octet-stream' },
   });
-  const reference = fieldOf(fieldOf(body, prefix === 'Image' ? 'image' : 'evidence'), 'reference');
+  const reference = fieldOf(fieldOf(body, prefix.toLowerCase()), 'reference');
   if (!isReferenceOf(prefix, reference))
     throw new PartnerPrintError(`${name}: the answer holds no ${prefix}_ reference`, {
       code: 'unexpected_response',

@@ -30,8 +30,14 @@ export class FailoverStore implements RateLimitStore {
   #downUntil = 0;
   #down = false;
   #next = 0;
-  /** Our ticket → the issuing store's, and for a shared one its mirror's ticket in the local store. */
-  readonly #tickets = new Map<number, { shared: boolean; ticket: number; mirror: number | undefined }>();
+  /**
+   * Our ticket → the issuing store's, and for a shared one its mirror's ticket in the local store. Keyed by
+   * numbers only: a ticket of undefined (none was issued) finds nothing.
+   */
+  readonly #tickets = new Map<
+    number | undefined,
+    { shared: boolean; ticket: number; mirror: number | undefined }
+  >();
 
   readonly #shared: RateLimitStore;
   readonly #options: FailoverOptions;
@@ -62,8 +68,8 @@ export class FailoverStore implements RateLimitStore {
     observations: readonly BucketObservation[],
     now: number,
   ): Promise<void> {
-    const issued = ticket === undefined ? undefined : this.#tickets.get(ticket);
-    if (ticket !== undefined) this.#tickets.delete(ticket);
+    const issued = this.#tickets.get(ticket);
+    this.#tickets.delete(ticket);
     if (issued?.shared) {
       // The local store keeps learning from every answer (and knows what is on the way), so a fallback
       // starts from live values.

@@ -226,12 +226,12 @@ export class Lanes {
   /** Takes every queued entry out (close). */
   drain(): Entry[] {
     const out: Entry[] = [];
-    for (const lane of [...this.#lanes.values()]) {
+    for (const lane of this.#lanes.values()) {
       for (const entry of lane.queue) if (entry.state === 'queued') out.push(entry);
       lane.size = 0;
       this.#dropIfEmpty(lane);
-      this.#lanes.delete(lane.id);
     }
+    this.#lanes.clear();
     this.#last = undefined;
     this.queued = 0;
     return out;

@@ -259,8 +259,8 @@ function nameOf(value: BareItem): string | undefined {
 /** A non-negative Integer parameter (the draft's rule); `decimal` also admits a Decimal (for `t`). */
 function param(params: Map<string, BareItem>, keys: readonly string[], decimal = false): number | undefined {
   for (let i = 0; i < keys.length; i++) {
-    const key = keys[i];
-    const value = key === undefined ? undefined : params.get(key);
+    // A hole in `keys` reads as no value (the Map's keys are strings).
+    const value = params.get(keys[i]!);
     if (value === undefined) continue;
     const ok =
       typeof value === 'number' && value >= 0 && (decimal ? Number.isFinite(value) : Number.isInteger(value));

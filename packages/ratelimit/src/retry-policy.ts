@@ -18,7 +18,6 @@ export type Throttle =
   | { scope: 'none'; code: string | undefined };
 
 export interface RetryPolicyOptions {
-  maxRetries: number;
   maxRetryAfterMs: number;
   random: () => number;
 }
@@ -83,7 +82,7 @@ export class RetryPolicy {
   }
 
   /** Whether the request that got this 429 is queued again (at the front of its lane). */
-  retries(throttle: Throttle, attempts: number, maxRetries: number = this.#options.maxRetries): boolean {
+  retries(throttle: Throttle, attempts: number, maxRetries: number): boolean {
     if (throttle.scope === 'none' || attempts > maxRetries) return false;
     return (throttle.retryAfterMs ?? 0) <= this.#options.maxRetryAfterMs;
   }

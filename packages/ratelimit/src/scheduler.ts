@@ -123,7 +123,8 @@ class SchedulerCore {
   #closed: { reason: unknown } | undefined;
   #pumping = false;
   #pumpAgain = false;
-  #timer: { at: number; controller: AbortController } | undefined;
+  /** The pump's one timer: when it is due (infinite for a poll) and how to stop it. */
+  #timer: { at: number; cancel: () => void } | undefined;
   /** The clock's timer woke the pump (see `#rearm`). */
   #woke = false;
   /** When the pump last looked for a request that may go. */
@@ -138,10 +139,8 @@ class SchedulerCore {
     this.#store = storeOf(options, this.#events);
     this.#local = answersAtOnce(this.#store) ? this.#store : undefined;
     this.#concurrency = Math.max(1, Math.floor(options.concurrency ?? 16));
-    const maxRetries = Math.min(10, Math.max(0, Math.floor(options.maxRetries ?? 5)));
-    this.#maxRetries = maxRetries;
+    this.#maxRetries = Math.min(10, Math.max(0, Math.floor(options.maxRetries ?? 5)));
     this.#retry = new RetryPolicy({
-      maxRetries,
       maxRetryAfterMs: options.maxRetryAfterMs ?? 120_000,
       random: options.random ?? Math.random,
     });
@@ -218,7 +217,6 @@ class SchedulerCore {
     this.#closed = { reason };
     this.#cancelTimer();
     for (const entry of this.#lanes.drain()) {
-      entry.state = 'done';
       this.#finish(entry);
       reject(entry, reason);
     }
@@ -597,7 +595,8 @@ class SchedulerCore {
 
   #finish(entry: Entry): void {
     entry.state = 'done';
-    if (entry.signal && entry.onAbort) entry.signal.removeEventListener('abort', entry.onAbort);
+    // Only an entry with a signal gets a listener (see `#watch`).
+    if (entry.onAbort) entry.signal!.removeEventListener('abort', entry.onAbort);
     entry.onAbort = undefined;
     entry.input = undefined;
     entry.init = undefined;
@@ -635,9 +634,10 @@ class SchedulerCore {
   #schedule(at: number): void {
     if (this.#timer && this.#timer.at <= at) return;
     this.#cancelTimer();
-    const current = { at, controller: new AbortController() };
+    const controller = new AbortController();
+    const current = { at, cancel: () => controller.abort() };
     this.#timer = current;
-    this.#clock.sleep(Math.max(0, at - this.#clock.now()), current.controller.signal).then(
+    this.#clock.sleep(Math.max(0, at - this.#clock.now()), controller.signal).then(
       () => {
         if (this.#timer !== current) return;
         this.#timer = undefined;
@@ -651,7 +651,7 @@ class SchedulerCore {
   /** A real timer (see {@link AWAIT_POLL_MS}); any timer on the clock set meanwhile replaces it. */
   #schedulePoll(ms: number): void {
     if (this.#timer) return;
-    const current = { at: Number.POSITIVE_INFINITY, controller: new AbortController() };
+    const current = { at: Number.POSITIVE_INFINITY, cancel: () => clearTimeout(handle) };
     this.#timer = current;
     const handle = setTimeout(
       () => {
@@ -662,12 +662,11 @@ class SchedulerCore {
       },
       Math.max(0, ms),
     );
-    current.controller.signal.addEventListener('abort', () => clearTimeout(handle), { once: true });
   }
 
   #cancelTimer(): void {
     if (!this.#timer) return;
-    this.#timer.controller.abort();
+    this.#timer.cancel();
     this.#timer = undefined;
   }
 }

@@ -216,11 +216,11 @@ function conflict({ id }: Call, reference: string): IdentifierConflictError {
   return new IdentifierConflictError(
     `createOrder: customIdentifier ${JSON.stringify(id)} belongs to ${reference}, an order with other content; nothing was created`,
     {
-      customIdentifier: id,
-      orderReference: reference,
       // operation: createOrder, the error's own.
       method: 'POST',
       path: '/orders',
+      customIdentifier: id,
+      orderReference: reference,
     },
   );
 }
@@ -337,15 +337,11 @@ export async function lookupOrderReference(
     throw error;
   }
   // The reference does not name this response's fields: accept the likely shapes.
-  const field = (value: unknown, key: string): unknown =>
-    typeof value === 'object' && value !== null
-      ? Object.entries(value).find(([k]) => k === key)?.[1]
-      : undefined;
-  const order = field(data, 'order');
+  const order = fieldOf(data, 'order');
   const found =
-    field(data, 'orderReference') ??
-    field(order, 'reference') ??
-    field(order, 'orderReference') ??
-    field(data, 'reference');
+    fieldOf(data, 'orderReference') ??
+    fieldOf(order, 'reference') ??
+    fieldOf(order, 'orderReference') ??
+    fieldOf(data, 'reference');
   return isOrderReference(found) ? found : null;
 }

@@ -10,14 +10,9 @@ export class IdentifierConflictError extends PartnerPrintError {
   declare readonly orderReference: string | undefined;
   constructor(
     message: string,
-    {
-      customIdentifier,
-      orderReference,
-      ...init
-    }: PartnerPrintErrorInit & { customIdentifier: string; orderReference?: string },
+    init: PartnerPrintErrorInit & { customIdentifier: string; orderReference?: string },
   ) {
+    // The fields as the init gives them (the base assigns them all), with no copy of each of its own.
     super(message, { code: 'identifier_conflict', operation: 'createOrder', ...init });
-    this.customIdentifier = customIdentifier;
-    this.orderReference = orderReference;
   }
 }

@@ -46,11 +46,6 @@ export class OrderHistory {
     this.steps.push(step);
   }
 
-  /** Whether a POST was sent whose outcome is still open. */
-  get posted(): boolean {
-    return this.steps.some((s) => s.kind === 'post');
-  }
-
   /** "POST 1 (+0.00 s): unknown (TimeoutError: …); 11 lookups (+0.00 s … +30.0 s): absent; …" */
   describe(): string {
     const parts: string[] = [];

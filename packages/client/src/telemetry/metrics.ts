@@ -1,6 +1,6 @@
 // The client's instruments: the conventions' request duration, and the rate-limit queue and budget.
 import type { Attributes, Counter, Histogram, Meter, UpDownCounter } from '@opentelemetry/api';
-import type { RateLimitParser } from '../response.ts';
+import { fieldOf, type RateLimitParser } from '../response.ts';
 
 /** The HTTP client semantic conventions' advice for `http.client.request.duration` (seconds). */
 export const DURATION_BUCKETS: number[] = [
@@ -75,7 +75,7 @@ export function clientInstruments(
 
 /** The `limits` of a parsed rate-limit answer (the parser is typed loosely: the client does not own it). */
 export function limitsOf(parsed: unknown): Array<{ name: string; remaining: number }> {
-  const limits: unknown = parsed && typeof parsed === 'object' ? Reflect.get(parsed, 'limits') : undefined;
+  const limits = fieldOf(parsed, 'limits');
   if (!Array.isArray(limits)) return [];
   return limits.filter(
     (l): l is { name: string; remaining: number } =>

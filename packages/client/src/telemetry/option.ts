@@ -43,11 +43,11 @@ export function telemetryScope(
 ): TelemetryScope | undefined {
   if (option === false) return undefined;
   // A ProxyTracer from the global provider: spans start once the application registers one, even later.
-  const tracer = (option?.tracerProvider ?? trace.getTracerProvider()).getTracer(name, version);
+  const global = trace.getTracerProvider();
+  const tracer = (option?.tracerProvider ?? global).getTracer(name, version);
   const given = option?.meterProvider?.getMeter(name, version);
   let provider: MeterProvider | undefined;
   let meter: Meter | undefined;
-  const global = trace.getTracerProvider();
   const tracing =
     option?.tracerProvider || !(global instanceof ProxyTracerProvider)
       ? () => true
