@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisServer, startRedisServer } from '../../../../test-utils/redis-server.ts';
+import { stallFreeStopwatch } from '../../../../test-utils/stall.ts';
 import { createCoalescer } from '../coalesce.ts';
 import { RedisCoalescer } from './coalescer.ts';
 
@@ -28,7 +29,11 @@ afterAll(async () => {
 });
 
 const WINDOW_MS = 250;
-/** Scheduling, polls (every 50 ms) and Redis round trips on a loaded machine: far below a lease (30 s). */
+/**
+ * Scheduling, polls (every 50 ms) and Redis round trips on a loaded machine: far below a lease (30 s). The
+ * waits are timed without the process's stalls (test-utils/stall.ts): a stall of the test's process, in
+ * which both twins and their Redis commands wait, once made a wait of 1.8 s.
+ */
 const SLACK_MS = 600;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -56,7 +61,7 @@ const storm: fc.Arbitrary<Storm> = fc.record({
 
 interface Answer {
   outcome: 'done' | 'failed';
-  /** ms from the call's arrival to its answer. */
+  /** ms from the call's arrival to its answer, without the process's stalls. */
   waitedMs: number;
   /** Whether a round of its order started at or after it arrived and before its answer. */
   covered: boolean;
@@ -64,8 +69,15 @@ interface Answer {
 
 type Run = (key: string, round: () => Promise<void>) => Promise<unknown>;
 
-/** Plays the storm against `run` (one per receiver); returns each call's answer in call order. */
-async function play(s: Storm, runs: readonly Run[]): Promise<Answer[]> {
+/**
+ * Plays the storm against `run` (one per receiver); returns each call's answer in call order, its wait on
+ * `watch`.
+ */
+async function play(
+  s: Storm,
+  runs: readonly Run[],
+  watch: ReturnType<typeof stallFreeStopwatch>,
+): Promise<Answer[]> {
   const starts: { key: string; at: number }[] = [];
   const calls = [...s.calls].sort((a, b) => a.atMs - b.atMs);
   return Promise.all(
@@ -73,6 +85,7 @@ async function play(s: Storm, runs: readonly Run[]): Promise<Answer[]> {
       await sleep(call.atMs);
       const key = `Order_${call.order}`;
       const arrived = Date.now();
+      const since = watch.elapsed();
       const round = async () => {
         starts.push({ key, at: Date.now() });
         await sleep(s.fetchMs);
@@ -91,7 +104,7 @@ async function play(s: Storm, runs: readonly Run[]): Promise<Answer[]> {
       );
       const answered = Date.now();
       const covered = starts.some((r) => r.key === key && r.at >= arrived && r.at <= answered);
-      return { outcome, waitedMs: answered - arrived, covered };
+      return { outcome, waitedMs: watch.elapsed() - since, covered };
     }),
   );
 }
@@ -112,13 +125,15 @@ describe('the in-process and the Redis coalescer answer alike', { timeout: 600_0
         );
         // Both twins play the storm at the same time: each call's answer is measured from its own arrival,
         // and the plays share nothing, so one after the other only doubled the wait (about 0.8 s a run).
+        const watch = stallFreeStopwatch();
         const [inProcess, shared] = await Promise.all([
-          play(s, [(key, round) => local.run(key, round)]),
+          play(s, [(key, round) => local.run(key, round)], watch),
           play(
             s,
             fleet.map((c) => (key: string, round: () => Promise<void>) => c.run(key, round, timing)),
+            watch,
           ),
-        ]);
+        ]).finally(() => watch.stop());
         const bound = WINDOW_MS + 2 * s.fetchMs + SLACK_MS;
         for (const answers of [inProcess, shared]) {
           for (const a of answers) {

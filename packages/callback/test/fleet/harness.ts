@@ -69,7 +69,7 @@ class ReceiverProcess {
   arrived = 0;
   /** When each notification of the current burst arrived here, by order (ms, this machine's clock). */
   arrivals = new Map<string, number[]>();
-  /** The longest a notification waited here for its answer since the burst began (ms). */
+  /** The longest a notification waited here for its answer since the burst began (ms, without its stalls). */
   slowestMs = 0;
   readonly #waiting = new Map<string, (message: ReceiverMessage) => void>();
   /** Rejects when the process exits: every wait on it races this. */
@@ -172,7 +172,7 @@ export interface BurstResult {
   /** Orders whose last successful fetch did not start after their last notification was sent. */
   lost: string[];
   ms: number;
-  /** The longest a notification waited in its receiver for the answer (ms). */
+  /** The longest a notification waited in its receiver for the answer (ms, without the receiver's stalls). */
   slowestMs: number;
   /** When each notification arrived in its receiver, by order, over all receivers (ms, sorted). */
   arrivals: Map<string, number[]>;

@@ -3,10 +3,11 @@ import { type Clock, systemClock } from '@partner-print/openapi/wire';
 import { createSandbox } from '@partner-print/sandbox';
 import { createClient as createRedisClient } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { drivenClock } from '../../../../test-utils/driven-clock.ts';
 import { type RedisServer, startRedisServer } from '../../../../test-utils/redis-server.ts';
 import { busy } from '../../../../test-utils/stall.ts';
 import { pngBytes } from '../../test/helpers.ts';
-import { MemoryRenderStore, type RenderStore } from '../cache.ts';
+import { MemoryRenderStore, type RenderLease, type RenderStore } from '../cache.ts';
 import type { RenderProgressEvent } from '../events.ts';
 import { renderMockup } from '../render.ts';
 import { RedisRenderStore, type RedisRenderStoreOptions } from './store.ts';
@@ -30,19 +31,50 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** A clock counting its sleeps still running: a lease's heartbeat is one while the lease is held. */
-function countingClock() {
-  let live = 0;
-  const clock: Clock = {
-    now: () => Date.now(),
-    sleep: (ms, signal) => {
-      live += 1;
-      return systemClock.sleep(ms, signal).finally(() => {
-        live -= 1;
-      });
+/** The default lease, and the time between its heartbeats (a third of it): far past any stall of a process. */
+const LEASE_MS = 30_000;
+const HEARTBEAT_MS = LEASE_MS / 3;
+
+/**
+ * Moves `driven`, a store's clock, to its lease's next heartbeat: `asleep` once the heartbeat sleeps again
+ * (its renewal answered, or failed), `lost` once `signal`, the lease's, aborted instead.
+ */
+function heartbeat(driven: ReturnType<typeof drivenClock>, signal?: AbortSignal): Promise<'asleep' | 'lost'> {
+  const outcome = Promise.race([
+    driven.nextSleep().then(() => 'asleep' as const),
+    new Promise<'lost'>((resolve) =>
+      signal?.addEventListener('abort', () => resolve('lost'), { once: true }),
+    ),
+  ]);
+  driven.advance(HEARTBEAT_MS);
+  return outcome;
+}
+
+/** `inner`, and the leases it handed out (`held`); `released` resolves once one of them has been released. */
+function watched(inner: RedisRenderStore) {
+  const held: Extract<RenderLease, { acquired: true }>[] = [];
+  let done = () => {};
+  const released = new Promise<void>((resolve) => {
+    done = resolve;
+  });
+  const store: RenderStore = {
+    get: (key) => inner.get(key),
+    set: (key, value) => inner.set(key, value),
+    delete: (key) => inner.delete(key),
+    lease: async (key) => {
+      const lease = await inner.lease(key);
+      if (!lease.acquired) return lease;
+      held.push(lease);
+      return {
+        ...lease,
+        release: async () => {
+          await lease.release();
+          done();
+        },
+      };
     },
   };
-  return { clock, live: () => live };
+  return { store, held, released };
 }
 
 /** A direct connection, for looking at (and changing) the keys the stores share. */
@@ -305,7 +337,10 @@ describe('RedisRenderStore', () => {
     'renews the lease while its POST is held, and stops renewing when the render %s',
     async (_, path) => {
       const { worker, job, used } = await world();
-      const counted = countingClock();
+      // The lease lasts the default 30 s on a clock the test moves (a 300 ms to 2 s lease was lost by a process
+      // stalled over 2/3 of it, beside the checks of what ships): the heartbeats come when the test says, and
+      // the time between them passes for the key in Redis as the test cuts its TTL.
+      const driven = drivenClock();
       const redis = await direct();
       let posting = () => {};
       const posted = new Promise<void>((resolve) => {
@@ -316,13 +351,18 @@ describe('RedisRenderStore', () => {
         answer = resolve;
       });
       const stop = new AbortController();
+      // Timing out: the deadline passes while the POST is held, on a clock the test sets ahead once the POST
+      // is out (a 700 ms timeout ran out before the POST was sent in a stall, and the test waited for it).
+      let ahead = 0;
+      const late: Clock = { now: () => Date.now() + ahead, sleep: systemClock.sleep };
+      const cache = watched(store(`r5${path}`, { clock: driven.clock }));
       const holder = renderMockup(
         worker(hang, () => posting()),
         {
           ...job,
-          cache: store(`r5${path}`, { leaseMs: 2_000, clock: counted.clock }),
+          cache: cache.store,
           ...(path === 'abort' ? { signal: stop.signal } : {}),
-          ...(path === 'timeout' ? { timeoutMs: 700 } : {}),
+          ...(path === 'timeout' ? { timeoutMs: 60_000, clock: late } : {}),
         },
       );
       holder.catch(() => {});
@@ -330,11 +370,14 @@ describe('RedisRenderStore', () => {
       const [lease] = await redis.keys(`r5${path}:*:lease`);
       expect(lease).toBeDefined();
       if (path === 'abort') stop.abort();
-      // 1.5 × leaseMs (and past the timeout): only a renewed lease is still there. A lease is lost by a process
-      // stalling over 2/3 of it: 300, 400 and 1,000 ms leases were, beside the checks of what ships (a 1 s lease
-      // once in a quiet clean-clone run); the default is 30 s.
-      await sleep(3_000);
-      expect(await redis.exists(lease as string)).toBe(1);
+      if (path === 'timeout') ahead = 120_000;
+      // A lease's length of the store's time, three heartbeats: before each, a heartbeat's time passes for
+      // the key (the test cuts its TTL to two), and each renewal puts it back to the whole lease.
+      for (let i = 0; i < 3; i++) {
+        await redis.pExpire(lease as string, 2 * HEARTBEAT_MS);
+        expect(await heartbeat(driven, cache.held[0]?.signal)).toBe('asleep');
+        expect(await redis.pTTL(lease as string)).toBeGreaterThan(2 * HEARTBEAT_MS);
+      }
       answer(
         path === 'fail'
           ? Response.json(
@@ -358,40 +401,46 @@ describe('RedisRenderStore', () => {
       );
       if (path === 'fail') expect(outcome).not.toBe(1);
       // The POST sent finishes even when its caller has gone; then the lease is released and no sleep is left.
-      for (let i = 0; i < 100 && (counted.live() > 0 || (await redis.exists(lease as string))); i++)
-        await sleep(20);
+      await cache.released;
       expect(await redis.exists(lease as string)).toBe(0);
-      expect(counted.live()).toBe(0);
+      expect(driven.sleeping()).toBe(0);
+      expect(cache.held).toHaveLength(1);
       expect(await used()).toBe(path === 'fail' ? 0 : 1);
       expect(faults).toEqual([]);
     },
   );
 
   it('tells the holder it lost a lease that expired, and does not take it back from the next holder', async () => {
+    // The default 30 s lease on a clock the test moves (a 1 s one expired in a stall of the test's process
+    // before its first renewal, or was not renewed in the second the test gave it to notice the loss).
     const redis = await direct();
-    const a = store('r6', { leaseMs: 1_000 });
+    const driven = drivenClock();
+    const a = store('r6', { clock: driven.clock });
     const held = await a.lease('k');
     if (!held.acquired) throw new Error('not acquired');
-    await sleep(1_500); // renewed past its first expiry
+    // Renewed past its first expiry: a heartbeat's time passes for the key before each of three heartbeats.
+    for (let i = 0; i < 3; i++) {
+      await redis.pExpire('r6:k:lease', 2 * HEARTBEAT_MS);
+      expect(await heartbeat(driven, held.signal)).toBe('asleep');
+      expect(await redis.pTTL('r6:k:lease')).toBeGreaterThan(2 * HEARTBEAT_MS);
+    }
     expect(held.signal?.aborted).toBe(false);
-    expect(await redis.get('r6:k:lease')).not.toBeNull();
-    // a's process stalls past leaseMs (its lease expires) and another worker takes the lease.
-    await redis.set('r6:k:lease', 'another worker', { PX: 10_000 });
-    await sleep(1_000); // three renewals' time: the first finds the lease another's
+    // a's process stalls past leaseMs (its lease expires) and another worker takes the lease, for longer.
+    await redis.set('r6:k:lease', 'another worker', { PX: 4 * LEASE_MS });
+    expect(await heartbeat(driven, held.signal)).toBe('lost'); // the next renewal finds the lease another's
     expect(held.signal?.aborted).toBe(true);
     expect(await redis.get('r6:k:lease')).toBe('another worker');
-    expect(await redis.pTTL('r6:k:lease')).toBeGreaterThan(5_000); // not cut to this store's leaseMs
+    expect(await redis.pTTL('r6:k:lease')).toBeGreaterThan(LEASE_MS); // not cut to this store's leaseMs
     await held.release();
     expect(await redis.get('r6:k:lease')).toBe('another worker');
+    expect(driven.sleeping()).toBe(0);
     expect(faults).toEqual([]);
   });
 
-  // The holders' leases: renewed every 200 ms, so a loaded machine (this file runs beside the checks of what
-  // ships) must stall a holder for 600 ms to lose one by itself before the test takes it (a 100 ms lease was
-  // gone before the test read its key once, at load 8). The test waits one lease for a renewal to look.
-  const LOST_LEASE_MS = 600;
-
   it('sends no POST after losing the lease, and records the reference of a POST sent only where none is known', async () => {
+    // The holders' leases last the default 30 s on clocks the test moves: each is lost when the test has
+    // another worker take it and then moves the clock to its next renewal, never by a stall of the process
+    // (600 ms leases were, beside the checks of what ships; and a sleep of 600 ms did not always see a renewal).
     const { worker, job, used } = await world();
     const redis = await direct();
     let posting = () => {};
@@ -403,20 +452,22 @@ describe('RedisRenderStore', () => {
       answer = resolve;
     });
     const events: RenderProgressEvent[] = [];
+    const driven = drivenClock();
+    const holding = watched(store('r7', { clock: driven.clock }));
     const holder = render(
       worker(hang, () => posting()),
       job,
-      store('r7', { leaseMs: LOST_LEASE_MS }),
+      holding.store,
       events,
     );
     await posted;
     const [lease] = await redis.keys('r7:*:lease');
     // The lease expires under the POST (a stall) and another worker takes it, and stores its reference.
-    await redis.set(lease as string, 'another worker', { PX: 10_000 });
+    await redis.set(lease as string, 'another worker', { PX: 4 * LEASE_MS });
     const reference = (lease as string).slice('r7:'.length, -':lease'.length);
     const other = 'Render_AnotherWorkerStoredThisOne';
     await redis.set(`r7:${reference}`, other);
-    await sleep(LOST_LEASE_MS);
+    expect(await heartbeat(driven, holding.held[0]?.signal)).toBe('lost');
     answer(undefined);
     const a = await holder;
     expect(a.tokensSpent).toBe(a.composition.tokenCost);
@@ -429,7 +480,8 @@ describe('RedisRenderStore', () => {
     await redis.del(`r7:${reference}`);
     const before = await used();
     const events2: RenderProgressEvent[] = [];
-    const stalled = store('r7', { leaseMs: LOST_LEASE_MS });
+    const drivenB = drivenClock();
+    const stalled = store('r7', { clock: drivenB.clock });
     const losing: RenderStore = {
       get: (key) => stalled.get(key),
       set: (key, value) => stalled.set(key, value),
@@ -437,8 +489,9 @@ describe('RedisRenderStore', () => {
       lease: async (key) => {
         const held = await stalled.lease(key);
         if (held.acquired) {
-          await redis.set(lease as string, 'a third worker', { PX: 10_000 });
-          await sleep(LOST_LEASE_MS); // its first renewal finds the lease another's
+          await redis.set(lease as string, 'a third worker', { PX: 4 * LEASE_MS });
+          // its first renewal finds the lease another's
+          expect(await heartbeat(drivenB, held.signal)).toBe('lost');
           setTimeout(() => void redis.set(`r7:${reference}`, a.render.reference), 200);
         }
         return held;
@@ -454,6 +507,8 @@ describe('RedisRenderStore', () => {
   });
 
   it('keeps its lease while Redis fails a renewal (the failover rules), and renews it once Redis answers', async () => {
+    // The default 30 s lease on a clock the test moves (a 3 s one renewed every second was lost when a stall of
+    // the process delayed the renewal after the failed one past its end).
     const redis = await direct();
     const client = createRedisClient({ url: server.url });
     client.on('error', () => {});
@@ -462,6 +517,7 @@ describe('RedisRenderStore', () => {
     let down = false;
     const cut = () => Promise.reject(new Error('connection lost'));
     const events: string[] = [];
+    const driven = drivenClock();
     const a = new RedisRenderStore({
       client: {
         evalSha: (sha, options) => (down ? cut() : client.evalSha(sha, options)),
@@ -469,26 +525,28 @@ describe('RedisRenderStore', () => {
         scriptLoad: (script) => (down ? cut() : client.scriptLoad(script)),
       },
       prefix: 'r11',
-      leaseMs: 3_000,
       retryMs: 0,
+      clock: driven.clock,
       onEvent: (e) => events.push(e.type),
     });
     const held = await a.lease('k');
     if (!held.acquired) throw new Error('not acquired');
-    const until = async (event: string) => {
-      for (let i = 0; i < 200 && !events.includes(event); i++) await sleep(20);
-    };
     down = true;
-    await until('redis-unavailable'); // the renewal at 1 s fails
+    // A heartbeat's time passes for the key, and its renewal fails.
+    await redis.pExpire('r11:k:lease', 2 * HEARTBEAT_MS);
+    expect(await heartbeat(driven, held.signal)).toBe('asleep');
+    expect(events).toEqual(['redis-unavailable']);
     expect(held.signal?.aborted).toBe(false);
     down = false;
-    await until('redis-recovered'); // the one at 2 s renews the lease, which would have expired at 3 s
-    await sleep(1_200);
+    // Another passes, and the next renews the lease, which had one heartbeat's time left.
+    await redis.pExpire('r11:k:lease', HEARTBEAT_MS);
+    expect(await heartbeat(driven, held.signal)).toBe('asleep');
     expect(events).toEqual(['redis-unavailable', 'redis-recovered']);
+    expect(await redis.pTTL('r11:k:lease')).toBeGreaterThan(2 * HEARTBEAT_MS);
     expect(held.signal?.aborted).toBe(false);
-    expect(await redis.get('r11:k:lease')).not.toBeNull();
     await held.release();
     expect(await redis.get('r11:k:lease')).toBeNull();
+    expect(driven.sleeping()).toBe(0);
   });
 
   it('keeps rendering in process with one event when Redis is unreachable from the start', async () => {

@@ -4,11 +4,14 @@ import { createSandbox } from '@partner-print/sandbox';
 import fc from 'fast-check';
 import { createClient as createRedisClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { drivenClock } from '../../../../test-utils/driven-clock.ts';
 import { type RedisServer, startRedisServer } from '../../../../test-utils/redis-server.ts';
 import { pngBytes } from '../../test/helpers.ts';
 import { MemoryRenderStore, type RenderLease, type RenderStore } from '../cache.ts';
 import { renderMockup } from '../render.ts';
 import { RedisRenderStore } from './store.ts';
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 // A fleet of RedisRenderStore instances (one per worker, each with its own connection) against the one
 // MemoryRenderStore of a single process, with the same random sequences of look-ups, stores and deletes
@@ -172,8 +175,15 @@ describe('RedisRenderStore and MemoryRenderStore agree after a write Redis misse
 describe('RedisRenderStore and MemoryRenderStore agree on a POST /renders longer than the lease', {
   timeout: 60_000,
 }, () => {
-  /** Worker A's POST is held `holdMs` before the sandbox answers it; B starts once A's POST is out. */
-  const race = async (stores: () => [RenderStore, RenderStore], oneProcess: boolean, holdMs: number) => {
+  /**
+   * Worker A's POST is held until `hold()` resolves, then the sandbox answers it; B starts once A's POST is
+   * out, with `watch` around its store.
+   */
+  const race = async (
+    stores: () => [RenderStore, RenderStore],
+    oneProcess: boolean,
+    hold: () => Promise<void>,
+  ) => {
     const sandbox = createSandbox({ rateLimits: false, jitter: 0, clock: 'real', renderProcessingMs: 20 });
     try {
       let posts = 0;
@@ -190,7 +200,7 @@ describe('RedisRenderStore and MemoryRenderStore agree on a POST /renders longer
             if (request.method !== 'POST' || !request.url.endsWith('/renders')) return sandbox.fetch(request);
             posts += 1;
             out();
-            await new Promise((r) => setTimeout(r, holdMs));
+            if (posts === 1) await hold();
             return sandbox.fetch(request);
           },
         });
@@ -224,25 +234,66 @@ describe('RedisRenderStore and MemoryRenderStore agree on a POST /renders longer
   };
 
   it("one POST /renders when the holder's POST is held 3 × leaseMs", async () => {
+    // The lease lasts the default 30 s, its heartbeat on a clock the test moves: a stall of the test's
+    // process (both workers live in it) cannot lose it, where a real 1 s lease was lost over a stall of
+    // ~670 ms and B paid again. The POST is held while 3 × leaseMs pass for the lease: before each heartbeat
+    // the test cuts the key's TTL by the heartbeat's time, and deletes the key when nothing is left, as Redis
+    // would; only renewals keep it. Then B, waiting, tries the lease once more before A's POST answers.
+    const LEASE_MS = 30_000;
     const memory = new MemoryRenderStore();
-    // A lease of 1 s is renewed every ~333 ms: only a stall of the test process over ~670 ms could lose it
-    // (both workers live in this one process, so after a stall B's poll may run before A's renewal; a 400 ms
-    // lease was lost so once in clean-clone CI). Held 3 × leaseMs, an unrenewed lease expired under its POST.
-    const inProcess = await race(() => [memory, memory], true, 3_000);
+    const inProcess = await race(
+      () => [memory, memory],
+      true,
+      () => sleep(100),
+    );
     const faults: string[] = [];
+    const driven = drivenClock();
     const options = {
       prefix: 'twins-long',
-      leaseMs: 1_000,
       pollMs: 20,
+      clock: driven.clock,
       onEvent: (e: { type: string }) => faults.push(e.type),
+    };
+    const redis = connections[2] as ReturnType<typeof createRedisClient>;
+    let tried = () => {};
+    const b = new RedisRenderStore({
+      client: connections[1] as ReturnType<typeof createRedisClient>,
+      ...options,
+    });
+    const watched: RenderStore = {
+      get: (key) => b.get(key),
+      set: (key, value) => b.set(key, value),
+      delete: (key) => b.delete(key),
+      lease: async (key) => {
+        const lease = await b.lease(key);
+        tried();
+        return lease;
+      },
+    };
+    const hold = async () => {
+      const [lease] = await redis.keys('twins-long:*:lease');
+      for (let passed = 0; passed < 3 * LEASE_MS; passed += LEASE_MS / 3) {
+        const left = (await redis.pTTL(lease as string)) - LEASE_MS / 3;
+        if (left <= 0) {
+          await redis.del(lease as string); // it ran out
+          break;
+        }
+        await redis.pExpire(lease as string, left);
+        const asleep = driven.nextSleep();
+        driven.advance(LEASE_MS / 3);
+        await asleep;
+      }
+      await new Promise<void>((resolve) => {
+        tried = resolve;
+      });
     };
     const fleet = await race(
       () => [
         new RedisRenderStore({ client: connections[0] as ReturnType<typeof createRedisClient>, ...options }),
-        new RedisRenderStore({ client: connections[1] as ReturnType<typeof createRedisClient>, ...options }),
+        watched,
       ],
       false,
-      3_000,
+      hold,
     );
     expect(faults).toEqual([]);
     expect(fleet).toEqual(inProcess);
