@@ -208,22 +208,25 @@ describe('RedisRenderStore', () => {
     // was sent (the sandbox drawing a PNG, a partner's own work) fired the deadline before the reply was read:
     // redis-unavailable, an in-process lease, and both workers paid.
     const { worker, job, used } = await world();
+    // The first lease asked for stalls the process 1.5 × the deadline (the other worker's lease, asked for
+    // before or after it, waits out the same stall): the deadline starts again after a stall, once, and the
+    // reply must then be read within that second window. Windows of 200 ms (with a 500 ms stall) and of 1 s
+    // (with two stalls of 1.5 s, one per worker) were each missed once beside other work (redis-unavailable);
+    // a 2 s window survives a further stall of the process or of Redis of up to 2 s.
+    let stalls = 1;
     const stalling = (inner: RedisRenderStore): RenderStore => ({
       get: (key) => inner.get(key),
       set: (key, value) => inner.set(key, value),
       delete: (key) => inner.delete(key),
       lease: (key) => {
         const asked = inner.lease(key);
-        busy(1_500);
+        if (stalls-- > 0) busy(3_000);
         return asked;
       },
     });
-    // A stall of 1.5 × the deadline: the deadline starts again after it, once, and the reply must then be
-    // read within that second window. A 200 ms window (with a 500 ms stall) was missed once in a clean-clone
-    // run beside the other lane (redis-unavailable); 1 s survives a further stall of the process or of Redis.
     const [a, b] = await Promise.all([
-      render(worker(), job, stalling(store('r10', { commandTimeoutMs: 1_000 }))),
-      render(worker(), job, stalling(store('r10', { commandTimeoutMs: 1_000 }))),
+      render(worker(), job, stalling(store('r10', { commandTimeoutMs: 2_000 }))),
+      render(worker(), job, stalling(store('r10', { commandTimeoutMs: 2_000 }))),
     ]);
     expect(faults).toEqual([]);
     expect(await used()).toBe(a.composition.tokenCost);
