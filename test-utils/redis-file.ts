@@ -23,7 +23,9 @@ export function redisForFile<C extends RedisConnection>(
     client.on('error', () => {});
     await client.connect();
     held.client = client;
-  }, 20_000);
+    // Only a bound on a hang: startRedisServer fails a server that does not start within 10 s in which this
+    // process could run, which on a starved machine was more than 20 s of wall time.
+  }, 60_000);
   afterAll(async () => {
     await held.client?.quit().catch(() => {});
     await held.server?.stop();

@@ -4,6 +4,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import { stallFreeDelay } from './stall.ts';
 
 export interface RedisServer {
   url: string;
@@ -33,20 +34,26 @@ export async function startRedisServer(port?: number): Promise<RedisServer> {
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
+  // Started within 10 s in which this process could run: a starved machine (the server starves with it)
+  // took longer than 10 s of wall time to restart one, and the test failed on that alone.
+  const stop = new AbortController();
+  const settled = () => stop.abort();
   await new Promise<void>((resolve, reject) => {
     let output = '';
-    const timeout = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), 10_000);
+    void stallFreeDelay(10_000, stop.signal).then(
+      () => stop.signal.aborted || reject(new Error(`redis-server did not start:\n${output}`)),
+    );
     const onData = (chunk: Buffer): void => {
       output += chunk.toString();
       if (output.includes('Ready to accept connections')) {
-        clearTimeout(timeout);
+        settled();
         resolve();
       }
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
     child.once('error', (error) => {
-      clearTimeout(timeout);
+      settled();
       reject(
         new Error(
           `redis-server could not be started (is it installed? tools/ci/install-redis.sh): ${error.message}`,
@@ -54,7 +61,7 @@ export async function startRedisServer(port?: number): Promise<RedisServer> {
       );
     });
     child.once('exit', (code) => {
-      clearTimeout(timeout);
+      settled();
       reject(new Error(`redis-server exited with ${code}:\n${output}`));
     });
   });

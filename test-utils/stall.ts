@@ -86,3 +86,57 @@ export async function timeWithoutStalls<T>(work: () => Promise<T>): Promise<{ re
     watch.stop();
   }
 }
+
+/**
+ * Resolves once `ms` of stall-free time ({@link stallFreeStopwatch}) has passed since the call, checking every
+ * 10 ms, or at once when `signal` aborts: the deadline of a test that waits for something to happen, which a
+ * starved process does not reach early. It ends its timers either way.
+ */
+export function stallFreeDelay(ms: number, signal?: AbortSignal): Promise<void> {
+  const watch = stallFreeStopwatch();
+  return new Promise<void>((resolve) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const done = () => {
+      clearTimeout(timer);
+      watch.stop();
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const check = () => {
+      const left = ms - watch.elapsed();
+      if (left <= 0 || signal?.aborted) done();
+      else timer = setTimeout(check, Math.min(left, 10));
+    };
+    signal?.addEventListener('abort', done);
+    check();
+  });
+}
+
+/**
+ * `promise`'s outcome, or `still pending after <ms> ms` once `ms` of stall-free time has passed first: a bound
+ * on a wait (a call that must end, a read that must not) that a starved process neither reaches early nor
+ * escapes, for the wait is counted in full while the process could run.
+ */
+export async function withinStallFree<T>(promise: Promise<T>, ms: number): Promise<T | string> {
+  const stop = new AbortController();
+  const late = stallFreeDelay(ms, stop.signal).then(() => `still pending after ${ms} ms`);
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    stop.abort();
+  }
+}
+
+/**
+ * Waits until `condition()` holds, checking every 10 ms, for at most `ms` of stall-free time; returns whether
+ * it held. A test that waits on a state (so many answers, an event) rather than a sleep asserts the result.
+ */
+export async function stallFreeUntil(condition: () => boolean, ms: number): Promise<boolean> {
+  const watch = stallFreeStopwatch();
+  try {
+    while (!condition() && watch.elapsed() < ms) await new Promise((resolve) => setTimeout(resolve, 10));
+    return condition();
+  } finally {
+    watch.stop();
+  }
+}

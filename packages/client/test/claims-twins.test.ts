@@ -1,8 +1,10 @@
+import { createSandbox } from '@partner-print/sandbox';
 import fc from 'fast-check';
 import { createClient as createRedis } from 'redis';
 import { describe, expect, it } from 'vitest';
 import { redisForFile } from '../../../test-utils/redis-file.ts';
 import { memoryOrderClaims, type OrderClaims } from '../src/orders/claims.ts';
+import { RELEASE, RENEW } from '../src/redis/scripts.ts';
 import { RedisOrderClaims } from '../src/redis.ts';
 
 // The in-process claim store and the Redis one, driven one holder at a time with the same random
@@ -76,26 +78,68 @@ describe('memoryOrderClaims and RedisOrderClaims agree', { timeout: 600_000 }, (
 // A claim held for a while (a POST that timed out, then its settle window, then another attempt) must not
 // lose in Redis what the in-process store keeps: the claim itself while its holder renews it, and the
 // "unsettled" mark for rememberMs from the release that set it, however long the claim was held before.
+//
+// Both twins run on a clock the test drives (the heartbeat waits on the claims' clock, the in-process store
+// reads its `now`), with the default 30 s ttl: a claim no stall of a loaded machine reaches (a 600 ms one,
+// renewed every 200 ms of real time, was lost to a stall under load). Redis's own expiry runs on real time,
+// so the end of a long hold is forced instead of waited for: the script call under test first leaves the
+// claim's key 300 ms to live, as at the end of its first life, and the test waits past that. A store that
+// did not extend the key there loses it under the holder, or forgets the unsettled mark.
 describe('memoryOrderClaims and RedisOrderClaims agree on claims held long', { timeout: 30_000 }, () => {
-  // Renewed every 200 ms, so only a stall over ~400 ms of a loaded machine could lose the claim (a 150 ms ttl,
-  // renewed every 50 ms, was lost once in CI). The claim's key starts with max(rememberMs, 2 × ttlMs) = 1.2 s.
-  const TTL_MS = 600;
-  const HELD_REMEMBER_MS = 1_000;
-  const KEY_MS = Math.max(HELD_REMEMBER_MS, 2 * TTL_MS);
+  const HELD_REMEMBER_MS = 60_000;
+  const LEFT_MS = 300;
+
+  /**
+   * Redis as the claims see it, where the next call of `script` first leaves the claim's key LEFT_MS to live
+   * (in the same script, so nothing runs between them) and, with `postedAgoMs`, dates the holder's last POST
+   * that long ago on Redis's clock; `forced` resolves when that call has answered.
+   */
+  const nearItsEnd = (script: string, postedAgoMs?: number) => {
+    let answered: () => void = () => {};
+    const forced = new Promise<void>((resolve) => {
+      answered = resolve;
+    });
+    let armed = true;
+    const prefix = [
+      `redis.call('PEXPIRE', KEYS[1], ${LEFT_MS})`,
+      ...(postedAgoMs === undefined
+        ? []
+        : [
+            "local at = redis.call('TIME')",
+            `redis.call('HSET', KEYS[1], 'posted', tonumber(at[1]) * 1000 - ${postedAgoMs})`,
+          ]),
+    ].join('\n');
+    const client = {
+      eval: (called: string, options: { keys: string[]; arguments: string[] }) => {
+        if (!armed || called !== script) return redisFile.client.eval(called, options);
+        armed = false;
+        return redisFile.client.eval(`${prefix}\n${called}`, options).finally(answered);
+      },
+    };
+    return { client, forced };
+  };
 
   it('a holder that renews its claim past rememberMs may still post', async () => {
-    const memory = memoryOrderClaims({ rememberMs: HELD_REMEMBER_MS });
+    const { clock } = createSandbox();
+    const redis = nearItsEnd(RENEW);
+    const memory = memoryOrderClaims({ rememberMs: HELD_REMEMBER_MS, now: clock.now });
     const shared = new RedisOrderClaims({
-      client: redisFile.client,
-      prefix: 'twins-held',
+      client: redis.client,
+      prefix: `twins-held-${Date.now()}`,
       rememberMs: HELD_REMEMBER_MS,
-      ttlMs: TTL_MS,
+      clock,
     });
     const answers: boolean[][] = [];
     for (const claims of [memory, shared]) {
       const claim = await claims.acquire('held');
       const first = await claim.beforePost();
-      await sleep(KEY_MS + 200); // past rememberMs and past the key's first expiry
+      // Past rememberMs; the Redis claim is renewed at every 10 s (ttlMs / 3), the first renewal forced to
+      // find the key near its end.
+      await clock.sleep(HELD_REMEMBER_MS + 10_000);
+      if (claims === shared) {
+        await redis.forced;
+        await sleep(2 * LEFT_MS); // past the key's end unless the renewal extended it
+      }
       const again = await claim.beforePost();
       await claim.release({ unsettled: true });
       answers.push([first, again]);
@@ -105,26 +149,29 @@ describe('memoryOrderClaims and RedisOrderClaims agree on claims held long', { t
   });
 
   it('an unsettled release after a long hold is remembered rememberMs from the release', async () => {
-    const memory = memoryOrderClaims({ rememberMs: HELD_REMEMBER_MS });
+    const { clock } = createSandbox();
+    // The release finds the key near its end and the POST sent longer than rememberMs ago.
+    const redis = nearItsEnd(RELEASE, 2 * HELD_REMEMBER_MS);
+    const memory = memoryOrderClaims({ rememberMs: HELD_REMEMBER_MS, now: clock.now });
     const shared = new RedisOrderClaims({
-      client: redisFile.client,
-      prefix: 'twins-unsettled',
+      client: redis.client,
+      prefix: `twins-unsettled-${Date.now()}`,
       rememberMs: HELD_REMEMBER_MS,
-      ttlMs: TTL_MS,
+      clock,
     });
-    const seen = await Promise.all(
-      [memory, shared].map(async (claims) => {
-        const claim = await claims.acquire('late');
-        await claim.beforePost();
-        await sleep(HELD_REMEMBER_MS);
-        await claim.release({ unsettled: true });
-        // Past the key's first expiry, well within rememberMs of the release.
-        await sleep(KEY_MS - HELD_REMEMBER_MS + 200);
-        const next = await claims.acquire('late');
-        await next.release({});
-        return next.unsettled;
-      }),
-    );
+    const seen: boolean[] = [];
+    for (const claims of [memory, shared]) {
+      const claim = await claims.acquire('late');
+      await claim.beforePost();
+      await clock.sleep(2 * HELD_REMEMBER_MS);
+      await claim.release({ unsettled: true });
+      if (claims === shared) await sleep(2 * LEFT_MS); // past the key's end unless the release extended it
+      // Well within rememberMs of the release.
+      await clock.sleep(HELD_REMEMBER_MS / 2);
+      const next = await claims.acquire('late');
+      await next.release({});
+      seen.push(next.unsettled);
+    }
     expect(seen).toEqual([true, true]);
   });
 });

@@ -74,3 +74,21 @@ export const caught = (p: Promise<unknown>): Promise<unknown> =>
     () => 'resolved',
     (e: unknown) => e,
   );
+
+/**
+ * The platform's fetch as the clients' transport, and `headers`, which resolves once a response's headers
+ * have reached the client: a caller aborts then, not after a time (a starved process could abort
+ * before the server had even seen the request, and no connection was there to close).
+ */
+export function watched() {
+  let arrived: () => void = () => {};
+  const headers = new Promise<void>((resolve) => {
+    arrived = resolve;
+  });
+  const fetch = async (request: Request, init?: { signal: AbortSignal }) => {
+    const response = await globalThis.fetch(request, init);
+    arrived();
+    return response;
+  };
+  return { fetch, headers };
+}

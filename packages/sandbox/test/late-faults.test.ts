@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { stallFreeDelay, stallFreeUntil } from '../../../test-utils/stall.ts';
 import { startSandboxServer } from '../src/node/index.ts';
 import { json } from './contract.ts';
 import { setup } from './fixtures.ts';
@@ -195,9 +196,20 @@ describe('late faults over HTTP and the Node server', () => {
           orderlines: [{ productReference: seed.products.nonPrint, quantity: 1 }],
         },
       });
-      await expect(
-        fetch(`${server.url}/orders`, { method: 'POST', headers, body, signal: AbortSignal.timeout(200) }),
-      ).rejects.toMatchObject({ name: 'TimeoutError' });
+      // The client times out 200 ms after the server took the request (the fault), 200 ms in which this process
+      // (the server's too) could run: a timeout started with the request, on real time, was reached by a
+      // starved process before the request was written, and no order landed.
+      const controller = new AbortController();
+      const attempt = fetch(`${server.url}/orders`, {
+        method: 'POST',
+        headers,
+        body,
+        signal: controller.signal,
+      });
+      await stallFreeUntil(() => server.sandbox.control.faults().length === 0, 10_000);
+      await stallFreeDelay(200);
+      controller.abort(new DOMException('The operation timed out.', 'TimeoutError'));
+      await expect(attempt).rejects.toMatchObject({ name: 'TimeoutError' });
       const find = () =>
         fetch(
           `${server.url}/utilities/lookup-order-reference-by-custom-identifier?customIdentifier=late-node`,
