@@ -273,20 +273,27 @@ describe('RedisStore under faults (a real redis-server stopped and restarted)', 
         }
       }
     };
-    const callers = Array.from({ length: 4 }, () => caller());
-    await stallFreeUntil(() => served('redis') > 5, 15_000);
-    phase = 'down';
-    await redis.stop();
-    await stallFreeUntil(() => served('down') > 5, 15_000);
-    phase = 'back';
-    redis = await startRedisServer(redis.port);
-    await stallFreeUntil(() => served('back') > 5 && events.at(-1) === 'up', 15_000);
-    running = false;
-    await Promise.all(callers);
-    const after = new RedisStore({ client: c, prefix: 'fault' });
-    const shared = await after.snapshot('organization-f', Date.now());
-    c.destroy();
-    await redis.stop();
+    // Whatever fails, the client and the server (the one running now) end with the test: a failure left
+    // redis-server running past the file.
+    let shared: Awaited<ReturnType<RedisStore['snapshot']>>;
+    try {
+      const callers = Array.from({ length: 4 }, () => caller());
+      await stallFreeUntil(() => served('redis') > 5, 15_000);
+      phase = 'down';
+      await redis.stop();
+      await stallFreeUntil(() => served('down') > 5, 15_000);
+      phase = 'back';
+      redis = await startRedisServer(redis.port);
+      await stallFreeUntil(() => served('back') > 5 && events.at(-1) === 'up', 15_000);
+      running = false;
+      await Promise.all(callers);
+      const after = new RedisStore({ client: c, prefix: 'fault' });
+      shared = await after.snapshot('organization-f', Date.now());
+    } finally {
+      running = false;
+      c.destroy();
+      await redis.stop();
+    }
 
     // Nothing lost, nothing thrown: every call got its answer.
     expect(outcomes.filter((o) => o !== 200)).toEqual([]);
