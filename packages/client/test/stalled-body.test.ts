@@ -39,6 +39,21 @@ const caught = (p: Promise<unknown>) =>
     (e: unknown) => e,
   );
 
+/** The error of a `get()` whose caller aborts once the response headers reached the client. */
+async function abortedAfterHeaders(baseUrl: string, rateLimit: false | undefined): Promise<unknown> {
+  const transport = watched();
+  const client = createClient({
+    secretKey: KEY,
+    baseUrl,
+    fetch: transport.fetch,
+    rateLimit,
+    telemetry: false,
+  });
+  const controller = new AbortController();
+  void transport.headers.then(() => controller.abort(new Error('page closed')));
+  return within(caught(client.get('/orders', { signal: controller.signal })), 3_000);
+}
+
 // The test timeout only bounds a hang: on a starved machine, a stall-free bound of 3 s is longer than 5 s.
 describe("the caller's signal ends a call whose response body stalls after the headers", {
   timeout: 30_000,
@@ -48,17 +63,7 @@ describe("the caller's signal ends a call whose response body stalls after the h
 
     it(`get(): an abort is an AbortedError and closes the connection (${label})`, async () => {
       const { server, closed } = await stalling();
-      const transport = watched();
-      const client = createClient({
-        secretKey: KEY,
-        baseUrl: server.baseUrl,
-        fetch: transport.fetch,
-        rateLimit,
-        telemetry: false,
-      });
-      const controller = new AbortController();
-      void transport.headers.then(() => controller.abort(new Error('page closed')));
-      const error = await within(caught(client.get('/orders', { signal: controller.signal })), 3_000);
+      const error = await abortedAfterHeaders(server.baseUrl, rateLimit);
       expect(error).toBeInstanceOf(AbortedError);
       expect(error).toMatchObject({
         code: 'aborted',
@@ -80,17 +85,7 @@ describe("the caller's signal ends a call whose response body stalls after the h
 
     it(`an error response whose body stalls: AbortedError (${label})`, async () => {
       const { server } = await stalling(422);
-      const transport = watched();
-      const client = createClient({
-        secretKey: KEY,
-        baseUrl: server.baseUrl,
-        fetch: transport.fetch,
-        rateLimit,
-        telemetry: false,
-      });
-      const controller = new AbortController();
-      void transport.headers.then(() => controller.abort(new Error('page closed')));
-      const error = await within(caught(client.get('/orders', { signal: controller.signal })), 3_000);
+      const error = await abortedAfterHeaders(server.baseUrl, rateLimit);
       expect(error).toBeInstanceOf(AbortedError);
     });
   }
