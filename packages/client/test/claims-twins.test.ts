@@ -52,22 +52,18 @@ async function holder(claims: OrderClaims, s: Step, n: number) {
   return { ...seen, posted };
 }
 
-/** A span of wall time, in ms: from its making to `end()`. */
+/** A span of wall time, in ms. */
 interface Span {
   from: number;
   to: number;
-  end(): void;
 }
-const span = (): Span => {
-  const at = performance.now();
-  return {
-    from: at,
-    to: at,
-    end() {
-      this.to = performance.now();
-    },
-  };
-};
+
+/** `work()`'s result and the span of wall time it ran in. */
+async function timed<T>(work: () => Promise<T>): Promise<[T, Span]> {
+  const from = performance.now();
+  const result = await work();
+  return [result, { from, to: performance.now() }];
+}
 
 /** Whether the time from a release (in `released`) to an acquisition (in `acquired`) is surely below or above. */
 const side = (released: Span, acquired: Span): 'below' | 'above' | 'unknown' => {
@@ -106,12 +102,8 @@ describe('memoryOrderClaims and RedisOrderClaims agree', { timeout: 600_000 }, (
         // in-process store reads its clock there; Redis runs the command between its sending and its reply).
         const spans = new Map<number, Array<{ memory: Span; redis: Span }>>();
         for (const [n, s] of steps.entries()) {
-          const memorySpan = span();
-          const m = await holder(memory, s, n);
-          memorySpan.end();
-          const redisSpan = span();
-          const r = await holder(shared, s, n);
-          redisSpan.end();
+          const [m, memorySpan] = await timed(() => holder(memory, s, n));
+          const [r, redisSpan] = await timed(() => holder(shared, s, n));
           // A step is judged only when both twins saw every earlier release of its identifier on the same side
           // of rememberMs: a stall between the two halves of a step (a starved machine) can put one past it and
           // not the other, and such a run is discarded, not counted as a disagreement.
