@@ -4,7 +4,7 @@ import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drivenClock } from '../../../../test-utils/driven-clock.ts';
 import { type RedisServer, startRedisServer } from '../../../../test-utils/redis-server.ts';
-import { stallFreeStopwatch, timeWithoutStalls } from '../../../../test-utils/stall.ts';
+import { stallFreeStopwatch, stallFreeUntil, timeWithoutStalls } from '../../../../test-utils/stall.ts';
 import { RedisCoalescer } from './coalescer.ts';
 import { ARRIVE } from './scripts.ts';
 
@@ -73,7 +73,7 @@ describe('RedisCoalescer', { timeout: 30_000 }, () => {
       if (i % 20 === 0) await sleep(10);
     }
     await windowed; // a lead sleeps in the window
-    for (let i = 0; i < 1_000 && ca.arriving() + cb.arriving() > 0; i++) await sleep(10);
+    await stallFreeUntil(() => ca.arriving() + cb.arriving() === 0, 10_000);
     await sleep(10);
     expect(ca.arriving() + cb.arriving()).toBe(0); // every call has its number
     driven.advance(200);

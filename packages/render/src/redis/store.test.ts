@@ -5,7 +5,7 @@ import { createClient as createRedisClient } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { drivenClock } from '../../../../test-utils/driven-clock.ts';
 import { type RedisServer, startRedisServer } from '../../../../test-utils/redis-server.ts';
-import { busy } from '../../../../test-utils/stall.ts';
+import { busy, stallFreeUntil } from '../../../../test-utils/stall.ts';
 import { pngBytes } from '../../test/helpers.ts';
 import { MemoryRenderStore, type RenderLease, type RenderStore } from '../cache.ts';
 import type { RenderProgressEvent } from '../events.ts';
@@ -292,7 +292,7 @@ describe('RedisRenderStore', () => {
       store('r2'),
       events,
     );
-    for (let i = 0; i < 1_000 && !events.some((e) => e.type === 'leased-elsewhere'); i++) await sleep(10);
+    await stallFreeUntil(() => events.some((e) => e.type === 'leased-elsewhere'), 10_000);
     expect(events.map((e) => e.type)).toContain('leased-elsewhere');
     await sleep(100); // B's tries, every 20 ms, find the lease held
     expired = true;
