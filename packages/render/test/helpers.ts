@@ -1,6 +1,7 @@
 import { createClient } from '@partner-print/client';
 import { createSandbox, type SandboxOptions } from '@partner-print/sandbox';
 import { rgbaToDataURL } from 'thumbhash';
+import type { LeasingStore, RenderStore } from '../src/cache.ts';
 
 /** A real PNG (stored zlib blocks) of a small gradient, different per `variant`. */
 export function pngBytes(variant = 0, w = 16, h = 12): Uint8Array {
@@ -64,4 +65,12 @@ export const lifestylePoster = (seed: Seed) => ({
   sceneReference: seed.scenes.lifestyle,
   productReference: seed.products.poster,
   perspectiveReference: seed.perspectives.lifestyleWide,
+});
+
+/** `inner` with its `lease` replaced by `lease`: reads, writes and deletes go to `inner` as they are. */
+export const withLease = (inner: Required<RenderStore>, lease: LeasingStore['lease']): RenderStore => ({
+  get: (key) => inner.get(key),
+  set: (key, value) => inner.set(key, value),
+  delete: (key) => inner.delete(key),
+  lease,
 });

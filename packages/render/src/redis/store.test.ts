@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { drivenClock } from '../../../../test-utils/driven-clock.ts';
 import { type RedisServer, startRedisServer } from '../../../../test-utils/redis-server.ts';
 import { busy, stallFreeUntil } from '../../../../test-utils/stall.ts';
-import { pngBytes } from '../../test/helpers.ts';
+import { pngBytes, withLease } from '../../test/helpers.ts';
 import { MemoryRenderStore, type RenderLease, type RenderStore } from '../cache.ts';
 import type { RenderProgressEvent } from '../events.ts';
 import { renderMockup } from '../render.ts';
@@ -57,23 +57,18 @@ function watched(inner: RedisRenderStore) {
   const released = new Promise<void>((resolve) => {
     done = resolve;
   });
-  const store: RenderStore = {
-    get: (key) => inner.get(key),
-    set: (key, value) => inner.set(key, value),
-    delete: (key) => inner.delete(key),
-    lease: async (key) => {
-      const lease = await inner.lease(key);
-      if (!lease.acquired) return lease;
-      held.push(lease);
-      return {
-        ...lease,
-        release: async () => {
-          await lease.release();
-          done();
-        },
-      };
-    },
-  };
+  const store = withLease(inner, async (key) => {
+    const lease = await inner.lease(key);
+    if (!lease.acquired) return lease;
+    held.push(lease);
+    return {
+      ...lease,
+      release: async () => {
+        await lease.release();
+        done();
+      },
+    };
+  });
   return { store, held, released };
 }
 
@@ -214,16 +209,12 @@ describe('RedisRenderStore', () => {
     // (with two stalls of 1.5 s, one per worker) were each missed once beside other work (redis-unavailable);
     // a 2 s window survives a further stall of the process or of Redis of up to 2 s.
     let stalls = 1;
-    const stalling = (inner: RedisRenderStore): RenderStore => ({
-      get: (key) => inner.get(key),
-      set: (key, value) => inner.set(key, value),
-      delete: (key) => inner.delete(key),
-      lease: (key) => {
+    const stalling = (inner: RedisRenderStore): RenderStore =>
+      withLease(inner, (key) => {
         const asked = inner.lease(key);
         if (stalls-- > 0) busy(3_000);
         return asked;
-      },
-    });
+      });
     const [a, b] = await Promise.all([
       render(worker(), job, stalling(store('r10', { commandTimeoutMs: 2_000 }))),
       render(worker(), job, stalling(store('r10', { commandTimeoutMs: 2_000 }))),
@@ -487,21 +478,16 @@ describe('RedisRenderStore', () => {
     const events2: RenderProgressEvent[] = [];
     const drivenB = drivenClock();
     const stalled = store('r7', { clock: drivenB.clock });
-    const losing: RenderStore = {
-      get: (key) => stalled.get(key),
-      set: (key, value) => stalled.set(key, value),
-      delete: (key) => stalled.delete(key),
-      lease: async (key) => {
-        const held = await stalled.lease(key);
-        if (held.acquired) {
-          await redis.set(lease as string, 'a third worker', { PX: 4 * LEASE_MS });
-          // its first renewal finds the lease another's
-          expect(await heartbeat(drivenB, held.signal)).toBe('lost');
-          setTimeout(() => void redis.set(`r7:${reference}`, a.render.reference), 200);
-        }
-        return held;
-      },
-    };
+    const losing = withLease(stalled, async (key) => {
+      const held = await stalled.lease(key);
+      if (held.acquired) {
+        await redis.set(lease as string, 'a third worker', { PX: 4 * LEASE_MS });
+        // its first renewal finds the lease another's
+        expect(await heartbeat(drivenB, held.signal)).toBe('lost');
+        setTimeout(() => void redis.set(`r7:${reference}`, a.render.reference), 200);
+      }
+      return held;
+    });
     await redis.del(lease as string);
     const b = await render(worker(), job, losing, events2);
     expect(b.tokensSpent).toBe(0);

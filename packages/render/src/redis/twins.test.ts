@@ -6,7 +6,7 @@ import { createClient as createRedisClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drivenClock } from '../../../../test-utils/driven-clock.ts';
 import { type RedisServer, startRedisServer } from '../../../../test-utils/redis-server.ts';
-import { pngBytes } from '../../test/helpers.ts';
+import { pngBytes, withLease } from '../../test/helpers.ts';
 import { MemoryRenderStore, type RenderLease, type RenderStore } from '../cache.ts';
 import { renderMockup } from '../render.ts';
 import { RedisRenderStore } from './store.ts';
@@ -260,16 +260,11 @@ describe('RedisRenderStore and MemoryRenderStore agree on a POST /renders longer
       client: connections[1] as ReturnType<typeof createRedisClient>,
       ...options,
     });
-    const watched: RenderStore = {
-      get: (key) => b.get(key),
-      set: (key, value) => b.set(key, value),
-      delete: (key) => b.delete(key),
-      lease: async (key) => {
-        const lease = await b.lease(key);
-        tried();
-        return lease;
-      },
-    };
+    const watched = withLease(b, async (key) => {
+      const lease = await b.lease(key);
+      tried();
+      return lease;
+    });
     const hold = async () => {
       const [lease] = await redis.keys('twins-long:*:lease');
       for (let passed = 0; passed < 3 * LEASE_MS; passed += LEASE_MS / 3) {
