@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type Attempt, Deadlines } from './deadline.ts';
 
 const timeout = (req: Request, ms: number) => new Error(`${req.url}: ${ms} ms`);
@@ -45,5 +45,54 @@ describe('Deadlines', () => {
     expect(d.head).toBeUndefined();
     // Settled once each: a second settle is ignored.
     expect(d.remove(attempts[2] as Attempt)).toBe(false);
+  });
+
+  describe('a sweep that runs late (the process stalled)', () => {
+    // The sweeps' own timers are real; the time they read is the test's.
+    let now = 0;
+    afterEach(() => {
+      vi.restoreAllMocks();
+    });
+    const start = () => {
+      now = 0;
+      vi.spyOn(performance, 'now').mockImplementation(() => now);
+      const d = new Deadlines();
+      let outcome: string | undefined;
+      d.run(never, new Request('http://127.0.0.1/a'), 50, timeout).catch((e: unknown) => {
+        outcome = String(e);
+      });
+      return { d, outcome: () => outcome };
+    };
+    const sweeps = (n: number) => new Promise((resolve) => setTimeout(resolve, 50 * n + 30));
+
+    it('a sweep on time times out an attempt at its deadline', async () => {
+      const { d, outcome } = start();
+      now = 50;
+      await sweeps(1);
+      expect(outcome()).toBe('Error: http://127.0.0.1/a: 50 ms');
+      expect(d.head).toBeUndefined();
+    });
+
+    it('gives an attempt it finds past its deadline a fresh window, once', async () => {
+      const { d, outcome } = start();
+      now = 600; // the sweep due at 50 runs at 600
+      await sweeps(1);
+      expect(outcome()).toBeUndefined();
+      expect(d.head?.end).toBe(650);
+      now = 649;
+      await sweeps(1);
+      expect(outcome()).toBeUndefined();
+      now = 5_000; // late again: the window was given once
+      await sweeps(1);
+      expect(outcome()).toBe('Error: http://127.0.0.1/a: 50 ms');
+      expect(d.head).toBeUndefined();
+    });
+
+    it('counts as late only a delay past a tenth of its period (at least 10 ms)', async () => {
+      const { outcome } = start();
+      now = 60; // 10 ms late: on time
+      await sweeps(1);
+      expect(outcome()).toBe('Error: http://127.0.0.1/a: 50 ms');
+    });
   });
 });

@@ -12,7 +12,10 @@ export class Attempt<C = unknown> {
   // Fields assigned, not declared: a class field declaration would be emitted beside each assignment.
   declare readonly req: Request;
   declare readonly ms: number;
-  declare readonly end: number;
+  /** When it times out: `ms` after it began, or after the sweep that found it due late (see {@link Deadlines}). */
+  declare end: number;
+  /** It was given a fresh window once, its deadline found passed by a sweep that ran late (never set otherwise). */
+  declare again: true | undefined;
   declare readonly owner: Deadlines<C>;
   declare readonly onTimeout: (req: Request, ms: number) => unknown;
   declare readonly resolve: (response: Response | PromiseLike<Response>) => void;
@@ -108,6 +111,12 @@ const grab = (resolve: typeof grabbed.resolve, reject: typeof grabbed.reject) =>
  * Per-attempt deadlines. A timer and an abort listener per attempt cost more CPU in Node than the rest of the
  * client, so attempts share one sweeping timer (every min(ms, 1 s) while any is in flight): it times out
  * attempts past their deadline and ends those whose caller aborted, even when the transport ignores signals.
+ *
+ * A sweep that runs late because this process was busy (a long synchronous task, a starved event loop) says
+ * nothing about the server: after a stall Node runs timers before it reads its sockets, so an answer may be
+ * waiting unread, or the request may have been written only after the stall. So, as with `overdue` (the
+ * shared stores' deadline), an attempt that such a sweep finds past its deadline is given a fresh window of
+ * `ms`, once: a server that does not answer is judged within 2 × `ms` plus the stall.
  */
 export class Deadlines<C = unknown> {
   /** The attempts in flight, oldest first. */
@@ -120,6 +129,8 @@ export class Deadlines<C = unknown> {
   declare judge: (call: C, response: Response | undefined, reason: unknown) => Response | Promise<Response>;
   declare timer: ReturnType<typeof setTimeout> | undefined;
   declare period: number;
+  /** When the armed sweep is due. */
+  declare due: number;
 
   /**
    * `send(req, attempt)` with a deadline of `ms` (none when 0): rejects with `onTimeout(req, ms)` when it
@@ -184,6 +195,7 @@ export class Deadlines<C = unknown> {
     if (this.timer !== undefined && this.period <= period) return;
     clearTimeout(this.timer);
     this.period = period;
+    this.due = performance.now() + period;
     this.timer = setTimeout(() => this.sweep(), period);
     // Pending attempts keep the process alive through their transport, not through this timer.
     (this.timer as { unref?: () => void }).unref?.();
@@ -192,12 +204,18 @@ export class Deadlines<C = unknown> {
   private sweep() {
     this.timer = undefined;
     const now = performance.now();
+    const late = now - this.due > Math.max(10, this.period / 10);
     let next = Number.POSITIVE_INFINITY;
     for (let a = this.head; a; ) {
       const after = a.next;
       if (a.req.signal.aborted) a.settle(undefined, a.req.signal.reason);
-      else if (a.end <= now) a.settle(undefined, a.onTimeout(a.req, a.ms));
-      else next = Math.min(next, a.ms);
+      else if (a.end > now || (late && !a.again)) {
+        if (a.end <= now) {
+          a.again = true;
+          a.end = now + a.ms;
+        }
+        next = Math.min(next, a.ms);
+      } else a.settle(undefined, a.onTimeout(a.req, a.ms));
       a = after;
     }
     if (this.head) this.arm(next);

@@ -1,5 +1,5 @@
 import type { paths } from '@partner-print/openapi';
-import { MIN_FILE_WAIT_MS } from '@partner-print/openapi/wire';
+import { MIN_FILE_WAIT_MS, overdue, systemClock } from '@partner-print/openapi/wire';
 import { type Core, coreOf, type RequestOptions, traced } from './core.ts';
 import { PartnerPrintError, TimeoutError } from './errors.ts';
 import { checkTimeout, retryPolicy } from './options.ts';
@@ -103,22 +103,24 @@ async function downloading(
       // A stream is read by the caller, at its pace: its signal, not timeoutMs, bounds that reading.
       const stop = new AbortController();
       let late: PartnerPrintError | undefined;
-      // A timer of its own, like the attempt's deadline (not the clock's sleep, which a test clock skips).
-      const timer =
-        as !== 'stream' && timeoutMs > 0 && Number.isFinite(timeoutMs)
-          ? setTimeout(() => {
-              const call = ctx();
-              late = new TimeoutError(
-                `${describeCall(call)}: the file not read within ${timeoutMs} ms`,
-                call,
-              );
-              stop.abort(late);
-            }, timeoutMs)
-          : undefined;
+      const reading = body(as, data, response, failure, stop.signal);
       try {
         return {
           pending: false,
-          data: await body(as, data, response, failure, stop.signal),
+          // A timer of its own, like the attempt's deadline (not the clock's sleep, which a test clock skips),
+          // that does not count a stall of the process (`overdue`: a late timer gives the read a fresh window,
+          // once), and that ends with the read: none outlives the call.
+          data: await (as !== 'stream' && timeoutMs > 0 && Number.isFinite(timeoutMs)
+            ? overdue(reading, timeoutMs, systemClock, () => {
+                const call = ctx();
+                late = new TimeoutError(
+                  `${describeCall(call)}: the file not read within ${timeoutMs} ms`,
+                  call,
+                );
+                stop.abort(late);
+                return late;
+              })
+            : reading),
           contentType: response.headers.get('content-type'),
         };
       } catch (reason) {
@@ -129,9 +131,6 @@ async function downloading(
         await clock.sleep(delayMs, signal).catch(stopped);
         waitedMs += delayMs;
         continue;
-      } finally {
-        // The timer ends with the read: none outlives the call.
-        clearTimeout(timer);
       }
     }
     await response.body?.cancel().catch(() => {});

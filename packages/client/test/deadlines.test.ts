@@ -3,11 +3,11 @@
 // a server on 127.0.0.1 that accepts and never answers.
 import { createScheduler, MemoryStore } from '@partner-print/ratelimit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { timeWithoutStalls } from '../../../test-utils/stall.ts';
+import { busy, timeWithoutStalls } from '../../../test-utils/stall.ts';
 import { AbortedError, createClient, type RateLimitOption, TimeoutError } from '../src/index.ts';
 import { createClient as createLiteClient } from '../src/lite.ts';
 import { KEY } from './fake.ts';
-import { silentServer, type TestServer } from './servers.ts';
+import { silentServer, startServer, type TestServer } from './servers.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -132,4 +132,64 @@ describe("a call's own timeoutMs beneath the default scheduler", () => {
     // Neither fell back to the client's 60 s (timed without the process's stalls).
     expect(ms).toBeLessThan(3000);
   });
+});
+
+// A process that stalls (a long synchronous task, a starved event loop) is not a server that did not answer.
+// After a stall Node runs its timers before it reads its sockets, so an attempt whose answer was already
+// waiting, or whose request was only written after the stall, was timed out (and asked again).
+describe('a stall of the process is not counted against timeoutMs', () => {
+  const options = (baseUrl: string) => ({ secretKey: KEY, baseUrl, timeoutMs: 200, retry: false as const });
+  const orders = (client: { get: (path: '/orders') => Promise<unknown> }) => ({
+    get: () => client.get('/orders'),
+  });
+  const answering = (stallMs: number) =>
+    startServer((_, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"orders":[],"nextPageToken":null}');
+      // The answer is in the client's socket; the process (server and client alike) stalls past the timeout.
+      busy(stallMs);
+    });
+  const clients: [string, (baseUrl: string) => { get: () => Promise<unknown> }][] = [
+    ['rate limiting off', (baseUrl) => orders(createClient({ ...options(baseUrl), rateLimit: false }))],
+    ['the default scheduler', (baseUrl) => orders(createClient(options(baseUrl)))],
+    ['lite', (baseUrl) => orders(createLiteClient(options(baseUrl)))],
+  ];
+  for (const [name, make] of clients) {
+    it(`${name}: an answer that arrived during the stall is taken`, async () => {
+      const stalling = await answering(600);
+      try {
+        const client = make(stalling.baseUrl);
+        await expect(client.get()).resolves.toMatchObject({ orders: [] });
+        expect(stalling.received).toHaveLength(1);
+      } finally {
+        await stalling.close();
+      }
+    });
+
+    it(`${name}: a request written only after the stall gets its window`, async () => {
+      const prompt = await answering(0);
+      try {
+        const client = make(prompt.baseUrl);
+        const call = client.get();
+        busy(600);
+        await expect(call).resolves.toMatchObject({ orders: [] });
+        expect(prompt.received).toHaveLength(1);
+      } finally {
+        await prompt.close();
+      }
+    });
+
+    it(`${name}: a server that never answers is still timed out after a stall, within twice the timeout`, async () => {
+      const client = make(server.baseUrl);
+      const started = performance.now();
+      const call = client.get().catch((e: unknown) => e);
+      busy(600);
+      const { result: error, ms } = await timeWithoutStalls(() => call);
+      expect(error).toBeInstanceOf(TimeoutError);
+      expect((error as Error).message).toMatch(/no response within 200 ms/);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(600 + 190);
+      // After the stall: a fresh window of 200 ms, once (and at most a sweep's period beyond it).
+      expect(ms).toBeLessThan(1000);
+    });
+  }
 });

@@ -4,6 +4,7 @@
 // caller reads at its own pace: timeoutMs does not bound that reading, the caller's signal does.
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
+import { busy } from '../../../test-utils/stall.ts';
 import { AbortedError, createClient, TimeoutError } from '../src/index.ts';
 import { createClient as createLiteClient, download } from '../src/lite.ts';
 import { KEY } from './fake.ts';
@@ -88,6 +89,23 @@ describe("download: the ask's timeoutMs bounds reading the file", () => {
     );
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toMatchObject({ ...timeout, operation: 'getRenderMedia', attempts: 1 });
+    expect(server.received).toHaveLength(1);
+  });
+
+  it('a stall of the process is not counted against the read: the rest that arrived meanwhile is taken', async () => {
+    // The file's first bytes, then the rest, after which the process (server and client alike) stalls past
+    // timeoutMs: Node runs its timers before it reads the socket where the rest waits.
+    const server = await startServer((_, res: ServerResponse) => {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      res.write(FILE.subarray(0, 10));
+      setTimeout(() => {
+        res.end(FILE.subarray(10));
+        busy(700);
+      }, 20);
+    });
+    const client = createLiteClient({ secretKey: KEY, baseUrl: server.baseUrl, timeoutMs: 300, retry: fast });
+    const { data } = await download(client, '/renders/{renderReference}/media', media);
+    expect(data).toEqual(FILE);
     expect(server.received).toHaveLength(1);
   });
 
