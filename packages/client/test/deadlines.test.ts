@@ -138,7 +138,7 @@ describe("a call's own timeoutMs beneath the default scheduler", () => {
 // After a stall Node runs its timers before it reads its sockets, so an attempt whose answer was already
 // waiting, or whose request was only written after the stall, was timed out (and asked again).
 describe('a stall of the process is not counted against timeoutMs', () => {
-  const options = (baseUrl: string) => ({ secretKey: KEY, baseUrl, timeoutMs: 200, retry: false as const });
+  const options = (baseUrl: string) => ({ secretKey: KEY, baseUrl, timeoutMs: 100, retry: false as const });
   const orders = (client: { get: (path: '/orders') => Promise<unknown> }) => ({
     get: () => client.get('/orders'),
   });
@@ -156,7 +156,7 @@ describe('a stall of the process is not counted against timeoutMs', () => {
   ];
   for (const [name, make] of clients) {
     it(`${name}: an answer that arrived during the stall is taken`, async () => {
-      const stalling = await answering(600);
+      const stalling = await answering(300);
       try {
         const client = make(stalling.baseUrl);
         await expect(client.get()).resolves.toMatchObject({ orders: [] });
@@ -171,7 +171,7 @@ describe('a stall of the process is not counted against timeoutMs', () => {
       try {
         const client = make(prompt.baseUrl);
         const call = client.get();
-        busy(600);
+        busy(300);
         await expect(call).resolves.toMatchObject({ orders: [] });
         expect(prompt.received).toHaveLength(1);
       } finally {
@@ -183,12 +183,12 @@ describe('a stall of the process is not counted against timeoutMs', () => {
       const client = make(server.baseUrl);
       const started = performance.now();
       const call = client.get().catch((e: unknown) => e);
-      busy(600);
+      busy(300);
       const { result: error, ms } = await timeWithoutStalls(() => call);
       expect(error).toBeInstanceOf(TimeoutError);
-      expect((error as Error).message).toMatch(/no response within 200 ms/);
-      expect(performance.now() - started).toBeGreaterThanOrEqual(600 + 190);
-      // After the stall: a fresh window of 200 ms, once (and at most a sweep's period beyond it).
+      expect((error as Error).message).toMatch(/no response within 100 ms/);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(300 + 95);
+      // After the stall: a fresh window of 100 ms, once (and at most a sweep's period beyond it).
       expect(ms).toBeLessThan(1000);
     });
   }

@@ -100,7 +100,7 @@ describe("download: the ask's timeoutMs bounds reading the file", () => {
       res.write(FILE.subarray(0, 10));
       setTimeout(() => {
         res.end(FILE.subarray(10));
-        busy(700);
+        busy(450);
       }, 20);
     });
     const client = createLiteClient({ secretKey: KEY, baseUrl: server.baseUrl, timeoutMs: 300, retry: fast });
