@@ -128,14 +128,19 @@ export async function withinStallFree<T>(promise: Promise<T>, ms: number): Promi
 }
 
 /**
- * Waits until `condition()` holds, checking every 10 ms, for at most `ms` of stall-free time; returns whether
- * it held. A test that waits on a state (so many answers, an event) rather than a sleep asserts the result.
+ * Waits until `condition()` holds (or resolves to true: a read of Redis), checking every 10 ms, for at most
+ * `ms` of stall-free time; returns whether it held. A test that waits on a state (so many answers, an event)
+ * rather than a sleep asserts the result.
  */
-export async function stallFreeUntil(condition: () => boolean, ms: number): Promise<boolean> {
+export async function stallFreeUntil(
+  condition: () => boolean | Promise<boolean>,
+  ms: number,
+): Promise<boolean> {
   const watch = stallFreeStopwatch();
   try {
-    while (!condition() && watch.elapsed() < ms) await new Promise((resolve) => setTimeout(resolve, 10));
-    return condition();
+    while (!(await condition()) && watch.elapsed() < ms)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    return await condition();
   } finally {
     watch.stop();
   }

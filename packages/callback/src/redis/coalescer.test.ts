@@ -340,7 +340,10 @@ describe('RedisCoalescer', { timeout: 30_000 }, () => {
     await windowed; // the lead holds the lease and sleeps in its window
     const covered = waiter.run('Order_9', async () => void ran++, window);
     const redis = await client();
-    for (let i = 0; i < 1_000 && (await redis.hGet('t7:{Order_9}', 'seq')) !== '2'; i++) await sleep(10);
+    // Both calls arrived: the key's sequence counts them.
+    expect(await stallFreeUntil(async () => (await redis.hGet('t7:{Order_9}', 'seq')) === '2', 10_000)).toBe(
+      true,
+    );
     driven.advance(300);
     await runs; // the lead sealed both calls into its round, which runs
     const go = a.holdNext();
