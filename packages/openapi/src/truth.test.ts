@@ -269,3 +269,25 @@ describe('7. every field the reference lists for a response is required', () => 
     }
   });
 });
+
+describe('8. the callback parameters are required as the reference says they are present', () => {
+  // "Present": `always` for four; `with the above` for the deprecated aliases, so `partner_code` comes with
+  // `store_code` (always), `partner_reference` and `via_partner_code` only when theirs do.
+  const present: Record<string, boolean> = {
+    environment: true,
+    order_reference: true,
+    order_reference_v2: true,
+    store_code: true,
+    custom_reference: false,
+    via_store_code: false,
+    partner_reference: false,
+    partner_code: true,
+    via_partner_code: false,
+  };
+  const parameters = (spec.webhooks.orderUpdated!.get as { parameters: unknown[] }).parameters.map(deref);
+  test.each(Object.entries(present))('%s', (name, always) => {
+    const parameter = parameters.find((p) => p.name === name);
+    expect(parameter, name).toBeDefined();
+    expect(parameter!.required ?? false).toBe(always);
+  });
+});

@@ -2792,9 +2792,9 @@ export interface operations {
                 partner_reference?: string;
                 /**
                  * @deprecated
-                 * @description Deprecated alias of `store_code`, sent along with it.
+                 * @description Deprecated alias of `store_code`, sent along with it (so always).
                  */
-                partner_code?: string;
+                partner_code: string;
                 /**
                  * @deprecated
                  * @description Deprecated alias of `via_store_code`, sent along with it.

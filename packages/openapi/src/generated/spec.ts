@@ -2213,9 +2213,9 @@ export const spec: OpenApiDocument = {
           {
             "name": "partner_code",
             "in": "query",
-            "required": false,
+            "required": true,
             "deprecated": true,
-            "description": "Deprecated alias of `store_code`, sent along with it.",
+            "description": "Deprecated alias of `store_code`, sent along with it (so always).",
             "schema": {
               "type": "string"
             }
