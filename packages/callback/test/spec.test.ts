@@ -26,12 +26,15 @@ describe('the orderUpdated webhook of the spec', () => {
 
   it('marks the same parameters required and the same ones deprecated', () => {
     const required = operation.parameters.filter((p) => p.required).map((p) => p.name);
+    // The ones sent always: the four the parser needs, and store_code's alias, sent with it (the parser
+    // reads the alias only when store_code is missing, so it does not need it).
     expect(new Set(required)).toEqual(
       new Set([
         PARAMETERS.environment,
         PARAMETERS.orderReference,
         PARAMETERS.orderReferenceV2,
         PARAMETERS.storeCode,
+        ALIASES.storeCode,
       ]),
     );
     const deprecated = operation.parameters.filter((p) => p.deprecated).map((p) => p.name);

@@ -763,13 +763,13 @@ export interface components {
             /** @description The comment given at creation. Its value when none was given is not documented by the service reference. */
             comment?: string | null;
             /** @description Identifier of the creating user (an e-mail address). */
-            createdBy?: string;
+            createdBy: string;
             created: components["schemas"]["Timestamp"];
             retracted: components["schemas"]["NullableTimestamp"];
             /** @description `null` while the claim is pending. */
             decision: components["schemas"]["ClaimDecision"] | null;
             /** @description Populated only for package-missing claims. */
-            evidenceUrls?: components["schemas"]["EvidenceUrls"];
+            evidenceUrls: components["schemas"]["EvidenceUrls"];
             claimlines: components["schemas"]["Claimline"][];
         };
         /** @description Support's decision on the claim as a whole. */
@@ -850,7 +850,7 @@ export interface components {
             claimcategory: components["schemas"]["ClaimcategorySummary"];
             /** @description `null` while the claim is pending. */
             decision: components["schemas"]["ClaimlineDecision"] | null;
-            evidenceUrls?: components["schemas"]["EvidenceUrls"];
+            evidenceUrls: components["schemas"]["EvidenceUrls"];
         };
         /** @description Support's decision on one claimline. */
         ClaimlineDecision: {
@@ -1098,7 +1098,7 @@ export interface components {
          */
         Order: {
             reference: components["schemas"]["OrderReference"];
-            status?: components["schemas"]["OrderStatus"];
+            status: components["schemas"]["OrderStatus"];
             /**
              * @description Shipments of the order. The service reference says shipment references are present but does not
              *     document the field name or shape; `shipments` with `{ reference }` entries is the SDK's working assumption.
@@ -1232,7 +1232,7 @@ export interface components {
              *     created from 2026-03-22 have a suffixed legacy SKU `<item_sku>P<3 digits>`, unique across products sharing
              *     one warehouse item. The field itself is not listed for removal; the lookup by it is removed in V3.
              */
-            legacyItemSKU?: string;
+            legacyItemSKU: string;
             /**
              * @description Link to the product's productgroup. The service reference documents the link but not its field name or
              *     shape; `productgroup: { reference }` is the SDK's working assumption.
@@ -2792,9 +2792,9 @@ export interface operations {
                 partner_reference?: string;
                 /**
                  * @deprecated
-                 * @description Deprecated alias of `store_code`, sent along with it.
+                 * @description Deprecated alias of `store_code`, sent along with it (so always).
                  */
-                partner_code?: string;
+                partner_code: string;
                 /**
                  * @deprecated
                  * @description Deprecated alias of `via_store_code`, sent along with it.

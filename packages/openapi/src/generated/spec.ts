@@ -2213,9 +2213,9 @@ export const spec: OpenApiDocument = {
           {
             "name": "partner_code",
             "in": "query",
-            "required": false,
+            "required": true,
             "deprecated": true,
-            "description": "Deprecated alias of `store_code`, sent along with it.",
+            "description": "Deprecated alias of `store_code`, sent along with it (so always).",
             "schema": {
               "type": "string"
             }
@@ -3314,9 +3314,11 @@ export const spec: OpenApiDocument = {
           "orderReference",
           "shipmentReference",
           "status",
+          "createdBy",
           "created",
           "retracted",
           "decision",
+          "evidenceUrls",
           "claimlines"
         ],
         "properties": {
@@ -3559,7 +3561,8 @@ export const spec: OpenApiDocument = {
           "orderlineIndex",
           "quantity",
           "claimcategory",
-          "decision"
+          "decision",
+          "evidenceUrls"
         ],
         "properties": {
           "productReference": {
@@ -4130,7 +4133,8 @@ export const spec: OpenApiDocument = {
         "type": "object",
         "description": "An order as read back. Only `reference`, `status` (an object) and the presence of shipment references are\ndocumented by the service reference; everything else (status values, orderline fields, the exact name and\nshape of the shipment references) is not documented and kept open.\n",
         "required": [
-          "reference"
+          "reference",
+          "status"
         ],
         "properties": {
           "reference": {
@@ -4417,7 +4421,8 @@ export const spec: OpenApiDocument = {
         "type": "object",
         "description": "An orderable catalog entry. Documented fields: `reference`, `legacyItemSKU` and a link to a productgroup.\nAll other product fields are not documented by the service reference and kept open.\n",
         "required": [
-          "reference"
+          "reference",
+          "legacyItemSKU"
         ],
         "properties": {
           "reference": {
