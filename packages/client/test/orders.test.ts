@@ -290,6 +290,37 @@ describe('sameOrderContent', () => {
     for (const [k, v] of Object.entries(change)) if (v === undefined) delete found[k];
     expect(sameOrderContent(sent, { reference: 'Order_1', status: {}, ...found })).toBe(same);
   });
+
+  // The reference does not show the read payload, so not the order of its orderlines either: the lines read
+  // back are matched to the lines sent whatever their order, each to a line of its own.
+  describe('orderlines in another order', () => {
+    const line = (product: string, image: string, quantity: number) => ({
+      productReference: product as `Product_${string}`,
+      imageReference: image as `Image_${string}`,
+      quantity,
+    });
+    const p1 = line('Product_p', 'Image_i', 1);
+    const q2 = line('Product_q', 'Image_j', 2);
+    const p2 = line('Product_p', 'Image_j', 2);
+    it.each([
+      ['swapped', [p1, q2], [q2, p1], true],
+      // The first line read shows only its product, so it fits either line sent: it must be matched to the
+      // one the second line read does not take (the first that fits would leave the second without one).
+      [
+        'a line that shows fewer fields, matched to the line left',
+        [p1, p2],
+        [{ productReference: 'Product_p' }, p1],
+        true,
+      ],
+      ['one line twice, another missing', [p1, q2], [p1, p1], false],
+      ['swapped, one quantity changed', [p1, q2], [{ ...q2, quantity: 3 }, p1], false],
+    ])('%s', (_, sentLines, foundLines, same) => {
+      const order = { ...sent, orderlines: sentLines } as OrderRequest;
+      expect(
+        sameOrderContent(order, { reference: 'Order_1', status: {}, ...order, orderlines: foundLines }),
+      ).toBe(same);
+    });
+  });
 });
 
 describe('an order read without its order object', () => {

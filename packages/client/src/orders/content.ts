@@ -73,18 +73,40 @@ function sameAddress(sent: Address | undefined, found: unknown): boolean {
   return isOpen(found) && sameFields(sent ?? {}, found, ADDRESS_FIELDS);
 }
 
+/**
+ * The lines read back match the lines sent one to one, in any order (the reference shows neither the read
+ * payload nor the order of its lines). A line that shows fewer fields fits several lines sent, so each is
+ * matched by augmenting paths (Kuhn's algorithm), not to the first that fits; a free line that fits is taken
+ * first, so that equal lines (the usual case) cost one pass each.
+ */
 function sameOrderlines(sent: readonly OrderlineRequest[], found: unknown): boolean {
   if (!Array.isArray(found)) return true; // not shown
-  return (
-    found.length === sent.length &&
-    found.every((line: unknown, i) => isOpen(line) && sameFields(sent[i] ?? {}, line, LINE_FIELDS))
-  );
+  // taker[j]: the line read matched to sent line j.
+  const taker: (number | undefined)[] = [];
+  const fits = (i: number, j: number) => isOpen(found[i]) && sameFields(sent[j] ?? {}, found[i], LINE_FIELDS);
+  const place = (i: number, seen: boolean[]): boolean => {
+    for (let j = 0; j < sent.length; j++)
+      if (taker[j] === undefined && fits(i, j)) {
+        taker[j] = i;
+        return true;
+      }
+    for (let j = 0; j < sent.length; j++)
+      if (!seen[j] && fits(i, j)) {
+        seen[j] = true;
+        if (place(taker[j] as number, seen)) {
+          taker[j] = i;
+          return true;
+        }
+      }
+    return false;
+  };
+  return found.length === sent.length && found.every((_, i) => place(i, []));
 }
 
 /**
  * Whether the order read back (`found`) is the order `sent` would create: store, shipping kind, custom
- * identifier, address, shipping level and the orderlines (product, image, quantity, in order), as far as
- * the read payload shows them. Fields the payload leaves out are not differences (the reference documents
+ * identifier, address, shipping level and the orderlines (product, image, quantity; one to one, in any
+ * order), as far as the read payload shows them. Fields the payload leaves out are not differences (the reference documents
  * only `reference` and `status`); so this can say "same" for an order that differs in a field the service
  * does not show, never "other" for one that matches.
  */
