@@ -88,7 +88,28 @@ describe('Deadlines', () => {
       expect(d.head).toBeUndefined();
     });
 
-    it('counts as late only a delay past a tenth of its period (at least 10 ms)', async () => {
+    it('a lag small beside a long timeout changes nothing (sweeps every second, late by less than a tenth of it)', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      try {
+        now = 0;
+        vi.spyOn(performance, 'now').mockImplementation(() => now);
+        const d = new Deadlines();
+        let outcome: string | undefined;
+        d.run(never, new Request('http://127.0.0.1/a'), 2_000, timeout).catch((e: unknown) => {
+          outcome = String(e);
+        });
+        now = 1_000;
+        vi.advanceTimersByTime(1_000); // the sweep due at 1 000, on time
+        now = 2_150; // the sweep due at 2 000 runs 150 ms late: more than a tenth of its period, not of 2 s
+        vi.advanceTimersByTime(1_000);
+        await Promise.resolve();
+        expect(outcome).toBe('Error: http://127.0.0.1/a: 2000 ms');
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+
+    it("counts as late only a delay past a tenth of the attempt's timeout (at least 10 ms)", async () => {
       const { outcome } = start();
       now = 60; // 10 ms late: on time
       await sweeps(1);

@@ -115,8 +115,9 @@ const grab = (resolve: typeof grabbed.resolve, reject: typeof grabbed.reject) =>
  * A sweep that runs late because this process was busy (a long synchronous task, a starved event loop) says
  * nothing about the server: after a stall Node runs timers before it reads its sockets, so an answer may be
  * waiting unread, or the request may have been written only after the stall. So, as with `overdue` (the
- * shared stores' deadline), an attempt that such a sweep finds past its deadline is given a fresh window of
- * `ms`, once: a server that does not answer is judged within 2 × `ms` plus the stall.
+ * shared stores' deadline), an attempt that a sweep late by more than a tenth of the attempt's `ms` (at least
+ * 10 ms) finds past its deadline is given a fresh window of `ms`, once: a server that does not answer is judged
+ * within 2 × `ms` plus the stall. A lag of the event loop that is small beside `ms` changes nothing.
  */
 export class Deadlines<C = unknown> {
   /** The attempts in flight, oldest first. */
@@ -204,12 +205,12 @@ export class Deadlines<C = unknown> {
   private sweep() {
     this.timer = undefined;
     const now = performance.now();
-    const late = now - this.due > Math.max(10, this.period / 10);
+    const late = now - this.due;
     let next = Number.POSITIVE_INFINITY;
     for (let a = this.head; a; ) {
       const after = a.next;
       if (a.req.signal.aborted) a.settle(undefined, a.req.signal.reason);
-      else if (a.end > now || (late && !a.again)) {
+      else if (a.end > now || (late > Math.max(10, a.ms / 10) && !a.again)) {
         if (a.end <= now) {
           a.again = true;
           a.end = now + a.ms;
