@@ -20,5 +20,6 @@ export default packageTestsTwoAtOnce([
   'test/orders.test.ts',
   'test/redirects.test.ts',
   'test/retry-budget.test.ts',
+  'test/scheduler-close.test.ts',
   'test/sandbox.test.ts',
 ]);

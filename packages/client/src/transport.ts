@@ -411,6 +411,18 @@ function retrying(
         await response.body?.cancel().catch(() => {});
       } catch (cause) {
         if (request.signal.aborted) throw gaveUp(request.signal.reason, spent);
+        // The client's own queue refused the attempt without sending it (`client.scheduler.close()`): nothing
+        // went out, so nothing may have taken effect, and a closed queue refuses every later attempt too. (A
+        // call resumed after its body could not be read has no attempt of its own here: NO_TIMING.)
+        if (queued && c.timing !== NO_TIMING && c.timing.sentAt === undefined) {
+          spent.attempts--;
+          throw gaveUp(
+            new AbortedError(`${describeCall(context(request))}: not sent, the rate-limit queue was closed`, {
+              cause,
+            }),
+            spent,
+          );
+        }
         error = cause;
         delay = repeatable(request) && retryDelay(retry, clock.now() - c.started, attempt);
         if (delay === false) throw gaveUp(cause, spent);
