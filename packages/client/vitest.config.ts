@@ -22,4 +22,5 @@ export default packageTestsTwoAtOnce([
   'test/retry-budget.test.ts',
   'test/scheduler-close.test.ts',
   'test/sandbox.test.ts',
+  'test/two-copies.test.ts',
 ]);
