@@ -12,6 +12,7 @@ export default packageTestsTwoAtOnce([
   'test/exports-redis.test.ts',
   'test/exports-telemetry.test.ts',
   'test/exports.test.ts',
+  'test/foreign-headers.test.ts',
   'test/hostile.test.ts',
   'test/import-cycles.test.ts',
   'test/lite.test.ts',

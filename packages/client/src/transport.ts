@@ -618,6 +618,8 @@ async function redactResponse(response: Response, secret: string): Promise<Respo
   return new Response(body, {
     status: response.status,
     statusText: redactSecret(response.statusText, secret),
-    headers: redactSecret(response.headers, secret),
+    // Copied first: a fetch of its own (npm undici's, node-fetch) answers with its own Headers class, which
+    // redaction, knowing only the global one, passed on as it was, the key a server echoed included.
+    headers: redactSecret(new Headers(response.headers), secret),
   });
 }
