@@ -44,6 +44,8 @@ export interface Limiter {
   fetch(request: Request, unabortable?: boolean): Promise<Response>;
   own?: boolean;
   send?: SendAttempt | undefined;
+  /** Whether `error` is the limiter refusing an attempt it never sent (it was closed): final, not retried. */
+  refused?: (error: unknown) => boolean;
 }
 
 /**
@@ -253,7 +255,7 @@ export function createStack(o: StackOptions): Stack {
         deadlines.run(sendOwn, req, ms, queuedTimeout, unabortable, call)));
 
   // Only a queue the client sends through (not its own deadline) stands between a first attempt and its judge.
-  const attempts = retrying(o, send, context, emit, deadlines, !!limiter?.send);
+  const attempts = retrying(o, send, context, emit, deadlines, !!limiter?.send, limiter?.refused);
   // Everything but a plain 2xx goes through `settle`: redirects, error responses, failures. A 2xx costs one await.
   const settle = async (c: Call, first: Response): Promise<Response> => {
     const { request, settings, spent, t, unabortable } = c;
@@ -347,6 +349,7 @@ function retrying(
   emit: Emit | undefined,
   deadlines: Deadlines<Call>,
   queued: boolean,
+  refused?: (error: unknown) => boolean,
 ) {
   const { clock } = o;
   /** Sends attempt `n` (`send` rejects, it does not throw). */
@@ -412,9 +415,8 @@ function retrying(
       } catch (cause) {
         if (request.signal.aborted) throw gaveUp(request.signal.reason, spent);
         // The client's own queue refused the attempt without sending it (`client.scheduler.close()`): nothing
-        // went out, so nothing may have taken effect, and a closed queue refuses every later attempt too. (A
-        // call resumed after its body could not be read has no attempt of its own here: NO_TIMING.)
-        if (queued && c.timing !== NO_TIMING && c.timing.sentAt === undefined) {
+        // went out, so nothing may have taken effect, and a closed queue refuses every later attempt too.
+        if (refused?.(cause)) {
           spent.attempts--;
           throw gaveUp(
             new AbortedError(`${describeCall(context(request))}: not sent, the rate-limit queue was closed`, {

@@ -4,7 +4,13 @@
 // AmbiguousOutcomeError (nothing can have taken effect).
 import { createSandbox } from '@partner-print/sandbox';
 import { describe, expect, it } from 'vitest';
-import { AbortedError, type ClientEvent, createClient, PartnerPrintError } from '../src/index.ts';
+import {
+  AbortedError,
+  AmbiguousOutcomeError,
+  type ClientEvent,
+  createClient,
+  PartnerPrintError,
+} from '../src/index.ts';
 
 /** A client whose scheduler admits two requests a minute, so the rest of a burst waits in its queue. */
 function shuttingDown() {
@@ -112,5 +118,28 @@ describe('client.scheduler.close() with calls in its queue', () => {
     );
     expect('error' in outcome && outcome.error).toBeInstanceOf(AbortedError);
     expect(sent()).toBe(0);
+  });
+
+  // The scheduler sends a copy of the client's Request when it must (a priority header to take off; a global
+  // Request class another library replaced, as @hono/node-server does): such an attempt was sent all the same.
+  it('a POST /orders the scheduler sent as a copy, then lost, is an AmbiguousOutcomeError, not "not sent"', async () => {
+    const { client, sandbox, sent } = shuttingDown();
+    sandbox.control.injectFault({ path: '/orders', method: 'POST', kind: 'drop-after' });
+    const outcome = await settle(
+      client.post('/orders', {
+        body: {
+          order: {
+            storeReference: sandbox.seed.stores.combined,
+            shippingKind: 'combined',
+            orderlines: [{ productReference: sandbox.seed.products.nonPrint, quantity: 1 }],
+          },
+        },
+        headers: { 'x-ratelimit-priority': '1' },
+      } as never),
+    );
+    expect(sent()).toBe(1);
+    expect('error' in outcome && outcome.error).toBeInstanceOf(AmbiguousOutcomeError);
+    // A close after it changes nothing for what was sent before.
+    client.scheduler!.close();
   });
 });
