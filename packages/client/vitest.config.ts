@@ -18,6 +18,7 @@ export default packageTestsTwoAtOnce([
   'test/lite.test.ts',
   'test/loggers.test.ts',
   'test/order-type-errors.test.ts',
+  'test/other-realm.test.ts',
   'test/orders.test.ts',
   'test/redirects.test.ts',
   'test/retry-budget.test.ts',
