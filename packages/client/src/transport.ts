@@ -567,14 +567,22 @@ export const readError = (cause: unknown, ctx: CallContext): PartnerPrintError =
   );
 
 /**
+ * An error of this realm or of another (a Jest test file, in a vm context of its own, gets Node's fetch errors and
+ * AbortSignal.timeout's reason from the outer realm, which `instanceof Error` misses): a name and a message.
+ */
+const isError = (e: unknown): e is Error =>
+  e instanceof Error ||
+  (!!e && typeof (e as Error).message === 'string' && typeof (e as Error).name === 'string');
+
+/**
  * The caller's abort of the call `ctx` as an AbortedError (or a TimeoutError for `AbortSignal.timeout`), its
  * reason as `cause`: of an attempt, of the reading of its answer, or between the requests of a helper.
  */
 export function abortOf(reason: unknown, ctx: CallContext): PartnerPrintError {
   if (reason instanceof PartnerPrintError) return reason.method ? reason : Object.assign(reason, ctx);
   const call = describeCall(ctx);
-  const timedOut = reason instanceof Error && reason.name === 'TimeoutError';
-  const why = reason instanceof Error && reason.message ? ` (${reason.message})` : '';
+  const timedOut = isError(reason) && reason.name === 'TimeoutError';
+  const why = isError(reason) && reason.message ? ` (${reason.message})` : '';
   return Object.assign(
     timedOut
       ? new TimeoutError(`${call}: the caller's signal timed out${why}`, { cause: reason })
@@ -587,7 +595,7 @@ export function abortOf(reason: unknown, ctx: CallContext): PartnerPrintError {
 function describeCause(error: unknown): string {
   const parts: string[] = [];
   for (let e = error, depth = 0; e != null && depth < 4; depth++) {
-    const link = e instanceof Error ? e : undefined;
+    const link = isError(e) ? e : undefined;
     // An error's own `code` (enumerable: Node's and undici's), as a spread reads it.
     const code = link && ({ ...link } as { code?: unknown }).code;
     const text = `${link ? link.message : String(e)}${typeof code === 'string' ? ` (${code})` : ''}`;
@@ -599,7 +607,7 @@ function describeCause(error: unknown): string {
 
 /** A copy of a transport's error holding only names, messages and codes: no request, no headers. */
 function copyCause(error: unknown, depth = 0): Error {
-  const e = error instanceof Error ? error : new Error(String(error));
+  const e = isError(error) ? error : new Error(String(error));
   const copy = Object.assign(new Error(e.message), { name: e.name });
   const { code } = e as { code?: unknown };
   if (code && typeof code === 'string') Object.assign(copy, { code });
