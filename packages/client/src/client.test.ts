@@ -784,6 +784,18 @@ describe('per-request options', () => {
       (c: Client) => c.collect('/orders', undefined, { max: Number.NaN }),
     ],
     ['collect max negative', (c: Client) => c.collect('/orders', undefined, { max: -1 })],
+    // The call's signal put beside download's or collect's own options, where it was ignored: a download
+    // waiting out 202s, or a collect of every page, that the caller believed it could abort.
+    [
+      'download: signal among its own options (it belongs in the call options, the second argument)',
+      (c: Client) => c.download(MEDIA, RENDER, { as: 'stream', signal: AbortSignal.timeout(5_000) } as never),
+    ],
+    [
+      'collect: signal among its own options (it belongs in the call options, the second argument)',
+      (c: Client) =>
+        c.collect('/orders', undefined, { max: 10, signal: AbortSignal.timeout(5_000) } as never),
+    ],
+    ['download: a typo (maxWait)', (c: Client) => c.download(MEDIA, RENDER, { maxWait: 1_000 } as never)],
   ])('refuses an unknown or wrong option at run time: %s', async (_, call) => {
     const { client, seen } = setup(() => json({ orders: [] }));
     const error = await call(client).catch((e: unknown) => e);

@@ -1,7 +1,7 @@
 import type { paths } from '@partner-print/openapi';
-import { MIN_FILE_WAIT_MS, overdue, systemClock } from '@partner-print/openapi/wire';
+import { MIN_FILE_WAIT_MS, overdue, refuseUnknownOptions, systemClock } from '@partner-print/openapi/wire';
 import { type Core, coreOf, type RequestOptions, traced } from './core.ts';
-import { PartnerPrintError, TimeoutError } from './errors.ts';
+import { ConfigurationError, PartnerPrintError, TimeoutError } from './errors.ts';
 import { checkTimeout, retryPolicy } from './options.ts';
 import { describeCall, retryAfterSeconds } from './response.ts';
 import { abortOf, backoffMs, readError } from './transport.ts';
@@ -53,9 +53,12 @@ async function downloading(
   { callWhole, context, clock, retry, timeoutMs: timeout }: Core,
   template: string,
   init?: object,
-  { as = 'bytes', wait = true, maxWaitMs = 600_000 }: DownloadOptions<DownloadAs> = {},
+  options: DownloadOptions<DownloadAs> = {},
 ): Promise<Downloaded<DownloadAs> | DownloadPending> {
-  // Checked before the first request: a maxWaitMs of NaN (an unset setting read with `Number`) never ended the wait.
+  // Checked before the first request: a call option put here (`signal`) was ignored, a download the caller
+  // could not abort; a maxWaitMs of NaN (an unset setting read with `Number`) never ended the wait.
+  refuseUnknownOptions(options, ['as', 'wait', 'maxWaitMs'], ConfigurationError, 'download: ');
+  const { as = 'bytes', wait = true, maxWaitMs = 600_000 } = options;
   checkTimeout(maxWaitMs, 'download: maxWaitMs');
   const started = clock.now();
   // The call's signal and retry, as the first request checked (`checkInit`) before they were read.

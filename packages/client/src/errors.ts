@@ -36,6 +36,24 @@ export interface PartnerPrintErrorInit {
   location?: string;
 }
 
+/** Marks the error classes of every copy of this package: a registered symbol is the same in each. */
+const COPIES = Symbol.for('partner-print.error');
+/** What names an error class in every copy: its own `defaultCode`, else (a subclass without one) its name. */
+const classId = (c: typeof PartnerPrintError): string =>
+  Object.hasOwn(c, 'defaultCode') ? c.defaultCode : c.name;
+
+const up = Object.getPrototypeOf;
+
+/** Whether `value` is an instance of the class `c`, of this copy or (by {@link classId}) of another. */
+function isInstance(c: typeof PartnerPrintError, value: unknown): boolean {
+  // Every prototype of every copy's errors holds the mark; PartnerPrintError's parent (Error) does not.
+  const root = !(COPIES in up(c).prototype);
+  const id = classId(c);
+  for (let p = Object(value) === value ? up(value) : null; p && COPIES in p; p = up(p))
+    if (p === c.prototype || root || classId(p.constructor) === id) return true;
+  return false;
+}
+
 /**
  * The one error hierarchy of the SDK. It carries no request, headers or body, so the secret key
  * cannot leak through `message`, `toString()`, `JSON.stringify` or `util.inspect`.
@@ -46,6 +64,21 @@ export class PartnerPrintError extends Error {
    * had one; else its class's). Each subclass names its own.
    */
   static readonly defaultCode: string = 'sdk_error';
+  static {
+    Object.defineProperty(PartnerPrintError.prototype, COPIES, { value: true });
+  }
+
+  /**
+   * `instanceof` across copies of this package in one program (two versions installed side by side, a
+   * library's bundle, a test's fresh module graph): an error of another copy's class counts as an instance of
+   * this copy's class that is the same class — the same own `defaultCode` (every class of this module has
+   * one), else the same class name — or of PartnerPrintError.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: the class `instanceof` asks about (a subclass inherits this)
+    return isInstance(this, value);
+  }
+
   override name = 'PartnerPrintError';
   declare readonly status: number | undefined;
   declare readonly code: ErrorCode | undefined;

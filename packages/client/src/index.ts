@@ -63,7 +63,10 @@ export function createClient(options: ClientOptions): PartnerPrintClient {
       // Without a `store` the budget is this client's alone, so its key needs no hash: a request does not
       // wait for crypto.subtle, which no fake timer controls (a test's first advance would run before it).
       const key = option.store ? budgetKey(options.secretKey) : OWN_BUDGET;
-      return queueThrough(kit, (timed) => {
+      // What `client.scheduler.close(reason)` closed it with: the scheduler rejects every attempt it still
+      // holds, and every later one, with that very reason, never sent.
+      let closed: { reason: unknown } | undefined;
+      const limiter = queueThrough(kit, (timed) => {
         let s: Scheduler;
         try {
           s = createScheduler({ clock, key, ...option, fetch: timed });
@@ -73,9 +76,15 @@ export function createClient(options: ClientOptions): PartnerPrintClient {
             String((error as Error).message).replace('createScheduler: ', 'rateLimit: '),
           );
         }
+        const { close } = s;
+        s.close = (reason = new Error('Scheduler closed')) => {
+          closed ??= { reason };
+          close(reason);
+        };
         scheduler = s;
         return (request, unabortable) => s.fetch(request, unabortable ? ONE_BUDGET_UNWATCHED : ONE_BUDGET);
       });
+      return Object.assign(limiter, { refused: (error: unknown) => !!closed && error === closed.reason });
     },
   });
   return withHelpers(Object.assign(client, { scheduler }));

@@ -1,4 +1,5 @@
 import type { paths } from '@partner-print/openapi';
+import { refuseUnknownOptions } from '@partner-print/openapi/wire';
 import { type Core, coreOf } from './core.ts';
 import { ConfigurationError, PartnerPrintError } from './errors.ts';
 import { fieldOf } from './response.ts';
@@ -87,9 +88,11 @@ export async function collect(
   client: PartnerPrintBaseClient,
   template: string,
   init?: object,
-  { max = Number.POSITIVE_INFINITY } = {},
+  options: { max?: number } = {},
 ): Promise<unknown[]> {
-  // NaN (an unset setting read with `Number`) returned no items without asking.
+  // A call option put here (`signal`) was ignored; NaN (an unset setting read with `Number`) returned no items.
+  refuseUnknownOptions(options, ['max'], ConfigurationError, 'collect: ');
+  const { max = Number.POSITIVE_INFINITY } = options;
   if (!(max >= 0)) throw new ConfigurationError('collect: max must be a number ≥ 0');
   const items: unknown[] = [];
   if (max > 0) for await (const item of pageItems(client, template, init)) if (items.push(item) >= max) break;

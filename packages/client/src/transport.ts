@@ -44,6 +44,8 @@ export interface Limiter {
   fetch(request: Request, unabortable?: boolean): Promise<Response>;
   own?: boolean;
   send?: SendAttempt | undefined;
+  /** Whether `error` is the limiter refusing an attempt it never sent (it was closed): final, not retried. */
+  refused?: (error: unknown) => boolean;
 }
 
 /**
@@ -253,7 +255,7 @@ export function createStack(o: StackOptions): Stack {
         deadlines.run(sendOwn, req, ms, queuedTimeout, unabortable, call)));
 
   // Only a queue the client sends through (not its own deadline) stands between a first attempt and its judge.
-  const attempts = retrying(o, send, context, emit, deadlines, !!limiter?.send);
+  const attempts = retrying(o, send, context, emit, deadlines, !!limiter?.send, limiter?.refused);
   // Everything but a plain 2xx goes through `settle`: redirects, error responses, failures. A 2xx costs one await.
   const settle = async (c: Call, first: Response): Promise<Response> => {
     const { request, settings, spent, t, unabortable } = c;
@@ -347,6 +349,7 @@ function retrying(
   emit: Emit | undefined,
   deadlines: Deadlines<Call>,
   queued: boolean,
+  refused?: (error: unknown) => boolean,
 ) {
   const { clock } = o;
   /** Sends attempt `n` (`send` rejects, it does not throw). */
@@ -411,6 +414,17 @@ function retrying(
         await response.body?.cancel().catch(() => {});
       } catch (cause) {
         if (request.signal.aborted) throw gaveUp(request.signal.reason, spent);
+        // The client's own queue refused the attempt without sending it (`client.scheduler.close()`): nothing
+        // went out, so nothing may have taken effect, and a closed queue refuses every later attempt too.
+        if (refused?.(cause)) {
+          spent.attempts--;
+          throw gaveUp(
+            new AbortedError(`${describeCall(context(request))}: not sent, the rate-limit queue was closed`, {
+              cause,
+            }),
+            spent,
+          );
+        }
         error = cause;
         delay = repeatable(request) && retryDelay(retry, clock.now() - c.started, attempt);
         if (delay === false) throw gaveUp(cause, spent);
@@ -553,14 +567,22 @@ export const readError = (cause: unknown, ctx: CallContext): PartnerPrintError =
   );
 
 /**
+ * An error of this realm or of another (a Jest test file, in a vm context of its own, gets Node's fetch errors and
+ * AbortSignal.timeout's reason from the outer realm, which `instanceof Error` misses): a name and a message.
+ */
+const isError = (e: unknown): e is Error =>
+  e instanceof Error ||
+  (!!e && typeof (e as Error).message === 'string' && typeof (e as Error).name === 'string');
+
+/**
  * The caller's abort of the call `ctx` as an AbortedError (or a TimeoutError for `AbortSignal.timeout`), its
  * reason as `cause`: of an attempt, of the reading of its answer, or between the requests of a helper.
  */
 export function abortOf(reason: unknown, ctx: CallContext): PartnerPrintError {
   if (reason instanceof PartnerPrintError) return reason.method ? reason : Object.assign(reason, ctx);
   const call = describeCall(ctx);
-  const timedOut = reason instanceof Error && reason.name === 'TimeoutError';
-  const why = reason instanceof Error && reason.message ? ` (${reason.message})` : '';
+  const timedOut = isError(reason) && reason.name === 'TimeoutError';
+  const why = isError(reason) && reason.message ? ` (${reason.message})` : '';
   return Object.assign(
     timedOut
       ? new TimeoutError(`${call}: the caller's signal timed out${why}`, { cause: reason })
@@ -573,7 +595,7 @@ export function abortOf(reason: unknown, ctx: CallContext): PartnerPrintError {
 function describeCause(error: unknown): string {
   const parts: string[] = [];
   for (let e = error, depth = 0; e != null && depth < 4; depth++) {
-    const link = e instanceof Error ? e : undefined;
+    const link = isError(e) ? e : undefined;
     // An error's own `code` (enumerable: Node's and undici's), as a spread reads it.
     const code = link && ({ ...link } as { code?: unknown }).code;
     const text = `${link ? link.message : String(e)}${typeof code === 'string' ? ` (${code})` : ''}`;
@@ -585,7 +607,7 @@ function describeCause(error: unknown): string {
 
 /** A copy of a transport's error holding only names, messages and codes: no request, no headers. */
 function copyCause(error: unknown, depth = 0): Error {
-  const e = error instanceof Error ? error : new Error(String(error));
+  const e = isError(error) ? error : new Error(String(error));
   const copy = Object.assign(new Error(e.message), { name: e.name });
   const { code } = e as { code?: unknown };
   if (code && typeof code === 'string') Object.assign(copy, { code });
@@ -606,6 +628,8 @@ async function redactResponse(response: Response, secret: string): Promise<Respo
   return new Response(body, {
     status: response.status,
     statusText: redactSecret(response.statusText, secret),
-    headers: redactSecret(response.headers, secret),
+    // Copied first: a fetch of its own (npm undici's, node-fetch) answers with its own Headers class, which
+    // redaction, knowing only the global one, passed on as it was, the key a server echoed included.
+    headers: redactSecret(new Headers(response.headers), secret),
   });
 }

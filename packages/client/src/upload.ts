@@ -9,16 +9,17 @@ import type { PartnerPrintBaseClient, UploadData } from './types.ts';
 
 export type { UploadData } from './types.ts';
 
-// A Uint8Array is a view (ArrayBuffer.isView), from this realm or another.
+// An ArrayBuffer of another realm (a Jest test's: Node's own fetch and fs answer with the outer realm's) by its
+// tag, which `instanceof` misses; a Uint8Array is a view (ArrayBuffer.isView), from this realm or another.
+const isArrayBuffer = (data: unknown): data is ArrayBuffer =>
+  Object.prototype.toString.call(data) === '[object ArrayBuffer]';
+
 const isUploadData = (data: unknown): data is UploadData =>
-  data instanceof ArrayBuffer ||
-  ArrayBuffer.isView(data) ||
-  data instanceof Blob ||
-  data instanceof ReadableStream;
+  isArrayBuffer(data) || ArrayBuffer.isView(data) || data instanceof Blob || data instanceof ReadableStream;
 
 async function bytesOf(data: UploadData, signal?: AbortSignal): Promise<Uint8Array> {
   if (data instanceof Uint8Array) return data;
-  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  if (isArrayBuffer(data)) return new Uint8Array(data);
   if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength).slice();
   // Response reads a Blob or a ReadableStream the same way in every runtime. A stream is read through a pipe
   // the caller's signal cancels: a source that stalls would otherwise hold the call past any abort.

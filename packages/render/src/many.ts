@@ -3,7 +3,13 @@ import { isUnreservedReference, quietly, sha256Hex } from '@partner-print/openap
 import type { RenderClient } from './api.ts';
 import { type RenderStore, renderCacheKey } from './cache.ts';
 import { referenceQuery, resolveComposition } from './composition.ts';
-import { type CallContext, callContext, checkConcurrency, type RenderOptions } from './context.ts';
+import {
+  abortReason,
+  type CallContext,
+  callContext,
+  checkConcurrency,
+  type RenderOptions,
+} from './context.ts';
 import type { RenderProgressEvent } from './events.ts';
 import { produce, type RenderMockupOptions, type RenderMockupResult } from './render.ts';
 import { nextRendertokenReset, resetsAtOf } from './reset.ts';
@@ -100,6 +106,8 @@ async function isKnown(store: RenderStore | undefined, composition: Composition,
 }
 
 async function planWith(client: RenderClient, jobs: RenderJob[], ctx: CallContext, concurrency: number) {
+  // A signal aborted already: no catalog read either (those run for every caller, whoever gives up).
+  if (ctx.signal?.aborted) throw abortReason(ctx.signal);
   const state = stateOf(client);
   const resolved: ({ composition: Composition; imageKey: string } | { error: unknown })[] = [];
   // The tokens read first: a failure here fails the plan before any catalog read.

@@ -259,6 +259,45 @@ describe('renderMockup edges', () => {
     await expect(pending).rejects.toThrow('cancelled');
     expect(clock.now()).toBe(started);
   });
+
+  // A queue's job cancelled before it started (its signal already aborted): the batch spent catalog reads of the
+  // `default` bucket (the lookups and the products scan, which run for every caller) before it rejected.
+  it.each([
+    [
+      'renderMockup',
+      (s: ReturnType<typeof setup>, signal: AbortSignal) =>
+        renderMockup(s.client, {
+          ...studioPrint(s.sandbox.seed),
+          image: pngBytes(),
+          clock: s.sandbox.clock,
+          signal,
+        }),
+    ],
+    [
+      'plan',
+      (s: ReturnType<typeof setup>, signal: AbortSignal) =>
+        plan(s.client, [{ ...studioPrint(s.sandbox.seed), image: pngBytes() }], {
+          clock: s.sandbox.clock,
+          signal,
+        }),
+    ],
+    [
+      'renderMany',
+      (s: ReturnType<typeof setup>, signal: AbortSignal) =>
+        renderMany(s.client, [{ ...studioPrint(s.sandbox.seed), image: pngBytes() }], {
+          clock: s.sandbox.clock,
+          signal,
+        }),
+    ],
+  ] as const)(
+    '%s with a signal already aborted rejects with its reason and sends nothing',
+    async (_name, call) => {
+      const s = setup();
+      const reason = new Error('cancelled before it started');
+      await expect(call(s, AbortSignal.abort(reason))).rejects.toBe(reason);
+      expect(s.requests).toEqual([]);
+    },
+  );
 });
 
 describe('listeners', () => {

@@ -10,6 +10,25 @@ import { startSandboxServer } from '../src/node/index.ts';
 import { checkResponse } from './contract.ts';
 
 describe('Node server', () => {
+  // A partner's test starts the server beside its own code: @hono/node-server replaced the process's global
+  // Request and Response with its own classes by default, for good, so `(await fetch(url)) instanceof Response`
+  // turned false in the rest of the test run, and every Request the SDK's scheduler got became a copy.
+  it("leaves the process's global Request, Response and Headers as they were", async () => {
+    const before = { Request, Response, Headers, fetch };
+    const server = await startSandboxServer({ port: 0 });
+    try {
+      expect({ Request, Response, Headers, fetch }).toEqual(before);
+      expect(globalThis.Request).toBe(before.Request);
+      expect(globalThis.Response).toBe(before.Response);
+      const answer = await fetch(`${server.url}/claimcategories`);
+      expect(answer).toBeInstanceOf(before.Response);
+      await answer.body?.cancel();
+    } finally {
+      await server.close();
+      Object.assign(globalThis, before);
+    }
+  });
+
   it('serves the documentation page at /docs when given one, and nothing there otherwise', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pp-docs-'));
     const file = join(dir, 'index.html');

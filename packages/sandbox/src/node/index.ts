@@ -51,6 +51,8 @@ export async function startSandboxServer(options: SandboxServerOptions = {}): Pr
       {
         hostname: host,
         port: options.port ?? 4010,
+        // The process may be a partner's test: its global Request and Response stay the runtime's own.
+        overrideGlobalObjects: false,
         fetch: async (request: Request, env: HttpBindings | Http2Bindings) => {
           if (docs && isDocsPath(request.url)) {
             return new Response(new Uint8Array(docs), {
