@@ -19,6 +19,23 @@ const isSearchParams = (n: N) => {
   return p !== undefined && (/(^|\.)searchParams$/.test(p) || p === 'query' || p === 'params');
 };
 
+/**
+ * Whether `n` reads the callback's `order_reference_v2` from the request's query (`req.query.order_reference_v2`,
+ * `searchParams.get('order_reference_v2')`): an `Order_` reference, by the reference's table of parameters.
+ */
+export function readsCallbackOrderReference(n: N): boolean {
+  const b = bare(n);
+  if (b.type === 'MemberExpression') return propName(b) === V2_PARAM && isQueryObject(b.object);
+  return (
+    b.type === 'CallExpression' &&
+    b.callee.type === 'MemberExpression' &&
+    propName(b.callee) === 'get' &&
+    isSearchParams(b.callee.object) &&
+    isString(b.arguments[0]) &&
+    b.arguments[0].value === V2_PARAM
+  );
+}
+
 export interface CallbackEdit {
   node: N;
   what: string;

@@ -221,16 +221,15 @@ function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: 
     reason || !plan.ok
       ? undefined
       : (catchProblem(site.node, links, ctx.elsewhere) ?? consumerOf(site.node, site.lib, links));
-  if (reason || typeof consumer === 'string' || !consumer || !plan.ok) {
+  const unproven = plan.ok ? plan.unproven : undefined;
+  const left = (why?: string) => {
     // What the plan had made ready for the rewrite (an image upload and its name) goes with it.
     ctx.uploads.forget(pending);
     ctx.left.push(site);
-    ctx.todo(
-      site.node,
-      what,
-      `V1 call left as it is: ${String(reason ?? consumer).replace(/\.$/, '')}.`,
-      links,
-    );
+    ctx.todo(site.node, what, leftReason(unproven, why), links);
+  };
+  if (reason || typeof consumer === 'string' || !consumer || !plan.ok) {
+    left(String(reason ?? consumer));
     return;
   }
   const pos = position(ctx.file, site.node);
@@ -250,9 +249,13 @@ function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: 
   } catch (e) {
     if (!(e instanceof LeftOnV1)) throw e;
     restore();
-    ctx.uploads.forget(pending);
-    ctx.left.push(site);
-    ctx.todo(site.node, what, `V1 call left as it is: ${e.reason.replace(/\.$/, '')}.`, links);
+    left(e.reason);
+    return;
+  }
+  // Everything else maps, but not the order identifier: the tree goes back as it was.
+  if (unproven) {
+    restore();
+    left();
     return;
   }
   ctx.base ??= base as V2Base;
@@ -278,6 +281,13 @@ function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: 
     const l = links.has(u.node) ? links : (fresh as Map<N, Link>);
     ctx.todo(u.node, `V1 response field ${u.field}`, u.reason, l);
   }
+}
+
+/** The TODO of a call left on V1: why it cannot be proven equivalent, then any other reason it has. */
+function leftReason(unproven: string | undefined, why: string | undefined): string {
+  const trim = (s: string) => s.replace(/\.$/, '');
+  if (!unproven) return `V1 call left as it is: ${trim(String(why))}.`;
+  return `V1 call left as it is: ${trim(unproven)}${why ? `. Besides, ${trim(why)}` : ''}.`;
 }
 
 /**
