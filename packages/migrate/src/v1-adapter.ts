@@ -50,7 +50,7 @@ export interface V1Adapter {
 }
 
 const UNRESOLVABLE =
-  "Not an Order_ reference: V2 has no look-up by V1 order code (<store_code>-<number>), and the custom-identifier look-up would find the order whose custom identifier is that text, not the V1 order. Pass the Order_ reference V2 gives: the answer of POST /orders, or the legacy callback's order_reference_v2 (keep a mapping of V1 codes to Order_ references for older orders); for a partner reference call orderReferenceByPartnerReference.";
+  "Not an Order_ reference, and V2 has no look-up by V1 order code: pass the Order_ reference of V2's POST /orders answer or the callback's order_reference_v2; a partner reference goes through orderReferenceByPartnerReference.";
 
 type AdapterClient = MigrateClient & Required<Pick<MigrateClient, 'uploadImage'>>;
 

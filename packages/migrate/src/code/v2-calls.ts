@@ -86,7 +86,7 @@ const orderRead = (n: Names, resolve?: 'orderReference' | 'orderReferenceByPartn
  * V1 reads it by V1 code, and V2 has no look-up by V1 code.
  */
 export const V1_ORDER_CODE_REASON =
-  "its order identifier is V1's order code (<store_code>-<number>) as far as this tool can tell, and V2 has no look-up by V1 order code (the custom-identifier look-up would answer the order whose custom identifier is that text, another order): read the order with GET /orders/{orderReference} and the Order_ reference V2 gives (the reference of V2's POST /orders answer, the legacy callback's order_reference_v2), and keep a mapping of V1 codes to Order_ references for orders placed before; a partner reference goes through the custom-identifier look-up (the adapter's orderReferenceByPartnerReference)";
+  "its identifier may be a V1 order code (<store_code>-<number>), and V2 has no look-up by V1 order code (the custom-identifier look-up would find another order): use the Order_ reference V2 gives (its POST /orders answer, the callback's order_reference_v2) and a mapping of V1 codes for older orders; a partner reference goes through v1.orderReferenceByPartnerReference";
 
 /**
  * How an order identifier of V1's GET /orders/{reference} is known to be an `Order_` reference: written out (or

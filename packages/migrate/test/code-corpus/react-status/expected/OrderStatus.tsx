@@ -3,7 +3,7 @@
 const V1_URL = 'https://api.partner-print.example/v1';
 
 export default async function OrderStatus({ reference }: { reference: string }) {
-  // TODO(partner-print v2): V1 call left as it is: its order identifier is V1's order code (<store_code>-<number>) as far as this tool can tell, and V2 has no look-up by V1 order code (the custom-identifier look-up would answer the order whose custom identifier is that text, another order): read the order with GET /orders/{orderReference} and the Order_ reference V2 gives (the reference of V2's POST /orders answer, the legacy callback's order_reference_v2), and keep a mapping of V1 codes to Order_ references for orders placed before; a partner reference goes through the custom-identifier look-up (the adapter's orderReferenceByPartnerReference). Besides, it passes options the V2 client does not take (cache). — https://partner-print.github.io/sdk/#/guide-migrating-from-v1
+  // TODO(partner-print v2): V1 call left as it is: its identifier may be a V1 order code (<store_code>-<number>), and V2 has no look-up by V1 order code (the custom-identifier look-up would find another order): use the Order_ reference V2 gives (its POST /orders answer, the callback's order_reference_v2) and a mapping of V1 codes for older orders; a partner reference goes through v1.orderReferenceByPartnerReference. Besides, it passes options the V2 client does not take (cache). — https://partner-print.github.io/sdk/#/guide-migrating-from-v1
   const res = await fetch(`${V1_URL}/orders/${reference}`, {
     headers: { 'X-Partner-Code': process.env.PP_PARTNER_CODE!, 'X-Api-Key': process.env.PP_API_KEY! },
     cache: 'no-store',
