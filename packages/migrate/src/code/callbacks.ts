@@ -7,9 +7,11 @@ import { bare, isString, memberPath, type N, propName } from './ast.ts';
  */
 const V1_PARAM = 'order_reference';
 const V2_PARAM = 'order_reference_v2';
+/** The callback's parameter that carries the `Order_` reference. */
+export const CALLBACK_ORDER_REFERENCE = V2_PARAM;
 
 /** `req.query`, `request.query`, `ctx.query`, a `query` object. */
-const isQueryObject = (n: N) => {
+export const isQueryObject = (n: N): boolean => {
   const p = memberPath(n);
   return p !== undefined && (p === 'query' || p.endsWith('.query'));
 };

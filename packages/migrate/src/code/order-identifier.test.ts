@@ -73,6 +73,14 @@ describe('the order identifier of a V1 GET /orders/{reference}', () => {
     );
   });
 
+  it('destructured from the query: order_reference_v2 is rewritten, order_reference (or a let) is not', () => {
+    const handler = (pattern: string, kind = 'const') =>
+      `${HEAD}export async function onCallback(request: { query: unknown }) {\n  ${kind} { ${pattern} } = request.query as Record<string, string>;\n  const order = await ${read('ref')};\n  return order.order_reference;\n}\n`;
+    rewritten(handler('order_reference_v2: ref'), /partnerPrintV1\.orderReference\(ref\)/);
+    leftOnV1(handler('order_reference: ref'));
+    leftOnV1(handler('order_reference_v2: ref', 'let'));
+  });
+
   it("V1's look-up by partner reference goes through orderReferenceByPartnerReference", () => {
     rewritten(
       `${HEAD}export async function f(shopId: string) {\n  const order = await (await fetch(\`\${BASE}/orders?partner_reference=\${encodeURIComponent(shopId)}\`, { headers })).json();\n  return order.order_reference;\n}\n`,

@@ -1,7 +1,7 @@
 import { ENDPOINT_MAP, type EndpointMapping, mapV1Endpoint } from '../endpoints.ts';
 import { V2_ORDER_REFERENCE } from '../references.ts';
 import { bare, isIdent, isString, type N } from './ast.ts';
-import { readsCallbackOrderReference } from './callbacks.ts';
+import { CALLBACK_ORDER_REFERENCE, isQueryObject, readsCallbackOrderReference } from './callbacks.ts';
 import { orderReads, type ReadMapper } from './consumers.ts';
 import { imageReads, planImageUpload } from './image-call.ts';
 import type { StaticImage } from './images.ts';
@@ -96,6 +96,9 @@ function orderReferenceKind(id: N, b: Bindings): 'literal' | 'callback' | undefi
   const v = b.resolve(id);
   if (isString(v) && V2_ORDER_REFERENCE.test(v.value)) return 'literal';
   if (readsCallbackOrderReference(v)) return 'callback';
+  // `const { order_reference_v2: ref } = req.query`.
+  const picked = v.type === 'Identifier' ? b.pickedFrom(v.name) : undefined;
+  if (picked?.key === CALLBACK_ORDER_REFERENCE && isQueryObject(bare(picked.from))) return 'callback';
   return undefined;
 }
 
