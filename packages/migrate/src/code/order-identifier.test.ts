@@ -88,3 +88,24 @@ describe('the order identifier of a V1 GET /orders/{reference}', () => {
     );
   });
 });
+
+describe("an earlier run's orderReference(x)", () => {
+  // What versions before this one wrote for V1's GET /orders/{reference} and the look-up by partner reference alike.
+  const earlier = (id: string, setup = '') =>
+    `import { createClient } from '@partner-print/client';\nimport { createV1Adapter } from '@partner-print/migrate';\nconst partnerPrint = createClient({ secretKey: process.env.PARTNER_PRINT_SECRET_KEY ?? '', baseUrl: 'https://api.partner-print.example/v2' });\nconst partnerPrintV1 = createV1Adapter(partnerPrint);\n${setup}export async function f(ref: string, req: { query: Record<string, string> }) {\n  const order = (await partnerPrint.get('/orders/{orderReference}', { params: { path: { orderReference: await partnerPrintV1.orderReference(${id}) } } })).order;\n  return order.reference;\n}\n`;
+
+  it('is marked where x may be a V1 order code or a partner reference, with both ways; a rerun adds nothing', () => {
+    const r = rewriteTwice(earlier('ref'));
+    expect(r.findings.map((f) => [f.kind, f.what])).toEqual([['todo', 'order look-up of an earlier run']]);
+    expect(r.findings[0]!.detail).toMatch(/orderReferenceByPartnerReference/);
+    expect(r.findings[0]!.detail).toMatch(/order_reference_v2/);
+    expect(r.output).toMatch(/TODO\(partner-print v2\): an earlier version of this tool wrote this look-up/);
+    expect(r.again.findings.map((f) => f.kind)).toEqual(['todo']);
+  });
+
+  it("is left alone where x is an Order_ reference (the callback's order_reference_v2)", () => {
+    const r = rewriteTwice(earlier('req.query.order_reference_v2'));
+    expect(r.findings).toEqual([]);
+    expect(r.changed).toBe(false);
+  });
+});

@@ -43,6 +43,7 @@ import { catchProblem, exportsOf, SETUP_KEY } from './catches.ts';
 import { countRefs, removeUnused } from './cleanup.ts';
 import { innerComments, keepComments } from './comments.ts';
 import { consumerOf, LeftOnV1, type UnknownRead } from './consumers.ts';
+import { EARLIER_ORDER_REFERENCE, earlierOrderReferences } from './earlier-reads.ts';
 import { ImageUploads, type Pending, staticImage } from './images.ts';
 import { keyReadOrder, runTimeKeySource } from './key-read.ts';
 import { findV1Mocks, MOCK_REASON } from './mocks.ts';
@@ -563,7 +564,7 @@ const isHeaderKey = (name: string) =>
 
 /**
  * Whether the text can hold V1 usage at all: a `/v1`, a V1 credential header name, a callback's
- * `order_reference` or an earlier run's TODO. Other files are only parsed (so one that does not parse is still
+ * `order_reference`, an earlier run's TODO or V1 adapter. Other files are only parsed (so one that does not parse is still
  * reported), with Babel alone: the rewrite's parse keeps what it needs to reprint, which costs four times more.
  */
 function mayHoldV1(text: string): boolean {
@@ -572,6 +573,7 @@ function mayHoldV1(text: string): boolean {
     lower.includes('/v1') ||
     lower.includes('order_reference') ||
     text.includes(TODO_TAG) ||
+    text.includes('createV1Adapter') ||
     V1_CREDENTIAL_HEADERS.some((h) => lower.includes(h))
   );
 }
@@ -716,6 +718,9 @@ function rewrite(
         what: 'legacy callback: order_reference',
         detail: `${edit.what} (the Order_ reference V2 calls take)`,
       });
+  const now = indexTree(ast.program);
+  for (const call of earlierOrderReferences(now.nodes, names.adapter, b))
+    ctx.todo(call, 'order look-up of an earlier run', EARLIER_ORDER_REFERENCE, now.links);
   if (ctx.rewrites > 0) {
     const client = addSetup(ast.program, file, {
       keyExpression,

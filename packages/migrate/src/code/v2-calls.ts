@@ -92,7 +92,7 @@ export const V1_ORDER_CODE_REASON =
  * How an order identifier of V1's GET /orders/{reference} is known to be an `Order_` reference: written out (or
  * a constant of one), or read from the legacy callback's `order_reference_v2`. Undefined when it is not known.
  */
-function orderReferenceKind(id: N, b: Bindings): 'literal' | 'callback' | undefined {
+export function orderReferenceKind(id: N, b: Bindings): 'literal' | 'callback' | undefined {
   const v = b.resolve(id);
   if (isString(v) && V2_ORDER_REFERENCE.test(v.value)) return 'literal';
   if (readsCallbackOrderReference(v)) return 'callback';
