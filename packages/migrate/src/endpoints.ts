@@ -117,7 +117,7 @@ export const ENDPOINT_MAP: readonly EndpointMapping[] = [
       { method: 'GET', path: '/orders/{orderReference}', purpose: 'read an order by its Order_ reference' },
     ],
     kind: 'same-name',
-    note: 'Same name, but V1 takes the composite code <store_code>-<number> and V2 a typed Order_ reference (the legacy callback carries both: order_reference and order_reference_v2).',
+    note: 'Same name, but V1 takes the composite code <store_code>-<number> and V2 a typed Order_ reference, with no look-up by V1 code (the legacy callback carries both: order_reference and order_reference_v2).',
   },
   {
     id: 'render',

@@ -33,7 +33,8 @@ export interface ParsedOrderReference {
 /**
  * Classifies an order identifier. A V1 code is `<store_code>-<number>`; anything else that is not an
  * `Order_` reference is treated as a partner reference. A partner reference shaped like
- * `<letters>-<digits>` is indistinguishable from a V1 code; the resolver tries the lookup either way.
+ * `<letters>-<digits>` is indistinguishable from a V1 code: the resolver's `resolve` takes it for a V1 code (V2 has
+ * no look-up by one), `resolvePartnerReference` for a partner reference.
  */
 export function parseOrderReference(input: string): ParsedOrderReference {
   if (V2_ORDER_REFERENCE.test(input)) return { input, kind: 'v2' };
@@ -57,8 +58,8 @@ export interface OrderReferenceResolution {
 export interface OrderReferenceResolverOptions {
   concurrency?: number;
   /**
-   * When a V1 code is not a custom identifier, scan GET /orders for an order whose `legacyOrderCode`
-   * (or `legacyCode`) equals it. The order read payload is not in the reference, so this is opt-in and
+   * Find a V1 code by scanning GET /orders for an order whose `legacyOrderCode` (or `legacyCode`) equals it
+   * (a V1 code is never looked up as a custom identifier). The order read payload is not in the reference, so this is opt-in and
    * best effort. Default false.
    */
   scanOrders?: boolean;
@@ -96,8 +97,8 @@ function notFoundNote(parsed: ParsedOrderReference, scanOrders: boolean | undefi
   const { input } = parsed;
   if (parsed.kind !== 'v1-code')
     return `No order has the custom identifier ${input} (the V1 partner reference).`;
-  const scan = scanOrders ? ', and no listed order carries it as legacy code' : '; try scanOrders';
-  return `No order has the custom identifier ${input}. A V1 code <store_code>-<number> is only found this way if the order was created with it as custom identifier${scan}. The legacy callback carries both forms (order_reference and order_reference_v2).`;
+  const scan = scanOrders ? 'no listed order carries it as legacy code' : 'try scanOrders';
+  return `${input} is shaped like a V1 order code, and V2 has no look-up by V1 order code (the custom-identifier look-up would answer another order): ${scan}. For a partner reference of this shape: resolvePartnerReference.`;
 }
 
 export function createOrderReferenceResolver(
@@ -113,21 +114,28 @@ export function createOrderReferenceResolver(
     return (await legacyIndex).get(input);
   }
 
-  async function run(input: string): Promise<OrderReferenceResolution> {
-    const parsed = parseOrderReference(input);
+  /** `partner`: the caller says `input` is a partner reference, whatever its shape. */
+  async function run(input: string, partner: boolean): Promise<OrderReferenceResolution> {
+    const parsed: ParsedOrderReference = partner
+      ? { input, kind: 'partner-reference' }
+      : parseOrderReference(input);
     const found = (orderReference: string, via: OrderReferenceResolution['via'], note: string) =>
       ({ input, parsed, status: 'resolved', orderReference, via, note }) as const;
     if (parsed.kind === 'v2') return found(input, 'v2', 'Already a V2 reference.');
     try {
+      // A V1 code is never looked up as a custom identifier: that look-up answers another order.
+      if (parsed.kind === 'v1-code') {
+        const legacy = options.scanOrders ? await viaLegacyCode(input) : undefined;
+        if (legacy) {
+          const note = 'Found by the legacy order code on GET /orders (a legacy field, removed in V3).';
+          return found(legacy, 'legacy-order-code', note);
+        }
+        return { input, parsed, status: 'not-found', note: notFoundNote(parsed, options.scanOrders) };
+      }
       const ref = await limit(() => lookupOrderByCustomIdentifier(client, input));
       if (ref) {
         const note = 'Found through the custom-identifier lookup; read it with GET /orders/{orderReference}.';
         return found(ref, 'custom-identifier', note);
-      }
-      const legacy = parsed.kind === 'v1-code' && options.scanOrders ? await viaLegacyCode(input) : undefined;
-      if (legacy) {
-        const note = 'Found by the legacy order code on GET /orders (a legacy field, removed in V3).';
-        return found(legacy, 'legacy-order-code', note);
       }
       return { input, parsed, status: 'not-found', note: notFoundNote(parsed, options.scanOrders) };
     } catch (e) {
@@ -141,17 +149,26 @@ export function createOrderReferenceResolver(
     }
   }
 
+  function memoised(input: string, partner: boolean): Promise<OrderReferenceResolution> {
+    const key = `${partner ? 'p' : 'a'}:${input}`;
+    let p = memo.get(key);
+    if (!p) {
+      p = run(input, partner);
+      memo.set(key, p);
+      p.then((r) => {
+        if (r.status !== 'resolved') memo.delete(key);
+      });
+    }
+    return p;
+  }
+
   return {
-    resolve(input: string): Promise<OrderReferenceResolution> {
-      let p = memo.get(input);
-      if (!p) {
-        p = run(input);
-        memo.set(input, p);
-        p.then((r) => {
-          if (r.status !== 'resolved') memo.delete(input);
-        });
-      }
-      return p;
-    },
+    /**
+     * An `Order_` reference as it is; a V1 order code only by its legacy code on GET /orders (`scanOrders`), never
+     * through the custom-identifier look-up; any other text as a partner reference.
+     */
+    resolve: (input: string): Promise<OrderReferenceResolution> => memoised(input, false),
+    /** The order whose custom identifier is `input`, a partner reference whatever its shape. */
+    resolvePartnerReference: (input: string): Promise<OrderReferenceResolution> => memoised(input, true),
   };
 }

@@ -57,31 +57,63 @@ describe('createV1Adapter', () => {
     expect(asked).toEqual(['SHOP9', 'NOPE']);
   });
 
-  it('finds the Order_ reference for an Order_ reference, a partner reference; not for nothing', async () => {
+  it('never resolves a V1 order code to another order: one whose custom identifier is that code', async () => {
+    const { sandbox, client } = setup();
+    const line = { productReference: sandbox.seed.products.nonPrint, quantity: 1 };
+    const store = { storeReference: sandbox.seed.stores.combined, shippingKind: 'combined' as const };
+    const x = (await client.createOrder({ ...store, orderlines: [line] })).order.reference;
+    const read = await client.get('/orders/{orderReference}', { params: { path: { orderReference: x } } });
+    const code = (read.order as { legacyOrderCode?: string }).legacyOrderCode;
+    expect(code).toMatch(/^[A-Za-z0-9_-]+-\d+$/);
+    const y = (await client.createOrder({ ...store, customIdentifier: code!, orderlines: [line] })).order
+      .reference;
+    expect(y).not.toBe(x);
+    const v1 = createV1Adapter(client);
+    // V2 has no documented look-up by V1 code: the adapter refuses it rather than answer Y.
+    const error = await v1.orderReference(code).catch((e: unknown) => e);
+    expect(error).not.toBe(y);
+    expect(error).toBeInstanceOf(PartnerPrintError);
+    expect(error).not.toBeInstanceOf(NotFoundError);
+    expect(error).toMatchObject({ code: 'unresolvable_order_reference' });
+    expect(String((error as Error).message)).toMatch(/order_reference_v2/);
+    // Y's custom identifier, said to be one, is Y.
+    expect(await v1.orderReferenceByPartnerReference(code)).toBe(y);
+  });
+
+  it('passes an Order_ reference through; a partner reference only through orderReferenceByPartnerReference', async () => {
     const { sandbox, client } = setup();
     const { order } = await client.createOrder({
       storeReference: sandbox.seed.stores.combined,
       shippingKind: 'combined',
-      customIdentifier: 'ACME1-1001',
+      customIdentifier: 'shop-1001',
       orderlines: [{ productReference: sandbox.seed.products.nonPrint, quantity: 1 }],
     });
     const v1 = createV1Adapter(client);
     expect(await v1.orderReference(order.reference)).toBe(order.reference);
-    expect(await v1.orderReference('ACME1-1001')).toBe(order.reference);
-    await expect(v1.orderReference('ACME1-9999')).rejects.toBeInstanceOf(NotFoundError);
+    await expect(v1.orderReference('shop-1001')).rejects.toMatchObject({
+      code: 'unresolvable_order_reference',
+    });
+    expect(await v1.orderReferenceByPartnerReference('shop-1001')).toBe(order.reference);
+    await expect(v1.orderReferenceByPartnerReference('shop-9999')).rejects.toBeInstanceOf(NotFoundError);
     await expect(v1.orderReference(null)).rejects.toThrow(/No order reference given \(null\)/);
+    await expect(v1.orderReferenceByPartnerReference(undefined)).rejects.toThrow(
+      /No partner reference given \(undefined\)/,
+    );
   });
 
   it("an order it cannot find is a NotFoundError with the client's 404 status and code", async () => {
     const { sandbox, client } = setup();
     const v1 = createV1Adapter(client);
-    for (const ref of ['ACME1-404', null]) {
-      const error = await v1.orderReference(ref).catch((e: unknown) => e);
+    for (const find of [
+      () => v1.orderReferenceByPartnerReference('shop-404'),
+      () => v1.orderReference(null),
+    ]) {
+      const error = await find().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(NotFoundError);
       expect(error).toMatchObject({ status: 404, code: 'not_found' });
     }
     sandbox.control.injectFault({ path: '/utilities/*', kind: 'status', status: 503, count: 10 });
-    const failed = await v1.orderReference('ACME1-405').catch((e: unknown) => e);
+    const failed = await v1.orderReferenceByPartnerReference('shop-405').catch((e: unknown) => e);
     expect(failed).toBeInstanceOf(PartnerPrintError);
     expect(failed).not.toBeInstanceOf(NotFoundError);
     expect(failed).not.toMatchObject({ status: 404 });

@@ -1,15 +1,16 @@
 /**
  * What code rewritten by `partner-print-migrate code` calls at run time where the V1 value is only known
  * then: a V1 order body becomes a V2 order request through `convertV1Order` (the one home of the field
- * mapping), and a V1 order identifier (a `<store_code>-<number>` code, a partner reference or already an
- * `Order_` reference) becomes an `Order_` reference through the custom-identifier lookup.
+ * mapping); an `Order_` reference passes as it is, and a partner reference becomes one through the
+ * custom-identifier look-up. A V1 order code `<store_code>-<number>` does not: the reference gives V2 no look-up
+ * by it, and the custom-identifier look-up would answer whichever order has that string as its custom identifier.
  */
 import { NotFoundError, PartnerPrintError } from '@partner-print/client';
 import type { Reference } from '@partner-print/openapi/wire';
 import type { MigrateClient } from './client.ts';
 import { convertV1Order, type V2OrderRequest } from './convert.ts';
 import { createImageUploader } from './image.ts';
-import { createOrderReferenceResolver } from './references.ts';
+import { lookupOrderByCustomIdentifier, V2_ORDER_REFERENCE } from './references.ts';
 import { createSkuResolver, UnknownSkuError } from './resolver.ts';
 
 export interface V1AdapterOptions {
@@ -33,16 +34,29 @@ export interface V1Adapter {
    * bytes are uploaded once per adapter, however often and however concurrently they come.
    */
   uploadImage(base64: string): Promise<Reference<'Image'>>;
-  /** The `Order_` reference for a V1 order code, a partner reference, or an `Order_` reference. */
+  /**
+   * An `Order_` reference, as it is. Anything else (a V1 order code `<store_code>-<number>`, which V2 cannot
+   * look up) is refused with a `PartnerPrintError` of code `unresolvable_order_reference`, never looked up
+   * as a custom identifier; nothing given is a `NotFoundError`, as V1 answered `/orders/null`.
+   */
   orderReference(v1Reference: string | number | null | undefined): Promise<Reference<'Order'>>;
+  /**
+   * The `Order_` reference of the order whose custom identifier is this V1 partner reference (the reference's
+   * map of V1's look-up by partner reference); a `NotFoundError` when no order has it.
+   */
+  orderReferenceByPartnerReference(
+    partnerReference: string | number | null | undefined,
+  ): Promise<Reference<'Order'>>;
 }
+
+const UNRESOLVABLE =
+  "Not an Order_ reference, and V2 has no look-up by V1 order code: pass the Order_ reference of V2's POST /orders answer or the callback's order_reference_v2; a partner reference goes through orderReferenceByPartnerReference.";
 
 type AdapterClient = MigrateClient & Required<Pick<MigrateClient, 'uploadImage'>>;
 
 export function createV1Adapter(client: AdapterClient, options: V1AdapterOptions = {}): V1Adapter {
   const skus = createSkuResolver(client);
   const images = createImageUploader((bytes) => client.uploadImage(bytes));
-  const references = createOrderReferenceResolver(client);
   const stores = new Map(Object.entries(options.stores ?? {}));
   return {
     async toV2Order(v1Order) {
@@ -76,12 +90,22 @@ export function createV1Adapter(client: AdapterClient, options: V1AdapterOptions
       // V1 code put whatever it had into the path (a missing value became `/orders/null`, a 404).
       if (v1Reference === null || v1Reference === undefined || v1Reference === '')
         throw new NotFoundError(`No order reference given (${String(v1Reference)}).`, { status: 404 });
-      const r = await references.resolve(String(v1Reference));
-      if (r.status === 'resolved' && r.orderReference) return r.orderReference as Reference<'Order'>;
-      // A look-up that failed is not a 404: a catch of `status === 404` must not take it for one.
-      // The client's own error of the look-up (its status, code and request id), as productReference gives it.
-      if (r.status === 'error') throw r.cause ?? new PartnerPrintError(r.note);
-      throw new NotFoundError(r.note, { status: 404 });
+      const input = String(v1Reference);
+      if (V2_ORDER_REFERENCE.test(input)) return input as Reference<'Order'>;
+      // Not a 404: the order may well exist. Named by its kind, not quoted (a value may be anything).
+      throw new PartnerPrintError(UNRESOLVABLE, { code: 'unresolvable_order_reference' });
+    },
+    async orderReferenceByPartnerReference(partnerReference) {
+      if (partnerReference === null || partnerReference === undefined || partnerReference === '')
+        throw new NotFoundError(`No partner reference given (${String(partnerReference)}).`, { status: 404 });
+      const id = String(partnerReference);
+      // A look-up that failed is not a 404: a catch of `status === 404` must not take it for one. The client's
+      // own error of the look-up (its status, code and request id) passes through, as productReference gives it.
+      const found = await lookupOrderByCustomIdentifier(client, id);
+      if (found) return found as Reference<'Order'>;
+      throw new NotFoundError(`No order has the custom identifier ${id} (the V1 partner reference).`, {
+        status: 404,
+      });
     },
   };
 }

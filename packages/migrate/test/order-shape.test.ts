@@ -137,17 +137,32 @@ describe('a V1 order read used for what V2 does not have', () => {
       /`\.\.\.rest`/,
     ],
   ];
+  // Read by V1 order code, GET /orders/{reference} is left on V1 whatever it reads (below); the reads are held
+  // to the order read of the look-up by partner reference, which is rewritten when they map.
   it.each(reads)(
-    'GET /orders/{reference}, %s: left on V1, marked, and it still answers',
+    'the order read by partner reference, %s: left on V1, marked, and it still answers',
     async (_, use, answer, why) => {
-      const detail = await leftOnV1(getOrder(use), 'GET /orders/… (fetch)', answer, [
-        'ACME1-17',
-        'tracking_code',
-      ]);
+      const detail = await leftOnV1(
+        byPartnerReference(use),
+        'GET /orders?partner_reference=… (fetch)',
+        answer,
+        ['web-17', 'tracking_code'],
+      );
       expect(detail).toMatch(why);
       expect(detail).toMatch(/reference for order_reference/);
     },
   );
+
+  it('GET /orders/{reference} by a V1 order code, even read only for order_reference: left on V1, marked, and it still answers', async () => {
+    const detail = await leftOnV1(
+      getOrder('const o = await res.json();\n  return o.order_reference;'),
+      'GET /orders/… (fetch)',
+      'ACME1-17',
+      ['ACME1-17'],
+    );
+    expect(detail).toMatch(/no look-up by V1 order code/);
+    expect(detail).toMatch(/order_reference_v2/);
+  });
 
   it('the look-up by partner reference, a field V2 does not have: left on V1 the same way', async () => {
     await leftOnV1(
@@ -183,7 +198,7 @@ describe('what maps provably is still rewritten, and runs against the sandbox', 
     expect(await run(r.output, sandbox, V1_ORDER)).toMatch(/^Order_/);
   });
 
-  it('GET /orders/{reference} read for order_reference: the V2 order, found by its Order_ reference or its partner reference', async () => {
+  it("GET /orders/{reference} by the callback's order_reference_v2, and the look-up by partner reference: the V2 order", async () => {
     const sandbox = newSandbox();
     const client = createClient({
       secretKey: sandbox.keys.primary,
@@ -200,14 +215,51 @@ describe('what maps provably is still rewritten, and runs against the sandbox', 
         ],
       })
     ).order;
-    const r = rewriteTwice(
-      getOrder('const o = await res.json();\n  if (!o) return null;\n  return o.order_reference;'),
+    const use = 'const o = await res.json();\n  if (!o) return null;\n  return o.order_reference;';
+    const callback = rewriteTwice(
+      `${HEAD}export async function f(req) {\n  const res = await fetch(\`\${BASE}/orders/\${req.query.order_reference_v2}\`, { headers });\n  ${use}\n}\n`,
       'order.mjs',
       { stores: STORES },
     );
-    expect(r.findings.map((f) => [f.kind, f.what])).toEqual([['rewritten', 'GET /orders/… (fetch)']]);
-    expect(await run(r.output, sandbox, reference)).toBe(reference);
-    expect(await run(r.output, sandbox, 'web-19')).toBe(reference);
+    expect(callback.findings.map((f) => [f.kind, f.what])).toEqual([['rewritten', 'GET /orders/… (fetch)']]);
+    expect(await run(callback.output, sandbox, { query: { order_reference_v2: reference } })).toBe(reference);
+    const partner = rewriteTwice(byPartnerReference(use), 'order.mjs', { stores: STORES });
+    expect(partner.findings.map((f) => [f.kind, f.what])).toEqual([
+      ['rewritten', 'GET /orders?partner_reference=… (fetch)'],
+    ]);
+    expect(await run(partner.output, sandbox, 'web-19')).toBe(reference);
+  });
+
+  it('a V1 order code is never answered with the order whose custom identifier is that code', async () => {
+    const sandbox = newSandbox();
+    const client = createClient({
+      secretKey: sandbox.keys.primary,
+      baseUrl: sandbox.baseUrl,
+      fetch: sandbox.fetch,
+    });
+    const line = { productReference: sandbox.seed.products.nonPrint as `Product_${string}`, quantity: 1 };
+    const order = {
+      storeReference: sandbox.seed.stores.combined as `Store_${string}`,
+      shippingKind: 'combined' as const,
+    };
+    const x = (await client.createOrder({ ...order, orderlines: [line] })).order.reference;
+    const read = await client.get('/orders/{orderReference}', { params: { path: { orderReference: x } } });
+    const code = (read.order as { legacyOrderCode?: string }).legacyOrderCode!;
+    const y = (await client.createOrder({ ...order, customIdentifier: code, orderlines: [line] })).order
+      .reference;
+    // The V1 module reads order X by the V1 code it kept (the order_reference of V1's POST /orders answer).
+    const source = `${HEAD}export async function f(code) {\n  const res = await fetch(\`\${BASE}/orders/\${code}\`, { headers });\n  const o = await res.json();\n  return o.order_reference;\n}\n`;
+    const r = rewriteTwice(source, 'order.mjs', { stores: STORES });
+    const v1Reads: string[] = [];
+    const v1Fetch = async (input: string) => {
+      v1Reads.push(String(input));
+      return Response.json({ order_reference: code });
+    };
+    const answer = await runModule(r.output, v1Fetch, sandbox, [code]);
+    expect(answer).not.toBe(y);
+    expect(answer).toBe(code);
+    expect(r.findings.filter((f) => f.kind === 'rewritten')).toEqual([]);
+    expect(v1Reads).toEqual([`https://api.partner-print.example/v1/orders/${code}`]);
   });
 });
 
@@ -254,14 +306,14 @@ async function create(order) {
 }
 export async function f(order) {
   const ref = await create(order);
-  const res = await fetch(\`\${BASE}/orders/\${ref}\`, { headers: { "X-Partner-Code": "ACME", 'X-Api-Key': String(process.env.PP_KEY ?? '') } });
+  const res = await fetch(\`\${BASE}/orders?partner_reference=\${order.partner_reference}\`, { headers: { "X-Partner-Code": "ACME", 'X-Api-Key': String(process.env.PP_KEY ?? '') } });
   return [ref, (await res.json()).order_reference];
 }
 `;
     const r = rewriteTwice(source, 'order.mjs', { stores: STORES });
     expect(r.findings.map((f) => [f.kind, f.what])).toEqual([
       ['rewritten', 'POST /orders (fetch)'],
-      ['rewritten', 'GET /orders/… (fetch)'],
+      ['rewritten', 'GET /orders?partner_reference=… (fetch)'],
     ]);
     const [created, read] = (await run(r.output, newSandbox(), V1_ORDER)) as [string, string];
     expect(created).toMatch(/^Order_/);

@@ -48,7 +48,10 @@ describe('order references against the sandbox', () => {
     expect(parseOrderReference('Order_abc-def_ghi.jkl~mnoPQRSTUV').kind).toBe('v2');
 
     const plain = createOrderReferenceResolver(client);
-    expect(await plain.resolve('WEB-77')).toMatchObject({
+    // Shaped like a V1 code, it is only looked up as a custom identifier when the caller says it is a partner
+    // reference: the look-up would answer another order for a V1 code (below).
+    expect((await plain.resolve('WEB-77')).status).toBe('not-found');
+    expect(await plain.resolvePartnerReference('WEB-77')).toMatchObject({
       status: 'resolved',
       orderReference: orderRef,
       via: 'custom-identifier',
@@ -65,5 +68,30 @@ describe('order references against the sandbox', () => {
       orderReference: orderRef,
       via: 'legacy-order-code',
     });
+  });
+
+  it('never resolves a V1 order code to the order whose custom identifier is that code', async () => {
+    const sb = newSandbox();
+    const client = createClient({
+      secretKey: sb.keys.primary,
+      baseUrl: sb.baseUrl,
+      fetch: (r) => sb.fetch(r),
+    });
+    const base = { storeReference: ref('Store', sb.seed.stores.combined), shippingKind: 'combined' as const };
+    const line = { productReference: ref('Product', sb.seed.products.nonPrint), quantity: 1 };
+    const x = (await client.createOrder({ ...base, orderlines: [line] })).order.reference;
+    const read = await client.get('/orders/{orderReference}', { params: { path: { orderReference: x } } });
+    const code = read.order.legacyOrderCode!;
+    const y = (await client.createOrder({ ...base, customIdentifier: code, orderlines: [line] })).order
+      .reference;
+    const plain = await createOrderReferenceResolver(client).resolve(code);
+    expect(plain.orderReference).not.toBe(y);
+    expect(plain.status).toBe('not-found');
+    expect(plain.note).toMatch(/no look-up by V1 order code/);
+    expect(plain.note).toMatch(/resolvePartnerReference/);
+    const scanning = await createOrderReferenceResolver(client, { scanOrders: true }).resolve(code);
+    expect(scanning).toMatchObject({ status: 'resolved', orderReference: x, via: 'legacy-order-code' });
+    // Said to be a partner reference, the text is Y's custom identifier.
+    expect((await createOrderReferenceResolver(client).resolvePartnerReference(code)).orderReference).toBe(y);
   });
 });

@@ -6,7 +6,7 @@ import { transformSource } from './transform.ts';
 
 const HEADERS = `const HEADERS = { 'X-Partner-Code': 'ACME1', 'X-Api-Key': process.env.PP_API_KEY ?? '' };\n`;
 const getOrder = (url: string, name = 'getOrder') =>
-  `export async function ${name}(ref: string) {\n  const res = await fetch(${url} + '/orders/' + ref, { headers: HEADERS });\n  return (await res.json()).reference;\n}\n`;
+  `export async function ${name}(ref: string) {\n  const res = await fetch(${url} + '/orders?partner_reference=' + ref, { headers: HEADERS });\n  return (await res.json()).reference;\n}\n`;
 const V1 = 'https://api.partner-print.example/v1';
 const V2 = 'https://api.partner-print.example/v2';
 const TEST_V1 = 'https://api.test.partner-print.example/v1';
@@ -43,7 +43,7 @@ describe('a V1 base URL read at run time', () => {
       expect(todos(r.output)).toBe(1);
       expect(r.findings.map((f) => [f.kind, f.what])).toEqual([
         ['todo', 'V1 base URL read from process.env.PP_URL'],
-        ['rewritten', 'GET /orders/… (fetch)'],
+        ['rewritten', 'GET /orders?partner_reference=… (fetch)'],
       ]);
       expect(r.findings[0]?.line).toBe(1);
     },
@@ -51,13 +51,13 @@ describe('a V1 base URL read at run time', () => {
 
   it('an axios instance and a fetch wrapper on such a base keep it too', () => {
     const axios = rewrite(
-      `import axios from 'axios';\nconst api = axios.create({ baseURL: process.env.PP_URL ?? '${V1}', headers: { 'X-Partner-Code': 'A' } });\nexport async function get(ref: string) {\n  return (await api.get(\`/orders/\${ref}\`)).data.reference;\n}\n`,
+      `import axios from 'axios';\nconst api = axios.create({ baseURL: process.env.PP_URL ?? '${V1}', headers: { 'X-Partner-Code': 'A' } });\nexport async function get(ref: string) {\n  return (await api.get(\`/orders?partner_reference=\${ref}\`)).data.reference;\n}\n`,
     );
     expect(clientLine(axios.output)).toContain(
       `baseUrl: (process.env.PP_URL ?? '${V1}').replace(/\\/v1\\/*$/, '/v2') });`,
     );
     const wrapper = rewrite(
-      `const BASE = process.env.PP_URL || '${V1}';\n${HEADERS}async function request(path: string, init: RequestInit = {}) {\n  const res = await fetch(BASE + path, { ...init, headers: HEADERS });\n  return res.json();\n}\nexport async function getOrder(ref: string) {\n  const order = await request('/orders/' + ref);\n  return order.reference;\n}\n`,
+      `const BASE = process.env.PP_URL || '${V1}';\n${HEADERS}async function request(path: string, init: RequestInit = {}) {\n  const res = await fetch(BASE + path, { ...init, headers: HEADERS });\n  return res.json();\n}\nexport async function getOrder(ref: string) {\n  const order = await request('/orders?partner_reference=' + ref);\n  return order.reference;\n}\n`,
     );
     expect(wrapper.output).toContain(
       `baseUrl: (process.env.PP_URL || '${V1}').replace(/\\/v1\\/*$/, '/v2') });`,
@@ -65,7 +65,7 @@ describe('a V1 base URL read at run time', () => {
   });
 
   it('a file that keeps a V1 call on the variable runs with one value of it: the V2 client derives its base URL from the V1 one', () => {
-    const left = `export async function tracking(ref: string) {\n  const res = await fetch(BASE_URL + '/orders/' + ref, { headers: HEADERS });\n  return (await res.json()).tracking_code;\n}\n`;
+    const left = `export async function tracking(ref: string) {\n  const res = await fetch(BASE_URL + '/orders?partner_reference=' + ref, { headers: HEADERS });\n  return (await res.json()).tracking_code;\n}\n`;
     const r = rewrite(
       `const BASE_URL = process.env.PP_URL || '${V1}';\n${HEADERS}${getOrder('BASE_URL')}${left}`,
     );
@@ -73,8 +73,8 @@ describe('a V1 base URL read at run time', () => {
       ['todo', 'V1 base URL read from process.env.PP_URL'],
       ['todo', 'V1 base URL'],
       ['todo', 'V1 credential header'],
-      ['rewritten', 'GET /orders/… (fetch)'],
-      ['todo', 'GET /orders/… (fetch)'],
+      ['rewritten', 'GET /orders?partner_reference=… (fetch)'],
+      ['todo', 'GET /orders?partner_reference=… (fetch)'],
     ]);
     // What the client and the call left on V1 go to, for each value the variable may hold.
     const base = /baseUrl: (.*) \}\);$/.exec(clientLine(r.output) ?? '')?.[1] ?? '';
@@ -118,11 +118,11 @@ describe('a V1 base URL read at run time', () => {
     );
     expect(clientLine(r.output)).toContain(`baseUrl: \`https://\${process.env.PP_HOST}/v2\` });`);
     expect(r.findings.map((f) => [f.kind, f.what])).toEqual([
-      ['rewritten', 'GET /orders/… (fetch)'],
+      ['rewritten', 'GET /orders?partner_reference=… (fetch)'],
       ['rewritten', 'GET /orders?partner_reference=… (fetch)'],
     ]);
-    expect(r.output).toContain('orderReference: await partnerPrintV1.orderReference(ref)');
-    expect(r.output).toContain('orderReference: await partnerPrintV1.orderReference(id)');
+    expect(r.output).toContain('orderReference: await partnerPrintV1.orderReferenceByPartnerReference(ref)');
+    expect(r.output).toContain('orderReference: await partnerPrintV1.orderReferenceByPartnerReference(id)');
     // A part of a path segment is still no identifier, wherever the host comes from.
     const part = rewrite(
       `${base}export async function get(n: number) {\n  const res = await fetch(\`\${BASE}/orders/ACME1-\${n}\`, { headers: HEADERS });\n  return (await res.json()).reference;\n}\n`,
@@ -152,7 +152,9 @@ describe('a V1 base URL read at run time', () => {
     );
     expect(r.output).not.toContain('/v1');
     expect(todos(r.output)).toBe(0);
-    expect(r.findings.map((f) => [f.kind, f.what])).toEqual([['rewritten', 'GET /orders/… (fetch)']]);
+    expect(r.findings.map((f) => [f.kind, f.what])).toEqual([
+      ['rewritten', 'GET /orders?partner_reference=… (fetch)'],
+    ]);
     // Through a constant per branch, and nested (three environments): the same.
     const nested = rewrite(
       `const PROD = '${V1}';\nconst BASE = process.env.APP_ENV === 'prod' ? PROD : process.env.APP_ENV === 'staging' ? '${TEST_V1}' : 'http://localhost:8080/v1';\n${HEADERS}${getOrder('BASE')}`,
@@ -176,7 +178,7 @@ describe('a V1 base URL read at run time', () => {
       'a ternary with an endpoint branch': `const BASE = process.env.NODE_ENV === 'production' ? '${V1}' : '${TEST_V1}/orders';\n${HEADERS}${getOrder('BASE')}`,
       // the client reads the condition once; this call reads it each time it runs
       'a ternary read in the function': `${HEADERS}${getOrder(`(process.env.PP_LIVE ? '${V1}' : '${TEST_V1}')`)}`,
-      'a ternary on a parameter': `${HEADERS}export async function getOrder(ref: string, live: boolean) {\n  const res = await fetch((live ? '${V1}' : '${TEST_V1}') + '/orders/' + ref, { headers: HEADERS });\n  return (await res.json()).reference;\n}\n`,
+      'a ternary on a parameter': `${HEADERS}export async function getOrder(ref: string, live: boolean) {\n  const res = await fetch((live ? '${V1}' : '${TEST_V1}') + '/orders?partner_reference=' + ref, { headers: HEADERS });\n  return (await res.json()).reference;\n}\n`,
     };
     for (const [name, text] of Object.entries(cases)) {
       const r = rewrite(text);
@@ -198,12 +200,12 @@ describe('a V1 base URL read at run time', () => {
     expect(r.findings.filter((f) => f.kind === 'rewritten').length).toBe(1);
     const marked = r.findings.find((f) => f.what.startsWith('GET') && f.kind === 'todo');
     expect(marked?.detail).toContain('https://api.test.partner-print.example/v1');
-    expect(r.output).toContain("fetch(TEST + '/orders/' + ref");
+    expect(r.output).toContain("fetch(TEST + '/orders?partner_reference=' + ref");
   });
 });
 
 describe('a file an earlier version rewrote is repaired by a new run', () => {
-  const left = `export async function tracking(ref: string) {\n  const res = await fetch(BASE_URL + '/orders/' + ref, { headers: HEADERS });\n  return (await res.json()).tracking_code;\n}\n`;
+  const left = `export async function tracking(ref: string) {\n  const res = await fetch(BASE_URL + '/orders?partner_reference=' + ref, { headers: HEADERS });\n  return (await res.json()).tracking_code;\n}\n`;
   // The TODOs the earlier versions wrote above the client (74bf0d2 and ad51cc8), word for word.
   const OLD_TODO_ENV_V2 =
     'the V2 base URL is read from process.env.PP_URL, as the V1 one was: where it is set, it must now hold the V2 base URL (ending in /v2) of the same environment (production or test); with a /v1 URL left in it, createClient throws V1CredentialsError.';
@@ -259,7 +261,7 @@ describe('a file an earlier version rewrote is repaired by a new run', () => {
 
 describe('a V2 client the partner wrote on a V2 base-URL variable', () => {
   it('is left as it is when no V1 code of the file reads that variable and no earlier run marked it', () => {
-    const mine = `import { createClient } from '@partner-print/client';\nconst partnerPrint = createClient({ secretKey: process.env.PP_SECRET ?? '', baseUrl: process.env.PP_V2_URL ?? '${V2}' });\nconst V1_BASE = '${V1}';\n${HEADERS}export async function tracking(ref: string) {\n  const res = await fetch(V1_BASE + '/orders/' + ref, { headers: HEADERS });\n  return (await res.json()).tracking_code;\n}\nexport const orders = () => partnerPrint.collect('/orders');\n`;
+    const mine = `import { createClient } from '@partner-print/client';\nconst partnerPrint = createClient({ secretKey: process.env.PP_SECRET ?? '', baseUrl: process.env.PP_V2_URL ?? '${V2}' });\nconst V1_BASE = '${V1}';\n${HEADERS}export async function tracking(ref: string) {\n  const res = await fetch(V1_BASE + '/orders?partner_reference=' + ref, { headers: HEADERS });\n  return (await res.json()).tracking_code;\n}\nexport const orders = () => partnerPrint.collect('/orders');\n`;
     const r = rewriteTwice(mine);
     expect(clientLine(r.output)).toBe(clientLine(mine));
     expect(r.findings.filter((f) => f.kind === 'rewritten')).toEqual([]);
@@ -337,7 +339,7 @@ describe('the oldest output (a client on a fixed /v2 URL) of a module with a V1 
 describe('V1 calls left on a base-URL variable in a file without a V2 client', () => {
   it('read it as the files with one do (a /v2 value as /v1 of the same host): another file’s client may derive its base URL from that variable', () => {
     // tracking.ts of a run whose orders.ts got a client on process.env.PP_URL, which may now hold V2's base URL.
-    const tracking = `const BASE_URL = process.env.PP_URL || '${V1}';\n${HEADERS}export async function tracking(ref: string) {\n  const res = await fetch(BASE_URL + '/orders/' + ref, { headers: HEADERS });\n  return (await res.json()).tracking_code;\n}\n`;
+    const tracking = `const BASE_URL = process.env.PP_URL || '${V1}';\n${HEADERS}export async function tracking(ref: string) {\n  const res = await fetch(BASE_URL + '/orders?partner_reference=' + ref, { headers: HEADERS });\n  return (await res.json()).tracking_code;\n}\n`;
     const r = rewrite(tracking);
     expect(r.output).not.toContain('createClient');
     const v1Base = /^const BASE_URL = (.*);$/m.exec(r.output)?.[1] ?? '';

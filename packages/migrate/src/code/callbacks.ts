@@ -7,9 +7,11 @@ import { bare, isString, memberPath, type N, propName } from './ast.ts';
  */
 const V1_PARAM = 'order_reference';
 const V2_PARAM = 'order_reference_v2';
+/** The callback's parameter that carries the `Order_` reference. */
+export const CALLBACK_ORDER_REFERENCE = V2_PARAM;
 
 /** `req.query`, `request.query`, `ctx.query`, a `query` object. */
-const isQueryObject = (n: N) => {
+export const isQueryObject = (n: N): boolean => {
   const p = memberPath(n);
   return p !== undefined && (p === 'query' || p.endsWith('.query'));
 };
@@ -18,6 +20,23 @@ const isSearchParams = (n: N) => {
   const p = memberPath(n);
   return p !== undefined && (/(^|\.)searchParams$/.test(p) || p === 'query' || p === 'params');
 };
+
+/**
+ * Whether `n` reads the callback's `order_reference_v2` from the request's query (`req.query.order_reference_v2`,
+ * `searchParams.get('order_reference_v2')`): an `Order_` reference, by the reference's table of parameters.
+ */
+export function readsCallbackOrderReference(n: N): boolean {
+  const b = bare(n);
+  if (b.type === 'MemberExpression') return propName(b) === V2_PARAM && isQueryObject(b.object);
+  return (
+    b.type === 'CallExpression' &&
+    b.callee.type === 'MemberExpression' &&
+    propName(b.callee) === 'get' &&
+    isSearchParams(b.callee.object) &&
+    isString(b.arguments[0]) &&
+    b.arguments[0].value === V2_PARAM
+  );
+}
 
 export interface CallbackEdit {
   node: N;

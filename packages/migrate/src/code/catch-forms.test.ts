@@ -5,7 +5,7 @@ import { rewriteTwice } from '../../test/rewrite.ts';
 // V1 library's error (axios's `err.response`): the V2 client throws a PartnerPrintError instead, so each call
 // stays on V1, marked.
 const HEAD = `import axios from 'axios';\nconst api = axios.create({ baseURL: 'https://api.partner-print.example/v1', headers: { 'X-Partner-Code': 'ACME', 'X-Api-Key': process.env.PP_API_KEY } });\n`;
-const GET_ORDER = `async function getOrder(ref: string) {\n  const { data } = await api.get(\`/orders/\${ref}\`);\n  return data.reference;\n}\n`;
+const GET_ORDER = `async function getOrder(ref: string) {\n  const { data } = await api.get(\`/orders?partner_reference=\${ref}\`);\n  return data.reference;\n}\n`;
 
 const tryAround = (call: string) =>
   `export async function show(ref: string) {\n  try {\n    return await ${call};\n  } catch (e: any) {\n    if (e.response?.status === 404) return null;\n    throw e;\n  }\n}\n`;
@@ -21,7 +21,7 @@ const marked = (code: string) => {
 const rewritten = (code: string) => {
   const r = rewriteTwice(`${HEAD}${code}`);
   expect(r.findings.filter((f) => f.kind === 'rewritten').map((f) => f.what)).toEqual([
-    'GET /orders/… (axios)',
+    'GET /orders?partner_reference=… (axios)',
   ]);
 };
 
@@ -34,7 +34,7 @@ describe('error handlers in other forms that read the V1 error', () => {
     ],
     [
       '.then(undefined, onErr) on a call of an arrow constant',
-      `const find = async (ref: string) => {\n  const { data } = await api.get(\`/orders/\${ref}\`);\n  return data.reference;\n};\nexport const show = (ref: string) => find(ref).then(undefined, (e) => e.response?.data);\n`,
+      `const find = async (ref: string) => {\n  const { data } = await api.get(\`/orders?partner_reference=\${ref}\`);\n  return data.reference;\n};\nexport const show = (ref: string) => find(ref).then(undefined, (e) => e.response?.data);\n`,
       '`e.response`',
     ],
     [
@@ -59,7 +59,7 @@ describe('error handlers in other forms that read the V1 error', () => {
     ],
     [
       'Promise.allSettled over an async callback making the call',
-      `export async function show(refs: string[]) {\n  const results = await Promise.allSettled(\n    refs.map(async (ref) => {\n      const { data } = await api.get(\`/orders/\${ref}\`);\n      return data.reference;\n    }),\n  );\n  return results.map((r: any) => (r.status === 'rejected' ? r.reason?.response?.status : r.value));\n}\n`,
+      `export async function show(refs: string[]) {\n  const results = await Promise.allSettled(\n    refs.map(async (ref) => {\n      const { data } = await api.get(\`/orders?partner_reference=\${ref}\`);\n      return data.reference;\n    }),\n  );\n  return results.map((r: any) => (r.status === 'rejected' ? r.reason?.response?.status : r.value));\n}\n`,
       'allSettled',
     ],
     [
@@ -114,7 +114,7 @@ describe('error handlers in other forms that read the V1 error', () => {
     ],
     [
       'a method named get of an object of the file, called inside a try',
-      `const orders = {\n  async get(ref: string) {\n    const { data } = await api.get(\`/orders/\${ref}\`);\n    return data.reference;\n  },\n};\n${tryAround('orders.get(ref)')}`,
+      `const orders = {\n  async get(ref: string) {\n    const { data } = await api.get(\`/orders?partner_reference=\${ref}\`);\n    return data.reference;\n  },\n};\n${tryAround('orders.get(ref)')}`,
       'orders.get',
     ],
     [
@@ -174,7 +174,7 @@ describe('error handlers in other forms that read the V1 error', () => {
     ],
     [
       "a catch matching the message through String(…) (a fetch wrapper's own error, thrown on !res.ok)",
-      `async function getOrder(ref: string) {\n  const res = await fetch(\`https://api.partner-print.example/v1/orders/\${ref}\`, { headers: { 'X-Partner-Code': 'ACME', 'X-Api-Key': process.env.PP_API_KEY ?? '' } });\n  if (!res.ok) throw new Error(\`HTTP \${res.status}\`);\n  const order = await res.json();\n  return order.order_reference;\n}\nexport async function show(ref: string) {\n  try {\n    return await getOrder(ref);\n  } catch (err: any) {\n    if (String(err.message).startsWith('HTTP 4')) return null;\n    throw err;\n  }\n}\n`,
+      `async function getOrder(ref: string) {\n  const res = await fetch(\`https://api.partner-print.example/v1/orders?partner_reference=\${ref}\`, { headers: { 'X-Partner-Code': 'ACME', 'X-Api-Key': process.env.PP_API_KEY ?? '' } });\n  if (!res.ok) throw new Error(\`HTTP \${res.status}\`);\n  const order = await res.json();\n  return order.order_reference;\n}\nexport async function show(ref: string) {\n  try {\n    return await getOrder(ref);\n  } catch (err: any) {\n    if (String(err.message).startsWith('HTTP 4')) return null;\n    throw err;\n  }\n}\n`,
       '`err.message`',
     ],
     [
@@ -264,12 +264,12 @@ describe('error handlers in other forms that read the V1 error', () => {
     ],
     [
       'a class passing the error to its own method (this.handleError(e)), which reads err.response',
-      `export class Orders {\n  private api = api;\n  handleError(err: any) {\n    if (err.response?.status === 404) return null;\n    throw err;\n  }\n  async find(ref: string) {\n    try {\n      const { data } = await api.get(\`/orders/\${ref}\`);\n      return data.reference;\n    } catch (e) {\n      return this.handleError(e);\n    }\n  }\n}\n`,
+      `export class Orders {\n  private api = api;\n  handleError(err: any) {\n    if (err.response?.status === 404) return null;\n    throw err;\n  }\n  async find(ref: string) {\n    try {\n      const { data } = await api.get(\`/orders?partner_reference=\${ref}\`);\n      return data.reference;\n    } catch (e) {\n      return this.handleError(e);\n    }\n  }\n}\n`,
       'this.handleError',
     ],
     [
       '.catch(this.onError.bind(this)), the method reading err.response',
-      `export class Orders {\n  onError(err: any) {\n    return err.response?.data;\n  }\n  find(ref: string) {\n    return api.get(\`/orders/\${ref}\`).then((r) => r.data.reference).catch(this.onError.bind(this));\n  }\n}\n`,
+      `export class Orders {\n  onError(err: any) {\n    return err.response?.data;\n  }\n  find(ref: string) {\n    return api.get(\`/orders?partner_reference=\${ref}\`).then((r) => r.data.reference).catch(this.onError.bind(this));\n  }\n}\n`,
       'this.onError',
     ],
     [

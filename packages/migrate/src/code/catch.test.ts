@@ -4,7 +4,7 @@ import { rewriteTwice } from '../../test/rewrite.ts';
 const HEAD = `import axios from 'axios';\nconst api = axios.create({ baseURL: 'https://api.partner-print.example/v1', headers: { 'X-Partner-Code': 'ACME', 'X-Api-Key': process.env.PP_API_KEY } });\n`;
 /** A V1 order read inside a try, with the catch clause given. */
 const inTry = (handler: string) =>
-  `${HEAD}export async function findOrder(ref: string) {\n  try {\n    const { data } = await api.get(\`/orders/\${ref}\`);\n    return data.reference;\n  } ${handler}\n}\n`;
+  `${HEAD}export async function findOrder(ref: string) {\n  try {\n    const { data } = await api.get(\`/orders?partner_reference=\${ref}\`);\n    return data.reference;\n  } ${handler}\n}\n`;
 
 const rewrite = (text: string) => rewriteTwice(text);
 
@@ -58,7 +58,7 @@ describe('a V1 call inside a try whose catch reads the error', () => {
   it.each([
     [
       'a try around a call of its function',
-      `async function getOrder(ref: string) {\n  const { data } = await api.get(\`/orders/\${ref}\`);\n  return data.reference;\n}\nexport async function show(ref: string) {\n  try {\n    return await getOrder(ref);\n  } catch (e: any) {\n    if (e.response?.status === 404) return null;\n    throw e;\n  }\n}\n`,
+      `async function getOrder(ref: string) {\n  const { data } = await api.get(\`/orders?partner_reference=\${ref}\`);\n  return data.reference;\n}\nexport async function show(ref: string) {\n  try {\n    return await getOrder(ref);\n  } catch (e: any) {\n    if (e.response?.status === 404) return null;\n    throw e;\n  }\n}\n`,
     ],
     [
       'a retry helper of the file that calls it (passed as a callback) inside a try',
@@ -74,7 +74,7 @@ describe('a V1 call inside a try whose catch reads the error', () => {
 }
 export async function getOrder(ref: string) {
   return withRetry(async () => {
-    const { data } = await api.get(\`/orders/\${ref}\`);
+    const { data } = await api.get(\`/orders?partner_reference=\${ref}\`);
     return data.reference;
   });
 }
@@ -86,7 +86,7 @@ export async function getOrder(ref: string) {
   try {
     return await Promise.all(
       refs.map(async (ref) => {
-        const { data } = await api.get(\`/orders/\${ref}\`);
+        const { data } = await api.get(\`/orders?partner_reference=\${ref}\`);
         return data.reference;
       }),
     );
@@ -102,7 +102,7 @@ export async function getOrder(ref: string) {
       `export function getOrders(refs: string[]) {
   return Promise.all(
     refs.map(async (ref) => {
-      const { data } = await api.get(\`/orders/\${ref}\`);
+      const { data } = await api.get(\`/orders?partner_reference=\${ref}\`);
       return data.reference;
     }),
   ).catch((e) => (e.response?.status === 404 ? [] : Promise.reject(e)));
@@ -111,7 +111,7 @@ export async function getOrder(ref: string) {
     ],
     [
       'a .catch on a call of its method',
-      `export class Shop {\n  async getOrder(ref: string) {\n    const { data } = await api.get(\`/orders/\${ref}\`);\n    return data.reference;\n  }\n  show(ref: string) {\n    return this.getOrder(ref).catch((err) => (err.response?.status === 404 ? null : Promise.reject(err)));\n  }\n}\n`,
+      `export class Shop {\n  async getOrder(ref: string) {\n    const { data } = await api.get(\`/orders?partner_reference=\${ref}\`);\n    return data.reference;\n  }\n  show(ref: string) {\n    return this.getOrder(ref).catch((err) => (err.response?.status === 404 ? null : Promise.reject(err)));\n  }\n}\n`,
     ],
   ])('%s whose catch reads the error: marked too', (_, code) => {
     const r = rewrite(`${HEAD}${code}`);
@@ -131,7 +131,7 @@ export async function getOrder(ref: string) {
   ])('a catch that %s: rewritten', (_, handler) => {
     const r = rewrite(inTry(handler));
     expect(r.findings.filter((f) => f.kind === 'rewritten').map((f) => f.what)).toEqual([
-      'GET /orders/… (axios)',
+      'GET /orders?partner_reference=… (axios)',
     ]);
   });
 });

@@ -4,7 +4,7 @@ import { TODO_TAG } from './todo.ts';
 import type { CodeOptions } from './transform.ts';
 
 const V1 = 'https://api.partner-print.example/v1';
-const getOrder = `async function getOrder(ref) {\n  const res = await fetch('${V1}/orders/' + ref, { headers: { 'X-Partner-Code': 'ACME1', 'X-Api-Key': process.env.PP_API_KEY } });\n  return (await res.json()).reference;\n}\n`;
+const getOrder = `async function getOrder(ref) {\n  const res = await fetch('${V1}/orders?partner_reference=' + ref, { headers: { 'X-Partner-Code': 'ACME1', 'X-Api-Key': process.env.PP_API_KEY } });\n  return (await res.json()).reference;\n}\n`;
 
 /** The first run's output; a second run must change nothing and add no TODO. */
 const rewrite = (text: string, file = 'a.js', options: CodeOptions = {}) => rewriteTwice(text, file, options);
@@ -59,7 +59,7 @@ describe('the V2 client reads its secret key after what loads it', () => {
 
   it('the credentials the V1 code read when the module loaded: the client is created where they were read', () => {
     const r = rewrite(
-      `import fetch from 'node-fetch';\nimport { loadEnv } from './env.js';\n\nloadEnv();\nconst HEADERS = { 'X-Partner-Code': 'ACME1', 'X-Api-Key': process.env.PP_API_KEY };\n\nexport async function getOrder(ref) {\n  const res = await fetch('${V1}/orders/' + ref, { headers: HEADERS });\n  return (await res.json()).reference;\n}\n`,
+      `import fetch from 'node-fetch';\nimport { loadEnv } from './env.js';\n\nloadEnv();\nconst HEADERS = { 'X-Partner-Code': 'ACME1', 'X-Api-Key': process.env.PP_API_KEY };\n\nexport async function getOrder(ref) {\n  const res = await fetch('${V1}/orders?partner_reference=' + ref, { headers: HEADERS });\n  return (await res.json()).reference;\n}\n`,
       'a.mjs',
     );
     expect(lineOf(r.output, 'createClient({')).toBeGreaterThan(lineOf(r.output, 'loadEnv();'));
@@ -79,12 +79,12 @@ describe('the V2 client reads its secret key after what loads it', () => {
   it.each([
     [
       'a Workers handler',
-      `export default {\n  async fetch(request, env) {\n    const res = await fetch('${V1}/orders/' + new URL(request.url).searchParams.get('ref'), { headers: { 'X-Partner-Code': env.PP_PARTNER_CODE, 'X-Api-Key': env.PP_API_KEY } });\n    return Response.json((await res.json()).reference);\n  },\n};\n`,
+      `export default {\n  async fetch(request, env) {\n    const res = await fetch('${V1}/orders?partner_reference=' + new URL(request.url).searchParams.get('ref'), { headers: { 'X-Partner-Code': env.PP_PARTNER_CODE, 'X-Api-Key': env.PP_API_KEY } });\n    return Response.json((await res.json()).reference);\n  },\n};\n`,
       '`env.PP_API_KEY`',
     ],
     [
       'a client class given its key',
-      `import axios from 'axios';\nexport class Shop {\n  constructor(code, apiKey) {\n    this.http = axios.create({ baseURL: '${V1}', headers: { 'X-Partner-Code': code, 'X-Api-Key': apiKey } });\n  }\n  async get(ref) {\n    const { data } = await this.http.get(\`/orders/\${ref}\`);\n    return data.reference;\n  }\n}\n`,
+      `import axios from 'axios';\nexport class Shop {\n  constructor(code, apiKey) {\n    this.http = axios.create({ baseURL: '${V1}', headers: { 'X-Partner-Code': code, 'X-Api-Key': apiKey } });\n  }\n  async get(ref) {\n    const { data } = await this.http.get(\`/orders?partner_reference=\${ref}\`);\n    return data.reference;\n  }\n}\n`,
       '`apiKey`',
     ],
   ])(
@@ -110,7 +110,7 @@ describe('the V2 client reads its secret key after what loads it', () => {
 
   it('--key-expression naming what the file binds only inside functions (a Workers `env`): the calls are marked', () => {
     const r = rewrite(
-      `export default {\n  async fetch(request, env) {\n    const res = await fetch('${V1}/orders/' + new URL(request.url).searchParams.get('ref'), { headers: { 'X-Partner-Code': env.PP_PARTNER_CODE, 'X-Api-Key': env.PP_API_KEY } });\n    return Response.json((await res.json()).reference);\n  },\n};\n`,
+      `export default {\n  async fetch(request, env) {\n    const res = await fetch('${V1}/orders?partner_reference=' + new URL(request.url).searchParams.get('ref'), { headers: { 'X-Partner-Code': env.PP_PARTNER_CODE, 'X-Api-Key': env.PP_API_KEY } });\n    return Response.json((await res.json()).reference);\n  },\n};\n`,
       'a.mjs',
       { keyExpression: 'env.PARTNER_PRINT_SECRET_KEY' },
     );

@@ -11,7 +11,7 @@ vi.mock('./consumers.ts', async (importOriginal) => ({
 describe('transformSource when the rewrite itself fails', () => {
   it('returns the text unchanged with the error', async () => {
     const { transformSource } = await import('./transform.ts');
-    const text = `export async function f(r: string) {\n  const res = await fetch(\`https://h.example/v1/orders/\${r}\`, { headers: { 'X-Partner-Code': 'A' } });\n  return (await res.json()).reference;\n}\n`;
+    const text = `export async function f(r: string) {\n  const res = await fetch(\`https://h.example/v1/orders?partner_reference=\${r}\`, { headers: { 'X-Partner-Code': 'A' } });\n  return (await res.json()).reference;\n}\n`;
     const r = transformSource(text, 'a.ts');
     expect(r.error).toBe('could not be rewritten: Maximum call stack size exceeded');
     expect(r.output).toBe(text);

@@ -31,7 +31,7 @@ export const charge = async (body: unknown) => (await axios.post('https://api.st
     for (const h of V1_CREDENTIAL_HEADERS) {
       const partner = v1CredentialKind(h) === 'partner-code';
       const headers = partner ? `'${h}': 'x'` : `'X-Partner-Code': 'p', '${h}': 'x'`;
-      const text = `export async function f(r: string) {\n  const res = await fetch(\`https://h.example/v1/orders/\${r}\`, { headers: { ${headers} } });\n  return (await res.json()).reference;\n}\n`;
+      const text = `export async function f(r: string) {\n  const res = await fetch(\`https://h.example/v1/orders?partner_reference=\${r}\`, { headers: { ${headers} } });\n  return (await res.json()).reference;\n}\n`;
       const r = transformSource(text, 'a.ts');
       expect(
         r.findings.map((f) => f.kind),
@@ -79,7 +79,7 @@ const api = axios.create({ baseURL: 'https://api.partner-print.example/v1', head
 
 export async function get(ref: string) {
   // read it
-  const { data } = await api.get(\`/orders/\${ref}\`);
+  const { data } = await api.get(\`/orders?partner_reference=\${ref}\`);
   return data.reference;
 }
 `;
@@ -94,7 +94,7 @@ export async function get(ref: string) {
   it("a comment heading the file (a licence) stays, above 'use strict' or above an import the rewrite removes", () => {
     const licence = '/*\n * Copyright (c) 2024 Shop Inc. All rights reserved.\n */';
     const spdx = '// Copyright (c) 2024 Shop Inc.\n// SPDX-License-Identifier: MIT';
-    const call = `async function getOrder(ref) {\n  const res = await fetch('https://api.partner-print.example/v1/orders/' + ref, { headers: { 'X-Partner-Code': 'A' } });\n  return (await res.json()).reference;\n}\n`;
+    const call = `async function getOrder(ref) {\n  const res = await fetch('https://api.partner-print.example/v1/orders?partner_reference=' + ref, { headers: { 'X-Partner-Code': 'A' } });\n  return (await res.json()).reference;\n}\n`;
     const cases: Array<[string, string, string]> = [
       [
         licence,
@@ -121,7 +121,7 @@ export async function get(ref: string) {
   });
 
   it('a CommonJS module with no require at the top (global fetch, a require in a function) gets require, not import', () => {
-    const get = `async function getOrder(ref) {\n  const res = await fetch(\`https://api.partner-print.example/v1/orders/\${ref}\`, { headers: { 'X-Partner-Code': 'A' } });\n  return (await res.json()).reference;\n}\n`;
+    const get = `async function getOrder(ref) {\n  const res = await fetch(\`https://api.partner-print.example/v1/orders?partner_reference=\${ref}\`, { headers: { 'X-Partner-Code': 'A' } });\n  return (await res.json()).reference;\n}\n`;
     for (const text of [
       `'use strict';\n\n${get}\nmodule.exports = { getOrder };\n`,
       `exports.getOrder = ${get}`,
@@ -170,7 +170,7 @@ export async function get(ref: string) {
       "const fetch = require('node-fetch');",
       "const BASE = 'https://api.partner-print.example/v1';",
       'async function get(ref) {',
-      "\tconst data = await (await fetch(BASE + '/orders/' + ref, { headers: { 'X-Partner-Code': 'A' } })).json();",
+      "\tconst data = await (await fetch(BASE + '/orders?partner_reference=' + ref, { headers: { 'X-Partner-Code': 'A' } })).json();",
       '\treturn data.order_reference;',
       '}',
       'module.exports = { get };',
@@ -208,7 +208,7 @@ export async function get(ref: string) {
   });
 
   it('a callback read of order_reference becomes order_reference_v2 only when the file has no V1 call left', () => {
-    const read = `app.get('/cb', async (req, res) => {\n  const ref = req.query.order_reference;\n  const r = await fetch(\`https://h.example/v1/orders/\${ref}\`, { headers: { 'X-Partner-Code': 'A' } OPTS });\n  res.json((await r.json()).reference);\n});\n`;
+    const read = `app.get('/cb', async (req, res) => {\n  const ref = req.query.order_reference;\n  const r = await fetch(\`https://h.example/v1/orders?partner_reference=\${req.query.custom_reference}\`, { headers: { 'X-Partner-Code': 'A' } OPTS });\n  console.log('updated', ref);\n  res.json((await r.json()).reference);\n});\n`;
     const done = transformSource(read.replace(' OPTS', ''), 'a.js');
     expect(done.output).toContain('req.query.order_reference_v2');
     const left = transformSource(read.replace(' OPTS', ', signal: AbortSignal.timeout(5000)'), 'a.js');
@@ -276,8 +276,12 @@ describe('the V1 path of a call', () => {
       expect(r.findings[0]?.kind, call).toBe('todo');
       expect(r.output, call).not.toMatch(/orderReference\((n|ref)\)/);
     }
+    // A whole segment that may be a V1 order code: no V2 look-up finds the order by it.
+    const code = transformSource(file(`fetch(\`\${BASE}/orders/\${ref}\`, { headers })`), 'a.ts');
+    const get = code.findings.find((f) => f.what.startsWith('GET'));
+    expect(get?.kind).toBe('todo');
+    expect(get?.detail).toMatch(/no look-up by V1 order code/);
     for (const [call, id] of [
-      [`fetch(\`\${BASE}/orders/\${ref}\`, { headers })`, 'ref'],
       [`fetch(\`\${BASE}/orders?partner_reference=\${encodeURIComponent(ref)}\`, { headers })`, 'ref'],
       [`fetch(\`\${BASE}/orders/partner-reference/\${ref}/\`, { headers })`, 'ref'],
       ["fetch(BASE + '/orders?partner_reference=shop-1', { headers })", "'shop-1'"],
@@ -287,7 +291,7 @@ describe('the V1 path of a call', () => {
         r.findings.map((f) => f.kind),
         call,
       ).toEqual(['rewritten']);
-      expect(r.output, call).toContain(`orderReference(${id})`);
+      expect(r.output, call).toContain(`orderReferenceByPartnerReference(${id})`);
     }
   });
 });

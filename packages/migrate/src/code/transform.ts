@@ -43,6 +43,7 @@ import { catchProblem, exportsOf, SETUP_KEY } from './catches.ts';
 import { countRefs, removeUnused } from './cleanup.ts';
 import { innerComments, keepComments } from './comments.ts';
 import { consumerOf, LeftOnV1, type UnknownRead } from './consumers.ts';
+import { EARLIER_ORDER_REFERENCE, earlierOrderReferences } from './earlier-reads.ts';
 import { ImageUploads, type Pending, staticImage } from './images.ts';
 import { keyReadOrder, runTimeKeySource } from './key-read.ts';
 import { findV1Mocks, MOCK_REASON } from './mocks.ts';
@@ -221,16 +222,15 @@ function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: 
     reason || !plan.ok
       ? undefined
       : (catchProblem(site.node, links, ctx.elsewhere) ?? consumerOf(site.node, site.lib, links));
-  if (reason || typeof consumer === 'string' || !consumer || !plan.ok) {
+  const unproven = plan.ok ? plan.unproven : undefined;
+  const left = (why?: string) => {
     // What the plan had made ready for the rewrite (an image upload and its name) goes with it.
     ctx.uploads.forget(pending);
     ctx.left.push(site);
-    ctx.todo(
-      site.node,
-      what,
-      `V1 call left as it is: ${String(reason ?? consumer).replace(/\.$/, '')}.`,
-      links,
-    );
+    ctx.todo(site.node, what, leftReason(unproven, why), links);
+  };
+  if (reason || typeof consumer === 'string' || !consumer || !plan.ok) {
+    left(String(reason ?? consumer));
     return;
   }
   const pos = position(ctx.file, site.node);
@@ -250,9 +250,13 @@ function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: 
   } catch (e) {
     if (!(e instanceof LeftOnV1)) throw e;
     restore();
-    ctx.uploads.forget(pending);
-    ctx.left.push(site);
-    ctx.todo(site.node, what, `V1 call left as it is: ${e.reason.replace(/\.$/, '')}.`, links);
+    left(e.reason);
+    return;
+  }
+  // Everything else maps, but not the order identifier: the tree goes back as it was.
+  if (unproven) {
+    restore();
+    left();
     return;
   }
   ctx.base ??= base as V2Base;
@@ -278,6 +282,13 @@ function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: 
     const l = links.has(u.node) ? links : (fresh as Map<N, Link>);
     ctx.todo(u.node, `V1 response field ${u.field}`, u.reason, l);
   }
+}
+
+/** The TODO of a call left on V1: why it cannot be proven equivalent, then any other reason it has. */
+function leftReason(unproven: string | undefined, why: string | undefined): string {
+  const trim = (s: string) => s.replace(/\.$/, '');
+  if (!unproven) return `V1 call left as it is: ${trim(String(why))}.`;
+  return `V1 call left as it is: ${trim(unproven)}${why ? `. Besides, ${trim(why)}` : ''}.`;
 }
 
 /**
@@ -553,7 +564,7 @@ const isHeaderKey = (name: string) =>
 
 /**
  * Whether the text can hold V1 usage at all: a `/v1`, a V1 credential header name, a callback's
- * `order_reference` or an earlier run's TODO. Other files are only parsed (so one that does not parse is still
+ * `order_reference`, an earlier run's TODO or V1 adapter. Other files are only parsed (so one that does not parse is still
  * reported), with Babel alone: the rewrite's parse keeps what it needs to reprint, which costs four times more.
  */
 function mayHoldV1(text: string): boolean {
@@ -562,6 +573,7 @@ function mayHoldV1(text: string): boolean {
     lower.includes('/v1') ||
     lower.includes('order_reference') ||
     text.includes(TODO_TAG) ||
+    text.includes('createV1Adapter') ||
     V1_CREDENTIAL_HEADERS.some((h) => lower.includes(h))
   );
 }
@@ -706,6 +718,9 @@ function rewrite(
         what: 'legacy callback: order_reference',
         detail: `${edit.what} (the Order_ reference V2 calls take)`,
       });
+  const now = indexTree(ast.program);
+  for (const call of earlierOrderReferences(now.nodes, names.adapter, b))
+    ctx.todo(call, 'order look-up of an earlier run', EARLIER_ORDER_REFERENCE, now.links);
   if (ctx.rewrites > 0) {
     const client = addSetup(ast.program, file, {
       keyExpression,

@@ -1,4 +1,4 @@
-import { bare, isIdent, isString, type Link, memberPath, type N } from './ast.ts';
+import { bare, isIdent, isString, type Link, memberPath, type N, propName } from './ast.ts';
 
 /**
  * What a file's constants hold, as far as it can be read without running it: a name (or `this.x`) bound
@@ -8,6 +8,8 @@ export class Bindings {
   private readonly values = new Map<string, N[]>();
   /** Names also bound where the file says nothing of their value: parameters, destructuring, catch. */
   private readonly shadowed = new Set<string>();
+  /** Names a `const` destructuring binds to one property of a value (`const { a: x } = v`: x ← v.a). */
+  private readonly picked = new Map<string, { from: N; key: string | undefined }>();
 
   constructor(nodes: N[], links: Map<N, Link>) {
     for (const n of nodes) {
@@ -18,6 +20,10 @@ export class Bindings {
       }
       if (n.type === 'VariableDeclarator' && n.id.type !== 'Identifier') {
         for (const name of boundNames(n.id)) this.add(name, null);
+        if (n.id.type === 'ObjectPattern' && n.init && links.get(n)?.parent?.kind === 'const')
+          for (const p of n.id.properties)
+            if (p.type === 'ObjectProperty' && !p.computed && p.value.type === 'Identifier')
+              this.picked.set(p.value.name, { from: n.init, key: propName(p) });
       } else if (n.type === 'VariableDeclarator' && n.id.type === 'Identifier') {
         const kind = links.get(n)?.parent?.kind;
         this.add(n.id.name, kind === 'const' && n.init ? n.init : null);
@@ -55,6 +61,15 @@ export class Bindings {
     if (this.shadowed.has(key)) return undefined;
     const v = this.values.get(key);
     return v && v.length === 1 && v[0] ? v[0] : undefined;
+  }
+
+  /**
+   * The value and property a name was destructured from by a `const` (`const { a: x } = v` → v and 'a'), when the
+   * file binds that name nowhere else; undefined otherwise.
+   */
+  pickedFrom(name: string): { from: N; key: string | undefined } | undefined {
+    const v = this.values.get(name);
+    return this.shadowed.has(name) || v?.length !== 1 ? undefined : this.picked.get(name);
   }
 
   /** Resolves identifiers and `this.x` through constants (a few steps at most). */

@@ -1,0 +1,111 @@
+// V1's GET /orders/{reference} takes the V1 order code `<store_code>-<number>` (the reference: "V1 fetches with
+// GET /orders/{reference} using order_reference"); V2 has no look-up by it. The custom-identifier look-up would
+// answer whichever order has that text as its custom identifier, another order. So the call is rewritten only
+// when its identifier is an `Order_` reference (written out, or the callback's order_reference_v2) or, for V1's
+// look-up by partner reference, a partner reference; any other is left on V1 and marked with the V2 way.
+import { describe, expect, it } from 'vitest';
+import { rewriteTwice } from '../../test/rewrite.ts';
+
+const HEAD = `const BASE = 'https://api.partner-print.example/v1';\nconst headers = { 'X-Partner-Code': 'ACME1', 'X-Api-Key': process.env.PP_API_KEY ?? '' };\n`;
+const read = (id: string) => `(await fetch(\`\${BASE}/orders/\${${id}}\`, { headers })).json()`;
+
+function leftOnV1(text: string) {
+  const r = rewriteTwice(text);
+  const found = r.findings.filter((f) => f.what.startsWith('GET /orders/'));
+  expect(
+    found.map((f) => f.kind),
+    text,
+  ).toEqual(['todo']);
+  expect(found[0]!.detail).toMatch(/V1 order code/);
+  expect(found[0]!.detail).toMatch(/order_reference_v2/);
+  expect(found[0]!.detail).toMatch(/mapping of V1 codes/);
+  expect(r.output).not.toMatch(/\.orderReference\(/);
+  return r;
+}
+
+function rewritten(text: string, adapterCall: RegExp) {
+  const r = rewriteTwice(text);
+  expect(
+    r.findings.filter((f) => f.what.startsWith('GET /orders')).map((f) => f.kind),
+    text,
+  ).toEqual(['rewritten']);
+  expect(r.output).toMatch(adapterCall);
+  return r;
+}
+
+describe('the order identifier of a V1 GET /orders/{reference}', () => {
+  it('the order_reference of a V1 POST /orders answer (a V1 code) is not rewritten', () => {
+    leftOnV1(
+      `${HEAD}export async function placeAndRead(body: unknown) {\n  const created = await (await fetch(\`\${BASE}/orders\`, { method: 'POST', headers, body: JSON.stringify(body) })).json();\n  const order = await ${read('created.order_reference')};\n  return order.order_reference;\n}\n`,
+    );
+  });
+
+  it("the legacy callback's order_reference (a V1 code) is not rewritten, and the callback read is marked", () => {
+    const r = leftOnV1(
+      `${HEAD}export async function onCallback(req: { query: Record<string, string> }) {\n  const code = req.query.order_reference;\n  const order = await ${read('code')};\n  return order.order_reference;\n}\n`,
+    );
+    expect(r.output).toContain('req.query.order_reference;');
+    expect(r.output).toMatch(/TODO\(partner-print v2\): read order_reference_v2/);
+  });
+
+  it('a V1 code written out, or a parameter of unknown kind, is not rewritten', () => {
+    leftOnV1(
+      `${HEAD}export async function f() {\n  const order = await (await fetch(BASE + '/orders/ACME1-100001', { headers })).json();\n  return order.order_reference;\n}\n`,
+    );
+    leftOnV1(
+      `${HEAD}export async function f(ref: string) {\n  const order = await ${read('encodeURIComponent(ref)')};\n  return order.order_reference;\n}\n`,
+    );
+  });
+
+  it("an Order_ reference (the callback's order_reference_v2, one written out) is rewritten", () => {
+    rewritten(
+      `${HEAD}export async function onCallback(req: { query: Record<string, string> }) {\n  const ref = req.query.order_reference_v2;\n  const order = await ${read('ref')};\n  return order.order_reference;\n}\n`,
+      /orderReference: await partnerPrintV1\.orderReference\(ref\)/,
+    );
+    rewritten(
+      `${HEAD}export async function onCallback(url: URL) {\n  const order = await ${read("url.searchParams.get('order_reference_v2')")};\n  return order.order_reference;\n}\n`,
+      /partnerPrintV1\.orderReference\(url\.searchParams\.get\('order_reference_v2'\)\)/,
+    );
+    rewritten(
+      `${HEAD}const SAMPLE = 'Order_01HZX3K9QW8E7R6T5Y4U3I2O1P';\nexport async function f() {\n  const order = await ${read('SAMPLE')};\n  return order.order_reference;\n}\n`,
+      // Written out (through a constant), it is the path parameter itself: nothing to resolve.
+      /orderReference: 'Order_01HZX3K9QW8E7R6T5Y4U3I2O1P' \}/,
+    );
+  });
+
+  it('destructured from the query: order_reference_v2 is rewritten, order_reference (or a let) is not', () => {
+    const handler = (pattern: string, kind = 'const') =>
+      `${HEAD}export async function onCallback(request: { query: unknown }) {\n  ${kind} { ${pattern} } = request.query as Record<string, string>;\n  const order = await ${read('ref')};\n  return order.order_reference;\n}\n`;
+    rewritten(handler('order_reference_v2: ref'), /partnerPrintV1\.orderReference\(ref\)/);
+    leftOnV1(handler('order_reference: ref'));
+    leftOnV1(handler('order_reference_v2: ref', 'let'));
+  });
+
+  it("V1's look-up by partner reference goes through orderReferenceByPartnerReference", () => {
+    rewritten(
+      `${HEAD}export async function f(shopId: string) {\n  const order = await (await fetch(\`\${BASE}/orders?partner_reference=\${encodeURIComponent(shopId)}\`, { headers })).json();\n  return order.order_reference;\n}\n`,
+      /partnerPrintV1\.orderReferenceByPartnerReference\(shopId\)/,
+    );
+  });
+});
+
+describe("an earlier run's orderReference(x)", () => {
+  // What versions before this one wrote for V1's GET /orders/{reference} and the look-up by partner reference alike.
+  const earlier = (id: string, setup = '') =>
+    `import { createClient } from '@partner-print/client';\nimport { createV1Adapter } from '@partner-print/migrate';\nconst partnerPrint = createClient({ secretKey: process.env.PARTNER_PRINT_SECRET_KEY ?? '', baseUrl: 'https://api.partner-print.example/v2' });\nconst partnerPrintV1 = createV1Adapter(partnerPrint);\n${setup}export async function f(ref: string, req: { query: Record<string, string> }) {\n  const order = (await partnerPrint.get('/orders/{orderReference}', { params: { path: { orderReference: await partnerPrintV1.orderReference(${id}) } } })).order;\n  return order.reference;\n}\n`;
+
+  it('is marked where x may be a V1 order code or a partner reference, with both ways; a rerun adds nothing', () => {
+    const r = rewriteTwice(earlier('ref'));
+    expect(r.findings.map((f) => [f.kind, f.what])).toEqual([['todo', 'order look-up of an earlier run']]);
+    expect(r.findings[0]!.detail).toMatch(/orderReferenceByPartnerReference/);
+    expect(r.findings[0]!.detail).toMatch(/order_reference_v2/);
+    expect(r.output).toMatch(/TODO\(partner-print v2\): an earlier version of this tool wrote this look-up/);
+    expect(r.again.findings.map((f) => f.kind)).toEqual(['todo']);
+  });
+
+  it("is left alone where x is an Order_ reference (the callback's order_reference_v2)", () => {
+    const r = rewriteTwice(earlier('req.query.order_reference_v2'));
+    expect(r.findings).toEqual([]);
+    expect(r.changed).toBe(false);
+  });
+});
