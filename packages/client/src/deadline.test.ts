@@ -53,12 +53,12 @@ describe('Deadlines', () => {
     afterEach(() => {
       vi.restoreAllMocks();
     });
-    const start = () => {
+    const start = (ms = 50) => {
       now = 0;
       vi.spyOn(performance, 'now').mockImplementation(() => now);
       const d = new Deadlines();
       let outcome: string | undefined;
-      d.run(never, new Request('http://127.0.0.1/a'), 50, timeout).catch((e: unknown) => {
+      d.run(never, new Request('http://127.0.0.1/a'), ms, timeout).catch((e: unknown) => {
         outcome = String(e);
       });
       return { d, outcome: () => outcome };
@@ -91,19 +91,13 @@ describe('Deadlines', () => {
     it('a lag small beside a long timeout changes nothing (sweeps every second, late by less than a tenth of it)', async () => {
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
       try {
-        now = 0;
-        vi.spyOn(performance, 'now').mockImplementation(() => now);
-        const d = new Deadlines();
-        let outcome: string | undefined;
-        d.run(never, new Request('http://127.0.0.1/a'), 2_000, timeout).catch((e: unknown) => {
-          outcome = String(e);
-        });
+        const { outcome } = start(2_000);
         now = 1_000;
         vi.advanceTimersByTime(1_000); // the sweep due at 1 000, on time
         now = 2_150; // the sweep due at 2 000 runs 150 ms late: more than a tenth of its period, not of 2 s
         vi.advanceTimersByTime(1_000);
         await Promise.resolve();
-        expect(outcome).toBe('Error: http://127.0.0.1/a: 2000 ms');
+        expect(outcome()).toBe('Error: http://127.0.0.1/a: 2000 ms');
       } finally {
         vi.useRealTimers();
       }

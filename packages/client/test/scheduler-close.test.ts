@@ -44,6 +44,13 @@ function queued(client: ReturnType<typeof createClient>, n: number): Promise<voi
   });
 }
 
+/** A combined order of one non-print line, as the sandbox seeds it. */
+const combinedOrder = (sandbox: ReturnType<typeof createSandbox>) => ({
+  storeReference: sandbox.seed.stores.combined,
+  shippingKind: 'combined' as const,
+  orderlines: [{ productReference: sandbox.seed.products.nonPrint, quantity: 1 }],
+});
+
 const settle = <T>(p: Promise<T>) =>
   p.then(
     (value) => ({ value }),
@@ -86,13 +93,7 @@ describe('client.scheduler.close() with calls in its queue', () => {
     await client.get('/claimcategories');
     const order = settle(
       client.post('/orders', {
-        body: {
-          order: {
-            storeReference: sandbox.seed.stores.combined,
-            shippingKind: 'combined',
-            orderlines: [{ productReference: sandbox.seed.products.nonPrint, quantity: 1 }],
-          },
-        },
+        body: { order: combinedOrder(sandbox) },
       } as never),
     );
     await queued(client, 1);
@@ -109,12 +110,7 @@ describe('client.scheduler.close() with calls in its queue', () => {
     const { client, sandbox, sent } = shuttingDown();
     client.scheduler!.close();
     const outcome = await settle(
-      client.createOrder({
-        storeReference: sandbox.seed.stores.combined,
-        shippingKind: 'combined',
-        customIdentifier: 'closed-1',
-        orderlines: [{ productReference: sandbox.seed.products.nonPrint, quantity: 1 }],
-      } as never),
+      client.createOrder({ ...combinedOrder(sandbox), customIdentifier: 'closed-1' } as never),
     );
     expect('error' in outcome && outcome.error).toBeInstanceOf(AbortedError);
     expect(sent()).toBe(0);
@@ -127,13 +123,7 @@ describe('client.scheduler.close() with calls in its queue', () => {
     sandbox.control.injectFault({ path: '/orders', method: 'POST', kind: 'drop-after' });
     const outcome = await settle(
       client.post('/orders', {
-        body: {
-          order: {
-            storeReference: sandbox.seed.stores.combined,
-            shippingKind: 'combined',
-            orderlines: [{ productReference: sandbox.seed.products.nonPrint, quantity: 1 }],
-          },
-        },
+        body: { order: combinedOrder(sandbox) },
         headers: { 'x-ratelimit-priority': '1' },
       } as never),
     );
