@@ -1,6 +1,14 @@
 // One redaction rule for everything the SDK surfaces (errors, hook events, log lines), exported so that the
 // other packages (callback, migrate, render) apply the same one to what they surface.
 
+/**
+ * An error of this realm or of another: a Jest test file runs in a vm context of its own, and gets Node's fetch
+ * errors and AbortSignal.timeout's reason (a DOMException) from the outer realm, which `instanceof Error`
+ * misses. Told by the built-in tag every error of any realm has, not by the shape of a plain object.
+ */
+export const isError = (e: unknown): e is Error =>
+  e instanceof Error || /^\[object (Error|DOMException)\]$/.test(Object.prototype.toString.call(e));
+
 /** What a secret is replaced by. */
 export const REDACTED = '[redacted]';
 
@@ -32,7 +40,7 @@ function walk(value: unknown, text: Text, seen: Map<object, unknown>): unknown {
   if (typeof value === 'string') return text(value);
   if (value === null || typeof value !== 'object') return value;
   if (seen.has(value)) return seen.get(value);
-  if (value instanceof Error) return redactError(value, text, seen);
+  if (isError(value)) return redactError(value, text, seen);
   if (value instanceof Headers) {
     const copy = new Headers();
     seen.set(value, copy);

@@ -8,7 +8,7 @@ import {
   TimeoutError,
 } from './errors.ts';
 import type { Emit } from './events.ts';
-import { redactSecret } from './redact.ts';
+import { isError, redactSecret } from './redact.ts';
 import { followRedirect, isRedirect } from './redirect.ts';
 import { type CallContext, describeCall, retryAfterSeconds } from './response.ts';
 import type { CallTelemetry, StackTelemetry } from './telemetry/types.ts';
@@ -565,14 +565,6 @@ export const readError = (cause: unknown, ctx: CallContext): PartnerPrintError =
     new NetworkError(`${describeCall(ctx)}: ${describeCause(cause)}`, { cause: copyCause(cause) }),
     ctx,
   );
-
-/**
- * An error of this realm or of another (a Jest test file, in a vm context of its own, gets Node's fetch errors and
- * AbortSignal.timeout's reason from the outer realm, which `instanceof Error` misses): a name and a message.
- */
-const isError = (e: unknown): e is Error =>
-  e instanceof Error ||
-  (!!e && typeof (e as Error).message === 'string' && typeof (e as Error).name === 'string');
 
 /**
  * The caller's abort of the call `ctx` as an AbortedError (or a TimeoutError for `AbortSignal.timeout`), its

@@ -6,8 +6,9 @@
 import vm from 'node:vm';
 import { createSandbox } from '@partner-print/sandbox';
 import { describe, expect, it } from 'vitest';
-import { AbortedError, createClient, NetworkError, TimeoutError } from '../src/index.ts';
+import { AbortedError, createClient, NetworkError, redactSecret, TimeoutError } from '../src/index.ts';
 import { createClient as createLiteClient, uploadImage } from '../src/lite.ts';
+import { errorTypeOf } from '../src/telemetry/attributes.ts';
 import { samplePng } from './helpers.ts';
 
 /** `expression` evaluated in a realm of its own, over the bytes of a PNG (`png`, a plain array). */
@@ -99,5 +100,21 @@ describe("errors made in another realm (Node's own fetch and AbortSignal, seen f
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).not.toBeInstanceOf(AbortedError);
     expect((error as Error).message).toContain('(The operation was aborted due to timeout)');
+  });
+
+  it("redactSecret redacts an error of another realm (a caller's abort reason, a hook's value), as one of this realm", () => {
+    const error = fromOtherRealm(`new Error('refused for ${KEY}')`);
+    expect(error instanceof Error).toBe(false);
+    const redacted = redactSecret({ error, list: [error] }, KEY);
+    expect(String((redacted.error as Error).message)).toBe('refused for [redacted]');
+    expect(String((redacted.list[0] as Error).message)).toBe('refused for [redacted]');
+  });
+
+  it("the telemetry's error.type reads another realm's error by its code, else its name", () => {
+    const refused = fromOtherRealm(
+      `new TypeError('fetch failed', { cause: Object.assign(new Error('x'), { code: 'ECONNREFUSED' }) })`,
+    );
+    expect(errorTypeOf(refused)).toBe('ECONNREFUSED');
+    expect(errorTypeOf(fromOtherRealm(`new RangeError('no')`))).toBe('RangeError');
   });
 });

@@ -1,5 +1,6 @@
 // Attribute values by the HTTP client semantic conventions (stable), and the project's own under partner_print.*.
 import { TimeoutError } from '../errors.ts';
+import { isError } from '../redact.ts';
 
 const KNOWN_METHODS = new Set([
   'CONNECT',
@@ -30,11 +31,11 @@ export function errorTypeOf(error: unknown, signal?: AbortSignal): string {
   const reason = signal?.aborted ? signal.reason : undefined;
   if (error instanceof TimeoutError || reason instanceof TimeoutError) return 'timeout';
   if (reason !== undefined) return 'aborted';
-  for (let e = error, depth = 0; e instanceof Error && depth < 4; depth++, e = e.cause) {
+  for (let e = error, depth = 0; isError(e) && depth < 4; depth++, e = e.cause) {
     const code: unknown = Reflect.get(e, 'code');
     if (typeof code === 'string' && code) return code;
   }
-  return error instanceof Error ? error.name : '_OTHER';
+  return isError(error) ? error.name : '_OTHER';
 }
 
 /** Why an attempt is repeated: the status (`429`, `503`) or the failure's `error.type`. */

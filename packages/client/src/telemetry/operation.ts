@@ -3,7 +3,7 @@
 import { type Attributes, context, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { OperationSpan } from '../core.ts';
 import { PartnerPrintError } from '../errors.ts';
-import { redactText } from '../redact.ts';
+import { isError, redactText } from '../redact.ts';
 import type { TelemetryScope } from './option.ts';
 
 /**
@@ -31,9 +31,9 @@ export function operationSpan(
 export function endSpan(span: Span, secret: string, error?: unknown): void {
   if (error !== undefined && span.isRecording()) {
     const code = error instanceof PartnerPrintError && error.code ? error.code : undefined;
-    const name = error instanceof Error ? error.name : '_OTHER';
+    const name = isError(error) ? error.name : '_OTHER';
     span.setAttribute('error.type', redactText(code ?? name, secret));
-    const message = error instanceof Error ? redactText(error.message, secret) : undefined;
+    const message = isError(error) ? redactText(error.message, secret) : undefined;
     span.setStatus({ code: SpanStatusCode.ERROR, ...(message && { message }) });
   }
   span.end();

@@ -14,7 +14,7 @@ import {
 import { budgetKeyOf } from '@partner-print/openapi/wire';
 import type { Fetch } from '../deadline.ts';
 import { PartnerPrintError } from '../errors.ts';
-import { redactText } from '../redact.ts';
+import { isError, redactText } from '../redact.ts';
 import type { CallContext, RateLimitParser } from '../response.ts';
 import { errorTypeOf, methodOf, retryReasonOf, serverOf } from './attributes.ts';
 import { type ClientInstruments, clientInstruments, throttledBuckets } from './metrics.ts';
@@ -201,7 +201,7 @@ class Call implements CallTelemetry {
 
   fail(type: string, error: unknown): void {
     this.span.setAttribute('error.type', type);
-    const message = error instanceof Error ? redactText(error.message, this.o.secret) : undefined;
+    const message = isError(error) ? redactText(error.message, this.o.secret) : undefined;
     this.span.setStatus({ code: SpanStatusCode.ERROR, ...(message && { message }) });
   }
 }
@@ -274,7 +274,7 @@ class Send {
     if (span) {
       span.setAttributes(attributes);
       if (type) span.setStatus({ code: SpanStatusCode.ERROR });
-      if (error instanceof Error)
+      if (isError(error))
         span.recordException({ name: error.name, message: redactText(error.message, call.o.secret) });
       span.end();
     }
