@@ -175,6 +175,8 @@ export function ambiguousIf(method: string, contentType: string | null | undefin
   if (
     method !== 'POST' ||
     isRepeatable(method, contentType) ||
+    // Nothing was sent (a signal that aborted before the call began, a closed queue).
+    (error as { attempts?: number } | undefined)?.attempts === 0 ||
     !(
       error instanceof NetworkError ||
       error instanceof TimeoutError ||
@@ -278,8 +280,9 @@ export function createStack(o: StackOptions): Stack {
   };
   const fail = ({ request, spent }: Call, error: unknown): never => {
     let failure = sdkError(error, request, context);
-    // Every error after a send says what the call spent (a GaveUp says it already, from the loop).
-    if (spent.attempts > 0 && failure.attempts === undefined) Object.assign(failure, spent);
+    // Every error after a send says what the call spent (a GaveUp says it already, from the loop); an error
+    // before any send says that none was made (`attempts: 0`: nothing can have taken effect).
+    if (failure.attempts === undefined) Object.assign(failure, spent.attempts > 0 ? spent : { attempts: 0 });
     // Here, not in `post`: openapi-fetch's `POST` hands on this failure as it is.
     failure = ambiguousIf(request.method, request.headers.get('content-type'), failure) as PartnerPrintError;
     emit?.('error', request, {
@@ -493,6 +496,12 @@ function retrying(
     if (after && handoff.call === null) handoff.call = c;
     // Its last attempt's body failed: the loop takes that failure as the attempt's (no send first).
     if (resumed) return judge(c, undefined, handoff.error) as Promise<Response>;
+    // A signal that aborted before the call began: nothing is sent (a transport may ignore the signal), no
+    // attempt is counted, and a POST is not one that may have taken effect.
+    if (request.signal.aborted) {
+      const stopped = gaveUp(request.signal.reason, spent);
+      return after ? Promise.resolve(c).then((call) => after.fail(call, stopped)) : Promise.reject(stopped);
+    }
     // One budget per call: a redirect's requests count with the ones before it. Judged by its deadline
     // (no `then` of the call's own) unless it goes through a queue.
     let first: Promise<Response>;

@@ -2,6 +2,7 @@
 // Scheduler instance (with its own transport, as the migrate CLI builds its client), in both entries; against
 // a server on 127.0.0.1 that accepts and never answers.
 import { createScheduler, MemoryStore } from '@partner-print/ratelimit';
+import { createSandbox } from '@partner-print/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { busy, timeWithoutStalls } from '../../../test-utils/stall.ts';
 import { AbortedError, createClient, type RateLimitOption, TimeoutError } from '../src/index.ts';
@@ -190,6 +191,56 @@ describe('a stall of the process is not counted against timeoutMs', () => {
       expect(performance.now() - started).toBeGreaterThanOrEqual(300 + 95);
       // After the stall: a fresh window of 100 ms, once (and at most a sweep's period beyond it).
       expect(ms).toBeLessThan(1000);
+    });
+  }
+});
+
+// A call whose signal aborted before it began sends nothing: its error says so (no attempt), and a POST that
+// cannot be repeated is not reported as one that may have taken effect.
+describe('a call whose signal aborted before it began', () => {
+  const sandboxed = (rateLimit?: false) => {
+    const sandbox = createSandbox();
+    let sent = 0;
+    const client = createClient({
+      secretKey: sandbox.keys.primary,
+      baseUrl: sandbox.baseUrl,
+      fetch: (request: Request) => {
+        sent++;
+        return sandbox.fetch(request);
+      },
+      ...(rateLimit === false && { rateLimit }),
+    });
+    const order = {
+      storeReference: sandbox.seed.stores.combined,
+      shippingKind: 'combined' as const,
+      orderlines: [{ productReference: sandbox.seed.products.nonPrint, quantity: 1 }],
+    };
+    return { client, order, sent: () => sent };
+  };
+  for (const rateLimit of [undefined, false] as const) {
+    const name = rateLimit === false ? 'rate limiting off' : 'the default scheduler';
+    it(`${name}: a POST /orders under a signal that timed out already is a TimeoutError, nothing sent`, async () => {
+      const { client, order, sent } = sandboxed(rateLimit);
+      const signal = AbortSignal.abort(
+        new DOMException('The operation was aborted due to timeout', 'TimeoutError'),
+      );
+      const error = await client
+        .post('/orders', { body: { order }, signal } as never)
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TimeoutError);
+      expect((error as Error).message).not.toMatch(/may have taken effect/);
+      expect((error as TimeoutError).attempts ?? 0).toBe(0);
+      expect(sent()).toBe(0);
+    });
+
+    it(`${name}: a GET under an aborted signal is an AbortedError with no attempt`, async () => {
+      const { client, sent } = sandboxed(rateLimit);
+      const error = await client
+        .get('/orders', { signal: AbortSignal.abort(new Error('page closed')) })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AbortedError);
+      expect((error as AbortedError).attempts ?? 0).toBe(0);
+      expect(sent()).toBe(0);
     });
   }
 });
