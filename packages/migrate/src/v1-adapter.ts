@@ -10,7 +10,7 @@ import type { Reference } from '@partner-print/openapi/wire';
 import type { MigrateClient } from './client.ts';
 import { convertV1Order, type V2OrderRequest } from './convert.ts';
 import { createImageUploader } from './image.ts';
-import { lookupOrderByCustomIdentifier, V2_ORDER_REFERENCE } from './references.ts';
+import { createOrderReferenceResolver, V2_ORDER_REFERENCE } from './references.ts';
 import { createSkuResolver, UnknownSkuError } from './resolver.ts';
 
 export interface V1AdapterOptions {
@@ -57,6 +57,7 @@ type AdapterClient = MigrateClient & Required<Pick<MigrateClient, 'uploadImage'>
 export function createV1Adapter(client: AdapterClient, options: V1AdapterOptions = {}): V1Adapter {
   const skus = createSkuResolver(client);
   const images = createImageUploader((bytes) => client.uploadImage(bytes));
+  const references = createOrderReferenceResolver(client);
   const stores = new Map(Object.entries(options.stores ?? {}));
   return {
     async toV2Order(v1Order) {
@@ -98,14 +99,13 @@ export function createV1Adapter(client: AdapterClient, options: V1AdapterOptions
     async orderReferenceByPartnerReference(partnerReference) {
       if (partnerReference === null || partnerReference === undefined || partnerReference === '')
         throw new NotFoundError(`No partner reference given (${String(partnerReference)}).`, { status: 404 });
-      const id = String(partnerReference);
+      // The resolver's look-up: one per partner reference for the adapter's life, at most its concurrency at once.
+      const r = await references.resolvePartnerReference(String(partnerReference));
+      if (r.status === 'resolved' && r.orderReference) return r.orderReference as Reference<'Order'>;
       // A look-up that failed is not a 404: a catch of `status === 404` must not take it for one. The client's
       // own error of the look-up (its status, code and request id) passes through, as productReference gives it.
-      const found = await lookupOrderByCustomIdentifier(client, id);
-      if (found) return found as Reference<'Order'>;
-      throw new NotFoundError(`No order has the custom identifier ${id} (the V1 partner reference).`, {
-        status: 404,
-      });
+      if (r.status === 'error') throw r.cause ?? new PartnerPrintError(r.note);
+      throw new NotFoundError(r.note, { status: 404 });
     },
   };
 }
