@@ -500,7 +500,7 @@ function retrying(
     // attempt is counted, and a POST is not one that may have taken effect.
     if (request.signal.aborted) {
       const stopped = gaveUp(request.signal.reason, spent);
-      return after ? Promise.resolve(c).then((call) => after.fail(call, stopped)) : Promise.reject(stopped);
+      return after ? Promise.resolve().then(() => after.fail(c, stopped)) : Promise.reject(stopped);
     }
     // One budget per call: a redirect's requests count with the ones before it. Judged by its deadline
     // (no `then` of the call's own) unless it goes through a queue.
