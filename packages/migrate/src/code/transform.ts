@@ -29,7 +29,7 @@ import {
   type V2Base,
   v2BaseUrl,
 } from './base-url.ts';
-import { rewriteCallbackReads } from './callbacks.ts';
+import { CALLBACK_V1_CODE, callbackRead, takesOrderReference, usesOf } from './callbacks.ts';
 import {
   type CallSite,
   findInstances,
@@ -43,7 +43,7 @@ import { catchProblem, exportsOf, SETUP_KEY } from './catches.ts';
 import { countRefs, removeUnused } from './cleanup.ts';
 import { innerComments, keepComments } from './comments.ts';
 import { consumerOf, LeftOnV1, type UnknownRead } from './consumers.ts';
-import { EARLIER_ORDER_REFERENCE, earlierOrderReferences } from './earlier-reads.ts';
+import { adapterNames, EARLIER_ORDER_REFERENCE, earlierOrderReferences } from './earlier-reads.ts';
 import { ImageUploads, type Pending, staticImage } from './images.ts';
 import { keyReadOrder, runTimeKeySource } from './key-read.ts';
 import { findV1Mocks, MOCK_REASON } from './mocks.ts';
@@ -313,6 +313,8 @@ function v2BaseOf(ctx: Context, site: CallSite, links: Map<N, Link>): V2Base | s
     return 'it runs when the module loads, before the environment the V2 client reads its secret key from is loaded';
   return base;
 }
+
+const CALLBACK_WHAT = 'legacy callback: order_reference';
 
 const OTHER_ORGANIZATION =
   "it sends other V1 credentials than the calls rewritten onto this file's V2 client, which sends one secret key, of one organization: another organization needs a client of its own";
@@ -697,29 +699,25 @@ function rewrite(
       );
     else handleSite(ctx, site, links, lib);
   }
-  // The callback's order_reference_v2 is what V2 calls take: read it only when this file's order calls are V2.
-  const allRewritten = ctx.findings.every(
-    (f) => f.kind === 'rewritten' || f.what.startsWith('V1 response field'),
-  );
-  if (!allRewritten) {
-    const { nodes, links: l } = indexTree(ast.program);
-    for (const edit of rewriteCallbackReads(nodes, false))
-      ctx.todo(
-        edit.node,
-        'legacy callback: order_reference',
-        'read order_reference_v2 (the Order_ reference) here once the V1 calls of this file are rewritten; order_reference stays the V1 code.',
-        l,
-      );
-  } else
-    for (const edit of rewriteCallbackReads(indexTree(ast.program).nodes))
+  // The callback's order_reference_v2 is what V2 calls take: read it only where its value goes to V2 order calls
+  // alone; order_reference stays the V1 code wherever else it goes (a log, a stored value, a V1 call).
+  const adapters = adapterNames(names.adapter, b);
+  const cb = indexTree(ast.program);
+  for (const n of cb.nodes) {
+    const read = callbackRead(n, cb.links);
+    if (!read) continue;
+    const uses = usesOf(n, cb.nodes, cb.links, b);
+    if (uses?.length && uses.every((u) => takesOrderReference(u, cb.links, adapters)))
       ctx.findings.push({
-        ...position(file, edit.node),
+        ...position(file, n),
         kind: 'rewritten',
-        what: 'legacy callback: order_reference',
-        detail: `${edit.what} (the Order_ reference V2 calls take)`,
+        what: CALLBACK_WHAT,
+        detail: `${read()} (the Order_ reference V2 calls take)`,
       });
+    else ctx.todo(n, CALLBACK_WHAT, CALLBACK_V1_CODE, cb.links);
+  }
   const now = indexTree(ast.program);
-  for (const call of earlierOrderReferences(now.nodes, names.adapter, b))
+  for (const call of earlierOrderReferences(now.nodes, adapters, b))
     ctx.todo(call, 'order look-up of an earlier run', EARLIER_ORDER_REFERENCE, now.links);
   if (ctx.rewrites > 0) {
     const client = addSetup(ast.program, file, {
