@@ -5,6 +5,7 @@ import {
   v1CredentialKind,
 } from '@partner-print/openapi/wire';
 import { mapV1Endpoint } from '../endpoints.ts';
+import { type AdapterOf, importedAdapters } from './adapter-imports.ts';
 import {
   functionOf,
   indexTree,
@@ -566,8 +567,9 @@ const isHeaderKey = (name: string) =>
 
 /**
  * Whether the text can hold V1 usage at all: a `/v1`, a V1 credential header name, a callback's
- * `order_reference`, an earlier run's TODO or V1 adapter. Other files are only parsed (so one that does not parse is still
- * reported), with Babel alone: the rewrite's parse keeps what it needs to reprint, which costs four times more.
+ * `order_reference`, an earlier run's TODO, V1 adapter or look-up (`.orderReference(`: of an adapter it may
+ * import). Other files are only parsed (so one that does not parse is still reported), with Babel alone: the
+ * rewrite's parse keeps what it needs to reprint, which costs four times more.
  */
 function mayHoldV1(text: string): boolean {
   const lower = text.toLowerCase();
@@ -576,6 +578,7 @@ function mayHoldV1(text: string): boolean {
     lower.includes('order_reference') ||
     text.includes(TODO_TAG) ||
     text.includes('createV1Adapter') ||
+    text.includes('.orderReference(') ||
     V1_CREDENTIAL_HEADERS.some((h) => lower.includes(h))
   );
 }
@@ -594,9 +597,10 @@ export function transformWithSecrets(
   file: string,
   options: CodeOptions = {},
   elsewhere?: ReadonlyMap<string, string>,
+  adapterOf?: AdapterOf,
 ): TransformResult & { secrets: string[] } {
   try {
-    return { secrets: [], ...rewrite(text, file, options, elsewhere) };
+    return { secrets: [], ...rewrite(text, file, options, elsewhere, adapterOf) };
   } catch (e) {
     // A file this tool fails on (a syntax it mishandles, a tree too deep to reprint) is reported and left
     // as it is; the run goes on with the other files.
@@ -618,6 +622,7 @@ function rewrite(
   file: string,
   options: CodeOptions,
   elsewhere?: ReadonlyMap<string, string>,
+  adapterOf?: AdapterOf,
 ): TransformResult & { secrets?: string[] } {
   if (!mayHoldV1(text)) {
     const error = checkParses(text, file);
@@ -701,7 +706,9 @@ function rewrite(
   }
   // The callback's order_reference_v2 is what V2 calls take: read it only where its value goes to V2 order calls
   // alone; order_reference stays the V1 code wherever else it goes (a log, a stored value, a V1 call).
-  const adapters = adapterNames(names.adapter, b);
+  // The file's adapter, and those it imports from another module of the run (or may: the run cannot tell).
+  const imported = adapterOf ? importedAdapters(index.nodes, adapterOf) : undefined;
+  const adapters = adapterNames(names.adapter, b, imported?.known);
   const cb = indexTree(ast.program);
   for (const n of cb.nodes) {
     const read = callbackRead(n, cb.links);
@@ -719,6 +726,14 @@ function rewrite(
   const now = indexTree(ast.program);
   for (const call of earlierOrderReferences(now.nodes, adapters, b))
     ctx.todo(call, 'order look-up of an earlier run', EARLIER_ORDER_REFERENCE, now.links);
+  for (const [name, spec] of imported?.unknown ?? [])
+    for (const call of earlierOrderReferences(now.nodes, new Set([name]), b))
+      ctx.todo(
+        call,
+        'order look-up of an earlier run',
+        `\`${name}\` is imported from ${spec}, which this run does not show to export a createV1Adapter(…) (a file left out of the run, or an export this tool does not follow); if it is the V1 adapter: ${EARLIER_ORDER_REFERENCE}`,
+        now.links,
+      );
   if (ctx.rewrites > 0) {
     const client = addSetup(ast.program, file, {
       keyExpression,
