@@ -86,6 +86,35 @@ describe("the legacy callback's order_reference", () => {
     }
   });
 
+  it('kept beside a read of order_reference_v2 in its function (the V1 code on purpose): left, not marked', () => {
+    for (const [handler, v2] of [
+      [
+        `  const ref = req.query.order_reference_v2;\n  console.log('order updated', req.query.order_reference);\n  const order = ${v2Read('ref')};\n`,
+        'req.query.order_reference_v2;',
+      ],
+      // One read switched here (it goes to the V2 call alone), the other logged: the V1 code on purpose too.
+      [
+        `  const ref = req.query.order_reference;\n  console.log('order updated', req.query.order_reference);\n  const order = ${v2Read('ref')};\n`,
+        'const ref = req.query.order_reference_v2;',
+      ],
+    ] as const) {
+      const r = rewriteTwice(
+        `${EARLIER}export async function onCallback(req: { query: Record<string, string> }) {\n${handler}  return order.reference;\n}\n`,
+      );
+      expect(r.output).toContain("console.log('order updated', req.query.order_reference);");
+      expect(r.output).toContain(v2);
+      expect(r.findings.filter((f) => f.kind === 'todo')).toEqual([]);
+      expect(r.again.findings).toEqual([]);
+    }
+    // Another function's read of order_reference_v2 says nothing of this one.
+    const other = rewriteTwice(
+      `export const a = (req: { query: Record<string, string> }) => req.query.order_reference_v2;\nexport const b = (req: { query: Record<string, string> }) => console.log(req.query.order_reference);\n`,
+    );
+    expect(other.findings.map((f) => [f.kind, f.what, f.line])).toEqual([
+      ['todo', 'legacy callback: order_reference', 2],
+    ]);
+  });
+
   it('used by a V2 order call and logged too: left, marked, and the look-up marked as an earlier run’s', () => {
     const r = kept(
       `${EARLIER}export async function onCallback(req: { query: Record<string, string> }) {\n  const ref = req.query.order_reference;\n  console.log(ref);\n  const order = ${v2Read('ref')};\n  return order.reference;\n}\n`,

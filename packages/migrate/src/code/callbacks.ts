@@ -45,10 +45,10 @@ export const CALLBACK_V1_CODE =
 
 /**
  * Where `n` reads the callback's V1 `order_reference` from the query (a member, `searchParams.get`, a destructured
- * property): what turns it into a read of `order_reference_v2`, and says so.
+ * property): what turns it into a read of `order_reference_v2`, and says so. With `param`, where it reads that one.
  */
-export function callbackRead(n: N, links: Map<N, Link>): (() => string) | undefined {
-  if (n.type === 'MemberExpression' && propName(n) === V1_PARAM && isQueryObject(n.object))
+export function callbackRead(n: N, links: Map<N, Link>, param = V1_PARAM): (() => string) | undefined {
+  if (n.type === 'MemberExpression' && propName(n) === param && isQueryObject(n.object))
     return () => {
       n.property = n.computed
         ? { type: 'StringLiteral', value: V2_PARAM }
@@ -61,7 +61,7 @@ export function callbackRead(n: N, links: Map<N, Link>): (() => string) | undefi
     propName(n.callee) === 'get' &&
     isSearchParams(n.callee.object) &&
     isString(n.arguments[0]) &&
-    n.arguments[0].value === V1_PARAM
+    n.arguments[0].value === param
   )
     return () => {
       n.arguments[0] = { type: 'StringLiteral', value: V2_PARAM };
@@ -70,7 +70,7 @@ export function callbackRead(n: N, links: Map<N, Link>): (() => string) | undefi
   const decl = links.get(links.get(n)?.parent)?.parent;
   if (
     n.type === 'ObjectProperty' &&
-    propName(n) === V1_PARAM &&
+    propName(n) === param &&
     decl?.type === 'VariableDeclarator' &&
     decl.init &&
     isQueryObject(bare(decl.init))

@@ -30,7 +30,13 @@ import {
   type V2Base,
   v2BaseUrl,
 } from './base-url.ts';
-import { CALLBACK_V1_CODE, callbackRead, takesOrderReference, usesOf } from './callbacks.ts';
+import {
+  CALLBACK_ORDER_REFERENCE,
+  CALLBACK_V1_CODE,
+  callbackRead,
+  takesOrderReference,
+  usesOf,
+} from './callbacks.ts';
 import {
   type CallSite,
   findInstances,
@@ -704,25 +710,32 @@ function rewrite(
       );
     else handleSite(ctx, site, links, lib);
   }
-  // The callback's order_reference_v2 is what V2 calls take: read it only where its value goes to V2 order calls
-  // alone; order_reference stays the V1 code wherever else it goes (a log, a stored value, a V1 call).
   // The file's adapter, and those it imports from another module of the run (or may: the run cannot tell).
   const imported = adapterOf ? importedAdapters(index.nodes, adapterOf) : undefined;
   const adapters = adapterNames(names.adapter, b, imported?.known);
+  // The callback's order_reference_v2 is what V2 calls take: read it only where its value goes to V2 order calls
+  // alone; order_reference stays the V1 code wherever else it goes (a log, a stored value, a V1 call), marked
+  // unless its function reads order_reference_v2 too (the V1 code kept there on purpose).
   const cb = indexTree(ast.program);
+  const left: N[] = [];
+  const v2 = new Set<N>();
   for (const n of cb.nodes) {
+    if (callbackRead(n, cb.links, CALLBACK_ORDER_REFERENCE)) v2.add(functionOf(cb.links, n));
     const read = callbackRead(n, cb.links);
     if (!read) continue;
     const uses = usesOf(n, cb.nodes, cb.links, b);
-    if (uses?.length && uses.every((u) => takesOrderReference(u, cb.links, adapters)))
+    if (uses?.length && uses.every((u) => takesOrderReference(u, cb.links, adapters))) {
+      v2.add(functionOf(cb.links, n));
       ctx.findings.push({
         ...position(file, n),
         kind: 'rewritten',
         what: CALLBACK_WHAT,
         detail: `${read()} (the Order_ reference V2 calls take)`,
       });
-    else ctx.todo(n, CALLBACK_WHAT, CALLBACK_V1_CODE, cb.links);
+    } else left.push(n);
   }
+  for (const n of left)
+    if (!v2.has(functionOf(cb.links, n))) ctx.todo(n, CALLBACK_WHAT, CALLBACK_V1_CODE, cb.links);
   const now = indexTree(ast.program);
   for (const call of earlierOrderReferences(now.nodes, adapters, b))
     ctx.todo(call, 'order look-up of an earlier run', EARLIER_ORDER_REFERENCE, now.links);
