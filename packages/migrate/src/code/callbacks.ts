@@ -1,4 +1,5 @@
-import { bare, isString, memberPath, type N, propName } from './ast.ts';
+import { bare, isIdent, isMemberProperty, isString, type Link, memberPath, type N, propName } from './ast.ts';
+import type { Bindings } from './values.ts';
 
 /**
  * The legacy order-updated callback keeps its query parameters for V2 orders: `order_reference` stays the
@@ -38,50 +39,95 @@ export function readsCallbackOrderReference(n: N): boolean {
   );
 }
 
-export interface CallbackEdit {
-  node: N;
-  what: string;
+/** Why a callback read of `order_reference` is left as it is. */
+export const CALLBACK_V1_CODE =
+  'read order_reference_v2 (the Order_ reference V2 calls take: GET /orders/{orderReference}) where this value goes to a V2 call; order_reference stays the V1 order code (<store_code>-<number>), of V2 orders too, and this value is used otherwise (logged, stored, compared, passed on, sent to a V1 call): keep it where the V1 code is meant.';
+
+/**
+ * Where `n` reads the callback's V1 `order_reference` from the query (a member, `searchParams.get`, a destructured
+ * property): what turns it into a read of `order_reference_v2`, and says so. With `param`, where it reads that one.
+ */
+export function callbackRead(n: N, links: Map<N, Link>, param = V1_PARAM): (() => string) | undefined {
+  if (n.type === 'MemberExpression' && propName(n) === param && isQueryObject(n.object))
+    return () => {
+      n.property = n.computed
+        ? { type: 'StringLiteral', value: V2_PARAM }
+        : { type: 'Identifier', name: V2_PARAM };
+      return `${memberPath(n.object)}.${V1_PARAM} → ${V2_PARAM}`;
+    };
+  if (
+    n.type === 'CallExpression' &&
+    n.callee.type === 'MemberExpression' &&
+    propName(n.callee) === 'get' &&
+    isSearchParams(n.callee.object) &&
+    isString(n.arguments[0]) &&
+    n.arguments[0].value === param
+  )
+    return () => {
+      n.arguments[0] = { type: 'StringLiteral', value: V2_PARAM };
+      return `searchParams.get('${V1_PARAM}') → '${V2_PARAM}'`;
+    };
+  const decl = links.get(links.get(n)?.parent)?.parent;
+  if (
+    n.type === 'ObjectProperty' &&
+    propName(n) === param &&
+    decl?.type === 'VariableDeclarator' &&
+    decl.init &&
+    isQueryObject(bare(decl.init))
+  )
+    return () => {
+      // The local name stays (with its default, if any); only the parameter read changes.
+      n.key = { type: 'Identifier', name: V2_PARAM };
+      n.shorthand = false;
+      if (n.extra) n.extra = { ...n.extra, shorthand: false };
+      return `{ ${V1_PARAM} } of the query → ${V2_PARAM}`;
+    };
+  return undefined;
 }
 
-/** Finds the reads (and rewrites them when `apply`). */
-export function rewriteCallbackReads(nodes: N[], apply = true): CallbackEdit[] {
-  const edits: CallbackEdit[] = [];
-  for (const n of nodes) {
-    if (n.type === 'MemberExpression' && propName(n) === V1_PARAM && isQueryObject(n.object)) {
-      if (apply)
-        n.property = n.computed
-          ? { type: 'StringLiteral', value: V2_PARAM }
-          : { type: 'Identifier', name: V2_PARAM };
-      edits.push({ node: n, what: `${memberPath(n.object)}.${V1_PARAM} → ${V2_PARAM}` });
-    } else if (
-      n.type === 'CallExpression' &&
-      n.callee.type === 'MemberExpression' &&
-      propName(n.callee) === 'get' &&
-      isSearchParams(n.callee.object) &&
-      isString(n.arguments[0]) &&
-      n.arguments[0].value === V1_PARAM
-    ) {
-      if (apply) n.arguments[0] = { type: 'StringLiteral', value: V2_PARAM };
-      edits.push({ node: n, what: `searchParams.get('${V1_PARAM}') → '${V2_PARAM}'` });
-    } else if (
-      n.type === 'VariableDeclarator' &&
-      n.id.type === 'ObjectPattern' &&
-      n.init &&
-      isQueryObject(bare(n.init))
-    ) {
-      for (const p of n.id.properties) {
-        if (p.type !== 'ObjectProperty' || propName(p) !== V1_PARAM) continue;
-        if (!apply) {
-          edits.push({ node: p, what: '' });
-          continue;
-        }
-        // The local name stays (with its default, if any); only the parameter read changes.
-        p.key = { type: 'Identifier', name: V2_PARAM };
-        p.shorthand = false;
-        if (p.extra) p.extra = { ...p.extra, shorthand: false };
-        edits.push({ node: p, what: `{ ${V1_PARAM} } of the query → ${V2_PARAM}` });
-      }
-    }
-  }
-  return edits;
+/**
+ * Where the value of a callback read is used: the read itself, or every use of the `const` it is bound to (a name
+ * bound once in the file); undefined where that is not known (a `let`, a default, a name bound elsewhere too).
+ */
+export function usesOf(read: N, nodes: N[], links: Map<N, Link>, b: Bindings): N[] | undefined {
+  let top = read;
+  while (
+    /^(TS\w*Expression|TSTypeAssertion|ParenthesizedExpression)$/.test(links.get(top)?.parent.type ?? '')
+  )
+    top = links.get(top)!.parent;
+  const l = links.get(top);
+  let binding: N;
+  if (read.type === 'ObjectProperty') {
+    binding = read.value;
+    if (!isIdent(binding) || !b.pickedFrom(binding.name)) return undefined;
+  } else if (l?.parent.type === 'VariableDeclarator' && l.key === 'init') {
+    binding = l.parent.id;
+    if (!isIdent(binding) || b.get(binding.name) !== top) return undefined;
+  } else return [top];
+  return nodes.filter((n) => {
+    const at = links.get(n);
+    return (
+      isIdent(n, binding.name) &&
+      n !== binding &&
+      !isMemberProperty(at) &&
+      !(at?.key === 'key' && /Property/.test(at.parent.type) && !at.parent.computed)
+    );
+  });
+}
+
+/**
+ * Whether `use` is the `Order_` reference a V2 order call takes: the argument of the V1 adapter's
+ * `orderReference(…)` (`adapters`: how the file names its adapters), or a path's `orderReference`.
+ */
+export function takesOrderReference(use: N, links: Map<N, Link>, adapters: Set<string>): boolean {
+  const l = links.get(use);
+  const p = l?.parent;
+  if (p?.type === 'CallExpression' && l!.key === 'arguments' && p.arguments.length === 1)
+    return (
+      p.callee.type === 'MemberExpression' &&
+      propName(p.callee) === 'orderReference' &&
+      adapters.has(memberPath(p.callee.object) ?? '')
+    );
+  const path = links.get(links.get(p)?.parent)?.parent;
+  return l?.key === 'value' && propName(p) === 'orderReference' && propName(path) === 'path';
 }

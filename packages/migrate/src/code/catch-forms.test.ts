@@ -277,6 +277,16 @@ describe('error handlers in other forms that read the V1 error', () => {
       `${GET_ORDER}function onError(err: any) {\n  return err.response?.status === 404 ? null : Promise.reject(err);\n}\nexport function show(ref: string, strict: boolean) {\n  return getOrder(ref).catch(strict ? (e: Error) => Promise.reject(e) : onError);\n}\n`,
       'onError',
     ],
+    [
+      '.catch(handlers[kind]), one handler of a constant object of the file reading err.response',
+      `${GET_ORDER}function onMissing(err: any) {\n  return err.response?.status === 404 ? null : Promise.reject(err);\n}\nconst handlers = { strict: (e: Error) => Promise.reject(e), lenient: onMissing };\nexport function show(ref: string, kind: 'strict' | 'lenient') {\n  return getOrder(ref).catch(handlers[kind]);\n}\n`,
+      'onMissing',
+    ],
+    [
+      'a catch calling handlers[kind](e), a method of a constant object of the file reading e.response',
+      `${GET_ORDER}const handlers = {\n  log(e: any) {\n    console.error(e.message);\n  },\n  notFound(e: any) {\n    return e.response?.status === 404 ? null : undefined;\n  },\n};\nexport async function show(ref: string, kind: keyof typeof handlers) {\n  try {\n    return await getOrder(ref);\n  } catch (e) {\n    return handlers[kind](e);\n  }\n}\n`,
+      'e.response',
+    ],
   ])('%s: marked, not rewritten', (_, code, named) => {
     expect(marked(code)).toContain(named);
   });
@@ -337,6 +347,10 @@ describe('error handlers in other forms that read the V1 error', () => {
     [
       "an error emitted as 'error', a listener of another event reading err.response",
       `import { EventEmitter } from 'node:events';\n${GET_ORDER}export const bus = new EventEmitter();\nbus.on('order-failed', (err: any) => console.warn(err.response?.status));\nexport function show(ref: string) {\n  return getOrder(ref).catch((e) => bus.emit('error', e));\n}\n`,
+    ],
+    [
+      '.catch(handlers[kind]), every handler of the constant object only logging the message',
+      `${GET_ORDER}const handlers = { quiet: () => null, loud: (e: Error) => console.error(e.message) };\nexport function show(ref: string, kind: 'quiet' | 'loud') {\n  return getOrder(ref).catch(handlers[kind]);\n}\n`,
     ],
   ])('%s: rewritten', (_, code) => {
     rewritten(code);

@@ -750,6 +750,16 @@ function handlerRead(fn: N, index: number, ctx: Ctx, depth: number): string | un
     }
     return undefined;
   }
+  // One looked up at run time in an object literal of the file (`handlers[kind]`): any of its handlers may be it.
+  if (fn.type === 'MemberExpression' && fn.computed && !isString(fn.property)) {
+    const table = isIdent(fn.object) ? tableOf(fn.object.name, ctx.all()) : undefined;
+    for (const p of depth <= CALLER_DEPTH ? (table ?? []) : []) {
+      const h = p.type === 'ObjectMethod' ? p : bare(p.value ?? {});
+      const read = FUNCTION.test(h.type) || isIdent(h) ? handlerRead(h, index, ctx, depth + 1) : undefined;
+      if (read) return read;
+    }
+    return undefined;
+  }
   // A method (`this.handleError`, `errors.handle`, bound or not): one of that name in the file, or in the run.
   const m = unbound(fn);
   const method = /Member/.test(m.type) ? propName(m) : undefined;
@@ -769,6 +779,13 @@ function handlerRead(fn: N, index: number, ctx: Ctx, depth: number): string | un
   if (!param || depth > CALLER_DEPTH) return undefined;
   const read = errorRead(param.type === 'AssignmentPattern' ? param.left : param, def.body, ctx, depth + 1);
   return read && (name ? `passes it to \`${shown}\`, which ${read}` : read);
+}
+
+/** The properties of the object literal the file binds `name` to (`const handlers = { … }`). */
+function tableOf(name: string, nodes: N[]): N[] | undefined {
+  const d = nodes.find((n) => n.type === 'VariableDeclarator' && isIdent(n.id, name));
+  const init = bare(d?.init ?? {});
+  return init.type === 'ObjectExpression' ? init.properties : undefined;
 }
 
 /** `f.bind(…)` as `f`. */

@@ -1,4 +1,4 @@
-import { isIdent, type N, propName } from './ast.ts';
+import { isIdent, memberPath, type N, propName } from './ast.ts';
 import { orderReferenceKind } from './v2-calls.ts';
 import type { Bindings } from './values.ts';
 
@@ -7,17 +7,25 @@ export const EARLIER_ORDER_REFERENCE =
   "an earlier version of this tool wrote this look-up, and the adapter's orderReference now takes only an Order_ reference (it looked any other value up as a custom identifier, which finds another order for a V1 order code): for a partner reference call orderReferenceByPartnerReference; for a V1 order code use the Order_ reference V2 gives (its POST /orders answer, the callback's order_reference_v2) and a mapping of V1 codes for older orders";
 
 /**
- * The calls `<adapter>.orderReference(x)` of the file's V1 adapter (bound by `createV1Adapter(…)`) whose `x` is not
- * known to be an `Order_` reference: what earlier versions wrote for any V1 order read, now refused at run time.
+ * How the file names its V1 adapters: the one it binds by `createV1Adapter(…)`, and those it imports from
+ * modules of the run that export one (`imported`, as `v1` or `sdk.v1`).
  */
-export function earlierOrderReferences(nodes: N[], adapter: string, b: Bindings): N[] {
+export function adapterNames(adapter: string, b: Bindings, imported: Iterable<string> = []): Set<string> {
   const init = b.get(adapter);
-  if (init?.type !== 'CallExpression' || !isIdent(init.callee, 'createV1Adapter')) return [];
+  const own = init?.type === 'CallExpression' && isIdent(init.callee, 'createV1Adapter');
+  return new Set([...(own ? [adapter] : []), ...imported]);
+}
+
+/**
+ * The calls `<adapter>.orderReference(x)` of the file's V1 adapters whose `x` is not known to be an `Order_`
+ * reference: what earlier versions wrote for any V1 order read, now refused at run time.
+ */
+export function earlierOrderReferences(nodes: N[], adapters: Set<string>, b: Bindings): N[] {
   return nodes.filter(
     (n) =>
       n.type === 'CallExpression' &&
       n.callee.type === 'MemberExpression' &&
-      isIdent(n.callee.object, adapter) &&
+      adapters.has(memberPath(n.callee.object) ?? '') &&
       propName(n.callee) === 'orderReference' &&
       n.arguments.length === 1 &&
       !orderReferenceKind(n.arguments[0], b),

@@ -65,7 +65,8 @@ const MAY_CATCH =
   /\bcatch\b|\.then\s*\(|\bnext\b|\ballSettled\b|\bcallbackify\b|\basCallback\b|\bnodeify\b|\.(get|post|put|patch|delete|all|use)\s*\(\s*['"`/]/;
 const RELATIVE = /(?:\bfrom|\brequire\s*\()\s*['"]\.\.?\//;
 /** What a file must hold to pass on another module's export: `export … from './…'`. */
-const RE_EXPORT = /\bexport\b[^;]*?\bfrom\s*['"]\.\.?\/|module\.exports\s*=\s*require\s*\(\s*['"]\.\.?\//;
+export const RE_EXPORT =
+  /\bexport\b[^;]*?\bfrom\s*['"]\.\.?\/|module\.exports\s*=\s*require\s*\(\s*['"]\.\.?\//;
 /** What a file must hold to set up an axios instance (or axios itself) that calls elsewhere go through. */
 const SETS_UP = /\.(interceptors|defaults)\b/;
 /** What a file's catch reads of the V1 libraries' errors (a retry helper's): a file with it and `catch` is read. */
@@ -627,7 +628,7 @@ function programOf(text: string, real: string, all: boolean): N | undefined {
 }
 
 /** The file's bindings of relative modules: local name → the module and the name it exports (`*`: the module). */
-function importsOf(nodes: N[]): Map<string, { spec: string; name: string }> {
+export function importsOf(nodes: N[]): Map<string, { spec: string; name: string }> {
   const out = new Map<string, { spec: string; name: string }>();
   for (const n of nodes) {
     if (n.type === 'ImportDeclaration' && n.importKind !== 'type' && isRelative(n.source)) {
@@ -673,7 +674,7 @@ function importsOf(nodes: N[]): Map<string, { spec: string; name: string }> {
 const isRelative = (n: N) => isString(n) && /^\.\.?\//.test(n.value);
 
 /** `require('./x')`, or `await import('./x')` (its module namespace, read as a `require`'s exports). */
-const isRequire = (n: N) => {
+export const isRequire = (n: N) => {
   let c = n && bare(n);
   if (c?.type === 'AwaitExpression') {
     c = bare(c.argument);
@@ -683,13 +684,13 @@ const isRequire = (n: N) => {
   return c?.type === 'CallExpression' && isIdent(c.callee, 'require') && isRelative(c.arguments[0]);
 };
 /** The module a `require('./x')` or `await import('./x')` names. */
-const specOf = (n: N): string => {
+export const specOf = (n: N): string => {
   const c = bare(n).type === 'AwaitExpression' ? bare(bare(n).argument) : bare(n);
   return (c.source ?? c.arguments[0]).value;
 };
 
 /** The file of the run a relative specifier names, as Node and TypeScript resolve it (`./api.js` may be `api.ts`). */
-function moduleOf(from: string, spec: string, inRun: Set<string>): string | undefined {
+export function moduleOf(from: string, spec: string, inRun: Set<string>): string | undefined {
   const base = resolve(dirname(from), spec);
   const swapped = base.replace(/\.([mc]?)js(x?)$/, '.$1ts$2');
   const candidates = [

@@ -2,6 +2,7 @@ import { chmod, rename, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { redactText } from '../node/redact.ts';
+import { type AdapterOf, adapterExports, mayExportAdapter } from './adapter-imports.ts';
 import { collectFiles, readSource, type Skipped, shownPath } from './files.ts';
 import { createGitStatus } from './git-index.ts';
 import { ANY_MODULE, type CaughtElsewhere, catchesElsewhere } from './importers.ts';
@@ -67,6 +68,7 @@ async function processFile(
   options: MigrateCodeOptions,
   git: ReturnType<typeof createGitStatus>,
   caught: CaughtElsewhere,
+  adapterOf: AdapterOf,
 ) {
   const before = await stat(real);
   const src = await readSource(real);
@@ -75,7 +77,7 @@ async function processFile(
   const any = caught.get(ANY_MODULE);
   const mine = caught.get(real);
   const elsewhere = any && mine ? new Map([...any, ...mine]) : (mine ?? any);
-  const r = transformWithSecrets(src.text, shown, options, elsewhere);
+  const r = transformWithSecrets(src.text, shown, options, elsewhere, adapterOf);
   const outcome: FileOutcome = {
     path: shown,
     status: r.error ? 'error' : r.changed ? 'changed' : 'unchanged',
@@ -126,7 +128,19 @@ export async function migrateCode(
   const { files, skipped } = await collectFiles(paths);
   const git = createGitStatus();
   // A catch in one module reading the V1 error of a call in another: found in every file before any is rewritten.
-  const caught = await catchesElsewhere(files, (real) => shownPath(real, cwd));
+  // And the modules that make a V1 adapter or pass exports on (read in that pass): another file may import one.
+  const texts = new Map<string, string>();
+  const caught = await catchesElsewhere(
+    files,
+    (real) => shownPath(real, cwd),
+    async (real) => {
+      const src = await readSource(real);
+      if ('text' in src && mayExportAdapter(src.text)) texts.set(real, src.text);
+      return src;
+    },
+  );
+  const adapters = adapterExports(files, texts);
+  texts.clear();
   const result: MigrateCodeResult = {
     files: [],
     skipped: [...skipped],
@@ -135,7 +149,7 @@ export async function migrateCode(
   let done = 0;
   for (const real of files) {
     const shown = shownPath(real, cwd);
-    const r = await processFile(real, shown, options, git, caught).catch((e: unknown) => ({
+    const r = await processFile(real, shown, options, git, caught, adapters(real)).catch((e: unknown) => ({
       // An unreadable file (permissions, removed during the run) is that file's error; the run goes on.
       outcome: {
         path: shown,

@@ -5,6 +5,7 @@ import {
   v1CredentialKind,
 } from '@partner-print/openapi/wire';
 import { mapV1Endpoint } from '../endpoints.ts';
+import { type AdapterOf, importedAdapters } from './adapter-imports.ts';
 import {
   functionOf,
   indexTree,
@@ -29,7 +30,13 @@ import {
   type V2Base,
   v2BaseUrl,
 } from './base-url.ts';
-import { rewriteCallbackReads } from './callbacks.ts';
+import {
+  CALLBACK_ORDER_REFERENCE,
+  CALLBACK_V1_CODE,
+  callbackRead,
+  takesOrderReference,
+  usesOf,
+} from './callbacks.ts';
 import {
   type CallSite,
   findInstances,
@@ -43,7 +50,7 @@ import { catchProblem, exportsOf, SETUP_KEY } from './catches.ts';
 import { countRefs, removeUnused } from './cleanup.ts';
 import { innerComments, keepComments } from './comments.ts';
 import { consumerOf, LeftOnV1, type UnknownRead } from './consumers.ts';
-import { EARLIER_ORDER_REFERENCE, earlierOrderReferences } from './earlier-reads.ts';
+import { adapterNames, EARLIER_ORDER_REFERENCE, earlierOrderReferences } from './earlier-reads.ts';
 import { ImageUploads, type Pending, staticImage } from './images.ts';
 import { keyReadOrder, runTimeKeySource } from './key-read.ts';
 import { findV1Mocks, MOCK_REASON } from './mocks.ts';
@@ -314,6 +321,8 @@ function v2BaseOf(ctx: Context, site: CallSite, links: Map<N, Link>): V2Base | s
   return base;
 }
 
+const CALLBACK_WHAT = 'legacy callback: order_reference';
+
 const OTHER_ORGANIZATION =
   "it sends other V1 credentials than the calls rewritten onto this file's V2 client, which sends one secret key, of one organization: another organization needs a client of its own";
 
@@ -564,8 +573,9 @@ const isHeaderKey = (name: string) =>
 
 /**
  * Whether the text can hold V1 usage at all: a `/v1`, a V1 credential header name, a callback's
- * `order_reference`, an earlier run's TODO or V1 adapter. Other files are only parsed (so one that does not parse is still
- * reported), with Babel alone: the rewrite's parse keeps what it needs to reprint, which costs four times more.
+ * `order_reference`, an earlier run's TODO, V1 adapter or look-up (`.orderReference(`: of an adapter it may
+ * import). Other files are only parsed (so one that does not parse is still reported), with Babel alone: the
+ * rewrite's parse keeps what it needs to reprint, which costs four times more.
  */
 function mayHoldV1(text: string): boolean {
   const lower = text.toLowerCase();
@@ -574,6 +584,7 @@ function mayHoldV1(text: string): boolean {
     lower.includes('order_reference') ||
     text.includes(TODO_TAG) ||
     text.includes('createV1Adapter') ||
+    text.includes('.orderReference(') ||
     V1_CREDENTIAL_HEADERS.some((h) => lower.includes(h))
   );
 }
@@ -592,9 +603,10 @@ export function transformWithSecrets(
   file: string,
   options: CodeOptions = {},
   elsewhere?: ReadonlyMap<string, string>,
+  adapterOf?: AdapterOf,
 ): TransformResult & { secrets: string[] } {
   try {
-    return { secrets: [], ...rewrite(text, file, options, elsewhere) };
+    return { secrets: [], ...rewrite(text, file, options, elsewhere, adapterOf) };
   } catch (e) {
     // A file this tool fails on (a syntax it mishandles, a tree too deep to reprint) is reported and left
     // as it is; the run goes on with the other files.
@@ -616,6 +628,7 @@ function rewrite(
   file: string,
   options: CodeOptions,
   elsewhere?: ReadonlyMap<string, string>,
+  adapterOf?: AdapterOf,
 ): TransformResult & { secrets?: string[] } {
   if (!mayHoldV1(text)) {
     const error = checkParses(text, file);
@@ -697,30 +710,43 @@ function rewrite(
       );
     else handleSite(ctx, site, links, lib);
   }
-  // The callback's order_reference_v2 is what V2 calls take: read it only when this file's order calls are V2.
-  const allRewritten = ctx.findings.every(
-    (f) => f.kind === 'rewritten' || f.what.startsWith('V1 response field'),
-  );
-  if (!allRewritten) {
-    const { nodes, links: l } = indexTree(ast.program);
-    for (const edit of rewriteCallbackReads(nodes, false))
-      ctx.todo(
-        edit.node,
-        'legacy callback: order_reference',
-        'read order_reference_v2 (the Order_ reference) here once the V1 calls of this file are rewritten; order_reference stays the V1 code.',
-        l,
-      );
-  } else
-    for (const edit of rewriteCallbackReads(indexTree(ast.program).nodes))
+  // The file's adapter, and those it imports from another module of the run (or may: the run cannot tell).
+  const imported = adapterOf ? importedAdapters(index.nodes, adapterOf) : undefined;
+  const adapters = adapterNames(names.adapter, b, imported?.known);
+  // The callback's order_reference_v2 is what V2 calls take: read it only where its value goes to V2 order calls
+  // alone; order_reference stays the V1 code wherever else it goes (a log, a stored value, a V1 call), marked
+  // unless its function reads order_reference_v2 too (the V1 code kept there on purpose).
+  const cb = indexTree(ast.program);
+  const left: N[] = [];
+  const v2 = new Set<N>();
+  for (const n of cb.nodes) {
+    if (callbackRead(n, cb.links, CALLBACK_ORDER_REFERENCE)) v2.add(functionOf(cb.links, n));
+    const read = callbackRead(n, cb.links);
+    if (!read) continue;
+    const uses = usesOf(n, cb.nodes, cb.links, b);
+    if (uses?.length && uses.every((u) => takesOrderReference(u, cb.links, adapters))) {
+      v2.add(functionOf(cb.links, n));
       ctx.findings.push({
-        ...position(file, edit.node),
+        ...position(file, n),
         kind: 'rewritten',
-        what: 'legacy callback: order_reference',
-        detail: `${edit.what} (the Order_ reference V2 calls take)`,
+        what: CALLBACK_WHAT,
+        detail: `${read()} (the Order_ reference V2 calls take)`,
       });
+    } else left.push(n);
+  }
+  for (const n of left)
+    if (!v2.has(functionOf(cb.links, n))) ctx.todo(n, CALLBACK_WHAT, CALLBACK_V1_CODE, cb.links);
   const now = indexTree(ast.program);
-  for (const call of earlierOrderReferences(now.nodes, names.adapter, b))
+  for (const call of earlierOrderReferences(now.nodes, adapters, b))
     ctx.todo(call, 'order look-up of an earlier run', EARLIER_ORDER_REFERENCE, now.links);
+  for (const [name, spec] of imported?.unknown ?? [])
+    for (const call of earlierOrderReferences(now.nodes, new Set([name]), b))
+      ctx.todo(
+        call,
+        'order look-up of an earlier run',
+        `\`${name}\` is imported from ${spec}, which this run does not show to export a createV1Adapter(…) (a file left out of the run, or an export this tool does not follow); if it is the V1 adapter: ${EARLIER_ORDER_REFERENCE}`,
+        now.links,
+      );
   if (ctx.rewrites > 0) {
     const client = addSetup(ast.program, file, {
       keyExpression,

@@ -9,7 +9,7 @@ export class Bindings {
   /** Names also bound where the file says nothing of their value: parameters, destructuring, catch. */
   private readonly shadowed = new Set<string>();
   /** Names a `const` destructuring binds to one property of a value (`const { a: x } = v`: x ← v.a). */
-  private readonly picked = new Map<string, { from: N; key: string | undefined }>();
+  private readonly picked = new Map<string, { from: N; property: N }>();
 
   constructor(nodes: N[], links: Map<N, Link>) {
     for (const n of nodes) {
@@ -23,7 +23,7 @@ export class Bindings {
         if (n.id.type === 'ObjectPattern' && n.init && links.get(n)?.parent?.kind === 'const')
           for (const p of n.id.properties)
             if (p.type === 'ObjectProperty' && !p.computed && p.value.type === 'Identifier')
-              this.picked.set(p.value.name, { from: n.init, key: propName(p) });
+              this.picked.set(p.value.name, { from: n.init, property: p });
       } else if (n.type === 'VariableDeclarator' && n.id.type === 'Identifier') {
         const kind = links.get(n)?.parent?.kind;
         this.add(n.id.name, kind === 'const' && n.init ? n.init : null);
@@ -69,7 +69,9 @@ export class Bindings {
    */
   pickedFrom(name: string): { from: N; key: string | undefined } | undefined {
     const v = this.values.get(name);
-    return this.shadowed.has(name) || v?.length !== 1 ? undefined : this.picked.get(name);
+    const p = this.shadowed.has(name) || v?.length !== 1 ? undefined : this.picked.get(name);
+    // Its key as it is now (a rewrite may have changed it).
+    return p && { from: p.from, key: propName(p.property) };
   }
 
   /** Resolves identifiers and `this.x` through constants (a few steps at most). */

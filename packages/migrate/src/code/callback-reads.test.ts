@@ -1,0 +1,125 @@
+// The legacy callback's order_reference is the V1 code `<store_code>-<number>` for V1 and V2 orders alike, and
+// order_reference_v2 the `Order_` reference (the reference's table of the callback's parameters). A read of
+// order_reference becomes a read of order_reference_v2 only where its value is used as the Order_ reference of V2
+// order calls alone; a log line, a stored value, a comparison or a V1 call keeps the V1 code, and the read is marked.
+import { describe, expect, it } from 'vitest';
+import { rewriteTwice } from '../../test/rewrite.ts';
+
+/** A file whose one V1 call (the look-up by partner reference) is rewritten. */
+const V1_CALL = `const BASE = 'https://api.partner-print.example/v1';\nconst headers = { 'X-Partner-Code': 'ACME1' };\nexport async function byShopId(id: string) {\n  return (await (await fetch(\`\${BASE}/orders?partner_reference=\${id}\`, { headers })).json()).order_reference;\n}\n`;
+/** What an earlier run wrote: the V2 client and the V1 adapter of the file. */
+const EARLIER = `import { createClient } from '@partner-print/client';\nimport { createV1Adapter } from '@partner-print/migrate';\nconst partnerPrint = createClient({ secretKey: process.env.PARTNER_PRINT_SECRET_KEY ?? '', baseUrl: 'https://api.partner-print.example/v2' });\nconst partnerPrintV1 = createV1Adapter(partnerPrint);\n`;
+const v2Read = (id: string) =>
+  `(await partnerPrint.get('/orders/{orderReference}', { params: { path: { orderReference: await partnerPrintV1.orderReference(${id}) } } })).order`;
+
+const callbackFindings = (r: ReturnType<typeof rewriteTwice>) =>
+  r.findings.filter((f) => f.what === 'legacy callback: order_reference');
+
+/** The read is left reading order_reference, marked once with the V2 way; a rerun adds nothing. */
+function kept(text: string, read: string) {
+  const r = rewriteTwice(text);
+  expect(r.output, text).toContain(read);
+  expect(r.output.replace(/\/\/ TODO.*$/gm, '')).not.toContain('order_reference_v2');
+  const found = callbackFindings(r);
+  expect(found.map((f) => f.kind)).toEqual(['todo']);
+  expect(found[0]!.detail).toMatch(/read order_reference_v2 \(the Order_ reference/);
+  expect(found[0]!.detail).toMatch(/order_reference stays the V1 order code \(<store_code>-<number>\)/);
+  expect(r.output).toMatch(/TODO\(partner-print v2\): read order_reference_v2/);
+  expect(callbackFindings({ ...r.again, again: r.again }).map((f) => f.kind)).toEqual(['todo']);
+  return r;
+}
+
+describe("the legacy callback's order_reference", () => {
+  it('logged and stored, in a file whose V1 calls are all rewritten: left reading the V1 code, marked', () => {
+    const handler = `export function onCallback(req: { query: Record<string, string> }, db: { save(o: object): void }) {\n  const code = req.query.order_reference;\n  console.log('order updated', code);\n  db.save({ v1Code: code });\n}\n`;
+    const r = kept(`${V1_CALL}${handler}`, 'const code = req.query.order_reference;');
+    expect(r.findings.filter((f) => f.kind === 'rewritten').map((f) => f.what)).toEqual([
+      'GET /orders?partner_reference=… (fetch)',
+    ]);
+    // No V1 call at all: the same.
+    kept(handler, 'const code = req.query.order_reference;');
+  });
+
+  it('compared, parsed, returned, destructured or read through searchParams: left, marked', () => {
+    kept(
+      `export function isAcme(req: { query: { order_reference: string } }) {\n  return req.query.order_reference.startsWith('ACME1-');\n}\n`,
+      'req.query.order_reference.startsWith',
+    );
+    kept(
+      `export function number(url: URL) {\n  const code = url.searchParams.get('order_reference') ?? '';\n  return code.slice(code.lastIndexOf('-') + 1);\n}\n`,
+      "url.searchParams.get('order_reference')",
+    );
+    kept(
+      `export function codes(request: { query: unknown }, seen: Set<string>) {\n  const { order_reference } = request.query as Record<string, string>;\n  seen.add(order_reference);\n}\n`,
+      'const { order_reference } = request.query',
+    );
+  });
+
+  it("used only as the Order_ reference of V2 order calls (an earlier run's orderReference, a path's orderReference): read as order_reference_v2", () => {
+    for (const [handler, read] of [
+      [
+        `  const ref = req.query.order_reference;\n  const order = ${v2Read('ref')};\n`,
+        'req.query.order_reference_v2;',
+      ],
+      [
+        `  const order = ${v2Read('req.query.order_reference')};\n`,
+        'orderReference(req.query.order_reference_v2)',
+      ],
+      [
+        `  const { order_reference: ref } = req.query;\n  const order = ${v2Read('ref')};\n`,
+        'const { order_reference_v2: ref } = req.query;',
+      ],
+      [
+        `  const ref = req.query.order_reference;\n  const order = (await partnerPrint.get('/orders/{orderReference}', { params: { path: { orderReference: ref } } })).order;\n`,
+        'req.query.order_reference_v2;',
+      ],
+    ] as const) {
+      const text = `${EARLIER}export async function onCallback(req: { query: Record<string, string> }) {\n${handler}  return order.reference;\n}\n`;
+      const r = rewriteTwice(text);
+      expect(r.output, handler).toContain(read);
+      // Now an Order_ reference, the earlier run's look-up is not marked either.
+      expect(r.findings.map((f) => [f.kind, f.what])).toEqual([
+        ['rewritten', 'legacy callback: order_reference'],
+      ]);
+      expect(r.findings[0]!.detail).toMatch(/→ order_reference_v2 \(the Order_ reference V2 calls take\)/);
+      expect(r.again.findings).toEqual([]);
+    }
+  });
+
+  it('kept beside a read of order_reference_v2 in its function (the V1 code on purpose): left, not marked', () => {
+    for (const [handler, v2] of [
+      [
+        `  const ref = req.query.order_reference_v2;\n  console.log('order updated', req.query.order_reference);\n  const order = ${v2Read('ref')};\n`,
+        'req.query.order_reference_v2;',
+      ],
+      // One read switched here (it goes to the V2 call alone), the other logged: the V1 code on purpose too.
+      [
+        `  const ref = req.query.order_reference;\n  console.log('order updated', req.query.order_reference);\n  const order = ${v2Read('ref')};\n`,
+        'const ref = req.query.order_reference_v2;',
+      ],
+    ] as const) {
+      const r = rewriteTwice(
+        `${EARLIER}export async function onCallback(req: { query: Record<string, string> }) {\n${handler}  return order.reference;\n}\n`,
+      );
+      expect(r.output).toContain("console.log('order updated', req.query.order_reference);");
+      expect(r.output).toContain(v2);
+      expect(r.findings.filter((f) => f.kind === 'todo')).toEqual([]);
+      expect(r.again.findings).toEqual([]);
+    }
+    // Another function's read of order_reference_v2 says nothing of this one.
+    const other = rewriteTwice(
+      `export const a = (req: { query: Record<string, string> }) => req.query.order_reference_v2;\nexport const b = (req: { query: Record<string, string> }) => console.log(req.query.order_reference);\n`,
+    );
+    expect(other.findings.map((f) => [f.kind, f.what, f.line])).toEqual([
+      ['todo', 'legacy callback: order_reference', 2],
+    ]);
+  });
+
+  it('used by a V2 order call and logged too: left, marked, and the look-up marked as an earlier run’s', () => {
+    const r = kept(
+      `${EARLIER}export async function onCallback(req: { query: Record<string, string> }) {\n  const ref = req.query.order_reference;\n  console.log(ref);\n  const order = ${v2Read('ref')};\n  return order.reference;\n}\n`,
+      'const ref = req.query.order_reference;',
+    );
+    expect(r.findings.map((f) => f.what)).toContain('order look-up of an earlier run');
+  });
+});

@@ -1,0 +1,136 @@
+// A rerun over a project where an earlier run's V1 adapter (`createV1Adapter(client)`) is made in one module and
+// imported in another: the adapter's `orderReference(x)` there is recognised as in the module that makes it (marked
+// where x may be a V1 order code, left where x is the callback's order_reference_v2, and a callback read going to it
+// alone read as order_reference_v2); an import the run cannot follow to a `createV1Adapter(…)` is marked, not taken
+// for one or for none.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { migrateCode } from '../src/code/run.ts';
+import { tempDir } from './helpers.ts';
+import { todos } from './rewrite.ts';
+
+const SDK = `import { createClient } from '@partner-print/client';
+import { createV1Adapter } from '@partner-print/migrate';
+export const partnerPrint = createClient({ secretKey: process.env.PARTNER_PRINT_SECRET_KEY ?? '', baseUrl: 'https://api.partner-print.example/v2' });
+export const v1 = createV1Adapter(partnerPrint);
+`;
+/** A module reading an order through an adapter it imports (`adapter`, as it names it), by `id`. */
+const orders = (imports: string, adapter: string, id: string) =>
+  `${imports}
+export async function read(ref: string, req: { query: Record<string, string> }) {
+  const order = (await partnerPrint.get('/orders/{orderReference}', { params: { path: { orderReference: await ${adapter}.orderReference(${id}) } } })).order;
+  return order.reference;
+}
+`;
+
+/** Writes the project's files, runs `code` over `run` (default: all of it) twice, and returns the findings by file. */
+async function rerun(files: Record<string, string>, run: string[] = ['.']) {
+  const dir = tempDir();
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  const paths = run.map((p) => join(dir, p));
+  const first = await migrateCode(paths, { cwd: dir, mode: 'write' });
+  const after = Object.fromEntries(Object.keys(files).map((p) => [p, readFileSync(join(dir, p), 'utf8')]));
+  const again = await migrateCode(paths, { cwd: dir, mode: 'write' });
+  // Idempotent: the second run writes nothing and adds no TODO.
+  expect(again.totals.changed).toBe(0);
+  for (const p of Object.keys(files)) expect(readFileSync(join(dir, p), 'utf8')).toBe(after[p]);
+  const of = (path: string) =>
+    (first.files.find((f) => f.path === path)?.findings ?? []).map((f) => [f.kind, f.what]);
+  return { of, after, first };
+}
+
+describe("an earlier run's adapter imported from another module of the run", () => {
+  it.each([
+    ['a named import', "import { partnerPrint, v1 } from './sdk';", 'v1', {}],
+    [
+      'a renamed import of ./sdk.js',
+      "import { partnerPrint, v1 as adapter } from './sdk.js';",
+      'adapter',
+      {},
+    ],
+    ['a namespace import', "import * as sdk from './sdk';\nconst { partnerPrint } = sdk;", 'sdk.v1', {}],
+    [
+      'through a re-export of lib/index.ts',
+      "import { partnerPrint, v1 } from './lib';",
+      'v1',
+      { 'lib/index.ts': "export * from './sdk';\n", 'lib/sdk.ts': SDK },
+    ],
+    [
+      'a default export',
+      "import { partnerPrint } from './sdk';\nimport v1 from './adapter';",
+      'v1',
+      {
+        'adapter.ts':
+          "import { createV1Adapter } from '@partner-print/migrate';\nimport { partnerPrint } from './sdk';\nconst adapter = createV1Adapter(partnerPrint);\nexport default adapter;\n",
+      },
+    ],
+  ] as const)(
+    '%s: its orderReference(x) is marked where x may be a V1 code, left where it is an Order_ reference',
+    async (_, imports, adapter, extra) => {
+      const base = { 'sdk.ts': SDK, ...extra };
+      const marked = await rerun({ ...base, 'orders.ts': orders(imports, adapter, 'ref') });
+      expect(marked.of('orders.ts')).toEqual([['todo', 'order look-up of an earlier run']]);
+      expect(marked.after['orders.ts']).toMatch(
+        /TODO\(partner-print v2\): an earlier version of this tool wrote this look-up/,
+      );
+      expect(todos(marked.after['orders.ts']!)).toBe(1);
+      expect(marked.after['sdk.ts']).toBe(SDK);
+
+      const proven = await rerun({
+        ...base,
+        'orders.ts': orders(imports, adapter, 'req.query.order_reference_v2'),
+      });
+      expect(proven.of('orders.ts')).toEqual([]);
+      expect(proven.first.totals.changed).toBe(0);
+    },
+  );
+
+  it("a callback's order_reference going only to the imported adapter's orderReference is read as order_reference_v2", async () => {
+    const handler = `import { partnerPrint, v1 } from './sdk';
+export async function onCallback(req: { query: Record<string, string> }) {
+  const code = req.query.order_reference;
+  return (await partnerPrint.get('/orders/{orderReference}', { params: { path: { orderReference: await v1.orderReference(code) } } })).order;
+}
+`;
+    const r = await rerun({ 'sdk.ts': SDK, 'callback.ts': handler });
+    expect(r.of('callback.ts')).toEqual([['rewritten', 'legacy callback: order_reference']]);
+    expect(r.after['callback.ts']).toContain('const code = req.query.order_reference_v2;');
+  });
+
+  it('an import the run cannot follow (a module left out of the run, an export it does not read) is marked, saying so', async () => {
+    // ./sdk is not in the run: only orders.ts is given.
+    const outside = await rerun(
+      { 'sdk.ts': SDK, 'orders.ts': orders("import { partnerPrint, v1 } from './sdk';", 'v1', 'ref') },
+      ['orders.ts'],
+    );
+    expect(outside.of('orders.ts')).toEqual([['todo', 'order look-up of an earlier run']]);
+    const detail = outside.first.files[0]!.findings[0]!.detail;
+    expect(detail).toMatch(
+      /`v1` is imported from \.\/sdk, which this run does not show to export a createV1Adapter/,
+    );
+    expect(detail).toMatch(/orderReferenceByPartnerReference/);
+    // An adapter exported in a form this tool does not follow (exports.v1 = createV1Adapter(…)).
+    const cjs = await rerun({
+      'sdk.js':
+        "const { createV1Adapter } = require('@partner-print/migrate');\nexports.v1 = createV1Adapter(require('./client'));\n",
+      'orders.js':
+        "const { v1 } = require('./sdk');\nexports.read = async (ref) => v1.orderReference(ref);\n",
+    });
+    expect(cjs.of('orders.js')).toEqual([['todo', 'order look-up of an earlier run']]);
+  });
+
+  it("what a module of the run shows not to be an adapter is left alone (a function, another module's export)", async () => {
+    const r = await rerun({
+      'sdk.ts': `${SDK}export const shop = { orderReference: (id: string) => id };\n`,
+      'util.ts': 'export const cache = { orderReference: (id: string) => id };\n',
+      'orders.ts':
+        "import { shop } from './sdk';\nimport { cache } from './util';\nexport const f = (ref: string) => [shop.orderReference(ref), cache.orderReference(ref)];\n",
+    });
+    expect(r.of('orders.ts')).toEqual([]);
+    expect(r.first.totals.changed).toBe(0);
+  });
+});
