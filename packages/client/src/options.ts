@@ -60,7 +60,10 @@ export function checkInit(
     agent = checkHeaders(init.params.header) || agent;
   if ('timeoutMs' in init) checkTimeout(init.timeoutMs, () => `${callName(label, detail)}: timeoutMs`);
   if ('retry' in init) checkRetry(init.retry, () => `${callName(label, detail)}: retry`);
-  if ('signal' in init && init.signal !== undefined && !(init.signal instanceof AbortSignal))
+  // Any AbortSignal, the runtime's or a polyfill's or another realm's, as the runtime's Request takes it (every
+  // layer reads `aborted`, `reason` and the abort event); an AbortController given for its signal is refused.
+  const { signal } = init as { signal?: AbortSignal };
+  if (signal !== undefined && !(typeof signal?.aborted === 'boolean' && signal.addEventListener))
     throw new ConfigurationError(`${callName(label, detail)}: signal must be an AbortSignal`);
   return agent;
 }
