@@ -142,6 +142,28 @@ describe('per-request options', () => {
     });
   });
 
+  it('headers of every method and helper: a record, a Headers or pairs, as fetch takes them', () => {
+    for (const headers of [
+      { 'X-Trace': '1' },
+      new Headers({ 'X-Trace': '1' }),
+      [['X-Trace', '1']] as [string, string][],
+    ]) {
+      client.get('/orders', { headers });
+      client.uploadImage(new Uint8Array(), { headers });
+      client.uploadEvidence(new Uint8Array(), { headers });
+      client.createOrder(
+        {
+          storeReference: 'Store_x',
+          shippingKind: 'combined',
+          orderlines: [{ productReference: 'Product_x', quantity: 1 }],
+        },
+        { headers },
+      );
+      client.lookupOrderReference('shop-1', { headers });
+      client.collect('/orders', { headers });
+    }
+  });
+
   it('an unknown option does not compile', () => {
     // @ts-expect-error a misspelt signal
     client.get('/orders', { singal: signal });

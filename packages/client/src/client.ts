@@ -6,14 +6,14 @@ import {
   V2_SECRET_KEY_HEADER,
 } from '@partner-print/openapi/wire';
 import createFetchClient, { type Client } from 'openapi-fetch';
-import { checkBaseUrl, checkKey } from './config.ts';
+import { checkBaseUrl, checkKey, readableHeaders } from './config.ts';
 import { type Core, type RequestOptions, register, type Whole } from './core.ts';
 import type { Fetch } from './deadline.ts';
 import { ConfigurationError, PartnerPrintError } from './errors.ts';
 import { createEmitter, type Hooks, LEVELS, type Logger, type LogLevel, loggerHooks } from './events.ts';
 import type { StrictMethods } from './helpers.ts';
 import { type OperationTable, operationIndex } from './operations.ts';
-import { callSettings, checkInit, checkRetry, checkTimeout, retryPolicy } from './options.ts';
+import { callSettings, checkInit, checkRetry, checkTimeout, readableInit, retryPolicy } from './options.ts';
 import { redactSecret } from './redact.ts';
 import { type CallContext, errorFromResponse, fieldOf, type RateLimitParser } from './response.ts';
 import type { ClientTelemetry } from './telemetry/index.ts';
@@ -241,11 +241,15 @@ const pathParam = (init: object | undefined, name: string): unknown =>
   fieldOf(fieldOf(fieldOf(init, 'params'), 'path'), name);
 
 const contentTypeOf = (init: object | undefined): string | undefined => {
-  // Any case, or a Headers: the transport reads the Request's header, and both must judge the call alike. Only
-  // a POST (its failure, or a POST() call) asks.
+  // Any case, in any collection the call reads, params.header over headers as openapi-fetch merges them (an
+  // upload's is in params.header): the transport reads the Request's header, and both must judge the call
+  // alike. Only a POST (its failure, or a POST() call) asks; a collection that cannot be read is the call's to report.
+  const { headers, params } = (init ?? {}) as { headers?: unknown; params?: { header?: unknown } };
   try {
     return (
-      new Headers((init as { headers?: HeadersInit } | undefined)?.headers).get('content-type') ?? undefined
+      new Headers(readableHeaders(params?.header) as HeadersInit).get('content-type') ??
+      new Headers(readableHeaders(headers) as HeadersInit).get('content-type') ??
+      undefined
     );
   } catch {
     return undefined;
@@ -279,6 +283,7 @@ function guarded(
     try {
       if (init !== undefined && (typeof init !== 'object' || init === null))
         throw new TypeError(`${name} ${url}: init must be an object`);
+      init = readableInit(init);
       ownAgent = checkInit(init, name, undefined, url);
       const own = callSettings(init, client);
       if (own && init) {

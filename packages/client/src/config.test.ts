@@ -1,6 +1,6 @@
 import { V1_CREDENTIAL_HEADERS } from '@partner-print/openapi/wire';
 import { describe, expect, it } from 'vitest';
-import { checkBaseUrl, checkHeaders, checkKey, MIGRATION_GUIDE } from './config.ts';
+import { checkBaseUrl, checkHeaders, checkKey, MIGRATION_GUIDE, readableHeaders } from './config.ts';
 import { ConfigurationError, V1CredentialsError } from './errors.ts';
 
 describe('checkBaseUrl', () => {
@@ -59,6 +59,35 @@ describe('checkHeaders', () => {
     expect(() =>
       checkHeaders(new Headers({ 'X-Service-Secret-Key': 'k', Accept: 'application/json' })),
     ).not.toThrow();
+  });
+});
+
+describe('readableHeaders', () => {
+  it('passes a record, a global Headers and no headers as they are: no copy on the common path', () => {
+    for (const headers of [{ 'x-a': '1' }, Object.create(null), new Headers({ 'x-a': '1' }), undefined])
+      expect(readableHeaders(headers)).toBe(headers);
+  });
+
+  it('copies pairs, a Map and a forEach-only collection into a global Headers', () => {
+    const forEachOnly = { forEach: (f: (v: string, k: string) => void) => f('1', 'x-a') };
+    for (const headers of [[['x-a', '1']], new Map([['x-a', '1']]), forEachOnly]) {
+      const read = readableHeaders(headers);
+      expect(read).toBeInstanceOf(Headers);
+      expect([...(read as Headers)]).toEqual([['x-a', '1']]);
+    }
+  });
+
+  it('refuses one it cannot read, naming where it was given, never a name or value', () => {
+    const error = (() => {
+      try {
+        readableHeaders([['x-a', 'sk_live_SECRET\r\nX: 1']], 'params.header');
+      } catch (e) {
+        return e as Error;
+      }
+    })();
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect(error?.message).toMatch(/^params\.header cannot be read/);
+    expect(error?.message).not.toContain('SECRET');
   });
 });
 

@@ -48,24 +48,42 @@ export function checkBaseUrl(baseUrl: unknown): string {
 }
 
 /**
- * Throws on a V1 credential header among the headers given to a call: a Headers, a list of pairs or a
- * record (openapi-fetch drops null and undefined values, so those do not count). Returns whether they name
- * the User-Agent (a value of the caller's, or null to send none), as openapi-fetch reads them: a Headers or a
- * record, undefined values left out.
+ * A call's header collection as openapi-fetch can read it, which takes a global Headers or a record (of any
+ * realm: it reads `Object.entries`) and drops the headers of anything else without a word: a collection read
+ * as pairs (another library's Headers class, whose state is private; a Map; an array of pairs, sent as a header
+ * named "0") or by `forEach(value, name)` is copied into a Headers. The common forms pass as they are. One
+ * that cannot be read is a ConfigurationError naming `what`, never a name or value (a secret among them).
  */
-export function checkHeaders(headers: unknown): boolean {
+export function readableHeaders(headers: unknown, what = 'headers'): unknown {
+  if (!headers || typeof headers !== 'object' || headers instanceof Headers) return headers;
+  const { forEach } = headers as { forEach?: unknown };
+  const iterable = Symbol.iterator in headers;
+  if (!iterable && typeof forEach !== 'function') return headers;
+  try {
+    const copy = new Headers(iterable ? (headers as HeadersInit) : undefined);
+    if (!iterable)
+      (forEach as (f: (value: string, name: string) => void) => void).call(headers, (value, name) =>
+        copy.append(name, value),
+      );
+    return copy;
+  } catch {
+    throw new ConfigurationError(`${what} cannot be read as valid header pairs`);
+  }
+}
+
+/**
+ * Throws on a V1 credential header among the headers given to a call, as `readableHeaders` reads them
+ * (openapi-fetch drops a record's null and undefined values, so those do not count). Returns whether they name
+ * the User-Agent (a value of the caller's, or null to send none), undefined values left out.
+ */
+export function checkHeaders(given: unknown): boolean {
+  const headers = readableHeaders(given);
   if (!headers || typeof headers !== 'object') return false;
-  const pairs: Iterable<readonly [string, unknown]> =
-    headers instanceof Headers
-      ? headers
-      : Array.isArray(headers)
-        ? headers.map((pair) => (Array.isArray(pair) ? [String(pair[0]), pair[1]] : ['', undefined]))
-        : Object.entries(headers);
   let agent = false;
-  for (const [name, value] of pairs) {
+  for (const [name, value] of headers instanceof Headers ? headers : Object.entries(headers)) {
     if (value != null && isV1CredentialHeader(name))
       throw new V1CredentialsError(`V1 credential header ${name}: ${V2_KEY}`);
     if (value !== undefined && name.toLowerCase() === 'user-agent') agent = true;
   }
-  return agent && !Array.isArray(headers);
+  return agent;
 }

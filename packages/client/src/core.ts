@@ -7,8 +7,8 @@ import type { RetryOptions } from './transport.ts';
 export interface RequestOptions {
   /** Stops the call (queue, attempts and waits): it rejects with an `AbortedError` whose `cause` is the reason. */
   signal?: AbortSignal;
-  /** Extra request headers (a V1 credential header is refused). */
-  headers?: Record<string, string>;
+  /** Extra request headers: a record, a Headers (another library's too) or pairs; a V1 credential header is refused. */
+  headers?: HeadersInit;
   /** This call's per-attempt timeout instead of the client's. */
   timeoutMs?: number;
   /** This call's retry policy (merged over the client's), or `false` for a single attempt. */

@@ -2,7 +2,7 @@ import type { paths } from '@partner-print/openapi';
 import { MIN_FILE_WAIT_MS, overdue, refuseUnknownOptions, systemClock } from '@partner-print/openapi/wire';
 import { type Core, coreOf, type RequestOptions, traced } from './core.ts';
 import { ConfigurationError, PartnerPrintError, TimeoutError } from './errors.ts';
-import { checkTimeout, retryPolicy } from './options.ts';
+import { checkTimeout, readableInit, retryPolicy } from './options.ts';
 import { describeCall, retryAfterSeconds } from './response.ts';
 import { abortOf, backoffMs, readError } from './transport.ts';
 import type {
@@ -61,6 +61,8 @@ async function downloading(
   const { as = 'bytes', wait = true, maxWaitMs = 600_000 } = options;
   checkTimeout(maxWaitMs, 'download: maxWaitMs');
   const started = clock.now();
+  // A header collection openapi-fetch cannot read, copied once for every ask.
+  init = readableInit(init);
   // The call's signal and retry, as the first request checked (`checkInit`) before they were read.
   const { signal, retry: own, timeoutMs = timeout } = (init ?? {}) as RequestOptions;
   const ctx = () => context('GET', template, init);

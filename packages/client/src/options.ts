@@ -1,6 +1,6 @@
 // Per-request options: checked at run time for JavaScript callers (TypeScript refuses unknown keys already),
 // and a call's own `timeoutMs`/`retry` turned into the settings its requests are sent with.
-import { checkHeaders } from './config.ts';
+import { checkHeaders, readableHeaders } from './config.ts';
 import type { CoreInit } from './core.ts';
 import { ConfigurationError } from './errors.ts';
 import type { CallSettings, RetryOptions } from './transport.ts';
@@ -60,9 +60,27 @@ export function checkInit(
     agent = checkHeaders(init.params.header) || agent;
   if ('timeoutMs' in init) checkTimeout(init.timeoutMs, () => `${callName(label, detail)}: timeoutMs`);
   if ('retry' in init) checkRetry(init.retry, () => `${callName(label, detail)}: retry`);
-  if ('signal' in init && init.signal !== undefined && !(init.signal instanceof AbortSignal))
+  // Any AbortSignal, the runtime's or a polyfill's or another realm's, as the runtime's Request takes it (every
+  // layer reads `aborted`, `reason` and the abort event); an AbortController given for its signal is refused.
+  const { signal } = init as { signal?: AbortSignal };
+  if (signal !== undefined && !(typeof signal?.aborted === 'boolean' && signal.addEventListener))
     throw new ConfigurationError(`${callName(label, detail)}: signal must be an AbortSignal`);
   return agent;
+}
+
+/**
+ * `init` with its `headers` and `params.header` as openapi-fetch can read them (see `readableHeaders`): `init`
+ * itself when they already are (a record, a global Headers, none), else a copy holding them as Headers, made
+ * once for the call (each attempt's Request is made of what openapi-fetch merged).
+ */
+export function readableInit<T extends object | undefined>(init: T): T {
+  const { headers, params } = (init ?? {}) as CoreInit;
+  const header = params?.header;
+  const own = readableHeaders(headers);
+  const param = readableHeaders(header, 'params.header');
+  return own === headers && param === header
+    ? init
+    : ({ ...init, headers: own, ...(param !== header && { params: { ...params, header: param } }) } as T);
 }
 
 const callName = (label: string | (() => string), detail: string | undefined) =>

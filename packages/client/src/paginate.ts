@@ -2,6 +2,7 @@ import type { paths } from '@partner-print/openapi';
 import { refuseUnknownOptions } from '@partner-print/openapi/wire';
 import { type Core, coreOf } from './core.ts';
 import { ConfigurationError, PartnerPrintError } from './errors.ts';
+import { readableInit } from './options.ts';
 import { fieldOf } from './response.ts';
 import type { ClientInit, InitParam, ListItem, ListPaths, PartnerPrintBaseClient } from './types.ts';
 
@@ -54,6 +55,8 @@ async function* pages(
   init?: object,
 ): AsyncGenerator<unknown, void, undefined> {
   const seen = new Set<unknown>();
+  // A header collection openapi-fetch cannot read, copied once for every page.
+  init = readableInit(init);
   const params = objectAt(init, 'params');
   let cursor: unknown = objectAt(params, 'query').cursor;
   for (;;) {

@@ -2,7 +2,7 @@ import type { Reference } from '@partner-print/openapi';
 import { sniffImageType } from '@partner-print/openapi/wire';
 import { coreOf, type RequestOptions } from './core.ts';
 import { PartnerPrintError, ValidationError } from './errors.ts';
-import { checkInit, HELPER_KEYS } from './options.ts';
+import { checkInit, HELPER_KEYS, readableInit } from './options.ts';
 import { describeCall, fieldOf } from './response.ts';
 import { abortOf } from './transport.ts';
 import type { PartnerPrintBaseClient, UploadData } from './types.ts';
@@ -62,6 +62,7 @@ const upload = async <P extends 'Image' | 'Evidence'>(
   const template = prefix === 'Image' ? '/images' : '/evidence';
   const { call, context } = coreOf(client);
   const name = describeCall(context('POST', template));
+  init = readableInit(init);
   checkInit(init, name, HELPER_KEYS);
   const signal = init?.signal;
   const bytes = await imageBytes(data, name, signal).catch((reason: unknown) => {
@@ -71,7 +72,8 @@ const upload = async <P extends 'Image' | 'Evidence'>(
     ...init,
     body: bytes,
     bodySerializer: (bytes: Uint8Array) => bytes,
-    headers: { ...init?.headers, 'Content-Type': 'application/octet-stream' },
+    // Merged by openapi-fetch over the caller's headers, in whatever form they come (a spread of a Headers is empty).
+    params: { header: { 'Content-Type': 'application/octet-stream' } },
   });
   const reference = fieldOf(fieldOf(body, prefix.toLowerCase()), 'reference');
   if (!isReferenceOf(prefix, reference))

@@ -6,38 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { createClient, REDACTED } from '../src/index.ts';
 import { createClient as createLiteClient } from '../src/lite.ts';
+import { ForeignHeaders } from './header-classes.ts';
 
 const KEY = 'sk_test_foreign_headers_0123456789';
 const baseUrl = 'http://127.0.0.1:1/v2';
-
-/** Another implementation of the Fetch standard's Headers (as undici's own class is to Node's global one). */
-class ForeignHeaders {
-  readonly #map = new Map<string, string>();
-  constructor(init: Record<string, string>) {
-    for (const [k, v] of Object.entries(init)) this.#map.set(k.toLowerCase(), v);
-  }
-  get(name: string) {
-    return this.#map.get(name.toLowerCase()) ?? null;
-  }
-  has(name: string) {
-    return this.#map.has(name.toLowerCase());
-  }
-  forEach(f: (value: string, key: string) => void) {
-    for (const [k, v] of this.#map) f(v, k);
-  }
-  entries() {
-    return this.#map.entries();
-  }
-  keys() {
-    return this.#map.keys();
-  }
-  values() {
-    return this.#map.values();
-  }
-  [Symbol.iterator]() {
-    return this.#map.entries();
-  }
-}
 
 /** The answer such a fetch gives: the Response interface, its headers of the other class. */
 function foreignAnswer(status: number, headers: Record<string, string>, body: string) {

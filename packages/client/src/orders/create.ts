@@ -2,7 +2,7 @@ import type { Reference } from '@partner-print/openapi';
 import type { Clock } from '@partner-print/openapi/wire';
 import { coreOf, traced } from '../core.ts';
 import { AmbiguousOutcomeError, NotFoundError, PartnerPrintError } from '../errors.ts';
-import { checkInit, checkTimeout, HELPER_KEYS, retryPolicy } from '../options.ts';
+import { checkInit, checkTimeout, HELPER_KEYS, readableInit, retryPolicy } from '../options.ts';
 import { fieldOf } from '../response.ts';
 import type { CallInit, PartnerPrintBaseClient } from '../types.ts';
 import { memoryOrderClaims, type OrderClaim, type OrderClaims, type RecordedOrder } from './claims.ts';
@@ -80,11 +80,13 @@ export function createOrder<K extends ShippingKind>(
 ): Promise<OrderResult> {
   // Async: a refused option rejects (createOne still starts within this call, so flights are shared as before).
   return traced(coreOf(client), 'createOrder', async () => {
+    // A header collection openapi-fetch cannot read, copied once for the check and every request.
+    const readable = readableInit(init);
     // The options, before any claim or request: a `settleWindowMs` of NaN (an unset setting read with
     // `Number`) would never end, and its waits of NaN ms none at all (a loop of lookups).
-    checkInit(requestInit(init), 'createOrder', HELPER_KEYS);
+    checkInit(requestInit(readable), 'createOrder', HELPER_KEYS);
     checkTimeout(init.settleWindowMs, 'createOrder: settleWindowMs');
-    return createOne(client, order, init);
+    return createOne(client, order, readable);
   });
 }
 
