@@ -57,7 +57,7 @@ export function checkInit(
       );
   let agent = 'headers' in init && checkHeaders(init.headers);
   if ('params' in init && init.params && typeof init.params === 'object' && 'header' in init.params)
-    agent = checkHeaders(init.params.header) || agent;
+    agent = checkHeaders(init.params.header, 'params.header') || agent;
   if ('timeoutMs' in init) checkTimeout(init.timeoutMs, () => `${callName(label, detail)}: timeoutMs`);
   if ('retry' in init) checkRetry(init.retry, () => `${callName(label, detail)}: retry`);
   // Any AbortSignal, the runtime's or a polyfill's or another realm's, as the runtime's Request takes it (every

@@ -121,6 +121,34 @@ describe('a server that echoes the key everywhere', () => {
     expect(gaugeRuns).toBeGreaterThan(10);
   }, 60_000);
 
+  // A header value the platform refuses (CR, LF or NUL inside it) or a name that is not a token: the platform's
+  // TypeError quotes it, and a caller's header may hold the key (an echo, a signature). Every call form, both
+  // entries: the raw ones (GET, POST) handed openapi-fetch's rejection on as it was.
+  it('never gets the key back out of the error for a header the platform refuses, in any call form', async () => {
+    const key = 'sk_test_HEADERKEY_0123456789';
+    const { main, lite } = clients(key);
+    for (const headers of [
+      { 'x-echo': `${key}\n1` },
+      { 'x-echo': `a\r\n${key}` },
+      { 'x-echo': [`ok`, `${key}\u00001`] },
+      { [`x ${key}`]: '1' },
+    ]) {
+      const errors = [
+        await main.get('/orders', { headers } as never).catch((e: unknown) => e),
+        await main.GET('/orders', { headers } as never).catch((e: unknown) => e),
+        await main.POST('/orders', { headers, body: {} } as never).catch((e: unknown) => e),
+        await main.GET('/orders', { params: { header: headers } } as never).catch((e: unknown) => e),
+        await lite.GET('/orders', { headers } as never).catch((e: unknown) => e),
+        await lite.get('/orders', { headers } as never).catch((e: unknown) => e),
+        await main.collect('/orders', { headers } as never).catch((e: unknown) => e),
+      ];
+      for (const error of errors) {
+        expect(error).toBeInstanceOf(PartnerPrintError);
+        for (const text of renderings(error)) expect(text).not.toContain(key);
+      }
+    }
+  });
+
   it('proves the test can fail: without redaction the key is there', async () => {
     const { main } = clients('sk_test_SECRET123_abcdef');
     const raw = await main.GET('/orders', { params: { query: { status: 401 } } } as never);
