@@ -105,7 +105,13 @@ async function isKnown(store: RenderStore | undefined, composition: Composition,
   }
 }
 
-async function planWith(client: RenderClient, jobs: RenderJob[], ctx: CallContext, concurrency: number) {
+/** The plan; aborted, it rejects with the signal's reason (the rendertokens read's own error is an AbortedError). */
+const planWith = (client: RenderClient, jobs: RenderJob[], ctx: CallContext, concurrency: number) =>
+  planning(client, jobs, ctx, concurrency).catch((error: unknown) => {
+    throw ctx.signal?.aborted ? abortReason(ctx.signal) : error;
+  });
+
+async function planning(client: RenderClient, jobs: RenderJob[], ctx: CallContext, concurrency: number) {
   // A signal aborted already: no catalog read either (those run for every caller, whoever gives up).
   if (ctx.signal?.aborted) throw abortReason(ctx.signal);
   const state = stateOf(client);
@@ -122,7 +128,9 @@ async function planWith(client: RenderClient, jobs: RenderJob[], ctx: CallContex
       ]);
       resolved[index] = { composition, imageKey };
     } catch (error) {
-      if (!(error instanceof PartnerPrintError) && !(error instanceof TypeError)) throw error;
+      // Once aborted, whatever failed is the abort (a reason may itself be a PartnerPrintError or TypeError).
+      if (ctx.signal?.aborted || !(error instanceof PartnerPrintError || error instanceof TypeError))
+        throw error;
       resolved[index] = { error };
     }
   });

@@ -1,3 +1,4 @@
+import { TimeoutError } from '@partner-print/client';
 import { describe, expect, it } from 'vitest';
 import {
   type BatchProgressEvent,
@@ -214,4 +215,151 @@ describe('renderMany', () => {
       Date.parse('2026-11-22T23:00:00Z'),
     );
   });
+});
+
+// The contract of an abort: before the plan is made (the `planned` event) nothing is spent, and the batch
+// rejects whole with the signal's reason; from then on it resolves, every job that finished before the abort
+// with its result, every other job rejected with the signal's reason; a render paid for goes on in the service
+// and the next run of its job picks it up without paying again.
+describe('renderMany aborted', () => {
+  const PATH = /^(\w+) \/v2(\/[^?]*)/;
+  function aborting(
+    lands: (request: string, s: ReturnType<typeof setup>) => boolean,
+    reason: unknown = new Error('stopped by the partner'),
+  ) {
+    const controller = new AbortController();
+    const s: ReturnType<typeof setup> = setup({ renderProcessingMs: 60_000 }, (request) => {
+      const [, method, path] = PATH.exec(`${request.method} ${new URL(request.url).pathname}`)!;
+      if (!controller.signal.aborted && lands(`${method} ${path}`, s)) controller.abort(reason);
+      return undefined;
+    });
+    return { s, signal: controller.signal, reason };
+  }
+
+  it.each([
+    ['a catalog read', (r: string) => r.startsWith('GET /lookup-composition'), undefined],
+    // A partner's queue cancelling with an error of the client's (or a TypeError): the plan took it for the
+    // job's own failure, rejected that job alone, and went on to render the others.
+    [
+      'a catalog read, the reason a PartnerPrintError',
+      (r: string) => r.startsWith('GET /lookup-composition'),
+      new TimeoutError('the queue gave up on the batch'),
+    ],
+    [
+      'a catalog read, the reason a TypeError',
+      (r: string) => r.startsWith('GET /lookup-composition'),
+      new TypeError('cancelled'),
+    ],
+    ['the rendertokens read', (r: string) => r === 'GET /rendertokens', undefined],
+    ['an upload of the plan', (r: string) => r === 'POST /images', undefined],
+  ] as const)('while planning (%s): rejects with the reason, nothing spent', async (_phase, lands, given) => {
+    const { s, signal, reason } = aborting(lands, given);
+    const { seed, clock } = s.sandbox;
+    // The second job's Image_ reference makes the plan upload the first job's bytes to learn theirs.
+    const reference = await s.client.uploadImage(pngBytes(5));
+    s.requests.length = 0;
+    const jobs: RenderJob[] = [
+      { ...studioPrint(seed), image: pngBytes(1) },
+      { ...studioPrint(seed), image: reference },
+    ];
+    const events: BatchProgressEvent[] = [];
+    await expect(
+      renderMany(s.client, jobs, { clock, signal, onProgress: (e) => events.push(e) }),
+    ).rejects.toBe(reason);
+    expect(signal.aborted).toBe(true);
+    expect(events).toEqual([]);
+    expect(s.count('POST /renders')).toBe(0);
+  });
+
+  // The catalog known already and no bytes to upload: the plan waits on the rendertokens read alone, whose
+  // client call rejected with its AbortedError rather than the signal's reason.
+  it('while planning (the rendertokens read alone): rejects with the reason', async () => {
+    const controller = new AbortController();
+    const reason = new Error('stopped by the partner');
+    let reads = 0;
+    const s = setup({}, (request, sandbox) => {
+      if (!request.url.endsWith('/rendertokens') || ++reads < 2) return undefined;
+      // Answered only after the abort, which lands once everything else of the plan is done (a macrotask).
+      setTimeout(() => controller.abort(reason));
+      return new Promise((resolve) =>
+        controller.signal.addEventListener('abort', () => resolve(sandbox.fetch(request))),
+      );
+    });
+    const { seed, clock } = s.sandbox;
+    const jobs: RenderJob[] = [{ ...studioPrint(seed), image: await s.client.uploadImage(pngBytes(1)) }];
+    await plan(s.client, jobs, { clock });
+    await expect(renderMany(s.client, jobs, { clock, signal: controller.signal })).rejects.toBe(reason);
+    expect(s.count('POST /renders')).toBe(0);
+  });
+
+  // The rendertokens read long answered: the plan took a TypeError reason for the second job's own failure and
+  // resolved, the batch then rendering nothing yet resolving.
+  it('while planning (a later catalog read, the reason a TypeError): rejects with the reason', async () => {
+    const reason = new TypeError('cancelled');
+    const { s, signal } = aborting(
+      (r, t) => r.startsWith('GET /lookup-composition') && t.count(r) === 2,
+      reason,
+    );
+    const { seed, clock } = s.sandbox;
+    const jobs: RenderJob[] = [
+      { ...studioPrint(seed), image: pngBytes(1) },
+      { ...lifestylePoster(seed), image: pngBytes(1) },
+    ];
+    await expect(renderMany(s.client, jobs, { clock, signal, concurrency: 1 })).rejects.toBe(reason);
+    await expect(plan(s.client, jobs, { clock, signal, concurrency: 1 })).rejects.toBe(reason);
+    expect(s.count('POST /renders')).toBe(0);
+  });
+
+  const secondJob = (s: ReturnType<typeof setup>) => s.count('POST /renders') === 2;
+  it.each([
+    [
+      'its upload',
+      (r: string, s: ReturnType<typeof setup>) => r === 'POST /images' && s.count('POST /images') === 2,
+      1,
+    ],
+    [
+      'its POST /renders',
+      (r: string, s: ReturnType<typeof setup>) => r === 'POST /renders' && secondJob(s),
+      2,
+    ],
+    [
+      'its status poll',
+      (r: string, s: ReturnType<typeof setup>) => /^GET \/renders\/\w+$/.test(r) && secondJob(s),
+      2,
+    ],
+    [
+      'its file download',
+      (r: string, s: ReturnType<typeof setup>) => r.endsWith('/media') && secondJob(s),
+      2,
+    ],
+  ] as const)(
+    'while a job runs (%s): resolves with what finished, the rest rejected with the reason',
+    async (_phase, lands, paid) => {
+      const { s, signal, reason } = aborting(lands);
+      const { seed, clock } = s.sandbox;
+      const jobs: RenderJob[] = [1, 2, 3].map((v) => ({ ...studioPrint(seed), image: pngBytes(v) }));
+      const settled: BatchProgressEvent[] = [];
+      const { results } = await renderMany(s.client, jobs, {
+        clock,
+        signal,
+        concurrency: 1,
+        onProgress: (e) => e.type === 'settled' && settled.push(e),
+      });
+      expect(signal.aborted).toBe(true);
+      expect(results[0]).toMatchObject({ status: 'fulfilled', value: { tokensSpent: 1 } });
+      expect(results.slice(1)).toEqual([
+        { status: 'rejected', reason },
+        { status: 'rejected', reason },
+      ]);
+      expect(settled).toHaveLength(3);
+      expect(s.count('POST /renders')).toBe(paid);
+      // A render paid for before the abort is not paid again: the next run of its job picks it up.
+      const again = await renderMany(s.client, [jobs[1]!], { clock });
+      expect(again.results[0]).toMatchObject({
+        status: 'fulfilled',
+        value: { tokensSpent: paid === 2 ? 0 : 1 },
+      });
+      expect(s.count('POST /renders')).toBe(2);
+    },
+  );
 });
