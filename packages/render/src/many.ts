@@ -86,10 +86,18 @@ async function pool<T>(
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
 }
 
-async function imageKeyOf(image: ImageInput, index: number): Promise<string> {
+/**
+ * A batch's images given as bytes, by object: read once (a Blob, a File: a second read may differ or fail, and
+ * costs its size again), then the `Image_` reference once uploaded, which lets the bytes go.
+ */
+type Reads = Map<unknown, Promise<Uint8Array> | string>;
+
+async function imageKeyOf(image: ImageInput, index: number, reads: Reads): Promise<string> {
   if (typeof image === 'string') return image;
   if (typeof ReadableStream !== 'undefined' && image instanceof ReadableStream) return `stream:${index}`;
-  return `sha256:${await sha256Hex(await imageBytes(image))}`;
+  const read = reads.get(image) ?? imageBytes(image);
+  reads.set(image, read);
+  return `sha256:${await sha256Hex(await (read as Promise<Uint8Array>))}`;
 }
 
 /**
@@ -106,12 +114,24 @@ async function isKnown(store: RenderStore | undefined, composition: Composition,
 }
 
 /** The plan; aborted, it rejects with the signal's reason (the rendertokens read's own error is an AbortedError). */
-const planWith = (client: RenderClient, jobs: RenderJob[], ctx: CallContext, concurrency: number) =>
-  planning(client, jobs, ctx, concurrency).catch((error: unknown) => {
+const planWith = (
+  client: RenderClient,
+  jobs: RenderJob[],
+  ctx: CallContext,
+  concurrency: number,
+  reads: Reads = new Map(),
+) =>
+  planning(client, jobs, ctx, concurrency, reads).catch((error: unknown) => {
     throw ctx.signal?.aborted ? abortReason(ctx.signal) : error;
   });
 
-async function planning(client: RenderClient, jobs: RenderJob[], ctx: CallContext, concurrency: number) {
+async function planning(
+  client: RenderClient,
+  jobs: RenderJob[],
+  ctx: CallContext,
+  concurrency: number,
+  reads: Reads,
+) {
   // A signal aborted already: no catalog read either (those run for every caller, whoever gives up).
   if (ctx.signal?.aborted) throw abortReason(ctx.signal);
   const state = stateOf(client);
@@ -124,7 +144,7 @@ async function planning(client: RenderClient, jobs: RenderJob[], ctx: CallContex
       const query = referenceQuery(job);
       const [composition, imageKey] = await Promise.all([
         resolveComposition(state, query, ctx),
-        imageKeyOf(job.image, index),
+        imageKeyOf(job.image, index, reads),
       ]);
       resolved[index] = { composition, imageKey };
     } catch (error) {
@@ -143,7 +163,7 @@ async function planning(client: RenderClient, jobs: RenderJob[], ctx: CallContex
     const r = resolved[index]!;
     if ('imageKey' in r && r.imageKey.startsWith('sha256:') && referenced.has(r.composition.reference))
       try {
-        const bytes = await imageBytes(job.image as Exclude<ImageInput, string>);
+        const bytes = (await reads.get(job.image)) as Uint8Array;
         r.imageKey = await uploadOnce(state, bytes, r.imageKey.slice(7), ctx);
       } catch (error) {
         if (ctx.signal?.aborted) throw error;
@@ -277,7 +297,8 @@ async function batchOf(
   const notify = (event: BatchProgressEvent) => quietly(() => options.onProgress?.(event));
   const concurrency = checkConcurrency(options.concurrency, 4);
   const base = callContext(state.store, { ...options, onProgress: undefined });
-  const batch = await planWith(client, jobs, base, concurrency);
+  const reads: Reads = new Map();
+  const batch = await planWith(client, jobs, base, concurrency, reads);
   trace?.planned(batch);
   notify({ type: 'planned', plan: batch });
 
@@ -303,7 +324,14 @@ async function batchOf(
           preflight,
         };
         try {
-          const imageReference = await resolveImage(state, planned.job.image, ctx);
+          const { image } = planned.job;
+          // The bytes the plan read (or their reference once a job uploaded them), never read again.
+          const imageReference = await resolveImage(
+            state,
+            planned.imageKey.startsWith('Image_') ? planned.imageKey : ((await reads.get(image)) ?? image),
+            ctx,
+          );
+          if (reads.has(image)) reads.set(image, imageReference);
           settle(planned.index, {
             status: 'fulfilled',
             value: await produce(state, planned.composition, imageReference, ctx),

@@ -363,3 +363,71 @@ describe('renderMany aborted', () => {
     },
   );
 });
+
+// A Blob (a File, Node's fs.openAsBlob) was read once to hash it, again for the plan's upload, and again when its
+// job rendered: a file that changed in between gave other bytes than the plan counted, or could not be read
+// (a NotReadableError), and a large one was read into memory three times.
+describe('images given as a Blob', () => {
+  class CountedBlob extends Blob {
+    reads = 0;
+    override stream() {
+      this.reads++;
+      return super.stream();
+    }
+    override arrayBuffer() {
+      this.reads++;
+      return super.arrayBuffer();
+    }
+    override bytes() {
+      this.reads++;
+      return super.bytes();
+    }
+  }
+  /** A Blob whose first read gives `bytes`, and every later one fails as a file that changed does. */
+  class ChangingFile extends CountedBlob {
+    override stream() {
+      if (this.reads > 0) throw new DOMException('The blob could not be read', 'NotReadableError');
+      return super.stream();
+    }
+  }
+
+  it('are read once by plan and once by renderMany, and rendered from the bytes read', async () => {
+    const s = setup({ rendertokenLimit: 10 });
+    const { seed, clock } = s.sandbox;
+    const reference = await s.client.uploadImage(pngBytes(5));
+    const blob = () => new CountedBlob([pngBytes(1).slice()], { type: 'image/png' });
+    // The first job's bytes are uploaded by the plan (another job gives its composition an Image_ reference).
+    const jobs: RenderJob[] = [
+      { ...studioPrint(seed), image: blob() },
+      { ...studioPrint(seed), image: reference },
+      { ...lifestylePoster(seed), image: blob() },
+    ];
+    const reads = () => jobs.map((j) => (j.image instanceof CountedBlob ? j.image.reads : 0));
+    const p = await plan(s.client, jobs, { clock });
+    expect(reads()).toEqual([1, 0, 1]);
+    expect(p.totalCost).toBe(1 + 1 + 5);
+
+    for (const job of jobs) if (job.image instanceof CountedBlob) job.image.reads = 0;
+    const { results } = await renderMany(s.client, jobs, { clock });
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
+    expect(reads()).toEqual([1, 0, 1]);
+
+    const file = new ChangingFile([pngBytes(2).slice()], { type: 'image/png' });
+    const changed = await renderMany(s.client, [{ ...studioPrint(seed), image: file }], { clock });
+    expect(changed.results[0]).toMatchObject({ status: 'fulfilled' });
+    expect(file.reads).toBe(1);
+  });
+
+  it('given twice in one batch, is read once', async () => {
+    const s = setup();
+    const { seed, clock } = s.sandbox;
+    const image = new CountedBlob([pngBytes(1).slice()], { type: 'image/png' });
+    const jobs: RenderJob[] = [
+      { ...studioPrint(seed), image },
+      { ...lifestylePoster(seed), image },
+    ];
+    const { results } = await renderMany(s.client, jobs, { clock });
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
+    expect(image.reads).toBe(1);
+  });
+});
