@@ -5,6 +5,7 @@ import { type RenderStore, renderCacheKey } from './cache.ts';
 import { referenceQuery, resolveComposition } from './composition.ts';
 import {
   abortReason,
+  bounded,
   type CallContext,
   callContext,
   checkConcurrency,
@@ -135,7 +136,8 @@ async function planning(
   // A signal aborted already: no catalog read either (those run for every caller, whoever gives up).
   if (ctx.signal?.aborted) throw abortReason(ctx.signal);
   const state = stateOf(client);
-  const resolved: ({ composition: Composition; imageKey: string } | { error: unknown })[] = [];
+  const resolved: ({ composition: Composition; imageKey: string; cached?: boolean } | { error: unknown })[] =
+    [];
   // The tokens read first: a failure here fails the plan before any catalog read.
   const tokens = state.api.getRendertokens(ctx.signal);
   tokens.catch(() => {});
@@ -159,15 +161,22 @@ async function planning(
   const referenced = new Set(
     resolved.map((r) => 'imageKey' in r && r.imageKey.startsWith('Image_') && r.composition.reference),
   );
+  // The store asked side by side, once per (composition, image), within the abort: a slow store (a loaded
+  // Redis) took all its reads in a row, one that did not answer held the plan past its abort.
+  const known = new Map<string, Promise<boolean>>();
   await pool(jobs, concurrency, async (job, index) => {
     const r = resolved[index]!;
-    if ('imageKey' in r && r.imageKey.startsWith('sha256:') && referenced.has(r.composition.reference))
+    if (!('imageKey' in r)) return;
+    if (r.imageKey.startsWith('sha256:') && referenced.has(r.composition.reference))
       try {
         const bytes = (await reads.get(job.image)) as Uint8Array;
         r.imageKey = await uploadOnce(state, bytes, r.imageKey.slice(7), ctx);
       } catch (error) {
         if (ctx.signal?.aborted) throw error;
       }
+    const unit = `${r.composition.reference}|${r.imageKey}`;
+    if (!known.has(unit)) known.set(unit, isKnown(ctx.store, r.composition, r.imageKey));
+    r.cached = await bounded(ctx, 'reading the render store', known.get(unit)!);
   });
   const rendertokens = await tokens;
   const now = ctx.clock.now();
@@ -198,7 +207,7 @@ async function planning(
       (result.fits.includes(first) ? result.fits : result.deferred).push(planned);
       continue;
     }
-    const cached = await isKnown(ctx.store, r.composition, r.imageKey);
+    const cached = r.cached!;
     const cost = cached ? 0 : r.composition.tokenCost;
     const planned: PlannedJob = {
       index,

@@ -431,3 +431,55 @@ describe('images given as a Blob', () => {
     expect(image.reads).toBe(1);
   });
 });
+
+// The plan asked the render store about each job one after another, and waited for it without a bound: a store
+// that answered slowly (a loaded Redis) made the plan as slow as all its reads together, and one that did not
+// answer (a client queueing commands while Redis is down) held the batch past its abort and its timeoutMs.
+describe('plan with a slow render store', () => {
+  const hung = () => new Promise<never>(() => {});
+  it('reads it for the jobs side by side, each (composition, image) once', async () => {
+    const s = setup();
+    const { seed, clock } = s.sandbox;
+    const images = await Promise.all([1, 2, 3, 4, 5].map((v) => s.client.uploadImage(pngBytes(v))));
+    let reading = 0;
+    let most = 0;
+    const keys: string[] = [];
+    const store = {
+      async get(key: string) {
+        keys.push(key);
+        most = Math.max(most, ++reading);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        reading--;
+        return null;
+      },
+      set: () => {},
+    };
+    const jobs: RenderJob[] = [...images, images[0]!].map((image) => ({ ...studioPrint(seed), image }));
+    const p = await plan(s.client, jobs, { clock, cache: store, concurrency: 3 });
+    expect(p.totalCost).toBe(5);
+    expect(most).toBe(3);
+    expect(keys).toHaveLength(5);
+  });
+
+  it('stops at its abort while the store does not answer', async () => {
+    const s = setup();
+    const { seed, clock } = s.sandbox;
+    const jobs: RenderJob[] = [{ ...studioPrint(seed), image: await s.client.uploadImage(pngBytes(1)) }];
+    const controller = new AbortController();
+    const reason = new Error('stopped by the partner');
+    const aborting = {
+      get: () => {
+        controller.abort(reason);
+        return hung();
+      },
+      set: () => {},
+    };
+    const unanswered = new Promise((resolve) => setTimeout(resolve, 2_000, 'unanswered'));
+    await expect(
+      Promise.race([
+        renderMany(s.client, jobs, { clock, cache: aborting, signal: controller.signal }),
+        unanswered,
+      ]),
+    ).rejects.toBe(reason);
+  });
+});
