@@ -8,6 +8,7 @@ import {
   type RenderJob,
   renderCacheKey,
   renderMany,
+  renderMockup,
 } from '../src/index.ts';
 import { lifestylePoster, pngBytes, setup, studioPrint } from './helpers.ts';
 
@@ -435,7 +436,7 @@ describe('images given as a Blob', () => {
 // The plan asked the render store about each job one after another, and waited for it without a bound: a store
 // that answered slowly (a loaded Redis) made the plan as slow as all its reads together, and one that did not
 // answer (a client queueing commands while Redis is down) held the batch past its abort and its timeoutMs.
-describe('plan with a slow render store', () => {
+describe('a render store that is slow or does not answer', () => {
   const hung = () => new Promise<never>(() => {});
   it('reads it for the jobs side by side, each (composition, image) once', async () => {
     const s = setup();
@@ -481,5 +482,30 @@ describe('plan with a slow render store', () => {
         unanswered,
       ]),
     ).rejects.toBe(reason);
+  });
+
+  // What the README says of a store that does not answer: the call waits for it until its signal aborts.
+  it('holds renderMockup until its abort, which then rejects with the reason', async () => {
+    const s = setup();
+    const { seed, clock } = s.sandbox;
+    const image = await s.client.uploadImage(pngBytes(1));
+    const controller = new AbortController();
+    const reason = new Error('stopped by the partner');
+    const store = {
+      get: () => {
+        setTimeout(() => controller.abort(reason), 20);
+        return hung();
+      },
+      set: () => {},
+    };
+    const call = renderMockup(s.client, {
+      ...studioPrint(seed),
+      image,
+      clock,
+      cache: store,
+      signal: controller.signal,
+    });
+    await expect(call).rejects.toBe(reason);
+    expect(s.count('POST /renders')).toBe(0);
   });
 });
