@@ -363,6 +363,34 @@ describe('renderMany aborted', () => {
       expect(s.count('POST /renders')).toBe(2);
     },
   );
+
+  it('after the plan: deferred jobs stay deferred; with waitForTokens, one waiting for the reset is rejected', async () => {
+    const { s, signal, reason } = aborting((r) => /^GET \/renders\/\w+$/.test(r));
+    const { seed, clock } = s.sandbox;
+    s.sandbox.control.setRendertokenLimit(1);
+    const jobs: RenderJob[] = [1, 2].map((v) => ({ ...studioPrint(seed), image: pngBytes(v) }));
+    const { results } = await renderMany(s.client, jobs, { clock, signal });
+    expect(results).toEqual([
+      { status: 'rejected', reason },
+      { status: 'deferred', resetsAt: expect.any(Date) },
+    ]);
+
+    const t = setup({ rendertokenLimit: 1, renderProcessingMs: 1_000 });
+    const controller = new AbortController();
+    const waiting = await renderMany(t.client, jobs, {
+      clock: t.sandbox.clock,
+      signal: controller.signal,
+      waitForTokens: true,
+      onProgress: (e) => {
+        if (e.type === 'job' && e.event.type === 'waiting-for-tokens') controller.abort(reason);
+      },
+    });
+    expect(waiting.results).toEqual([
+      { status: 'fulfilled', value: expect.objectContaining({ tokensSpent: 1 }) },
+      { status: 'rejected', reason },
+    ]);
+    expect(t.count('POST /renders')).toBe(1);
+  });
 });
 
 // A Blob (a File, Node's fs.openAsBlob) was read once to hash it, again for the plan's upload, and again when its
