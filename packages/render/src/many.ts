@@ -340,7 +340,7 @@ async function batchOf(
             planned.imageKey.startsWith('Image_') ? planned.imageKey : ((await reads.get(image)) ?? image),
             ctx,
           );
-          if (reads.has(image)) reads.set(image, imageReference);
+          reads.set(image, imageReference);
           settle(planned.index, {
             status: 'fulfilled',
             value: await produce(state, planned.composition, imageReference, ctx),
