@@ -335,11 +335,7 @@ async function batchOf(
         try {
           const { image } = planned.job;
           // The bytes the plan read (or their reference once a job uploaded them), never read again.
-          const imageReference = await resolveImage(
-            state,
-            planned.imageKey.startsWith('Image_') ? planned.imageKey : ((await reads.get(image)) ?? image),
-            ctx,
-          );
+          const imageReference = await resolveImage(state, (await reads.get(image)) ?? image, ctx);
           reads.set(image, imageReference);
           settle(planned.index, {
             status: 'fulfilled',

@@ -536,4 +536,35 @@ describe('a render store that is slow or does not answer', () => {
     await expect(call).rejects.toBe(reason);
     expect(s.count('POST /renders')).toBe(0);
   });
+
+  // A store of the partner's own that leases (their Redis) and is down: its lease() rejected, and every render
+  // failed with it, where a store read that fails counts as empty. Renders go on without the lease, as
+  // RedisRenderStore's do when Redis is unreachable: only the sharing across processes is lost.
+  it('renders without the lease when its lease() fails, with a lease-failed warning', async () => {
+    const s = setup({ renderProcessingMs: 1_000 });
+    const { seed, clock } = s.sandbox;
+    const image = await s.client.uploadImage(pngBytes(1));
+    const inner = new MemoryRenderStore();
+    const store = {
+      get: (key: string) => inner.get(key),
+      set: (key: string, value: string) => inner.set(key, value),
+      lease: () => Promise.reject(new Error('Redis is unreachable')),
+    };
+    const warnings: string[] = [];
+    const result = await renderMockup(s.client, {
+      ...studioPrint(seed),
+      image,
+      clock,
+      cache: store,
+      onProgress: (e) => e.type === 'warning' && warnings.push(`${e.code}: ${e.message}`),
+    });
+    expect(result.tokensSpent).toBe(1);
+    expect(warnings).toEqual(['lease-failed: The render store failed to lease: Error: Redis is unreachable']);
+    expect(inner.size).toBe(1);
+    // The reference was stored: the next call pays nothing.
+    expect(
+      (await renderMockup(s.client, { ...studioPrint(seed), image, clock, cache: store })).tokensSpent,
+    ).toBe(0);
+    expect(s.count('POST /renders')).toBe(1);
+  });
 });
