@@ -10,6 +10,7 @@ import {
   callContext,
   checkConcurrency,
   type RenderOptions,
+  settle as settled,
 } from './context.ts';
 import type { RenderProgressEvent } from './events.ts';
 import { produce, type RenderMockupOptions, type RenderMockupResult } from './render.ts';
@@ -144,11 +145,12 @@ async function planning(
   await pool(jobs, concurrency, async (job, index) => {
     try {
       const query = referenceQuery(job);
-      const [composition, imageKey] = await Promise.all([
+      const [composition, key] = await Promise.all([
         resolveComposition(state, query, ctx),
-        imageKeyOf(job.image, index, reads),
+        settled(imageKeyOf(job.image, index, reads)),
       ]);
-      resolved[index] = { composition, imageKey };
+      // An image that cannot be read (a File changed on disk since: NotReadableError) fails its job alone.
+      resolved[index] = key.ok ? { composition, imageKey: key.value } : { error: key.error };
     } catch (error) {
       // Once aborted, whatever failed is the abort (a reason may itself be a PartnerPrintError or TypeError).
       if (ctx.signal?.aborted || !(error instanceof PartnerPrintError || error instanceof TypeError))

@@ -568,3 +568,25 @@ describe('a render store that is slow or does not answer', () => {
     expect(s.count('POST /renders')).toBe(1);
   });
 });
+
+// A File that cannot be read any more (changed on disk since it was picked: a NotReadableError, a DOMException)
+// rejected the whole plan, and the batch with it, where a job that cannot render is rejected alone.
+it('plan rejects the job whose image cannot be read, and plans the others', async () => {
+  const s = setup();
+  const { seed, clock } = s.sandbox;
+  const unreadable = new DOMException('The blob could not be read', 'NotReadableError');
+  class Unreadable extends Blob {
+    override stream(): ReadableStream<Uint8Array<ArrayBuffer>> {
+      throw unreadable;
+    }
+  }
+  const jobs: RenderJob[] = [
+    { ...studioPrint(seed), image: new Unreadable([pngBytes(1).slice()]) },
+    { ...studioPrint(seed), image: pngBytes(2) },
+  ];
+  const p = await plan(s.client, jobs, { clock });
+  expect(p.rejected).toEqual([{ index: 0, job: jobs[0], error: unreadable }]);
+  expect(p.fits.map((j) => j.index)).toEqual([1]);
+  const { results } = await renderMany(s.client, jobs, { clock });
+  expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled']);
+});
