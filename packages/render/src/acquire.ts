@@ -1,6 +1,6 @@
 import { RendertokenLimitError } from '@partner-print/client';
 import { isUnreservedReference, type Reference } from '@partner-print/openapi/wire';
-import { isLeasing, type LeasingStore, type RenderStore, renderCacheKey } from './cache.ts';
+import { isLeasing, type LeasingStore, type RenderLease, type RenderStore, renderCacheKey } from './cache.ts';
 import type { CallContext } from './context.ts';
 import { InsufficientRendertokensError, RenderTimeoutError } from './errors.ts';
 import type { ProgressListener, RenderProgressEvent } from './events.ts';
@@ -156,7 +156,19 @@ async function submitLeased(
   store: LeasingStore,
 ): Promise<Acquired> {
   for (let waited = false; ; waited = true) {
-    const held = await store.lease(job.storeKey);
+    let held: RenderLease;
+    try {
+      held = await store.lease(job.storeKey);
+    } catch (error) {
+      // A lease the store cannot give (its Redis down) fails no render, as a read that fails counts as empty:
+      // the render goes on without it, and only the sharing across processes is lost meanwhile.
+      task.emit({
+        type: 'warning',
+        code: 'lease-failed',
+        message: `The render store failed to lease: ${error}`,
+      });
+      return submit(state, job, ctx, task);
+    }
     if (held.acquired) {
       try {
         // Whoever held the lease before may have stored the reference since this call last looked, even

@@ -22,21 +22,20 @@ function file(bytes: Uint8Array, contentType: string | null, info: Render['media
   };
 }
 
-// Errors of GET /renders/{ref} that said 404: the service does not know the render. A 404 of one of its
-// files says nothing of the kind (the render exists; a new POST would return it and charge again).
-const unknownRenders = new WeakSet<object>();
-
-/** Whether `error` is the status poll's 404: the render itself is unknown to the service. */
-export function isUnknownRender(error: unknown): boolean {
+/**
+ * Whether `error` is the status poll's 404: the render itself is unknown to the service. A 404 of one of its
+ * files says nothing of the kind (the render exists; a new POST would return it and charge again).
+ */
+export function isUnknownRender(state: ClientState, error: unknown): boolean {
   // A WeakSet answers false for a value that is not an object.
-  return unknownRenders.has(error as object);
+  return state.unknownRenders.has(error as object);
 }
 
 async function poll(state: ClientState, renderReference: Reference<'Render'>, signal: AbortSignal) {
   try {
     return await state.api.getRender(renderReference, signal);
   } catch (error) {
-    if (error instanceof NotFoundError) unknownRenders.add(error);
+    if (error instanceof NotFoundError) state.unknownRenders.add(error);
     throw error;
   }
 }

@@ -38,6 +38,7 @@ export type WarningCode =
   | 'cache-read-failed'
   | 'cache-write-failed'
   | 'lease-lost'
+  | 'lease-failed'
   | 'cached-render-missing';
 
 export type ProgressListener = (event: RenderProgressEvent) => void;

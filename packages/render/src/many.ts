@@ -5,10 +5,12 @@ import { type RenderStore, renderCacheKey } from './cache.ts';
 import { referenceQuery, resolveComposition } from './composition.ts';
 import {
   abortReason,
+  bounded,
   type CallContext,
   callContext,
   checkConcurrency,
   type RenderOptions,
+  settle as settled,
 } from './context.ts';
 import type { RenderProgressEvent } from './events.ts';
 import { produce, type RenderMockupOptions, type RenderMockupResult } from './render.ts';
@@ -86,10 +88,18 @@ async function pool<T>(
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
 }
 
-async function imageKeyOf(image: ImageInput, index: number): Promise<string> {
+/**
+ * A batch's images given as bytes, by object: read once (a Blob, a File: a second read may differ or fail, and
+ * costs its size again), then the `Image_` reference once uploaded, which lets the bytes go.
+ */
+type Reads = Map<unknown, Promise<Uint8Array> | string>;
+
+async function imageKeyOf(image: ImageInput, index: number, reads: Reads): Promise<string> {
   if (typeof image === 'string') return image;
   if (typeof ReadableStream !== 'undefined' && image instanceof ReadableStream) return `stream:${index}`;
-  return `sha256:${await sha256Hex(await imageBytes(image))}`;
+  const read = reads.get(image) ?? imageBytes(image);
+  reads.set(image, read);
+  return `sha256:${await sha256Hex(await (read as Promise<Uint8Array>))}`;
 }
 
 /**
@@ -105,24 +115,46 @@ async function isKnown(store: RenderStore | undefined, composition: Composition,
   }
 }
 
-async function planWith(client: RenderClient, jobs: RenderJob[], ctx: CallContext, concurrency: number) {
+/** The plan; aborted, it rejects with the signal's reason (the rendertokens read's own error is an AbortedError). */
+const planWith = (
+  client: RenderClient,
+  jobs: RenderJob[],
+  ctx: CallContext,
+  concurrency: number,
+  reads: Reads = new Map(),
+) =>
+  planning(client, jobs, ctx, concurrency, reads).catch((error: unknown) => {
+    throw ctx.signal?.aborted ? abortReason(ctx.signal) : error;
+  });
+
+async function planning(
+  client: RenderClient,
+  jobs: RenderJob[],
+  ctx: CallContext,
+  concurrency: number,
+  reads: Reads,
+) {
   // A signal aborted already: no catalog read either (those run for every caller, whoever gives up).
   if (ctx.signal?.aborted) throw abortReason(ctx.signal);
   const state = stateOf(client);
-  const resolved: ({ composition: Composition; imageKey: string } | { error: unknown })[] = [];
+  const resolved: ({ composition: Composition; imageKey: string; cached?: boolean } | { error: unknown })[] =
+    [];
   // The tokens read first: a failure here fails the plan before any catalog read.
   const tokens = state.api.getRendertokens(ctx.signal);
   tokens.catch(() => {});
   await pool(jobs, concurrency, async (job, index) => {
     try {
       const query = referenceQuery(job);
-      const [composition, imageKey] = await Promise.all([
+      const [composition, key] = await Promise.all([
         resolveComposition(state, query, ctx),
-        imageKeyOf(job.image, index),
+        settled(imageKeyOf(job.image, index, reads)),
       ]);
-      resolved[index] = { composition, imageKey };
+      // An image that cannot be read (a File changed on disk since: NotReadableError) fails its job alone.
+      resolved[index] = key.ok ? { composition, imageKey: key.value } : { error: key.error };
     } catch (error) {
-      if (!(error instanceof PartnerPrintError) && !(error instanceof TypeError)) throw error;
+      // Once aborted, whatever failed is the abort (a reason may itself be a PartnerPrintError or TypeError).
+      if (ctx.signal?.aborted || !(error instanceof PartnerPrintError || error instanceof TypeError))
+        throw error;
       resolved[index] = { error };
     }
   });
@@ -131,15 +163,22 @@ async function planWith(client: RenderClient, jobs: RenderJob[], ctx: CallContex
   const referenced = new Set(
     resolved.map((r) => 'imageKey' in r && r.imageKey.startsWith('Image_') && r.composition.reference),
   );
+  // The store asked side by side, once per (composition, image), within the abort: a slow store (a loaded
+  // Redis) took all its reads in a row, one that did not answer held the plan past its abort.
+  const known = new Map<string, Promise<boolean>>();
   await pool(jobs, concurrency, async (job, index) => {
     const r = resolved[index]!;
-    if ('imageKey' in r && r.imageKey.startsWith('sha256:') && referenced.has(r.composition.reference))
+    if (!('imageKey' in r)) return;
+    if (r.imageKey.startsWith('sha256:') && referenced.has(r.composition.reference))
       try {
-        const bytes = await imageBytes(job.image as Exclude<ImageInput, string>);
+        const bytes = (await reads.get(job.image)) as Uint8Array;
         r.imageKey = await uploadOnce(state, bytes, r.imageKey.slice(7), ctx);
       } catch (error) {
         if (ctx.signal?.aborted) throw error;
       }
+    const unit = `${r.composition.reference}|${r.imageKey}`;
+    if (!known.has(unit)) known.set(unit, isKnown(ctx.store, r.composition, r.imageKey));
+    r.cached = await bounded(ctx, 'reading the render store', known.get(unit)!);
   });
   const rendertokens = await tokens;
   const now = ctx.clock.now();
@@ -170,7 +209,7 @@ async function planWith(client: RenderClient, jobs: RenderJob[], ctx: CallContex
       (result.fits.includes(first) ? result.fits : result.deferred).push(planned);
       continue;
     }
-    const cached = await isKnown(ctx.store, r.composition, r.imageKey);
+    const cached = r.cached!;
     const cost = cached ? 0 : r.composition.tokenCost;
     const planned: PlannedJob = {
       index,
@@ -269,7 +308,8 @@ async function batchOf(
   const notify = (event: BatchProgressEvent) => quietly(() => options.onProgress?.(event));
   const concurrency = checkConcurrency(options.concurrency, 4);
   const base = callContext(state.store, { ...options, onProgress: undefined });
-  const batch = await planWith(client, jobs, base, concurrency);
+  const reads: Reads = new Map();
+  const batch = await planWith(client, jobs, base, concurrency, reads);
   trace?.planned(batch);
   notify({ type: 'planned', plan: batch });
 
@@ -295,7 +335,10 @@ async function batchOf(
           preflight,
         };
         try {
-          const imageReference = await resolveImage(state, planned.job.image, ctx);
+          const { image } = planned.job;
+          // The bytes the plan read (or their reference once a job uploaded them), never read again.
+          const imageReference = await resolveImage(state, (await reads.get(image)) ?? image, ctx);
+          reads.set(image, imageReference);
           settle(planned.index, {
             status: 'fulfilled',
             value: await produce(state, planned.composition, imageReference, ctx),

@@ -56,7 +56,7 @@ export async function produce(
     }
     // A stored reference the service no longer knows (another environment, purged): pay once for a new one.
     // Only when the render itself is unknown: a missing file of a known render is not cured by paying again.
-    if (!(acquired.cached && isUnknownRender(error))) throw error;
+    if (!(acquired.cached && isUnknownRender(state, error))) throw error;
     ctx.emit({
       type: 'warning',
       code: 'cached-render-missing',

@@ -28,9 +28,15 @@ export interface ClientState {
   completions: SharedTasks<Completed, RenderProgressEvent>;
   /** When each unfinished render may be polled next: a loop that starts after an abandoned one waits for it. */
   nextPolls: Map<string, number>;
+  /** Errors of GET /renders/{ref} that said 404: the service does not know the render. */
+  unknownRenders: WeakSet<object>;
 }
 
-const states = new WeakMap<object, ClientState>();
+// Two copies of this package in one program (two versions side by side, a library's bundle) given one client
+// share its state: each had its own in-flight renders and default store, and both paid for the same render. On
+// the global object, under the state's format: change the number whenever ClientState or its members' methods do.
+const REGISTRY = Symbol.for('partner-print.render.state.1');
+const shared = globalThis as { [REGISTRY]?: WeakMap<object, ClientState> };
 
 const pollTimeout = (deadline: number, renderReference: string) =>
   new RenderTimeoutError(
@@ -45,6 +51,8 @@ const submitTimeout = (deadline: number) =>
 
 /** Per-client state: the render store default, catalog cache and in-flight tasks are never shared across keys. */
 export function stateOf(client: RenderClient): ClientState {
+  shared[REGISTRY] ??= new WeakMap();
+  const states = shared[REGISTRY];
   let state = states.get(client);
   if (!state) {
     state = {
@@ -57,6 +65,7 @@ export function stateOf(client: RenderClient): ClientState {
       // Polling: stops when nobody waits any more.
       completions: new SharedTasks(pollTimeout, true),
       nextPolls: new Map(),
+      unknownRenders: new WeakSet(),
     };
     states.set(client, state);
   }

@@ -1,3 +1,4 @@
+import { TimeoutError } from '@partner-print/client';
 import { describe, expect, it } from 'vitest';
 import {
   type BatchProgressEvent,
@@ -7,6 +8,7 @@ import {
   type RenderJob,
   renderCacheKey,
   renderMany,
+  renderMockup,
 } from '../src/index.ts';
 import { lifestylePoster, pngBytes, setup, studioPrint } from './helpers.ts';
 
@@ -214,4 +216,377 @@ describe('renderMany', () => {
       Date.parse('2026-11-22T23:00:00Z'),
     );
   });
+});
+
+// The contract of an abort: before the plan is made (the `planned` event) nothing is spent, and the batch
+// rejects whole with the signal's reason; from then on it resolves, every job that finished before the abort
+// with its result, every other job rejected with the signal's reason; a render paid for goes on in the service
+// and the next run of its job picks it up without paying again.
+describe('renderMany aborted', () => {
+  const PATH = /^(\w+) \/v2(\/[^?]*)/;
+  function aborting(
+    lands: (request: string, s: ReturnType<typeof setup>) => boolean,
+    reason: unknown = new Error('stopped by the partner'),
+  ) {
+    const controller = new AbortController();
+    const s: ReturnType<typeof setup> = setup({ renderProcessingMs: 60_000 }, (request) => {
+      const [, method, path] = PATH.exec(`${request.method} ${new URL(request.url).pathname}`)!;
+      if (!controller.signal.aborted && lands(`${method} ${path}`, s)) controller.abort(reason);
+      return undefined;
+    });
+    return { s, signal: controller.signal, reason };
+  }
+
+  it.each([
+    ['a catalog read', (r: string) => r.startsWith('GET /lookup-composition'), undefined],
+    // A partner's queue cancelling with an error of the client's (or a TypeError): the plan took it for the
+    // job's own failure, rejected that job alone, and went on to render the others.
+    [
+      'a catalog read, the reason a PartnerPrintError',
+      (r: string) => r.startsWith('GET /lookup-composition'),
+      new TimeoutError('the queue gave up on the batch'),
+    ],
+    [
+      'a catalog read, the reason a TypeError',
+      (r: string) => r.startsWith('GET /lookup-composition'),
+      new TypeError('cancelled'),
+    ],
+    ['the rendertokens read', (r: string) => r === 'GET /rendertokens', undefined],
+    ['an upload of the plan', (r: string) => r === 'POST /images', undefined],
+  ] as const)('while planning (%s): rejects with the reason, nothing spent', async (_phase, lands, given) => {
+    const { s, signal, reason } = aborting(lands, given);
+    const { seed, clock } = s.sandbox;
+    // The second job's Image_ reference makes the plan upload the first job's bytes to learn theirs.
+    const reference = await s.client.uploadImage(pngBytes(5));
+    s.requests.length = 0;
+    const jobs: RenderJob[] = [
+      { ...studioPrint(seed), image: pngBytes(1) },
+      { ...studioPrint(seed), image: reference },
+    ];
+    const events: BatchProgressEvent[] = [];
+    await expect(
+      renderMany(s.client, jobs, { clock, signal, onProgress: (e) => events.push(e) }),
+    ).rejects.toBe(reason);
+    expect(signal.aborted).toBe(true);
+    expect(events).toEqual([]);
+    expect(s.count('POST /renders')).toBe(0);
+  });
+
+  // The catalog known already and no bytes to upload: the plan waits on the rendertokens read alone, whose
+  // client call rejected with its AbortedError rather than the signal's reason.
+  it('while planning (the rendertokens read alone): rejects with the reason', async () => {
+    const controller = new AbortController();
+    const reason = new Error('stopped by the partner');
+    let reads = 0;
+    const s = setup({}, (request, sandbox) => {
+      if (!request.url.endsWith('/rendertokens') || ++reads < 2) return undefined;
+      // Answered only after the abort, which lands once everything else of the plan is done (a macrotask).
+      setTimeout(() => controller.abort(reason));
+      return new Promise((resolve) =>
+        controller.signal.addEventListener('abort', () => resolve(sandbox.fetch(request))),
+      );
+    });
+    const { seed, clock } = s.sandbox;
+    const jobs: RenderJob[] = [{ ...studioPrint(seed), image: await s.client.uploadImage(pngBytes(1)) }];
+    await plan(s.client, jobs, { clock });
+    await expect(renderMany(s.client, jobs, { clock, signal: controller.signal })).rejects.toBe(reason);
+    expect(s.count('POST /renders')).toBe(0);
+  });
+
+  // The rendertokens read long answered: the plan took a TypeError reason for the second job's own failure and
+  // resolved, the batch then rendering nothing yet resolving.
+  it('while planning (a later catalog read, the reason a TypeError): rejects with the reason', async () => {
+    const reason = new TypeError('cancelled');
+    const { s, signal } = aborting(
+      (r, t) => r.startsWith('GET /lookup-composition') && t.count(r) === 2,
+      reason,
+    );
+    const { seed, clock } = s.sandbox;
+    const jobs: RenderJob[] = [
+      { ...studioPrint(seed), image: pngBytes(1) },
+      { ...lifestylePoster(seed), image: pngBytes(1) },
+    ];
+    await expect(renderMany(s.client, jobs, { clock, signal, concurrency: 1 })).rejects.toBe(reason);
+    await expect(plan(s.client, jobs, { clock, signal, concurrency: 1 })).rejects.toBe(reason);
+    expect(s.count('POST /renders')).toBe(0);
+  });
+
+  const secondJob = (s: ReturnType<typeof setup>) => s.count('POST /renders') === 2;
+  it.each([
+    [
+      'its upload',
+      (r: string, s: ReturnType<typeof setup>) => r === 'POST /images' && s.count('POST /images') === 2,
+      1,
+    ],
+    [
+      'its POST /renders',
+      (r: string, s: ReturnType<typeof setup>) => r === 'POST /renders' && secondJob(s),
+      2,
+    ],
+    [
+      'its status poll',
+      (r: string, s: ReturnType<typeof setup>) => /^GET \/renders\/\w+$/.test(r) && secondJob(s),
+      2,
+    ],
+    [
+      'its file download',
+      (r: string, s: ReturnType<typeof setup>) => r.endsWith('/media') && secondJob(s),
+      2,
+    ],
+  ] as const)(
+    'while a job runs (%s): resolves with what finished, the rest rejected with the reason',
+    async (_phase, lands, paid) => {
+      const { s, signal, reason } = aborting(lands);
+      const { seed, clock } = s.sandbox;
+      const jobs: RenderJob[] = [1, 2, 3].map((v) => ({ ...studioPrint(seed), image: pngBytes(v) }));
+      const settled: BatchProgressEvent[] = [];
+      const { results } = await renderMany(s.client, jobs, {
+        clock,
+        signal,
+        concurrency: 1,
+        onProgress: (e) => e.type === 'settled' && settled.push(e),
+      });
+      expect(signal.aborted).toBe(true);
+      expect(results[0]).toMatchObject({ status: 'fulfilled', value: { tokensSpent: 1 } });
+      expect(results.slice(1)).toEqual([
+        { status: 'rejected', reason },
+        { status: 'rejected', reason },
+      ]);
+      expect(settled).toHaveLength(3);
+      expect(s.count('POST /renders')).toBe(paid);
+      // A render paid for before the abort is not paid again: the next run of its job picks it up.
+      const again = await renderMany(s.client, [jobs[1]!], { clock });
+      expect(again.results[0]).toMatchObject({
+        status: 'fulfilled',
+        value: { tokensSpent: paid === 2 ? 0 : 1 },
+      });
+      expect(s.count('POST /renders')).toBe(2);
+    },
+  );
+
+  it('after the plan: deferred jobs stay deferred; with waitForTokens, one waiting for the reset is rejected', async () => {
+    const { s, signal, reason } = aborting((r) => /^GET \/renders\/\w+$/.test(r));
+    const { seed, clock } = s.sandbox;
+    s.sandbox.control.setRendertokenLimit(1);
+    const jobs: RenderJob[] = [1, 2].map((v) => ({ ...studioPrint(seed), image: pngBytes(v) }));
+    const { results } = await renderMany(s.client, jobs, { clock, signal });
+    expect(results).toEqual([
+      { status: 'rejected', reason },
+      { status: 'deferred', resetsAt: expect.any(Date) },
+    ]);
+
+    const t = setup({ rendertokenLimit: 1, renderProcessingMs: 1_000 });
+    const controller = new AbortController();
+    const waiting = await renderMany(t.client, jobs, {
+      clock: t.sandbox.clock,
+      signal: controller.signal,
+      waitForTokens: true,
+      onProgress: (e) => {
+        if (e.type === 'job' && e.event.type === 'waiting-for-tokens') controller.abort(reason);
+      },
+    });
+    expect(waiting.results).toEqual([
+      { status: 'fulfilled', value: expect.objectContaining({ tokensSpent: 1 }) },
+      { status: 'rejected', reason },
+    ]);
+    expect(t.count('POST /renders')).toBe(1);
+  });
+});
+
+// A Blob (a File, Node's fs.openAsBlob) was read once to hash it, again for the plan's upload, and again when its
+// job rendered: a file that changed in between gave other bytes than the plan counted, or could not be read
+// (a NotReadableError), and a large one was read into memory three times.
+describe('images given as a Blob', () => {
+  class CountedBlob extends Blob {
+    reads = 0;
+    override stream() {
+      this.reads++;
+      return super.stream();
+    }
+    override arrayBuffer() {
+      this.reads++;
+      return super.arrayBuffer();
+    }
+    override bytes() {
+      this.reads++;
+      return super.bytes();
+    }
+  }
+  /** A Blob whose first read gives `bytes`, and every later one fails as a file that changed does. */
+  class ChangingFile extends CountedBlob {
+    override stream() {
+      if (this.reads > 0) throw new DOMException('The blob could not be read', 'NotReadableError');
+      return super.stream();
+    }
+  }
+
+  it('are read once by plan and once by renderMany, and rendered from the bytes read', async () => {
+    const s = setup({ rendertokenLimit: 10 });
+    const { seed, clock } = s.sandbox;
+    const reference = await s.client.uploadImage(pngBytes(5));
+    const blob = () => new CountedBlob([pngBytes(1).slice()], { type: 'image/png' });
+    // The first job's bytes are uploaded by the plan (another job gives its composition an Image_ reference).
+    const jobs: RenderJob[] = [
+      { ...studioPrint(seed), image: blob() },
+      { ...studioPrint(seed), image: reference },
+      { ...lifestylePoster(seed), image: blob() },
+    ];
+    const reads = () => jobs.map((j) => (j.image instanceof CountedBlob ? j.image.reads : 0));
+    const p = await plan(s.client, jobs, { clock });
+    expect(reads()).toEqual([1, 0, 1]);
+    expect(p.totalCost).toBe(1 + 1 + 5);
+
+    for (const job of jobs) if (job.image instanceof CountedBlob) job.image.reads = 0;
+    const { results } = await renderMany(s.client, jobs, { clock });
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
+    expect(reads()).toEqual([1, 0, 1]);
+
+    const file = new ChangingFile([pngBytes(2).slice()], { type: 'image/png' });
+    const changed = await renderMany(s.client, [{ ...studioPrint(seed), image: file }], { clock });
+    expect(changed.results[0]).toMatchObject({ status: 'fulfilled' });
+    expect(file.reads).toBe(1);
+  });
+
+  it('given twice in one batch, is read once', async () => {
+    const s = setup();
+    const { seed, clock } = s.sandbox;
+    const image = new CountedBlob([pngBytes(1).slice()], { type: 'image/png' });
+    const jobs: RenderJob[] = [
+      { ...studioPrint(seed), image },
+      { ...lifestylePoster(seed), image },
+    ];
+    const { results } = await renderMany(s.client, jobs, { clock });
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
+    expect(image.reads).toBe(1);
+  });
+});
+
+// The plan asked the render store about each job one after another, and waited for it without a bound: a store
+// that answered slowly (a loaded Redis) made the plan as slow as all its reads together, and one that did not
+// answer (a client queueing commands while Redis is down) held the batch past its abort and its timeoutMs.
+describe('a render store that is slow or does not answer', () => {
+  const hung = () => new Promise<never>(() => {});
+  it('reads it for the jobs side by side, each (composition, image) once', async () => {
+    const s = setup();
+    const { seed, clock } = s.sandbox;
+    const images = await Promise.all([1, 2, 3, 4, 5].map((v) => s.client.uploadImage(pngBytes(v))));
+    let reading = 0;
+    let most = 0;
+    const keys: string[] = [];
+    const store = {
+      async get(key: string) {
+        keys.push(key);
+        most = Math.max(most, ++reading);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        reading--;
+        return null;
+      },
+      set: () => {},
+    };
+    const jobs: RenderJob[] = [...images, images[0]!].map((image) => ({ ...studioPrint(seed), image }));
+    const p = await plan(s.client, jobs, { clock, cache: store, concurrency: 3 });
+    expect(p.totalCost).toBe(5);
+    expect(most).toBe(3);
+    expect(keys).toHaveLength(5);
+  });
+
+  it('stops at its abort while the store does not answer', async () => {
+    const s = setup();
+    const { seed, clock } = s.sandbox;
+    const jobs: RenderJob[] = [{ ...studioPrint(seed), image: await s.client.uploadImage(pngBytes(1)) }];
+    const controller = new AbortController();
+    const reason = new Error('stopped by the partner');
+    const aborting = {
+      get: () => {
+        controller.abort(reason);
+        return hung();
+      },
+      set: () => {},
+    };
+    const unanswered = new Promise((resolve) => setTimeout(resolve, 2_000, 'unanswered'));
+    await expect(
+      Promise.race([
+        renderMany(s.client, jobs, { clock, cache: aborting, signal: controller.signal }),
+        unanswered,
+      ]),
+    ).rejects.toBe(reason);
+  });
+
+  // What the README says of a store that does not answer: the call waits for it until its signal aborts.
+  it('holds renderMockup until its abort, which then rejects with the reason', async () => {
+    const s = setup();
+    const { seed, clock } = s.sandbox;
+    const image = await s.client.uploadImage(pngBytes(1));
+    const controller = new AbortController();
+    const reason = new Error('stopped by the partner');
+    const store = {
+      get: () => {
+        setTimeout(() => controller.abort(reason), 20);
+        return hung();
+      },
+      set: () => {},
+    };
+    const call = renderMockup(s.client, {
+      ...studioPrint(seed),
+      image,
+      clock,
+      cache: store,
+      signal: controller.signal,
+    });
+    await expect(call).rejects.toBe(reason);
+    expect(s.count('POST /renders')).toBe(0);
+  });
+
+  // A store of the partner's own that leases (their Redis) and is down: its lease() rejected, and every render
+  // failed with it, where a store read that fails counts as empty. Renders go on without the lease, as
+  // RedisRenderStore's do when Redis is unreachable: only the sharing across processes is lost.
+  it('renders without the lease when its lease() fails, with a lease-failed warning', async () => {
+    const s = setup({ renderProcessingMs: 1_000 });
+    const { seed, clock } = s.sandbox;
+    const image = await s.client.uploadImage(pngBytes(1));
+    const inner = new MemoryRenderStore();
+    const store = {
+      get: (key: string) => inner.get(key),
+      set: (key: string, value: string) => inner.set(key, value),
+      lease: () => Promise.reject(new Error('Redis is unreachable')),
+    };
+    const warnings: string[] = [];
+    const result = await renderMockup(s.client, {
+      ...studioPrint(seed),
+      image,
+      clock,
+      cache: store,
+      onProgress: (e) => e.type === 'warning' && warnings.push(`${e.code}: ${e.message}`),
+    });
+    expect(result.tokensSpent).toBe(1);
+    expect(warnings).toEqual(['lease-failed: The render store failed to lease: Error: Redis is unreachable']);
+    expect(inner.size).toBe(1);
+    // The reference was stored: the next call pays nothing.
+    expect(
+      (await renderMockup(s.client, { ...studioPrint(seed), image, clock, cache: store })).tokensSpent,
+    ).toBe(0);
+    expect(s.count('POST /renders')).toBe(1);
+  });
+});
+
+// A File that cannot be read any more (changed on disk since it was picked: a NotReadableError, a DOMException)
+// rejected the whole plan, and the batch with it, where a job that cannot render is rejected alone.
+it('plan rejects the job whose image cannot be read, and plans the others', async () => {
+  const s = setup();
+  const { seed, clock } = s.sandbox;
+  const unreadable = new DOMException('The blob could not be read', 'NotReadableError');
+  class Unreadable extends Blob {
+    override stream(): ReadableStream<Uint8Array<ArrayBuffer>> {
+      throw unreadable;
+    }
+  }
+  const jobs: RenderJob[] = [
+    { ...studioPrint(seed), image: new Unreadable([pngBytes(1).slice()]) },
+    { ...studioPrint(seed), image: pngBytes(2) },
+  ];
+  const p = await plan(s.client, jobs, { clock });
+  expect(p.rejected).toEqual([{ index: 0, job: jobs[0], error: unreadable }]);
+  expect(p.fits.map((j) => j.index)).toEqual([1]);
+  const { results } = await renderMany(s.client, jobs, { clock });
+  expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled']);
 });

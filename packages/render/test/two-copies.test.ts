@@ -8,9 +8,12 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   CompositionNotFoundError,
   IncompatibleCompositionError,
+  MemoryRenderStore,
+  renderCacheKey,
   renderMany,
   renderMockup,
 } from '../src/index.ts';
+import { pngBytes, setup, studioPrint } from './helpers.ts';
 
 type Client = typeof import('@partner-print/client');
 let partners: Client;
@@ -64,5 +67,43 @@ describe('render given a client of another copy of @partner-print/client', () =>
     expect(results).toHaveLength(1);
     expect(results[0]).toMatchObject({ status: 'rejected' });
     expect((results[0] as { reason: unknown }).reason).toBeInstanceOf(CompositionNotFoundError);
+  });
+});
+
+// Two copies of render itself (a library bundling another version) given one client: each kept its own
+// in-flight renders and default store, so a mockup asked through both was paid for twice, at once or in turn.
+describe('two copies of @partner-print/render given one client', () => {
+  type Render = typeof import('../src/index.ts');
+  let theirs: Render;
+  beforeAll(async () => {
+    vi.resetModules();
+    theirs = await import('../src/index.ts');
+  });
+
+  it('pay once for a mockup asked through both, at once or one after the other', async () => {
+    expect(theirs.renderMockup).not.toBe(renderMockup);
+    const s = setup({ renderProcessingMs: 1_000 });
+    const job = {
+      ...studioPrint(s.sandbox.seed),
+      image: await s.client.uploadImage(pngBytes(1)),
+      clock: s.sandbox.clock,
+    };
+    const both = await Promise.all([renderMockup(s.client, job), theirs.renderMockup(s.client, job)]);
+    expect(both.map((r) => r.tokensSpent).sort()).toEqual([0, 1]);
+    const other = { ...job, image: await s.client.uploadImage(pngBytes(2)) };
+    await renderMockup(s.client, other);
+    expect((await theirs.renderMockup(s.client, other)).tokensSpent).toBe(0);
+    expect(s.count('POST /renders')).toBe(2);
+  });
+
+  it('render anew, once, a stored render the service does not know, whichever copy polled it', async () => {
+    const s = setup({ renderProcessingMs: 1_000 });
+    const image = await s.client.uploadImage(pngBytes(1));
+    const cache = new MemoryRenderStore();
+    cache.set(renderCacheKey(s.sandbox.seed.compositions.available, image), `Render_${'0'.repeat(26)}`);
+    const job = { ...studioPrint(s.sandbox.seed), image, clock: s.sandbox.clock, cache };
+    const both = await Promise.all([renderMockup(s.client, job), theirs.renderMockup(s.client, job)]);
+    expect(both.map((r) => r.render.status)).toEqual(['completed', 'completed']);
+    expect(s.count('POST /renders')).toBe(1);
   });
 });
