@@ -6,6 +6,7 @@ import { packageTestsTwoAtOnce } from '../../vitest.base.ts';
 export default packageTestsTwoAtOnce([
   'src/build-url.test.ts',
   'src/exports.test.ts',
+  'src/fake-timers.test.ts',
   'src/handler.fuzz.test.ts',
   'src/node/index.test.ts',
   'src/parse.fuzz.test.ts',
