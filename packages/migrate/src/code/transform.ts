@@ -33,9 +33,11 @@ import {
 import {
   CALLBACK_ORDER_REFERENCE,
   CALLBACK_V1_CODE,
+  callbackCodeRead,
   callbackRead,
   takesOrderReference,
   usesOf,
+  v2ReadAt,
 } from './callbacks.ts';
 import {
   type CallSite,
@@ -158,6 +160,8 @@ interface Context {
   rewrites: number;
   /** The V1 calls left on V1 (marked). */
   left: CallSite[];
+  /** The rewritten order reads whose identifier is the callback's order_reference (`read`): their V2 value. */
+  codes: Array<{ value: N; id: N; read: N }>;
   names: Names;
   uploads: ImageUploads;
   maps: StaticMaps;
@@ -193,6 +197,11 @@ function planContext(
     },
     staticOrder(body) {
       return staticOrder(body, ctx.b, ctx.maps, ctx.names, (image) => this.image(image));
+    },
+    callbackCode(id) {
+      const now = indexTree(ctx.ast.program);
+      const read = callbackCodeRead(id, ctx.b, now.links);
+      return read && v2ReadAt(read, call, now.nodes, now.links, ctx.source) ? read : undefined;
     },
   };
 }
@@ -280,6 +289,7 @@ function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: 
   // A call with no V1 credentials in sight (on a base URL of calls with them) says nothing of the organization.
   if (creds !== '') ctx.creds ??= creds;
   ctx.rewrites++;
+  if (plan.callbackCode) ctx.codes.push({ value, ...plan.callbackCode });
   const target = plan.target?.(value) ?? plan.endpoint.v2.map((e) => `${e.method} ${e.path}`).join(' + ');
   ctx.findings.push({ ...pos, kind: 'rewritten', what, detail: `→ ${target} through the V2 client` });
   // A read the mapping made (a new node) is only in a fresh index of the tree.
@@ -672,6 +682,7 @@ function rewrite(
     adapter: false,
     rewrites: 0,
     left: [],
+    codes: [],
     todo(node, what, reason, links, leftover = false) {
       const stmt = statementOf(links, node) ?? node;
       // One comment per statement; each V1 call in it is reported, what is left of V1 only once.
@@ -716,6 +727,8 @@ function rewrite(
   // The callback's order_reference_v2 is what V2 calls take: read it only where its value goes to V2 order calls
   // alone; order_reference stays the V1 code wherever else it goes (a log, a stored value, a V1 call), marked
   // unless its function reads order_reference_v2 too (the V1 code kept there on purpose).
+  // A V1 order read this run rewrote by the callback's order_reference sends it to the adapter this run adds.
+  const takes = ctx.adapter ? new Set([...adapters, names.adapter]) : adapters;
   const cb = indexTree(ast.program);
   const left: N[] = [];
   const v2 = new Set<N>();
@@ -724,7 +737,7 @@ function rewrite(
     const read = callbackRead(n, cb.links);
     if (!read) continue;
     const uses = usesOf(n, cb.nodes, cb.links, b);
-    if (uses?.length && uses.every((u) => takesOrderReference(u, cb.links, adapters))) {
+    if (uses?.length && uses.every((u) => takesOrderReference(u, cb.links, takes))) {
       v2.add(functionOf(cb.links, n));
       ctx.findings.push({
         ...position(file, n),
@@ -734,6 +747,22 @@ function rewrite(
       });
     } else left.push(n);
   }
+  // A read left as it is (its V1 code logged, stored, …): the rewritten order read reads order_reference_v2 beside it.
+  for (const { value, id, read } of ctx.codes)
+    if (left.includes(read)) {
+      const call = indexTree(value).nodes.find((n) => n.type === 'CallExpression' && n.arguments[0] === id);
+      const code = v2ReadAt(read, call, cb.nodes, cb.links, text);
+      // Seen at the call when it was planned: the file is reported as not rewritten rather than left wrong.
+      if (!code) throw new Error('the callback read of order_reference_v2 is not where it was planned');
+      call.arguments[0] = parseExpressionCode(code);
+      v2.add(functionOf(cb.links, read));
+      ctx.findings.push({
+        ...position(file, read),
+        kind: 'rewritten',
+        what: CALLBACK_WHAT,
+        detail: `kept (its V1 code is used otherwise); the V2 order read reads ${code} (the Order_ reference of the same order)`,
+      });
+    }
   for (const n of left)
     if (!v2.has(functionOf(cb.links, n))) ctx.todo(n, CALLBACK_WHAT, CALLBACK_V1_CODE, cb.links);
   const now = indexTree(ast.program);
