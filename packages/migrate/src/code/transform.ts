@@ -5,7 +5,7 @@ import {
   v1CredentialKind,
 } from '@partner-print/openapi/wire';
 import { mapV1Endpoint } from '../endpoints.ts';
-import { type AdapterOf, importedAdapters } from './adapter-imports.ts';
+import { type AdapterOf, importedAdapters, sharedClient } from './adapter-imports.ts';
 import {
   functionOf,
   indexTree,
@@ -665,6 +665,30 @@ function rewrite(
     ? repairEarlierBase(ast.program, names.client, b, text)
     : undefined;
   const existing = existingBase(index.nodes, names.client, text, repaired?.code);
+  const found = v1Sites(ast, b, elsewhere);
+  // The file's adapter, and those it imports from another module of the run (or may: the run cannot tell). An
+  // earlier run's adapter imported where the file makes no client or adapter is the one its rewritten calls use,
+  // with the client it is made from (one client, one rate-limit budget): where the file can name that client and
+  // its calls go to its base URL. An adapter goes with its client (its look-ups and uploads on the calls' API and
+  // key), so where that client is out of reach the file makes both, its client marked as a second one.
+  const imported = adapterOf ? importedAdapters(index.nodes, adapterOf) : undefined;
+  const theirs = adapterNames(names.adapter, b).size || existing ? undefined : imported?.known[0];
+  let shared = theirs ? sharedClient(index.nodes, theirs, imported!, adapterOf!) : undefined;
+  if (typeof shared === 'object') {
+    const code = shared.base;
+    const other = found.sites.some(({ site }) => {
+      const v2 = v2BaseUrl(site.pieces, b, found.links);
+      return typeof v2 === 'object' && v2.code !== code;
+    });
+    if (other) shared = undefined;
+  }
+  if (typeof shared === 'object') {
+    release(names.adapter);
+    release(names.client);
+    names.adapter = theirs!;
+    names.client = shared.name ?? free(shared.export!);
+  }
+  const base = typeof shared === 'object' ? { code: shared.base, envs: [], after: [] } : existing;
   const ctx: Context = {
     file,
     ...(elsewhere ? { elsewhere } : {}),
@@ -676,9 +700,9 @@ function rewrite(
     render: false,
     maps: { stores: options.stores ?? {}, products: options.productReferences ?? {} },
     findings: [],
-    base: existing,
-    // A client the file already has reads its key where it is.
-    key: existing ? [] : keyReadOrder(ast.program, keyExpression, b),
+    base,
+    // A client the file already has (or imports) reads its key where it is.
+    key: base ? [] : keyReadOrder(ast.program, keyExpression, b),
     adapter: false,
     rewrites: 0,
     left: [],
@@ -708,7 +732,7 @@ function rewrite(
       what: 'V2 client of an earlier run',
       detail: repaired.detail,
     });
-  const { links, sites, wrappers, bases, mocks } = v1Sites(ast, b, elsewhere);
+  const { links, sites, wrappers, bases, mocks } = found;
   for (const m of mocks) ctx.todo(m.node, `V1 mock (${m.lib})`, MOCK_REASON, links);
   for (const { site, lib, unsure } of sites) {
     if (unsure) ctx.left.push(site);
@@ -721,8 +745,6 @@ function rewrite(
       );
     else handleSite(ctx, site, links, lib);
   }
-  // The file's adapter, and those it imports from another module of the run (or may: the run cannot tell).
-  const imported = adapterOf ? importedAdapters(index.nodes, adapterOf) : undefined;
   const adapters = adapterNames(names.adapter, b, imported?.known);
   // The callback's order_reference_v2 is what V2 calls take: read it only where its value goes to V2 order calls
   // alone; order_reference stays the V1 code wherever else it goes (a log, a stored value, a V1 call), marked
@@ -777,16 +799,33 @@ function rewrite(
         now.links,
       );
   if (ctx.rewrites > 0) {
+    if (typeof shared === 'object') shared.add?.(names.client);
     const client = addSetup(ast.program, file, {
       keyExpression,
       stores: options.stores ?? {},
       baseUrl: ctx.base!.code,
       after: [...ctx.base!.after, ...(typeof ctx.key === 'string' ? [] : ctx.key)],
-      adapter: ctx.adapter,
+      adapter: ctx.adapter && typeof shared !== 'object',
+      client: typeof shared !== 'object',
       render: ctx.render,
       names: ctx.names,
     });
-    if (client) markClient(ctx, client, keyExpression, seen);
+    // What the client reads otherwise is said above it, or above the import of the one the file shares.
+    const now = typeof shared === 'object' ? indexTree(ast.program) : undefined;
+    const imports =
+      now &&
+      statementOf(
+        now.links,
+        now.nodes.find((n) => isIdent(n, theirs!.split('.')[0])),
+      );
+    if (client ?? imports)
+      markClient(
+        ctx,
+        client ?? imports,
+        keyExpression,
+        seen,
+        typeof shared === 'string' ? [shared, theirs!] : undefined,
+      );
     removeUnused(ast.program, before);
     keepV1Reads(ast.program, ctx.base?.whole ?? []);
   }
@@ -811,8 +850,25 @@ function rewrite(
  * from an environment variable that held the V1 one (what it may hold, which this tool cannot see), and a
  * V1 key that was passed in at run time (the client reads one key, when the module loads).
  */
-function markClient(ctx: Context, client: N, keyExpression: string, seen: Set<N>): void {
+function markClient(
+  ctx: Context,
+  client: N,
+  keyExpression: string,
+  seen: Set<N>,
+  apart?: [reason: string, adapter: string],
+): void {
   const reasons: string[] = [];
+  if (apart) {
+    // Reported where the file names the adapter it imports.
+    const at = indexTree(ctx.ast.program).nodes.find((n) => isIdent(n, apart[1].split('.')[0]));
+    reasons.push(apart[0]);
+    ctx.findings.push({
+      ...position(ctx.file, at),
+      kind: 'todo',
+      what: 'second V2 client',
+      detail: apart[0],
+    });
+  }
   const envs = ctx.base!.envs;
   if (envs.length) {
     const it = envs.join(' and ');
