@@ -134,3 +134,135 @@ export async function onCallback(req: { query: Record<string, string> }) {
     expect(r.first.totals.changed).toBe(0);
   });
 });
+
+describe("a file that imports an earlier run's adapter and has V1 calls that need one", () => {
+  const V1_CALLS = `const BASE = 'https://api.partner-print.example/v1';
+const headers = { 'X-Partner-Code': 'ACME1', 'X-Api-Key': process.env.PP_API_KEY ?? '' };
+export async function place(body: unknown) {
+  const created = await (await fetch(\`\${BASE}/orders\`, { method: 'POST', headers, body: JSON.stringify(body) })).json();
+  return created.order_reference;
+}
+`;
+  const LOOK = 'export const look = (ref: string) => v1.orderReference(ref);\n';
+
+  it.each([
+    [
+      'a named import: the client is imported beside it',
+      { 'sdk.ts': SDK, 'orders.ts': `import { v1 } from './sdk';\n${V1_CALLS}${LOOK}` },
+      "import { v1, partnerPrint } from './sdk';",
+      '(await partnerPrint.createOrder(await v1.toV2Order(body))).order',
+    ],
+    [
+      'the client imported already, renamed',
+      { 'sdk.ts': SDK, 'orders.ts': `import { partnerPrint as pp, v1 } from './sdk';\n${V1_CALLS}${LOOK}` },
+      "import { partnerPrint as pp, v1 } from './sdk';",
+      '(await pp.createOrder(await v1.toV2Order(body))).order',
+    ],
+    [
+      'a name of the file taken: the client imported under another',
+      {
+        'sdk.ts': SDK,
+        'orders.ts': `import { v1 } from './sdk';\nconst partnerPrint = 'ours';\nexport const name = partnerPrint;\n${V1_CALLS}${LOOK}`,
+      },
+      "import { v1, partnerPrint as partnerPrint2 } from './sdk';",
+      '(await partnerPrint2.createOrder(await v1.toV2Order(body))).order',
+    ],
+    [
+      "a default import of an adapter made from another module's client, that client imported too",
+      {
+        'sdk.ts': SDK,
+        'adapter.ts':
+          "import { createV1Adapter } from '@partner-print/migrate';\nimport { partnerPrint } from './sdk';\nconst adapter = createV1Adapter(partnerPrint);\nexport default adapter;\n",
+        'orders.ts': `import { partnerPrint } from './sdk';\nimport v1 from './adapter';\n${V1_CALLS}${LOOK}`,
+      },
+      "import { partnerPrint } from './sdk';\nimport v1 from './adapter';\n",
+      '(await partnerPrint.createOrder(await v1.toV2Order(body))).order',
+    ],
+    [
+      'a namespace import',
+      {
+        'sdk.ts': SDK,
+        'orders.ts': `import * as sdk from './sdk';\n${V1_CALLS}${LOOK.replace('v1.', 'sdk.v1.')}`,
+      },
+      "import * as sdk from './sdk';",
+      '(await sdk.partnerPrint.createOrder(await sdk.v1.toV2Order(body))).order',
+    ],
+    [
+      'a require, through a re-export',
+      {
+        'lib/index.js': "module.exports = require('./sdk');\n",
+        'lib/sdk.js': `const { createClient } = require('@partner-print/client');\nconst { createV1Adapter } = require('@partner-print/migrate');\nconst partnerPrint = createClient({ secretKey: process.env.PARTNER_PRINT_SECRET_KEY ?? '', baseUrl: 'https://api.partner-print.example/v2' });\nconst v1 = createV1Adapter(partnerPrint);\nmodule.exports = { partnerPrint, v1 };\n`,
+        'orders.js': `const { v1 } = require('./lib');\n${V1_CALLS.replace('body: unknown', 'body')
+          .replace(/^export /gm, 'exports.place = ')
+          .replace('exports.place = async function place', 'exports.place = async function place')}`,
+      },
+      "const { v1 } = require('./lib');\nconst { partnerPrint } = require('./lib');",
+      '(await partnerPrint.createOrder(await v1.toV2Order(body))).order',
+    ],
+  ] as const)(
+    '%s: its calls use the imported adapter and the client it is made from, and make none',
+    async (_, files, imports, call) => {
+      const orders = Object.keys(files).find((p) => p.startsWith('orders'))!;
+      const r = await rerun(files);
+      const out = r.after[orders]!;
+      expect(out).toContain(imports);
+      expect(out).toContain(call);
+      expect(out).not.toMatch(/createClient|createV1Adapter|partnerPrintV1/);
+      expect(r.of(orders)).toContainEqual(['rewritten', 'POST /orders (fetch)']);
+      expect(
+        r
+          .of(orders)
+          .filter(([kind]) => kind === 'todo')
+          .map(([, what]) => what),
+      ).toEqual(out.includes('.orderReference(') ? ['order look-up of an earlier run'] : []);
+      for (const [path, text] of Object.entries(files)) if (path !== orders) expect(r.after[path]).toBe(text);
+    },
+  );
+
+  it("the adapter's client out of reach (not exported): the file makes its own client and adapter, the client marked as a second one", async () => {
+    const r = await rerun({
+      'sdk.ts': SDK.replace('export const partnerPrint', 'const partnerPrint'),
+      'orders.ts': `import { v1 } from './sdk';\n${V1_CALLS}`,
+    });
+    const out = r.after['orders.ts']!;
+    // An adapter goes with its client: its look-ups and uploads on the API and key of the calls it serves.
+    expect(out).toContain('(await partnerPrint.createOrder(await partnerPrintV1.toV2Order(body))).order');
+    expect(out).toMatch(/^const partnerPrint = createClient\(/m);
+    expect(out).toMatch(/^const partnerPrintV1 = createV1Adapter\(partnerPrint\);/m);
+    expect(r.of('orders.ts')).toEqual([
+      ['todo', 'second V2 client'],
+      ['rewritten', 'POST /orders (fetch)'],
+    ]);
+    const detail = r.first.files.find((f) => f.path === 'orders.ts')!.findings[0]!.detail;
+    expect(detail).toMatch(/`v1` \(imported from \.\/sdk\) is made from a V2 client \.\/sdk does not export/);
+    expect(detail).toMatch(/two rate-limit budgets/);
+    expect(todos(out)).toBe(1);
+  });
+
+  it("calls to another base URL than the adapter's client: the file makes its own client and adapter, unmarked", async () => {
+    const r = await rerun({
+      'sdk.ts': SDK,
+      'orders.ts': `import { v1 } from './sdk';\n${V1_CALLS.replace('api.partner-print', 'test.partner-print')}`,
+    });
+    const out = r.after['orders.ts']!;
+    expect(out).toContain("baseUrl: 'https://test.partner-print.example/v2'");
+    expect(out).toContain('(await partnerPrint.createOrder(await partnerPrintV1.toV2Order(body))).order');
+    expect(out).toContain("import { v1 } from './sdk';");
+    expect(r.of('orders.ts')).toEqual([['rewritten', 'POST /orders (fetch)']]);
+  });
+
+  it('a V1 key passed in at run time, rewritten onto the imported client: marked above its import', async () => {
+    const r = await rerun({
+      'sdk.ts': SDK,
+      'orders.ts': `import { v1 } from './sdk';\n${V1_CALLS.replace("process.env.PP_API_KEY ?? ''", 'key').replace('body: unknown', 'body: unknown, key: string').replace("const headers = { 'X-Partner-Code': 'ACME1', 'X-Api-Key': key };\n", '').replace('headers, body', "headers: { 'X-Partner-Code': 'ACME1', 'X-Api-Key': key }, body")}`,
+    });
+    const out = r.after['orders.ts']!;
+    expect(out).toMatch(
+      /^\/\/ TODO\(partner-print v2\): the V1 API key was passed in where the calls ran \(`key`\).*\nimport \{ v1, partnerPrint \} from '\.\/sdk';/m,
+    );
+    expect(r.of('orders.ts')).toEqual([
+      ['rewritten', 'POST /orders (fetch)'],
+      ['todo', 'V1 credentials passed in at run time'],
+    ]);
+  });
+});

@@ -230,6 +230,42 @@ describe('what maps provably is still rewritten, and runs against the sandbox', 
     expect(await run(partner.output, sandbox, 'web-19')).toBe(reference);
   });
 
+  it("GET /orders/{reference} by the callback's order_reference (switched, or logged and read beside order_reference_v2): the order the callback names", async () => {
+    const sandbox = newSandbox();
+    const client = createClient({
+      secretKey: sandbox.keys.primary,
+      baseUrl: sandbox.baseUrl,
+      fetch: sandbox.fetch,
+    });
+    const line = { productReference: sandbox.seed.products.nonPrint as `Product_${string}`, quantity: 1 };
+    const order = {
+      storeReference: sandbox.seed.stores.combined as `Store_${string}`,
+      shippingKind: 'combined' as const,
+    };
+    const x = (await client.createOrder({ ...order, orderlines: [line] })).order.reference;
+    const read = await client.get('/orders/{orderReference}', { params: { path: { orderReference: x } } });
+    const code = (read.order as { legacyOrderCode?: string }).legacyOrderCode!;
+    // Another order whose custom identifier is X's V1 code: what a look-up by that text would answer.
+    await client.createOrder({ ...order, customIdentifier: code, orderlines: [line] });
+    // The callback the service sends for X: both parameters.
+    const req = { query: { order_reference: code, order_reference_v2: x } };
+    for (const logs of ['', '  log(code);\n']) {
+      const r = rewriteTwice(
+        `${HEAD}export async function f(req, log) {\n  const code = req.query.order_reference;\n${logs}  const res = await fetch(\`\${BASE}/orders/\${code}\`, { headers });\n  const o = await res.json();\n  return o.order_reference;\n}\n`,
+        'order.mjs',
+        { stores: STORES },
+      );
+      expect(r.findings.filter((f) => f.kind === 'todo')).toEqual([]);
+      const logged: unknown[] = [];
+      const v1Fetch = async (input: string) => {
+        throw new Error(`a V1 request: ${input}`);
+      };
+      expect(await runModule(r.output, v1Fetch, sandbox, [req, (v: unknown) => logged.push(v)])).toBe(x);
+      // The log line keeps the V1 code.
+      expect(logged).toEqual(logs ? [code] : []);
+    }
+  });
+
   it('a V1 order code is never answered with the order whose custom identifier is that code', async () => {
     const sandbox = newSandbox();
     const client = createClient({

@@ -1,20 +1,41 @@
-import { bare, indexTree, isIdent, memberPath, type N, propName } from './ast.ts';
+import {
+  bare,
+  indexTree,
+  isIdent,
+  isString,
+  memberPath,
+  type N,
+  objectProps,
+  propName,
+  singleQuoted,
+} from './ast.ts';
 import { exportsOf } from './catches.ts';
 import { importsOf, isRequire, moduleOf, RE_EXPORT, specOf } from './importers.ts';
-import { parsePlain } from './parse.ts';
+import { parsePlain, parseStatementsCode } from './parse.ts';
 import { Bindings } from './values.ts';
 
 /**
- * Whether a module's export (by the import's specifier and name) is a V1 adapter, `createV1Adapter(…)`'s result:
- * undefined where the run cannot tell (a module left out of it, an export this tool does not follow).
+ * What an export of a module of the run is: a V1 adapter bound by a `const` to `createV1Adapter(…)` (`adapter`,
+ * with the `client` it is made from where that is a `createClient(…)` bound by a `const`, of its module or imported
+ * there), such a V2 client (`client`: its module and name there, and its `base` URL as code where it is a string),
+ * or neither (false).
  */
-export type AdapterOf = (spec: string, name: string) => boolean | undefined;
+export type Made = false | { adapter?: true; client?: string; base?: string };
+
+export interface AdapterOf {
+  /** What a module's export (by the import's specifier and name) is; undefined where the run cannot tell. */
+  (spec: string, name: string): Made | undefined;
+  /** The name under which the module `spec` exports the client `client` (a `Made`'s `client`), if it does. */
+  exportOf(spec: string, client: string): string | undefined;
+}
 
 interface Exports {
   /** Whether the module calls `createV1Adapter`. */
   makes: boolean;
-  /** Exported name → whether it is an adapter bound by a `const`. */
-  names: Map<string, boolean>;
+  /** Exported name → what it is. */
+  names: Map<string, Made>;
+  /** The module's names it imports from modules of the run: [module, its name there]. */
+  imports: Map<string, [string | undefined, string]>;
   /** `export … from`, `module.exports = require(…)`: [exported name (`*`: any), module, its name there]. */
   from: Array<[string, string | undefined, string]>;
 }
@@ -40,12 +61,30 @@ export function adapterExports(
       const program = parsePlain(text, real).program;
       const { nodes, links } = indexTree(program);
       const b = new Bindings(nodes, links);
-      const m: Exports = { makes, names: new Map(), from: [] };
-      for (const [local, names] of exportsOf(nodes)) {
+      const imports = new Map<string, [string | undefined, string]>();
+      for (const [local, { spec, name }] of importsOf(nodes))
+        imports.set(local, [moduleOf(real, spec, inRun), name]);
+      const m: Exports = { makes, names: new Map(), imports, from: [] };
+      const made = (local: string): Made => {
         const init = b.get(local);
-        for (const name of names)
-          m.names.set(name, init?.type === 'CallExpression' && isIdent(init.callee, 'createV1Adapter'));
-      }
+        const call = (f: string) => init?.type === 'CallExpression' && isIdent(init.callee, f);
+        if (call('createV1Adapter')) {
+          const arg = init.arguments[0];
+          return { adapter: true, ...(isIdent(arg) ? { client: `${real}\0${arg.name}` } : {}) };
+        }
+        const base = call('createClient') ? objectProps(init.arguments[0])?.get('baseUrl') : undefined;
+        return (
+          call('createClient') && {
+            client: `${real}\0${local}`,
+            ...(isString(base) ? { base: singleQuoted(base.value) } : {}),
+          }
+        );
+      };
+      for (const [local, names] of exportsOf(nodes)) for (const name of names) m.names.set(name, made(local));
+      // The clients of the module not exported (an adapter may be made from one).
+      for (const n of nodes)
+        if (n.type === 'VariableDeclarator' && isIdent(n.id) && !m.names.has(`#${n.id.name}`))
+          m.names.set(`#${n.id.name}`, made(n.id.name));
       for (const n of program.body as N[]) {
         const e = n.expression;
         const target = n.source && moduleOf(real, n.source.value, inRun);
@@ -65,11 +104,12 @@ export function adapterExports(
       modules.set(real, m);
     } catch {}
   }
-  const resolveIn = (real: string | undefined, name: string, depth = 0): boolean | undefined => {
+  const resolveIn = (real: string | undefined, name: string, depth = 0): Made | undefined => {
     const m = real && depth < 9 ? modules.get(real) : undefined;
     // Not a file of the run (or a chain too long): unknown. A file of the run making none and passing none on: none.
     if (!m) return real && depth < 9 ? false : undefined;
     const own = m.names.get(name);
+    if (own) return own.adapter ? { adapter: true, ...clientOf(own.client, depth) } : own;
     if (own !== undefined) return own;
     for (const [as, target, there] of m.from)
       if (as === name || (as === '*' && name !== 'default')) {
@@ -78,21 +118,44 @@ export function adapterExports(
       }
     return m.makes ? undefined : false;
   };
-  return (real) => (spec, name) => resolveIn(moduleOf(real, spec, inRun), name);
+  /** An adapter's client (`<module>\0<local>`): a client of that module, or the one it imports. */
+  const clientOf = (id: string | undefined, depth: number): { client?: string } => {
+    const [real, local] = id?.split('\0') ?? [];
+    const own = real ? modules.get(real)?.names.get(`#${local}`) : undefined;
+    if (own && !own.adapter && own.client) return { client: own.client };
+    const from = real ? modules.get(real)?.imports.get(local!) : undefined;
+    const r = from && resolveIn(from[0], from[1], depth + 1);
+    return r && !r.adapter && r.client ? { client: r.client } : {};
+  };
+  return (real) =>
+    Object.assign((spec: string, name: string) => resolveIn(moduleOf(real, spec, inRun), name), {
+      exportOf(spec: string, client: string) {
+        const [home] = client.split('\0');
+        for (const [name, m] of modules.get(home!)?.names ?? [])
+          if (m && !m.adapter && m.client === client && !name.startsWith('#')) {
+            const r = resolveIn(moduleOf(real, spec, inRun), name);
+            if (r && !r.adapter && r.client === client) return name;
+          }
+        return undefined;
+      },
+    });
 }
 
 /**
- * The V1 adapters a file imports from modules of the run (`v1`, or `sdk.v1` of a namespace), and the names it
- * imports that may be one, with the module: the run cannot tell.
+ * The V1 adapters a file imports from modules of the run (`v1`, or `sdk.v1` of a namespace), the names it imports
+ * that may be one, with the module (the run cannot tell), and what each name it imports from one is (`made`).
  */
 export function importedAdapters(
   nodes: N[],
   adapterOf: AdapterOf,
-): { known: string[]; unknown: Map<string, string> } {
+): { known: string[]; unknown: Map<string, string>; made: Map<string, { spec: string; made: Made }> } {
   const known: string[] = [];
   const unknown = new Map<string, string>();
-  const add = (name: string, spec: string, is: boolean | undefined) =>
-    is ? known.push(name) : is === undefined && unknown.set(name, spec);
+  const made = new Map<string, { spec: string; made: Made }>();
+  const add = (name: string, spec: string, is: Made | undefined) => {
+    if (is) made.set(name, { spec, made: is });
+    if (is ? is.adapter : is === undefined) is ? known.push(name) : unknown.set(name, spec);
+  };
   for (const [local, { spec, name }] of importsOf(nodes)) {
     if (name !== '*') add(local, spec, adapterOf(spec, name));
     else
@@ -100,5 +163,57 @@ export function importedAdapters(
         if (n.type === 'MemberExpression' && isIdent(bare(n.object), local) && propName(n))
           add(`${local}.${propName(n)}`, spec, adapterOf(spec, propName(n)!));
   }
-  return { known, unknown };
+  return { known, unknown, made };
+}
+
+/**
+ * The client the imported adapter `adapter` is made from, as this file can name it: a name it imports already, or
+ * an export of the adapter's module (`add` puts it into the adapter's import, as `free(name)`), with its base URL
+ * (a string); else why this file's own client would be a second one.
+ */
+export function sharedClient(
+  nodes: N[],
+  adapter: string,
+  imported: ReturnType<typeof importedAdapters>,
+  adapterOf: AdapterOf,
+): { name?: string; export?: string; base: string; add?: (local: string) => void } | string {
+  const { spec, made } = imported.made.get(adapter)!;
+  const id = made ? made.client : undefined;
+  const apart = (why: string) =>
+    `\`${adapter}\` (imported from ${spec}) is made from a V2 client ${why}, so this file makes its own client and adapter: two clients in one program spend two rate-limit budgets; where these calls go to its base URL, import that client and \`${adapter}\` here instead`;
+  if (!id) return apart('this tool does not follow to its createClient(…)');
+  const mine = [...imported.made].find(([, m]) => m.made && !m.made.adapter && m.made.client === id);
+  const name = mine?.[0];
+  const exported = name ? undefined : adapterOf.exportOf(spec, id);
+  const what = name ? mine![1].made : exported ? adapterOf(spec, exported) : undefined;
+  const base = what ? what.base : undefined;
+  if (!name && !exported) return apart(`${spec} does not export`);
+  if (!base) return apart('whose base URL is not written out as a string');
+  if (name || adapter.includes('.')) return { name: name ?? `${adapter.split('.')[0]}.${exported}`, base };
+  // The import of the adapter, to name the client in too (a require: another beside it, printed on one line).
+  const { links } = indexTree(nodes[0]);
+  for (const n of nodes) {
+    const cjs =
+      n.type === 'VariableDeclarator' &&
+      n.id.type === 'ObjectPattern' &&
+      isRequire(n.init) &&
+      n.id.properties.some((p: N) => isIdent(p.value, adapter));
+    if (cjs || (n.type === 'ImportDeclaration' && n.specifiers.some((sp: N) => sp.local.name === adapter)))
+      return {
+        export: exported,
+        base,
+        add: (local) => {
+          const as = local === exported ? local : `${exported}${cjs ? ':' : ' as'} ${local}`;
+          const [stmt] = parseStatementsCode(
+            cjs ? `const { ${as} } = require(${singleQuoted(spec)});` : `import { ${as} } from 'x';`,
+            'x.ts',
+          ) as N[];
+          if (!cjs) return n.specifiers.push(stmt.specifiers[0]);
+          const decl = links.get(n)!.parent;
+          const body: N[] = links.get(decl)!.parent[links.get(decl)!.key];
+          body.splice(body.indexOf(decl) + 1, 0, stmt);
+        },
+      };
+  }
+  return apart('that its import here (`require(…).x`) cannot name');
 }

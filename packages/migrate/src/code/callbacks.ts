@@ -1,5 +1,5 @@
 import { bare, isIdent, isMemberProperty, isString, type Link, memberPath, type N, propName } from './ast.ts';
-import type { Bindings } from './values.ts';
+import { type Bindings, boundNames } from './values.ts';
 
 /**
  * The legacy order-updated callback keeps its query parameters for V2 orders: `order_reference` stays the
@@ -11,9 +11,9 @@ const V2_PARAM = 'order_reference_v2';
 /** The callback's parameter that carries the `Order_` reference. */
 export const CALLBACK_ORDER_REFERENCE = V2_PARAM;
 
-/** `req.query`, `request.query`, `ctx.query`, a `query` object. */
+/** `req.query`, `request.query`, `ctx.query`, a `query` object (cast or not). */
 export const isQueryObject = (n: N): boolean => {
-  const p = memberPath(n);
+  const p = memberPath(bare(n));
   return p !== undefined && (p === 'query' || p.endsWith('.query'));
 };
 /** `url.searchParams`, `searchParams`, `nextUrl.searchParams`, a `query` parsed with URLSearchParams. */
@@ -130,4 +130,77 @@ export function takesOrderReference(use: N, links: Map<N, Link>, adapters: Set<s
     );
   const path = links.get(links.get(p)?.parent)?.parent;
   return l?.key === 'value' && propName(p) === 'orderReference' && propName(path) === 'path';
+}
+
+/**
+ * The callback read of `order_reference` (the V1 code) the value of `id` is, directly or through `const`s and a
+ * `const` destructuring of the query: the V1 GET /orders/{reference} it goes to names the order the callback's
+ * `order_reference_v2` names (the reference: V1 fetches using order_reference, V2 using order_reference_v2).
+ */
+export function callbackCodeRead(id: N, b: Bindings, links: Map<N, Link>): N | undefined {
+  const v = b.resolve(id);
+  if (v.type !== 'Identifier') return callbackRead(v, links) && v;
+  const p = b.pickedFrom(v.name);
+  return p && callbackRead(p.property, links) && p.property;
+}
+
+/**
+ * Code reading `order_reference_v2` from the query object `read` reads `order_reference` from, written at `at`:
+ * undefined where that object's name may be another binding there (declared between them, or assigned).
+ */
+export function v2ReadAt(
+  read: N,
+  at: N,
+  nodes: N[],
+  links: Map<N, Link>,
+  source: string,
+): string | undefined {
+  const q =
+    read.type === 'ObjectProperty'
+      ? links.get(links.get(read)!.parent)!.parent.init
+      : read.type === 'CallExpression'
+        ? read.callee.object
+        : read.object;
+  let root = bare(q);
+  while (root.type === 'MemberExpression') root = root.object;
+  if (
+    !isIdent(root) ||
+    nodes.some((n) => /Assign|Update/.test(n.type) && isIdent(n.left ?? n.argument, root.name))
+  )
+    return undefined;
+  const up = (n: N) => {
+    const out: N[] = [];
+    for (let c = links.get(n)?.parent; c; c = links.get(c)?.parent) out.push(c);
+    return out;
+  };
+  const fromRead = up(read);
+  const fromAt = up(at);
+  const common = fromAt.find((c) => fromRead.includes(c));
+  const between = [
+    ...fromAt.slice(0, fromAt.indexOf(common)),
+    ...fromRead.slice(0, fromRead.indexOf(common)),
+  ];
+  if (between.some((n) => binds(n, root.name))) return undefined;
+  if (read.type === 'CallExpression') return `${memberPath(q)}.get('${V2_PARAM}')`;
+  return q === bare(q) ? `${memberPath(q)}.${V2_PARAM}` : `(${source.slice(q.start, q.end)}).${V2_PARAM}`;
+}
+
+/** Whether the scope `n` opens binds `name` (a parameter, a declaration of its block, a catch or loop binding). */
+function binds(n: N, name: string): boolean {
+  const declared = (s: N): string[] =>
+    s?.type === 'ExportNamedDeclaration'
+      ? declared(s.declaration)
+      : s?.type === 'VariableDeclaration'
+        ? s.declarations.flatMap((d: N) => boundNames(d.id))
+        : /^(Function|Class)Declaration$/.test(s?.type) && s.id
+          ? [s.id.name]
+          : [];
+  const names = Array.isArray(n.params)
+    ? n.params.flatMap(boundNames)
+    : n.type === 'CatchClause'
+      ? boundNames(n.param)
+      : /^For/.test(n.type)
+        ? declared(n.init ?? n.left)
+        : [n.body, n.consequent].flatMap((b) => (Array.isArray(b) ? b.flatMap(declared) : []));
+  return names.includes(name);
 }

@@ -1,10 +1,11 @@
 // V1's GET /orders/{reference} takes the V1 order code `<store_code>-<number>` (the reference: "V1 fetches with
 // GET /orders/{reference} using order_reference"); V2 has no look-up by it. The custom-identifier look-up would
 // answer whichever order has that text as its custom identifier, another order. So the call is rewritten only
-// when its identifier is an `Order_` reference (written out, or the callback's order_reference_v2) or, for V1's
+// when its identifier is an `Order_` reference (written out, or the callback's order_reference_v2), the callback's
+// order_reference (the callback sends order_reference_v2 for the same order, which V2 fetches by) or, for V1's
 // look-up by partner reference, a partner reference; any other is left on V1 and marked with the V2 way.
 import { describe, expect, it } from 'vitest';
-import { rewriteTwice } from '../../test/rewrite.ts';
+import { rewriteTwice, todos } from '../../test/rewrite.ts';
 
 const HEAD = `const BASE = 'https://api.partner-print.example/v1';\nconst headers = { 'X-Partner-Code': 'ACME1', 'X-Api-Key': process.env.PP_API_KEY ?? '' };\n`;
 const read = (id: string) => `(await fetch(\`\${BASE}/orders/\${${id}}\`, { headers })).json()`;
@@ -40,12 +41,94 @@ describe('the order identifier of a V1 GET /orders/{reference}', () => {
     );
   });
 
-  it("the legacy callback's order_reference (a V1 code) is not rewritten, and the callback read is marked", () => {
-    const r = leftOnV1(
-      `${HEAD}export async function onCallback(req: { query: Record<string, string> }) {\n  const code = req.query.order_reference;\n  const order = await ${read('code')};\n  return order.order_reference;\n}\n`,
+  it("the legacy callback's order_reference is read as order_reference_v2, which names the same order", () => {
+    // The reference: V1 fetches with GET /orders/{reference} using order_reference, V2 with
+    // GET /orders/{orderReference} using order_reference_v2; the callback sends both. (This test asserted the call
+    // was left on V1, marked.)
+    const handler = (body: string, params = 'req: { query: Record<string, string> }') =>
+      `${HEAD}export async function onCallback(${params}) {\n${body}  return order.order_reference;\n}\n`;
+    for (const [body, params, output] of [
+      [
+        `  const code = req.query.order_reference;\n  const order = await ${read('code')};\n`,
+        undefined,
+        'const code = req.query.order_reference_v2;',
+      ],
+      [
+        `  const order = await ${read('req.query.order_reference')};\n`,
+        undefined,
+        'orderReference(req.query.order_reference_v2)',
+      ],
+      [
+        `  const order = await ${read("encodeURIComponent(url.searchParams.get('order_reference')!)")};\n`,
+        'url: URL',
+        "orderReference(url.searchParams.get('order_reference_v2')!)",
+      ],
+      [
+        `  const { order_reference } = request.query as Record<string, string>;\n  const order = await ${read('order_reference')};\n`,
+        'request: { query: unknown }',
+        'const { order_reference_v2: order_reference } = request.query as Record<string, string>;',
+      ],
+    ] as const) {
+      const r = rewritten(handler(body, params), /partnerPrintV1\.orderReference\(/);
+      expect(r.output).toContain(output);
+      // No read of the V1 code is left.
+      expect(r.output).not.toMatch(/\.order_reference\b|'order_reference'|\{ order_reference[ :,]/);
+      expect(r.findings.map((f) => [f.kind, f.what]).sort()).toEqual([
+        ['rewritten', 'GET /orders/… (fetch)'],
+        ['rewritten', 'legacy callback: order_reference'],
+      ]);
+      expect(r.again.findings).toEqual([]);
+    }
+  });
+
+  it("the callback's order_reference also logged or stored: kept, and the V2 read reads order_reference_v2 beside it", () => {
+    for (const [body, params, kept, v2] of [
+      [
+        `  const code = req.query.order_reference;\n  console.log('order updated', code);\n  db.save({ code });\n  const order = await ${read('code')};\n`,
+        'req: { query: Record<string, string> }, db: { save(o: object): void }',
+        'const code = req.query.order_reference;',
+        'orderReference(req.query.order_reference_v2)',
+      ],
+      [
+        `  const code = url.searchParams.get('order_reference');\n  console.log(code);\n  const order = await ${read('code')};\n`,
+        'url: URL',
+        "const code = url.searchParams.get('order_reference');",
+        "orderReference(url.searchParams.get('order_reference_v2'))",
+      ],
+      [
+        `  const { order_reference: code } = request.query as Record<string, string>;\n  console.log(code);\n  const order = await ${read('code')};\n`,
+        'request: { query: unknown }',
+        'const { order_reference: code } = request.query as Record<string, string>;',
+        'orderReference((request.query as Record<string, string>).order_reference_v2)',
+      ],
+    ] as const) {
+      const r = rewritten(
+        `${HEAD}export async function onCallback(${params}) {\n${body}  return order.order_reference;\n}\n`,
+        /partnerPrintV1\.orderReference\(/,
+      );
+      expect(r.output).toContain(kept);
+      expect(r.output).toContain(v2);
+      // The V1 code kept on purpose beside order_reference_v2: no TODO, now or on a rerun.
+      expect(todos(r.output)).toBe(0);
+      expect(
+        r.findings.filter((f) => f.what === 'legacy callback: order_reference').map((f) => f.detail),
+      ).toEqual([
+        expect.stringMatching(
+          /kept \(its V1 code is used otherwise\); the V2 order read reads .*order_reference_v2/,
+        ),
+      ]);
+      expect(r.again.findings).toEqual([]);
+    }
+  });
+
+  it("the callback's order_reference where its query may be another object at the call, or bound by a let: left on V1", () => {
+    // `req` of the arrow is not the handler's.
+    leftOnV1(
+      `${HEAD}export async function onCallback(req: { query: Record<string, string> }, reqs: Array<{ query: Record<string, string> }>) {\n  const code = req.query.order_reference;\n  console.log(code);\n  return Promise.all(reqs.map(async (req) => (await ${read('code')}).order_reference));\n}\n`,
     );
-    expect(r.output).toContain('req.query.order_reference;');
-    expect(r.output).toMatch(/TODO\(partner-print v2\): read order_reference_v2/);
+    leftOnV1(
+      `${HEAD}export async function onCallback(req: { query: Record<string, string> }) {\n  let code = req.query.order_reference;\n  const order = await ${read('code')};\n  return order.order_reference;\n}\n`,
+    );
   });
 
   it('a V1 code written out, or a parameter of unknown kind, is not rewritten', () => {
@@ -77,8 +160,10 @@ describe('the order identifier of a V1 GET /orders/{reference}', () => {
     const handler = (pattern: string, kind = 'const') =>
       `${HEAD}export async function onCallback(request: { query: unknown }) {\n  ${kind} { ${pattern} } = request.query as Record<string, string>;\n  const order = await ${read('ref')};\n  return order.order_reference;\n}\n`;
     rewritten(handler('order_reference_v2: ref'), /partnerPrintV1\.orderReference\(ref\)/);
-    leftOnV1(handler('order_reference: ref'));
+    // order_reference names the same order: read as order_reference_v2 (this asserted it was left on V1).
+    rewritten(handler('order_reference: ref'), /partnerPrintV1\.orderReference\(ref\)/);
     leftOnV1(handler('order_reference_v2: ref', 'let'));
+    leftOnV1(handler('order_reference: ref', 'let'));
   });
 
   it("V1's look-up by partner reference goes through orderReferenceByPartnerReference", () => {

@@ -44,6 +44,8 @@ export interface ClientSetup extends SetupOptions {
   /** Top-level statements that read what the base URL is made of: the client is created after them. */
   after: N[];
   adapter: boolean;
+  /** Whether the file needs a client of its own (not one it imports). */
+  client: boolean;
   render: boolean;
   names: Names;
 }
@@ -60,7 +62,7 @@ export function addSetup(program: N, file: string, opts: ClientSetup): N | undef
     !/\.m[jt]s$/.test(file) &&
     (/\.c[jt]s$/.test(file) || usesCommonJs(program));
   const wanted: Array<[string, string, string]> = [];
-  if (!declares(body, opts.names.client))
+  if (opts.client && !declares(body, opts.names.client))
     wanted.push(['@partner-print/client', 'createClient', clientCode(opts)]);
   if (opts.adapter && !declares(body, opts.names.adapter))
     wanted.push(['@partner-print/migrate', 'createV1Adapter', adapterCode(opts.names, opts.stores)]);

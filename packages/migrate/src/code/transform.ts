@@ -5,7 +5,7 @@ import {
   v1CredentialKind,
 } from '@partner-print/openapi/wire';
 import { mapV1Endpoint } from '../endpoints.ts';
-import { type AdapterOf, importedAdapters } from './adapter-imports.ts';
+import { type AdapterOf, importedAdapters, sharedClient } from './adapter-imports.ts';
 import {
   functionOf,
   indexTree,
@@ -33,9 +33,11 @@ import {
 import {
   CALLBACK_ORDER_REFERENCE,
   CALLBACK_V1_CODE,
+  callbackCodeRead,
   callbackRead,
   takesOrderReference,
   usesOf,
+  v2ReadAt,
 } from './callbacks.ts';
 import {
   type CallSite,
@@ -158,6 +160,8 @@ interface Context {
   rewrites: number;
   /** The V1 calls left on V1 (marked). */
   left: CallSite[];
+  /** The rewritten order reads whose identifier is the callback's order_reference (`read`): their V2 value. */
+  codes: Array<{ value: N; id: N; read: N }>;
   names: Names;
   uploads: ImageUploads;
   maps: StaticMaps;
@@ -193,6 +197,11 @@ function planContext(
     },
     staticOrder(body) {
       return staticOrder(body, ctx.b, ctx.maps, ctx.names, (image) => this.image(image));
+    },
+    callbackCode(id) {
+      const now = indexTree(ctx.ast.program);
+      const read = callbackCodeRead(id, ctx.b, now.links);
+      return read && v2ReadAt(read, call, now.nodes, now.links, ctx.source) ? read : undefined;
     },
   };
 }
@@ -280,6 +289,7 @@ function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: 
   // A call with no V1 credentials in sight (on a base URL of calls with them) says nothing of the organization.
   if (creds !== '') ctx.creds ??= creds;
   ctx.rewrites++;
+  if (plan.callbackCode) ctx.codes.push({ value, ...plan.callbackCode });
   const target = plan.target?.(value) ?? plan.endpoint.v2.map((e) => `${e.method} ${e.path}`).join(' + ');
   ctx.findings.push({ ...pos, kind: 'rewritten', what, detail: `→ ${target} through the V2 client` });
   // A read the mapping made (a new node) is only in a fresh index of the tree.
@@ -655,6 +665,30 @@ function rewrite(
     ? repairEarlierBase(ast.program, names.client, b, text)
     : undefined;
   const existing = existingBase(index.nodes, names.client, text, repaired?.code);
+  const found = v1Sites(ast, b, elsewhere);
+  // The file's adapter, and those it imports from another module of the run (or may: the run cannot tell). An
+  // earlier run's adapter imported where the file makes no client or adapter is the one its rewritten calls use,
+  // with the client it is made from (one client, one rate-limit budget): where the file can name that client and
+  // its calls go to its base URL. An adapter goes with its client (its look-ups and uploads on the calls' API and
+  // key), so where that client is out of reach the file makes both, its client marked as a second one.
+  const imported = adapterOf ? importedAdapters(index.nodes, adapterOf) : undefined;
+  const theirs = adapterNames(names.adapter, b).size || existing ? undefined : imported?.known[0];
+  let shared = theirs ? sharedClient(index.nodes, theirs, imported!, adapterOf!) : undefined;
+  if (typeof shared === 'object') {
+    const code = shared.base;
+    const other = found.sites.some(({ site }) => {
+      const v2 = v2BaseUrl(site.pieces, b, found.links);
+      return typeof v2 === 'object' && v2.code !== code;
+    });
+    if (other) shared = undefined;
+  }
+  if (typeof shared === 'object') {
+    release(names.adapter);
+    release(names.client);
+    names.adapter = theirs!;
+    names.client = shared.name ?? free(shared.export!);
+  }
+  const base = typeof shared === 'object' ? { code: shared.base, envs: [], after: [] } : existing;
   const ctx: Context = {
     file,
     ...(elsewhere ? { elsewhere } : {}),
@@ -666,12 +700,13 @@ function rewrite(
     render: false,
     maps: { stores: options.stores ?? {}, products: options.productReferences ?? {} },
     findings: [],
-    base: existing,
-    // A client the file already has reads its key where it is.
-    key: existing ? [] : keyReadOrder(ast.program, keyExpression, b),
+    base,
+    // A client the file already has (or imports) reads its key where it is.
+    key: base ? [] : keyReadOrder(ast.program, keyExpression, b),
     adapter: false,
     rewrites: 0,
     left: [],
+    codes: [],
     todo(node, what, reason, links, leftover = false) {
       const stmt = statementOf(links, node) ?? node;
       // One comment per statement; each V1 call in it is reported, what is left of V1 only once.
@@ -697,7 +732,7 @@ function rewrite(
       what: 'V2 client of an earlier run',
       detail: repaired.detail,
     });
-  const { links, sites, wrappers, bases, mocks } = v1Sites(ast, b, elsewhere);
+  const { links, sites, wrappers, bases, mocks } = found;
   for (const m of mocks) ctx.todo(m.node, `V1 mock (${m.lib})`, MOCK_REASON, links);
   for (const { site, lib, unsure } of sites) {
     if (unsure) ctx.left.push(site);
@@ -710,12 +745,12 @@ function rewrite(
       );
     else handleSite(ctx, site, links, lib);
   }
-  // The file's adapter, and those it imports from another module of the run (or may: the run cannot tell).
-  const imported = adapterOf ? importedAdapters(index.nodes, adapterOf) : undefined;
   const adapters = adapterNames(names.adapter, b, imported?.known);
   // The callback's order_reference_v2 is what V2 calls take: read it only where its value goes to V2 order calls
   // alone; order_reference stays the V1 code wherever else it goes (a log, a stored value, a V1 call), marked
   // unless its function reads order_reference_v2 too (the V1 code kept there on purpose).
+  // A V1 order read this run rewrote by the callback's order_reference sends it to the adapter this run adds.
+  const takes = ctx.adapter ? new Set([...adapters, names.adapter]) : adapters;
   const cb = indexTree(ast.program);
   const left: N[] = [];
   const v2 = new Set<N>();
@@ -724,7 +759,7 @@ function rewrite(
     const read = callbackRead(n, cb.links);
     if (!read) continue;
     const uses = usesOf(n, cb.nodes, cb.links, b);
-    if (uses?.length && uses.every((u) => takesOrderReference(u, cb.links, adapters))) {
+    if (uses?.length && uses.every((u) => takesOrderReference(u, cb.links, takes))) {
       v2.add(functionOf(cb.links, n));
       ctx.findings.push({
         ...position(file, n),
@@ -734,6 +769,22 @@ function rewrite(
       });
     } else left.push(n);
   }
+  // A read left as it is (its V1 code logged, stored, …): the rewritten order read reads order_reference_v2 beside it.
+  for (const { value, id, read } of ctx.codes)
+    if (left.includes(read)) {
+      const call = indexTree(value).nodes.find((n) => n.type === 'CallExpression' && n.arguments[0] === id);
+      const code = v2ReadAt(read, call, cb.nodes, cb.links, text);
+      // Seen at the call when it was planned: the file is reported as not rewritten rather than left wrong.
+      if (!code) throw new Error('the callback read of order_reference_v2 is not where it was planned');
+      call.arguments[0] = parseExpressionCode(code);
+      v2.add(functionOf(cb.links, read));
+      ctx.findings.push({
+        ...position(file, read),
+        kind: 'rewritten',
+        what: CALLBACK_WHAT,
+        detail: `kept (its V1 code is used otherwise); the V2 order read reads ${code} (the Order_ reference of the same order)`,
+      });
+    }
   for (const n of left)
     if (!v2.has(functionOf(cb.links, n))) ctx.todo(n, CALLBACK_WHAT, CALLBACK_V1_CODE, cb.links);
   const now = indexTree(ast.program);
@@ -748,16 +799,33 @@ function rewrite(
         now.links,
       );
   if (ctx.rewrites > 0) {
+    if (typeof shared === 'object') shared.add?.(names.client);
     const client = addSetup(ast.program, file, {
       keyExpression,
       stores: options.stores ?? {},
       baseUrl: ctx.base!.code,
       after: [...ctx.base!.after, ...(typeof ctx.key === 'string' ? [] : ctx.key)],
-      adapter: ctx.adapter,
+      adapter: ctx.adapter && typeof shared !== 'object',
+      client: typeof shared !== 'object',
       render: ctx.render,
       names: ctx.names,
     });
-    if (client) markClient(ctx, client, keyExpression, seen);
+    // What the client reads otherwise is said above it, or above the import of the one the file shares.
+    const now = typeof shared === 'object' ? indexTree(ast.program) : undefined;
+    const imports =
+      now &&
+      statementOf(
+        now.links,
+        now.nodes.find((n) => isIdent(n, theirs!.split('.')[0])),
+      );
+    if (client ?? imports)
+      markClient(
+        ctx,
+        client ?? imports,
+        keyExpression,
+        seen,
+        typeof shared === 'string' ? [shared, theirs!] : undefined,
+      );
     removeUnused(ast.program, before);
     keepV1Reads(ast.program, ctx.base?.whole ?? []);
   }
@@ -782,8 +850,25 @@ function rewrite(
  * from an environment variable that held the V1 one (what it may hold, which this tool cannot see), and a
  * V1 key that was passed in at run time (the client reads one key, when the module loads).
  */
-function markClient(ctx: Context, client: N, keyExpression: string, seen: Set<N>): void {
+function markClient(
+  ctx: Context,
+  client: N,
+  keyExpression: string,
+  seen: Set<N>,
+  apart?: [reason: string, adapter: string],
+): void {
   const reasons: string[] = [];
+  if (apart) {
+    // Reported where the file names the adapter it imports.
+    const at = indexTree(ctx.ast.program).nodes.find((n) => isIdent(n, apart[1].split('.')[0]));
+    reasons.push(apart[0]);
+    ctx.findings.push({
+      ...position(ctx.file, at),
+      kind: 'todo',
+      what: 'second V2 client',
+      detail: apart[0],
+    });
+  }
   const envs = ctx.base!.envs;
   if (envs.length) {
     const it = envs.join(' and ');

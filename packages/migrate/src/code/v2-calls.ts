@@ -32,6 +32,11 @@ export interface PlanContext {
   staticBytes(image: N): StaticImage | undefined;
   /** The name a static image's upload is bound to, declared above the call once it is rewritten. */
   image(image: N): string | undefined;
+  /**
+   * The callback's read of `order_reference` an order identifier is, where `order_reference_v2` can be read
+   * instead at the call (`callbackCodeRead`, `v2ReadAt`).
+   */
+  callbackCode(id: N): N | undefined;
 }
 
 /** An expression from code with `__ppN__` placeholders replaced by existing nodes. */
@@ -74,6 +79,11 @@ export type Plan =
        * said together with any other reason the call has, so one TODO names all that is to be done by hand.
        */
       unproven?: string;
+      /**
+       * The identifier is the callback's `order_reference` (`read`): once rewritten, the read becomes
+       * `order_reference_v2` where its value goes to V2 order calls alone, else the call reads that beside it.
+       */
+      callbackCode?: { id: N; read: N };
     }
   | { ok: false; endpoint?: EndpointMapping; reason: string };
 
@@ -210,6 +220,14 @@ export function planCall(
           value: () => fill(orderRead(names, 'orderReferenceByPartnerReference'), [id]),
         };
       const kind = orderReferenceKind(id, ctx.b);
+      const read = kind ? undefined : ctx.callbackCode(id);
+      if (read)
+        return {
+          ...ok,
+          needsAdapter: true,
+          value: () => fill(orderRead(names, 'orderReference'), [id]),
+          callbackCode: { id, read },
+        };
       if (!kind)
         return {
           ...ok,

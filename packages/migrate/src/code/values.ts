@@ -64,14 +64,14 @@ export class Bindings {
   }
 
   /**
-   * The value and property a name was destructured from by a `const` (`const { a: x } = v` → v and 'a'), when the
-   * file binds that name nowhere else; undefined otherwise.
+   * The value and property a name was destructured from by a `const` (`const { a: x } = v` → v, 'a' and the
+   * property's node), when the file binds that name nowhere else; undefined otherwise.
    */
-  pickedFrom(name: string): { from: N; key: string | undefined } | undefined {
+  pickedFrom(name: string): { from: N; key: string | undefined; property: N } | undefined {
     const v = this.values.get(name);
     const p = this.shadowed.has(name) || v?.length !== 1 ? undefined : this.picked.get(name);
     // Its key as it is now (a rewrite may have changed it).
-    return p && { from: p.from, key: propName(p.property) };
+    return p && { ...p, key: propName(p.property) };
   }
 
   /** Resolves identifiers and `this.x` through constants (a few steps at most). */
@@ -85,7 +85,7 @@ export class Bindings {
 }
 
 /** The names a parameter or a destructuring pattern binds. */
-function boundNames(p: N): string[] {
+export function boundNames(p: N): string[] {
   if (!p) return [];
   switch (p.type) {
     case 'Identifier':
