@@ -76,6 +76,30 @@ async function leftOnV1(source: string, what: string, answer: unknown, args: unk
   return call[0]!.detail;
 }
 
+/**
+ * A sandbox with order X and a trap: another order whose custom identifier is X's V1 code, which a look-up by
+ * that text would answer.
+ */
+async function orderAndTrap() {
+  const sandbox = newSandbox();
+  const client = createClient({
+    secretKey: sandbox.keys.primary,
+    baseUrl: sandbox.baseUrl,
+    fetch: sandbox.fetch,
+  });
+  const line = { productReference: sandbox.seed.products.nonPrint as `Product_${string}`, quantity: 1 };
+  const order = {
+    storeReference: sandbox.seed.stores.combined as `Store_${string}`,
+    shippingKind: 'combined' as const,
+  };
+  const x = (await client.createOrder({ ...order, orderlines: [line] })).order.reference;
+  const read = await client.get('/orders/{orderReference}', { params: { path: { orderReference: x } } });
+  const code = (read.order as { legacyOrderCode?: string }).legacyOrderCode!;
+  const y = (await client.createOrder({ ...order, customIdentifier: code, orderlines: [line] })).order
+    .reference;
+  return { sandbox, x, code, y };
+}
+
 describe('a V1 order read used for what V2 does not have', () => {
   const reads: Array<[string, string, unknown, RegExp]> = [
     [
@@ -231,22 +255,7 @@ describe('what maps provably is still rewritten, and runs against the sandbox', 
   });
 
   it("GET /orders/{reference} by the callback's order_reference (switched, or logged and read beside order_reference_v2): the order the callback names", async () => {
-    const sandbox = newSandbox();
-    const client = createClient({
-      secretKey: sandbox.keys.primary,
-      baseUrl: sandbox.baseUrl,
-      fetch: sandbox.fetch,
-    });
-    const line = { productReference: sandbox.seed.products.nonPrint as `Product_${string}`, quantity: 1 };
-    const order = {
-      storeReference: sandbox.seed.stores.combined as `Store_${string}`,
-      shippingKind: 'combined' as const,
-    };
-    const x = (await client.createOrder({ ...order, orderlines: [line] })).order.reference;
-    const read = await client.get('/orders/{orderReference}', { params: { path: { orderReference: x } } });
-    const code = (read.order as { legacyOrderCode?: string }).legacyOrderCode!;
-    // Another order whose custom identifier is X's V1 code: what a look-up by that text would answer.
-    await client.createOrder({ ...order, customIdentifier: code, orderlines: [line] });
+    const { sandbox, x, code } = await orderAndTrap();
     // The callback the service sends for X: both parameters.
     const req = { query: { order_reference: code, order_reference_v2: x } };
     for (const logs of ['', '  log(code);\n']) {
@@ -267,22 +276,7 @@ describe('what maps provably is still rewritten, and runs against the sandbox', 
   });
 
   it('a V1 order code is never answered with the order whose custom identifier is that code', async () => {
-    const sandbox = newSandbox();
-    const client = createClient({
-      secretKey: sandbox.keys.primary,
-      baseUrl: sandbox.baseUrl,
-      fetch: sandbox.fetch,
-    });
-    const line = { productReference: sandbox.seed.products.nonPrint as `Product_${string}`, quantity: 1 };
-    const order = {
-      storeReference: sandbox.seed.stores.combined as `Store_${string}`,
-      shippingKind: 'combined' as const,
-    };
-    const x = (await client.createOrder({ ...order, orderlines: [line] })).order.reference;
-    const read = await client.get('/orders/{orderReference}', { params: { path: { orderReference: x } } });
-    const code = (read.order as { legacyOrderCode?: string }).legacyOrderCode!;
-    const y = (await client.createOrder({ ...order, customIdentifier: code, orderlines: [line] })).order
-      .reference;
+    const { sandbox, code, y } = await orderAndTrap();
     // The V1 module reads order X by the V1 code it kept (the order_reference of V1's POST /orders answer).
     const source = `${HEAD}export async function f(code) {\n  const res = await fetch(\`\${BASE}/orders/\${code}\`, { headers });\n  const o = await res.json();\n  return o.order_reference;\n}\n`;
     const r = rewriteTwice(source, 'order.mjs', { stores: STORES });
