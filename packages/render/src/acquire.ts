@@ -56,7 +56,7 @@ export async function acquire(
 }
 
 /** A reference the store knows for this pair, or undefined (a failing store counts as empty, with a warning). */
-async function readKnown(
+export async function readKnown(
   store: RenderStore,
   key: string,
   emit: ProgressListener,

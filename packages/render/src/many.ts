@@ -1,7 +1,8 @@
 import { PartnerPrintError, RendertokenLimitError } from '@partner-print/client';
-import { isUnreservedReference, quietly, sha256Hex } from '@partner-print/openapi/wire';
+import { quietly, sha256Hex } from '@partner-print/openapi/wire';
+import { readKnown } from './acquire.ts';
 import type { RenderClient } from './api.ts';
-import { type RenderStore, renderCacheKey } from './cache.ts';
+import { renderCacheKey } from './cache.ts';
 import { referenceQuery, resolveComposition } from './composition.ts';
 import {
   abortReason,
@@ -104,16 +105,12 @@ async function imageKeyOf(image: ImageInput, index: number, reads: Reads): Promi
 
 /**
  * Whether the store already knows a render of this composition and uploaded image: a `Render_` reference under
- * its key, the one value renderMockup reuses (an unreadable store, or any other value: no).
+ * its key, read as renderMockup reads it (an unreadable store, with its warning, or any other value: no).
  */
-async function isKnown(store: RenderStore | undefined, composition: Composition, imageKey: string) {
-  if (!store || !imageKey.startsWith('Image_')) return false;
-  try {
-    return isUnreservedReference('Render', await store.get(renderCacheKey(composition.reference, imageKey)));
-  } catch {
-    return false;
-  }
-}
+const isKnown = async (ctx: CallContext, composition: Composition, imageKey: string) =>
+  !!ctx.store &&
+  imageKey.startsWith('Image_') &&
+  !!(await readKnown(ctx.store, renderCacheKey(composition.reference, imageKey), ctx.emit));
 
 /** The plan; aborted, it rejects with the signal's reason (the rendertokens read's own error is an AbortedError). */
 const planWith = (
@@ -177,7 +174,7 @@ async function planning(
         if (ctx.signal?.aborted) throw error;
       }
     const unit = `${r.composition.reference}|${r.imageKey}`;
-    if (!known.has(unit)) known.set(unit, isKnown(ctx.store, r.composition, r.imageKey));
+    if (!known.has(unit)) known.set(unit, isKnown(ctx, r.composition, r.imageKey));
     r.cached = await bounded(ctx, 'reading the render store', known.get(unit)!);
   });
   const rendertokens = await tokens;

@@ -6,6 +6,7 @@ import {
   MemoryRenderStore,
   plan,
   type RenderJob,
+  type RenderProgressEvent,
   renderCacheKey,
   renderMany,
   renderMockup,
@@ -488,6 +489,23 @@ describe('a render store that is slow or does not answer', () => {
     expect(p.totalCost).toBe(5);
     expect(most).toBe(3);
     expect(keys).toHaveLength(5);
+  });
+
+  it('warns of a store read that failed, as renderMockup does, and counts the render as not known', async () => {
+    const s = setup();
+    const { seed, clock } = s.sandbox;
+    const image = await s.client.uploadImage(pngBytes(1));
+    const down = { get: () => Promise.reject(new Error('Redis is unreachable')), set: () => {} };
+    const warnings: string[] = [];
+    const onProgress = (e: RenderProgressEvent) => {
+      if (e.type === 'warning') warnings.push(`${e.code}: ${e.message}`);
+    };
+    const p = await plan(s.client, [{ ...studioPrint(seed), image }], { clock, cache: down, onProgress });
+    expect(p.totalCost).toBe(1);
+    expect(p.fits[0]!.cached).toBe(false);
+    expect(warnings).toEqual([
+      'cache-read-failed: The render store failed to read: Error: Redis is unreachable',
+    ]);
   });
 
   it('stops at its abort while the store does not answer', async () => {
