@@ -12,5 +12,6 @@ export default packageTestsTwoAtOnce([
   'src/parse.fuzz.test.ts',
   'src/redact.test.ts',
   'src/redis/options.test.ts',
+  'src/url-like.test.ts',
   'test/spec.test.ts',
 ]);

@@ -28,8 +28,9 @@ const UNSAFE_TEXT = /[\0-\x1f\x7f-\x9f\ufffd]/;
 /**
  * Reads and validates the query of a legacy order-updated callback.
  *
- * Accepts an absolute URL string, a `/path?query` or `?query` string, a `URL`, a `URLSearchParams`
- * or a `Request` (only its URL is read). Never throws: anything unusable comes back as
+ * Accepts an absolute URL string, a `/path?query` or `?query` string, a `URL` (or any object with a
+ * string `href`: Next.js's `NextURL`, another realm's URL), a `URLSearchParams` (of any realm) or a
+ * `Request` (only its URL is read). Never throws: anything unusable comes back as
  * `{ ok: false, errors }`.
  */
 export function parseOrderUpdatedCallback(input: unknown): ParseResult {
@@ -85,15 +86,20 @@ function isRequestLike(input: unknown): input is { url: string } {
 
 function toSearchParams(input: unknown): Converted {
   if (typeof input === 'string') return fromString(input);
-  if (input instanceof URLSearchParams) {
+  // This realm's URLSearchParams, or another's by its tag (whatwg-url's in a jsdom suite), copied as its pairs.
+  if ({}.toString.call(input) === '[object URLSearchParams]') {
+    if (!(input instanceof URLSearchParams)) input = new URLSearchParams(input as URLSearchParams);
     let length = 0;
-    for (const [name, value] of input) {
+    for (const [name, value] of input as URLSearchParams) {
       length += name.length + value.length + 2;
       if (length > MAX_INPUT_LENGTH) return { errors: [tooLong] };
     }
-    return { params: input };
+    return { params: input as URLSearchParams };
   }
-  if (input instanceof URL) return fromString(input.href);
+  // A URL of this realm or another (whatwg-url's in a jsdom suite), or what a framework hands for one (Next.js's
+  // NextURL, a Location): its href.
+  const href = (input as { href?: unknown } | null)?.href;
+  if (typeof href === 'string') return fromString(href);
   // A Request, of this realm or another fetch implementation (undici copies, framework polyfills).
   if (isRequestLike(input)) return fromString(input.url);
   return {

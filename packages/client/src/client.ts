@@ -15,7 +15,7 @@ import type { StrictMethods } from './helpers.ts';
 import { type OperationTable, operationIndex } from './operations.ts';
 import { callSettings, checkInit, checkRetry, checkTimeout, readableInit, retryPolicy } from './options.ts';
 import { redactSecret } from './redact.ts';
-import { type CallContext, errorFromResponse, fieldOf, type RateLimitParser } from './response.ts';
+import { type CallContext, errorFromResponse, fieldOf, type RateLimitParser, webAnswer } from './response.ts';
 import type { ClientTelemetry } from './telemetry/index.ts';
 import {
   abortOf,
@@ -123,7 +123,10 @@ export function createCore<RateLimit>(
   const { secretKey, clock = systemClock, logger } = options;
   const operations = operationIndex(deps.operations);
   const telemetry = deps.telemetry?.(secretKey);
-  const transport: Fetch = options.fetch ?? ((request, init) => fetch(request, init));
+  const own = options.fetch;
+  const transport: Fetch = own
+    ? (request, init) => own(request, init).then(webAnswer)
+    : (request, init) => fetch(request, init);
   const stack = createStack({
     ...settings,
     emit: createEmitter(options.hooks, logger && loggerHooks(logger, options.logLevel), secretKey),

@@ -15,6 +15,26 @@ export function retryAfterSeconds(headers: Headers, now: number): number | undef
   return ms === undefined ? undefined : ms / 1000;
 }
 
+type StreamFrom = { from(body: AsyncIterable<Uint8Array>): ReadableStream };
+
+/**
+ * An answer of a fetch of the partner's own whose body is a Node stream (node-fetch v2's `Readable`), as a web
+ * Response: the client reads, cancels and hands on web streams only. Any async-iterable body is read so.
+ */
+export function webAnswer(response: Response): Response {
+  const body = response.body as unknown as AsyncIterable<Uint8Array> | null;
+  return body instanceof ReadableStream || typeof body?.[Symbol.asyncIterator] !== 'function'
+    ? response
+    : new Response(
+        // A Response refuses a body with the statuses that have none. ReadableStream.from is the Streams
+        // standard's (Node.js ≥ 20.6, Deno, Bun), missing from TypeScript's DOM lib.
+        [204, 205, 304].includes(response.status)
+          ? null
+          : (ReadableStream as unknown as StreamFrom).from(body),
+        response,
+      );
+}
+
 export type RateLimitParser = (headers: Headers) => unknown;
 
 /** What a call was: `operation` (operationId) when the path is in the spec, else `METHOD /path`. */

@@ -9,24 +9,29 @@ import type { PartnerPrintBaseClient, UploadData } from './types.ts';
 
 export type { UploadData } from './types.ts';
 
+const tagOf = (data: unknown) => Object.prototype.toString.call(data);
+
 // An ArrayBuffer of another realm (a Jest test's: Node's own fetch and fs answer with the outer realm's) by its
 // tag, which `instanceof` misses; a Uint8Array is a view (ArrayBuffer.isView), from this realm or another.
-const isArrayBuffer = (data: unknown): data is ArrayBuffer =>
-  Object.prototype.toString.call(data) === '[object ArrayBuffer]';
+const isArrayBuffer = (data: unknown): data is ArrayBuffer => tagOf(data) === '[object ArrayBuffer]';
+
+// A Blob or File by its tag and its arrayBuffer(), as the platform's so another implementation's (jsdom's in a
+// Jest suite, npm fetch-blob's or formdata-node's), which `instanceof` misses: read through its own method.
+const isBlob = (data: unknown): data is Blob =>
+  /^\[object (Blob|File)]$/.test(tagOf(data)) && typeof (data as Blob).arrayBuffer === 'function';
 
 const isUploadData = (data: unknown): data is UploadData =>
-  isArrayBuffer(data) || ArrayBuffer.isView(data) || data instanceof Blob || data instanceof ReadableStream;
+  isArrayBuffer(data) || ArrayBuffer.isView(data) || isBlob(data) || data instanceof ReadableStream;
 
 async function bytesOf(data: UploadData, signal?: AbortSignal): Promise<Uint8Array> {
   if (data instanceof Uint8Array) return data;
   if (isArrayBuffer(data)) return new Uint8Array(data);
   if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength).slice();
-  // Response reads a Blob or a ReadableStream the same way in every runtime. A stream is read through a pipe
-  // the caller's signal cancels: a source that stalls would otherwise hold the call past any abort.
+  if (isBlob(data)) return new Uint8Array(await data.arrayBuffer());
+  // A stream is read through a pipe the caller's signal cancels: a source that stalls would otherwise hold the
+  // call past any abort.
   return new Uint8Array(
-    await new Response(
-      signal && data instanceof ReadableStream ? data.pipeThrough(new TransformStream(), { signal }) : data,
-    ).arrayBuffer(),
+    await new Response(signal ? data.pipeThrough(new TransformStream(), { signal }) : data).arrayBuffer(),
   );
 }
 
