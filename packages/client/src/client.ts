@@ -124,8 +124,14 @@ export function createCore<RateLimit>(
   const operations = operationIndex(deps.operations);
   const telemetry = deps.telemetry?.(secretKey);
   const own = options.fetch;
+  // Answers of the partner's fetch read as web Responses (webAnswer), until one is the runtime's own Response:
+  // from then on that fetch's answers go as they are, with no promise added per request (the sandbox's, a test's).
+  let web = false;
   const transport: Fetch = own
-    ? (request, init) => own(request, init).then(webAnswer)
+    ? (request, init) =>
+        web
+          ? own(request, init)
+          : own(request, init).then((answer) => ((web = answer instanceof Response), webAnswer(answer)))
     : (request, init) => fetch(request, init);
   const stack = createStack({
     ...settings,
