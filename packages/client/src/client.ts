@@ -131,7 +131,10 @@ export function createCore<RateLimit>(
     ? (request, init) =>
         web
           ? own(request, init)
-          : own(request, init).then((answer) => ((web = answer instanceof Response), webAnswer(answer)))
+          : own(request, init).then((answer) => {
+              web = answer instanceof Response;
+              return webAnswer(answer);
+            })
     : (request, init) => fetch(request, init);
   const stack = createStack({
     ...settings,
