@@ -246,6 +246,53 @@ describe('createScheduler', () => {
     expect(counts).toEqual([1, 0]);
   });
 
+  // A partner's own fetch whose answers are not the runtime's Response (node-fetch v2: the body a Node stream,
+  // no cancel()): a 429 threw at the body's cancel, left unhandled, and the call never settled.
+  it("retries a 429 of a fetch whose answers' bodies are Node streams, and hands over the next answer", async () => {
+    const { Readable } = await import('node:stream');
+    const nodeAnswer = (status: number, body: string): Response => {
+      const make = (): Response =>
+        ({
+          status,
+          ok: status < 300,
+          headers: new Headers(status === 429 ? { 'retry-after': '0' } : {}),
+          body: Readable.from([Buffer.from(body)]),
+          text: async () => body,
+          clone: make,
+        }) as unknown as Response;
+      return make();
+    };
+    let calls = 0;
+    const unhandled = await unhandledDuring(async () => {
+      const scheduler = createScheduler({
+        fetch: async () => (++calls === 1 ? nodeAnswer(429, '{"code":"rate_limited"}') : nodeAnswer(200, '{}')),
+        clock: virtualClock(),
+        key: 'org',
+      });
+      const answer = await scheduler.fetch(`${BASE}/orders`, { headers });
+      expect(answer.status).toBe(200);
+    });
+    expect(unhandled).toEqual([]);
+    expect(calls).toBe(2);
+  });
+
+  it('fails the call with the error, not left pending, when an answer cannot be read as a Response', async () => {
+    const unreadable = {
+      status: 429,
+      ok: false,
+      headers: new Headers({ 'retry-after': '0' }),
+      body: {}, // a body, but no clone() to read its error code from
+    } as unknown as Response;
+    const unhandled = await unhandledDuring(async () => {
+      const scheduler = createScheduler({ fetch: async () => unreadable, clock: virtualClock(), key: 'org' });
+      await expect(scheduler.fetch(`${BASE}/orders`, { headers })).rejects.toThrow(TypeError);
+      expect(scheduler.stats()).toMatchObject({ inflight: 0, failed: 1 });
+      // The queue goes on.
+      await expect(scheduler.fetch(`${BASE}/orders`, { headers })).rejects.toThrow(TypeError);
+    });
+    expect(unhandled).toEqual([]);
+  });
+
   it('drops the late answer of a fetch that ignored the abort, cancelling its body', async () => {
     const answers: ((r: Response) => void)[] = [];
     const fetch = (): Promise<Response> => new Promise((resolve) => answers.push(resolve));

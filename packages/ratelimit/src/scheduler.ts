@@ -413,7 +413,15 @@ class SchedulerCore {
       pending = Promise.reject(error);
     }
     pending.then(
-      (response) => this.#answered(entry, attempt, response),
+      (response) => {
+        // An answer that cannot be read as the scheduler reads it (a partner's fetch answering with another
+        // library's Response) fails its call, where the call stayed pending and the error went unhandled.
+        try {
+          this.#answered(entry, attempt, response)?.catch((error: unknown) => this.#unreadable(entry, error));
+        } catch (error) {
+          this.#unreadable(entry, error);
+        }
+      },
       (error: unknown) => {
         // Unless its signal ended it already (the fetch's own rejection comes after).
         if (entry.state !== 'done') this.#release(entry, error);
@@ -428,7 +436,7 @@ class SchedulerCore {
   #answered(entry: Entry, attempt: Attempt, response: Response): void | Promise<void> {
     if (entry.state === 'done') {
       // Its signal ended it while the fetch ignored the signal: the late answer is dropped.
-      void response.body?.cancel().catch(() => {});
+      discard(response);
       return;
     }
     entry.state = 'running';
@@ -565,7 +573,7 @@ class SchedulerCore {
       pauseMs,
     });
     if (entry.signal?.aborted) {
-      void response.body?.cancel().catch(() => {});
+      discard(response);
       this.#fail(entry, entry.signal.reason);
       void this.#pump();
       return true;
@@ -578,13 +586,19 @@ class SchedulerCore {
       return false;
     this.#counters.retried++;
     this.#events.emit('retried', { route, attempt: entry.attempts, delayMs: pauseMs });
-    void response.body?.cancel().catch(() => {});
+    discard(response);
     // Back to the front of its lane: it keeps its place, and the pause holds it like everyone else. A later
     // pump admits it: its caller's context (this one) goes with it.
     entry.scope ??= captureScope();
     this.#lanes.enqueue(entry, true);
     void this.#pump();
     return true;
+  }
+
+  /** Reading an answer threw: the attempt, still in flight, ends as an attempt without an answer does. */
+  #unreadable(entry: Entry, error: unknown): void {
+    if (entry.state === 'running' || entry.state === 'sending') this.#release(entry, error);
+    else void this.#pump();
   }
 
   #fail(entry: Entry, error: unknown): void {
@@ -672,6 +686,12 @@ class SchedulerCore {
 }
 
 /** Settles a request's promise with a failure (through its `resolve`, the one function an entry keeps). */
+/** Drops an answer's body: a web stream is cancelled; another (a Node stream of a partner's fetch) is left. */
+function discard(response: Response): void {
+  const body = response.body as { cancel?: unknown } | null;
+  if (typeof body?.cancel === 'function') (body as ReadableStream).cancel().catch(() => {});
+}
+
 function reject(entry: Entry, reason: unknown): void {
   entry.resolve(Promise.reject(reason));
 }
