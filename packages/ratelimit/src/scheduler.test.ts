@@ -265,7 +265,8 @@ describe('createScheduler', () => {
     let calls = 0;
     const unhandled = await unhandledDuring(async () => {
       const scheduler = createScheduler({
-        fetch: async () => (++calls === 1 ? nodeAnswer(429, '{"code":"rate_limited"}') : nodeAnswer(200, '{}')),
+        fetch: async () =>
+          ++calls === 1 ? nodeAnswer(429, '{"code":"rate_limited"}') : nodeAnswer(200, '{}'),
         clock: virtualClock(),
         key: 'org',
       });
