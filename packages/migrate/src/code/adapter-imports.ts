@@ -40,14 +40,17 @@ interface Exports {
   from: Array<[string, string | undefined, string]>;
 }
 
-/** Whether a module may make a V1 adapter or pass another module's exports on: the texts `adapterExports` reads. */
+/**
+ * Whether a module may make a V1 adapter or a V2 client, or pass another module's exports on: the texts
+ * `adapterExports` reads.
+ */
 export const mayExportAdapter = (text: string): boolean =>
-  text.includes('createV1Adapter') || RE_EXPORT.test(text);
+  /createV1Adapter|createClient/.test(text) || RE_EXPORT.test(text);
 
 /**
- * Reads the modules of the run that make a V1 adapter or pass exports on (`texts`, by real path; the other files of
- * the run make none), before any is rewritten: for each file, what tells whether a name it imports from a module
- * of the run is an adapter.
+ * Reads the modules of the run that make a V1 adapter or a V2 client or pass exports on (`texts`, by real path; the
+ * other files of the run make none), before any is rewritten: for each file, what tells whether a name it imports
+ * from a module of the run is an adapter (or a client).
  */
 export function adapterExports(
   files: string[],
@@ -216,4 +219,18 @@ export function sharedClient(
       };
   }
   return apart('that its import here (`require(…).x`) cannot name');
+}
+
+/**
+ * The V2 client of another module of the run a file that makes none imports (its base URL written out): the one
+ * its own adapter (`own`: `createV1Adapter(…)`, an earlier run's) is made from, else the first.
+ */
+export function importedClient(
+  imported: ReturnType<typeof importedAdapters> | undefined,
+  own: N | undefined,
+): { name: string; base: string } | undefined {
+  for (const [name, { made }] of imported?.made ?? [])
+    if (made && !made.adapter && made.base && (!own || memberPath(own.arguments?.[0]) === name))
+      return { name, base: made.base };
+  return undefined;
 }

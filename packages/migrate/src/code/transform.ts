@@ -5,7 +5,7 @@ import {
   v1CredentialKind,
 } from '@partner-print/openapi/wire';
 import { mapV1Endpoint } from '../endpoints.ts';
-import { type AdapterOf, importedAdapters, sharedClient } from './adapter-imports.ts';
+import { type AdapterOf, importedAdapters, importedClient, sharedClient } from './adapter-imports.ts';
 import {
   functionOf,
   indexTree,
@@ -671,9 +671,15 @@ function rewrite(
   // with the client it is made from (one client, one rate-limit budget): where the file can name that client and
   // its calls go to its base URL. An adapter goes with its client (its look-ups and uploads on the calls' API and
   // key), so where that client is out of reach the file makes both, its client marked as a second one.
+  // A file that imports only such a client (the adapter it makes goes with it, or is made from it already) uses it.
   const imported = adapterOf ? importedAdapters(index.nodes, adapterOf) : undefined;
-  const theirs = adapterNames(names.adapter, b).size || existing ? undefined : imported?.known[0];
-  let shared = theirs ? sharedClient(index.nodes, theirs, imported!, adapterOf!) : undefined;
+  const own = b.get(names.adapter);
+  const theirs = own || existing ? undefined : imported?.known[0];
+  let shared: ReturnType<typeof sharedClient> | undefined = theirs
+    ? sharedClient(index.nodes, theirs, imported!, adapterOf!)
+    : existing
+      ? undefined
+      : importedClient(imported, own);
   if (typeof shared === 'object') {
     const code = shared.base;
     const other = found.sites.some(({ site }) => {
@@ -683,9 +689,9 @@ function rewrite(
     if (other) shared = undefined;
   }
   if (typeof shared === 'object') {
-    release(names.adapter);
+    if (theirs) release(names.adapter);
     release(names.client);
-    names.adapter = theirs!;
+    names.adapter = theirs ?? names.adapter;
     names.client = shared.name ?? free(shared.export!);
   }
   const base = typeof shared === 'object' ? { code: shared.base, envs: [], after: [] } : existing;
@@ -805,7 +811,7 @@ function rewrite(
       stores: options.stores ?? {},
       baseUrl: ctx.base!.code,
       after: [...ctx.base!.after, ...(typeof ctx.key === 'string' ? [] : ctx.key)],
-      adapter: ctx.adapter && typeof shared !== 'object',
+      adapter: ctx.adapter && !(typeof shared === 'object' && theirs),
       client: typeof shared !== 'object',
       render: ctx.render,
       names: ctx.names,
@@ -816,7 +822,7 @@ function rewrite(
       now &&
       statementOf(
         now.links,
-        now.nodes.find((n) => isIdent(n, theirs!.split('.')[0])),
+        now.nodes.find((n) => isIdent(n, (theirs ?? names.client).split('.')[0])),
       );
     if (client ?? imports)
       markClient(
