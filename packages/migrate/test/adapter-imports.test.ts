@@ -324,3 +324,45 @@ export async function place(body: unknown) {
     expect(unwritten.after['orders.ts']).toMatch(/^const partnerPrint2 = createClient\(/m);
   });
 });
+
+describe("a V1 key passed in at run time, rewritten onto another module's client", () => {
+  const KEYED = `const BASE = 'https://api.partner-print.example/v1';
+export async function place(body: unknown, key: string) {
+  const created = await (await fetch(\`\${BASE}/orders\`, { method: 'POST', headers: { 'X-Partner-Code': 'ACME1', 'X-Api-Key': key }, body: JSON.stringify(body) })).json();
+  return created.order_reference;
+}
+`;
+  const todo = (out: string) => out.split('\n').find((l) => l.includes('V1 API key was passed in'))!;
+
+  it.each([
+    ['its adapter imported', "import { v1 } from './sdk';", "import { v1, partnerPrint } from './sdk';"],
+    [
+      'only the client imported',
+      "import { partnerPrint } from './sdk';",
+      "import { partnerPrint } from './sdk';",
+    ],
+  ])(
+    '%s: the TODO above its import names where that module reads the key, not this run’s key expression',
+    async (_, imports, after) => {
+      const sdk = SDK.replace('process.env.PARTNER_PRINT_SECRET_KEY', 'process.env.SHOP_PP_SECRET');
+      const r = await rerun({ 'sdk.ts': sdk, 'orders.ts': `${imports}\n${KEYED}` });
+      const out = r.after['orders.ts']!;
+      expect(out).toContain(`\n${after}`);
+      expect(out).not.toMatch(/createClient/);
+      expect(todo(out)).toContain(
+        'this client reads one secret key, from process.env.SHOP_PP_SECRET (as ./sdk makes it), when its module loads',
+      );
+      expect(out).not.toContain('PARTNER_PRINT_SECRET_KEY');
+      expect(r.of('orders.ts')).toContainEqual(['todo', 'V1 credentials passed in at run time']);
+
+      // A key written out there is not copied into the TODO.
+      const written = await rerun({
+        'sdk.ts': SDK.replace("process.env.PARTNER_PRINT_SECRET_KEY ?? ''", "'sk_test_0123456789abcdef'"),
+        'orders.ts': `${imports}\n${KEYED}`,
+      });
+      const line = todo(written.after['orders.ts']!);
+      expect(line).toContain('from the secretKey ./sdk makes it with, when its module loads');
+      expect(line).not.toMatch(/sk_test|PARTNER_PRINT_SECRET_KEY/);
+    },
+  );
+});

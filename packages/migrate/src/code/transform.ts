@@ -831,6 +831,7 @@ function rewrite(
         keyExpression,
         seen,
         typeof shared === 'string' ? [shared, theirs!] : undefined,
+        typeof shared === 'object' ? shared.key : undefined,
       );
     removeUnused(ast.program, before);
     keepV1Reads(ast.program, ctx.base?.whole ?? []);
@@ -862,6 +863,8 @@ function markClient(
   keyExpression: string,
   seen: Set<N>,
   apart?: [reason: string, adapter: string],
+  /** Where the client another module makes (which the file shares) reads its key. */
+  sharedKey?: string,
 ): void {
   const reasons: string[] = [];
   if (apart) {
@@ -888,7 +891,7 @@ function markClient(
     });
   }
   if (ctx.keyFrom) {
-    const reason = `the V1 API key was passed in where the calls ran (\`${ctx.keyFrom.code}\`); this client reads one secret key, from ${keyExpression === DEFAULT_KEY_EXPRESSION ? 'process.env.PARTNER_PRINT_SECRET_KEY' : 'the --key-expression'}, when the module loads: every caller now shares that key (one per organization), and it must be set there (a Workers runtime has no process.env without nodejs_compat).`;
+    const reason = `the V1 API key was passed in where the calls ran (\`${ctx.keyFrom.code}\`); this client reads one secret key, from ${sharedKey ?? (keyExpression === DEFAULT_KEY_EXPRESSION ? 'process.env.PARTNER_PRINT_SECRET_KEY' : 'the --key-expression')}, when ${sharedKey ? 'its' : 'the'} module loads: every caller now shares that key (one per organization), and it must be set there (a Workers runtime has no process.env without nodejs_compat).`;
     reasons.push(reason);
     ctx.findings.push({
       ...position(ctx.file, ctx.keyFrom.at),
