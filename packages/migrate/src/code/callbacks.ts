@@ -85,16 +85,28 @@ export function callbackRead(n: N, links: Map<N, Link>, param = V1_PARAM): (() =
   return undefined;
 }
 
+/** `x ?? ''` or `x || ''`: x, a read whose fallback stays on the switched read. */
+const fallbackOf = (n: N): N | undefined =>
+  n?.type === 'LogicalExpression' && /^(\?\?|\|\|)$/.test(n.operator) && isString(n.right) && !n.right.value
+    ? n.left
+    : undefined;
+
+/** The value of `id` through constants, and through a fallback of `''` (`x ?? ''`: x's). */
+export const resolveRead = (id: N, b: Bindings): N => {
+  const v = b.resolve(id);
+  return fallbackOf(v) ? b.resolve(fallbackOf(v)) : v;
+};
+
 /**
  * Where the value of a callback read is used: the read itself, or every use of the `const` it is bound to (a name
  * bound once in the file); undefined where that is not known (a `let`, a default, a name bound elsewhere too).
  */
 export function usesOf(read: N, nodes: N[], links: Map<N, Link>, b: Bindings): N[] | undefined {
   let top = read;
-  while (
-    /^(TS\w*Expression|TSTypeAssertion|ParenthesizedExpression)$/.test(links.get(top)?.parent.type ?? '')
-  )
-    top = links.get(top)!.parent;
+  for (let p = links.get(top)?.parent; ; p = links.get(top)?.parent)
+    if (/^(TS\w*Expression|TSTypeAssertion|ParenthesizedExpression)$/.test(p?.type) || fallbackOf(p) === top)
+      top = p;
+    else break;
   const l = links.get(top);
   let binding: N;
   if (read.type === 'ObjectProperty') {
@@ -138,7 +150,7 @@ export function takesOrderReference(use: N, links: Map<N, Link>, adapters: Set<s
  * `order_reference_v2` names (the reference: V1 fetches using order_reference, V2 using order_reference_v2).
  */
 export function callbackCodeRead(id: N, b: Bindings, links: Map<N, Link>): N | undefined {
-  const v = b.resolve(id);
+  const v = resolveRead(id, b);
   if (v.type !== 'Identifier') return callbackRead(v, links) && v;
   const p = b.pickedFrom(v.name);
   return p && callbackRead(p.property, links) && p.property;
@@ -181,8 +193,10 @@ export function v2ReadAt(
     ...fromRead.slice(0, fromRead.indexOf(common)),
   ];
   if (between.some((n) => binds(n, root.name))) return undefined;
-  if (read.type === 'CallExpression') return `${memberPath(q)}.get('${V2_PARAM}')`;
-  return q === bare(q) ? `${memberPath(q)}.${V2_PARAM}` : `(${source.slice(q.start, q.end)}).${V2_PARAM}`;
+  const p = links.get(read)?.parent;
+  const or = fallbackOf(p) === read ? ` ${p.operator} ${source.slice(p.right.start, p.right.end)}` : '';
+  if (read.type === 'CallExpression') return `${memberPath(q)}.get('${V2_PARAM}')${or}`;
+  return `${q === bare(q) ? memberPath(q) : `(${source.slice(q.start, q.end)})`}.${V2_PARAM}${or}`;
 }
 
 /** Whether the scope `n` opens binds `name` (a parameter, a declaration of its block, a catch or loop binding). */

@@ -68,6 +68,17 @@ describe('the order identifier of a V1 GET /orders/{reference}', () => {
         'request: { query: unknown }',
         'const { order_reference_v2: order_reference } = request.query as Record<string, string>;',
       ],
+      // With a fallback (`?? ''`, `|| ''`): kept on the switched read.
+      [
+        `  const code = url.searchParams.get('order_reference') ?? '';\n  const order = await ${read('code')};\n`,
+        'url: URL',
+        "const code = url.searchParams.get('order_reference_v2') ?? '';",
+      ],
+      [
+        `  const order = await ${read("url.searchParams.get('order_reference') || ''")};\n`,
+        'url: URL',
+        "orderReference(url.searchParams.get('order_reference_v2') || '')",
+      ],
     ] as const) {
       const r = rewritten(handler(body, params), /partnerPrintV1\.orderReference\(/);
       expect(r.output).toContain(output);
@@ -94,6 +105,12 @@ describe('the order identifier of a V1 GET /orders/{reference}', () => {
         'url: URL',
         "const code = url.searchParams.get('order_reference');",
         "orderReference(url.searchParams.get('order_reference_v2'))",
+      ],
+      [
+        `  const code = url.searchParams.get('order_reference') ?? '';\n  console.log(code);\n  const order = await ${read('code')};\n`,
+        'url: URL',
+        "const code = url.searchParams.get('order_reference') ?? '';",
+        "orderReference(url.searchParams.get('order_reference_v2') ?? '')",
       ],
       [
         `  const { order_reference: code } = request.query as Record<string, string>;\n  console.log(code);\n  const order = await ${read('code')};\n`,
@@ -148,6 +165,10 @@ describe('the order identifier of a V1 GET /orders/{reference}', () => {
     rewritten(
       `${HEAD}export async function onCallback(url: URL) {\n  const order = await ${read("url.searchParams.get('order_reference_v2')")};\n  return order.order_reference;\n}\n`,
       /partnerPrintV1\.orderReference\(url\.searchParams\.get\('order_reference_v2'\)\)/,
+    );
+    rewritten(
+      `${HEAD}export async function onCallback(url: URL) {\n  const ref = url.searchParams.get('order_reference_v2') ?? '';\n  const order = await ${read('ref')};\n  return order.order_reference;\n}\n`,
+      /partnerPrintV1\.orderReference\(ref\)/,
     );
     rewritten(
       `${HEAD}const SAMPLE = 'Order_01HZX3K9QW8E7R6T5Y4U3I2O1P';\nexport async function f() {\n  const order = await ${read('SAMPLE')};\n  return order.order_reference;\n}\n`,
