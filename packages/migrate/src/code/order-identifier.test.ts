@@ -138,6 +138,37 @@ describe('the order identifier of a V1 GET /orders/{reference}', () => {
     }
   });
 
+  it('a typed query gets order_reference_v2 beside order_reference in the type the file writes, so the switched read type-checks', () => {
+    for (const [params, body, types] of [
+      [
+        'req: { query: { order_reference: string } }',
+        `  const order = await ${read('req.query.order_reference')};\n`,
+        ['req: { query: { order_reference: string; order_reference_v2: string } }'],
+      ],
+      [
+        'req: { query: unknown }',
+        `  const { order_reference: code } = req.query as { order_reference?: string, shop: string };\n  const order = await ${read('code')};\n`,
+        ['req.query as { order_reference?: string, order_reference_v2?: string, shop: string }'],
+      ],
+      [
+        'req: Req',
+        `  const code = req.query.order_reference;\n  console.log(code);\n  const order = await ${read('code')};\n`,
+        [
+          'type Req = { query: Query };',
+          'interface Query {\n  order_reference: string;\n  order_reference_v2: string;\n}',
+        ],
+      ],
+    ] as const) {
+      const r = rewritten(
+        `interface Query {\n  order_reference: string;\n}\ntype Req = { query: Query };\n${HEAD}export async function onCallback(${params}) {\n${body}  return order.order_reference;\n}\n`,
+        /partnerPrintV1\.orderReference\(/,
+      );
+      for (const t of types) expect(r.output).toContain(t);
+      // Once: not in the other types of the file.
+      expect(r.output.match(/order_reference_v2\??: string/g)).toHaveLength(1);
+    }
+  });
+
   it("the callback's order_reference where its query may be another object at the call, or bound by a let: left on V1", () => {
     // `req` of the arrow is not the handler's.
     leftOnV1(

@@ -38,6 +38,7 @@ import {
   takesOrderReference,
   usesOf,
   v2ReadAt,
+  widenQueryType,
 } from './callbacks.ts';
 import {
   type CallSite,
@@ -767,6 +768,7 @@ function rewrite(
     const uses = usesOf(n, cb.nodes, cb.links, b);
     if (uses?.length && uses.every((u) => takesOrderReference(u, cb.links, takes))) {
       v2.add(functionOf(cb.links, n));
+      widenQueryType(n, cb.nodes, cb.links, text);
       ctx.findings.push({
         ...position(file, n),
         kind: 'rewritten',
@@ -783,6 +785,7 @@ function rewrite(
       // Seen at the call when it was planned: the file is reported as not rewritten rather than left wrong.
       if (!code) throw new Error('the callback read of order_reference_v2 is not where it was planned');
       call.arguments[0] = parseExpressionCode(code);
+      widenQueryType(read, cb.nodes, cb.links, text);
       v2.add(functionOf(cb.links, read));
       ctx.findings.push({
         ...position(file, read),
