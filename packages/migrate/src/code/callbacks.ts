@@ -237,10 +237,14 @@ const queryOf = (read: N, links: Map<N, Link>): N =>
  * Adds `order_reference_v2` beside `order_reference` (its type copied) in each object type the file writes for the
  * query `read` reads it from: on the binding the query is read through (`req: { query: … }`, Express's
  * `Request<…, …, …, { order_reference: string }>`), in a cast, or in an interface or type alias of the file they
- * name. The callback always sends both, and the switched read then type-checks where the read did.
+ * name. The callback always sends both, and the switched read then type-checks where the read did. Where none has
+ * that key, a type they name that the file imports from a module of the project (`./types`), which may lack
+ * `order_reference_v2`: for a TODO.
  */
-export function widenQueryType(read: N, nodes: N[], links: Map<N, Link>, source: string): void {
+export function widenQueryType(read: N, nodes: N[], links: Map<N, Link>, source: string): string | undefined {
   const types: N[] = [];
+  let typed = false;
+  let imported: string | undefined;
   let e = queryOf(read, links);
   for (let i = 0; e && i < 20; i++) {
     if (e.typeAnnotation && /^TS(As|Satisfies)Expression$|^TSTypeAssertion$/.test(e.type))
@@ -263,9 +267,13 @@ export function widenQueryType(read: N, nodes: N[], links: Map<N, Link>, source:
       for (const d of named ? nodes : [])
         if (/^TS(Interface|TypeAlias)Declaration$/.test(d.type) && isIdent(d.id, named))
           types.push(d.body ?? d.typeAnnotation);
+        else if (d.type === 'ImportDeclaration' && /^\./.test(d.source.value))
+          for (const sp of d.specifiers)
+            if (sp.local.name === named) imported ??= `\`${named}\` of ${d.source.value}`;
       const members: N[] | undefined =
         n.type === 'TSTypeLiteral' ? n.members : n.type === 'TSInterfaceBody' ? n.body : undefined;
       const v1 = members?.find((m) => m.type === 'TSPropertySignature' && propName(m) === V1_PARAM);
+      typed ||= !!v1;
       if (!v1 || members!.some((m) => propName(m) === V2_PARAM)) continue;
       const type = v1.typeAnnotation?.typeAnnotation;
       const member = `${V2_PARAM}${v1.optional ? '?' : ''}${type ? `: ${source.slice(type.start, type.end)}` : ''}`;
@@ -283,6 +291,7 @@ export function widenQueryType(read: N, nodes: N[], links: Map<N, Link>, source:
       }
     }
   }
+  return typed ? undefined : imported;
 }
 
 /** The parameter or `const`/`let` declarator binding the identifier `id` where it is read (nearest scope first). */
