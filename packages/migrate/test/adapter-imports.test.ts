@@ -266,3 +266,103 @@ export async function place(body: unknown) {
     ]);
   });
 });
+
+describe("a file that imports only an earlier run's client (not its adapter) and has V1 calls that need an adapter", () => {
+  const CLIENT = SDK.replace(/^import \{ createV1Adapter \}.*\n/m, '').replace(
+    /^export const v1 = .*\n/m,
+    '',
+  );
+  const PLACE = `const BASE = 'https://api.partner-print.example/v1';
+const headers = { 'X-Partner-Code': 'ACME1', 'X-Api-Key': process.env.PP_API_KEY ?? '' };
+export async function place(body: unknown) {
+  const created = await (await fetch(\`\${BASE}/orders\`, { method: 'POST', headers, body: JSON.stringify(body) })).json();
+  return created.order_reference;
+}
+`;
+
+  it.each([
+    ['a module that makes only the client', CLIENT],
+    ['a module that makes the client and an adapter', SDK],
+  ])('%s: the calls use the imported client, the adapter made from it, no second client', async (_, sdk) => {
+    const r = await rerun({ 'sdk.ts': sdk, 'orders.ts': `import { partnerPrint } from './sdk';\n${PLACE}` });
+    const out = r.after['orders.ts']!;
+    expect(out).toContain("import { partnerPrint } from './sdk';");
+    expect(out).toMatch(/^const partnerPrintV1 = createV1Adapter\(partnerPrint\);$/m);
+    expect(out).toContain('(await partnerPrint.createOrder(await partnerPrintV1.toV2Order(body))).order');
+    expect(out).not.toMatch(/createClient|partnerPrint2/);
+    expect(r.of('orders.ts')).toEqual([['rewritten', 'POST /orders (fetch)']]);
+    expect(r.after['sdk.ts']).toBe(sdk);
+  });
+
+  it('a V1 call added after a run: rewritten onto the imported client and the adapter made from it', async () => {
+    const files = { 'sdk.ts': CLIENT, 'orders.ts': `import { partnerPrint as pp } from './sdk';\n${PLACE}` };
+    const first = await rerun(files);
+    const added = `${first.after['orders.ts']}export async function again(body: unknown) {
+  const created = await (await fetch('https://api.partner-print.example/v1/orders', { method: 'POST', headers: { 'X-Partner-Code': 'ACME1', 'X-Api-Key': process.env.PP_API_KEY ?? '' }, body: JSON.stringify(body) })).json();
+  return created.order_reference;
+}
+`;
+    const r = await rerun({ 'sdk.ts': CLIENT, 'orders.ts': added });
+    const out = r.after['orders.ts']!;
+    expect(out.match(/createV1Adapter\(/g)).toHaveLength(1);
+    expect(out.match(/await pp\.createOrder\(await partnerPrintV1\.toV2Order\(body\)\)/g)).toHaveLength(2);
+    expect(out).not.toMatch(/createClient/);
+  });
+
+  it("calls to another base URL, or a client whose base URL is not written out: the file's own client", async () => {
+    const other = await rerun({
+      'sdk.ts': CLIENT,
+      'orders.ts': `import { partnerPrint } from './sdk';\n${PLACE.replace('api.partner-print', 'test.partner-print')}`,
+    });
+    expect(other.after['orders.ts']).toContain(
+      "const partnerPrint2 = createClient({ secretKey: process.env.PARTNER_PRINT_SECRET_KEY ?? '', baseUrl: 'https://test.partner-print.example/v2' });",
+    );
+    const unwritten = await rerun({
+      'sdk.ts': CLIENT.replace("'https://api.partner-print.example/v2'", 'process.env.PP_V2_URL'),
+      'orders.ts': `import { partnerPrint } from './sdk';\n${PLACE}`,
+    });
+    expect(unwritten.after['orders.ts']).toMatch(/^const partnerPrint2 = createClient\(/m);
+  });
+});
+
+describe("a V1 key passed in at run time, rewritten onto another module's client", () => {
+  const KEYED = `const BASE = 'https://api.partner-print.example/v1';
+export async function place(body: unknown, key: string) {
+  const created = await (await fetch(\`\${BASE}/orders\`, { method: 'POST', headers: { 'X-Partner-Code': 'ACME1', 'X-Api-Key': key }, body: JSON.stringify(body) })).json();
+  return created.order_reference;
+}
+`;
+  const todo = (out: string) => out.split('\n').find((l) => l.includes('V1 API key was passed in'))!;
+
+  it.each([
+    ['its adapter imported', "import { v1 } from './sdk';", "import { v1, partnerPrint } from './sdk';"],
+    [
+      'only the client imported',
+      "import { partnerPrint } from './sdk';",
+      "import { partnerPrint } from './sdk';",
+    ],
+  ])(
+    '%s: the TODO above its import names where that module reads the key, not this run’s key expression',
+    async (_, imports, after) => {
+      const sdk = SDK.replace('process.env.PARTNER_PRINT_SECRET_KEY', 'process.env.SHOP_PP_SECRET');
+      const r = await rerun({ 'sdk.ts': sdk, 'orders.ts': `${imports}\n${KEYED}` });
+      const out = r.after['orders.ts']!;
+      expect(out).toContain(`\n${after}`);
+      expect(out).not.toMatch(/createClient/);
+      expect(todo(out)).toContain(
+        'this client reads one secret key, from process.env.SHOP_PP_SECRET (as ./sdk makes it), when its module loads',
+      );
+      expect(out).not.toContain('PARTNER_PRINT_SECRET_KEY');
+      expect(r.of('orders.ts')).toContainEqual(['todo', 'V1 credentials passed in at run time']);
+
+      // A key written out there is not copied into the TODO.
+      const written = await rerun({
+        'sdk.ts': SDK.replace("process.env.PARTNER_PRINT_SECRET_KEY ?? ''", "'sk_test_0123456789abcdef'"),
+        'orders.ts': `${imports}\n${KEYED}`,
+      });
+      const line = todo(written.after['orders.ts']!);
+      expect(line).toContain('from the secretKey ./sdk makes it with, when its module loads');
+      expect(line).not.toMatch(/sk_test|PARTNER_PRINT_SECRET_KEY/);
+    },
+  );
+});

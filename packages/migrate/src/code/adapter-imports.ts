@@ -17,10 +17,10 @@ import { Bindings } from './values.ts';
 /**
  * What an export of a module of the run is: a V1 adapter bound by a `const` to `createV1Adapter(…)` (`adapter`,
  * with the `client` it is made from where that is a `createClient(…)` bound by a `const`, of its module or imported
- * there), such a V2 client (`client`: its module and name there, and its `base` URL as code where it is a string),
- * or neither (false).
+ * there), such a V2 client (`client`: its module and name there, its `base` URL as code where it is a string, and
+ * the `process.env` variable its `key` is read from), or neither (false).
  */
-export type Made = false | { adapter?: true; client?: string; base?: string };
+export type Made = false | { adapter?: true; client?: string; base?: string; key?: string };
 
 export interface AdapterOf {
   /** What a module's export (by the import's specifier and name) is; undefined where the run cannot tell. */
@@ -40,14 +40,17 @@ interface Exports {
   from: Array<[string, string | undefined, string]>;
 }
 
-/** Whether a module may make a V1 adapter or pass another module's exports on: the texts `adapterExports` reads. */
+/**
+ * Whether a module may make a V1 adapter or a V2 client, or pass another module's exports on: the texts
+ * `adapterExports` reads.
+ */
 export const mayExportAdapter = (text: string): boolean =>
-  text.includes('createV1Adapter') || RE_EXPORT.test(text);
+  /createV1Adapter|createClient/.test(text) || RE_EXPORT.test(text);
 
 /**
- * Reads the modules of the run that make a V1 adapter or pass exports on (`texts`, by real path; the other files of
- * the run make none), before any is rewritten: for each file, what tells whether a name it imports from a module
- * of the run is an adapter.
+ * Reads the modules of the run that make a V1 adapter or a V2 client or pass exports on (`texts`, by real path; the
+ * other files of the run make none), before any is rewritten: for each file, what tells whether a name it imports
+ * from a module of the run is an adapter (or a client).
  */
 export function adapterExports(
   files: string[],
@@ -72,11 +75,19 @@ export function adapterExports(
           const arg = init.arguments[0];
           return { adapter: true, ...(isIdent(arg) ? { client: `${real}\0${arg.name}` } : {}) };
         }
-        const base = call('createClient') ? objectProps(init.arguments[0])?.get('baseUrl') : undefined;
+        const props = call('createClient') ? objectProps(init.arguments[0]) : undefined;
+        const base = props?.get('baseUrl');
+        const secret = props?.get('secretKey');
+        const key =
+          secret &&
+          indexTree(b.resolve(secret))
+            .nodes.map(memberPath)
+            .find((p) => /^process\.env\./.test(p!));
         return (
           call('createClient') && {
             client: `${real}\0${local}`,
             ...(isString(base) ? { base: singleQuoted(base.value) } : {}),
+            ...(key ? { key } : {}),
           }
         );
       };
@@ -176,7 +187,7 @@ export function sharedClient(
   adapter: string,
   imported: ReturnType<typeof importedAdapters>,
   adapterOf: AdapterOf,
-): { name?: string; export?: string; base: string; add?: (local: string) => void } | string {
+): { name?: string; export?: string; base: string; key: string; add?: (local: string) => void } | string {
   const { spec, made } = imported.made.get(adapter)!;
   const id = made ? made.client : undefined;
   const apart = (why: string) =>
@@ -189,7 +200,9 @@ export function sharedClient(
   const base = what ? what.base : undefined;
   if (!name && !exported) return apart(`${spec} does not export`);
   if (!base) return apart('whose base URL is not written out as a string');
-  if (name || adapter.includes('.')) return { name: name ?? `${adapter.split('.')[0]}.${exported}`, base };
+  const key = keyOf(what ? what.key : undefined, mine?.[1].spec ?? spec);
+  if (name || adapter.includes('.'))
+    return { name: name ?? `${adapter.split('.')[0]}.${exported}`, base, key };
   // The import of the adapter, to name the client in too (a require: another beside it, printed on one line).
   const { links } = indexTree(nodes[0]);
   for (const n of nodes) {
@@ -202,6 +215,7 @@ export function sharedClient(
       return {
         export: exported,
         base,
+        key,
         add: (local) => {
           const as = local === exported ? local : `${exported}${cjs ? ':' : ' as'} ${local}`;
           const [stmt] = parseStatementsCode(
@@ -217,3 +231,21 @@ export function sharedClient(
   }
   return apart('that its import here (`require(…).x`) cannot name');
 }
+
+/**
+ * The V2 client of another module of the run a file that makes none imports (its base URL written out): the one
+ * its own adapter (`own`: `createV1Adapter(…)`, an earlier run's) is made from, else the first.
+ */
+export function importedClient(
+  imported: ReturnType<typeof importedAdapters> | undefined,
+  own: N | undefined,
+): { name: string; base: string; key: string } | undefined {
+  for (const [name, { spec, made }] of imported?.made ?? [])
+    if (made && !made.adapter && made.base && (!own || memberPath(own.arguments?.[0]) === name))
+      return { name, base: made.base, key: keyOf(made.key, spec) };
+  return undefined;
+}
+
+/** Where a client another module makes reads its secret key, as a TODO says it (never the key written out). */
+const keyOf = (key: string | undefined, spec: string) =>
+  key ? `${key} (as ${spec} makes it)` : `the secretKey ${spec} makes it with`;

@@ -1,4 +1,15 @@
-import { bare, isIdent, isMemberProperty, isString, type Link, memberPath, type N, propName } from './ast.ts';
+import {
+  bare,
+  indexTree,
+  isIdent,
+  isMemberProperty,
+  isString,
+  type Link,
+  memberPath,
+  type N,
+  propName,
+} from './ast.ts';
+import { parseStatementsCode } from './parse.ts';
 import { type Bindings, boundNames } from './values.ts';
 
 /**
@@ -85,16 +96,28 @@ export function callbackRead(n: N, links: Map<N, Link>, param = V1_PARAM): (() =
   return undefined;
 }
 
+/** `x ?? ''` or `x || ''`: x, a read whose fallback stays on the switched read. */
+const fallbackOf = (n: N): N | undefined =>
+  n?.type === 'LogicalExpression' && /^(\?\?|\|\|)$/.test(n.operator) && isString(n.right) && !n.right.value
+    ? n.left
+    : undefined;
+
+/** The value of `id` through constants, and through a fallback of `''` (`x ?? ''`: x's). */
+export const resolveRead = (id: N, b: Bindings): N => {
+  const v = b.resolve(id);
+  return fallbackOf(v) ? b.resolve(fallbackOf(v)) : v;
+};
+
 /**
  * Where the value of a callback read is used: the read itself, or every use of the `const` it is bound to (a name
  * bound once in the file); undefined where that is not known (a `let`, a default, a name bound elsewhere too).
  */
 export function usesOf(read: N, nodes: N[], links: Map<N, Link>, b: Bindings): N[] | undefined {
   let top = read;
-  while (
-    /^(TS\w*Expression|TSTypeAssertion|ParenthesizedExpression)$/.test(links.get(top)?.parent.type ?? '')
-  )
-    top = links.get(top)!.parent;
+  for (let p = links.get(top)?.parent; ; p = links.get(top)?.parent)
+    if (/^(TS\w*Expression|TSTypeAssertion|ParenthesizedExpression)$/.test(p?.type) || fallbackOf(p) === top)
+      top = p;
+    else break;
   const l = links.get(top);
   let binding: N;
   if (read.type === 'ObjectProperty') {
@@ -138,7 +161,7 @@ export function takesOrderReference(use: N, links: Map<N, Link>, adapters: Set<s
  * `order_reference_v2` names (the reference: V1 fetches using order_reference, V2 using order_reference_v2).
  */
 export function callbackCodeRead(id: N, b: Bindings, links: Map<N, Link>): N | undefined {
-  const v = b.resolve(id);
+  const v = resolveRead(id, b);
   if (v.type !== 'Identifier') return callbackRead(v, links) && v;
   const p = b.pickedFrom(v.name);
   return p && callbackRead(p.property, links) && p.property;
@@ -155,12 +178,7 @@ export function v2ReadAt(
   links: Map<N, Link>,
   source: string,
 ): string | undefined {
-  const q =
-    read.type === 'ObjectProperty'
-      ? links.get(links.get(read)!.parent)!.parent.init
-      : read.type === 'CallExpression'
-        ? read.callee.object
-        : read.object;
+  const q = queryOf(read, links);
   let root = bare(q);
   while (root.type === 'MemberExpression') root = root.object;
   if (
@@ -181,8 +199,10 @@ export function v2ReadAt(
     ...fromRead.slice(0, fromRead.indexOf(common)),
   ];
   if (between.some((n) => binds(n, root.name))) return undefined;
-  if (read.type === 'CallExpression') return `${memberPath(q)}.get('${V2_PARAM}')`;
-  return q === bare(q) ? `${memberPath(q)}.${V2_PARAM}` : `(${source.slice(q.start, q.end)}).${V2_PARAM}`;
+  const p = links.get(read)?.parent;
+  const or = fallbackOf(p) === read ? ` ${p.operator} ${source.slice(p.right.start, p.right.end)}` : '';
+  if (read.type === 'CallExpression') return `${memberPath(q)}.get('${V2_PARAM}')${or}`;
+  return `${q === bare(q) ? memberPath(q) : `(${source.slice(q.start, q.end)})`}.${V2_PARAM}${or}`;
 }
 
 /** Whether the scope `n` opens binds `name` (a parameter, a declaration of its block, a catch or loop binding). */
@@ -203,4 +223,85 @@ function binds(n: N, name: string): boolean {
         ? declared(n.init ?? n.left)
         : [n.body, n.consequent].flatMap((b) => (Array.isArray(b) ? b.flatMap(declared) : []));
   return names.includes(name);
+}
+
+/** The query object a callback read reads from. */
+const queryOf = (read: N, links: Map<N, Link>): N =>
+  read.type === 'ObjectProperty'
+    ? links.get(links.get(read)!.parent)!.parent.init
+    : read.type === 'CallExpression'
+      ? read.callee.object
+      : read.object;
+
+/**
+ * Adds `order_reference_v2` beside `order_reference` (its type copied) in each object type the file writes for the
+ * query `read` reads it from: on the binding the query is read through (`req: { query: … }`, Express's
+ * `Request<…, …, …, { order_reference: string }>`), in a cast, or in an interface or type alias of the file they
+ * name. The callback always sends both, and the switched read then type-checks where the read did. Where none has
+ * that key, a type they name that the file imports from a module of the project (`./types`), which may lack
+ * `order_reference_v2`: for a TODO.
+ */
+export function widenQueryType(read: N, nodes: N[], links: Map<N, Link>, source: string): string | undefined {
+  const types: N[] = [];
+  let typed = false;
+  let imported: string | undefined;
+  let e = queryOf(read, links);
+  for (let i = 0; e && i < 20; i++) {
+    if (e.typeAnnotation && /^TS(As|Satisfies)Expression$|^TSTypeAssertion$/.test(e.type))
+      types.push(e.typeAnnotation);
+    if (e.type === 'MemberExpression') e = e.object;
+    else if (e.expression) e = e.expression;
+    else if (e.type === 'Identifier') {
+      const id = bindingOf(e, links);
+      if (id?.typeAnnotation) types.push(id.typeAnnotation.typeAnnotation);
+      e = id && !id.typeAnnotation ? links.get(id)?.parent.init : undefined;
+    } else break;
+  }
+  const seen = new Set<N>();
+  while (types.length) {
+    const t = types.pop()!;
+    if (seen.has(t)) continue;
+    seen.add(t);
+    for (const n of indexTree(t).nodes) {
+      const named = n.type === 'TSTypeReference' && isIdent(n.typeName) ? n.typeName.name : undefined;
+      for (const d of named ? nodes : [])
+        if (/^TS(Interface|TypeAlias)Declaration$/.test(d.type) && isIdent(d.id, named))
+          types.push(d.body ?? d.typeAnnotation);
+        else if (d.type === 'ImportDeclaration' && /^\./.test(d.source.value))
+          for (const sp of d.specifiers)
+            if (sp.local.name === named) imported ??= `\`${named}\` of ${d.source.value}`;
+      const members: N[] | undefined =
+        n.type === 'TSTypeLiteral' ? n.members : n.type === 'TSInterfaceBody' ? n.body : undefined;
+      const v1 = members?.find((m) => m.type === 'TSPropertySignature' && propName(m) === V1_PARAM);
+      typed ||= !!v1;
+      if (!v1 || members!.some((m) => propName(m) === V2_PARAM)) continue;
+      const type = v1.typeAnnotation?.typeAnnotation;
+      const member = `${V2_PARAM}${v1.optional ? '?' : ''}${type ? `: ${source.slice(type.start, type.end)}` : ''}`;
+      const l = links.get(n);
+      // A type written on one line stays on one (recast would print the literal it changes over several).
+      if (l && n.type === 'TSTypeLiteral' && n.loc?.start.line === n.loc?.end.line) {
+        const sep = source[v1.end - 1]!;
+        const text = `${source.slice(n.start, v1.end)}${/[;,]/.test(sep) ? ` ${member}${sep}` : `; ${member}`}${source.slice(v1.end, n.end)}`;
+        const [alias] = parseStatementsCode(`type T = ${text};`, 'x.ts') as N[];
+        if (l.index === undefined) l.parent[l.key] = alias!.typeAnnotation;
+        else l.parent[l.key][l.index] = alias!.typeAnnotation;
+      } else {
+        const [alias] = parseStatementsCode(`type T = { ${member} };`, 'x.ts') as N[];
+        members!.splice(members!.indexOf(v1) + 1, 0, alias!.typeAnnotation.members[0]);
+      }
+    }
+  }
+  return typed ? undefined : imported;
+}
+
+/** The parameter or `const`/`let` declarator binding the identifier `id` where it is read (nearest scope first). */
+function bindingOf(id: N, links: Map<N, Link>): N | undefined {
+  for (let c = links.get(id)?.parent; c; c = links.get(c)?.parent) {
+    const p = c.params?.find((p: N) => isIdent(p.left ?? p, id.name));
+    if (p) return p.left ?? p;
+    for (const s of Array.isArray(c.body) ? c.body : [])
+      for (const d of s.type === 'VariableDeclaration' ? s.declarations : [])
+        if (isIdent(d.id, id.name)) return d.id;
+  }
+  return undefined;
 }

@@ -5,7 +5,7 @@ import {
   v1CredentialKind,
 } from '@partner-print/openapi/wire';
 import { mapV1Endpoint } from '../endpoints.ts';
-import { type AdapterOf, importedAdapters, sharedClient } from './adapter-imports.ts';
+import { type AdapterOf, importedAdapters, importedClient, sharedClient } from './adapter-imports.ts';
 import {
   functionOf,
   indexTree,
@@ -38,6 +38,7 @@ import {
   takesOrderReference,
   usesOf,
   v2ReadAt,
+  widenQueryType,
 } from './callbacks.ts';
 import {
   type CallSite,
@@ -671,9 +672,15 @@ function rewrite(
   // with the client it is made from (one client, one rate-limit budget): where the file can name that client and
   // its calls go to its base URL. An adapter goes with its client (its look-ups and uploads on the calls' API and
   // key), so where that client is out of reach the file makes both, its client marked as a second one.
+  // A file that imports only such a client (the adapter it makes goes with it, or is made from it already) uses it.
   const imported = adapterOf ? importedAdapters(index.nodes, adapterOf) : undefined;
-  const theirs = adapterNames(names.adapter, b).size || existing ? undefined : imported?.known[0];
-  let shared = theirs ? sharedClient(index.nodes, theirs, imported!, adapterOf!) : undefined;
+  const own = b.get(names.adapter);
+  const theirs = own || existing ? undefined : imported?.known[0];
+  let shared: ReturnType<typeof sharedClient> | undefined = theirs
+    ? sharedClient(index.nodes, theirs, imported!, adapterOf!)
+    : existing
+      ? undefined
+      : importedClient(imported, own);
   if (typeof shared === 'object') {
     const code = shared.base;
     const other = found.sites.some(({ site }) => {
@@ -683,9 +690,9 @@ function rewrite(
     if (other) shared = undefined;
   }
   if (typeof shared === 'object') {
-    release(names.adapter);
+    if (theirs) release(names.adapter);
     release(names.client);
-    names.adapter = theirs!;
+    names.adapter = theirs ?? names.adapter;
     names.client = shared.name ?? free(shared.export!);
   }
   const base = typeof shared === 'object' ? { code: shared.base, envs: [], after: [] } : existing;
@@ -761,6 +768,7 @@ function rewrite(
     const uses = usesOf(n, cb.nodes, cb.links, b);
     if (uses?.length && uses.every((u) => takesOrderReference(u, cb.links, takes))) {
       v2.add(functionOf(cb.links, n));
+      queryType(ctx, n, cb);
       ctx.findings.push({
         ...position(file, n),
         kind: 'rewritten',
@@ -777,6 +785,7 @@ function rewrite(
       // Seen at the call when it was planned: the file is reported as not rewritten rather than left wrong.
       if (!code) throw new Error('the callback read of order_reference_v2 is not where it was planned');
       call.arguments[0] = parseExpressionCode(code);
+      queryType(ctx, read, cb);
       v2.add(functionOf(cb.links, read));
       ctx.findings.push({
         ...position(file, read),
@@ -805,7 +814,7 @@ function rewrite(
       stores: options.stores ?? {},
       baseUrl: ctx.base!.code,
       after: [...ctx.base!.after, ...(typeof ctx.key === 'string' ? [] : ctx.key)],
-      adapter: ctx.adapter && typeof shared !== 'object',
+      adapter: ctx.adapter && !(typeof shared === 'object' && theirs),
       client: typeof shared !== 'object',
       render: ctx.render,
       names: ctx.names,
@@ -816,7 +825,7 @@ function rewrite(
       now &&
       statementOf(
         now.links,
-        now.nodes.find((n) => isIdent(n, theirs!.split('.')[0])),
+        now.nodes.find((n) => isIdent(n, (theirs ?? names.client).split('.')[0])),
       );
     if (client ?? imports)
       markClient(
@@ -825,6 +834,7 @@ function rewrite(
         keyExpression,
         seen,
         typeof shared === 'string' ? [shared, theirs!] : undefined,
+        typeof shared === 'object' ? shared.key : undefined,
       );
     removeUnused(ast.program, before);
     keepV1Reads(ast.program, ctx.base?.whole ?? []);
@@ -845,6 +855,18 @@ function rewrite(
   return { file, output, changed: output !== text, findings: ctx.findings, secrets };
 }
 
+/** The query type of a callback read that now reads order_reference_v2: widened, or marked where another module writes it. */
+function queryType(ctx: Context, read: N, cb: { nodes: N[]; links: Map<N, Link> }): void {
+  const type = widenQueryType(read, cb.nodes, cb.links, ctx.source);
+  if (type)
+    ctx.todo(
+      read,
+      'legacy callback: query type',
+      `order_reference_v2 is read from a query typed by ${type}: add it there beside order_reference, of the same type, where that type lacks it (the callback always sends both), or this read does not type-check.`,
+      cb.links,
+    );
+}
+
 /**
  * What the V2 client reads differently from the V1 code, said once above it (and in the report): a base URL derived
  * from an environment variable that held the V1 one (what it may hold, which this tool cannot see), and a
@@ -856,6 +878,8 @@ function markClient(
   keyExpression: string,
   seen: Set<N>,
   apart?: [reason: string, adapter: string],
+  /** Where the client another module makes (which the file shares) reads its key. */
+  sharedKey?: string,
 ): void {
   const reasons: string[] = [];
   if (apart) {
@@ -882,7 +906,7 @@ function markClient(
     });
   }
   if (ctx.keyFrom) {
-    const reason = `the V1 API key was passed in where the calls ran (\`${ctx.keyFrom.code}\`); this client reads one secret key, from ${keyExpression === DEFAULT_KEY_EXPRESSION ? 'process.env.PARTNER_PRINT_SECRET_KEY' : 'the --key-expression'}, when the module loads: every caller now shares that key (one per organization), and it must be set there (a Workers runtime has no process.env without nodejs_compat).`;
+    const reason = `the V1 API key was passed in where the calls ran (\`${ctx.keyFrom.code}\`); this client reads one secret key, from ${sharedKey ?? (keyExpression === DEFAULT_KEY_EXPRESSION ? 'process.env.PARTNER_PRINT_SECRET_KEY' : 'the --key-expression')}, when ${sharedKey ? 'its' : 'the'} module loads: every caller now shares that key (one per organization), and it must be set there (a Workers runtime has no process.env without nodejs_compat).`;
     reasons.push(reason);
     ctx.findings.push({
       ...position(ctx.file, ctx.keyFrom.at),

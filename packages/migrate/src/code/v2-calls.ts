@@ -1,7 +1,12 @@
 import { ENDPOINT_MAP, type EndpointMapping, mapV1Endpoint } from '../endpoints.ts';
 import { V2_ORDER_REFERENCE } from '../references.ts';
 import { bare, isIdent, isString, type N } from './ast.ts';
-import { CALLBACK_ORDER_REFERENCE, isQueryObject, readsCallbackOrderReference } from './callbacks.ts';
+import {
+  CALLBACK_ORDER_REFERENCE,
+  isQueryObject,
+  readsCallbackOrderReference,
+  resolveRead,
+} from './callbacks.ts';
 import { orderReads, type ReadMapper } from './consumers.ts';
 import { imageReads, planImageUpload } from './image-call.ts';
 import type { StaticImage } from './images.ts';
@@ -103,7 +108,7 @@ export const V1_ORDER_CODE_REASON =
  * a constant of one), or read from the legacy callback's `order_reference_v2`. Undefined when it is not known.
  */
 export function orderReferenceKind(id: N, b: Bindings): 'literal' | 'callback' | undefined {
-  const v = b.resolve(id);
+  const v = resolveRead(id, b);
   if (isString(v) && V2_ORDER_REFERENCE.test(v.value)) return 'literal';
   if (readsCallbackOrderReference(v)) return 'callback';
   // `const { order_reference_v2: ref } = req.query`.

@@ -29,7 +29,13 @@ declare module 'node-fetch' {
   export = fetch;
 }
 declare module 'express' {
-  export type Request = any;
+  // Generic as Express's is: a handler may type its query (the fourth type argument).
+  export interface Request<P = any, ResBody = any, ReqBody = any, ReqQuery = any> {
+    params: P;
+    body: ReqBody;
+    query: ReqQuery;
+    res?: ResBody;
+  }
   export type Response = any;
   const express: any;
   export default express;
