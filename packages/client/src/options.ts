@@ -74,8 +74,11 @@ export function checkInit(
  * once for the call (each attempt's Request is made of what openapi-fetch merged).
  */
 export function readableInit<T extends object | undefined>(init: T): T {
-  const { headers, params } = (init ?? {}) as CoreInit;
+  const headers = (init as CoreInit | undefined)?.headers;
+  const params = (init as CoreInit | undefined)?.params;
   const header = params?.header;
+  // Most calls give neither: nothing allocated or called (this runs on every request).
+  if (headers === undefined && header === undefined) return init;
   const own = readableHeaders(headers);
   const param = readableHeaders(header, 'params.header');
   return own === headers && param === header
