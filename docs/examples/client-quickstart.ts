@@ -20,7 +20,7 @@ export async function quickstart(log: (line: string) => void = console.log): Pro
     },
   });
 
-  // 2. Upload an image: raw JPEG/PNG bytes (Uint8Array, ArrayBuffer, Blob or ReadableStream).
+  // 2. Upload an image: raw JPEG/PNG bytes (Uint8Array, ArrayBuffer, Blob, ReadableStream or a Node.js stream).
   const imageReference = await client.uploadImage(samplePng());
 
   // 3. Create an order. With a customIdentifier, a lost answer is reconciled, never duplicated.

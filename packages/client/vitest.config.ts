@@ -13,6 +13,7 @@ export default packageTestsTwoAtOnce([
   'test/exports-telemetry.test.ts',
   'test/exports.test.ts',
   'test/foreign-blob.test.ts',
+  'test/upload-iterable.test.ts',
   'test/foreign-headers.test.ts',
   'test/header-collections.test.ts',
   'test/hostile.test.ts',

@@ -7,7 +7,7 @@ const client = createClient({
   baseUrl: process.env.PARTNER_PRINT_BASE_URL ?? '',
 });
 // The raw bytes of a JPEG or PNG file (Uint8Array,
-// ArrayBuffer, Blob or ReadableStream).
+// ArrayBuffer, Blob, ReadableStream or a Node.js stream).
 const png = await readFile('design.png');
 // #endregion
 

@@ -123,7 +123,14 @@ export interface DownloadPending {
 }
 
 /** What the upload helpers take: bytes in any of the platform's forms. */
-export type UploadData = Uint8Array | ArrayBuffer | ArrayBufferView | Blob | ReadableStream<Uint8Array>;
+export type UploadData =
+  | Uint8Array
+  | ArrayBuffer
+  | ArrayBufferView
+  | Blob
+  | ReadableStream<Uint8Array>
+  /** A Node.js stream (`fs.createReadStream`) or any async iterable of byte chunks. */
+  | AsyncIterable<Uint8Array>;
 
 type Raw = Client<paths, Media>;
 export type StrictMethods = { [M in HttpMethod as Uppercase<M>]: StrictMethod<paths, M> };

@@ -20,14 +20,25 @@ const isArrayBuffer = (data: unknown): data is ArrayBuffer => tagOf(data) === '[
 const isBlob = (data: unknown): data is Blob =>
   /^\[object (Blob|File)]$/.test(tagOf(data)) && typeof (data as Blob).arrayBuffer === 'function';
 
+// A Node.js stream (fs.createReadStream, a request body) or any async iterable of byte chunks, read as a web
+// stream (the Streams standard's ReadableStream.from).
+const isAsyncIterable = (data: unknown): data is AsyncIterable<Uint8Array> =>
+  typeof (data as AsyncIterable<Uint8Array> | null)?.[Symbol.asyncIterator] === 'function';
+
 const isUploadData = (data: unknown): data is UploadData =>
-  isArrayBuffer(data) || ArrayBuffer.isView(data) || isBlob(data) || data instanceof ReadableStream;
+  isArrayBuffer(data) ||
+  ArrayBuffer.isView(data) ||
+  isBlob(data) ||
+  data instanceof ReadableStream ||
+  isAsyncIterable(data);
 
 async function bytesOf(data: UploadData, signal?: AbortSignal): Promise<Uint8Array> {
   if (data instanceof Uint8Array) return data;
   if (isArrayBuffer(data)) return new Uint8Array(data);
   if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength).slice();
   if (isBlob(data)) return new Uint8Array(await data.arrayBuffer());
+  if (!(data instanceof ReadableStream))
+    data = (ReadableStream as unknown as { from(i: AsyncIterable<Uint8Array>): ReadableStream }).from(data);
   // A stream is read through a pipe the caller's signal cancels: a source that stalls would otherwise hold the
   // call past any abort.
   return new Uint8Array(
@@ -45,10 +56,13 @@ export async function imageBytes(
   signal?: AbortSignal,
 ): Promise<Uint8Array> {
   if (!isUploadData(data))
-    throw new ValidationError(`${operation} takes a Uint8Array, ArrayBuffer, Blob or ReadableStream`, {
-      code: 'invalid_upload',
-      operation,
-    });
+    throw new ValidationError(
+      `${operation} takes a Uint8Array, ArrayBuffer, Blob, ReadableStream or Node.js stream`,
+      {
+        code: 'invalid_upload',
+        operation,
+      },
+    );
   const bytes = await bytesOf(data, signal);
   if (!sniffImageType(bytes))
     throw new ValidationError(`${operation} takes JPEG or PNG only; nothing was sent`, {

@@ -109,7 +109,9 @@ describe.each([
     ])
       await expect(uploadImage(client, value as unknown as Blob)).rejects.toMatchObject({
         code: 'invalid_upload',
-        message: expect.stringContaining('takes a Uint8Array, ArrayBuffer, Blob or ReadableStream'),
+        message: expect.stringContaining(
+          'takes a Uint8Array, ArrayBuffer, Blob, ReadableStream or Node.js stream',
+        ),
       });
     expect(sent).toEqual([]);
   });

@@ -1,7 +1,7 @@
 // A partner's Jest suite: Jest runs each test file in a vm context of its own, whose ArrayBuffer, Blob and
 // Error are not those of Node's internals, so the bytes of `await (await fetch(url)).arrayBuffer()` or
 // `fs.readFileSync(file).buffer` come from another realm than the SDK's classes. An upload must take them as the
-// README documents (a Uint8Array, ArrayBuffer, Blob or ReadableStream), whatever realm made them; and the
+// README documents (a Uint8Array, ArrayBuffer, Blob, ReadableStream or Node.js stream), whatever realm made them; and the
 // errors of Node's own fetch and AbortSignal.timeout, made in that other realm too, must be read as any others.
 import vm from 'node:vm';
 import { createSandbox } from '@partner-print/sandbox';
