@@ -37,12 +37,14 @@ async function bytesOf(data: UploadData, signal?: AbortSignal): Promise<Uint8Arr
   if (isArrayBuffer(data)) return new Uint8Array(data);
   if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength).slice();
   if (isBlob(data)) return new Uint8Array(await data.arrayBuffer());
-  if (!(data instanceof ReadableStream))
-    data = (ReadableStream as unknown as { from(i: AsyncIterable<Uint8Array>): ReadableStream }).from(data);
+  const stream: ReadableStream<Uint8Array> =
+    data instanceof ReadableStream
+      ? data
+      : (ReadableStream as unknown as { from(i: AsyncIterable<Uint8Array>): ReadableStream }).from(data);
   // A stream is read through a pipe the caller's signal cancels: a source that stalls would otherwise hold the
   // call past any abort.
   return new Uint8Array(
-    await new Response(signal ? data.pipeThrough(new TransformStream(), { signal }) : data).arrayBuffer(),
+    await new Response(signal ? stream.pipeThrough(new TransformStream(), { signal }) : stream).arrayBuffer(),
   );
 }
 
