@@ -2,11 +2,9 @@
 // npm fetch-blob's or formdata-node's. Each keeps its bytes in private state, tells what it is by its
 // Symbol.toStringTag and is read through its own arrayBuffer()/stream(); `instanceof Blob` is false for it.
 // An upload must take it as the README documents a Blob, and still refuse what cannot be read.
-import { createSandbox } from '@partner-print/sandbox';
 import { describe, expect, it } from 'vitest';
-import { createClient } from '../src/index.ts';
-import { createClient as createLiteClient, uploadEvidence, uploadImage } from '../src/lite.ts';
-import { samplePng } from './helpers.ts';
+import { uploadEvidence, uploadImage } from '../src/lite.ts';
+import { bodyRecordingClient, samplePng } from './helpers.ts';
 
 /**
  * The shape of jsdom's Blob and File (arrayBuffer() and text() since jsdom/jsdom#4050, no stream() yet): private bytes,
@@ -60,17 +58,7 @@ describe.each([
   ['main entry', false],
   ['lite entry', true],
 ])('uploads of a Blob of another implementation (%s)', (_name, lite) => {
-  const setup = () => {
-    const sandbox = createSandbox();
-    const sent: Uint8Array[] = [];
-    const fetch = async (request: Request) => {
-      sent.push(new Uint8Array(await request.clone().arrayBuffer()));
-      return sandbox.fetch(request);
-    };
-    const options = { secretKey: sandbox.keys.primary, baseUrl: sandbox.baseUrl, fetch };
-    const client = lite ? createLiteClient(options) : createClient(options);
-    return { sent, client };
-  };
+  const setup = () => bodyRecordingClient(lite);
 
   it.each([
     ["jsdom's Blob", OtherBlob, 'Blob'],

@@ -1,6 +1,7 @@
 import type { ReferencePrefix } from '@partner-print/openapi';
 import { createSandbox, type Sandbox, type SandboxOptions } from '@partner-print/sandbox';
 import { type ClientEvent, type ClientOptions, createClient, type Fetch } from '../src/index.ts';
+import { createClient as createLiteClient } from '../src/lite.ts';
 
 export { samplePng } from '../../../docs/examples/steps/sample-image.ts';
 
@@ -12,6 +13,22 @@ export const withSignal =
   (sandbox: Pick<Sandbox, 'fetch'>): Fetch =>
   (request, init) =>
     sandbox.fetch(init ? new Request(request, init) : request);
+
+/**
+ * A client of the main or the lite entry on a fresh in-process sandbox, with the body of every request it sent
+ * (an upload's bytes as they went out).
+ */
+export function bodyRecordingClient(lite: boolean) {
+  const sandbox = createSandbox();
+  const sent: Uint8Array[] = [];
+  const fetch = async (request: Request) => {
+    sent.push(new Uint8Array(await request.clone().arrayBuffer()));
+    return sandbox.fetch(request);
+  };
+  const options = { secretKey: sandbox.keys.primary, baseUrl: sandbox.baseUrl, fetch };
+  const client = lite ? createLiteClient(options) : createClient(options);
+  return { sent, client };
+}
 
 /** A fresh in-process sandbox and a client of `create` (either entry's) on its virtual clock, recording every attempt. */
 export function sandboxClientOf<O extends Partial<ClientOptions>, C>(

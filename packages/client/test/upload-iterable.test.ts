@@ -6,27 +6,16 @@ import { createReadStream, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { createSandbox } from '@partner-print/sandbox';
 import { describe, expect, it } from 'vitest';
-import { AbortedError, createClient } from '../src/index.ts';
-import { createClient as createLiteClient, uploadEvidence, uploadImage } from '../src/lite.ts';
-import { samplePng } from './helpers.ts';
+import { AbortedError } from '../src/index.ts';
+import { uploadEvidence, uploadImage } from '../src/lite.ts';
+import { bodyRecordingClient, samplePng } from './helpers.ts';
 
 describe.each([
   ['main entry', false],
   ['lite entry', true],
 ])('uploads of a Node.js stream or an async iterable of bytes (%s)', (_name, lite) => {
-  const setup = () => {
-    const sandbox = createSandbox();
-    const sent: Uint8Array[] = [];
-    const fetch = async (request: Request) => {
-      sent.push(new Uint8Array(await request.clone().arrayBuffer()));
-      return sandbox.fetch(request);
-    };
-    const options = { secretKey: sandbox.keys.primary, baseUrl: sandbox.baseUrl, fetch };
-    const client = lite ? createLiteClient(options) : createClient(options);
-    return { sent, client };
-  };
+  const setup = () => bodyRecordingClient(lite);
 
   it('takes fs.createReadStream of a PNG file, and sends its bytes', async () => {
     const { sent, client } = setup();
