@@ -15,25 +15,28 @@ export function retryAfterSeconds(headers: Headers, now: number): number | undef
   return ms === undefined ? undefined : ms / 1000;
 }
 
-type StreamFrom = { from(body: AsyncIterable<Uint8Array>): ReadableStream };
+/** A Node.js stream (node-fetch v2's body, `fs.createReadStream`) or any other async iterable of byte chunks. */
+export const isAsyncIterable = (value: unknown): value is AsyncIterable<Uint8Array> =>
+  typeof (value as AsyncIterable<Uint8Array> | null)?.[Symbol.asyncIterator] === 'function';
+
+/**
+ * Byte chunks as a web stream: the Streams standard's `ReadableStream.from` (Node.js ≥ 20.6, Deno, Bun), missing
+ * from TypeScript's DOM lib.
+ */
+export const streamFrom = (chunks: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> =>
+  (ReadableStream as unknown as { from(c: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> }).from(
+    chunks,
+  );
 
 /**
  * An answer of a fetch of the partner's own whose body is a Node stream (node-fetch v2's `Readable`), as a web
  * Response: the client reads, cancels and hands on web streams only. Any async-iterable body is read so.
  */
-export function webAnswer(response: Response): Response {
-  const body = response.body as unknown as AsyncIterable<Uint8Array> | null;
-  return body instanceof ReadableStream || typeof body?.[Symbol.asyncIterator] !== 'function'
+export const webAnswer = (response: Response): Response =>
+  response.body instanceof ReadableStream || !isAsyncIterable(response.body)
     ? response
-    : new Response(
-        // A Response refuses a body with the statuses that have none. ReadableStream.from is the Streams
-        // standard's (Node.js ≥ 20.6, Deno, Bun), missing from TypeScript's DOM lib.
-        [204, 205, 304].includes(response.status)
-          ? null
-          : (ReadableStream as unknown as StreamFrom).from(body),
-        response,
-      );
-}
+    : // A Response refuses a body with the statuses that have none.
+      new Response([204, 205, 304].includes(response.status) ? null : streamFrom(response.body), response);
 
 export type RateLimitParser = (headers: Headers) => unknown;
 

@@ -3,7 +3,7 @@ import { sniffImageType } from '@partner-print/openapi/wire';
 import { coreOf, type RequestOptions } from './core.ts';
 import { PartnerPrintError, ValidationError } from './errors.ts';
 import { checkInit, HELPER_KEYS, readableInit } from './options.ts';
-import { describeCall, fieldOf } from './response.ts';
+import { describeCall, fieldOf, isAsyncIterable, streamFrom } from './response.ts';
 import { abortOf } from './transport.ts';
 import type { PartnerPrintBaseClient, UploadData } from './types.ts';
 
@@ -20,11 +20,6 @@ const isArrayBuffer = (data: unknown): data is ArrayBuffer => tagOf(data) === '[
 const isBlob = (data: unknown): data is Blob =>
   /^\[object (Blob|File)]$/.test(tagOf(data)) && typeof (data as Blob).arrayBuffer === 'function';
 
-// A Node.js stream (fs.createReadStream, a request body) or any async iterable of byte chunks, read as a web
-// stream (the Streams standard's ReadableStream.from).
-const isAsyncIterable = (data: unknown): data is AsyncIterable<Uint8Array> =>
-  typeof (data as AsyncIterable<Uint8Array> | null)?.[Symbol.asyncIterator] === 'function';
-
 const isUploadData = (data: unknown): data is UploadData =>
   isArrayBuffer(data) ||
   ArrayBuffer.isView(data) ||
@@ -37,10 +32,8 @@ async function bytesOf(data: UploadData, signal?: AbortSignal): Promise<Uint8Arr
   if (isArrayBuffer(data)) return new Uint8Array(data);
   if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength).slice();
   if (isBlob(data)) return new Uint8Array(await data.arrayBuffer());
-  const stream: ReadableStream<Uint8Array> =
-    data instanceof ReadableStream
-      ? data
-      : (ReadableStream as unknown as { from(i: AsyncIterable<Uint8Array>): ReadableStream }).from(data);
+  // A Node.js stream (fs.createReadStream, a request body) or any async iterable of byte chunks as a web stream.
+  const stream = data instanceof ReadableStream ? data : streamFrom(data);
   // A stream is read through a pipe the caller's signal cancels: a source that stalls would otherwise hold the
   // call past any abort.
   return new Uint8Array(
