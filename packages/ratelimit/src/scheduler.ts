@@ -685,13 +685,13 @@ class SchedulerCore {
   }
 }
 
-/** Settles a request's promise with a failure (through its `resolve`, the one function an entry keeps). */
 /** Drops an answer's body: a web stream is cancelled; another (a Node stream of a partner's fetch) is left. */
 function discard(response: Response): void {
   const body = response.body as { cancel?: unknown } | null;
   if (typeof body?.cancel === 'function') (body as ReadableStream).cancel().catch(() => {});
 }
 
+/** Settles a request's promise with a failure (through its `resolve`, the one function an entry keeps). */
 function reject(entry: Entry, reason: unknown): void {
   entry.resolve(Promise.reject(reason));
 }
