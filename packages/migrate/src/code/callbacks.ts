@@ -40,15 +40,17 @@ const isSearchParams = (n: N) => {
 export function readsCallbackOrderReference(n: N): boolean {
   const b = bare(n);
   if (b.type === 'MemberExpression') return propName(b) === V2_PARAM && isQueryObject(b.object);
-  return (
-    b.type === 'CallExpression' &&
-    b.callee.type === 'MemberExpression' &&
-    propName(b.callee) === 'get' &&
-    isSearchParams(b.callee.object) &&
-    isString(b.arguments[0]) &&
-    b.arguments[0].value === V2_PARAM
-  );
+  return getsSearchParam(b, V2_PARAM);
 }
+
+/** `searchParams.get('<param>')` of the request's query. */
+const getsSearchParam = (n: N, param: string): boolean =>
+  n.type === 'CallExpression' &&
+  n.callee.type === 'MemberExpression' &&
+  propName(n.callee) === 'get' &&
+  isSearchParams(n.callee.object) &&
+  isString(n.arguments[0]) &&
+  n.arguments[0].value === param;
 
 /** Why a callback read of `order_reference` is left as it is. */
 export const CALLBACK_V1_CODE =
@@ -66,14 +68,7 @@ export function callbackRead(n: N, links: Map<N, Link>, param = V1_PARAM): (() =
         : { type: 'Identifier', name: V2_PARAM };
       return `${memberPath(n.object)}.${V1_PARAM} → ${V2_PARAM}`;
     };
-  if (
-    n.type === 'CallExpression' &&
-    n.callee.type === 'MemberExpression' &&
-    propName(n.callee) === 'get' &&
-    isSearchParams(n.callee.object) &&
-    isString(n.arguments[0]) &&
-    n.arguments[0].value === param
-  )
+  if (getsSearchParam(n, param))
     return () => {
       n.arguments[0] = { type: 'StringLiteral', value: V2_PARAM };
       return `searchParams.get('${V1_PARAM}') → '${V2_PARAM}'`;
@@ -105,7 +100,8 @@ const fallbackOf = (n: N): N | undefined =>
 /** The value of `id` through constants, and through a fallback of `''` (`x ?? ''`: x's). */
 export const resolveRead = (id: N, b: Bindings): N => {
   const v = b.resolve(id);
-  return fallbackOf(v) ? b.resolve(fallbackOf(v)) : v;
+  const read = fallbackOf(v);
+  return read ? b.resolve(read) : v;
 };
 
 /**
