@@ -86,15 +86,17 @@ function isRequestLike(input: unknown): input is { url: string } {
 
 function toSearchParams(input: unknown): Converted {
   if (typeof input === 'string') return fromString(input);
-  // This realm's URLSearchParams, or another's by its tag (whatwg-url's in a jsdom suite), copied as its pairs.
+  // This realm's URLSearchParams, or another's by its tag (whatwg-url's in a jsdom suite), bounded as its pairs
+  // are read, then copied (another's) within the bound.
   if ({}.toString.call(input) === '[object URLSearchParams]') {
-    if (!(input instanceof URLSearchParams)) input = new URLSearchParams(input as URLSearchParams);
     let length = 0;
     for (const [name, value] of input as URLSearchParams) {
       length += name.length + value.length + 2;
       if (length > MAX_INPUT_LENGTH) return { errors: [tooLong] };
     }
-    return { params: input as URLSearchParams };
+    return {
+      params: input instanceof URLSearchParams ? input : new URLSearchParams(input as URLSearchParams),
+    };
   }
   // A URL of this realm or another (whatwg-url's in a jsdom suite), or what a framework hands for one (Next.js's
   // NextURL, a Location): its href.

@@ -109,6 +109,28 @@ describe('parseOrderUpdatedCallback of a URL or query of another class', () => {
       });
   });
 
+  it('bounds a query of another class while reading it, before copying it', () => {
+    // A query of 10 MB: its pairs are counted as they come, and reading stops at the bound (a copy first
+    // read every pair).
+    let read = 0;
+    const endless = {
+      get [Symbol.toStringTag]() {
+        return 'URLSearchParams';
+      },
+      *[Symbol.iterator]() {
+        for (let i = 0; i < 10_000; i++) {
+          read++;
+          yield ['pad', 'x'.repeat(1000)] as [string, string];
+        }
+      },
+    };
+    expect(parseOrderUpdatedCallback(endless)).toMatchObject({
+      ok: false,
+      errors: [{ code: 'input_too_long' }],
+    });
+    expect(read).toBeLessThan(20);
+  });
+
   it('still refuses what is not a URL or a query', () => {
     for (const input of [
       { href: 42 },
