@@ -152,6 +152,21 @@ export function bounded<T>(ctx: CallContext, what: string, promise: Promise<T>):
   });
 }
 
+/**
+ * A render store's answer, or a RenderTimeoutError once `deadline` (clock time) passes: timeoutMs bounds the store calls
+ * too. The store call itself is left to finish; its timer ends with it.
+ */
+export function until<T>(clock: Clock, deadline: number, answer: T | Promise<T>): Promise<T> {
+  if (deadline === Number.POSITIVE_INFINITY) return Promise.resolve(answer);
+  const stop = new AbortController();
+  return Promise.race([
+    answer,
+    clock.sleep(deadline - clock.now(), stop.signal).then(() => {
+      throw new RenderTimeoutError('timeoutMs passed');
+    }),
+  ]).finally(() => stop.abort());
+}
+
 export function settle<T>(
   promise: Promise<T>,
 ): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {

@@ -12,6 +12,7 @@ import {
   checkConcurrency,
   type RenderOptions,
   settle as settled,
+  until,
 } from './context.ts';
 import type { RenderProgressEvent } from './events.ts';
 import { produce, type RenderMockupOptions, type RenderMockupResult } from './render.ts';
@@ -110,7 +111,9 @@ async function imageKeyOf(image: ImageInput, index: number, reads: Reads): Promi
 const isKnown = async (ctx: CallContext, composition: Composition, imageKey: string) =>
   !!ctx.store &&
   imageKey.startsWith('Image_') &&
-  !!(await readKnown(ctx.store, renderCacheKey(composition.reference, imageKey), ctx.emit));
+  !!(await readKnown(ctx.store, renderCacheKey(composition.reference, imageKey), ctx.emit, (answer) =>
+    until(ctx.clock, ctx.deadline, answer),
+  ));
 
 /** The plan; aborted, it rejects with the signal's reason (the rendertokens read's own error is an AbortedError). */
 const planWith = (

@@ -30,12 +30,14 @@ export interface ClientState {
   nextPolls: Map<string, number>;
   /** Errors of GET /renders/{ref} that said 404: the service does not know the render. */
   unknownRenders: WeakSet<object>;
+  /** Render references paid for whose store write has not settled, by store key: later calls take them from here. */
+  writes: Map<string, Reference<'Render'>>;
 }
 
 // Two copies of this package in one program (two versions side by side, a library's bundle) given one client
 // share its state: each had its own in-flight renders and default store, and both paid for the same render. On
 // the global object, under the state's format: change the number whenever ClientState or its members' methods do.
-const REGISTRY = Symbol.for('partner-print.render.state.1');
+const REGISTRY = Symbol.for('partner-print.render.state.2');
 const shared = globalThis as { [REGISTRY]?: WeakMap<object, ClientState> };
 
 const pollTimeout = (deadline: number, renderReference: string) =>
@@ -66,6 +68,7 @@ export function stateOf(client: RenderClient): ClientState {
       completions: new SharedTasks(pollTimeout, true),
       nextPolls: new Map(),
       unknownRenders: new WeakSet(),
+      writes: new Map(),
     };
     states.set(client, state);
   }
