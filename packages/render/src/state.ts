@@ -32,6 +32,8 @@ export interface ClientState {
   unknownRenders: WeakSet<object>;
   /** Render references paid for whose store write has not settled, by store key: later calls take them from here. */
   writes: Map<string, Reference<'Render'>>;
+  /** The upload of each image given as a stream, which can be read once: every job and call given it shares it. */
+  streams: WeakMap<object, Promise<Reference<'Image'>>>;
 }
 
 // Two copies of this package in one program (two versions side by side, a library's bundle) given one client
@@ -69,6 +71,7 @@ export function stateOf(client: RenderClient): ClientState {
       nextPolls: new Map(),
       unknownRenders: new WeakSet(),
       writes: new Map(),
+      streams: new WeakMap(),
     };
     states.set(client, state);
   }

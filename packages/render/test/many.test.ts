@@ -752,3 +752,39 @@ describe('a render store that does not answer, and timeoutMs', () => {
     expect(s.count('POST /renders')).toBe(0);
   });
 });
+
+// The same ReadableStream given to two jobs: the second upload found it locked (a TypeError) and its job failed.
+describe('images given as a ReadableStream', () => {
+  const streamOf = (bytes: Uint8Array) =>
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(bytes.slice());
+        controller.close();
+      },
+    });
+
+  it('given to two jobs of a batch, is uploaded once and both render', async () => {
+    const s = setup();
+    const { seed, clock } = s.sandbox;
+    const image = streamOf(pngBytes(1));
+    const jobs: RenderJob[] = [
+      { ...studioPrint(seed), image },
+      { ...lifestylePoster(seed), image },
+    ];
+    const { results } = await renderMany(s.client, jobs, { clock });
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
+    expect(s.count('POST /images')).toBe(1);
+  });
+
+  it('given to two concurrent renderMockup calls, is uploaded once and both render', async () => {
+    const s = setup();
+    const { seed, clock } = s.sandbox;
+    const image = streamOf(pngBytes(2));
+    const results = await Promise.all([
+      renderMockup(s.client, { ...studioPrint(seed), image, clock }),
+      renderMockup(s.client, { ...lifestylePoster(seed), image, clock }),
+    ]);
+    expect(results[0].imageReference).toBe(results[1].imageReference);
+    expect(s.count('POST /images')).toBe(1);
+  });
+});
