@@ -124,10 +124,11 @@ async function submit(
   if (!task.wanted()) throw new DOMException('Every caller stopped waiting.', 'AbortError');
   // A lease lost before the POST: none is sent (thrown to submitLeased, which waits for the new holder).
   if (lost?.aborted) throw lost;
-  const reference = await state.api.createRender({
+  ctx.post = state.api.createRender({
     compositionReference: job.composition.reference,
     imageReference: job.imageReference,
   });
+  const reference = await ctx.post;
   emit({ type: 'submitted', renderReference: reference, tokenCost: job.composition.tokenCost });
   const { store } = ctx;
   try {

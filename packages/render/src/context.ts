@@ -1,5 +1,5 @@
 import type { TelemetryOption } from '@partner-print/client/telemetry';
-import { type Clock, refuseUnknownOptions, systemClock } from '@partner-print/openapi/wire';
+import { type Clock, type Reference, refuseUnknownOptions, systemClock } from '@partner-print/openapi/wire';
 import type { RenderStore } from './cache.ts';
 import { RenderTimeoutError } from './errors.ts';
 import { emitter, type ProgressListener } from './events.ts';
@@ -53,6 +53,8 @@ export interface CallContext {
   catalogTtlMs: number;
   /** False in renderMany, whose plan already read the rendertokens. */
   preflight: boolean;
+  /** The answer of the POST /renders this call paid for, once sent (a batch job rejected after it names the render). */
+  post?: Promise<Reference<'Render'>>;
 }
 
 /** What renderMockup, plan and renderMany take: RenderOptions, a mockup's job fields and a batch's concurrency. */

@@ -251,7 +251,13 @@ export async function plan(
 
 export type RenderManyResult =
   | { status: 'fulfilled'; value: RenderMockupResult }
-  | { status: 'rejected'; reason: unknown }
+  | {
+      status: 'rejected';
+      reason: unknown;
+      /** The render this job paid for (its POST /renders was sent): running the job again picks it up without paying. */
+      renderReference?: string;
+      tokensSpent?: number;
+    }
   | {
       /** Not rendered: the tokens ran out; it can run after `resetsAt` (or pass `waitForTokens`). */
       status: 'deferred';
@@ -344,13 +350,19 @@ async function batchOf(
             value: await produce(state, planned.composition, imageReference, ctx),
           });
         } catch (error) {
+          // A job that sent its POST /renders says which render it paid for (one in flight is waited for).
+          const renderReference = await ctx.post?.catch(() => {});
           if (error instanceof RendertokenLimitError && !options.waitForTokens) {
             settle(planned.index, {
               status: 'deferred',
               resetsAt: error.resetsAt ?? nextRendertokenReset(ctx.clock.now()),
             });
           } else {
-            settle(planned.index, { status: 'rejected', reason: error });
+            settle(planned.index, {
+              status: 'rejected',
+              reason: error,
+              ...(renderReference && { renderReference, tokensSpent: planned.composition.tokenCost }),
+            });
           }
         }
       },

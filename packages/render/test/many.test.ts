@@ -351,8 +351,10 @@ describe('renderMany aborted', () => {
       });
       expect(signal.aborted).toBe(true);
       expect(results[0]).toMatchObject({ status: 'fulfilled', value: { tokensSpent: 1 } });
+      // A job whose POST was sent (in flight at the abort, or answered) says which render it paid for.
+      const paidFor = { renderReference: expect.stringMatching(/^Render_/), tokensSpent: 1 };
       expect(results.slice(1)).toEqual([
-        { status: 'rejected', reason },
+        { status: 'rejected', reason, ...(paid === 2 ? paidFor : {}) },
         { status: 'rejected', reason },
       ]);
       expect(settled).toHaveLength(3);
@@ -374,7 +376,7 @@ describe('renderMany aborted', () => {
     const jobs: RenderJob[] = [1, 2].map((v) => ({ ...studioPrint(seed), image: pngBytes(v) }));
     const { results } = await renderMany(s.client, jobs, { clock, signal });
     expect(results).toEqual([
-      { status: 'rejected', reason },
+      { status: 'rejected', reason, renderReference: expect.stringMatching(/^Render_/), tokensSpent: 1 },
       { status: 'deferred', resetsAt: expect.any(Date) },
     ]);
 
