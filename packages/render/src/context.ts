@@ -154,18 +154,25 @@ export function bounded<T>(ctx: CallContext, what: string, promise: Promise<T>):
   });
 }
 
+/** Real time a store call is given on another clock than real time before the call's deadline is armed. */
+const STORE_GRACE_MS = 1_000;
+
 /**
  * A render store's answer, or a RenderTimeoutError once `deadline` (clock time) passes: timeoutMs bounds the store calls
- * too. The store call itself is left to finish; its timer ends with it.
+ * too. The store call itself is left to finish; its timers end with it. On another clock (a virtual one in tests),
+ * whose time jumps to the next timer while a store answers in real time (Redis), the deadline is armed only after
+ * STORE_GRACE_MS of real time without an answer.
  */
 export function until<T>(clock: Clock, deadline: number, answer: T | Promise<T>): Promise<T> {
   if (deadline === Number.POSITIVE_INFINITY) return Promise.resolve(answer);
   const stop = new AbortController();
   return Promise.race([
     answer,
-    clock.sleep(deadline - clock.now(), stop.signal).then(() => {
-      throw new RenderTimeoutError('timeoutMs passed');
-    }),
+    (clock === systemClock ? Promise.resolve() : systemClock.sleep(STORE_GRACE_MS, stop.signal))
+      .then(() => clock.sleep(deadline - clock.now(), stop.signal))
+      .then(() => {
+        throw new RenderTimeoutError('timeoutMs passed');
+      }),
   ]).finally(() => stop.abort());
 }
 

@@ -616,12 +616,40 @@ it('plan rejects the job whose image cannot be read, and plans the others', asyn
 // timeoutMs was checked between steps, not inside a render store call: a store whose get, lease or set never
 // answered held the call past its deadline (until its signal aborted, which a partner relying on timeoutMs never
 // sends). A set that never settled after the POST also held every later call for the pair, whose render was known.
-describe('a render store that does not answer, and timeoutMs', () => {
+describe('a render store that does not answer, and timeoutMs', { timeout: 10_000 }, () => {
   const unanswered = new Promise<never>(() => {});
   const hung = () => unanswered;
-  /** `call`, or 'unanswered' if it has not settled within 2 s of real time. */
-  const within2s = <T>(call: Promise<T>) =>
-    Promise.race([call, new Promise<'unanswered'>((r) => setTimeout(r, 2_000, 'unanswered'))]);
+  /**
+   * `call`, or 'unanswered' if it has not settled within 4 s of real time (on the virtual clock, a store call is
+   * given 1 s of real time before the deadline is armed).
+   */
+  const within4s = <T>(call: Promise<T>) =>
+    Promise.race([call, new Promise<'unanswered'>((r) => setTimeout(r, 4_000, 'unanswered'))]);
+
+  // A store answering in real time (Redis) while the virtual clock had the deadline's timer to run: the clock
+  // jumped to the deadline and the call timed out, with 10 minutes of timeoutMs left.
+  it('a store answering in real time does not move a virtual clock to the deadline', async () => {
+    const s = setup({ renderProcessingMs: 60_000 });
+    const { seed, clock } = s.sandbox;
+    const image = await s.client.uploadImage(pngBytes(1));
+    const inner = new MemoryRenderStore();
+    const later = () => new Promise((resolve) => setTimeout(resolve, 5));
+    const store: RenderStore = {
+      get: (key) => later().then(() => inner.get(key)),
+      set: (key, value) => later().then(() => inner.set(key, value)),
+    };
+    const started = clock.now();
+    const result = await renderMockup(s.client, {
+      ...studioPrint(seed),
+      image,
+      clock,
+      cache: store,
+      timeoutMs: 600_000,
+    });
+    expect(result.tokensSpent).toBe(1);
+    expect(clock.now() - started).toBe(60_000);
+    expect(inner.size).toBe(1);
+  });
 
   const stores: [string, RenderStore, string][] = [
     ['get', { get: hung, set: () => {} }, 'cache-read-failed'],
@@ -635,7 +663,7 @@ describe('a render store that does not answer, and timeoutMs', () => {
       const image = await s.client.uploadImage(pngBytes(1));
       const started = clock.now();
       const warnings: string[] = [];
-      const error = await within2s(
+      const error = await within4s(
         renderMockup(s.client, {
           ...studioPrint(seed),
           image,
@@ -670,7 +698,7 @@ describe('a render store that does not answer, and timeoutMs', () => {
       cache: store,
       timeoutMs: 5_000,
     });
-    await expect(within2s(call)).rejects.toBeInstanceOf(TimeoutError);
+    await expect(within4s(call)).rejects.toBeInstanceOf(TimeoutError);
     grant({ acquired: true, release: () => void released++ });
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(released).toBe(1);
@@ -684,7 +712,7 @@ describe('a render store that does not answer, and timeoutMs', () => {
     const store = { get: () => null, set: hung };
     const started = clock.now();
     const warnings: string[] = [];
-    const error = await within2s(
+    const error = await within4s(
       renderMockup(s.client, {
         ...studioPrint(seed),
         image,
@@ -699,7 +727,7 @@ describe('a render store that does not answer, and timeoutMs', () => {
     expect(clock.now() - started).toBe(5_000);
     expect(warnings).toEqual(['cache-write-failed']);
     // Its render is known in this process while the set is unanswered: the next call pays nothing.
-    const again = await within2s(
+    const again = await within4s(
       renderMockup(s.client, { ...studioPrint(seed), image, clock, cache: store }),
     );
     expect(again).toMatchObject({ tokensSpent: 0 });
@@ -731,7 +759,7 @@ describe('a render store that does not answer, and timeoutMs', () => {
     });
     first.catch(() => {});
     await set;
-    const later = await within2s(
+    const later = await within4s(
       renderMockup(s.client, { ...studioPrint(seed), image, clock, cache: store }),
     );
     controller.abort();
@@ -744,7 +772,7 @@ describe('a render store that does not answer, and timeoutMs', () => {
     const { seed, clock } = s.sandbox;
     const jobs: RenderJob[] = [{ ...studioPrint(seed), image: await s.client.uploadImage(pngBytes(1)) }];
     const started = clock.now();
-    const error = await within2s(
+    const error = await within4s(
       renderMany(s.client, jobs, { clock, cache: { get: hung, set: () => {} }, timeoutMs: 5_000 }).catch(
         (e: unknown) => e,
       ),
