@@ -30,6 +30,9 @@ export async function acquire(
   const key = fresh ? `${storeKey}:fresh` : storeKey;
   for (;;) {
     try {
+      // Paid for, its store write not settled (a set that never answers): known here, nothing to wait for.
+      const paid = !fresh && state.writes.get(storeKey);
+      if (paid) return { ...hit(paid, ctx.emit), joined: false };
       const joined = state.acquisitions.has(key);
       if (joined) ctx.emit({ type: 'joined', key });
       const acquired = await state.acquisitions.join(key, ctx, (task) =>
@@ -55,14 +58,18 @@ export async function acquire(
   }
 }
 
-/** A reference the store knows for this pair, or undefined (a failing store counts as empty, with a warning). */
+/**
+ * A reference the store knows for this pair, or undefined: a failing store, or one that has not answered
+ * `within` the call's deadline, counts as empty, with a warning.
+ */
 export async function readKnown(
   store: RenderStore,
   key: string,
   emit: ProgressListener,
+  within: SharedContext['within'],
 ): Promise<Reference<'Render'> | undefined> {
   try {
-    const known = await store.get(key);
+    const known = await within(store.get(key));
     // Anything else in the store (another tool's key, a cut-off value) is not a render to reuse.
     return isUnreservedReference('Render', known) ? known : undefined;
   } catch (error) {
@@ -117,17 +124,27 @@ async function submit(
   if (!task.wanted()) throw new DOMException('Every caller stopped waiting.', 'AbortError');
   // A lease lost before the POST: none is sent (thrown to submitLeased, which waits for the new holder).
   if (lost?.aborted) throw lost;
-  const reference = await state.api.createRender({
+  ctx.post = state.api.createRender({
     compositionReference: job.composition.reference,
     imageReference: job.imageReference,
   });
+  const reference = await ctx.post;
   emit({ type: 'submitted', renderReference: reference, tokenCost: job.composition.tokenCost });
+  const { store } = ctx;
   try {
     // The lease was lost while the POST ran: the worker holding it now may have stored its own reference,
     // which is not written over (this call still answers with the render it paid for).
-    if (lost?.aborted && ctx.store && (await readKnown(ctx.store, job.storeKey, emit)))
+    if (lost?.aborted && store && (await readKnown(store, job.storeKey, emit, task.within)))
       leaseLost(emit, "during POST /renders; another worker's reference is kept");
-    else await ctx.store?.set(job.storeKey, reference);
+    else if (store) {
+      // Known in this process until the store has it; waited for until the first caller's deadline, then
+      // the render paid for is answered all the same (with a warning).
+      const write = Promise.resolve(store.set(job.storeKey, reference));
+      const forget = () => state.writes.delete(job.storeKey);
+      state.writes.set(job.storeKey, reference);
+      write.then(forget, forget);
+      await task.within(write);
+    }
   } catch (error) {
     emit({
       type: 'warning',
@@ -157,9 +174,16 @@ async function submitLeased(
 ): Promise<Acquired> {
   for (let waited = false; ; waited = true) {
     let held: RenderLease;
+    let asked: Promise<RenderLease> | undefined;
     try {
-      held = await store.lease(job.storeKey);
+      asked = store.lease(job.storeKey);
+      held = await task.within(asked);
     } catch (error) {
+      // Past the deadline: a lease that comes later is given back.
+      asked?.then(
+        (late) => late.acquired && late.release(),
+        () => {},
+      );
       // A lease the store cannot give (its Redis down) fails no render, as a read that fails counts as empty:
       // the render goes on without it, and only the sharing across processes is lost meanwhile.
       task.emit({
@@ -174,20 +198,20 @@ async function submitLeased(
         // Whoever held the lease before may have stored the reference since this call last looked, even
         // on the first try: another worker can lease, submit, store and release between that look and this
         // lease (a loaded fleet paid 86 times for 50 mockups).
-        const known = await readKnown(store, job.storeKey, task.emit);
+        const known = await readKnown(store, job.storeKey, task.emit, task.within);
         return known ? hit(known, task.emit) : await submit(state, job, ctx, task, held.signal);
       } catch (error) {
         if (error !== held.signal) throw error;
         leaseLost(task.emit, 'before POST /renders; none was sent');
         continue;
       } finally {
-        await Promise.resolve(held.release()).catch(() => {});
+        await task.within(held.release()).catch(() => {});
       }
     }
     if (!waited) task.emit({ type: 'leased-elsewhere', key: job.storeKey });
     if (task.waiting === 0) throw new DOMException('Every caller stopped waiting.', 'AbortError');
     await task.sleep(held.retryMs);
-    const known = await readKnown(store, job.storeKey, task.emit);
+    const known = await readKnown(store, job.storeKey, task.emit, task.within);
     if (known) return hit(known, task.emit);
   }
 }
@@ -202,7 +226,7 @@ async function acquireTask(
   const { store } = ctx;
   if (!store) return submit(state, job, ctx, task);
   if (!fresh) {
-    const known = await readKnown(store, job.storeKey, task.emit);
+    const known = await readKnown(store, job.storeKey, task.emit, task.within);
     if (known) return hit(known, task.emit);
   }
   if (fresh || !isLeasing(store)) return submit(state, job, ctx, task);

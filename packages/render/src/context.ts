@@ -1,5 +1,5 @@
 import type { TelemetryOption } from '@partner-print/client/telemetry';
-import { type Clock, refuseUnknownOptions, systemClock } from '@partner-print/openapi/wire';
+import { type Clock, type Reference, refuseUnknownOptions, systemClock } from '@partner-print/openapi/wire';
 import type { RenderStore } from './cache.ts';
 import { RenderTimeoutError } from './errors.ts';
 import { emitter, type ProgressListener } from './events.ts';
@@ -53,6 +53,8 @@ export interface CallContext {
   catalogTtlMs: number;
   /** False in renderMany, whose plan already read the rendertokens. */
   preflight: boolean;
+  /** The answer of the POST /renders this call paid for, once sent (a batch job rejected after it names the render). */
+  post?: Promise<Reference<'Render'>>;
 }
 
 /** What renderMockup, plan and renderMany take: RenderOptions, a mockup's job fields and a batch's concurrency. */
@@ -150,6 +152,28 @@ export function bounded<T>(ctx: CallContext, what: string, promise: Promise<T>):
       },
     );
   });
+}
+
+/** Real time a store call is given on another clock than real time before the call's deadline is armed. */
+const STORE_GRACE_MS = 1_000;
+
+/**
+ * A render store's answer, or a RenderTimeoutError once `deadline` (clock time) passes: timeoutMs bounds the store calls
+ * too. The store call itself is left to finish; its timers end with it. On another clock (a virtual one in tests),
+ * whose time jumps to the next timer while a store answers in real time (Redis), the deadline is armed only after
+ * STORE_GRACE_MS of real time without an answer.
+ */
+export function until<T>(clock: Clock, deadline: number, answer: T | Promise<T>): Promise<T> {
+  if (deadline === Number.POSITIVE_INFINITY) return Promise.resolve(answer);
+  const stop = new AbortController();
+  return Promise.race([
+    answer,
+    (clock === systemClock ? Promise.resolve() : systemClock.sleep(STORE_GRACE_MS, stop.signal))
+      .then(() => clock.sleep(deadline - clock.now(), stop.signal))
+      .then(() => {
+        throw new RenderTimeoutError('timeoutMs passed');
+      }),
+  ]).finally(() => stop.abort());
 }
 
 export function settle<T>(

@@ -12,6 +12,7 @@ import {
   checkConcurrency,
   type RenderOptions,
   settle as settled,
+  until,
 } from './context.ts';
 import type { RenderProgressEvent } from './events.ts';
 import { produce, type RenderMockupOptions, type RenderMockupResult } from './render.ts';
@@ -110,7 +111,9 @@ async function imageKeyOf(image: ImageInput, index: number, reads: Reads): Promi
 const isKnown = async (ctx: CallContext, composition: Composition, imageKey: string) =>
   !!ctx.store &&
   imageKey.startsWith('Image_') &&
-  !!(await readKnown(ctx.store, renderCacheKey(composition.reference, imageKey), ctx.emit));
+  !!(await readKnown(ctx.store, renderCacheKey(composition.reference, imageKey), ctx.emit, (answer) =>
+    until(ctx.clock, ctx.deadline, answer),
+  ));
 
 /** The plan; aborted, it rejects with the signal's reason (the rendertokens read's own error is an AbortedError). */
 const planWith = (
@@ -248,7 +251,13 @@ export async function plan(
 
 export type RenderManyResult =
   | { status: 'fulfilled'; value: RenderMockupResult }
-  | { status: 'rejected'; reason: unknown }
+  | {
+      status: 'rejected';
+      reason: unknown;
+      /** The render this job paid for (its POST /renders was sent): running the job again picks it up without paying. */
+      renderReference?: string;
+      tokensSpent?: number;
+    }
   | {
       /** Not rendered: the tokens ran out; it can run after `resetsAt` (or pass `waitForTokens`). */
       status: 'deferred';
@@ -341,13 +350,19 @@ async function batchOf(
             value: await produce(state, planned.composition, imageReference, ctx),
           });
         } catch (error) {
+          // A job that sent its POST /renders says which render it paid for (one in flight is waited for).
+          const renderReference = await ctx.post?.catch(() => {});
           if (error instanceof RendertokenLimitError && !options.waitForTokens) {
             settle(planned.index, {
               status: 'deferred',
               resetsAt: error.resetsAt ?? nextRendertokenReset(ctx.clock.now()),
             });
           } else {
-            settle(planned.index, { status: 'rejected', reason: error });
+            settle(planned.index, {
+              status: 'rejected',
+              reason: error,
+              ...(renderReference && { renderReference, tokensSpent: planned.composition.tokenCost }),
+            });
           }
         }
       },

@@ -4,7 +4,7 @@ import type { RenderClient } from './api.ts';
 import { renderCacheKey } from './cache.ts';
 import { complete, isUnknownRender, placeholderOf } from './complete.ts';
 import { referenceQuery, resolveComposition } from './composition.ts';
-import { type CallContext, callContext, checkpoint, type RenderOptions } from './context.ts';
+import { type CallContext, callContext, checkpoint, type RenderOptions, until } from './context.ts';
 import { RenderFailedError } from './errors.ts';
 import { type ClientState, type Completed, stateOf } from './state.ts';
 import { telemetryFor, traceMockup } from './telemetry.ts';
@@ -48,8 +48,10 @@ export async function produce(
   } catch (error) {
     if (error instanceof RenderFailedError && ctx.store?.delete) {
       // A failed render is not worth remembering: the next call renders again (and pays again).
+      const key = renderCacheKey(composition.reference, imageReference);
+      state.writes.delete(key);
       try {
-        await ctx.store.delete(renderCacheKey(composition.reference, imageReference));
+        await until(ctx.clock, ctx.deadline, ctx.store.delete(key));
       } catch {
         // the failure is what the caller needs to hear about
       }

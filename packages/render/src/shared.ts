@@ -1,5 +1,5 @@
 import { bindContext, type Clock } from '@partner-print/openapi/wire';
-import { abortReason } from './context.ts';
+import { abortReason, until } from './context.ts';
 
 /** What one caller brings when it joins a shared task. */
 export interface WaiterOptions<E = unknown> {
@@ -17,6 +17,8 @@ export interface SharedContext<E = unknown> {
   readonly signal: AbortSignal;
   /** How many callers still wait for the task. */
   readonly waiting: number;
+  /** `answer`, or a TimeoutError at the earliest deadline of the callers still waiting: a store call's bound. */
+  within<A>(answer: A | Promise<A>): Promise<A>;
   /**
    * Whether any caller still waits, once the callers past their deadline have been let go (with their
    * timeout): asked before work that costs, which nobody should pay for when every caller has left.
@@ -137,11 +139,17 @@ export class SharedTasks<T, E = unknown> {
     expire: () => void,
   ): void {
     const { clock } = current;
+    const earliest = () => {
+      let deadline = Number.POSITIVE_INFINITY;
+      for (const waiter of current.waiters) deadline = Math.min(deadline, waiter.deadline);
+      return deadline;
+    };
     const ctx: SharedContext<E> = {
       signal: current.controller.signal,
       get waiting() {
         return current.waiters.size;
       },
+      within: (answer) => until(clock, earliest(), answer),
       wanted: () => {
         expire();
         return current.waiters.size > 0;
@@ -162,9 +170,7 @@ export class SharedTasks<T, E = unknown> {
           if (current.controller.signal.aborted) throw abortReason(current.controller.signal);
           const now = clock.now();
           if (now >= wakeAt) return;
-          let earliest = wakeAt;
-          for (const waiter of current.waiters) earliest = Math.min(earliest, waiter.deadline);
-          await clock.sleep(Math.max(0, earliest - now), current.controller.signal);
+          await clock.sleep(Math.max(0, Math.min(wakeAt, earliest()) - now), current.controller.signal);
         }
       },
     };

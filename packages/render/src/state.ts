@@ -30,12 +30,16 @@ export interface ClientState {
   nextPolls: Map<string, number>;
   /** Errors of GET /renders/{ref} that said 404: the service does not know the render. */
   unknownRenders: WeakSet<object>;
+  /** Render references paid for whose store write has not settled, by store key: later calls take them from here. */
+  writes: Map<string, Reference<'Render'>>;
+  /** The upload of each image given as a stream, which can be read once: every job and call given it shares it. */
+  streams: WeakMap<object, Promise<Reference<'Image'>>>;
 }
 
 // Two copies of this package in one program (two versions side by side, a library's bundle) given one client
 // share its state: each had its own in-flight renders and default store, and both paid for the same render. On
 // the global object, under the state's format: change the number whenever ClientState or its members' methods do.
-const REGISTRY = Symbol.for('partner-print.render.state.1');
+const REGISTRY = Symbol.for('partner-print.render.state.2');
 const shared = globalThis as { [REGISTRY]?: WeakMap<object, ClientState> };
 
 const pollTimeout = (deadline: number, renderReference: string) =>
@@ -66,6 +70,8 @@ export function stateOf(client: RenderClient): ClientState {
       completions: new SharedTasks(pollTimeout, true),
       nextPolls: new Map(),
       unknownRenders: new WeakSet(),
+      writes: new Map(),
+      streams: new WeakMap(),
     };
     states.set(client, state);
   }

@@ -23,7 +23,11 @@ export async function resolveImage(
     reference = image;
   } else if (typeof ReadableStream !== 'undefined' && image instanceof ReadableStream) {
     ctx.emit({ type: 'upload' });
-    reference = await bounded(ctx, 'uploading the image', state.api.uploadImage(image, ctx.signal));
+    // Read once: every job and call given this same stream shares its upload (a second read found it locked).
+    // Not under one caller's signal, so the others' wait is not cut short: each leaves at its own.
+    const upload = state.streams.get(image) ?? state.api.uploadImage(image);
+    state.streams.set(image, upload);
+    reference = await bounded(ctx, 'uploading the image', upload);
   } else {
     const bytes = await imageBytes(image);
     const digest = await sha256Hex(bytes);

@@ -6,7 +6,9 @@ import {
   MemoryRenderStore,
   plan,
   type RenderJob,
+  type RenderLease,
   type RenderProgressEvent,
+  type RenderStore,
   renderCacheKey,
   renderMany,
   renderMockup,
@@ -349,8 +351,10 @@ describe('renderMany aborted', () => {
       });
       expect(signal.aborted).toBe(true);
       expect(results[0]).toMatchObject({ status: 'fulfilled', value: { tokensSpent: 1 } });
+      // A job whose POST was sent (in flight at the abort, or answered) says which render it paid for.
+      const paidFor = { renderReference: expect.stringMatching(/^Render_/), tokensSpent: 1 };
       expect(results.slice(1)).toEqual([
-        { status: 'rejected', reason },
+        { status: 'rejected', reason, ...(paid === 2 ? paidFor : {}) },
         { status: 'rejected', reason },
       ]);
       expect(settled).toHaveLength(3);
@@ -372,7 +376,7 @@ describe('renderMany aborted', () => {
     const jobs: RenderJob[] = [1, 2].map((v) => ({ ...studioPrint(seed), image: pngBytes(v) }));
     const { results } = await renderMany(s.client, jobs, { clock, signal });
     expect(results).toEqual([
-      { status: 'rejected', reason },
+      { status: 'rejected', reason, renderReference: expect.stringMatching(/^Render_/), tokensSpent: 1 },
       { status: 'deferred', resetsAt: expect.any(Date) },
     ]);
 
@@ -607,4 +611,210 @@ it('plan rejects the job whose image cannot be read, and plans the others', asyn
   expect(p.fits.map((j) => j.index)).toEqual([1]);
   const { results } = await renderMany(s.client, jobs, { clock });
   expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled']);
+});
+
+// timeoutMs was checked between steps, not inside a render store call: a store whose get, lease or set never
+// answered held the call past its deadline (until its signal aborted, which a partner relying on timeoutMs never
+// sends). A set that never settled after the POST also held every later call for the pair, whose render was known.
+describe('a render store that does not answer, and timeoutMs', { timeout: 10_000 }, () => {
+  const unanswered = new Promise<never>(() => {});
+  const hung = () => unanswered;
+  /**
+   * `call`, or 'unanswered' if it has not settled within 4 s of real time (on the virtual clock, a store call is
+   * given 1 s of real time before the deadline is armed).
+   */
+  const within4s = <T>(call: Promise<T>) =>
+    Promise.race([call, new Promise<'unanswered'>((r) => setTimeout(r, 4_000, 'unanswered'))]);
+
+  // A store answering in real time (Redis) while the virtual clock had the deadline's timer to run: the clock
+  // jumped to the deadline and the call timed out, with 10 minutes of timeoutMs left.
+  it('a store answering in real time does not move a virtual clock to the deadline', async () => {
+    const s = setup({ renderProcessingMs: 60_000 });
+    const { seed, clock } = s.sandbox;
+    const image = await s.client.uploadImage(pngBytes(1));
+    const inner = new MemoryRenderStore();
+    const later = () => new Promise((resolve) => setTimeout(resolve, 5));
+    const store: RenderStore = {
+      get: (key) => later().then(() => inner.get(key)),
+      set: (key, value) => later().then(() => inner.set(key, value)),
+    };
+    const started = clock.now();
+    const result = await renderMockup(s.client, {
+      ...studioPrint(seed),
+      image,
+      clock,
+      cache: store,
+      timeoutMs: 600_000,
+    });
+    expect(result.tokensSpent).toBe(1);
+    expect(clock.now() - started).toBe(60_000);
+    expect(inner.size).toBe(1);
+  });
+
+  const stores: [string, RenderStore, string][] = [
+    ['get', { get: hung, set: () => {} }, 'cache-read-failed'],
+    ['lease', { get: () => null, set: () => {}, lease: hung }, 'lease-failed'],
+  ];
+  it.each(stores)(
+    'a %s that never answers ends renderMockup at its deadline, nothing paid',
+    async (_op, store, code) => {
+      const s = setup();
+      const { seed, clock } = s.sandbox;
+      const image = await s.client.uploadImage(pngBytes(1));
+      const started = clock.now();
+      const warnings: string[] = [];
+      const error = await within4s(
+        renderMockup(s.client, {
+          ...studioPrint(seed),
+          image,
+          clock,
+          cache: store,
+          timeoutMs: 5_000,
+          onProgress: (e) => e.type === 'warning' && warnings.push(e.code),
+        }).catch((e: unknown) => e),
+      );
+      expect(error).toBeInstanceOf(TimeoutError);
+      expect(clock.now() - started).toBe(5_000);
+      expect(warnings).toEqual([code]);
+      expect(s.count('POST /renders')).toBe(0);
+    },
+  );
+
+  it('a lease granted after the deadline is released', async () => {
+    const s = setup();
+    const { seed, clock } = s.sandbox;
+    const image = await s.client.uploadImage(pngBytes(1));
+    let grant!: (lease: RenderLease) => void;
+    let released = 0;
+    const store: RenderStore = {
+      get: () => null,
+      set: () => {},
+      lease: () => new Promise((resolve) => (grant = resolve)),
+    };
+    const call = renderMockup(s.client, {
+      ...studioPrint(seed),
+      image,
+      clock,
+      cache: store,
+      timeoutMs: 5_000,
+    });
+    await expect(within4s(call)).rejects.toBeInstanceOf(TimeoutError);
+    grant({ acquired: true, release: () => void released++ });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(released).toBe(1);
+    expect(s.count('POST /renders')).toBe(0);
+  });
+
+  it('a set that never answers after the POST: the call ends at its deadline with the render it paid for', async () => {
+    const s = setup({ renderProcessingMs: 60_000 });
+    const { seed, clock } = s.sandbox;
+    const image = await s.client.uploadImage(pngBytes(1));
+    const store = { get: () => null, set: hung };
+    const started = clock.now();
+    const warnings: string[] = [];
+    const error = await within4s(
+      renderMockup(s.client, {
+        ...studioPrint(seed),
+        image,
+        clock,
+        cache: store,
+        timeoutMs: 5_000,
+        onProgress: (e) => e.type === 'warning' && warnings.push(e.code),
+      }).catch((e: unknown) => e),
+    );
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as { renderReference?: string }).renderReference).toMatch(/^Render_/);
+    expect(clock.now() - started).toBe(5_000);
+    expect(warnings).toEqual(['cache-write-failed']);
+    // Its render is known in this process while the set is unanswered: the next call pays nothing.
+    const again = await within4s(
+      renderMockup(s.client, { ...studioPrint(seed), image, clock, cache: store }),
+    );
+    expect(again).toMatchObject({ tokensSpent: 0 });
+    expect(s.count('POST /renders')).toBe(1);
+  });
+
+  it('a set that never answers holds no later call for the pair: they take the render paid for', async () => {
+    const s = setup({ renderProcessingMs: 60_000 });
+    const { seed, clock } = s.sandbox;
+    const image = await s.client.uploadImage(pngBytes(1));
+    const controller = new AbortController();
+    let setting!: () => void;
+    const set = new Promise<void>((resolve) => {
+      setting = resolve;
+    });
+    const store = {
+      get: () => null,
+      set: () => {
+        setting();
+        return hung();
+      },
+    };
+    const first = renderMockup(s.client, {
+      ...studioPrint(seed),
+      image,
+      clock,
+      cache: store,
+      signal: controller.signal,
+    });
+    first.catch(() => {});
+    await set;
+    const later = await within4s(
+      renderMockup(s.client, { ...studioPrint(seed), image, clock, cache: store }),
+    );
+    controller.abort();
+    expect(later).toMatchObject({ tokensSpent: 0, render: { status: 'completed' } });
+    expect(s.count('POST /renders')).toBe(1);
+  });
+
+  it('renderMany ends at its timeoutMs while the plan reads a store that never answers', async () => {
+    const s = setup();
+    const { seed, clock } = s.sandbox;
+    const jobs: RenderJob[] = [{ ...studioPrint(seed), image: await s.client.uploadImage(pngBytes(1)) }];
+    const started = clock.now();
+    const error = await within4s(
+      renderMany(s.client, jobs, { clock, cache: { get: hung, set: () => {} }, timeoutMs: 5_000 }).catch(
+        (e: unknown) => e,
+      ),
+    );
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(clock.now() - started).toBe(5_000);
+    expect(s.count('POST /renders')).toBe(0);
+  });
+});
+
+// The same ReadableStream given to two jobs: the second upload found it locked (a TypeError) and its job failed.
+describe('images given as a ReadableStream', () => {
+  const streamOf = (bytes: Uint8Array) =>
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(bytes.slice());
+        controller.close();
+      },
+    });
+
+  it('given to two jobs of a batch, is uploaded once and both render', async () => {
+    const s = setup();
+    const { seed, clock } = s.sandbox;
+    const image = streamOf(pngBytes(1));
+    const jobs: RenderJob[] = [
+      { ...studioPrint(seed), image },
+      { ...lifestylePoster(seed), image },
+    ];
+    const { results } = await renderMany(s.client, jobs, { clock });
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
+    expect(s.count('POST /images')).toBe(1);
+  });
+
+  it('given to two concurrent renderMockup calls, is uploaded once and both render', async () => {
+    const s = setup();
+    const { seed, clock } = s.sandbox;
+    const image = streamOf(pngBytes(2));
+    const results = await Promise.all([
+      renderMockup(s.client, { ...studioPrint(seed), image, clock }),
+      renderMockup(s.client, { ...lifestylePoster(seed), image, clock }),
+    ]);
+    expect(results[0].imageReference).toBe(results[1].imageReference);
+    expect(s.count('POST /images')).toBe(1);
+  });
 });
