@@ -322,6 +322,24 @@ export async function place(body: unknown) {
     },
   );
 
+  it.each([
+    ['only the client', false],
+    ['the client and an adapter made from it', true],
+  ])(
+    'a namespace import of a module exporting %s, none of it named in the file: the calls use them through it',
+    async (_, withAdapter) => {
+      const sdk = (withAdapter ? SDK : CLIENT).replace(/partnerPrint\b/g, 'client');
+      const r = await rerun({ 'client.ts': sdk, 'orders.ts': `import * as v2 from './client';\n${PLACE}` });
+      const out = r.after['orders.ts']!;
+      const adapter = withAdapter ? 'v2.v1' : 'partnerPrintV1';
+      expect(out).toContain(`(await v2.client.createOrder(await ${adapter}.toV2Order(body))).order`);
+      expect(out).not.toMatch(/createClient|partnerPrint\b/);
+      expect(out.match(/createV1Adapter\(/g) ?? []).toHaveLength(withAdapter ? 0 : 1);
+      expect(r.of('orders.ts')).toEqual([['rewritten', 'POST /orders (fetch)']]);
+      expect(r.after['client.ts']).toBe(sdk);
+    },
+  );
+
   it('a V1 call added after a run: rewritten onto the imported client and the adapter made from it', async () => {
     const files = { 'sdk.ts': CLIENT, 'orders.ts': `import { partnerPrint as pp } from './sdk';\n${PLACE}` };
     const first = await rerun(files);

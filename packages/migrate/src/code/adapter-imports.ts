@@ -30,6 +30,8 @@ export interface AdapterOf {
    * an adapter made from it, if it does.
    */
   exportOf(spec: string, client: string, adapter?: boolean): string | undefined;
+  /** The names the module `spec` exports, as far as the run reads them (what a namespace import of it holds). */
+  names(spec: string): string[];
 }
 
 interface Exports {
@@ -152,6 +154,16 @@ export function adapterExports(
           }
         return undefined;
       },
+      names(spec: string) {
+        const out = new Set<string>();
+        const walk = (m: Exports | undefined, depth: number): void => {
+          for (const name of m && depth < 9 ? m.names.keys() : []) if (name[0] !== '#') out.add(name);
+          for (const [as, target] of m && depth < 9 ? m.from : [])
+            as === '*' ? walk(modules.get(target!), depth + 1) : out.add(as);
+        };
+        walk(modules.get(moduleOf(real, spec, inRun)!), 0);
+        return [...out];
+      },
     });
 }
 
@@ -172,10 +184,17 @@ export function importedAdapters(
   };
   for (const [local, { spec, name }] of importsOf(nodes)) {
     if (name !== '*') add(local, spec, adapterOf(spec, name));
-    else
+    else {
+      const named = new Set<string>();
       for (const n of nodes)
-        if (n.type === 'MemberExpression' && isIdent(bare(n.object), local) && propName(n))
+        if (n.type === 'MemberExpression' && isIdent(bare(n.object), local) && propName(n)) {
+          named.add(propName(n)!);
           add(`${local}.${propName(n)}`, spec, adapterOf(spec, propName(n)!));
+        }
+      // An earlier run's client or adapter the module exports, which the file does not name (yet): `ns.client`.
+      for (const x of adapterOf.names(spec))
+        if (!named.has(x) && adapterOf(spec, x)) add(`${local}.${x}`, spec, adapterOf(spec, x));
+    }
   }
   return { known, unknown, made };
 }
@@ -264,7 +283,7 @@ export function importedClient(
   for (const [name, { spec, made }] of imported?.made ?? [])
     if (made && !made.adapter && made.base && (!own || memberPath(own.arguments?.[0]) === name)) {
       const exported = own ? undefined : adapterOf?.exportOf(spec, made.client!, true);
-      const ns = name.includes('.') ? `${name.split('.')[0]}.${exported}` : undefined;
+      const ns = exported && name.includes('.') ? `${name.split('.')[0]}.${exported}` : undefined;
       const add = exported && !ns ? importBeside(nodes, name, spec, exported) : undefined;
       const adapter = ns || add ? { ...(ns ? { name: ns } : { add }), export: exported! } : undefined;
       return { name, base: made.base, key: keyOf(made.key, spec), ...(adapter ? { adapter } : {}) };
