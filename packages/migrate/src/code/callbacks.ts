@@ -234,22 +234,31 @@ const queryOf = (read: N, links: Map<N, Link>): N =>
  * query `read` reads it from: on the binding the query is read through (`req: { query: … }`, Express's
  * `Request<…, …, …, { order_reference: string }>`), in a cast, or in an interface or type alias of the file they
  * name. The callback always sends both, and the switched read then type-checks where the read did. Where none has
- * that key, a type they name that the file imports from a module of the project (`./types`), which may lack
- * `order_reference_v2`: for a TODO.
+ * that key, a type they name that the file imports from a module of the project (`./types`, a path alias, a
+ * namespace's `T.Query`; not the package type of the request itself), which may lack `order_reference_v2`: for a TODO.
  */
 export function widenQueryType(read: N, nodes: N[], links: Map<N, Link>, source: string): string | undefined {
   const types: N[] = [];
   let typed = false;
   let imported: string | undefined;
+  // The type the request object itself is written with (Express's `Request`): a package's one takes any key.
+  const outer = new Set<N>();
+  let query = true;
+  const push = (t: N) => {
+    types.push(t);
+    if (!query) outer.add(t);
+  };
   let e = queryOf(read, links);
   for (let i = 0; e && i < 20; i++) {
     if (e.typeAnnotation && /^TS(As|Satisfies)Expression$|^TSTypeAssertion$/.test(e.type))
-      types.push(e.typeAnnotation);
-    if (e.type === 'MemberExpression') e = e.object;
-    else if (e.expression) e = e.expression;
+      push(e.typeAnnotation);
+    if (e.type === 'MemberExpression') {
+      e = e.object;
+      query = false;
+    } else if (e.expression) e = e.expression;
     else if (e.type === 'Identifier') {
       const id = bindingOf(e, links);
-      if (id?.typeAnnotation) types.push(id.typeAnnotation.typeAnnotation);
+      if (id?.typeAnnotation) push(id.typeAnnotation.typeAnnotation);
       e = id && !id.typeAnnotation ? links.get(id)?.parent.init : undefined;
     } else break;
   }
@@ -259,13 +268,20 @@ export function widenQueryType(read: N, nodes: N[], links: Map<N, Link>, source:
     if (seen.has(t)) continue;
     seen.add(t);
     for (const n of indexTree(t).nodes) {
-      const named = n.type === 'TSTypeReference' && isIdent(n.typeName) ? n.typeName.name : undefined;
+      // `CallbackQuery`, or `T.CallbackQuery` of a namespace import.
+      const ref = n.type === 'TSTypeReference' ? n.typeName : undefined;
+      const named = isIdent(ref)
+        ? ref.name
+        : isIdent(ref?.left)
+          ? `${ref.left.name}.${ref.right.name}`
+          : undefined;
       for (const d of named ? nodes : [])
         if (/^TS(Interface|TypeAlias)Declaration$/.test(d.type) && isIdent(d.id, named))
           types.push(d.body ?? d.typeAnnotation);
-        else if (d.type === 'ImportDeclaration' && /^\./.test(d.source.value))
+        // A module of the project, relative or through a path alias (`@app/types`, tsconfig `paths`).
+        else if (d.type === 'ImportDeclaration' && (/^\./.test(d.source.value) || !outer.has(n)))
           for (const sp of d.specifiers)
-            if (sp.local.name === named) imported ??= `\`${named}\` of ${d.source.value}`;
+            if (sp.local.name === named!.split('.')[0]) imported ??= `\`${named}\` of ${d.source.value}`;
       const members: N[] | undefined =
         n.type === 'TSTypeLiteral' ? n.members : n.type === 'TSInterfaceBody' ? n.body : undefined;
       const v1 = members?.find((m) => m.type === 'TSPropertySignature' && propName(m) === V1_PARAM);

@@ -192,6 +192,49 @@ describe('the order identifier of a V1 GET /orders/{reference}', () => {
     expect(todos(cast.output)).toBe(0);
   });
 
+  it('a query typed through a namespace import or a path alias (tsconfig paths): marked, to add order_reference_v2 there', () => {
+    for (const [imports, params, named] of [
+      [
+        "import type * as T from './types';",
+        'req: { query: T.CallbackQuery }',
+        '`T.CallbackQuery` of ./types',
+      ],
+      [
+        "import type * as T from '@app/types';",
+        'req: { query: T.CallbackQuery }',
+        '`T.CallbackQuery` of @app/types',
+      ],
+      [
+        "import type { CallbackQuery } from '@app/types';",
+        'req: { query: CallbackQuery }',
+        '`CallbackQuery` of @app/types',
+      ],
+      [
+        "import type { Request } from 'express';\nimport type { CallbackQuery } from '~/types';",
+        'req: Request<Record<string, string>, unknown, unknown, CallbackQuery>',
+        '`CallbackQuery` of ~/types',
+      ],
+      [
+        "import type { Request } from 'express';\nimport type * as T from '@app/types';",
+        'req: Request',
+        '`T.CallbackQuery` of @app/types',
+      ],
+    ] as const) {
+      const cast = params === 'req: Request' ? ' as T.CallbackQuery' : '';
+      const r = rewriteTwice(
+        `${imports}\n${HEAD}export async function onCallback(${params}) {\n  const order = await ${read(`(req.query${cast}).order_reference`)};\n  return order.order_reference;\n}\n`,
+      );
+      expect(r.output, params).toMatch(/orderReference\(\(?req\.query.*\)?\.order_reference_v2\)/);
+      const todo = r.findings.filter((f) => f.kind === 'todo');
+      expect(
+        todo.map((f) => f.what),
+        params,
+      ).toEqual(['legacy callback: query type']);
+      expect(todo[0]!.detail).toContain(`query typed by ${named}: add it there`);
+      expect(todos(r.output)).toBe(1);
+    }
+  });
+
   it("the callback's order_reference where its query may be another object at the call, or bound by a let: left on V1", () => {
     // `req` of the arrow is not the handler's.
     leftOnV1(
