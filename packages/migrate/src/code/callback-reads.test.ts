@@ -86,6 +86,43 @@ describe("the legacy callback's order_reference", () => {
     }
   });
 
+  it('in JavaScript typed by JSDoc (@param, @typedef, @type) naming order_reference: read as order_reference_v2, marked to add it there', () => {
+    for (const [jsdoc, read] of [
+      ['/** @param {{ query: { order_reference: string } }} req */\n', 'req.query.order_reference'],
+      [
+        '/** @typedef {{ order_reference?: string }} Query */\n/** @param {{ query: Query }} req */\n',
+        'req.query.order_reference',
+      ],
+      [
+        '/**\n * @typedef {Object} Query\n * @property {string} order_reference\n */\n/** @param {{ query: Query }} req */\n',
+        'req.query.order_reference',
+      ],
+      ['', '/** @type {{ order_reference: string }} */ (req.query).order_reference'],
+    ] as const) {
+      const text = `${EARLIER}${jsdoc}export async function onCallback(req) {\n  const order = ${v2Read(read)};\n  return order.reference;\n}\n`;
+      const r = rewriteTwice(text, 'a.js');
+      expect(r.output, jsdoc).toMatch(/orderReference\(.*\.order_reference_v2\)/);
+      expect(r.findings.map((f) => [f.kind, f.what]).sort()).toEqual([
+        ['rewritten', 'legacy callback: order_reference'],
+        ['todo', 'legacy callback: query type'],
+      ]);
+      expect(r.findings.find((f) => f.kind === 'todo')!.detail).toMatch(
+        /query typed by a JSDoc type of this file that names order_reference/,
+      );
+    }
+    // Untyped JavaScript, or a JSDoc type that has order_reference_v2 already: nothing to add.
+    for (const jsdoc of [
+      '',
+      '/** @param {{ query: { order_reference: string, order_reference_v2: string } }} req */\n',
+    ]) {
+      const r = rewriteTwice(
+        `${EARLIER}${jsdoc}export async function onCallback(req) {\n  const order = ${v2Read('req.query.order_reference')};\n  return order.reference;\n}\n`,
+        'a.js',
+      );
+      expect(r.findings.map((f) => f.kind)).toEqual(['rewritten']);
+    }
+  });
+
   it('kept beside a read of order_reference_v2 in its function (the V1 code on purpose): left, not marked', () => {
     for (const [handler, v2] of [
       [

@@ -235,9 +235,16 @@ const queryOf = (read: N, links: Map<N, Link>): N =>
  * `Request<…, …, …, { order_reference: string }>`), in a cast, or in an interface or type alias of the file they
  * name. The callback always sends both, and the switched read then type-checks where the read did. Where none has
  * that key, a type they name that the file imports from a module of the project (`./types`, a path alias, a
- * namespace's `T.Query`; not the package type of the request itself), which may lack `order_reference_v2`: for a TODO.
+ * namespace's `T.Query`; not the package type of the request itself), which may lack `order_reference_v2`, or in
+ * JavaScript (`js`) a JSDoc type of the file naming `order_reference`: for a TODO.
  */
-export function widenQueryType(read: N, nodes: N[], links: Map<N, Link>, source: string): string | undefined {
+export function widenQueryType(
+  read: N,
+  nodes: N[],
+  links: Map<N, Link>,
+  source: string,
+  js = false,
+): string | undefined {
   const types: N[] = [];
   let typed = false;
   let imported: string | undefined;
@@ -303,6 +310,12 @@ export function widenQueryType(read: N, nodes: N[], links: Map<N, Link>, source:
       }
     }
   }
+  // JavaScript checked by its JSDoc types (`@param {{ order_reference: string }} query`, `@type`, `@typedef`).
+  const jsdoc = (c: N) =>
+    /^\*.*@(param|type|typedef|property)\b.*\border_reference\b/s.test(c.value) &&
+    !c.value.includes(V2_PARAM);
+  if (!typed && js && nodes.some((n) => n.comments?.some(jsdoc)))
+    imported ??= 'a JSDoc type of this file that names order_reference (`@param`, `@type`, `@typedef`)';
   return typed ? undefined : imported;
 }
 

@@ -864,7 +864,7 @@ function rewrite(
 
 /** The query type of a callback read that now reads order_reference_v2: widened, or marked where another module writes it. */
 function queryType(ctx: Context, read: N, cb: { nodes: N[]; links: Map<N, Link> }): void {
-  const type = widenQueryType(read, cb.nodes, cb.links, ctx.source);
+  const type = widenQueryType(read, cb.nodes, cb.links, ctx.source, /\.[cm]?jsx?$/.test(ctx.file));
   if (type)
     ctx.todo(
       read,
