@@ -233,7 +233,7 @@ const queryOf = (read: N, links: Map<N, Link>): N =>
  * Adds `order_reference_v2` beside `order_reference` (its type copied) in each object type the file writes for the
  * query `read` reads it from: on the binding the query is read through (`req: { query: … }`, Express's
  * `Request<…, …, …, { order_reference: string }>`), in a cast, or in an interface or type alias of the file they
- * name. The callback always sends both, and the switched read then type-checks where the read did. Where none has
+ * name that types nothing else (one that does is for a TODO). The callback always sends both, and the switched read then type-checks where the read did. Where none has
  * that key, a type they name that the file imports from a module of the project (`./types`, a path alias, a
  * namespace's `T.Query`; not the package type of the request itself), which may lack `order_reference_v2`, or in
  * JavaScript (`js`) a JSDoc type of the file naming `order_reference`: for a TODO.
@@ -245,14 +245,15 @@ export function widenQueryType(
   source: string,
   js = false,
 ): string | undefined {
-  const types: N[] = [];
+  // Each type with whether it is the query's own (not the request's, of which only the `query` member is).
+  const types: Array<[N, boolean]> = [];
   let typed = false;
   let imported: string | undefined;
   // The type the request object itself is written with (Express's `Request`): a package's one takes any key.
   const outer = new Set<N>();
   let query = true;
   const push = (t: N) => {
-    types.push(t);
+    types.push([t, query]);
     if (!query) outer.add(t);
   };
   let e = queryOf(read, links);
@@ -269,11 +270,30 @@ export function widenQueryType(
       e = id && !id.typeAnnotation ? links.get(id)?.parent.init : undefined;
     } else break;
   }
-  const seen = new Set<N>();
+  const seen = new Map<N, boolean>();
   while (types.length) {
-    const t = types.pop()!;
-    if (seen.has(t)) continue;
-    seen.add(t);
+    const [t, own] = types.pop()!;
+    if (seen.get(t) === true || seen.get(t) === own) continue;
+    seen.set(t, own);
+    /**
+     * Whether a type node of `t` is the query's: `t` where it is, the type of a `query` member (Fastify's
+     * `Querystring`) or Express's `Request<…, …, …, Query>` (not another object of the request: its `body`).
+     */
+    const isQuery = (x: N): boolean => {
+      let l = links.get(x);
+      while (
+        x !== t &&
+        /^TS(TypeAnnotation|UnionType|IntersectionType|ParenthesizedType)$/.test(l?.parent.type)
+      ) {
+        x = l!.parent;
+        l = links.get(x);
+      }
+      return x === t
+        ? own
+        : (l?.parent.type === 'TSPropertySignature' &&
+            /^(query|Querystring)$/.test(propName(l.parent) ?? '')) ||
+            (l?.parent.type === 'TSTypeParameterInstantiation' && l.index === 3);
+    };
     for (const n of indexTree(t).nodes) {
       // `CallbackQuery`, or `T.CallbackQuery` of a namespace import.
       const ref = n.type === 'TSTypeReference' ? n.typeName : undefined;
@@ -282,16 +302,27 @@ export function widenQueryType(
         : isIdent(ref?.left)
           ? `${ref.left.name}.${ref.right.name}`
           : undefined;
+      const q = named !== undefined && isQuery(n);
       for (const d of named ? nodes : [])
-        if (/^TS(Interface|TypeAlias)Declaration$/.test(d.type) && isIdent(d.id, named))
-          types.push(d.body ?? d.typeAnnotation);
+        if (/^TS(Interface|TypeAlias)Declaration$/.test(d.type) && isIdent(d.id, named)) {
+          // Widened, it would require order_reference_v2 of the other values it types (exported, or named again).
+          if (
+            q &&
+            (links.get(d)?.parent.type === 'ExportNamedDeclaration' ||
+              nodes.filter((x) => isIdent(x, named)).length > 2)
+          )
+            imported ??= `\`${named}\` of this file, which types other values too`;
+          else types.push([d.body ?? d.typeAnnotation, q]);
+        }
         // A module of the project, relative or through a path alias (`@app/types`, tsconfig `paths`).
         else if (d.type === 'ImportDeclaration' && (/^\./.test(d.source.value) || !outer.has(n)))
           for (const sp of d.specifiers)
             if (sp.local.name === named!.split('.')[0]) imported ??= `\`${named}\` of ${d.source.value}`;
       const members: N[] | undefined =
         n.type === 'TSTypeLiteral' ? n.members : n.type === 'TSInterfaceBody' ? n.body : undefined;
-      const v1 = members?.find((m) => m.type === 'TSPropertySignature' && propName(m) === V1_PARAM);
+      const v1 =
+        (n === t ? own : isQuery(n)) &&
+        members?.find((m) => m.type === 'TSPropertySignature' && propName(m) === V1_PARAM);
       typed ||= !!v1;
       if (!v1 || members!.some((m) => propName(m) === V2_PARAM)) continue;
       const type = v1.typeAnnotation?.typeAnnotation;
