@@ -123,6 +123,69 @@ describe("the legacy callback's order_reference", () => {
     }
   });
 
+  it('with a written-out fallback (?? null, ?? undefined, || a string, a destructuring default): read as order_reference_v2, the fallback kept', () => {
+    for (const [read, switched] of [
+      ['const ref = req.query.order_reference ?? null;', 'const ref = req.query.order_reference_v2 ?? null;'],
+      [
+        'const ref = req.query.order_reference ?? undefined;',
+        'const ref = req.query.order_reference_v2 ?? undefined;',
+      ],
+      [
+        "const ref = req.query.order_reference || 'unknown';",
+        "const ref = req.query.order_reference_v2 || 'unknown';",
+      ],
+      [
+        "const { order_reference: ref = '' } = req.query;",
+        "const { order_reference_v2: ref = '' } = req.query;",
+      ],
+      [
+        "const { order_reference: ref = 'unknown' } = req.query;",
+        "const { order_reference_v2: ref = 'unknown' } = req.query;",
+      ],
+    ] as const) {
+      const r = rewriteTwice(
+        `${EARLIER}export async function onCallback(req: { query: Record<string, string> }) {\n  ${read}\n  const order = ${v2Read('ref')};\n  return order.reference;\n}\n`,
+      );
+      expect(r.output, read).toContain(switched);
+      expect(r.findings.map((f) => [f.kind, f.what])).toEqual([
+        ['rewritten', 'legacy callback: order_reference'],
+      ]);
+      // A V1 order read by it: rewritten, reading order_reference_v2 with the same fallback.
+      const v1 = rewriteTwice(
+        `${V1_CALL}export async function onCallback(req: { query: Record<string, string> }) {\n  ${read}\n  return (await (await fetch(\`\${BASE}/orders/\${ref}\`, { headers })).json()).order_reference;\n}\n`,
+      );
+      expect(v1.output, read).toContain(switched);
+      expect(v1.output).toContain('orderReference(ref)');
+      expect(v1.findings.filter((f) => f.kind === 'todo')).toEqual([]);
+    }
+    // Logged too: the read keeps the V1 code, the V2 order read reads order_reference_v2 with the same fallback.
+    for (const [read, v2] of [
+      [
+        "const ref = req.query.order_reference || 'unknown';",
+        "orderReference(req.query.order_reference_v2 || 'unknown')",
+      ],
+      [
+        "const { order_reference: ref = 'unknown' } = req.query;",
+        "orderReference(req.query.order_reference_v2 ?? 'unknown')",
+      ],
+    ] as const) {
+      const r = rewriteTwice(
+        `${V1_CALL}export async function onCallback(req: { query: Record<string, string> }) {\n  ${read}\n  console.log(ref);\n  return (await (await fetch(\`\${BASE}/orders/\${ref}\`, { headers })).json()).order_reference;\n}\n`,
+      );
+      expect(r.output, read).toContain(read);
+      expect(r.output, read).toContain(v2);
+    }
+    // A fallback that is another value, or a parameter's default (a caller may pass another value): marked.
+    for (const [params, read] of [
+      ['req: { query: Record<string, string> }', 'const ref = req.query.order_reference ?? req.query.code;'],
+      ['req: { query: Record<string, string> }, ref = req.query.order_reference', ''],
+    ] as const)
+      kept(
+        `${EARLIER}export async function onCallback(${params}) {\n  ${read}\n  const order = ${v2Read('ref')};\n  return order.reference;\n}\n`,
+        'req.query.order_reference',
+      );
+  });
+
   it('kept beside a read of order_reference_v2 in its function (the V1 code on purpose): left, not marked', () => {
     for (const [handler, v2] of [
       [

@@ -2,6 +2,7 @@ import {
   bare,
   indexTree,
   isIdent,
+  isLiteralFallback,
   isMemberProperty,
   isString,
   type Link,
@@ -91,13 +92,13 @@ export function callbackRead(n: N, links: Map<N, Link>, param = V1_PARAM): (() =
   return undefined;
 }
 
-/** `x ?? ''` or `x || ''`: x, a read whose fallback stays on the switched read. */
+/** `x ?? ''` or `x || 'unknown'` (`null`, `undefined`): x, a read whose fallback stays on the switched read. */
 const fallbackOf = (n: N): N | undefined =>
-  n?.type === 'LogicalExpression' && /^(\?\?|\|\|)$/.test(n.operator) && isString(n.right) && !n.right.value
+  n?.type === 'LogicalExpression' && /^(\?\?|\|\|)$/.test(n.operator) && isLiteralFallback(n.right)
     ? n.left
     : undefined;
 
-/** The value of `id` through constants, and through a fallback of `''` (`x ?? ''`: x's). */
+/** The value of `id` through constants, and through a fallback written out (`x ?? ''`: x's). */
 export const resolveRead = (id: N, b: Bindings): N => {
   const v = b.resolve(id);
   const read = fallbackOf(v);
@@ -117,7 +118,7 @@ export function usesOf(read: N, nodes: N[], links: Map<N, Link>, b: Bindings): N
   const l = links.get(top);
   let binding: N;
   if (read.type === 'ObjectProperty') {
-    binding = read.value;
+    binding = read.value.left ?? read.value;
     if (!isIdent(binding) || !b.pickedFrom(binding.name)) return undefined;
   } else if (l?.parent.type === 'VariableDeclarator' && l.key === 'init') {
     binding = l.parent.id;
@@ -196,7 +197,14 @@ export function v2ReadAt(
   ];
   if (between.some((n) => binds(n, root.name))) return undefined;
   const p = links.get(read)?.parent;
-  const or = fallbackOf(p) === read ? ` ${p.operator} ${source.slice(p.right.start, p.right.end)}` : '';
+  // A destructuring default (`{ order_reference: ref = '' }`) as `?? ''`: what a missing parameter reads as.
+  const d = read.value?.type === 'AssignmentPattern' ? read.value.right : undefined;
+  const or =
+    fallbackOf(p) === read
+      ? ` ${p.operator} ${source.slice(p.right.start, p.right.end)}`
+      : d
+        ? ` ?? ${source.slice(d.start, d.end)}`
+        : '';
   if (read.type === 'CallExpression') return `${memberPath(q)}.get('${V2_PARAM}')${or}`;
   return `${q === bare(q) ? memberPath(q) : `(${source.slice(q.start, q.end)})`}.${V2_PARAM}${or}`;
 }
