@@ -280,19 +280,65 @@ export async function place(body: unknown) {
 }
 `;
 
-  it.each([
-    ['a module that makes only the client', CLIENT],
-    ['a module that makes the client and an adapter', SDK],
-  ])('%s: the calls use the imported client, the adapter made from it, no second client', async (_, sdk) => {
-    const r = await rerun({ 'sdk.ts': sdk, 'orders.ts': `import { partnerPrint } from './sdk';\n${PLACE}` });
+  it('a module that makes only the client: the calls use the imported client, the adapter made from it, no second client', async () => {
+    const r = await rerun({
+      'sdk.ts': CLIENT,
+      'orders.ts': `import { partnerPrint } from './sdk';\n${PLACE}`,
+    });
     const out = r.after['orders.ts']!;
     expect(out).toContain("import { partnerPrint } from './sdk';");
     expect(out).toMatch(/^const partnerPrintV1 = createV1Adapter\(partnerPrint\);$/m);
     expect(out).toContain('(await partnerPrint.createOrder(await partnerPrintV1.toV2Order(body))).order');
     expect(out).not.toMatch(/createClient|partnerPrint2/);
     expect(r.of('orders.ts')).toEqual([['rewritten', 'POST /orders (fetch)']]);
-    expect(r.after['sdk.ts']).toBe(sdk);
+    expect(r.after['sdk.ts']).toBe(CLIENT);
   });
+
+  it.each([
+    [
+      'a named import',
+      "import { partnerPrint } from './sdk';",
+      "import { partnerPrint, v1 } from './sdk';",
+      '',
+    ],
+    [
+      'a require',
+      "const { partnerPrint } = require('./sdk');",
+      "const { partnerPrint } = require('./sdk');\nconst { v1 } = require('./sdk');",
+      '',
+    ],
+    ['a namespace import', "import * as sdk from './sdk';", "import * as sdk from './sdk';", 'sdk.'],
+  ])(
+    'a module that makes the client and an adapter from it, %s: the calls use its adapter, no second one',
+    async (_, imports, after, ns) => {
+      const place = PLACE.replace('export async', `export const pp = ${ns}partnerPrint;\nexport async`);
+      const r = await rerun({ 'sdk.ts': SDK, 'orders.ts': `${imports}\n${place}` });
+      const out = r.after['orders.ts']!;
+      expect(out).toContain(after);
+      expect(out).toContain(`(await ${ns}partnerPrint.createOrder(await ${ns}v1.toV2Order(body))).order`);
+      expect(out).not.toMatch(/createClient|createV1Adapter|partnerPrintV1|partnerPrint2/);
+      expect(r.of('orders.ts')).toEqual([['rewritten', 'POST /orders (fetch)']]);
+      expect(r.after['sdk.ts']).toBe(SDK);
+    },
+  );
+
+  it.each([
+    ['only the client', false],
+    ['the client and an adapter made from it', true],
+  ])(
+    'a namespace import of a module exporting %s, none of it named in the file: the calls use them through it',
+    async (_, withAdapter) => {
+      const sdk = (withAdapter ? SDK : CLIENT).replace(/partnerPrint\b/g, 'client');
+      const r = await rerun({ 'client.ts': sdk, 'orders.ts': `import * as v2 from './client';\n${PLACE}` });
+      const out = r.after['orders.ts']!;
+      const adapter = withAdapter ? 'v2.v1' : 'partnerPrintV1';
+      expect(out).toContain(`(await v2.client.createOrder(await ${adapter}.toV2Order(body))).order`);
+      expect(out).not.toMatch(/createClient|partnerPrint\b/);
+      expect(out.match(/createV1Adapter\(/g) ?? []).toHaveLength(withAdapter ? 0 : 1);
+      expect(r.of('orders.ts')).toEqual([['rewritten', 'POST /orders (fetch)']]);
+      expect(r.after['client.ts']).toBe(sdk);
+    },
+  );
 
   it('a V1 call added after a run: rewritten onto the imported client and the adapter made from it', async () => {
     const files = { 'sdk.ts': CLIENT, 'orders.ts': `import { partnerPrint as pp } from './sdk';\n${PLACE}` };
@@ -337,9 +383,9 @@ export async function place(body: unknown, key: string) {
   it.each([
     ['its adapter imported', "import { v1 } from './sdk';", "import { v1, partnerPrint } from './sdk';"],
     [
-      'only the client imported',
+      'only the client imported (its module exporting an adapter made from it too)',
       "import { partnerPrint } from './sdk';",
-      "import { partnerPrint } from './sdk';",
+      "import { partnerPrint, v1 } from './sdk';",
     ],
   ])(
     '%s: the TODO above its import names where that module reads the key, not this run’s key expression',

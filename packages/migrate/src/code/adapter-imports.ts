@@ -25,8 +25,13 @@ export type Made = false | { adapter?: true; client?: string; base?: string; key
 export interface AdapterOf {
   /** What a module's export (by the import's specifier and name) is; undefined where the run cannot tell. */
   (spec: string, name: string): Made | undefined;
-  /** The name under which the module `spec` exports the client `client` (a `Made`'s `client`), if it does. */
-  exportOf(spec: string, client: string): string | undefined;
+  /**
+   * The name under which the module `spec` exports the client `client` (a `Made`'s `client`), or with `adapter`
+   * an adapter made from it, if it does.
+   */
+  exportOf(spec: string, client: string, adapter?: boolean): string | undefined;
+  /** The names the module `spec` exports, as far as the run reads them (what a namespace import of it holds). */
+  names(spec: string): string[];
 }
 
 interface Exports {
@@ -140,14 +145,24 @@ export function adapterExports(
   };
   return (real) =>
     Object.assign((spec: string, name: string) => resolveIn(moduleOf(real, spec, inRun), name), {
-      exportOf(spec: string, client: string) {
-        const [home] = client.split('\0');
-        for (const [name, m] of modules.get(home!)?.names ?? [])
-          if (m && !m.adapter && m.client === client && !name.startsWith('#')) {
-            const r = resolveIn(moduleOf(real, spec, inRun), name);
-            if (r && !r.adapter && r.client === client) return name;
+      exportOf(spec: string, client: string, adapter = false) {
+        const there = moduleOf(real, spec, inRun);
+        for (const [name, m] of modules.get(adapter ? there! : client.split('\0')[0]!)?.names ?? [])
+          if (m && !m.adapter === !adapter && !name.startsWith('#')) {
+            const r = resolveIn(there, name);
+            if (r && !r.adapter === !adapter && r.client === client) return name;
           }
         return undefined;
+      },
+      names(spec: string) {
+        const out = new Set<string>();
+        const walk = (m: Exports | undefined, depth: number): void => {
+          for (const name of m && depth < 9 ? m.names.keys() : []) if (name[0] !== '#') out.add(name);
+          for (const [as, target] of m && depth < 9 ? m.from : [])
+            as === '*' ? walk(modules.get(target!), depth + 1) : out.add(as);
+        };
+        walk(modules.get(moduleOf(real, spec, inRun)!), 0);
+        return [...out];
       },
     });
 }
@@ -169,12 +184,29 @@ export function importedAdapters(
   };
   for (const [local, { spec, name }] of importsOf(nodes)) {
     if (name !== '*') add(local, spec, adapterOf(spec, name));
-    else
+    else {
+      const named = new Set<string>();
       for (const n of nodes)
-        if (n.type === 'MemberExpression' && isIdent(bare(n.object), local) && propName(n))
+        if (n.type === 'MemberExpression' && isIdent(bare(n.object), local) && propName(n)) {
+          named.add(propName(n)!);
           add(`${local}.${propName(n)}`, spec, adapterOf(spec, propName(n)!));
+        }
+      // An earlier run's client or adapter the module exports, which the file does not name (yet): `ns.client`.
+      for (const x of adapterOf.names(spec))
+        if (!named.has(x) && adapterOf(spec, x)) add(`${local}.${x}`, spec, adapterOf(spec, x));
+    }
   }
   return { known, unknown, made };
+}
+
+/** A V2 client of another module the file uses (`name`, or `export` that `add` imports), and that module's adapter. */
+export interface Shared {
+  name?: string;
+  export?: string;
+  base: string;
+  key: string;
+  add?: (local: string) => void;
+  adapter?: { name?: string; export: string; add?: (local: string) => void };
 }
 
 /**
@@ -187,7 +219,7 @@ export function sharedClient(
   adapter: string,
   imported: ReturnType<typeof importedAdapters>,
   adapterOf: AdapterOf,
-): { name?: string; export?: string; base: string; key: string; add?: (local: string) => void } | string {
+): Shared | string {
   const { spec, made } = imported.made.get(adapter)!;
   const id = made ? made.client : undefined;
   const apart = (why: string) =>
@@ -204,45 +236,58 @@ export function sharedClient(
   if (name || adapter.includes('.'))
     return { name: name ?? `${adapter.split('.')[0]}.${exported}`, base, key };
   // The import of the adapter, to name the client in too (a require: another beside it, printed on one line).
+  const add = importBeside(nodes, adapter, spec, exported!);
+  if (add) return { export: exported, base, key, add };
+  return apart('that its import here (`require(…).x`) cannot name');
+}
+
+/**
+ * What adds `exported` of `spec` to the file's import of `local` from it, as the name it is given (a require: another
+ * beside it, printed on one line); undefined where that import cannot name it (`require(…).x`).
+ */
+function importBeside(nodes: N[], local: string, spec: string, exported: string) {
   const { links } = indexTree(nodes[0]);
   for (const n of nodes) {
     const cjs =
       n.type === 'VariableDeclarator' &&
       n.id.type === 'ObjectPattern' &&
       isRequire(n.init) &&
-      n.id.properties.some((p: N) => isIdent(p.value, adapter));
-    if (cjs || (n.type === 'ImportDeclaration' && n.specifiers.some((sp: N) => sp.local.name === adapter)))
-      return {
-        export: exported,
-        base,
-        key,
-        add: (local) => {
-          const as = local === exported ? local : `${exported}${cjs ? ':' : ' as'} ${local}`;
-          const [stmt] = parseStatementsCode(
-            cjs ? `const { ${as} } = require(${singleQuoted(spec)});` : `import { ${as} } from 'x';`,
-            'x.ts',
-          ) as N[];
-          if (!cjs) return n.specifiers.push(stmt.specifiers[0]);
-          const decl = links.get(n)!.parent;
-          const body: N[] = links.get(decl)!.parent[links.get(decl)!.key];
-          body.splice(body.indexOf(decl) + 1, 0, stmt);
-        },
+      n.id.properties.some((p: N) => isIdent(p.value, local));
+    if (cjs || (n.type === 'ImportDeclaration' && n.specifiers.some((sp: N) => sp.local.name === local)))
+      return (as: string) => {
+        const named = as === exported ? as : `${exported}${cjs ? ':' : ' as'} ${as}`;
+        const [stmt] = parseStatementsCode(
+          cjs ? `const { ${named} } = require(${singleQuoted(spec)});` : `import { ${named} } from 'x';`,
+          'x.ts',
+        ) as N[];
+        if (!cjs) return n.specifiers.push(stmt.specifiers[0]);
+        const decl = links.get(n)!.parent;
+        const body: N[] = links.get(decl)!.parent[links.get(decl)!.key];
+        body.splice(body.indexOf(decl) + 1, 0, stmt);
       };
   }
-  return apart('that its import here (`require(…).x`) cannot name');
+  return undefined;
 }
 
 /**
  * The V2 client of another module of the run a file that makes none imports (its base URL written out): the one
- * its own adapter (`own`: `createV1Adapter(…)`, an earlier run's) is made from, else the first.
+ * its own adapter (`own`: `createV1Adapter(…)`, an earlier run's) is made from, else the first; with no adapter of
+ * its own, the `adapter` its module exports made from it (`sdk.v1`, or an export `add` imports as `free(export)`).
  */
 export function importedClient(
+  nodes: N[],
   imported: ReturnType<typeof importedAdapters> | undefined,
   own: N | undefined,
-): { name: string; base: string; key: string } | undefined {
+  adapterOf: AdapterOf | undefined,
+): Shared | undefined {
   for (const [name, { spec, made }] of imported?.made ?? [])
-    if (made && !made.adapter && made.base && (!own || memberPath(own.arguments?.[0]) === name))
-      return { name, base: made.base, key: keyOf(made.key, spec) };
+    if (made && !made.adapter && made.base && (!own || memberPath(own.arguments?.[0]) === name)) {
+      const exported = own ? undefined : adapterOf?.exportOf(spec, made.client!, true);
+      const ns = exported && name.includes('.') ? `${name.split('.')[0]}.${exported}` : undefined;
+      const add = exported && !ns ? importBeside(nodes, name, spec, exported) : undefined;
+      const adapter = ns || add ? { ...(ns ? { name: ns } : { add }), export: exported! } : undefined;
+      return { name, base: made.base, key: keyOf(made.key, spec), ...(adapter ? { adapter } : {}) };
+    }
   return undefined;
 }
 

@@ -117,6 +117,10 @@ export const isIdent = (n: N, name?: string): boolean =>
 export const isString = (n: N): boolean =>
   n?.type === 'StringLiteral' || (n?.type === 'Literal' && typeof n.value === 'string');
 
+/** A fallback written out: a string, `null` or `undefined` (what a missing query parameter reads as instead). */
+export const isLiteralFallback = (n: N): boolean =>
+  isString(n) || n?.type === 'NullLiteral' || isIdent(n, 'undefined');
+
 /** The name of a non-computed property or a string-keyed computed one. */
 export function propName(n: N): string | undefined {
   if (!n) return undefined;

@@ -86,6 +86,106 @@ describe("the legacy callback's order_reference", () => {
     }
   });
 
+  it('in JavaScript typed by JSDoc (@param, @typedef, @type) naming order_reference: read as order_reference_v2, marked to add it there', () => {
+    for (const [jsdoc, read] of [
+      ['/** @param {{ query: { order_reference: string } }} req */\n', 'req.query.order_reference'],
+      [
+        '/** @typedef {{ order_reference?: string }} Query */\n/** @param {{ query: Query }} req */\n',
+        'req.query.order_reference',
+      ],
+      [
+        '/**\n * @typedef {Object} Query\n * @property {string} order_reference\n */\n/** @param {{ query: Query }} req */\n',
+        'req.query.order_reference',
+      ],
+      ['', '/** @type {{ order_reference: string }} */ (req.query).order_reference'],
+    ] as const) {
+      const text = `${EARLIER}${jsdoc}export async function onCallback(req) {\n  const order = ${v2Read(read)};\n  return order.reference;\n}\n`;
+      const r = rewriteTwice(text, 'a.js');
+      expect(r.output, jsdoc).toMatch(/orderReference\(.*\.order_reference_v2\)/);
+      expect(r.findings.map((f) => [f.kind, f.what]).sort()).toEqual([
+        ['rewritten', 'legacy callback: order_reference'],
+        ['todo', 'legacy callback: query type'],
+      ]);
+      expect(r.findings.find((f) => f.kind === 'todo')!.detail).toMatch(
+        /query typed by a JSDoc type of this file that names order_reference/,
+      );
+    }
+    // Untyped JavaScript, or a JSDoc type that has order_reference_v2 already: nothing to add.
+    for (const jsdoc of [
+      '',
+      '/** @param {{ query: { order_reference: string, order_reference_v2: string } }} req */\n',
+    ]) {
+      const r = rewriteTwice(
+        `${EARLIER}${jsdoc}export async function onCallback(req) {\n  const order = ${v2Read('req.query.order_reference')};\n  return order.reference;\n}\n`,
+        'a.js',
+      );
+      expect(r.findings.map((f) => f.kind)).toEqual(['rewritten']);
+    }
+  });
+
+  it('with a written-out fallback (?? null, ?? undefined, || a string, a destructuring default): read as order_reference_v2, the fallback kept', () => {
+    for (const [read, switched] of [
+      ['const ref = req.query.order_reference ?? null;', 'const ref = req.query.order_reference_v2 ?? null;'],
+      [
+        'const ref = req.query.order_reference ?? undefined;',
+        'const ref = req.query.order_reference_v2 ?? undefined;',
+      ],
+      [
+        "const ref = req.query.order_reference || 'unknown';",
+        "const ref = req.query.order_reference_v2 || 'unknown';",
+      ],
+      [
+        "const { order_reference: ref = '' } = req.query;",
+        "const { order_reference_v2: ref = '' } = req.query;",
+      ],
+      [
+        "const { order_reference: ref = 'unknown' } = req.query;",
+        "const { order_reference_v2: ref = 'unknown' } = req.query;",
+      ],
+    ] as const) {
+      const r = rewriteTwice(
+        `${EARLIER}export async function onCallback(req: { query: Record<string, string> }) {\n  ${read}\n  const order = ${v2Read('ref')};\n  return order.reference;\n}\n`,
+      );
+      expect(r.output, read).toContain(switched);
+      expect(r.findings.map((f) => [f.kind, f.what])).toEqual([
+        ['rewritten', 'legacy callback: order_reference'],
+      ]);
+      // A V1 order read by it: rewritten, reading order_reference_v2 with the same fallback.
+      const v1 = rewriteTwice(
+        `${V1_CALL}export async function onCallback(req: { query: Record<string, string> }) {\n  ${read}\n  return (await (await fetch(\`\${BASE}/orders/\${ref}\`, { headers })).json()).order_reference;\n}\n`,
+      );
+      expect(v1.output, read).toContain(switched);
+      expect(v1.output).toContain('orderReference(ref)');
+      expect(v1.findings.filter((f) => f.kind === 'todo')).toEqual([]);
+    }
+    // Logged too: the read keeps the V1 code, the V2 order read reads order_reference_v2 with the same fallback.
+    for (const [read, v2] of [
+      [
+        "const ref = req.query.order_reference || 'unknown';",
+        "orderReference(req.query.order_reference_v2 || 'unknown')",
+      ],
+      [
+        "const { order_reference: ref = 'unknown' } = req.query;",
+        "orderReference(req.query.order_reference_v2 ?? 'unknown')",
+      ],
+    ] as const) {
+      const r = rewriteTwice(
+        `${V1_CALL}export async function onCallback(req: { query: Record<string, string> }) {\n  ${read}\n  console.log(ref);\n  return (await (await fetch(\`\${BASE}/orders/\${ref}\`, { headers })).json()).order_reference;\n}\n`,
+      );
+      expect(r.output, read).toContain(read);
+      expect(r.output, read).toContain(v2);
+    }
+    // A fallback that is another value, or a parameter's default (a caller may pass another value): marked.
+    for (const [params, read] of [
+      ['req: { query: Record<string, string> }', 'const ref = req.query.order_reference ?? req.query.code;'],
+      ['req: { query: Record<string, string> }, ref = req.query.order_reference', ''],
+    ] as const)
+      kept(
+        `${EARLIER}export async function onCallback(${params}) {\n  ${read}\n  const order = ${v2Read('ref')};\n  return order.reference;\n}\n`,
+        'req.query.order_reference',
+      );
+  });
+
   it('kept beside a read of order_reference_v2 in its function (the V1 code on purpose): left, not marked', () => {
     for (const [handler, v2] of [
       [

@@ -2,6 +2,7 @@ import {
   bare,
   indexTree,
   isIdent,
+  isLiteralFallback,
   isMemberProperty,
   isString,
   type Link,
@@ -91,13 +92,13 @@ export function callbackRead(n: N, links: Map<N, Link>, param = V1_PARAM): (() =
   return undefined;
 }
 
-/** `x ?? ''` or `x || ''`: x, a read whose fallback stays on the switched read. */
+/** `x ?? ''` or `x || 'unknown'` (`null`, `undefined`): x, a read whose fallback stays on the switched read. */
 const fallbackOf = (n: N): N | undefined =>
-  n?.type === 'LogicalExpression' && /^(\?\?|\|\|)$/.test(n.operator) && isString(n.right) && !n.right.value
+  n?.type === 'LogicalExpression' && /^(\?\?|\|\|)$/.test(n.operator) && isLiteralFallback(n.right)
     ? n.left
     : undefined;
 
-/** The value of `id` through constants, and through a fallback of `''` (`x ?? ''`: x's). */
+/** The value of `id` through constants, and through a fallback written out (`x ?? ''`: x's). */
 export const resolveRead = (id: N, b: Bindings): N => {
   const v = b.resolve(id);
   const read = fallbackOf(v);
@@ -117,7 +118,7 @@ export function usesOf(read: N, nodes: N[], links: Map<N, Link>, b: Bindings): N
   const l = links.get(top);
   let binding: N;
   if (read.type === 'ObjectProperty') {
-    binding = read.value;
+    binding = read.value.left ?? read.value;
     if (!isIdent(binding) || !b.pickedFrom(binding.name)) return undefined;
   } else if (l?.parent.type === 'VariableDeclarator' && l.key === 'init') {
     binding = l.parent.id;
@@ -196,7 +197,14 @@ export function v2ReadAt(
   ];
   if (between.some((n) => binds(n, root.name))) return undefined;
   const p = links.get(read)?.parent;
-  const or = fallbackOf(p) === read ? ` ${p.operator} ${source.slice(p.right.start, p.right.end)}` : '';
+  // A destructuring default (`{ order_reference: ref = '' }`) as `?? ''`: what a missing parameter reads as.
+  const d = read.value?.type === 'AssignmentPattern' ? read.value.right : undefined;
+  const or =
+    fallbackOf(p) === read
+      ? ` ${p.operator} ${source.slice(p.right.start, p.right.end)}`
+      : d
+        ? ` ?? ${source.slice(d.start, d.end)}`
+        : '';
   if (read.type === 'CallExpression') return `${memberPath(q)}.get('${V2_PARAM}')${or}`;
   return `${q === bare(q) ? memberPath(q) : `(${source.slice(q.start, q.end)})`}.${V2_PARAM}${or}`;
 }
@@ -233,42 +241,96 @@ const queryOf = (read: N, links: Map<N, Link>): N =>
  * Adds `order_reference_v2` beside `order_reference` (its type copied) in each object type the file writes for the
  * query `read` reads it from: on the binding the query is read through (`req: { query: … }`, Express's
  * `Request<…, …, …, { order_reference: string }>`), in a cast, or in an interface or type alias of the file they
- * name. The callback always sends both, and the switched read then type-checks where the read did. Where none has
- * that key, a type they name that the file imports from a module of the project (`./types`), which may lack
- * `order_reference_v2`: for a TODO.
+ * name that types nothing else (one that does is for a TODO). The callback always sends both, and the switched read then type-checks where the read did. Where none has
+ * that key, a type they name that the file imports from a module of the project (`./types`, a path alias, a
+ * namespace's `T.Query`; not the package type of the request itself), which may lack `order_reference_v2`, or in
+ * JavaScript (`js`) a JSDoc type of the file naming `order_reference`: for a TODO.
  */
-export function widenQueryType(read: N, nodes: N[], links: Map<N, Link>, source: string): string | undefined {
-  const types: N[] = [];
+export function widenQueryType(
+  read: N,
+  nodes: N[],
+  links: Map<N, Link>,
+  source: string,
+  js = false,
+): string | undefined {
+  // Each type with whether it is the query's own (not the request's, of which only the `query` member is).
+  const types: Array<[N, boolean]> = [];
   let typed = false;
   let imported: string | undefined;
+  // The type the request object itself is written with (Express's `Request`): a package's one takes any key.
+  const outer = new Set<N>();
+  let query = true;
+  const push = (t: N) => {
+    types.push([t, query]);
+    if (!query) outer.add(t);
+  };
   let e = queryOf(read, links);
   for (let i = 0; e && i < 20; i++) {
     if (e.typeAnnotation && /^TS(As|Satisfies)Expression$|^TSTypeAssertion$/.test(e.type))
-      types.push(e.typeAnnotation);
-    if (e.type === 'MemberExpression') e = e.object;
-    else if (e.expression) e = e.expression;
+      push(e.typeAnnotation);
+    if (e.type === 'MemberExpression') {
+      e = e.object;
+      query = false;
+    } else if (e.expression) e = e.expression;
     else if (e.type === 'Identifier') {
       const id = bindingOf(e, links);
-      if (id?.typeAnnotation) types.push(id.typeAnnotation.typeAnnotation);
+      if (id?.typeAnnotation) push(id.typeAnnotation.typeAnnotation);
       e = id && !id.typeAnnotation ? links.get(id)?.parent.init : undefined;
     } else break;
   }
-  const seen = new Set<N>();
+  const seen = new Map<N, boolean>();
   while (types.length) {
-    const t = types.pop()!;
-    if (seen.has(t)) continue;
-    seen.add(t);
+    const [t, own] = types.pop()!;
+    if (seen.get(t) === true || seen.get(t) === own) continue;
+    seen.set(t, own);
+    /**
+     * Whether a type node of `t` is the query's: `t` where it is, the type of a `query` member (Fastify's
+     * `Querystring`) or Express's `Request<…, …, …, Query>` (not another object of the request: its `body`).
+     */
+    const isQuery = (x: N): boolean => {
+      let l = links.get(x);
+      while (
+        x !== t &&
+        /^TS(TypeAnnotation|UnionType|IntersectionType|ParenthesizedType)$/.test(l?.parent.type)
+      ) {
+        x = l!.parent;
+        l = links.get(x);
+      }
+      return x === t
+        ? own
+        : (l?.parent.type === 'TSPropertySignature' &&
+            /^(query|Querystring)$/.test(propName(l.parent) ?? '')) ||
+            (l?.parent.type === 'TSTypeParameterInstantiation' && l.index === 3);
+    };
     for (const n of indexTree(t).nodes) {
-      const named = n.type === 'TSTypeReference' && isIdent(n.typeName) ? n.typeName.name : undefined;
+      // `CallbackQuery`, or `T.CallbackQuery` of a namespace import.
+      const ref = n.type === 'TSTypeReference' ? n.typeName : undefined;
+      const named = isIdent(ref)
+        ? ref.name
+        : isIdent(ref?.left)
+          ? `${ref.left.name}.${ref.right.name}`
+          : undefined;
+      const q = named !== undefined && isQuery(n);
       for (const d of named ? nodes : [])
-        if (/^TS(Interface|TypeAlias)Declaration$/.test(d.type) && isIdent(d.id, named))
-          types.push(d.body ?? d.typeAnnotation);
-        else if (d.type === 'ImportDeclaration' && /^\./.test(d.source.value))
+        if (/^TS(Interface|TypeAlias)Declaration$/.test(d.type) && isIdent(d.id, named)) {
+          // Widened, it would require order_reference_v2 of the other values it types (exported, or named again).
+          if (
+            q &&
+            (links.get(d)?.parent.type === 'ExportNamedDeclaration' ||
+              nodes.filter((x) => isIdent(x, named)).length > 2)
+          )
+            imported ??= `\`${named}\` of this file, which types other values too`;
+          else types.push([d.body ?? d.typeAnnotation, q]);
+        }
+        // A module of the project, relative or through a path alias (`@app/types`, tsconfig `paths`).
+        else if (d.type === 'ImportDeclaration' && (/^\./.test(d.source.value) || !outer.has(n)))
           for (const sp of d.specifiers)
-            if (sp.local.name === named) imported ??= `\`${named}\` of ${d.source.value}`;
+            if (sp.local.name === named!.split('.')[0]) imported ??= `\`${named}\` of ${d.source.value}`;
       const members: N[] | undefined =
         n.type === 'TSTypeLiteral' ? n.members : n.type === 'TSInterfaceBody' ? n.body : undefined;
-      const v1 = members?.find((m) => m.type === 'TSPropertySignature' && propName(m) === V1_PARAM);
+      const v1 =
+        (n === t ? own : isQuery(n)) &&
+        members?.find((m) => m.type === 'TSPropertySignature' && propName(m) === V1_PARAM);
       typed ||= !!v1;
       if (!v1 || members!.some((m) => propName(m) === V2_PARAM)) continue;
       const type = v1.typeAnnotation?.typeAnnotation;
@@ -287,6 +349,12 @@ export function widenQueryType(read: N, nodes: N[], links: Map<N, Link>, source:
       }
     }
   }
+  // JavaScript checked by its JSDoc types (`@param {{ order_reference: string }} query`, `@type`, `@typedef`).
+  const jsdoc = (c: N) =>
+    /^\*.*@(param|type|typedef|property)\b.*\border_reference\b/s.test(c.value) &&
+    !c.value.includes(V2_PARAM);
+  if (!typed && js && nodes.some((n) => n.comments?.some(jsdoc)))
+    imported ??= 'a JSDoc type of this file that names order_reference (`@param`, `@type`, `@typedef`)';
   return typed ? undefined : imported;
 }
 

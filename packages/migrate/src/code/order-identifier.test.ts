@@ -169,6 +169,43 @@ describe('the order identifier of a V1 GET /orders/{reference}', () => {
     }
   });
 
+  it('only the type the query flows through is widened; a type of the file that also types other values is marked instead', () => {
+    for (const [params, widened, left] of [
+      [
+        'req: { query: { order_reference: string }; body: { order_reference: string } }',
+        'query: { order_reference: string; order_reference_v2: string }',
+        'body: { order_reference: string } }',
+      ],
+      [
+        "req: import('express').Request<Record<string, string>, unknown, { order_reference: string }, { order_reference: string }>",
+        'unknown, { order_reference: string }, { order_reference: string; order_reference_v2: string }>',
+        'unknown, { order_reference: string }, {',
+      ],
+    ] as const) {
+      const r = rewritten(
+        `${HEAD}export async function onCallback(${params}) {\n  const order = await ${read('req.query.order_reference')};\n  return order.order_reference;\n}\n`,
+        /partnerPrintV1\.orderReference\(/,
+      );
+      expect(r.output, params).toContain(widened);
+      expect(r.output, params).toContain(left);
+      expect(r.output.match(/order_reference_v2: string/g)).toHaveLength(1);
+      expect(todos(r.output)).toBe(0);
+    }
+    // `Query` also types a stored row: order_reference_v2 would be required of it too. Marked, not widened.
+    for (const also of ['export function save(row: Query) {\n  return row;\n}\n', 'export ']) {
+      const text = `${also.startsWith('export function') ? '' : also}interface Query {\n  order_reference: string;\n}\n${also.startsWith('export function') ? also : ''}${HEAD}export async function onCallback(req: { query: Query }) {\n  const order = await ${read('req.query.order_reference')};\n  return order.order_reference;\n}\n`;
+      const r = rewriteTwice(text);
+      expect(r.output, also).toContain('orderReference(req.query.order_reference_v2)');
+      expect(r.output, also).toContain('interface Query {\n  order_reference: string;\n}');
+      expect(r.output).not.toMatch(/order_reference_v2: string/);
+      const todo = r.findings.filter((f) => f.kind === 'todo');
+      expect(todo.map((f) => f.what)).toEqual(['legacy callback: query type']);
+      expect(todo[0]!.detail).toMatch(
+        /query typed by `Query` of this file, which types other values too: add it there/,
+      );
+    }
+  });
+
   it('a query typed by a type another module of the project writes: the read of order_reference_v2 marked, to add it there', () => {
     const r = rewriteTwice(
       `import type { CallbackQuery } from './types';\nimport type { Request } from 'express';\n${HEAD}export async function onCallback(req: { query: CallbackQuery }, other: Request) {\n  const order = await ${read('req.query.order_reference')};\n  const again = await ${read('other.query.order_reference')};\n  return [order.order_reference, again.order_reference];\n}\n`,
@@ -190,6 +227,49 @@ describe('the order identifier of a V1 GET /orders/{reference}', () => {
       'orderReference((req.query as { order_reference: string; order_reference_v2: string }).order_reference_v2)',
     );
     expect(todos(cast.output)).toBe(0);
+  });
+
+  it('a query typed through a namespace import or a path alias (tsconfig paths): marked, to add order_reference_v2 there', () => {
+    for (const [imports, params, named] of [
+      [
+        "import type * as T from './types';",
+        'req: { query: T.CallbackQuery }',
+        '`T.CallbackQuery` of ./types',
+      ],
+      [
+        "import type * as T from '@app/types';",
+        'req: { query: T.CallbackQuery }',
+        '`T.CallbackQuery` of @app/types',
+      ],
+      [
+        "import type { CallbackQuery } from '@app/types';",
+        'req: { query: CallbackQuery }',
+        '`CallbackQuery` of @app/types',
+      ],
+      [
+        "import type { Request } from 'express';\nimport type { CallbackQuery } from '~/types';",
+        'req: Request<Record<string, string>, unknown, unknown, CallbackQuery>',
+        '`CallbackQuery` of ~/types',
+      ],
+      [
+        "import type { Request } from 'express';\nimport type * as T from '@app/types';",
+        'req: Request',
+        '`T.CallbackQuery` of @app/types',
+      ],
+    ] as const) {
+      const cast = params === 'req: Request' ? ' as T.CallbackQuery' : '';
+      const r = rewriteTwice(
+        `${imports}\n${HEAD}export async function onCallback(${params}) {\n  const order = await ${read(`(req.query${cast}).order_reference`)};\n  return order.order_reference;\n}\n`,
+      );
+      expect(r.output, params).toMatch(/orderReference\(\(?req\.query.*\)?\.order_reference_v2\)/);
+      const todo = r.findings.filter((f) => f.kind === 'todo');
+      expect(
+        todo.map((f) => f.what),
+        params,
+      ).toEqual(['legacy callback: query type']);
+      expect(todo[0]!.detail).toContain(`query typed by ${named}: add it there`);
+      expect(todos(r.output)).toBe(1);
+    }
   });
 
   it("the callback's order_reference where its query may be another object at the call, or bound by a let: left on V1", () => {

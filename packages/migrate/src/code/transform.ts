@@ -680,7 +680,7 @@ function rewrite(
     ? sharedClient(index.nodes, theirs, imported!, adapterOf!)
     : existing
       ? undefined
-      : importedClient(imported, own);
+      : importedClient(index.nodes, imported, own, adapterOf);
   if (typeof shared === 'object') {
     const code = shared.base;
     const other = found.sites.some(({ site }) => {
@@ -694,6 +694,12 @@ function rewrite(
     release(names.client);
     names.adapter = theirs ?? names.adapter;
     names.client = shared.name ?? free(shared.export!);
+  }
+  // The adapter the module of the imported client exports made from it, where the file imports no adapter.
+  const sharedAdapter = typeof shared === 'object' && !theirs ? shared.adapter : undefined;
+  if (sharedAdapter) {
+    release(names.adapter);
+    names.adapter = sharedAdapter.name ?? free(sharedAdapter.export);
   }
   const base = typeof shared === 'object' ? { code: shared.base, envs: [], after: [] } : existing;
   const ctx: Context = {
@@ -809,12 +815,13 @@ function rewrite(
       );
   if (ctx.rewrites > 0) {
     if (typeof shared === 'object') shared.add?.(names.client);
+    if (ctx.adapter) sharedAdapter?.add?.(names.adapter);
     const client = addSetup(ast.program, file, {
       keyExpression,
       stores: options.stores ?? {},
       baseUrl: ctx.base!.code,
       after: [...ctx.base!.after, ...(typeof ctx.key === 'string' ? [] : ctx.key)],
-      adapter: ctx.adapter && !(typeof shared === 'object' && theirs),
+      adapter: ctx.adapter && !(typeof shared === 'object' && theirs) && !sharedAdapter,
       client: typeof shared !== 'object',
       render: ctx.render,
       names: ctx.names,
@@ -857,7 +864,7 @@ function rewrite(
 
 /** The query type of a callback read that now reads order_reference_v2: widened, or marked where another module writes it. */
 function queryType(ctx: Context, read: N, cb: { nodes: N[]; links: Map<N, Link> }): void {
-  const type = widenQueryType(read, cb.nodes, cb.links, ctx.source);
+  const type = widenQueryType(read, cb.nodes, cb.links, ctx.source, /\.[cm]?jsx?$/.test(ctx.file));
   if (type)
     ctx.todo(
       read,

@@ -1,4 +1,13 @@
-import { bare, isIdent, isString, type Link, memberPath, type N, propName } from './ast.ts';
+import {
+  bare,
+  isIdent,
+  isLiteralFallback,
+  isString,
+  type Link,
+  memberPath,
+  type N,
+  propName,
+} from './ast.ts';
 
 /**
  * What a file's constants hold, as far as it can be read without running it: a name (or `this.x`) bound
@@ -22,8 +31,14 @@ export class Bindings {
         for (const name of boundNames(n.id)) this.add(name, null);
         if (n.id.type === 'ObjectPattern' && n.init && links.get(n)?.parent?.kind === 'const')
           for (const p of n.id.properties)
-            if (p.type === 'ObjectProperty' && !p.computed && p.value.type === 'Identifier')
-              this.picked.set(p.value.name, { from: n.init, property: p });
+            if (p.type === 'ObjectProperty' && !p.computed) {
+              // `{ a: x }`, or with a default written out (`{ a: x = '' }`), which the property's read keeps.
+              const x =
+                p.value.type === 'AssignmentPattern' && isLiteralFallback(p.value.right)
+                  ? p.value.left
+                  : p.value;
+              if (x.type === 'Identifier') this.picked.set(x.name, { from: n.init, property: p });
+            }
       } else if (n.type === 'VariableDeclarator' && n.id.type === 'Identifier') {
         const kind = links.get(n)?.parent?.kind;
         this.add(n.id.name, kind === 'const' && n.init ? n.init : null);
