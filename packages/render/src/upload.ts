@@ -1,5 +1,5 @@
 import { isUnreservedReference, type Reference, sha256Hex } from '@partner-print/openapi/wire';
-import { bounded, type CallContext } from './context.ts';
+import { bounded, type CallContext, checkpoint } from './context.ts';
 import type { ClientState } from './state.ts';
 import type { ImageInput } from './types.ts';
 
@@ -24,7 +24,9 @@ export async function resolveImage(
   } else if (typeof ReadableStream !== 'undefined' && image instanceof ReadableStream) {
     ctx.emit({ type: 'upload' });
     // Read once: every job and call given this same stream shares its upload (a second read found it locked).
-    // Not under one caller's signal, so the others' wait is not cut short: each leaves at its own.
+    // Not under one caller's signal, so the others' wait is not cut short: each leaves at its own. A caller that
+    // has already left starts none (no one would wait for it, and a failure would go unhandled).
+    checkpoint(ctx, 'uploading the image');
     const upload = state.streams.get(image) ?? state.api.uploadImage(image);
     state.streams.set(image, upload);
     reference = await bounded(ctx, 'uploading the image', upload);

@@ -817,4 +817,22 @@ describe('images given as a ReadableStream', () => {
     expect(results[0].imageReference).toBe(results[1].imageReference);
     expect(s.count('POST /images')).toBe(1);
   });
+
+  it('given to a call aborted as its upload begins, is not uploaded', async () => {
+    const s = setup();
+    const { seed, clock } = s.sandbox;
+    const controller = new AbortController();
+    const reason = new Error('left');
+    const call = renderMockup(s.client, {
+      ...studioPrint(seed),
+      image: streamOf(pngBytes(3)),
+      clock,
+      signal: controller.signal,
+      onProgress: (e) => e.type === 'upload' && controller.abort(reason),
+    });
+    await expect(call).rejects.toBe(reason);
+    // The upload, which no caller waits for once it begins, would have gone on on its own.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(s.count('POST /images')).toBe(0);
+  });
 });
