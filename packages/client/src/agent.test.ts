@@ -1,6 +1,6 @@
-// The User-Agent on the wire: the client's unless a call's own headers name one (theirs, or null for
-// none, undefined left out, as openapi-fetch merges headers), on every attempt, and on the Request a
-// middleware sees.
+// The User-Agent and the secret key on the wire: the client's unless a call's own headers name one (theirs,
+// or null for none, undefined left out, as openapi-fetch merges headers), on every attempt, and on the
+// Request a middleware sees.
 import { describe, expect, it } from 'vitest';
 import { BASE, fakeFetch, json, KEY, OPS, testClock } from '../test/fake.ts';
 import { createCore } from './client.ts';
@@ -23,7 +23,8 @@ function setup(userAgent?: string, answers: number[] = [200]) {
     { operations: OPS, userAgent: 'default-agent/1' },
   );
   const agents = () => seen.map((s) => s.headers.get('user-agent'));
-  return { client, agents };
+  const keys = () => seen.map((s) => s.headers.get('x-service-secret-key'));
+  return { client, agents, keys };
 }
 
 // Headers a caller gives that the types do not allow (null, undefined values), as JavaScript callers can.
@@ -95,5 +96,49 @@ describe('User-Agent', () => {
     const read = await client.get(path, { params, middleware } as never);
     expect(read).toEqual({ order: { reference: 'Order_1' } });
     expect(agents()).toEqual(['default-agent/1']);
+  });
+});
+
+describe('The secret key', () => {
+  it("is the client's on every attempt and on the Request a middleware sees, whatever the User-Agent", async () => {
+    for (const userAgent of [undefined, '']) {
+      const { client, keys } = setup(userAgent, [503, 200, 200]);
+      const seen: Array<string | null> = [];
+      const middleware = [
+        {
+          onRequest: ({ request }: { request: Request }) =>
+            void seen.push(request.headers.get('x-service-secret-key')),
+        },
+      ];
+      await client.get(path, { params });
+      await client.GET(path, { params, middleware } as never);
+      expect(keys()).toEqual([KEY, KEY, KEY]);
+      expect(seen).toEqual([KEY]);
+    }
+  });
+
+  it("gives way to a call's own, in any case, in headers or params.header, as a record or a Headers", async () => {
+    const { client, keys, agents } = setup();
+    await client.get(path, { params, headers: { 'x-service-secret-key': 'sk_test_call1' } });
+    await client.GET(path, {
+      params: { ...params, header: loose({ 'X-SERVICE-SECRET-KEY': 'sk_test_call2' }) },
+    } as never);
+    await client.GET(path, {
+      params,
+      headers: new Headers({ 'X-Service-Secret-Key': 'sk_test_call3' }),
+    } as never);
+    await client.get(path, { params, headers: { 'User-Agent': 'call/4' } });
+    expect(keys()).toEqual(['sk_test_call1', 'sk_test_call2', 'sk_test_call3', KEY]);
+    expect(agents()).toEqual(['default-agent/1', 'default-agent/1', 'default-agent/1', 'call/4']);
+  });
+
+  it("is removed by a call's null and kept through a call's undefined", async () => {
+    const { client, keys } = setup();
+    await client.GET(path, { params, headers: loose({ 'X-Service-Secret-Key': null }) } as never);
+    await client.get(path, { params, headers: loose({ 'X-Service-Secret-Key': undefined }) });
+    await client.GET(path, {
+      params: { ...params, header: loose({ 'x-service-secret-key': null }) },
+    } as never);
+    expect(keys()).toEqual([null, KEY, null]);
   });
 });

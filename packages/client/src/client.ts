@@ -236,10 +236,17 @@ export function createCore<RateLimit>(
   };
   // `POST()`/`request()` of a POST that may not be repeated read its 2xx as `post()` does: a body that cannot be
   // read leaves the outcome unknown (an AmbiguousOutcomeError). Only those rare calls pay for it (a `then`).
-  const open: Send = (name, url, init) =>
-    name === 'POST' && !isRepeatable(name, contentTypeOf(init))
-      ? (request(name, url, init, 2) as Promise<Result>)
-      : send(name, url, init);
+  const open: Send = (name, url, init) => {
+    if (name === 'POST') {
+      // A header collection of another kind copied once, here, for the judgement and the call (`send` takes the
+      // copy as it is); one that cannot be read is left to `send` to refuse.
+      try {
+        init = readableInit(init);
+      } catch {}
+      if (!isRepeatable(name, contentTypeOf(init))) return request(name, url, init, 2) as Promise<Result>;
+    }
+    return send(name, url, init);
+  };
   // `get`/`post`: openapi-fetch's typed call, resolving to `data` or throwing (`ThrowingMethod` types them).
   const methods = {
     ...strictMethods(open),

@@ -75,6 +75,45 @@ describe.each([
     });
   });
 
+  it('is read once by every form of a call, POST() included (it was read twice)', async () => {
+    const { client, sent } = counting(create);
+    let reads = 0;
+    class Counted extends Map<string, string> {
+      override [Symbol.iterator]() {
+        reads++;
+        return super[Symbol.iterator]();
+      }
+    }
+    const make = () => new Counted([['X-Trace', 't-1']]);
+    const calls = [
+      () => client.get(path, { params, headers: make() } as never),
+      () => client.GET(path, { params, headers: make() } as never),
+      () => client.post('/orders', { body: { order: {} }, headers: make() } as never),
+      () => client.POST('/orders', { body: { order: {} }, headers: make() } as never),
+      () => client.request('post', '/orders', { body: { order: {} }, headers: make() } as never),
+      () => client.POST('/orders', { params: { header: make() }, body: { order: {} } } as never),
+    ];
+    const counts: number[] = [];
+    for (const call of calls) {
+      reads = 0;
+      await call();
+      counts.push(reads);
+    }
+    expect(counts).toEqual([1, 1, 1, 1, 1, 1]);
+    expect(sent('x-trace')).toEqual(['t-1', 't-1', 't-1', 't-1', 't-1', 't-1']);
+  });
+
+  it('a one-shot iterable (a generator) given to POST() is sent whole: its second reading found it empty', async () => {
+    const { client, sent } = counting(create);
+    function* pairs() {
+      yield ['X-Trace', 't-1'];
+    }
+    await client.POST('/orders', { body: { order: {} }, headers: pairs() } as never);
+    await client.request('post', '/orders', { body: { order: {} }, headers: pairs() } as never);
+    await client.POST('/orders', { params: { header: pairs() }, body: { order: {} } } as never);
+    expect(sent('x-trace')).toEqual(['t-1', 't-1', 't-1']);
+  });
+
   it("an array's repeated name is sent with both values, as a Headers made of it holds them", async () => {
     const { client, sent } = counting(create);
     const pairs = [
