@@ -651,6 +651,24 @@ describe('a render store that does not answer, and timeoutMs', { timeout: 10_000
     expect(inner.size).toBe(1);
   });
 
+  /** renderMockup of studioPrint on `store` with a 5 s timeoutMs, within 4 s of real time: what it ended with. */
+  const timedRender = async (s: ReturnType<typeof setup>, image: string, store: RenderStore) => {
+    const { seed, clock } = s.sandbox;
+    const started = clock.now();
+    const warnings: string[] = [];
+    const error = await within4s(
+      renderMockup(s.client, {
+        ...studioPrint(seed),
+        image,
+        clock,
+        cache: store,
+        timeoutMs: 5_000,
+        onProgress: (e) => e.type === 'warning' && warnings.push(e.code),
+      }).catch((e: unknown) => e),
+    );
+    return { error, warnings, elapsed: clock.now() - started };
+  };
+
   const stores: [string, RenderStore, string][] = [
     ['get', { get: hung, set: () => {} }, 'cache-read-failed'],
     ['lease', { get: () => null, set: () => {}, lease: hung }, 'lease-failed'],
@@ -659,22 +677,10 @@ describe('a render store that does not answer, and timeoutMs', { timeout: 10_000
     'a %s that never answers ends renderMockup at its deadline, nothing paid',
     async (_op, store, code) => {
       const s = setup();
-      const { seed, clock } = s.sandbox;
       const image = await s.client.uploadImage(pngBytes(1));
-      const started = clock.now();
-      const warnings: string[] = [];
-      const error = await within4s(
-        renderMockup(s.client, {
-          ...studioPrint(seed),
-          image,
-          clock,
-          cache: store,
-          timeoutMs: 5_000,
-          onProgress: (e) => e.type === 'warning' && warnings.push(e.code),
-        }).catch((e: unknown) => e),
-      );
+      const { error, warnings, elapsed } = await timedRender(s, image, store);
       expect(error).toBeInstanceOf(TimeoutError);
-      expect(clock.now() - started).toBe(5_000);
+      expect(elapsed).toBe(5_000);
       expect(warnings).toEqual([code]);
       expect(s.count('POST /renders')).toBe(0);
     },
@@ -710,21 +716,10 @@ describe('a render store that does not answer, and timeoutMs', { timeout: 10_000
     const { seed, clock } = s.sandbox;
     const image = await s.client.uploadImage(pngBytes(1));
     const store = { get: () => null, set: hung };
-    const started = clock.now();
-    const warnings: string[] = [];
-    const error = await within4s(
-      renderMockup(s.client, {
-        ...studioPrint(seed),
-        image,
-        clock,
-        cache: store,
-        timeoutMs: 5_000,
-        onProgress: (e) => e.type === 'warning' && warnings.push(e.code),
-      }).catch((e: unknown) => e),
-    );
+    const { error, warnings, elapsed } = await timedRender(s, image, store);
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as { renderReference?: string }).renderReference).toMatch(/^Render_/);
-    expect(clock.now() - started).toBe(5_000);
+    expect(elapsed).toBe(5_000);
     expect(warnings).toEqual(['cache-write-failed']);
     // Its render is known in this process while the set is unanswered: the next call pays nothing.
     const again = await within4s(
