@@ -230,8 +230,10 @@ class SchedulerCore {
     signal: AbortSignal | undefined,
     maxRetries: number,
   ): Promise<Response> {
-    // One executor for every request (not a closure per request): it hands out the promise's `resolve`.
+    // One executor for every request (not a closure per request): it hands out the promise's `resolve`, taken
+    // at once, before any code of the caller's (a clock) could make another promise with it.
     const promise = new Promise<Response>(grab);
+    const resolve = grabbed;
     const now = this.#clock.now();
     // A plain literal (no spreads): V8 gives it in-object fields, half the memory of a spread copy.
     const entry: Entry = {
@@ -243,7 +245,7 @@ class SchedulerCore {
       lane,
       signal,
       onAbort: undefined,
-      resolve: grabbed,
+      resolve,
       attempts: 0,
       enqueuedAt: now,
       state: 'queued',
