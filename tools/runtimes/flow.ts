@@ -130,8 +130,16 @@ const steps: Array<[string, () => Promise<string>]> = [
       const image = await lite.uploadImage(client, samplePng());
       const products = await lite.collect(client, '/products');
       check(image.startsWith('Image_') && products.length > 0, 'lite upload or collect failed');
+      // An async iterable of byte chunks (Chromium and Safari have no ReadableStream.from).
+      const png = samplePng(8, 8, 3);
+      async function* chunks() {
+        yield png.subarray(0, 5);
+        yield png.subarray(5);
+      }
+      const streamed = await lite.uploadImage(client, chunks());
+      check(streamed.startsWith('Image_') && streamed !== image, 'lite upload of an async iterable failed');
       sandbox.close();
-      return `${image.slice(0, 10)}…, ${products.length} products`;
+      return `${image.slice(0, 10)}…, ${products.length} products, an async iterable uploaded`;
     },
   ],
   [

@@ -20,13 +20,17 @@ export const isAsyncIterable = (value: unknown): value is AsyncIterable<Uint8Arr
   typeof (value as AsyncIterable<Uint8Array> | null)?.[Symbol.asyncIterator] === 'function';
 
 /**
- * Byte chunks as a web stream: the Streams standard's `ReadableStream.from` (Node.js ≥ 20.6, Deno, Bun), missing
- * from TypeScript's DOM lib.
+ * Byte chunks as a web stream pulling the iterator chunk by chunk, which closes it when the stream is cancelled:
+ * what the Streams standard's `ReadableStream.from` does, which Chromium and Safari do not have.
  */
-export const streamFrom = (chunks: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> =>
-  (ReadableStream as unknown as { from(c: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> }).from(
-    chunks,
-  );
+export const streamFrom = (chunks: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> => {
+  const iterator = chunks[Symbol.asyncIterator]();
+  return new ReadableStream({
+    pull: (controller) =>
+      iterator.next().then((next) => (next.done ? controller.close() : controller.enqueue(next.value))),
+    cancel: (reason) => iterator.return?.(reason).then(() => {}),
+  });
+};
 
 /**
  * An answer of a fetch of the partner's own whose body is a Node stream (node-fetch v2's `Readable`), as a web

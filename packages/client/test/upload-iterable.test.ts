@@ -66,3 +66,74 @@ describe.each([
     expect(sent).toEqual([]);
   });
 });
+
+// Chromium (156 here) and Safari have no ReadableStream.from: an async iterable given there is read through a
+// stream of the client's own, pulled chunk by chunk, its iterator closed when the read stops early.
+describe.each([
+  ['main entry', false],
+  ['lite entry', true],
+])('uploads of an async iterable where ReadableStream.from is missing (%s)', (_name, lite) => {
+  const withoutFrom = async (run: () => Promise<void>) => {
+    const from = Object.getOwnPropertyDescriptor(ReadableStream, 'from');
+    Reflect.deleteProperty(ReadableStream, 'from');
+    try {
+      expect('from' in ReadableStream).toBe(false);
+      await run();
+    } finally {
+      if (from) Object.defineProperty(ReadableStream, 'from', from);
+    }
+  };
+
+  it('takes an async generator of byte chunks, and sends its bytes', () =>
+    withoutFrom(async () => {
+      const { sent, client } = bodyRecordingClient(lite);
+      const png = samplePng();
+      async function* chunks() {
+        yield png.subarray(0, 3);
+        yield png.subarray(3, 10);
+        yield png.subarray(10);
+      }
+      expect(await uploadImage(client, chunks())).toMatch(/^Image_/);
+      expect(sent).toEqual([png]);
+    }));
+
+  it("closes the iterator of one that stalls when the call's signal aborts, nothing sent", () =>
+    withoutFrom(async () => {
+      const { sent, client } = bodyRecordingClient(lite);
+      let closed = false;
+      const stalled: AsyncIterable<Uint8Array> = {
+        [Symbol.asyncIterator]: () => ({
+          next: () => new Promise<IteratorResult<Uint8Array>>(() => {}), // never gives a chunk
+          return: async () => {
+            closed = true;
+            return { done: true, value: undefined };
+          },
+        }),
+      };
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(new Error('cancelled')), 20);
+      await expect(uploadImage(client, stalled, { signal: controller.signal })).rejects.toBeInstanceOf(
+        AbortedError,
+      );
+      expect(closed).toBe(true);
+      expect(sent).toEqual([]);
+    }));
+
+  it('gives the failure of the iterable as the same error as where ReadableStream.from is, nothing sent', async () => {
+    const { sent, client } = bodyRecordingClient(lite);
+    async function* failing() {
+      yield samplePng().subarray(0, 4);
+      throw new Error('disk gone');
+    }
+    const failure = (error: unknown) => {
+      const { name, code, message } = error as { name: string; code?: string; message: string };
+      return { name, code, message };
+    };
+    const expected = await uploadImage(client, failing()).then(() => 'uploaded', failure);
+    expect(expected).toMatchObject({ name: 'Error', message: 'disk gone' }); // the source's own error, as it is
+    await withoutFrom(async () => {
+      expect(await uploadImage(client, failing()).then(() => 'uploaded', failure)).toEqual(expected);
+    });
+    expect(sent).toEqual([]);
+  });
+});
