@@ -317,7 +317,7 @@ export function widenQueryType(
           if (
             q &&
             (links.get(d)?.parent.type === 'ExportNamedDeclaration' ||
-              nodes.filter((x) => isIdent(x, named)).length > 2)
+              nodes.some((x) => isIdent(x, named) && x !== d.id && x !== ref && !readQueryType(x, links)))
           )
             imported ??= `\`${named}\` of this file, which types other values too`;
           else types.push([d.body ?? d.typeAnnotation, q]);
@@ -356,6 +356,31 @@ export function widenQueryType(
   if (!typed && js && nodes.some((n) => n.comments?.some(jsdoc)))
     imported ??= 'a JSDoc type of this file that names order_reference (`@param`, `@type`, `@typedef`)';
   return typed ? undefined : imported;
+}
+
+/**
+ * Whether the identifier `x` names the type of a query a function of the file reads the callback's
+ * `order_reference` (or `order_reference_v2`) of: `req: { query: Query }`, Express's `Request<…, …, …, Query>`,
+ * Fastify's `Querystring: Query`, `req.query as Query`; the callback sends both parameters to such a query.
+ */
+function readQueryType(x: N, links: Map<N, Link>): boolean {
+  let l = links.get(x);
+  if (l?.key !== 'typeName' || l.parent.type !== 'TSTypeReference') return false;
+  l = links.get(l.parent);
+  while (/^TS(TypeAnnotation|UnionType|IntersectionType|ParenthesizedType)$/.test(l?.parent.type))
+    l = links.get(l!.parent);
+  const p = l?.parent;
+  const query =
+    (p?.type === 'TSPropertySignature' && /^(query|Querystring)$/.test(propName(p) ?? '')) ||
+    (p?.type === 'TSTypeParameterInstantiation' && l!.index === 3) ||
+    (/^TS(As|Satisfies)Expression$|^TSTypeAssertion$/.test(p?.type) && isQueryObject(p.expression));
+  let fn = p;
+  while (fn && !(Array.isArray(fn.params) && fn.body)) fn = links.get(fn)?.parent;
+  return (
+    query &&
+    !!fn &&
+    indexTree(fn).nodes.some((n) => callbackRead(n, links) || callbackRead(n, links, V2_PARAM))
+  );
 }
 
 /** The parameter or `const`/`let` declarator binding the identifier `id` where it is read (nearest scope first). */
