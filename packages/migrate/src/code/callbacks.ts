@@ -11,6 +11,7 @@ import {
   propName,
 } from './ast.ts';
 import { parseStatementsCode } from './parse.ts';
+import type { ProjectImport } from './project-imports.ts';
 import { type Bindings, boundNames } from './values.ts';
 
 /**
@@ -252,6 +253,7 @@ export function widenQueryType(
   links: Map<N, Link>,
   source: string,
   js = false,
+  projectImport?: ProjectImport,
 ): string | undefined {
   // Each type with whether it is the query's own (not the request's, of which only the `query` member is).
   const types: Array<[N, boolean]> = [];
@@ -322,8 +324,12 @@ export function widenQueryType(
             imported ??= `\`${named}\` of this file, which types other values too`;
           else types.push([d.body ?? d.typeAnnotation, q]);
         }
-        // A module of the project, relative or through a path alias (`@app/types`, tsconfig `paths`).
-        else if (d.type === 'ImportDeclaration' && (/^\./.test(d.source.value) || !outer.has(n)))
+        // A module of the project: relative, or a path alias by the project's config (`@app/types`, tsconfig
+        // `paths`). Without a config any import may be an alias: all but the package type of the request itself.
+        else if (
+          d.type === 'ImportDeclaration' &&
+          (/^\./.test(d.source.value) || (projectImport ? projectImport(d.source.value) : !outer.has(n)))
+        )
           for (const sp of d.specifiers)
             if (sp.local.name === named!.split('.')[0]) imported ??= `\`${named}\` of ${d.source.value}`;
       const members: N[] | undefined =
