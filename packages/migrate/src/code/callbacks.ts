@@ -10,6 +10,7 @@ import {
   type N,
   propName,
 } from './ast.ts';
+import { widenJsdoc } from './jsdoc.ts';
 import { parseStatementsCode } from './parse.ts';
 import type { ProjectImport } from './project-imports.ts';
 import { type Bindings, boundNames } from './values.ts';
@@ -356,6 +357,20 @@ export function widenQueryType(
     }
   }
   // JavaScript checked by its JSDoc types (`@param {{ order_reference: string }} query`, `@type`, `@typedef`).
+  if (js) {
+    const doc = widenJsdoc(
+      queryOf(read, links),
+      nodes,
+      links,
+      source,
+      (fn) => readsCallbackParams(fn, links),
+      (id) => bindingOf(id, links),
+      projectImport,
+    );
+    typed ||= doc.typed;
+    if (doc.marked) imported ??= doc.marked;
+  }
+  // One this tool does not follow (a type written over several lines of the comment, a tag it does not read).
   const jsdoc = (c: N) =>
     /^\*.*@(param|type|typedef|property)\b.*\border_reference\b/s.test(c.value) &&
     !c.value.includes(V2_PARAM);
@@ -382,12 +397,12 @@ function readQueryType(x: N, links: Map<N, Link>): boolean {
     (/^TS(As|Satisfies)Expression$|^TSTypeAssertion$/.test(p?.type) && isQueryObject(p.expression));
   let fn = p;
   while (fn && !(Array.isArray(fn.params) && fn.body)) fn = links.get(fn)?.parent;
-  return (
-    query &&
-    !!fn &&
-    indexTree(fn).nodes.some((n) => callbackRead(n, links) || callbackRead(n, links, V2_PARAM))
-  );
+  return query && !!fn && readsCallbackParams(fn, links);
 }
+
+/** Whether the function `fn` reads the callback's `order_reference` or `order_reference_v2` from a query. */
+const readsCallbackParams = (fn: N, links: Map<N, Link>): boolean =>
+  indexTree(fn).nodes.some((n) => callbackRead(n, links) || callbackRead(n, links, V2_PARAM));
 
 /** The parameter or `const`/`let` declarator binding the identifier `id` where it is read (nearest scope first). */
 function bindingOf(id: N, links: Map<N, Link>): N | undefined {
