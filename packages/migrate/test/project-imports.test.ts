@@ -77,6 +77,17 @@ describe("a callback's query typed by an imported type", () => {
     expect(todos(r.after)).toBe(1);
   });
 
+  it("the request's own type from a paths alias (req: Req of '@app/types'): the project's, marked; Express's Request is not", async () => {
+    const r = await run({
+      'tsconfig.base.json': BASE_CONFIG,
+      'tsconfig.json': CONFIG,
+      'src/callback.ts': `import type { Req } from '@app/types';\n${HEAD}export async function onCallback(req: Req) {\n  const order = await (await fetch(\`\${BASE}/orders/\${req.query.order_reference}\`, { headers })).json();\n  return order.order_reference;\n}\n`,
+    });
+    expect(r.marked.map((f) => f.detail)).toEqual([
+      expect.stringContaining('query typed by `Req` of @app/types: add it there'),
+    ]);
+  });
+
   it('under baseUrl: a module of the project is marked, a package (no such file under it) is not', async () => {
     const config = '{ "compilerOptions": { "baseUrl": "src" } }\n';
     const own = await run({
