@@ -17,17 +17,17 @@ const handler = (imports: string, query: string) =>
 const PARSED_QS = handler("import type { ParsedQs } from 'qs';", 'ParsedQs');
 
 /** Writes the project's files, runs `code` over `src` twice, and returns the callback file's query-type findings. */
-async function run(files: Record<string, string>) {
+async function run(files: Record<string, string>, file = 'src/callback.ts') {
   const dir = tempDir();
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text);
   }
   const first = await migrateCode([join(dir, 'src')], { cwd: dir, mode: 'write' });
-  const after = readFileSync(join(dir, 'src/callback.ts'), 'utf8');
+  const after = readFileSync(join(dir, file), 'utf8');
   const again = await migrateCode([join(dir, 'src')], { cwd: dir, mode: 'write' });
   expect(again.totals.changed).toBe(0);
-  const findings = first.files.find((f) => f.path === join('src', 'callback.ts'))!.findings;
+  const findings = first.files.find((f) => f.path === join(...file.split('/')))!.findings;
   expect(findings.map((f) => f.what)).toContain('legacy callback: order_reference');
   expect(after).toContain('orderReference(req.query.order_reference_v2)');
   return { marked: findings.filter((f) => f.what === 'legacy callback: query type'), after };
@@ -86,6 +86,24 @@ describe("a callback's query typed by an imported type", () => {
     expect(r.marked.map((f) => f.detail)).toEqual([
       expect.stringContaining('query typed by `Req` of @app/types: add it there'),
     ]);
+  });
+
+  it("in JavaScript, a JSDoc import('…') type of the query: a package's is not marked, the project's is", async () => {
+    const js = (type: string) =>
+      `${HEAD}/** @param {{ query: ${type} }} req */\nexport async function onCallback(req) {\n  const order = await (await fetch(\`\${BASE}/orders/\${req.query.order_reference}\`, { headers })).json();\n  return order.order_reference;\n}\n`;
+    const files = { 'tsconfig.base.json': BASE_CONFIG, 'tsconfig.json': CONFIG };
+    const pkg = await run({ ...files, 'src/callback.js': js("import('qs').ParsedQs") }, 'src/callback.js');
+    expect(pkg.marked).toEqual([]);
+    const own = await run(
+      { ...files, 'src/callback.js': js("import('@app/types').Query") },
+      'src/callback.js',
+    );
+    expect(own.marked.map((f) => f.detail)).toEqual([
+      expect.stringContaining("query typed by `import('@app/types').Query`: add it there"),
+    ]);
+    // Without a config: marked, as a path alias is not told from a package.
+    const bare = await run({ 'src/callback.js': js("import('qs').ParsedQs") }, 'src/callback.js');
+    expect(bare.marked).toHaveLength(1);
   });
 
   it('under baseUrl: a module of the project is marked, a package (no such file under it) is not', async () => {

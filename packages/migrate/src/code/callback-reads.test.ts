@@ -139,9 +139,11 @@ describe("the legacy callback's order_reference", () => {
         jsdoc,
       ).toEqual([['rewritten', 'legacy callback: order_reference']]);
     }
-    // Untyped JavaScript, or a JSDoc type that has order_reference_v2 already: nothing to add.
+    // Untyped JavaScript, a package's request type (Express's Request, whose query takes any key), or a JSDoc type
+    // that has order_reference_v2 already: nothing to add.
     for (const jsdoc of [
       '',
+      "/** @param {import('express').Request} req */\n",
       '/** @param {{ query: { order_reference: string, order_reference_v2: string } }} req */\n',
     ]) {
       const r = rewriteTwice(

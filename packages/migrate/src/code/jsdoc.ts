@@ -198,8 +198,12 @@ export function widenJsdoc(
       else if (rest[0] === 'query' && (n.typeArguments ?? n.typeParameters)?.params.length === 4)
         visit((n.typeArguments ?? n.typeParameters).params[3], rest.slice(1));
       else if (n.type === 'TSImportType') {
-        const spec = (n.source ?? n.argument)?.value ?? n.argument?.literal?.value;
-        if (typeof spec === 'string' && (/^[.#]/.test(spec) || !projectImport || projectImport(spec)))
+        const spec: unknown = (n.source ?? n.argument)?.value ?? n.argument?.literal?.value;
+        // The project's (relative, or an alias by its config; without one, any but the request's own package type).
+        const own =
+          typeof spec === 'string' &&
+          (/^[.#]/.test(spec) || (projectImport ? projectImport(spec) : rest.length === 0));
+        if (own)
           result.marked ??= `\`import('${spec}')${n.qualifier ? `.${code.slice(n.qualifier.start, n.qualifier.end)}` : ''}\``;
       } else if (n.type === 'TSTypeReference' && isIdent(n.typeName))
         typedef(n.typeName.name, rest, d, tag, depth);
