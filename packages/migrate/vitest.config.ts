@@ -41,6 +41,7 @@ export default packageTestsTwoAtOnce(
     'test/hostile.test.ts',
     'test/order-shape.test.ts',
     'test/orders.test.ts',
+    'test/project-imports.test.ts',
     'test/references.test.ts',
     'test/scale.test.ts',
     'test/skus.test.ts',

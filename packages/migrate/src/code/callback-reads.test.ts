@@ -86,33 +86,64 @@ describe("the legacy callback's order_reference", () => {
     }
   });
 
-  it('in JavaScript typed by JSDoc (@param, @typedef, @type) naming order_reference: read as order_reference_v2, marked to add it there', () => {
-    for (const [jsdoc, read] of [
-      ['/** @param {{ query: { order_reference: string } }} req */\n', 'req.query.order_reference'],
+  it('in JavaScript typed by JSDoc (@param, @typedef, @property, @type) naming order_reference: read as order_reference_v2, added beside it in the comment', () => {
+    for (const [jsdoc, read, widened] of [
+      [
+        '/** @param {{ query: { order_reference: string } }} req */\n',
+        'req.query.order_reference',
+        '/** @param {{ query: { order_reference: string, order_reference_v2: string } }} req */\n',
+      ],
       [
         '/** @typedef {{ order_reference?: string }} Query */\n/** @param {{ query: Query }} req */\n',
         'req.query.order_reference',
+        '/** @typedef {{ order_reference?: string, order_reference_v2?: string }} Query */\n',
       ],
       [
-        '/**\n * @typedef {Object} Query\n * @property {string} order_reference\n */\n/** @param {{ query: Query }} req */\n',
+        '/**\n * @typedef {Object} Query\n * @property {string} order_reference The V1 code.\n */\n/** @param {{ query: Query }} req */\n',
         'req.query.order_reference',
+        ' * @property {string} order_reference The V1 code.\n * @property {string} order_reference_v2\n */\n',
       ],
-      ['', '/** @type {{ order_reference: string }} */ (req.query).order_reference'],
+      [
+        '/**\n * The callback.\n * @param {Object} req\n * @param {{ order_reference?: string; shop: string }} req.query\n */\n',
+        'req.query.order_reference',
+        ' * @param {{ order_reference?: string; order_reference_v2?: string; shop: string }} req.query\n',
+      ],
+      [
+        '/**\n * @param {Object} req\n * @param {Object} req.query\n * @param {string} [req.query.order_reference]\n */\n',
+        'req.query.order_reference',
+        ' * @param {string} [req.query.order_reference]\n * @param {string} [req.query.order_reference_v2]\n */\n',
+      ],
+      [
+        '/**\n * @param {{\n *   query: {\n *     shop: string;\n *     order_reference: string;\n *   }\n * }} req\n */\n',
+        'req.query.order_reference',
+        ' *     order_reference: string;\n *     order_reference_v2: string;\n *   }\n',
+      ],
+      [
+        "/** @param {import('express').Request<Record<string, string>, unknown, { order_reference: string }, { order_reference: string }>} req */\n",
+        'req.query.order_reference',
+        'unknown, { order_reference: string }, { order_reference: string, order_reference_v2: string }>} req */',
+      ],
+      [
+        '',
+        '/** @type {{ order_reference: string }} */ (req.query).order_reference',
+        '/** @type {{ order_reference: string, order_reference_v2: string }} */ (req.query).order_reference_v2',
+      ],
     ] as const) {
       const text = `${EARLIER}${jsdoc}export async function onCallback(req) {\n  const order = ${v2Read(read)};\n  return order.reference;\n}\n`;
       const r = rewriteTwice(text, 'a.js');
       expect(r.output, jsdoc).toMatch(/orderReference\(.*\.order_reference_v2\)/);
-      expect(r.findings.map((f) => [f.kind, f.what]).sort()).toEqual([
-        ['rewritten', 'legacy callback: order_reference'],
-        ['todo', 'legacy callback: query type'],
-      ]);
-      expect(r.findings.find((f) => f.kind === 'todo')!.detail).toMatch(
-        /query typed by a JSDoc type of this file that names order_reference/,
-      );
+      expect(r.output, jsdoc).toContain(widened);
+      expect(r.output.match(/order_reference_v2\??[:}\]]|order_reference_v2\n/g), jsdoc).toHaveLength(1);
+      expect(
+        r.findings.map((f) => [f.kind, f.what]),
+        jsdoc,
+      ).toEqual([['rewritten', 'legacy callback: order_reference']]);
     }
-    // Untyped JavaScript, or a JSDoc type that has order_reference_v2 already: nothing to add.
+    // Untyped JavaScript, a package's request type (Express's Request, whose query takes any key), or a JSDoc type
+    // that has order_reference_v2 already: nothing to add.
     for (const jsdoc of [
       '',
+      "/** @param {import('express').Request} req */\n",
       '/** @param {{ query: { order_reference: string, order_reference_v2: string } }} req */\n',
     ]) {
       const r = rewriteTwice(
@@ -120,7 +151,56 @@ describe("the legacy callback's order_reference", () => {
         'a.js',
       );
       expect(r.findings.map((f) => f.kind)).toEqual(['rewritten']);
+      expect(r.output).toContain(jsdoc);
     }
+  });
+
+  it("in JavaScript, only the query's JSDoc type is widened; a typedef that types another value too is marked", () => {
+    // The request's body names order_reference too: left as it is.
+    const r = rewriteTwice(
+      `${EARLIER}/** @param {{ body: { order_reference: string }, query: { order_reference: string } }} req */\nexport async function onCallback(req) {\n  const order = ${v2Read('req.query.order_reference')};\n  return order.reference;\n}\n`,
+      'a.js',
+    );
+    expect(r.output).toContain(
+      '/** @param {{ body: { order_reference: string }, query: { order_reference: string, order_reference_v2: string } }} req */',
+    );
+    expect(r.findings.map((f) => f.kind)).toEqual(['rewritten']);
+    // A type of another module of the project: marked to add it there.
+    const imported = rewriteTwice(
+      `${EARLIER}/** @param {{ query: import('./types').Query }} req */\nexport async function onCallback(req) {\n  const order = ${v2Read('req.query.order_reference')};\n  return order.reference;\n}\n`,
+      'a.js',
+    );
+    expect(imported.findings.find((f) => f.kind === 'todo')?.detail).toMatch(
+      /query typed by `import\('\.\/types'\)\.Query`: add it there/,
+    );
+    // `Query` also types a stored row: order_reference_v2 would be required of it too.
+    for (const other of [
+      '/** @param {Query} row */\nexport function save(row) {\n  return row;\n}\n',
+      '/** @type {Query} */\nexport const sample = { order_reference: "ACME1-1" };\n',
+    ]) {
+      const m = rewriteTwice(
+        `${EARLIER}/** @typedef {{ order_reference: string }} Query */\n/** @param {{ query: Query }} req */\nexport async function onCallback(req) {\n  const order = ${v2Read('req.query.order_reference')};\n  return order.reference;\n}\n${other}`,
+        'a.js',
+      );
+      expect(m.output, other).toContain('orderReference(req.query.order_reference_v2)');
+      expect(m.output, other).toContain('/** @typedef {{ order_reference: string }} Query */');
+      expect(m.findings.map((f) => [f.kind, f.what]).sort()).toEqual([
+        ['rewritten', 'legacy callback: order_reference'],
+        ['todo', 'legacy callback: query type'],
+      ]);
+      expect(m.findings.find((f) => f.kind === 'todo')!.detail).toMatch(
+        /`Query` of this file, which types other values too/,
+      );
+    }
+    // Two callbacks each reading order_reference of a query typed by it: widened once.
+    const two = rewriteTwice(
+      `${EARLIER}/** @typedef {{ order_reference: string }} Query */\n/** @param {{ query: Query }} req */\nexport async function onCallback(req) {\n  const order = ${v2Read('req.query.order_reference')};\n  return order.reference;\n}\n/** @param {{ query: Query }} req */\nexport async function onOther(req) {\n  const order = ${v2Read('req.query.order_reference')};\n  return order.reference;\n}\n`,
+      'a.js',
+    );
+    expect(two.output).toContain(
+      '/** @typedef {{ order_reference: string, order_reference_v2: string }} Query */',
+    );
+    expect(two.findings.filter((f) => f.kind === 'todo')).toEqual([]);
   });
 
   it('with a written-out fallback (?? null, ?? undefined, || a string, a destructuring default): read as order_reference_v2, the fallback kept', () => {

@@ -10,7 +10,9 @@ import {
   type N,
   propName,
 } from './ast.ts';
+import { widenJsdoc } from './jsdoc.ts';
 import { parseStatementsCode } from './parse.ts';
+import type { ProjectImport } from './project-imports.ts';
 import { type Bindings, boundNames } from './values.ts';
 
 /**
@@ -252,6 +254,7 @@ export function widenQueryType(
   links: Map<N, Link>,
   source: string,
   js = false,
+  projectImport?: ProjectImport,
 ): string | undefined {
   // Each type with whether it is the query's own (not the request's, of which only the `query` member is).
   const types: Array<[N, boolean]> = [];
@@ -317,13 +320,17 @@ export function widenQueryType(
           if (
             q &&
             (links.get(d)?.parent.type === 'ExportNamedDeclaration' ||
-              nodes.filter((x) => isIdent(x, named)).length > 2)
+              nodes.some((x) => isIdent(x, named) && x !== d.id && x !== ref && !readQueryType(x, links)))
           )
             imported ??= `\`${named}\` of this file, which types other values too`;
           else types.push([d.body ?? d.typeAnnotation, q]);
         }
-        // A module of the project, relative or through a path alias (`@app/types`, tsconfig `paths`).
-        else if (d.type === 'ImportDeclaration' && (/^\./.test(d.source.value) || !outer.has(n)))
+        // A module of the project: relative, or a path alias by the project's config (`@app/types`, tsconfig
+        // `paths`). Without a config any import may be an alias: all but the package type of the request itself.
+        else if (
+          d.type === 'ImportDeclaration' &&
+          (/^\./.test(d.source.value) || (projectImport ? projectImport(d.source.value) : !outer.has(n)))
+        )
           for (const sp of d.specifiers)
             if (sp.local.name === named!.split('.')[0]) imported ??= `\`${named}\` of ${d.source.value}`;
       const members: N[] | undefined =
@@ -350,6 +357,20 @@ export function widenQueryType(
     }
   }
   // JavaScript checked by its JSDoc types (`@param {{ order_reference: string }} query`, `@type`, `@typedef`).
+  if (js) {
+    const doc = widenJsdoc(
+      queryOf(read, links),
+      nodes,
+      links,
+      source,
+      (fn) => readsCallbackParams(fn, links),
+      (id) => bindingOf(id, links),
+      projectImport,
+    );
+    typed ||= doc.typed;
+    if (doc.marked) imported ??= doc.marked;
+  }
+  // One this tool does not follow (a type written over several lines of the comment, a tag it does not read).
   const jsdoc = (c: N) =>
     /^\*.*@(param|type|typedef|property)\b.*\border_reference\b/s.test(c.value) &&
     !c.value.includes(V2_PARAM);
@@ -357,6 +378,31 @@ export function widenQueryType(
     imported ??= 'a JSDoc type of this file that names order_reference (`@param`, `@type`, `@typedef`)';
   return typed ? undefined : imported;
 }
+
+/**
+ * Whether the identifier `x` names the type of a query a function of the file reads the callback's
+ * `order_reference` (or `order_reference_v2`) of: `req: { query: Query }`, Express's `Request<…, …, …, Query>`,
+ * Fastify's `Querystring: Query`, `req.query as Query`; the callback sends both parameters to such a query.
+ */
+function readQueryType(x: N, links: Map<N, Link>): boolean {
+  let l = links.get(x);
+  if (l?.key !== 'typeName' || l.parent.type !== 'TSTypeReference') return false;
+  l = links.get(l.parent);
+  while (/^TS(TypeAnnotation|UnionType|IntersectionType|ParenthesizedType)$/.test(l?.parent.type))
+    l = links.get(l!.parent);
+  const p = l?.parent;
+  const query =
+    (p?.type === 'TSPropertySignature' && /^(query|Querystring)$/.test(propName(p) ?? '')) ||
+    (p?.type === 'TSTypeParameterInstantiation' && l!.index === 3) ||
+    (/^TS(As|Satisfies)Expression$|^TSTypeAssertion$/.test(p?.type) && isQueryObject(p.expression));
+  let fn = p;
+  while (fn && !(Array.isArray(fn.params) && fn.body)) fn = links.get(fn)?.parent;
+  return query && !!fn && readsCallbackParams(fn, links);
+}
+
+/** Whether the function `fn` reads the callback's `order_reference` or `order_reference_v2` from a query. */
+const readsCallbackParams = (fn: N, links: Map<N, Link>): boolean =>
+  indexTree(fn).nodes.some((n) => callbackRead(n, links) || callbackRead(n, links, V2_PARAM));
 
 /** The parameter or `const`/`let` declarator binding the identifier `id` where it is read (nearest scope first). */
 function bindingOf(id: N, links: Map<N, Link>): N | undefined {

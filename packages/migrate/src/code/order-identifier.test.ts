@@ -206,6 +206,50 @@ describe('the order identifier of a V1 GET /orders/{reference}', () => {
     }
   });
 
+  it('a type of the file named by several callbacks, each as the query it reads order_reference of: widened once; a use as another value marks it', () => {
+    const QUERY = 'interface Query {\n  order_reference: string;\n}\n';
+    const handler = (name: string, params: string, id = 'req.query.order_reference') =>
+      `export async function ${name}(${params}) {\n  const order = await ${read(id)};\n  return order.order_reference;\n}\n`;
+    for (const [second, also] of [
+      [handler('onOther', 'req: { query: Query }'), ''],
+      // Express's Request<…, …, …, Query>, a cast of the query, a destructuring of it.
+      [
+        handler('onOther', "req: import('express').Request<Record<string, string>, unknown, unknown, Query>"),
+        '',
+      ],
+      [handler('onOther', 'req: { query: unknown }', '(req.query as Query).order_reference'), ''],
+      [
+        handler('onOther', 'req: { query: Query }'),
+        'export function onThird(req: { query: Query }) {\n  const { order_reference } = req.query;\n  console.log(order_reference);\n}\n',
+      ],
+    ] as const) {
+      const r = rewriteTwice(
+        `${QUERY}${HEAD}${handler('onCallback', 'req: { query: Query }')}${second}${also}`,
+      );
+      expect(r.output, second).toContain(
+        'interface Query {\n  order_reference: string;\n  order_reference_v2: string;\n}',
+      );
+      expect(r.output.match(/order_reference_v2: string/g)).toHaveLength(1);
+      expect(r.findings.filter((f) => f.what === 'legacy callback: query type')).toEqual([]);
+    }
+    // A use that is not a query the file's callbacks read order_reference of: marked, not widened.
+    for (const other of [
+      'export function save(row: Query) {\n  return row;\n}\n',
+      'export function shop(req: { query: Query }) {\n  return req.query;\n}\n',
+      'export const sample: Query = { order_reference: "ACME1-1" };\n',
+      'export function body(req: { body: Query }) {\n  return req.body.order_reference;\n}\n',
+    ]) {
+      const r = rewriteTwice(
+        `${QUERY}${HEAD}${handler('onCallback', 'req: { query: Query }')}${handler('onOther', 'req: { query: Query }')}${other}`,
+      );
+      expect(r.output, other).toContain('orderReference(req.query.order_reference_v2)');
+      expect(r.output, other).toContain('interface Query {\n  order_reference: string;\n}');
+      const todo = r.findings.filter((f) => f.what === 'legacy callback: query type');
+      expect(todo.length, other).toBeGreaterThan(0);
+      expect(todo[0]!.detail).toMatch(/`Query` of this file, which types other values too/);
+    }
+  });
+
   it('a query typed by a type another module of the project writes: the read of order_reference_v2 marked, to add it there', () => {
     const r = rewriteTwice(
       `import type { CallbackQuery } from './types';\nimport type { Request } from 'express';\n${HEAD}export async function onCallback(req: { query: CallbackQuery }, other: Request) {\n  const order = await ${read('req.query.order_reference')};\n  const again = await ${read('other.query.order_reference')};\n  return [order.order_reference, again.order_reference];\n}\n`,

@@ -6,6 +6,7 @@ import { type AdapterOf, adapterExports, mayExportAdapter } from './adapter-impo
 import { collectFiles, readSource, type Skipped, shownPath } from './files.ts';
 import { createGitStatus } from './git-index.ts';
 import { ANY_MODULE, type CaughtElsewhere, catchesElsewhere } from './importers.ts';
+import { type ProjectImport, projectImports } from './project-imports.ts';
 import { type CodeFinding, type CodeOptions, transformWithSecrets } from './transform.ts';
 
 export type CodeMode = 'dry' | 'write' | 'check';
@@ -69,6 +70,7 @@ async function processFile(
   git: ReturnType<typeof createGitStatus>,
   caught: CaughtElsewhere,
   adapterOf: AdapterOf,
+  projectImport: ProjectImport | undefined,
 ) {
   const before = await stat(real);
   const src = await readSource(real);
@@ -77,7 +79,7 @@ async function processFile(
   const any = caught.get(ANY_MODULE);
   const mine = caught.get(real);
   const elsewhere = any && mine ? new Map([...any, ...mine]) : (mine ?? any);
-  const r = transformWithSecrets(src.text, shown, options, elsewhere, adapterOf);
+  const r = transformWithSecrets(src.text, shown, options, elsewhere, adapterOf, projectImport);
   const outcome: FileOutcome = {
     path: shown,
     status: r.error ? 'error' : r.changed ? 'changed' : 'unchanged',
@@ -141,6 +143,8 @@ export async function migrateCode(
   );
   const adapters = adapterExports(files, texts);
   texts.clear();
+  // The project's path aliases (tsconfig/jsconfig `paths`, `baseUrl`): its own types told from packages'.
+  const projectOf = projectImports();
   const result: MigrateCodeResult = {
     files: [],
     skipped: [...skipped],
@@ -149,16 +153,18 @@ export async function migrateCode(
   let done = 0;
   for (const real of files) {
     const shown = shownPath(real, cwd);
-    const r = await processFile(real, shown, options, git, caught, adapters(real)).catch((e: unknown) => ({
-      // An unreadable file (permissions, removed during the run) is that file's error; the run goes on.
-      outcome: {
-        path: shown,
-        status: 'error',
-        findings: [],
-        error: `not read: ${e instanceof Error ? e.message : String(e)}`,
-      } as FileOutcome,
-      skipped: undefined,
-    }));
+    const r = await processFile(real, shown, options, git, caught, adapters(real), projectOf(real)).catch(
+      (e: unknown) => ({
+        // An unreadable file (permissions, removed during the run) is that file's error; the run goes on.
+        outcome: {
+          path: shown,
+          status: 'error',
+          findings: [],
+          error: `not read: ${e instanceof Error ? e.message : String(e)}`,
+        } as FileOutcome,
+        skipped: undefined,
+      }),
+    );
     done++;
     if (r.skipped) result.skipped.push(r.skipped);
     else {

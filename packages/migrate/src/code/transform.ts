@@ -58,6 +58,7 @@ import { ImageUploads, type Pending, staticImage } from './images.ts';
 import { keyReadOrder, runTimeKeySource } from './key-read.ts';
 import { findV1Mocks, MOCK_REASON } from './mocks.ts';
 import { type Ast, checkParses, parseExpressionCode, parseSource, printAst } from './parse.ts';
+import type { ProjectImport } from './project-imports.ts';
 import { secretsIn } from './secrets.ts';
 import { addSetup, chooseNames, DEFAULT_KEY_EXPRESSION } from './setup.ts';
 import { type StaticMaps, staticOrder } from './static-order.ts';
@@ -140,6 +141,8 @@ interface Context {
   file: string;
   /** This module's exports whose calls in other modules of the run reach a catch reading the V1 error: where. */
   elsewhere?: ReadonlyMap<string, string>;
+  /** Whether a non-relative import is a module of the project, by its config; undefined where none was found. */
+  projectImport?: ProjectImport;
   /** The file's text (what the credentials of a call are written as). */
   source: string;
   ast: Ast;
@@ -615,9 +618,10 @@ export function transformWithSecrets(
   options: CodeOptions = {},
   elsewhere?: ReadonlyMap<string, string>,
   adapterOf?: AdapterOf,
+  projectImport?: ProjectImport,
 ): TransformResult & { secrets: string[] } {
   try {
-    return { secrets: [], ...rewrite(text, file, options, elsewhere, adapterOf) };
+    return { secrets: [], ...rewrite(text, file, options, elsewhere, adapterOf, projectImport) };
   } catch (e) {
     // A file this tool fails on (a syntax it mishandles, a tree too deep to reprint) is reported and left
     // as it is; the run goes on with the other files.
@@ -640,6 +644,7 @@ function rewrite(
   options: CodeOptions,
   elsewhere?: ReadonlyMap<string, string>,
   adapterOf?: AdapterOf,
+  projectImport?: ProjectImport,
 ): TransformResult & { secrets?: string[] } {
   if (!mayHoldV1(text)) {
     const error = checkParses(text, file);
@@ -704,6 +709,7 @@ function rewrite(
   const base = typeof shared === 'object' ? { code: shared.base, envs: [], after: [] } : existing;
   const ctx: Context = {
     file,
+    ...(projectImport ? { projectImport } : {}),
     ...(elsewhere ? { elsewhere } : {}),
     source: text,
     ast,
@@ -864,7 +870,14 @@ function rewrite(
 
 /** The query type of a callback read that now reads order_reference_v2: widened, or marked where another module writes it. */
 function queryType(ctx: Context, read: N, cb: { nodes: N[]; links: Map<N, Link> }): void {
-  const type = widenQueryType(read, cb.nodes, cb.links, ctx.source, /\.[cm]?jsx?$/.test(ctx.file));
+  const type = widenQueryType(
+    read,
+    cb.nodes,
+    cb.links,
+    ctx.source,
+    /\.[cm]?jsx?$/.test(ctx.file),
+    ctx.projectImport,
+  );
   if (type)
     ctx.todo(
       read,

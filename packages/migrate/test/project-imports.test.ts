@@ -1,0 +1,152 @@
+// A callback read switched to order_reference_v2 on a query typed by an imported type: the project's own type
+// (a relative import, a tsconfig/jsconfig `paths` alias, a module under `baseUrl`) may lack order_reference_v2 and is
+// marked to add it there; a package's type (`qs`'s ParsedQs) takes any key and is not. The run reads the nearest
+// tsconfig.json or jsconfig.json above each file (its `extends` followed, comments and trailing commas allowed) to
+// tell them apart; where it finds none (or cannot follow its `extends`) it cannot, and marks every import.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { migrateCode } from '../src/code/run.ts';
+import { tempDir } from './helpers.ts';
+import { todos } from './rewrite.ts';
+
+const HEAD = `const BASE = 'https://api.partner-print.example/v1';\nconst headers = { 'X-Partner-Code': 'ACME1', 'X-Api-Key': process.env.PP_API_KEY ?? '' };\n`;
+/** A callback handler whose query is typed by `query` (imported by `imports`), reading its V1 order by it. */
+const handler = (imports: string, query: string) =>
+  `${imports}\nimport type { Request } from 'express';\n${HEAD}export async function onCallback(req: Request<Record<string, string>, unknown, unknown, ${query}>) {\n  const order = await (await fetch(\`\${BASE}/orders/\${req.query.order_reference}\`, { headers })).json();\n  return order.order_reference;\n}\n`;
+const PARSED_QS = handler("import type { ParsedQs } from 'qs';", 'ParsedQs');
+
+/** Writes the project's files, runs `code` over `src` twice, and returns the callback file's query-type findings. */
+async function run(files: Record<string, string>, file = 'src/callback.ts') {
+  const dir = tempDir();
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  const first = await migrateCode([join(dir, 'src')], { cwd: dir, mode: 'write' });
+  const after = readFileSync(join(dir, file), 'utf8');
+  const again = await migrateCode([join(dir, 'src')], { cwd: dir, mode: 'write' });
+  expect(again.totals.changed).toBe(0);
+  const findings = first.files.find((f) => f.path === join(...file.split('/')))!.findings;
+  expect(findings.map((f) => f.what)).toContain('legacy callback: order_reference');
+  expect(after).toContain('orderReference(req.query.order_reference_v2)');
+  return { marked: findings.filter((f) => f.what === 'legacy callback: query type'), after };
+}
+
+// Comments, trailing commas, `extends`: what TypeScript reads.
+const BASE_CONFIG = `{
+  // The project's aliases.
+  "compilerOptions": {
+    "strict": true,
+    "paths": { "@app/*": ["./src/*"], "~/*": ["./src/*"], },
+  },
+}
+`;
+const CONFIG = `/* The app's own config. */\n{ "extends": "./tsconfig.base.json", "include": ["src"], }\n`;
+
+describe("a callback's query typed by an imported type", () => {
+  it("a package's type (qs's ParsedQs) in a project whose tsconfig names its aliases: not marked, it takes any key", async () => {
+    const r = await run({
+      'tsconfig.base.json': BASE_CONFIG,
+      'tsconfig.json': CONFIG,
+      'src/callback.ts': PARSED_QS,
+    });
+    expect(r.marked).toEqual([]);
+    expect(todos(r.after)).toBe(0);
+  });
+
+  it.each([
+    [
+      'a paths alias of the extended config',
+      "import type { CallbackQuery } from '@app/types';",
+      '@app/types',
+    ],
+    ['another paths alias', "import type { CallbackQuery } from '~/types';", '~/types'],
+    ['a relative import', "import type { CallbackQuery } from './types';", './types'],
+    ['a package.json imports name', "import type { CallbackQuery } from '#types';", '#types'],
+  ])("the project's own type (%s): marked to add order_reference_v2 there", async (_, imports, from) => {
+    const r = await run({
+      'tsconfig.base.json': BASE_CONFIG,
+      'tsconfig.json': CONFIG,
+      'src/types.ts': 'export interface CallbackQuery {\n  order_reference: string;\n}\n',
+      'src/callback.ts': handler(imports, 'CallbackQuery'),
+    });
+    expect(r.marked.map((f) => f.detail)).toEqual([
+      expect.stringContaining(`query typed by \`CallbackQuery\` of ${from}: add it there`),
+    ]);
+    expect(todos(r.after)).toBe(1);
+  });
+
+  it("the request's own type from a paths alias (req: Req of '@app/types'): the project's, marked; Express's Request is not", async () => {
+    const r = await run({
+      'tsconfig.base.json': BASE_CONFIG,
+      'tsconfig.json': CONFIG,
+      'src/callback.ts': `import type { Req } from '@app/types';\n${HEAD}export async function onCallback(req: Req) {\n  const order = await (await fetch(\`\${BASE}/orders/\${req.query.order_reference}\`, { headers })).json();\n  return order.order_reference;\n}\n`,
+    });
+    expect(r.marked.map((f) => f.detail)).toEqual([
+      expect.stringContaining('query typed by `Req` of @app/types: add it there'),
+    ]);
+  });
+
+  it("in JavaScript, a JSDoc import('…') type of the query: a package's is not marked, the project's is", async () => {
+    const js = (type: string) =>
+      `${HEAD}/** @param {{ query: ${type} }} req */\nexport async function onCallback(req) {\n  const order = await (await fetch(\`\${BASE}/orders/\${req.query.order_reference}\`, { headers })).json();\n  return order.order_reference;\n}\n`;
+    const files = { 'tsconfig.base.json': BASE_CONFIG, 'tsconfig.json': CONFIG };
+    const pkg = await run({ ...files, 'src/callback.js': js("import('qs').ParsedQs") }, 'src/callback.js');
+    expect(pkg.marked).toEqual([]);
+    const own = await run(
+      { ...files, 'src/callback.js': js("import('@app/types').Query") },
+      'src/callback.js',
+    );
+    expect(own.marked.map((f) => f.detail)).toEqual([
+      expect.stringContaining("query typed by `import('@app/types').Query`: add it there"),
+    ]);
+    // Without a config: marked, as a path alias is not told from a package.
+    const bare = await run({ 'src/callback.js': js("import('qs').ParsedQs") }, 'src/callback.js');
+    expect(bare.marked).toHaveLength(1);
+  });
+
+  it('under baseUrl: a module of the project is marked, a package (no such file under it) is not', async () => {
+    const config = '{ "compilerOptions": { "baseUrl": "src" } }\n';
+    const own = await run({
+      'tsconfig.json': config,
+      'src/types/callback.ts': 'export interface CallbackQuery {\n  order_reference: string;\n}\n',
+      'src/callback.ts': handler("import type { CallbackQuery } from 'types/callback';", 'CallbackQuery'),
+    });
+    expect(own.marked.map((f) => f.detail)).toEqual([
+      expect.stringContaining('query typed by `CallbackQuery` of types/callback: add it there'),
+    ]);
+    const pkg = await run({ 'tsconfig.json': config, 'src/callback.ts': PARSED_QS });
+    expect(pkg.marked).toEqual([]);
+  });
+
+  it('a jsconfig.json is read as a tsconfig.json is (the nearest of the two above the file)', async () => {
+    const config = '{ "compilerOptions": { "paths": { "@/*": ["./src/*"] } } }\n';
+    const own = await run({
+      'jsconfig.json': config,
+      'src/callback.ts': handler("import type { CallbackQuery } from '@/types';", 'CallbackQuery'),
+    });
+    expect(own.marked).toHaveLength(1);
+    expect((await run({ 'jsconfig.json': config, 'src/callback.ts': PARSED_QS })).marked).toEqual([]);
+    // A nearer tsconfig.json (src/) without aliases: @/types is a package's there.
+    const nearer = await run({
+      'jsconfig.json': config,
+      'src/tsconfig.json': '{}\n',
+      'src/callback.ts': handler("import type { CallbackQuery } from '@/types';", 'CallbackQuery'),
+    });
+    expect(nearer.marked).toEqual([]);
+  });
+
+  it('no tsconfig.json or jsconfig.json above the file (or one whose extends is not found): every import may be an alias, marked', async () => {
+    const configs: Array<Record<string, string>> = [
+      {},
+      { 'tsconfig.json': '{ "extends": "./tsconfig.missing.json" }\n' },
+    ];
+    for (const files of configs) {
+      const r = await run({ ...files, 'src/callback.ts': PARSED_QS });
+      expect(r.marked.map((f) => f.detail)).toEqual([
+        expect.stringContaining('query typed by `ParsedQs` of qs: add it there'),
+      ]);
+    }
+  });
+});
