@@ -78,6 +78,29 @@ for (const entry of [
   await assert.rejects(async () => {
     for await (const product of esmLite.paginate(client, '/products')) assert.fail(product);
   }, /expected a client made by createClient/);
+  // Render's per-client state is shared (a Symbol.for key on the global object): both copies' renderMockup
+  // on one client pay for one render.
+  const esmRender = await import('@partner-print/render');
+  let renders = 0;
+  const counting = createClient({
+    ...sandboxOptions(sandbox),
+    secretKey: sandbox.keys.primary,
+    fetch: (request) => {
+      if (request.method === 'POST' && new URL(request.url).pathname.endsWith('/renders')) renders++;
+      return sandbox.fetch(request);
+    },
+  });
+  const png =
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+  const composition = {
+    sceneReference: sandbox.seed.scenes.studio,
+    productReference: sandbox.seed.products.print,
+    perspectiveReference: sandbox.seed.perspectives.studioFront,
+    image: await counting.uploadImage(Buffer.from(png, 'base64')),
+    clock: sandbox.clock,
+  };
+  await Promise.all([renderMockup(counting, composition), esmRender.renderMockup(counting, composition)]);
+  assert.equal(renders, 1);
   console.log('cjs-require: ok');
 })().catch((error) => {
   console.error(error);
