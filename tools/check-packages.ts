@@ -1,5 +1,5 @@
 // Packs every publishable package the way `pnpm publish` would (publishConfig applied),
-// then runs publint --strict and attw (profile esm-only) on the tarball, so what we check is what ships.
+// then runs publint --strict and attw (profile node16: ESM and CommonJS) on the tarball, so what we check is what ships.
 // `--keep-tarballs DIR` packs into DIR and leaves the tarballs there (pnpm test hands them to the
 // consumer projects, `test:consumers --tarballs DIR`, instead of packing again).
 // Both run in this process through their APIs (publint's `publint()`, `@arethetypeswrong/core`): their
@@ -29,8 +29,12 @@ async function lint(data: Uint8Array): Promise<Outcome> {
   return { ok: !messages.some((m) => m.type === 'error'), output: lines.join('\n') };
 }
 
-/** What `attw --profile esm-only` ignores: the resolutions of a package that ships no CommonJS. */
-const ESM_ONLY_IGNORES: readonly ResolutionKind[] = ['node10', 'node16-cjs'];
+/**
+ * What `attw --profile node16` ignores: node10 resolution (TypeScript's `moduleResolution: node`), which knows
+ * no `exports` and so no subpath entry. Both formats are checked: node16-esm and bundler get the ESM files and
+ * their .d.ts, node16-cjs the CommonJS files and their .d.cts.
+ */
+const IGNORED: readonly ResolutionKind[] = ['node10'];
 
 const WHERE = ['entrypoint', 'resolutionKind', 'typesFileName', 'implementationFileName', 'fileName'];
 
@@ -43,12 +47,12 @@ function describe(problem: Problem): string {
   return `${info.title} (${where.join(', ')}): ${info.description} ${info.docsUrl}`;
 }
 
-/** attw's analysis; fails on a problem the esm-only profile does not ignore, as its CLI's exit code does. */
+/** attw's analysis; fails on a problem the node16 profile does not ignore, as its CLI's exit code does. */
 async function types(data: Uint8Array): Promise<Outcome> {
   const analysis = await checkPackage(createPackageFromTarballData(data));
   if (!analysis.types) return { ok: true, output: 'no types' };
   const problems = analysis.problems.filter(
-    (p) => !('resolutionKind' in p) || !ESM_ONLY_IGNORES.includes(p.resolutionKind),
+    (p) => !('resolutionKind' in p) || !IGNORED.includes(p.resolutionKind),
   );
   return { ok: problems.length === 0, output: problems.map(describe).join('\n') };
 }

@@ -21,7 +21,7 @@ const root = new URL('../..', import.meta.url).pathname;
 const here = new URL('.', import.meta.url).pathname;
 const args = process.argv.slice(2);
 const tarballsAt = args.indexOf('--tarballs');
-const only = args.filter((a, i) => !a.startsWith('--') && i !== tarballsAt + 1);
+const only = args.filter((a, i) => !a.startsWith('--') && (tarballsAt < 0 || i !== tarballsAt + 1));
 const log = (line: string) => console.error(`[consumers] ${line}`);
 
 /** What npm installs into a project besides the tarballs: its declared third-party dependencies. */

@@ -5,8 +5,9 @@
 //   3. `pnpm pack` every package (publishConfig applied, workspace: ranges replaced);
 //   4. check each tarball: README.md, CHANGELOG.md (with the new version), LICENSE, only what `files`
 //      allows, `engines`, every exports/types/bin target present, no workspace: ranges left;
-//   5. npm-install the tarballs into a scratch project and run a script that imports every entry point
-//      of every package, calls the sandbox through the client, and runs both bins.
+//   5. npm-install the tarballs into a scratch project and run a script that imports and requires every
+//      entry point of every package (ESM and CommonJS builds, the same names), calls the sandbox through the
+//      client, and runs both bins.
 // Nothing is published and the working tree is not touched. --keep keeps the temp dir.
 import { execFileSync } from 'node:child_process';
 import {
@@ -154,10 +155,15 @@ function scratchProject(dir: string, manifests: Manifest[]): void {
   writeFileSync(
     join(dir, 'index.js'),
     `import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+const require = createRequire(import.meta.url);
 const entries = ${JSON.stringify(entries)};
 for (const entry of entries) {
   const mod = await import(entry);
   assert.ok(Object.keys(mod).length > 0, entry + ' has no exports');
+  // The CommonJS build (the require condition): its own file, with the ESM build's names.
+  assert.match(require.resolve(entry), /\\.cjs$/, entry + ' has no CommonJS build');
+  assert.deepEqual(Object.keys(require(entry)).sort(), Object.keys(mod).sort(), entry + ': CommonJS names differ');
 }
 const { createSandbox } = await import('@partner-print/sandbox');
 const { createClient } = await import('@partner-print/client');

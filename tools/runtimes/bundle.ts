@@ -10,16 +10,22 @@ const here = new URL('.', import.meta.url).pathname;
 
 export type Target = 'cli' | 'worker' | 'browser';
 
-/** `@partner-print/<name>[/<sub>]` → the file its publishConfig export points at. */
+/** An export's target: a file, or conditions (`import`, `require`, `types`, `default`) over targets. */
+type ExportTarget = string | { [condition: string]: ExportTarget | undefined };
+
+/** The ES module file of an export: its `import` condition, else `default`, nested conditions followed. */
+const esmFile = (t: ExportTarget | undefined): string | undefined =>
+  typeof t === 'string' || t === undefined ? t : esmFile(t.import ?? t.default);
+
+/** `@partner-print/<name>[/<sub>]` → the ES module file its publishConfig export points at. */
 function resolveBuilt(specifier: string): string | undefined {
   const m = /^@partner-print\/([^/]+)(\/.+)?$/.exec(specifier);
   if (!m) return undefined;
   const dir = join(root, 'packages', m[1]!);
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
-    publishConfig?: { exports?: Record<string, string | { default?: string; import?: string }> };
+    publishConfig?: { exports?: Record<string, ExportTarget> };
   };
-  const entry = pkg.publishConfig?.exports?.[`.${m[2] ?? ''}`];
-  const target = typeof entry === 'string' ? entry : (entry?.import ?? entry?.default);
+  const target = esmFile(pkg.publishConfig?.exports?.[`.${m[2] ?? ''}`]);
   if (!target) throw new Error(`${specifier}: no publishConfig export`);
   const file = join(dir, target);
   if (!existsSync(file)) throw new Error(`${specifier}: ${file} is missing (run pnpm build)`);

@@ -1,5 +1,6 @@
-// The packages are ESM only. Node >= 20.19 (and >= 22.12) can require() an ES module graph without
-// top-level await, so CommonJS code can use them synchronously.
+// CommonJS on Node: require() gets each package's CommonJS build (the `require` condition of its exports).
+// The same program can also import() the ESM build: two copies of the packages, one per format. What holds
+// across them is asserted at the end (the root README, "Module formats").
 const assert = require('node:assert/strict');
 const { createClient } = require('@partner-print/client');
 const lite = require('@partner-print/client/lite');
@@ -39,7 +40,73 @@ const client = createClient({
   fetch: (request) => sandbox.fetch(request),
   clock: sandbox.clock,
 });
-client.get('/products').then(({ products }) => {
+for (const entry of [
+  '@partner-print/client',
+  '@partner-print/client/lite',
+  '@partner-print/client/redis',
+  '@partner-print/client/telemetry',
+  '@partner-print/sandbox',
+  '@partner-print/sandbox/node',
+  '@partner-print/callback',
+  '@partner-print/callback/node',
+  '@partner-print/callback/redis',
+  '@partner-print/migrate',
+  '@partner-print/migrate/node',
+  '@partner-print/openapi',
+  '@partner-print/openapi/wire',
+  '@partner-print/ratelimit',
+  '@partner-print/ratelimit/redis',
+  '@partner-print/render',
+  '@partner-print/render/redis',
+]) {
+  assert.match(require.resolve(entry), /\/dist\/.+\.cjs$/, entry);
+}
+
+(async () => {
+  const { products } = await client.get('/products');
   assert.ok(products.length > 0);
+
+  // Both formats in one program: an error of the CommonJS copy is an instance of the ESM copy's classes.
+  const esm = await import('@partner-print/client');
+  assert.notEqual(esm.createClient, createClient);
+  const wrongKey = createClient({ ...sandboxOptions(sandbox), secretKey: 'not-the-key', retry: false });
+  const error = await wrongKey.get('/products').catch((e) => e);
+  assert.ok(error instanceof esm.AuthenticationError && error instanceof esm.PartnerPrintError);
+  assert.ok(!(error instanceof esm.NotFoundError));
+  // A client is its own copy's: the other copy's standalone helpers refuse it.
+  const esmLite = await import('@partner-print/client/lite');
+  await assert.rejects(async () => {
+    for await (const product of esmLite.paginate(client, '/products')) assert.fail(product);
+  }, /expected a client made by createClient/);
+  // Render's per-client state is shared (a Symbol.for key on the global object): both copies' renderMockup
+  // on one client pay for one render.
+  const esmRender = await import('@partner-print/render');
+  let renders = 0;
+  const counting = createClient({
+    ...sandboxOptions(sandbox),
+    secretKey: sandbox.keys.primary,
+    fetch: (request) => {
+      if (request.method === 'POST' && new URL(request.url).pathname.endsWith('/renders')) renders++;
+      return sandbox.fetch(request);
+    },
+  });
+  const png =
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+  const composition = {
+    sceneReference: sandbox.seed.scenes.studio,
+    productReference: sandbox.seed.products.print,
+    perspectiveReference: sandbox.seed.perspectives.studioFront,
+    image: await counting.uploadImage(Buffer.from(png, 'base64')),
+    clock: sandbox.clock,
+  };
+  await Promise.all([renderMockup(counting, composition), esmRender.renderMockup(counting, composition)]);
+  assert.equal(renders, 1);
   console.log('cjs-require: ok');
+})().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
 });
+
+function sandboxOptions(s) {
+  return { baseUrl: s.baseUrl, fetch: (request) => s.fetch(request), clock: s.clock };
+}
