@@ -70,7 +70,20 @@ export function traced<T>(core: Core, name: string, fn: () => Promise<T>): Promi
   );
 }
 
-const cores = new WeakMap<object, Core>();
+/**
+ * A WeakMap on the global object under `Symbol.for(name)`: the same map for every copy of this package in one
+ * program (its ES module and CommonJS builds both loaded, two versions side by side, a library's bundle), so that
+ * each copy takes the clients another made. The name carries the format of the values: change its number
+ * whenever they change.
+ */
+export function sharedMap<V>(name: string): WeakMap<object, V> {
+  const global = globalThis as { [key: symbol]: WeakMap<object, V> | undefined };
+  const key = Symbol.for(name);
+  global[key] ??= new WeakMap();
+  return global[key];
+}
+
+const cores = sharedMap<Core>('partner-print.client.cores.1');
 
 /** Makes `client` usable by the standalone helpers (paginate, uploadImage…), which find its core here. */
 export function register<C extends object>(client: C, core: Core): C {

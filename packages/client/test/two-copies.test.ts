@@ -12,17 +12,28 @@ import { createSandbox } from '@partner-print/sandbox';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as ours from '../src/index.ts';
+import * as oursLite from '../src/lite.ts';
+import * as oursOtel from '../src/otel.ts';
+import { samplePng } from './helpers.ts';
 
 type Copy = typeof ours;
 let dir: string;
 let theirs: Copy;
+/** The same copy's lite entry and telemetry entry (one bundle: the copy's modules shared, as its chunks are). */
+let theirsLite: typeof oursLite;
+let theirsOtel: typeof oursOtel;
 
 beforeAll(async () => {
   // The package as a library's bundle holds it: its own copy of every module.
   dir = mkdtempSync(join(tmpdir(), 'pp-client-copy-'));
   const outfile = join(dir, 'client.mjs');
+  const src = (file: string) => JSON.stringify(new URL(`../src/${file}`, import.meta.url).pathname);
   await build({
-    entryPoints: [new URL('../src/index.ts', import.meta.url).pathname],
+    stdin: {
+      contents: `export * from ${src('index.ts')}; export * as lite from ${src('lite.ts')}; export * as otel from ${src('otel.ts')};`,
+      resolveDir: new URL('.', import.meta.url).pathname,
+      loader: 'ts',
+    },
     bundle: true,
     format: 'esm',
     platform: 'neutral',
@@ -32,7 +43,13 @@ beforeAll(async () => {
     logLevel: 'silent',
     external: ['@opentelemetry/api'],
   });
-  theirs = (await import(pathToFileURL(outfile).href)) as Copy;
+  const copy = (await import(pathToFileURL(outfile).href)) as Copy & {
+    lite: typeof oursLite;
+    otel: typeof oursOtel;
+  };
+  theirs = copy;
+  theirsLite = copy.lite;
+  theirsOtel = copy.otel;
 }, 60_000);
 
 afterAll(() => {
@@ -118,5 +135,67 @@ describe('errors of another copy of the package', () => {
     ])
       expect(value instanceof ours.NotFoundError || value instanceof ours.PartnerPrintError).toBe(false);
     expect(ours.isPartnerPrintError(lookAlike)).toBe(false);
+  });
+});
+
+// A program that loads both the ES module and the CommonJS build (an ES module application and a CommonJS
+// library requiring the client) holds two copies of one version: the clients one copy makes must work with the
+// other's standalone helpers and packages, and one process's exactly-once orders must hold across them.
+describe("another copy's clients", () => {
+  const sandboxClient = (copy: { createClient: Copy['createClient'] }, options: object = {}) => {
+    const sandbox = createSandbox();
+    const posts: string[] = [];
+    const client = copy.createClient({
+      secretKey: sandbox.keys.primary,
+      baseUrl: sandbox.baseUrl,
+      fetch: (request: Request) => {
+        if (request.method === 'POST' && new URL(request.url).pathname.endsWith('/orders'))
+          posts.push(request.url);
+        return sandbox.fetch(request);
+      },
+      clock: sandbox.clock,
+      ...options,
+    });
+    return { sandbox, client, posts };
+  };
+
+  it("are taken by this copy's standalone helpers (paginate, collect, uploadImage)", async () => {
+    const { sandbox, client } = sandboxClient(theirs);
+    const products = await oursLite.collect(client, '/products');
+    expect(products.length).toBeGreaterThan(0);
+    expect(await oursLite.uploadImage(client, samplePng())).toMatch(/^Image_/);
+    // And the other way round.
+    const mine = sandboxClient(ours);
+    expect(await theirsLite.collect(mine.client, '/products')).toEqual(products);
+    sandbox.close();
+    mine.sandbox.close();
+  });
+
+  it('create one order per customIdentifier in one process, whichever copy each call goes through', async () => {
+    const { sandbox, client, posts } = sandboxClient(theirs);
+    const order: Parameters<typeof oursLite.createOrder<'combined'>>[1] = {
+      storeReference: sandbox.seed.stores.combined as `Store_${string}`,
+      shippingKind: 'combined',
+      customIdentifier: 'two-copies-1',
+      orderlines: [{ productReference: sandbox.seed.products.nonPrint as `Product_${string}`, quantity: 1 }],
+    };
+    const results = await Promise.all([
+      client.createOrder(order),
+      oursLite.createOrder(client, order),
+      theirsLite.createOrder(client, order),
+    ]);
+    expect(posts).toHaveLength(1);
+    expect(results.filter((r) => r.created)).toHaveLength(1);
+    expect(new Set(results.map((r) => r.order.reference)).size).toBe(1);
+    sandbox.close();
+  });
+
+  it("give this copy's telemetryOf the option they were made with", () => {
+    const off = sandboxClient(theirs, { telemetry: false });
+    expect(oursOtel.telemetryOf(off.client)).toBe(false);
+    const mine = sandboxClient(ours, { telemetry: false });
+    expect(theirsOtel.telemetryOf(mine.client)).toBe(false);
+    off.sandbox.close();
+    mine.sandbox.close();
   });
 });

@@ -1,6 +1,6 @@
 import type { Reference } from '@partner-print/openapi';
 import type { Clock } from '@partner-print/openapi/wire';
-import { coreOf, traced } from '../core.ts';
+import { coreOf, sharedMap, traced } from '../core.ts';
 import { AmbiguousOutcomeError, NotFoundError, PartnerPrintError } from '../errors.ts';
 import { checkInit, checkTimeout, HELPER_KEYS, readableInit, retryPolicy } from '../options.ts';
 import { fieldOf } from '../response.ts';
@@ -53,7 +53,9 @@ interface ClientState {
   flights: Map<string, Flight>;
   claims: OrderClaims;
 }
-const states = new WeakMap<object, ClientState>();
+// One process's calls for one customIdentifier share a flight and the claims whichever copy of the package each
+// goes through (see sharedMap).
+const states = sharedMap<ClientState>('partner-print.client.orders.1');
 
 function stateOf(client: Client, clock: Clock): ClientState {
   const known = states.get(client);
