@@ -80,7 +80,11 @@ for (const entry of [
   for await (const product of esmLite.paginate(client, '/products')) listed.push(product);
   assert.deepEqual(listed, products);
   const esmTelemetry = await import('@partner-print/client/telemetry');
-  const quiet = createClient({ ...sandboxOptions(sandbox), secretKey: sandbox.keys.primary, telemetry: false });
+  const quiet = createClient({
+    ...sandboxOptions(sandbox),
+    secretKey: sandbox.keys.primary,
+    telemetry: false,
+  });
   assert.equal(esmTelemetry.telemetryOf(quiet), false);
   // Render's per-client state is shared (a Symbol.for key on the global object): both copies' renderMockup
   // on one client pay for one render.
