@@ -11,6 +11,13 @@ export interface RedisServer {
   port: number;
   /** Stops the server answering for `ms` (SIGSTOP, then SIGCONT): a stalled Redis; resolves when it answers again. */
   pause(ms: number): Promise<void>;
+  /**
+   * Stops the server answering until the returned `resume` is called (SIGSTOP, then SIGCONT): a Redis that does not
+   * answer for as long as a test needs it not to, however late this process runs. `pause(ms)` ends on a timer of
+   * this process, so a process starved for `ms` finds Redis answering again before it has judged it. Resumed
+   * after `backstopMs` anyway, and by `stop()`: a test that failed or timed out leaves no stopped server behind.
+   */
+  hold(backstopMs?: number): () => void;
   stop(): Promise<void>;
 }
 
@@ -72,6 +79,16 @@ export async function startRedisServer(port?: number): Promise<RedisServer> {
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
+    hold: (backstopMs = 30_000) => {
+      child.kill('SIGSTOP');
+      const resume = () => {
+        clearTimeout(backstop);
+        child.kill('SIGCONT');
+      };
+      const backstop = setTimeout(resume, backstopMs);
+      backstop.unref();
+      return resume;
+    },
     pause: (ms) => {
       child.kill('SIGSTOP');
       return new Promise<void>((resolve) =>
@@ -88,6 +105,7 @@ export async function startRedisServer(port?: number): Promise<RedisServer> {
           return;
         }
         child.once('exit', () => resolve());
+        child.kill('SIGCONT'); // a held server takes its SIGTERM only once it runs
         child.kill('SIGTERM');
       }),
   };

@@ -111,14 +111,19 @@ describe('a server that echoes the key everywhere', () => {
         const spans = await sdk.spans();
         const points = await sdk.points();
         expect(spans.length).toBeGreaterThan(5);
-        // The echoed bucket name parses unless the key holds a quote or backslash: count the runs where it did.
-        if (points.some((p) => p.name === 'partner_print.ratelimit.remaining')) gaugeRuns++;
+        // The echoed bucket name parses when the key holds no quote or backslash, and the gauge reads it: checked
+        // on each such run, not counted over the runs (random keys left 10 of 40 or fewer about once in 80).
+        if (!/["\\]/.test(key)) {
+          expect(points.some((p) => p.name === 'partner_print.ratelimit.remaining')).toBe(true);
+          gaugeRuns++;
+        }
         for (const text of strings(spans, points)) expect(text).not.toContain(key);
         for (const span of spans) expect(renderings(span.attributes).join()).not.toContain(key);
       }),
-      { numRuns: 40 },
+      // A key the echo parses, and so the gauge reads, whatever the random ones hold.
+      { numRuns: 40, examples: [['sk_test_0123456789abcdef', 429]] },
     );
-    expect(gaugeRuns).toBeGreaterThan(10);
+    expect(gaugeRuns).toBeGreaterThan(0);
   }, 60_000);
 
   // A header value the platform refuses (CR, LF or NUL inside it) or a name that is not a token: the platform's

@@ -1,5 +1,6 @@
 import { TimeoutError } from '@partner-print/client';
 import { describe, expect, it } from 'vitest';
+import { withinStallFree } from '../../../test-utils/stall.ts';
 import {
   type BatchProgressEvent,
   CompositionUnavailableError,
@@ -525,12 +526,13 @@ describe('a render store that is slow or does not answer', () => {
       },
       set: () => {},
     };
-    const unanswered = new Promise((resolve) => setTimeout(resolve, 2_000, 'unanswered'));
+    // Bounded by 2 s the process could run (test-utils/stall.ts), not 2 s of the wall: a starved process
+    // (this file runs beside busy cores in pnpm test) may not run at all for seconds.
     await expect(
-      Promise.race([
+      withinStallFree(
         renderMany(s.client, jobs, { clock, cache: aborting, signal: controller.signal }),
-        unanswered,
-      ]),
+        2_000,
+      ),
     ).rejects.toBe(reason);
   });
 
@@ -616,15 +618,19 @@ it('plan rejects the job whose image cannot be read, and plans the others', asyn
 // timeoutMs was checked between steps, not inside a render store call: a store whose get, lease or set never
 // answered held the call past its deadline (until its signal aborted, which a partner relying on timeoutMs never
 // sends). A set that never settled after the POST also held every later call for the pair, whose render was known.
-describe('a render store that does not answer, and timeoutMs', { timeout: 10_000 }, () => {
+// A hang is caught by within4s, on the time the process could run; the test's own timeout, on the wall, only
+// backs it up, as long as pnpm test's for this file (30 s): 10 s of the wall could pass before two such bounds
+// by a process starved for seconds.
+describe('a render store that does not answer, and timeoutMs', { timeout: 30_000 }, () => {
   const unanswered = new Promise<never>(() => {});
   const hung = () => unanswered;
   /**
-   * `call`, or 'unanswered' if it has not settled within 4 s of real time (on the virtual clock, a store call is
-   * given 1 s of real time before the deadline is armed).
+   * `call`, or 'still pending after 4000 ms' if it has not settled within 4 s of real time the process could run
+   * (on the virtual clock, a store call is given 1 s of real time before the deadline is armed). Not 4 s of the
+   * wall (test-utils/stall.ts): a process stopped for 4.5 s right after the call began saw the wall's 4 s pass
+   * first, with the call's 1 s due at the same moment.
    */
-  const within4s = <T>(call: Promise<T>) =>
-    Promise.race([call, new Promise<'unanswered'>((r) => setTimeout(r, 4_000, 'unanswered'))]);
+  const within4s = <T>(call: Promise<T>) => withinStallFree(call, 4_000);
 
   // A store answering in real time (Redis) while the virtual clock had the deadline's timer to run: the clock
   // jumped to the deadline and the call timed out, with 10 minutes of timeoutMs left.
