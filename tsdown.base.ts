@@ -36,7 +36,20 @@ export const libraryBuild = (entry: Entry, overrides: PackageConfig = {}): Packa
   // In the CommonJS build an external `import()` (migrate's optional redis and sandbox, node:fs/promises)
   // becomes `require()`: Jest runs CommonJS without a dynamic-import callback (`import()` there throws
   // ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING_FLAG), and Node requires those modules (ES ones through require(esm)).
-  outputOptions: { dynamicImportInCjs: false },
+  // rolldown's runtime helpers get a chunk of their own in the CommonJS build. rolldown put them in a chunk of
+  // the library's (the client's `upload-*.cjs`) that the other chunks then required for them alone, a cycle
+  // where none is in the sources: `require('@partner-print/client/telemetry')` (or callback's, which requires
+  // it before the client root) as a program's first require loaded the response chunk, which required upload,
+  // which read the still empty response chunk's `sharedMap`: "require_response.sharedMap is not a function".
+  // An ES module's hoisted functions hide such a cycle; `exports` assigned at a chunk's end do not.
+  outputOptions: (options, format) =>
+    format === 'cjs'
+      ? {
+          ...options,
+          dynamicImportInCjs: false,
+          codeSplitting: { groups: [{ name: 'rolldown-runtime', test: /rolldown[\\/]runtime/ }] },
+        }
+      : options,
   plugins: [cjsDefaultInterop],
   ...overrides,
 });

@@ -1,5 +1,6 @@
 // Packs every publishable package the way `pnpm publish` would (publishConfig applied),
-// then runs publint --strict and attw (profile node16: ESM and CommonJS) on the tarball, so what we check is what ships.
+// then runs publint --strict and attw (every resolution: node10, node16 ESM and CommonJS, bundler) on the tarball,
+// so what we check is what ships.
 // `--keep-tarballs DIR` packs into DIR and leaves the tarballs there (pnpm test hands them to the
 // consumer projects, `test:consumers --tarballs DIR`, instead of packing again).
 // Both run in this process through their APIs (publint's `publint()`, `@arethetypeswrong/core`): their
@@ -9,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkPackage, createPackageFromTarballData } from '@arethetypeswrong/core';
 import { problemKindInfo } from '@arethetypeswrong/core/problems';
-import type { Problem, ResolutionKind } from '@arethetypeswrong/core/types';
+import type { Problem } from '@arethetypeswrong/core/types';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { packAll } from './consumers/pack.ts';
@@ -29,13 +30,6 @@ async function lint(data: Uint8Array): Promise<Outcome> {
   return { ok: !messages.some((m) => m.type === 'error'), output: lines.join('\n') };
 }
 
-/**
- * What `attw --profile node16` ignores: node10 resolution (TypeScript's `moduleResolution: node`), which knows
- * no `exports` and so no subpath entry. Both formats are checked: node16-esm and bundler get the ESM files and
- * their .d.ts, node16-cjs the CommonJS files and their .d.cts.
- */
-const IGNORED: readonly ResolutionKind[] = ['node10'];
-
 const WHERE = ['entrypoint', 'resolutionKind', 'typesFileName', 'implementationFileName', 'fileName'];
 
 /** One problem: its title, where it is (entry point, resolution, files), what it means and its page. */
@@ -47,13 +41,17 @@ function describe(problem: Problem): string {
   return `${info.title} (${where.join(', ')}): ${info.description} ${info.docsUrl}`;
 }
 
-/** attw's analysis; fails on a problem the node16 profile does not ignore, as its CLI's exit code does. */
+/**
+ * attw's analysis; fails on any problem, in every resolution kind (its CLI's default profile, `strict`). node10 too
+ * (TypeScript's `moduleResolution: node`, what `module: commonjs` without a moduleResolution gets: NestJS's default
+ * tsconfig): it knows no `exports`, so the root's types come from the top-level `types` and each subpath's from
+ * `typesVersions`, the CommonJS declarations (.d.cts) such a project requires at run time. node16-esm and
+ * bundler get the ESM files and their .d.ts, node16-cjs the CommonJS files and their .d.cts.
+ */
 async function types(data: Uint8Array): Promise<Outcome> {
   const analysis = await checkPackage(createPackageFromTarballData(data));
   if (!analysis.types) return { ok: true, output: 'no types' };
-  const problems = analysis.problems.filter(
-    (p) => !('resolutionKind' in p) || !IGNORED.includes(p.resolutionKind),
-  );
+  const { problems } = analysis;
   return { ok: problems.length === 0, output: problems.map(describe).join('\n') };
 }
 

@@ -4,7 +4,8 @@
 //   2. `changeset version` there (versions, internal ranges, CHANGELOG.md from .changeset/*.md);
 //   3. `pnpm pack` every package (publishConfig applied, workspace: ranges replaced);
 //   4. check each tarball: README.md, CHANGELOG.md (with the new version), LICENSE, only what `files`
-//      allows, `engines`, every exports/types/bin target present, no workspace: ranges left;
+//      allows, `engines`, every exports/main/types/typesVersions/bin target present, no workspace:
+//      ranges left;
 //   5. npm-install the tarballs into a scratch project and run a script that imports and requires every
 //      entry point of every package (ESM and CommonJS builds, the same names), calls the sandbox through the
 //      client, and runs both bins.
@@ -37,6 +38,7 @@ interface Manifest {
   exports?: unknown;
   types?: string;
   main?: string;
+  typesVersions?: Record<string, Record<string, string[]>>;
   bin?: string | Record<string, string>;
   dependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
@@ -117,7 +119,12 @@ function checkTarball(
     problems.push(`engines.node is ${JSON.stringify(manifest.engines?.node)}, expected "${rootEngines}"`);
   }
   const bins = typeof manifest.bin === 'string' ? [manifest.bin] : Object.values(manifest.bin ?? {});
-  const targets = [...exportTargets(manifest.exports), ...bins, ...(manifest.types ? [manifest.types] : [])];
+  // node10's (TypeScript's `moduleResolution: node`): the root's `main` and `types`, each subpath's typesVersions.
+  const node10 = [
+    ...[manifest.main, manifest.types].filter((t) => t !== undefined),
+    ...Object.values(manifest.typesVersions ?? {}).flatMap((paths) => Object.values(paths).flat()),
+  ];
+  const targets = [...exportTargets(manifest.exports), ...bins, ...node10];
   for (const t of targets.map(norm)) {
     if (!files.includes(t)) problems.push(`target ${t} is not in the tarball`);
     if (t.startsWith('src/')) problems.push(`target ${t} points at sources (publishConfig not applied?)`);

@@ -2,6 +2,7 @@
 // The same program can also import() the ESM build: two copies of the packages, one per format. What holds
 // across them is asserted at the end (the root README, "Module formats").
 const assert = require('node:assert/strict');
+const { spawnSync } = require('node:child_process');
 const { createClient } = require('@partner-print/client');
 const lite = require('@partner-print/client/lite');
 const { createSandbox } = require('@partner-print/sandbox');
@@ -60,6 +61,12 @@ for (const entry of [
   '@partner-print/render/redis',
 ]) {
   assert.match(require.resolve(entry), /\/dist\/.+\.cjs$/, entry);
+  // Each entry as a program's first require, in a process of its own: the order of the CommonJS build's chunks
+  // then depends on the entry, and a cycle between them shows (the requires above start with the client root).
+  const alone = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(entry)})`], {
+    encoding: 'utf8',
+  });
+  assert.equal(alone.status, 0, `${entry} required first:\n${alone.stderr}`);
 }
 
 (async () => {

@@ -1,5 +1,5 @@
 // Every package's public types, as a TypeScript application would use them. Copied into the src/ of
-// each TypeScript consumer project by run.ts, so the node16 and bundler projects check the same code.
+// each TypeScript consumer project by run.ts, so the node16, node10 and bundler projects check the same code.
 import {
   createOrderUpdatedHandler,
   type Order,
