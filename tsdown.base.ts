@@ -58,6 +58,19 @@ export const libraryBuild = (entry: Entry, overrides: PackageConfig = {}): Packa
 export const nodeBuild = (entry: Entry, overrides: PackageConfig = {}): PackageConfig =>
   libraryBuild(entry, { platform: 'node', clean: false, ...overrides });
 
+/**
+ * Node-only entries and a bin: the bin's module is ES only (its top-level await has no CommonJS form, and a bin is
+ * never required); built with the entries, it shares their chunk. The CommonJS build has the entries alone.
+ */
+export const nodeBuildWithBin = (
+  entry: Record<string, string>,
+  bin: Record<string, string>,
+  overrides: PackageConfig = {},
+): PackageConfig[] => [
+  nodeBuild({ ...entry, ...bin }, { ...overrides, format: ['esm'] }),
+  nodeBuild(entry, { ...overrides, format: ['cjs'] }),
+];
+
 export interface PackageConfig extends UserConfig {
   /**
    * ESM-only dependencies the CommonJS build carries inside (the ESM build imports them): Node requires them
