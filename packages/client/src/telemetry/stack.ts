@@ -212,31 +212,31 @@ const errorCode = (error: unknown) =>
 /** One send of an attempt: its CLIENT span and its `http.client.request.duration`. */
 class Send {
   // Set for every send (recording or not): one shape.
-  readonly span: Span | undefined;
-  declare readonly call: Call;
-  declare readonly req: Request;
-  declare readonly attributes: Attributes;
-  readonly start = performance.now();
+  readonly #span: Span | undefined;
+  readonly #call: Call;
+  readonly #req: Request;
+  readonly #attributes: Attributes;
+  readonly #start = performance.now();
 
   constructor(call: Call, req: Request, resend: number) {
-    this.call = call;
-    this.req = req;
+    this.#call = call;
+    this.#req = req;
     const url = new URL(req.url);
     const method = methodOf(req.method);
     // A redirect leaves the call's path: its template no longer applies.
     const template = req.url === call.request.url ? call.template : undefined;
-    this.attributes = {
+    this.#attributes = {
       'http.request.method': method,
       ...serverOf(url),
       ...(template && { 'url.template': template }),
     };
     if (!call.recording) return;
-    this.span = call.o.scope.tracer.startSpan(
+    this.#span = call.o.scope.tracer.startSpan(
       template ? `${method} ${template}` : method,
       {
         kind: SpanKind.CLIENT,
         attributes: {
-          ...this.attributes,
+          ...this.#attributes,
           'url.full': redactText(req.url, call.o.secret),
           ...(resend > 0 && { 'http.request.resend_count': resend }),
         },
@@ -246,31 +246,36 @@ class Send {
   }
 
   run(fetch: Fetch, init: Parameters<Fetch>[1]): Promise<Response> {
-    const active = this.span ? trace.setSpan(this.call.ctx, this.span) : this.call.ctx;
-    propagation.inject(active, this.req.headers, setter);
+    const active = this.#span ? trace.setSpan(this.#call.ctx, this.#span) : this.#call.ctx;
+    propagation.inject(active, this.#req.headers, setter);
     // The send runs in the CLIENT span's context: a fetch instrumentation beneath nests under it.
     return context
-      .with(active, () => fetch(this.req, init))
+      .with(active, () => fetch(this.#req, init))
       .then(
         (response) => {
-          this.done(response.status, undefined, response.headers);
+          this.#done(response.status, undefined, response.headers);
           return response;
         },
         (error: unknown) => {
-          this.done(undefined, error, undefined);
+          this.#done(undefined, error, undefined);
           throw error;
         },
       );
   }
 
-  done(status: number | undefined, error: unknown, headers: Headers | undefined): void {
-    const attributes: Attributes = { ...this.attributes };
+  #done(status: number | undefined, error: unknown, headers: Headers | undefined): void {
+    const attributes: Attributes = { ...this.#attributes };
     if (status !== undefined) attributes['http.response.status_code'] = status;
     const type =
-      status === undefined ? errorTypeOf(error, this.req.signal) : status >= 400 ? String(status) : undefined;
+      status === undefined
+        ? errorTypeOf(error, this.#req.signal)
+        : status >= 400
+          ? String(status)
+          : undefined;
     // A transport's error code is the transport's text: redacted like everything else the SDK surfaces.
-    if (type) attributes['error.type'] = redactText(type, this.call.o.secret);
-    const { span, call } = this;
+    if (type) attributes['error.type'] = redactText(type, this.#call.o.secret);
+    const span = this.#span;
+    const call = this.#call;
     if (span) {
       span.setAttributes(attributes);
       if (type) span.setStatus({ code: SpanStatusCode.ERROR });
@@ -280,7 +285,7 @@ class Send {
     }
     const instruments = call.instruments;
     if (!instruments) return;
-    instruments.duration.record((performance.now() - this.start) / 1000, attributes);
+    instruments.duration.record((performance.now() - this.#start) / 1000, attributes);
     if (!headers) return;
     instruments.observe(headers);
     if (status === 429)
