@@ -20,6 +20,7 @@ export default packageTestsTwoAtOnce(
     'src/code/order-reads.test.ts',
     'src/code/transform-guard.test.ts',
     'src/code/transform.test.ts',
+    'src/code/values.test.ts',
     'src/convert.test.ts',
     'src/endpoints.test.ts',
     'src/exports.test.ts',
