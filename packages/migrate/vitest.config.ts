@@ -16,6 +16,7 @@ export default packageTestsTwoAtOnce(
     'src/code/catch-forms.test.ts',
     'src/code/catch.test.ts',
     'src/code/credentials.test.ts',
+    'src/code/jsonc.test.ts',
     'src/code/key-order.test.ts',
     'src/code/order-reads.test.ts',
     'src/code/transform-guard.test.ts',

@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { migrateCode } from '../src/code/run.ts';
+import { formatCodeReport } from '../src/node/code.ts';
 import { tempDir } from './helpers.ts';
 import { todos } from './rewrite.ts';
 
@@ -30,7 +31,7 @@ async function run(files: Record<string, string>, file = 'src/callback.ts') {
   const findings = first.files.find((f) => f.path === join(...file.split('/')))!.findings;
   expect(findings.map((f) => f.what)).toContain('legacy callback: order_reference');
   expect(after).toContain('orderReference(req.query.order_reference_v2)');
-  return { marked: findings.filter((f) => f.what === 'legacy callback: query type'), after };
+  return { marked: findings.filter((f) => f.what === 'legacy callback: query type'), after, first };
 }
 
 // Comments, trailing commas, `extends`: what TypeScript reads.
@@ -137,6 +138,35 @@ describe("a callback's query typed by an imported type", () => {
     expect(nearer.marked).toEqual([]);
   });
 
+  it('a config with a syntax error (its own, or in the config it extends): named in the report, and read as no config (every import marked)', async () => {
+    // A stray word after the paths get-tsconfig would still read (and a key-like string the report must not show).
+    const broken = `{\n  "compilerOptions": {\n    "paths": { "@app/*": ["./src/*"] } "sk_live_notInTheReport"\n  }\n}\n`;
+    for (const [files, path, where] of [
+      [{ 'tsconfig.json': broken }, 'tsconfig.json', 'line 3, column 40'],
+      [{ 'jsconfig.json': broken }, 'jsconfig.json', 'line 3, column 40'],
+      [{ 'tsconfig.json': CONFIG, 'tsconfig.base.json': broken }, 'tsconfig.base.json', 'line 3, column 40'],
+      [{ 'tsconfig.json': '{ "compilerOptions": { "strict": true }\n' }, 'tsconfig.json', 'line 2, column 1'],
+    ] as const) {
+      const r = await run({ ...files, 'src/callback.ts': PARSED_QS });
+      expect(r.marked.map((f) => f.detail)).toEqual([
+        expect.stringContaining('query typed by `ParsedQs` of qs: add it there'),
+      ]);
+      expect(r.first.configs.map((c) => c.path)).toEqual([path]);
+      const report = formatCodeReport(r.first, 'write');
+      const line = report.split('\n').find((l) => l.startsWith(path));
+      expect(line).toMatch(/ warning {3}could not be read fully \(a syntax error at /);
+      expect(line).toContain(where);
+      expect(report).not.toMatch(/sk_live|compilerOptions|@app/);
+    }
+    // The same config above several files: named once.
+    const two = await run({
+      'tsconfig.json': broken,
+      'src/callback.ts': PARSED_QS,
+      'src/other.ts': PARSED_QS,
+    });
+    expect(two.first.configs).toHaveLength(1);
+  });
+
   it('no tsconfig.json or jsconfig.json above the file (or one whose extends is not found): every import may be an alias, marked', async () => {
     const configs: Array<Record<string, string>> = [
       {},
@@ -147,6 +177,14 @@ describe("a callback's query typed by an imported type", () => {
       expect(r.marked.map((f) => f.detail)).toEqual([
         expect.stringContaining('query typed by `ParsedQs` of qs: add it there'),
       ]);
+      // The config whose extends is not found is named (not what it extends); no config at all is no warning.
+      expect(r.first.configs.map((c) => [c.path, c.warning])).toEqual(
+        Object.keys(files).map((path) => [
+          path,
+          expect.stringMatching(/^could not be read fully \(an `extends` it names is not found\)/),
+        ]),
+      );
+      expect(JSON.stringify(r.first)).not.toContain('missing');
     }
   });
 });

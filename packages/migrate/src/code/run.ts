@@ -6,7 +6,7 @@ import { type AdapterOf, adapterExports, mayExportAdapter } from './adapter-impo
 import { collectFiles, readSource, type Skipped, shownPath } from './files.ts';
 import { createGitStatus } from './git-index.ts';
 import { ANY_MODULE, type CaughtElsewhere, catchesElsewhere } from './importers.ts';
-import { type ProjectImport, projectImports } from './project-imports.ts';
+import { type ProjectImport, projectImports, type UnreadConfig } from './project-imports.ts';
 import { type CodeFinding, type CodeOptions, transformWithSecrets } from './transform.ts';
 
 export type CodeMode = 'dry' | 'write' | 'check';
@@ -32,9 +32,17 @@ export interface FileOutcome {
   warning?: string;
 }
 
+/** A tsconfig.json or jsconfig.json the run could not read fully: the files under it are rewritten as without one. */
+export interface ConfigOutcome {
+  path: string;
+  warning: string;
+}
+
 export interface MigrateCodeResult {
   files: FileOutcome[];
   skipped: Skipped[];
+  /** The configs that could not be read fully (a syntax error, an `extends` not found), each once. */
+  configs: ConfigOutcome[];
   totals: {
     files: number;
     changed: number;
@@ -117,6 +125,10 @@ async function processFile(
   return { outcome };
 }
 
+/** What a config that could not be read means for the run; its place, never its text. */
+const unreadWarning = (p: UnreadConfig, cwd: string) =>
+  `could not be read fully (${p.at ? `a syntax error at line ${p.at.line}, column ${p.at.column}` : 'an `extends` it names is not found'}${p.extendedBy ? `; extended by ${shownPath(p.extendedBy, cwd)}` : ''}): the files under it are rewritten as without a config (a type imported for a callback's query from any module is marked, as a path alias is not told from a package)`;
+
 /**
  * Rewrites the V1 calls of the JavaScript and TypeScript files under `paths` into V2 SDK calls, marks what
  * it cannot prove with a TODO comment, and reports both. A file that does not parse is reported and left
@@ -143,13 +155,16 @@ export async function migrateCode(
   );
   const adapters = adapterExports(files, texts);
   texts.clear();
-  // The project's path aliases (tsconfig/jsconfig `paths`, `baseUrl`): its own types told from packages'.
-  const projectOf = projectImports();
   const result: MigrateCodeResult = {
     files: [],
     skipped: [...skipped],
+    configs: [],
     totals: { files: 0, changed: 0, rewritten: 0, todo: 0, errors: 0, skipped: 0 },
   };
+  // The project's path aliases (tsconfig/jsconfig `paths`, `baseUrl`): its own types told from packages'.
+  const projectOf = projectImports((p) =>
+    result.configs.push({ path: shownPath(p.config, cwd), warning: unreadWarning(p, cwd) }),
+  );
   let done = 0;
   for (const real of files) {
     const shown = shownPath(real, cwd);
