@@ -12,7 +12,7 @@ import {
 } from './ast.ts';
 import { widenJsdoc } from './jsdoc.ts';
 import { parseStatementsCode } from './parse.ts';
-import type { ProjectImport } from './project-imports.ts';
+import type { FileProject } from './project-imports.ts';
 import { type Bindings, binds } from './values.ts';
 
 /**
@@ -240,7 +240,7 @@ export function widenQueryType(
   links: Map<N, Link>,
   source: string,
   js = false,
-  projectImport?: ProjectImport,
+  project?: FileProject,
 ): string | undefined {
   // Each type with whether it is the query's own (not the request's, of which only the `query` member is).
   const types: Array<[N, boolean]> = [];
@@ -315,7 +315,7 @@ export function widenQueryType(
         // `paths`). Without a config any import may be an alias: all but the package type of the request itself.
         else if (
           d.type === 'ImportDeclaration' &&
-          (/^\./.test(d.source.value) || (projectImport ? projectImport(d.source.value) : !outer.has(n)))
+          (/^\./.test(d.source.value) || (project?.imports ? project.imports(d.source.value) : !outer.has(n)))
         )
           for (const sp of d.specifiers)
             if (sp.local.name === named!.split('.')[0]) imported ??= `\`${named}\` of ${d.source.value}`;
@@ -351,7 +351,7 @@ export function widenQueryType(
       source,
       (fn) => readsCallbackParams(fn, links),
       (id) => bindingOf(id, links),
-      projectImport,
+      project,
     );
     typed ||= doc.typed;
     if (doc.marked) imported ??= doc.marked;

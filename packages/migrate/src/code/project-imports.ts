@@ -2,12 +2,21 @@ import { statSync } from 'node:fs';
 import { dirname, sep } from 'node:path';
 import { createPathsMatcher, getTsconfig, type TsConfigResult } from 'get-tsconfig';
 import { jsoncErrorAt } from './jsonc.ts';
+import type { NamedElsewhere } from './type-imports.ts';
 
 /**
  * Whether a non-relative import names a module of the project (a path alias) rather than a package's: by the
  * project's tsconfig.json or jsconfig.json.
  */
 export type ProjectImport = (specifier: string) => boolean;
+
+/** What the run knows of the project around one file's types. */
+export interface FileProject {
+  /** Whether a non-relative import is the project's; undefined where no config is read. */
+  imports?: ProjectImport | undefined;
+  /** Which module of the run names a type of this file (a JSDoc typedef is visible to every module). */
+  typesNamed?: NamedElsewhere | undefined;
+}
 
 /** What `baseUrl/<specifier>` may resolve to, as TypeScript looks a module up. */
 const EXTENSIONS = ['.ts', '.tsx', '.d.ts', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];

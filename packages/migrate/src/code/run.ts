@@ -6,8 +6,9 @@ import { type AdapterOf, adapterExports, mayExportAdapter } from './adapter-impo
 import { collectFiles, readSource, type Skipped, shownPath } from './files.ts';
 import { createGitStatus } from './git-index.ts';
 import { ANY_MODULE, type CaughtElsewhere, catchesElsewhere } from './importers.ts';
-import { type ProjectImport, projectImports, type UnreadConfig } from './project-imports.ts';
+import { type FileProject, projectImports, type UnreadConfig } from './project-imports.ts';
 import { type CodeFinding, type CodeOptions, transformWithSecrets } from './transform.ts';
+import { typeImports } from './type-imports.ts';
 
 export type CodeMode = 'dry' | 'write' | 'check';
 
@@ -78,7 +79,7 @@ async function processFile(
   git: ReturnType<typeof createGitStatus>,
   caught: CaughtElsewhere,
   adapterOf: AdapterOf,
-  projectImport: ProjectImport | undefined,
+  project: FileProject,
 ) {
   const before = await stat(real);
   const src = await readSource(real);
@@ -87,7 +88,7 @@ async function processFile(
   const any = caught.get(ANY_MODULE);
   const mine = caught.get(real);
   const elsewhere = any && mine ? new Map([...any, ...mine]) : (mine ?? any);
-  const r = transformWithSecrets(src.text, shown, options, elsewhere, adapterOf, projectImport);
+  const r = transformWithSecrets(src.text, shown, options, elsewhere, adapterOf, project);
   const outcome: FileOutcome = {
     path: shown,
     status: r.error ? 'error' : r.changed ? 'changed' : 'unchanged',
@@ -143,12 +144,15 @@ export async function migrateCode(
   const git = createGitStatus();
   // A catch in one module reading the V1 error of a call in another: found in every file before any is rewritten.
   // And the modules that make a V1 adapter or pass exports on (read in that pass): another file may import one.
+  // And the types each file names of another file of the run (a JSDoc typedef is visible to every module).
   const texts = new Map<string, string>();
+  const types = typeImports(files, (real) => shownPath(real, cwd));
   const caught = await catchesElsewhere(
     files,
     (real) => shownPath(real, cwd),
     async (real) => {
       const src = await readSource(real);
+      if ('text' in src) types.scan(real, src.text);
       if ('text' in src && mayExportAdapter(src.text)) texts.set(real, src.text);
       return src;
     },
@@ -168,18 +172,19 @@ export async function migrateCode(
   let done = 0;
   for (const real of files) {
     const shown = shownPath(real, cwd);
-    const r = await processFile(real, shown, options, git, caught, adapters(real), projectOf(real)).catch(
-      (e: unknown) => ({
-        // An unreadable file (permissions, removed during the run) is that file's error; the run goes on.
-        outcome: {
-          path: shown,
-          status: 'error',
-          findings: [],
-          error: `not read: ${e instanceof Error ? e.message : String(e)}`,
-        } as FileOutcome,
-        skipped: undefined,
-      }),
-    );
+    const r = await processFile(real, shown, options, git, caught, adapters(real), {
+      imports: projectOf(real),
+      typesNamed: types.of(real),
+    }).catch((e: unknown) => ({
+      // An unreadable file (permissions, removed during the run) is that file's error; the run goes on.
+      outcome: {
+        path: shown,
+        status: 'error',
+        findings: [],
+        error: `not read: ${e instanceof Error ? e.message : String(e)}`,
+      } as FileOutcome,
+      skipped: undefined,
+    }));
     done++;
     if (r.skipped) result.skipped.push(r.skipped);
     else {
