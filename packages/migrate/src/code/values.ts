@@ -11,7 +11,8 @@ import {
 
 /**
  * What a file's constants hold, as far as it can be read without running it: a name (or `this.x`) bound
- * exactly once, by a `const` (or a class field, or one `this.x =` assignment), to an expression.
+ * exactly once, by a `const` (or a class field, or one `this.x =` assignment), to an expression; an identifier
+ * whose name is bound more than once, through the `const` its scope gives it (`declaratorAt`).
  */
 export class Bindings {
   private readonly values = new Map<string, N[]>();
