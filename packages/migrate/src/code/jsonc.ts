@@ -5,7 +5,9 @@ const LINE_COMMENT = /\/\/[^\r\n]*/y;
 /**
  * Where the text of a tsconfig.json or jsconfig.json stops being what TypeScript reads without an error: JSON with
  * comments and trailing commas, an object at the root (or nothing). The offset of the first error, or -1. Only
- * the place is told, never the text there (a config may hold anything).
+ * the place is told, never the text there (a config may hold anything). Not jsonc-parser (tried, 3.3.1): its
+ * `main` is a UMD build with relative requires inside its factory, which a bundler targeting Node (esbuild's
+ * default fields, the tests' CLI bundles) leaves unresolved, and its ESM build is not loadable by Node.
  */
 export function jsoncErrorAt(text: string): number {
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
