@@ -2,103 +2,115 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createOrderUpdatedHandler, type Order, type OrderUpdatedNotification } from '../src/index.ts';
 import { MINUTE, ref, serveOnLoopback, setup } from './helpers.ts';
 
+// The first two tests wait for the handler's real 1 s coalescing window twice each (about 2 s of real time);
+// a starved run must not fail them on vitest's default 5 s: they bound no duration.
+const REAL_WINDOWS_TIMEOUT = 30_000;
+
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
 describe('legacy callback end to end over loopback', () => {
-  it('the sandbox ships an order, calls the handler on 127.0.0.1, and the handler fetches the order', async () => {
-    const { sandbox, client, createOrder } = setup();
-    cleanups.push(() => sandbox.close());
-    const received: Array<{ order: Order; notification: OrderUpdatedNotification }> = [];
-    const getSpy = vi.spyOn(client, 'get');
-    const handler = createOrderUpdatedHandler({
-      client,
-      environment: 'test',
-      onOrderUpdated: (order, notification) => {
-        received.push({ order, notification });
-      },
-    });
-    const server = await serveOnLoopback(handler);
-    cleanups.push(server.close);
-    sandbox.control.setCallbackUrl(sandbox.seed.stores.combined, `${server.origin}/hooks/print?tenant=eu`);
+  it(
+    'the sandbox ships an order, calls the handler on 127.0.0.1, and the handler fetches the order',
+    async () => {
+      const { sandbox, client, createOrder } = setup();
+      cleanups.push(() => sandbox.close());
+      const received: Array<{ order: Order; notification: OrderUpdatedNotification }> = [];
+      const getSpy = vi.spyOn(client, 'get');
+      const handler = createOrderUpdatedHandler({
+        client,
+        environment: 'test',
+        onOrderUpdated: (order, notification) => {
+          received.push({ order, notification });
+        },
+      });
+      const server = await serveOnLoopback(handler);
+      cleanups.push(server.close);
+      sandbox.control.setCallbackUrl(sandbox.seed.stores.combined, `${server.origin}/hooks/print?tenant=eu`);
 
-    const reference = await createOrder('shop-1001');
-    await sandbox.control.runDueDeliveries();
-    const before = received.length; // a creation notification, if the sandbox sends one
+      const reference = await createOrder('shop-1001');
+      await sandbox.control.runDueDeliveries();
+      const before = received.length; // a creation notification, if the sandbox sends one
 
-    const { shipmentReference } = sandbox.control.ship(reference);
-    await sandbox.control.runDueDeliveries();
+      const { shipmentReference } = sandbox.control.ship(reference);
+      await sandbox.control.runDueDeliveries();
 
-    expect(received.length).toBeGreaterThan(before);
-    const last = received.at(-1)!;
-    expect(last.notification).toMatchObject({
-      environment: 'test',
-      orderReferenceV2: reference,
-      storeCode: sandbox.seed.storeCodes.combined,
-      customReference: 'shop-1001',
-      extra: [['tenant', 'eu']],
-    });
-    expect(last.notification.orderReferenceParts?.storeCode).toBe(sandbox.seed.storeCodes.combined);
-    // The content comes from the fetched order, not from the notification.
-    expect(last.order.reference).toBe(reference);
-    expect(last.order.shipments?.map((s) => s.reference)).toContain(shipmentReference);
-    expect(getSpy).toHaveBeenCalledWith(
-      '/orders/{orderReference}',
-      expect.objectContaining({ params: { path: { orderReference: reference } } }),
-    );
+      expect(received.length).toBeGreaterThan(before);
+      const last = received.at(-1)!;
+      expect(last.notification).toMatchObject({
+        environment: 'test',
+        orderReferenceV2: reference,
+        storeCode: sandbox.seed.storeCodes.combined,
+        customReference: 'shop-1001',
+        extra: [['tenant', 'eu']],
+      });
+      expect(last.notification.orderReferenceParts?.storeCode).toBe(sandbox.seed.storeCodes.combined);
+      // The content comes from the fetched order, not from the notification.
+      expect(last.order.reference).toBe(reference);
+      expect(last.order.shipments?.map((s) => s.reference)).toContain(shipmentReference);
+      expect(getSpy).toHaveBeenCalledWith(
+        '/orders/{orderReference}',
+        expect.objectContaining({ params: { path: { orderReference: reference } } }),
+      );
 
-    const deliveries = sandbox.control.deliveries().filter((d) => d.orderReference === reference);
-    expect(deliveries.length).toBeGreaterThan(0);
-    for (const d of deliveries) {
-      expect(d.state).toBe('delivered');
-      expect(d.attempts.map((a) => a.status)).toEqual([204]);
-    }
-  });
+      const deliveries = sandbox.control.deliveries().filter((d) => d.orderReference === reference);
+      expect(deliveries.length).toBeGreaterThan(0);
+      for (const d of deliveries) {
+        expect(d.state).toBe('delivered');
+        expect(d.attempts.map((a) => a.status)).toEqual([204]);
+      }
+    },
+    REAL_WINDOWS_TIMEOUT,
+  );
 
-  it('a handler that answers 500 is retried by the sandbox 5 virtual minutes later', async () => {
-    const { sandbox, client, createOrder } = setup();
-    cleanups.push(() => sandbox.close());
-    let failing = true;
-    const handled: string[] = [];
-    const onError = vi.fn();
-    const handler = createOrderUpdatedHandler({
-      client,
-      environment: 'test',
-      onError,
-      onOrderUpdated: (order) => {
-        if (failing) throw new Error('database unavailable');
-        handled.push(order.reference);
-      },
-    });
-    const server = await serveOnLoopback(handler);
-    cleanups.push(server.close);
-    sandbox.control.setCallbackUrl(sandbox.seed.stores.combined, `${server.origin}/hooks/print`);
+  it(
+    'a handler that answers 500 is retried by the sandbox 5 virtual minutes later',
+    async () => {
+      const { sandbox, client, createOrder } = setup();
+      cleanups.push(() => sandbox.close());
+      let failing = true;
+      const handled: string[] = [];
+      const onError = vi.fn();
+      const handler = createOrderUpdatedHandler({
+        client,
+        environment: 'test',
+        onError,
+        onOrderUpdated: (order) => {
+          if (failing) throw new Error('database unavailable');
+          handled.push(order.reference);
+        },
+      });
+      const server = await serveOnLoopback(handler);
+      cleanups.push(server.close);
+      sandbox.control.setCallbackUrl(sandbox.seed.stores.combined, `${server.origin}/hooks/print`);
 
-    const reference = await createOrder();
-    sandbox.control.ship(reference);
-    await sandbox.control.runDueDeliveries();
-    const pending = sandbox.control.deliveries().filter((d) => d.orderReference === reference);
-    expect(pending.length).toBeGreaterThan(0);
-    for (const d of pending) {
-      expect(d.state).toBe('pending');
-      expect(d.attempts.map((a) => a.status)).toEqual([500]);
-      expect(Date.parse(d.nextAttemptAt!) - Date.parse(d.attempts[0]!.at)).toBe(5 * MINUTE);
-    }
-    expect(onError.mock.calls[0]![1].stage).toBe('handle');
+      const reference = await createOrder();
+      sandbox.control.ship(reference);
+      await sandbox.control.runDueDeliveries();
+      const pending = sandbox.control.deliveries().filter((d) => d.orderReference === reference);
+      expect(pending.length).toBeGreaterThan(0);
+      for (const d of pending) {
+        expect(d.state).toBe('pending');
+        expect(d.attempts.map((a) => a.status)).toEqual([500]);
+        expect(Date.parse(d.nextAttemptAt!) - Date.parse(d.attempts[0]!.at)).toBe(5 * MINUTE);
+      }
+      expect(onError.mock.calls[0]![1].stage).toBe('handle');
 
-    failing = false;
-    await sandbox.control.advance(4 * MINUTE);
-    expect(handled).toEqual([]); // not yet due
-    await sandbox.control.advance(1 * MINUTE);
-    expect(handled.length).toBeGreaterThan(0);
-    expect(new Set(handled)).toEqual(new Set([reference]));
-    for (const d of sandbox.control.deliveries().filter((x) => x.orderReference === reference)) {
-      expect(d.state).toBe('delivered');
-      expect(d.attempts.map((a) => a.status)).toEqual([500, 204]);
-    }
-  });
+      failing = false;
+      await sandbox.control.advance(4 * MINUTE);
+      expect(handled).toEqual([]); // not yet due
+      await sandbox.control.advance(1 * MINUTE);
+      expect(handled.length).toBeGreaterThan(0);
+      expect(new Set(handled)).toEqual(new Set([reference]));
+      for (const d of sandbox.control.deliveries().filter((x) => x.orderReference === reference)) {
+        expect(d.state).toBe('delivered');
+        expect(d.attempts.map((a) => a.status)).toEqual([500, 204]);
+      }
+    },
+    REAL_WINDOWS_TIMEOUT,
+  );
 
   it('refuses a callback for the other environment (4xx), so the sandbox keeps it pending', async () => {
     const { sandbox, client, createOrder } = setup();

@@ -200,6 +200,24 @@ describe('code: modes and exit codes', () => {
     expect(j.totals).toMatchObject({ files: 1, changed: 1, rewritten: 1, todo: 0, errors: 0 });
     expect(j.files[0].diff).toContain('+++ b/');
   });
+
+  it('a tsconfig.json with a syntax error is named (its path and where, none of its text); the run goes on (exit 0)', async () => {
+    const dir = project({
+      'tsconfig.json': '{ "compilerOptions": { "paths": { "@app/*": ["./src/*"] } "sk_live_notShown" } }\n',
+      'src/api.js': V1_FILE,
+    });
+    const r = await run(['code', join(dir, 'src')]);
+    expect(r.code).toBe(0);
+    const line = r.stdout.split('\n').find((l) => l.includes('tsconfig.json'));
+    expect(line).toMatch(
+      /tsconfig\.json +warning +could not be read fully \(a syntax error at line 1, column 59\): the files under it are rewritten as without a config/,
+    );
+    expect(r.stdout + r.stderr).not.toMatch(/sk_live|compilerOptions|@app/);
+    const j = JSON.parse((await run(['code', join(dir, 'src'), '--json'])).stdout);
+    expect(j.configs).toEqual([
+      { path: expect.stringMatching(/tsconfig\.json$/), warning: expect.any(String) },
+    ]);
+  });
 });
 
 describe('code --skus: the file skus wrote', () => {

@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { migrateCode } from '../src/code/run.ts';
+import { formatCodeReport } from '../src/node/code.ts';
 import { tempDir } from './helpers.ts';
 import { todos } from './rewrite.ts';
 
@@ -16,13 +17,19 @@ const handler = (imports: string, query: string) =>
   `${imports}\nimport type { Request } from 'express';\n${HEAD}export async function onCallback(req: Request<Record<string, string>, unknown, unknown, ${query}>) {\n  const order = await (await fetch(\`\${BASE}/orders/\${req.query.order_reference}\`, { headers })).json();\n  return order.order_reference;\n}\n`;
 const PARSED_QS = handler("import type { ParsedQs } from 'qs';", 'ParsedQs');
 
-/** Writes the project's files, runs `code` over `src` twice, and returns the callback file's query-type findings. */
-async function run(files: Record<string, string>, file = 'src/callback.ts') {
+/** A project of these files (path → text) in a new folder. */
+function project(files: Record<string, string>): string {
   const dir = tempDir();
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text);
   }
+  return dir;
+}
+
+/** Writes the project's files, runs `code` over `src` twice, and returns the callback file's query-type findings. */
+async function run(files: Record<string, string>, file = 'src/callback.ts') {
+  const dir = project(files);
   const first = await migrateCode([join(dir, 'src')], { cwd: dir, mode: 'write' });
   const after = readFileSync(join(dir, file), 'utf8');
   const again = await migrateCode([join(dir, 'src')], { cwd: dir, mode: 'write' });
@@ -30,7 +37,7 @@ async function run(files: Record<string, string>, file = 'src/callback.ts') {
   const findings = first.files.find((f) => f.path === join(...file.split('/')))!.findings;
   expect(findings.map((f) => f.what)).toContain('legacy callback: order_reference');
   expect(after).toContain('orderReference(req.query.order_reference_v2)');
-  return { marked: findings.filter((f) => f.what === 'legacy callback: query type'), after };
+  return { marked: findings.filter((f) => f.what === 'legacy callback: query type'), after, first };
 }
 
 // Comments, trailing commas, `extends`: what TypeScript reads.
@@ -137,6 +144,79 @@ describe("a callback's query typed by an imported type", () => {
     expect(nearer.marked).toEqual([]);
   });
 
+  it('a config with a syntax error (its own, or in the config it extends): named in the report, and read as no config (every import marked)', async () => {
+    // A stray word after the paths get-tsconfig would still read (and a key-like string the report must not show).
+    const broken = `{\n  "compilerOptions": {\n    "paths": { "@app/*": ["./src/*"] } "sk_live_notInTheReport"\n  }\n}\n`;
+    for (const [files, path, where] of [
+      [{ 'tsconfig.json': broken }, 'tsconfig.json', 'line 3, column 40'],
+      [{ 'jsconfig.json': broken }, 'jsconfig.json', 'line 3, column 40'],
+      [{ 'tsconfig.json': CONFIG, 'tsconfig.base.json': broken }, 'tsconfig.base.json', 'line 3, column 40'],
+      [{ 'tsconfig.json': '{ "compilerOptions": { "strict": true }\n' }, 'tsconfig.json', 'line 2, column 1'],
+    ] as const) {
+      const r = await run({ ...files, 'src/callback.ts': PARSED_QS });
+      expect(r.marked.map((f) => f.detail)).toEqual([
+        expect.stringContaining('query typed by `ParsedQs` of qs: add it there'),
+      ]);
+      expect(r.first.configs.map((c) => c.path)).toEqual([path]);
+      const report = formatCodeReport(r.first, 'write');
+      const line = report.split('\n').find((l) => l.startsWith(path));
+      expect(line).toMatch(/ warning {3}could not be read fully \(a syntax error at /);
+      expect(line).toContain(where);
+      expect(report).not.toMatch(/sk_live|compilerOptions|@app/);
+    }
+    // The same config above several files: named once.
+    const two = await run({
+      'tsconfig.json': broken,
+      'src/callback.ts': PARSED_QS,
+      'src/other.ts': PARSED_QS,
+    });
+    expect(two.first.configs).toHaveLength(1);
+  });
+
+  it("a JSDoc @typedef of the callback's query that another module of the run names: marked, not widened; a module outside the run is not seen", async () => {
+    const handlers = `// @ts-check\n${HEAD}/** @typedef {{ order_reference: string }} Query */\n/** @param {{ query: Query }} req */\nexport async function onCallback(req) {\n  const order = await (await fetch(\`\${BASE}/orders/\${req.query.order_reference}\`, { headers })).json();\n  return order.order_reference;\n}\n`;
+    const typedef = '/** @typedef {{ order_reference: string }} Query */';
+    for (const [file, other] of [
+      [
+        'src/fixtures.js',
+        "/** @type {import('./handlers').Query} */\nexport const sample = { order_reference: 'ACME1-1' };\n",
+      ],
+      [
+        'src/fixtures.js',
+        "/** @import { Query } from './handlers.js' */\n/** @type {Query} */\nexport const sample = { order_reference: 'ACME1-1' };\n",
+      ],
+      [
+        'test/fixture.ts',
+        "import type { Query } from '../src/handlers.js';\nexport const sample: Query = { order_reference: 'ACME1-1' };\n",
+      ],
+      [
+        'test/fixture.ts',
+        "import type * as H from '../src/handlers';\nexport const sample: H.Query = { order_reference: 'ACME1-1' };\n",
+      ],
+      ['src/index.ts', "export type { Query } from './handlers.js';\n"],
+      ['src/index.ts', "export * from './handlers.js';\n"],
+    ] as const) {
+      const dir = project({ 'src/handlers.js': handlers, [file]: other });
+      const r = await migrateCode([dir], { cwd: dir, mode: 'write' });
+      const after = readFileSync(join(dir, 'src/handlers.js'), 'utf8');
+      expect(after, other).toContain('orderReference(req.query.order_reference_v2)');
+      expect(after, other).toContain(typedef);
+      const found = r.files.find((f) => f.path === join('src', 'handlers.js'))!.findings;
+      expect(found.filter((f) => f.what === 'legacy callback: query type').map((f) => f.detail)).toEqual([
+        expect.stringContaining(
+          `\`Query\` of this file, which ${join(...file.split('/'))} of the run names too`,
+        ),
+      ]);
+      expect(readFileSync(join(dir, file), 'utf8')).toBe(other);
+      // The other module left out of the run: not seen, the typedef widened as before.
+      const alone = project({ 'src/handlers.js': handlers, [file]: other });
+      await migrateCode([join(alone, 'src/handlers.js')], { cwd: alone, mode: 'write' });
+      expect(readFileSync(join(alone, 'src/handlers.js'), 'utf8')).toContain(
+        '/** @typedef {{ order_reference: string, order_reference_v2: string }} Query */',
+      );
+    }
+  });
+
   it('no tsconfig.json or jsconfig.json above the file (or one whose extends is not found): every import may be an alias, marked', async () => {
     const configs: Array<Record<string, string>> = [
       {},
@@ -147,6 +227,14 @@ describe("a callback's query typed by an imported type", () => {
       expect(r.marked.map((f) => f.detail)).toEqual([
         expect.stringContaining('query typed by `ParsedQs` of qs: add it there'),
       ]);
+      // The config whose extends is not found is named (not what it extends); no config at all is no warning.
+      expect(r.first.configs.map((c) => [c.path, c.warning])).toEqual(
+        Object.keys(files).map((path) => [
+          path,
+          expect.stringMatching(/^could not be read fully \(an `extends` it names is not found\)/),
+        ]),
+      );
+      expect(JSON.stringify(r.first)).not.toContain('missing');
     }
   });
 });

@@ -295,6 +295,47 @@ describe("the legacy callback's order_reference", () => {
     ]);
   });
 
+  it('one constant name in two functions: each binding judged on its own uses (by scope, not by name)', () => {
+    const fn = (name: string, body: string) =>
+      `export async function ${name}(req: { query: Record<string, string> }) {\n  const code = req.query.order_reference;\n${body}}\n`;
+    const read = `  return (await (await fetch(\`\${BASE}/orders/\${code}\`, { headers })).json()).order_reference;\n`;
+    // Both only the identifier of an order read: both read order_reference_v2, both calls rewritten.
+    const both = rewriteTwice(`${V1_CALL}${fn('first', read)}${fn('second', read)}`);
+    expect(both.output.match(/const code = req\.query\.order_reference_v2;/g)).toHaveLength(2);
+    expect(both.output.match(/orderReference\(code\)/g)).toHaveLength(2);
+    expect(both.findings.filter((f) => f.kind === 'todo')).toEqual([]);
+    // One the identifier of an order read, the other logged: the first switched, the second left and marked.
+    const apart = rewriteTwice(
+      `${V1_CALL}${fn('first', read)}${fn('second', "  console.log('updated', code);\n")}`,
+    );
+    const [first, second] = apart.output.split('export async function second');
+    expect(first).toContain('const code = req.query.order_reference_v2;');
+    expect(first).toContain('orderReference(code)');
+    expect(second).toContain('const code = req.query.order_reference;');
+    expect(second).toMatch(/TODO\(partner-print v2\): read order_reference_v2/);
+    expect(callbackFindings(apart).map((f) => [f.kind, f.line])).toEqual([
+      ['rewritten', 7],
+      ['todo', 11],
+    ]);
+    // A parameter of that name in a function inside is another binding: its log is no use of the constant.
+    const inner = rewriteTwice(
+      `${V1_CALL}${fn('first', `  ['a'].forEach((code) => console.log(code));\n${read}`)}`,
+    );
+    expect(inner.output).toContain('const code = req.query.order_reference_v2;');
+    expect(inner.findings.filter((f) => f.kind === 'todo')).toEqual([]);
+    // The callback's order_reference_v2 bound to one name in two functions: each an Order_ reference, both rewritten.
+    const v2 = rewriteTwice(
+      `${V1_CALL}${[fn('first', read), fn('second', read)].join('').replaceAll('order_reference;\n  return', 'order_reference_v2;\n  return')}`,
+    );
+    expect(v2.output.match(/orderReference\(code\)/g)).toHaveLength(2);
+    expect(v2.findings.filter((f) => f.kind === 'todo')).toEqual([]);
+    // A `var` of that name anywhere in the file: its scope is not followed, the read stays marked.
+    kept(
+      `${V1_CALL}${fn('first', read)}export function other() {\n  if (Math.random()) {\n    var code = 'x';\n  }\n  return code;\n}\n`,
+      'const code = req.query.order_reference;',
+    );
+  });
+
   it('used by a V2 order call and logged too: left, marked, and the look-up marked as an earlier run’s', () => {
     const r = kept(
       `${EARLIER}export async function onCallback(req: { query: Record<string, string> }) {\n  const ref = req.query.order_reference;\n  console.log(ref);\n  const order = ${v2Read('ref')};\n  return order.reference;\n}\n`,

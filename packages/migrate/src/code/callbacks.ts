@@ -12,8 +12,8 @@ import {
 } from './ast.ts';
 import { widenJsdoc } from './jsdoc.ts';
 import { parseStatementsCode } from './parse.ts';
-import type { ProjectImport } from './project-imports.ts';
-import { type Bindings, boundNames } from './values.ts';
+import type { FileProject } from './project-imports.ts';
+import { type Bindings, binds } from './values.ts';
 
 /**
  * The legacy order-updated callback keeps its query parameters for V2 orders: `order_reference` stays the
@@ -108,8 +108,9 @@ export const resolveRead = (id: N, b: Bindings): N => {
 };
 
 /**
- * Where the value of a callback read is used: the read itself, or every use of the `const` it is bound to (a name
- * bound once in the file); undefined where that is not known (a `let`, a default, a name bound elsewhere too).
+ * Where the value of a callback read is used: the read itself, or every use of the `const` it is bound to (each
+ * identifier of its name that this binding is, by scope: a `const` of the same name in another function is
+ * another's); undefined where that is not known (a `let`, a default, a name whose scope is not followed).
  */
 export function usesOf(read: N, nodes: N[], links: Map<N, Link>, b: Bindings): N[] | undefined {
   let top = read;
@@ -119,14 +120,17 @@ export function usesOf(read: N, nodes: N[], links: Map<N, Link>, b: Bindings): N
     else break;
   const l = links.get(top);
   let binding: N;
+  let declarator: N;
   if (read.type === 'ObjectProperty') {
     binding = read.value.left ?? read.value;
-    if (!isIdent(binding) || !b.pickedFrom(binding.name)) return undefined;
+    declarator = links.get(links.get(read)?.parent)?.parent;
+    if (!isIdent(binding) || b.pickedAt(binding)?.property !== read) return undefined;
   } else if (l?.parent.type === 'VariableDeclarator' && l.key === 'init') {
     binding = l.parent.id;
-    if (!isIdent(binding) || b.get(binding.name) !== top) return undefined;
+    declarator = l.parent;
+    if (!isIdent(binding) || b.constAt(binding) !== declarator) return undefined;
   } else return [top];
-  return nodes.filter((n) => {
+  const named = nodes.filter((n) => {
     const at = links.get(n);
     return (
       isIdent(n, binding.name) &&
@@ -135,6 +139,8 @@ export function usesOf(read: N, nodes: N[], links: Map<N, Link>, b: Bindings): N
       !(at?.key === 'key' && /Property/.test(at.parent.type) && !at.parent.computed)
     );
   });
+  const at = named.map((n) => b.declaratorAt(n));
+  return at.includes(undefined) ? undefined : named.filter((_, i) => at[i] === declarator);
 }
 
 /**
@@ -162,7 +168,7 @@ export function takesOrderReference(use: N, links: Map<N, Link>, adapters: Set<s
 export function callbackCodeRead(id: N, b: Bindings, links: Map<N, Link>): N | undefined {
   const v = resolveRead(id, b);
   if (v.type !== 'Identifier') return callbackRead(v, links) && v;
-  const p = b.pickedFrom(v.name);
+  const p = b.pickedAt(v);
   return p && callbackRead(p.property, links) && p.property;
 }
 
@@ -211,26 +217,6 @@ export function v2ReadAt(
   return `${q === bare(q) ? memberPath(q) : `(${source.slice(q.start, q.end)})`}.${V2_PARAM}${or}`;
 }
 
-/** Whether the scope `n` opens binds `name` (a parameter, a declaration of its block, a catch or loop binding). */
-function binds(n: N, name: string): boolean {
-  const declared = (s: N): string[] =>
-    s?.type === 'ExportNamedDeclaration'
-      ? declared(s.declaration)
-      : s?.type === 'VariableDeclaration'
-        ? s.declarations.flatMap((d: N) => boundNames(d.id))
-        : /^(Function|Class)Declaration$/.test(s?.type) && s.id
-          ? [s.id.name]
-          : [];
-  const names = Array.isArray(n.params)
-    ? n.params.flatMap(boundNames)
-    : n.type === 'CatchClause'
-      ? boundNames(n.param)
-      : /^For/.test(n.type)
-        ? declared(n.init ?? n.left)
-        : [n.body, n.consequent].flatMap((b) => (Array.isArray(b) ? b.flatMap(declared) : []));
-  return names.includes(name);
-}
-
 /** The query object a callback read reads from. */
 const queryOf = (read: N, links: Map<N, Link>): N =>
   read.type === 'ObjectProperty'
@@ -254,7 +240,7 @@ export function widenQueryType(
   links: Map<N, Link>,
   source: string,
   js = false,
-  projectImport?: ProjectImport,
+  project?: FileProject,
 ): string | undefined {
   // Each type with whether it is the query's own (not the request's, of which only the `query` member is).
   const types: Array<[N, boolean]> = [];
@@ -329,7 +315,7 @@ export function widenQueryType(
         // `paths`). Without a config any import may be an alias: all but the package type of the request itself.
         else if (
           d.type === 'ImportDeclaration' &&
-          (/^\./.test(d.source.value) || (projectImport ? projectImport(d.source.value) : !outer.has(n)))
+          (/^\./.test(d.source.value) || (project?.imports ? project.imports(d.source.value) : !outer.has(n)))
         )
           for (const sp of d.specifiers)
             if (sp.local.name === named!.split('.')[0]) imported ??= `\`${named}\` of ${d.source.value}`;
@@ -365,7 +351,7 @@ export function widenQueryType(
       source,
       (fn) => readsCallbackParams(fn, links),
       (id) => bindingOf(id, links),
-      projectImport,
+      project,
     );
     typed ||= doc.typed;
     if (doc.marked) imported ??= doc.marked;

@@ -1,6 +1,6 @@
 import { isIdent, type Link, type N, propName } from './ast.ts';
 import { parseStatementsCode } from './parse.ts';
-import type { ProjectImport } from './project-imports.ts';
+import type { FileProject } from './project-imports.ts';
 
 /**
  * JavaScript checked by its JSDoc types (`// @ts-check`, `checkJs`): the query of a legacy callback typed in a JSDoc
@@ -112,7 +112,7 @@ export function widenJsdoc(
   source: string,
   readsCallback: (fn: N) => boolean,
   bindingOf: (id: N) => N | undefined,
-  projectImport?: ProjectImport,
+  project?: FileProject,
 ): JsdocQuery {
   const result: JsdocQuery = { typed: false };
   const docs = docsOf(nodes);
@@ -202,7 +202,7 @@ export function widenJsdoc(
         // The project's (relative, or an alias by its config; without one, any but the request's own package type).
         const own =
           typeof spec === 'string' &&
-          (/^[.#]/.test(spec) || (projectImport ? projectImport(spec) : rest.length === 0));
+          (/^[.#]/.test(spec) || (project?.imports ? project.imports(spec) : rest.length === 0));
         if (own)
           result.marked ??= `\`import('${spec}')${n.qualifier ? `.${code.slice(n.qualifier.start, n.qualifier.end)}` : ''}\``;
       } else if (n.type === 'TSTypeReference' && isIdent(n.typeName))
@@ -227,6 +227,12 @@ export function widenJsdoc(
     // A use outside a JSDoc type (a value of that name) is another value too.
     if (other || nodes.some((n) => isIdent(n, name))) {
       result.marked ??= `\`${name}\` of this file, which types other values too`;
+      return;
+    }
+    // Another module of the run naming it may type a value of its own with it, which would then need order_reference_v2.
+    const elsewhere = project?.typesNamed?.(name);
+    if (elsewhere) {
+      result.marked ??= `\`${name}\` of this file, which ${elsewhere} of the run names too (a value typed by it there would need order_reference_v2 as well)`;
       return;
     }
     widen(def, (t) => t.tag === 'typedef' && t.name === name, path, depth + 1);

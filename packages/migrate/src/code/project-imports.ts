@@ -1,12 +1,22 @@
 import { statSync } from 'node:fs';
 import { dirname, sep } from 'node:path';
 import { createPathsMatcher, getTsconfig, type TsConfigResult } from 'get-tsconfig';
+import { jsoncErrorAt } from './jsonc.ts';
+import type { NamedElsewhere } from './type-imports.ts';
 
 /**
  * Whether a non-relative import names a module of the project (a path alias) rather than a package's: by the
  * project's tsconfig.json or jsconfig.json.
  */
 export type ProjectImport = (specifier: string) => boolean;
+
+/** What the run knows of the project around one file's types. */
+export interface FileProject {
+  /** Whether a non-relative import is the project's; undefined where no config is read. */
+  imports?: ProjectImport | undefined;
+  /** Which module of the run names a type of this file (a JSDoc typedef is visible to every module). */
+  typesNamed?: NamedElsewhere | undefined;
+}
 
 /** What `baseUrl/<specifier>` may resolve to, as TypeScript looks a module up. */
 const EXTENSIONS = ['.ts', '.tsx', '.d.ts', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
@@ -20,46 +30,115 @@ const isFile = (path: string) => {
   }
 };
 
+/** A config the run could not read fully, told once: where, and why (never what it holds). */
+export interface UnreadConfig {
+  /** The file (the nearest config above a file of the run, or one it extends). */
+  config: string;
+  /** The nearest config that extends it, where that is another. */
+  extendedBy?: string;
+  /** Where TypeScript would stop at a syntax error (1-based); absent where an `extends` is not found. */
+  at?: { line: number; column: number };
+}
+
+/** get-tsconfig's cache holds each file it read under `readFileSync:<path>:utf8`, its text as the value. */
+const READ = /^readFileSync:(.*):utf8$/s;
+
+/** A cache that records what a look-up read through it. */
+class Reads extends Map<string, unknown> {
+  readonly touched = new Set<string>();
+  override get(key: string) {
+    this.touched.add(key);
+    return super.get(key);
+  }
+}
+
+/** The first config `reads` read (the nearest, then those it extends) whose text TypeScript would not read. */
+function syntaxError(reads: Reads, keys: string[]): UnreadConfig | undefined {
+  for (const key of keys) {
+    const text = reads.get(key);
+    const config = READ.exec(key)?.[1];
+    if (typeof text !== 'string' || !config || !/\.json$/i.test(config)) continue;
+    const at = jsoncErrorAt(text);
+    if (at < 0) continue;
+    const before = text.slice(0, at).split(/\r\n|\r|\n/);
+    return { config, at: { line: before.length, column: before.at(-1)!.length + 1 } };
+  }
+  return undefined;
+}
+
 /**
  * For each file, the {@link ProjectImport} of the nearest tsconfig.json or jsconfig.json above it (`extends`
- * followed, comments and trailing commas allowed, as `get-tsconfig` reads them; a tsconfig.json before a
+ * followed, comments and trailing commas allowed, as TypeScript reads them; a tsconfig.json before a
  * jsconfig.json of the same folder): an import is the project's when it matches a `paths` pattern, resolves under
  * `baseUrl` to a file of the project (not under node_modules), or is a package.json `imports` name (`#…`).
- * Undefined where no config is found or one cannot be read (an `extends` not found): nothing tells an alias from a
- * package there. The configs are only read.
+ * Undefined where no config is found or one cannot be read fully (an `extends` not found, a syntax error in it or
+ * in a config it extends, which get-tsconfig would read as far as it parses): nothing tells an alias from a
+ * package there. Each config that cannot be read is given to `unread` once. The configs are only read.
  */
-export function projectImports(): (file: string) => ProjectImport | undefined {
-  const cache = new Map();
-  const byConfig = new Map<string, ProjectImport>();
-  const nearest = (dir: string): TsConfigResult | null => {
-    const ts = getTsconfig(dir, 'tsconfig.json', cache);
-    const js = getTsconfig(dir, 'jsconfig.json', cache);
-    return ts && js ? (dirname(js.path).length > dirname(ts.path).length ? js : ts) : (ts ?? js);
+export function projectImports(
+  unread: (problem: UnreadConfig) => void = () => {},
+): (file: string) => ProjectImport | undefined {
+  const cache = new Reads();
+  const byConfig = new Map<string, ProjectImport | null>();
+  /** The nearest config of that name above `dir` (undefined where it cannot be read), and the files read for it. */
+  const lookUp = (dir: string, name: string) => {
+    cache.touched.clear();
+    let found: TsConfigResult | null | undefined;
+    try {
+      found = getTsconfig(dir, name, cache);
+    } catch {
+      found = undefined;
+    }
+    return { found, keys: [...cache.touched].filter((k) => READ.test(k)) };
+  };
+  /** The config's {@link ProjectImport}, or its problem told once (then none: null). */
+  const settle = (path: string, problemOf: () => UnreadConfig | undefined, own?: () => ProjectImport) => {
+    if (!byConfig.has(path)) {
+      const problem = problemOf();
+      if (problem) unread(problem.config === path ? problem : { ...problem, extendedBy: path });
+      byConfig.set(path, problem || !own ? null : own());
+    }
+    return byConfig.get(path) ?? undefined;
   };
   return (file) => {
-    let config: TsConfigResult | null;
-    try {
-      config = nearest(dirname(file));
-    } catch {
-      return undefined;
-    }
-    if (!config) return undefined;
-    let own = byConfig.get(config.path);
-    if (!own) {
-      const { paths } = config.config.compilerOptions ?? {};
-      // The `paths` patterns alone (without baseUrl, a matcher answers only a specifier one of them matches).
-      const aliased = paths
-        ? createPathsMatcher({ path: config.path, config: { compilerOptions: { paths } } })
-        : null;
-      const resolved = createPathsMatcher(config);
-      own = (specifier) =>
-        specifier.startsWith('#') ||
-        (aliased?.(specifier).length ?? 0) > 0 ||
-        (resolved?.(specifier) ?? []).some(
-          (p) => !p.split(sep).includes('node_modules') && CANDIDATES.some((c) => isFile(p + c)),
-        );
-      byConfig.set(config.path, own);
-    }
-    return own;
+    const [ts, js] = ['tsconfig.json', 'jsconfig.json'].map((name) => lookUp(dirname(file), name));
+    // An `extends` not found: the config read first (the nearest of that name) names it.
+    for (const { found, keys } of [ts!, js!])
+      if (found === undefined) {
+        const path = READ.exec(keys[0] ?? '')?.[1];
+        return path ? settle(path, () => ({ config: path })) : undefined;
+      }
+    const config =
+      ts!.found && js!.found
+        ? dirname(js!.found.path).length > dirname(ts!.found.path).length
+          ? js!
+          : ts!
+        : ts!.found
+          ? ts!
+          : js!;
+    const found = config.found;
+    return found
+      ? settle(
+          found.path,
+          () => syntaxError(cache, config.keys),
+          () => matcher(found),
+        )
+      : undefined;
   };
+}
+
+/** The {@link ProjectImport} of a config read without an error. */
+function matcher(config: TsConfigResult): ProjectImport {
+  const { paths } = config.config.compilerOptions ?? {};
+  // The `paths` patterns alone (without baseUrl, a matcher answers only a specifier one of them matches).
+  const aliased = paths
+    ? createPathsMatcher({ path: config.path, config: { compilerOptions: { paths } } })
+    : null;
+  const resolved = createPathsMatcher(config);
+  return (specifier) =>
+    specifier.startsWith('#') ||
+    (aliased?.(specifier).length ?? 0) > 0 ||
+    (resolved?.(specifier) ?? []).some(
+      (p) => !p.split(sep).includes('node_modules') && CANDIDATES.some((c) => isFile(p + c)),
+    );
 }

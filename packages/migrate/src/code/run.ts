@@ -6,8 +6,9 @@ import { type AdapterOf, adapterExports, mayExportAdapter } from './adapter-impo
 import { collectFiles, readSource, type Skipped, shownPath } from './files.ts';
 import { createGitStatus } from './git-index.ts';
 import { ANY_MODULE, type CaughtElsewhere, catchesElsewhere } from './importers.ts';
-import { type ProjectImport, projectImports } from './project-imports.ts';
+import { type FileProject, projectImports, type UnreadConfig } from './project-imports.ts';
 import { type CodeFinding, type CodeOptions, transformWithSecrets } from './transform.ts';
+import { typeImports } from './type-imports.ts';
 
 export type CodeMode = 'dry' | 'write' | 'check';
 
@@ -32,9 +33,17 @@ export interface FileOutcome {
   warning?: string;
 }
 
+/** A tsconfig.json or jsconfig.json the run could not read fully: the files under it are rewritten as without one. */
+export interface ConfigOutcome {
+  path: string;
+  warning: string;
+}
+
 export interface MigrateCodeResult {
   files: FileOutcome[];
   skipped: Skipped[];
+  /** The configs that could not be read fully (a syntax error, an `extends` not found), each once. */
+  configs: ConfigOutcome[];
   totals: {
     files: number;
     changed: number;
@@ -70,7 +79,7 @@ async function processFile(
   git: ReturnType<typeof createGitStatus>,
   caught: CaughtElsewhere,
   adapterOf: AdapterOf,
-  projectImport: ProjectImport | undefined,
+  project: FileProject,
 ) {
   const before = await stat(real);
   const src = await readSource(real);
@@ -79,7 +88,7 @@ async function processFile(
   const any = caught.get(ANY_MODULE);
   const mine = caught.get(real);
   const elsewhere = any && mine ? new Map([...any, ...mine]) : (mine ?? any);
-  const r = transformWithSecrets(src.text, shown, options, elsewhere, adapterOf, projectImport);
+  const r = transformWithSecrets(src.text, shown, options, elsewhere, adapterOf, project);
   const outcome: FileOutcome = {
     path: shown,
     status: r.error ? 'error' : r.changed ? 'changed' : 'unchanged',
@@ -117,6 +126,10 @@ async function processFile(
   return { outcome };
 }
 
+/** What a config that could not be read means for the run; its place, never its text. */
+const unreadWarning = (p: UnreadConfig, cwd: string) =>
+  `could not be read fully (${p.at ? `a syntax error at line ${p.at.line}, column ${p.at.column}` : 'an `extends` it names is not found'}${p.extendedBy ? `; extended by ${shownPath(p.extendedBy, cwd)}` : ''}): the files under it are rewritten as without a config (a type imported for a callback's query from any module is marked, as a path alias is not told from a package)`;
+
 /**
  * Rewrites the V1 calls of the JavaScript and TypeScript files under `paths` into V2 SDK calls, marks what
  * it cannot prove with a TODO comment, and reports both. A file that does not parse is reported and left
@@ -131,40 +144,47 @@ export async function migrateCode(
   const git = createGitStatus();
   // A catch in one module reading the V1 error of a call in another: found in every file before any is rewritten.
   // And the modules that make a V1 adapter or pass exports on (read in that pass): another file may import one.
+  // And the types each file names of another file of the run (a JSDoc typedef is visible to every module).
   const texts = new Map<string, string>();
+  const types = typeImports(files, (real) => shownPath(real, cwd));
   const caught = await catchesElsewhere(
     files,
     (real) => shownPath(real, cwd),
     async (real) => {
       const src = await readSource(real);
+      if ('text' in src) types.scan(real, src.text);
       if ('text' in src && mayExportAdapter(src.text)) texts.set(real, src.text);
       return src;
     },
   );
   const adapters = adapterExports(files, texts);
   texts.clear();
-  // The project's path aliases (tsconfig/jsconfig `paths`, `baseUrl`): its own types told from packages'.
-  const projectOf = projectImports();
   const result: MigrateCodeResult = {
     files: [],
     skipped: [...skipped],
+    configs: [],
     totals: { files: 0, changed: 0, rewritten: 0, todo: 0, errors: 0, skipped: 0 },
   };
+  // The project's path aliases (tsconfig/jsconfig `paths`, `baseUrl`): its own types told from packages'.
+  const projectOf = projectImports((p) =>
+    result.configs.push({ path: shownPath(p.config, cwd), warning: unreadWarning(p, cwd) }),
+  );
   let done = 0;
   for (const real of files) {
     const shown = shownPath(real, cwd);
-    const r = await processFile(real, shown, options, git, caught, adapters(real), projectOf(real)).catch(
-      (e: unknown) => ({
-        // An unreadable file (permissions, removed during the run) is that file's error; the run goes on.
-        outcome: {
-          path: shown,
-          status: 'error',
-          findings: [],
-          error: `not read: ${e instanceof Error ? e.message : String(e)}`,
-        } as FileOutcome,
-        skipped: undefined,
-      }),
-    );
+    const r = await processFile(real, shown, options, git, caught, adapters(real), {
+      imports: projectOf(real),
+      typesNamed: types.of(real),
+    }).catch((e: unknown) => ({
+      // An unreadable file (permissions, removed during the run) is that file's error; the run goes on.
+      outcome: {
+        path: shown,
+        status: 'error',
+        findings: [],
+        error: `not read: ${e instanceof Error ? e.message : String(e)}`,
+      } as FileOutcome,
+      skipped: undefined,
+    }));
     done++;
     if (r.skipped) result.skipped.push(r.skipped);
     else {

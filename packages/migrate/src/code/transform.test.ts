@@ -27,6 +27,26 @@ export const charge = async (body: unknown) => (await axios.post('https://api.st
     }
   });
 
+  it("a call's URL and headers read from constants of one name in two functions: each through its own (by scope)", () => {
+    const fn = (name: string, code: string) =>
+      `export async function ${name}(id: string) {\n  const headers = { 'X-Partner-Code': '${code}' };\n  const url = 'https://api.partner-print.example/v1/orders?partner_reference=' + id;\n  return (await (await fetch(url, { headers })).json()).order_reference;\n}\n`;
+    const same = twice(`${fn('a', 'ACME1')}${fn('b', 'ACME1')}`);
+    expect(same.first.findings.map((f) => [f.kind, f.line])).toEqual([
+      ['rewritten', 4],
+      ['rewritten', 9],
+    ]);
+    expect(same.first.output).not.toMatch(/fetch\(|X-Partner-Code/);
+    expect(same.second.output).toBe(same.first.output);
+    // Another organization's code in the second: that call is marked, the first rewritten.
+    const other = twice(`${fn('a', 'ACME1')}${fn('b', 'OTHER')}`);
+    expect(other.first.findings.filter((f) => f.line === 4 || f.line === 9).map((f) => f.kind)).toEqual([
+      'rewritten',
+      'todo',
+    ]);
+    expect(other.first.findings.find((f) => f.line === 9)!.detail).toMatch(/other V1 credentials/);
+    expect(other.second.output).toBe(other.first.output);
+  });
+
   it('every V1 credential header spelling is dropped; a partner-code header proves the call is V1', () => {
     for (const h of V1_CREDENTIAL_HEADERS) {
       const partner = v1CredentialKind(h) === 'partner-code';

@@ -58,7 +58,7 @@ import { ImageUploads, type Pending, staticImage } from './images.ts';
 import { keyReadOrder, runTimeKeySource } from './key-read.ts';
 import { findV1Mocks, MOCK_REASON } from './mocks.ts';
 import { type Ast, checkParses, parseExpressionCode, parseSource, printAst } from './parse.ts';
-import type { ProjectImport } from './project-imports.ts';
+import type { FileProject } from './project-imports.ts';
 import { secretsIn } from './secrets.ts';
 import { addSetup, chooseNames, DEFAULT_KEY_EXPRESSION } from './setup.ts';
 import { type StaticMaps, staticOrder } from './static-order.ts';
@@ -142,7 +142,7 @@ interface Context {
   /** This module's exports whose calls in other modules of the run reach a catch reading the V1 error: where. */
   elsewhere?: ReadonlyMap<string, string>;
   /** Whether a non-relative import is a module of the project, by its config; undefined where none was found. */
-  projectImport?: ProjectImport;
+  project?: FileProject;
   /** The file's text (what the credentials of a call are written as). */
   source: string;
   ast: Ast;
@@ -618,10 +618,10 @@ export function transformWithSecrets(
   options: CodeOptions = {},
   elsewhere?: ReadonlyMap<string, string>,
   adapterOf?: AdapterOf,
-  projectImport?: ProjectImport,
+  project?: FileProject,
 ): TransformResult & { secrets: string[] } {
   try {
-    return { secrets: [], ...rewrite(text, file, options, elsewhere, adapterOf, projectImport) };
+    return { secrets: [], ...rewrite(text, file, options, elsewhere, adapterOf, project) };
   } catch (e) {
     // A file this tool fails on (a syntax it mishandles, a tree too deep to reprint) is reported and left
     // as it is; the run goes on with the other files.
@@ -644,7 +644,7 @@ function rewrite(
   options: CodeOptions,
   elsewhere?: ReadonlyMap<string, string>,
   adapterOf?: AdapterOf,
-  projectImport?: ProjectImport,
+  project?: FileProject,
 ): TransformResult & { secrets?: string[] } {
   if (!mayHoldV1(text)) {
     const error = checkParses(text, file);
@@ -709,7 +709,7 @@ function rewrite(
   const base = typeof shared === 'object' ? { code: shared.base, envs: [], after: [] } : existing;
   const ctx: Context = {
     file,
-    ...(projectImport ? { projectImport } : {}),
+    ...(project ? { project } : {}),
     ...(elsewhere ? { elsewhere } : {}),
     source: text,
     ast,
@@ -876,7 +876,7 @@ function queryType(ctx: Context, read: N, cb: { nodes: N[]; links: Map<N, Link> 
     cb.links,
     ctx.source,
     /\.[cm]?jsx?$/.test(ctx.file),
-    ctx.projectImport,
+    ctx.project,
   );
   if (type)
     ctx.todo(

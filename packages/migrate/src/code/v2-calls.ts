@@ -112,7 +112,7 @@ export function orderReferenceKind(id: N, b: Bindings): 'literal' | 'callback' |
   if (isString(v) && V2_ORDER_REFERENCE.test(v.value)) return 'literal';
   if (readsCallbackOrderReference(v)) return 'callback';
   // `const { order_reference_v2: ref } = req.query`.
-  const picked = v.type === 'Identifier' ? b.pickedFrom(v.name) : undefined;
+  const picked = b.pickedAt(v);
   if (picked?.key === CALLBACK_ORDER_REFERENCE && isQueryObject(bare(picked.from))) return 'callback';
   return undefined;
 }

@@ -11,7 +11,8 @@ import {
 
 /**
  * What a file's constants hold, as far as it can be read without running it: a name (or `this.x`) bound
- * exactly once, by a `const` (or a class field, or one `this.x =` assignment), to an expression.
+ * exactly once, by a `const` (or a class field, or one `this.x =` assignment), to an expression; an identifier
+ * whose name is bound more than once, through the `const` its scope gives it (`declaratorAt`).
  */
 export class Bindings {
   private readonly values = new Map<string, N[]>();
@@ -19,9 +20,16 @@ export class Bindings {
   private readonly shadowed = new Set<string>();
   /** Names a `const` destructuring binds to one property of a value (`const { a: x } = v`: x ← v.a). */
   private readonly picked = new Map<string, { from: N; property: N }>();
+  /** Names a `var` binds somewhere: its scope (the function, from any block of it) is not followed. */
+  private readonly vars = new Set<string>();
 
-  constructor(nodes: N[], links: Map<N, Link>) {
+  constructor(
+    nodes: N[],
+    private readonly links: Map<N, Link>,
+  ) {
     for (const n of nodes) {
+      if (n.type === 'VariableDeclaration' && n.kind === 'var')
+        for (const d of n.declarations) for (const name of boundNames(d.id)) this.vars.add(name);
       if (/Function|ObjectMethod|ClassMethod|ClassPrivateMethod/.test(n.type) && Array.isArray(n.params)) {
         for (const p of n.params) for (const name of boundNames(p)) this.shadowed.add(name);
       } else if (n.type === 'CatchClause' && n.param) {
@@ -94,9 +102,91 @@ export class Bindings {
     const b = bare(n);
     const key = memberPath(b);
     if (depth > 4 || !key || (b.type !== 'Identifier' && !key.startsWith('this.'))) return b;
-    const v = this.get(key);
+    const v = this.get(key) ?? this.constAt(b)?.init;
     return v ? this.resolve(v, depth + 1) : b;
   }
+
+  /**
+   * The declarator binding the identifier `id` where it stands, by scope (the nearest function, block, catch clause
+   * or loop binding its name): null where that is no declarator (a parameter, a catch binding, a function's or
+   * class's name, or nothing of the file); undefined where this cannot tell (a `var` of that name in the file, an
+   * identifier not in the tree the bindings were read from).
+   */
+  declaratorAt(id: N): N | null | undefined {
+    if (!isIdent(id) || this.vars.has(id.name) || !this.links.has(id)) return undefined;
+    // No declarator of the file binds that name.
+    if (!this.values.has(id.name)) return null;
+    for (let c = this.links.get(id)?.parent; c; c = this.links.get(c)?.parent)
+      if (binds(c, id.name))
+        return (
+          scopeStatements(c)
+            .flatMap((s) => (s.type === 'VariableDeclaration' ? s.declarations : []))
+            .find((d: N) => boundNames(d.id).includes(id.name)) ?? null
+        );
+    return null;
+  }
+
+  /** The `const` declarator of one name with a value (`const x = v`) binding `id` where it stands, by scope. */
+  constAt(id: N): N | undefined {
+    const d = this.declaratorAt(id);
+    return d?.init && isIdent(d.id) && this.links.get(d)?.parent.kind === 'const' ? d : undefined;
+  }
+
+  /**
+   * What `pickedFrom` says of the name of `id`, or, where that name is bound more than once in the file, of the
+   * `const` destructuring binding `id` where it stands (by scope).
+   */
+  pickedAt(id: N): { from: N; key: string | undefined; property: N } | undefined {
+    const byName = isIdent(id) ? this.pickedFrom(id.name) : undefined;
+    if (byName) return byName;
+    const d = this.declaratorAt(id);
+    if (d?.id.type !== 'ObjectPattern' || !d.init || this.links.get(d)?.parent.kind !== 'const')
+      return undefined;
+    const property = d.id.properties.find(
+      (p: N) =>
+        p.type === 'ObjectProperty' &&
+        !p.computed &&
+        isIdent(
+          p.value.type === 'AssignmentPattern' && isLiteralFallback(p.value.right) ? p.value.left : p.value,
+          id.name,
+        ),
+    );
+    return property && { from: d.init, key: propName(property), property };
+  }
+}
+
+/** The statements whose declarations the scope `n` opens holds (a block's, a switch's cases', a loop's head). */
+const scopeStatements = (n: N): N[] => {
+  const own = (s: N): N[] => (s?.type === 'ExportNamedDeclaration' ? own(s.declaration) : s ? [s] : []);
+  if (/^For/.test(n.type)) return own(n.init ?? n.left);
+  // The cases of a switch share one scope.
+  const lists = n.type === 'SwitchStatement' ? n.cases.map((c: N) => c.consequent) : [n.body];
+  return lists.flatMap((b: N) => (Array.isArray(b) ? b.flatMap(own) : []));
+};
+
+/**
+ * Whether the scope `n` opens binds `name`: a parameter, a declaration of its block or switch, a catch or loop
+ * binding, a function's or class's own name inside it.
+ */
+export function binds(n: N, name: string): boolean {
+  const declared = (s: N): string[] =>
+    s?.type === 'VariableDeclaration'
+      ? s.declarations.flatMap((d: N) => boundNames(d.id))
+      : /^(Function|Class|TSEnum)Declaration$/.test(s?.type) && s.id
+        ? [s.id.name]
+        : s?.type === 'ImportDeclaration'
+          ? s.specifiers.map((sp: N) => sp.local.name)
+          : /^Export(Named|Default)Declaration$/.test(s?.type)
+            ? declared(s.declaration)
+            : [];
+  const names = Array.isArray(n.params)
+    ? [...n.params.flatMap(boundNames), ...(/Expression$/.test(n.type) && n.id ? [n.id.name] : [])]
+    : n.type === 'CatchClause'
+      ? boundNames(n.param)
+      : n.type === 'ClassExpression' && n.id
+        ? [n.id.name]
+        : scopeStatements(n).flatMap(declared);
+  return names.includes(name);
 }
 
 /** The names a parameter or a destructuring pattern binds. */

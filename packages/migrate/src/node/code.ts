@@ -96,6 +96,7 @@ export function formatCodeReport(r: MigrateCodeResult, mode: CodeMode): string {
     if (f.warning) lines.push(`${pad(f.path, 28)} ${pad('warning', 9)} ${f.warning}`);
   }
   for (const s of r.skipped) lines.push(`${pad(s.path, 28)} ${pad('skipped', 9)} ${s.reason}`);
+  for (const c of r.configs) lines.push(`${pad(c.path, 28)} ${pad('warning', 9)} ${c.warning}`);
   const t = r.totals;
   const verb = mode === 'write' ? 'rewritten' : mode === 'check' ? 'to rewrite' : 'would change';
   lines.push(
