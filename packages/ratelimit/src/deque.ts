@@ -35,8 +35,9 @@ export class Deque<T> {
     return value;
   }
 
+  /** Every slot not holding a value is undefined (`shift` clears its slot), so an empty deque's head is too. */
   peek(): T | undefined {
-    return this.#count === 0 ? undefined : this.#buffer[this.#head];
+    return this.#buffer[this.#head];
   }
 
   *[Symbol.iterator](): IterableIterator<T> {
