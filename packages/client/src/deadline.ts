@@ -128,10 +128,10 @@ export class Deadlines<C = unknown> {
    * Set by the owner's user before any `run` with a `call`; it must not throw (its caller is a `then` or a timer).
    */
   declare judge: (call: C, response: Response | undefined, reason: unknown) => Response | Promise<Response>;
-  declare timer: ReturnType<typeof setTimeout> | undefined;
-  declare period: number;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #period = 0;
   /** When the armed sweep is due. */
-  declare due: number;
+  #due = 0;
 
   /**
    * `send(req, attempt)` with a deadline of `ms` (none when 0): rejects with `onTimeout(req, ms)` when it
@@ -151,7 +151,7 @@ export class Deadlines<C = unknown> {
     const promise = new Promise<Response>(grab);
     const a = new Attempt(
       req,
-      ms > 0 && Number.isFinite(ms) ? ms : Number.POSITIVE_INFINITY,
+      ms > 0 && Number.isFinite(ms) ? ms : Infinity,
       this,
       onTimeout,
       grabbed.resolve,
@@ -159,8 +159,8 @@ export class Deadlines<C = unknown> {
       unabortable,
       call,
     );
-    this.add(a);
-    this.arm(a.ms);
+    this.#add(a);
+    this.#arm(a.ms);
     try {
       send(req, a).then(
         (response) => a.settle(response),
@@ -172,7 +172,7 @@ export class Deadlines<C = unknown> {
     return promise;
   }
 
-  private add(a: Attempt<C>) {
+  #add(a: Attempt<C>) {
     a.prev = this.tail;
     if (this.tail) this.tail.next = a;
     else this.head = a;
@@ -191,22 +191,22 @@ export class Deadlines<C = unknown> {
     return true;
   }
 
-  private arm(ms: number) {
+  #arm(ms: number) {
     const period = Math.min(ms, 1000);
-    if (this.timer !== undefined && this.period <= period) return;
-    clearTimeout(this.timer);
-    this.period = period;
-    this.due = performance.now() + period;
-    this.timer = setTimeout(() => this.sweep(), period);
+    if (this.#timer !== undefined && this.#period <= period) return;
+    clearTimeout(this.#timer);
+    this.#period = period;
+    this.#due = performance.now() + period;
+    this.#timer = setTimeout(() => this.#sweep(), period);
     // Pending attempts keep the process alive through their transport, not through this timer.
-    (this.timer as { unref?: () => void }).unref?.();
+    (this.#timer as { unref?: () => void }).unref?.();
   }
 
-  private sweep() {
-    this.timer = undefined;
+  #sweep() {
+    this.#timer = undefined;
     const now = performance.now();
-    const late = now - this.due;
-    let next = Number.POSITIVE_INFINITY;
+    const late = now - this.#due;
+    let next = Infinity;
     for (let a = this.head; a; ) {
       const after = a.next;
       if (a.req.signal.aborted) a.settle(undefined, a.req.signal.reason);
@@ -219,6 +219,6 @@ export class Deadlines<C = unknown> {
       } else a.settle(undefined, a.onTimeout(a.req, a.ms));
       a = after;
     }
-    if (this.head) this.arm(next);
+    if (this.head) this.#arm(next);
   }
 }

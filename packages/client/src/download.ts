@@ -148,12 +148,9 @@ async function downloading(
     if (clock.now() + waitMs - started > maxWaitMs) {
       const call = ctx();
       throw failure(
-        new TimeoutError(`${describeCall(call)}: not ready after ${maxWaitMs} ms`, {
-          ...call,
-          // A timeout like every other: the answer is still pending (`retryAfter` says when to ask again).
-          code: 'timeout',
-          retryAfter,
-        }),
+        // A timeout like every other (its class's code, `timeout`): the answer is still pending (`retryAfter`
+        // says when to ask again).
+        new TimeoutError(`${describeCall(call)}: not ready after ${maxWaitMs} ms`, { ...call, retryAfter }),
       );
     }
     await clock.sleep(waitMs, signal).catch(stopped);

@@ -95,7 +95,7 @@ export async function collect(
 ): Promise<unknown[]> {
   // A call option put here (`signal`) was ignored; NaN (an unset setting read with `Number`) returned no items.
   refuseUnknownOptions(options, ['max'], ConfigurationError, 'collect: ');
-  const { max = Number.POSITIVE_INFINITY } = options;
+  const { max = Infinity } = options;
   if (!(max >= 0)) throw new ConfigurationError('collect: max must be a number ≥ 0');
   const items: unknown[] = [];
   if (max > 0) for await (const item of pageItems(client, template, init)) if (items.push(item) >= max) break;

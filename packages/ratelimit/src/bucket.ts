@@ -275,7 +275,7 @@ export function takeAll(
     // Until a response has described the bucket, one request at a time: the defaults may be stale
     // (policies change within a major version) and others may have spent the budget already. The wait
     // ends with that response, not at a time.
-    if ((!b.live || b.probing) && b.inflight.length > 0) retryAt = Number.POSITIVE_INFINITY;
+    if ((!b.live || b.probing) && b.inflight.length > 0) retryAt = Infinity;
     retryAt = Math.max(retryAt, readyAt(b, now));
   }
   if (retryAt > now) return { ok: false, retryAt };

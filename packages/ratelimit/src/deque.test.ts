@@ -3,7 +3,7 @@ import { Deque } from './deque.ts';
 
 describe('Deque', () => {
   it('keeps FIFO order across wrap-around and growth, with unshift at the front', () => {
-    const d = new Deque<number>(2);
+    const d = new Deque<number>();
     const model: number[] = [];
     let next = 0;
     for (let round = 0; round < 2000; round++) {

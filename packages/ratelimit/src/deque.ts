@@ -3,15 +3,10 @@
  * Array#shift, which is O(n) on large arrays.
  */
 export class Deque<T> {
-  #buffer: (T | undefined)[];
+  /** A power of two (the index wraps by a mask): 16 slots, doubled when full. */
+  #buffer: (T | undefined)[] = new Array<T | undefined>(16);
   #head = 0;
   #count = 0;
-
-  constructor(initialCapacity = 16) {
-    let capacity = 16;
-    while (capacity < initialCapacity) capacity *= 2;
-    this.#buffer = new Array<T | undefined>(capacity);
-  }
 
   get length(): number {
     return this.#count;
@@ -40,8 +35,9 @@ export class Deque<T> {
     return value;
   }
 
+  /** Every slot not holding a value is undefined (`shift` clears its slot), so an empty deque's head is too. */
   peek(): T | undefined {
-    return this.#count === 0 ? undefined : this.#buffer[this.#head];
+    return this.#buffer[this.#head];
   }
 
   *[Symbol.iterator](): IterableIterator<T> {

@@ -193,7 +193,7 @@ export class Lanes {
 
   /** When the earliest waiting lane may go (infinite when all wait for an answer). */
   wakeAt(): number {
-    let wake = Number.POSITIVE_INFINITY;
+    let wake = Infinity;
     for (let i = 0; i < this.#active; i++) {
       const lane = this.#slots[i];
       if (lane) wake = Math.min(wake, Math.max(lane.blockedUntil, this.#routePausedUntil(lane)));
@@ -205,7 +205,7 @@ export class Lanes {
   unblock(onlyAwaiting = false): void {
     for (let i = 0; i < this.#active; i++) {
       const lane = this.#slots[i];
-      if (lane && (!onlyAwaiting || lane.blockedUntil === Number.POSITIVE_INFINITY)) lane.blockedUntil = 0;
+      if (lane && (!onlyAwaiting || lane.blockedUntil === Infinity)) lane.blockedUntil = 0;
     }
   }
 
@@ -242,7 +242,7 @@ export class Lanes {
     if (this.#routePauses.size === 0) return 0;
     const pause = this.#routePauses.get(`${lane.key}\n${lane.route}`);
     if (!pause) return 0;
-    return pause.probing ? Number.POSITIVE_INFINITY : pause.until;
+    return pause.probing ? Infinity : pause.until;
   }
 
   #forget(lane: Lane): void {

@@ -37,8 +37,8 @@ const TUNING_JSON = JSON.stringify({
 /** A number the script wrote as text with 17 significant digits (`inf` when a wait has no end). */
 function exactNumber(text: unknown): number {
   const s = String(text);
-  if (s === 'inf') return Number.POSITIVE_INFINITY;
-  if (s === '-inf') return Number.NEGATIVE_INFINITY;
+  if (s === 'inf') return Infinity;
+  if (s === '-inf') return -Infinity;
   return Number(s);
 }
 
@@ -71,34 +71,34 @@ export interface RedisStoreOptions {
  * to EVAL when the script cache was flushed), so processes on many machines share one budget atomically.
  */
 export class RedisStore implements RateLimitStore {
-  private readonly client: RedisScriptClient;
-  private readonly prefix: string;
-  private readonly redisTime: boolean;
-  private readonly staleMs: number;
-  private readonly ttlMs: number;
-  private sha: Promise<string> | undefined;
+  readonly #client: RedisScriptClient;
+  readonly #prefix: string;
+  readonly #redisTime: boolean;
+  readonly #staleMs: number;
+  readonly #ttlMs: number;
+  #sha: Promise<string> | undefined;
   /**
    * Names this store instance's requests in Redis: its requests reach the server in ticket order, those of
    * other instances (other processes) may not, and the bucket arithmetic allows for that.
    */
-  private readonly owner = crypto.randomUUID();
+  readonly #owner = crypto.randomUUID();
 
   constructor(options: RedisStoreOptions) {
     checkOptions('RedisStore', { staleMs: 1, ttlMs: 1 }, ['client', 'prefix', 'time'], options, true);
-    this.client = options.client;
-    this.prefix = options.prefix ?? 'pp:rl';
-    this.redisTime = options.time === 'redis';
-    this.staleMs = options.staleMs ?? 60_000;
-    this.ttlMs = options.ttlMs ?? 3_600_000;
+    this.#client = options.client;
+    this.#prefix = options.prefix ?? 'pp:rl';
+    this.#redisTime = options.time === 'redis';
+    this.#staleMs = options.staleMs ?? 60_000;
+    this.#ttlMs = options.ttlMs ?? 3_600_000;
   }
 
   async take(key: string, buckets: readonly BucketRequest[], now: number): Promise<TakeResult> {
-    const reply = (await this.run(
+    const reply = (await this.#run(
       'take',
       key,
       buckets.map((b) => b.name),
       now,
-      { names: buckets.map((b) => b.name), buckets, owner: this.owner },
+      { names: buckets.map((b) => b.name), buckets, owner: this.#owner },
     )) as [number, string];
     if (reply[0] === 1) return { ok: true, ticket: Number(reply[1]) };
     return { ok: false, retryAt: exactNumber(reply[1]) };
@@ -113,13 +113,13 @@ export class RedisStore implements RateLimitStore {
   ): Promise<void> {
     const names = [...new Set([...taken, ...observations.map((o) => o.name)])];
     if (names.length === 0) return;
-    await this.run('observe', key, names, now, { ticket, names, taken, observations });
+    await this.#run('observe', key, names, now, { ticket, names, taken, observations });
   }
 
   async snapshot(key: string, now: number): Promise<Record<string, BucketSnapshot>> {
-    const names = await this.client.sMembers(this.keyOf(key, 'names'));
+    const names = await this.#client.sMembers(this.#keyOf(key, 'names'));
     if (names.length === 0) return {};
-    const reply = await this.run('snapshot', key, names, now, { names });
+    const reply = await this.#run('snapshot', key, names, now, { names });
     const parsed = JSON.parse(String(reply)) as Record<string, Record<string, string | number | boolean>>;
     const out: Record<string, BucketSnapshot> = {};
     for (const [name, s] of Object.entries(parsed)) {
@@ -137,40 +137,40 @@ export class RedisStore implements RateLimitStore {
     return out;
   }
 
-  private keyOf(key: string, suffix: string): string {
+  #keyOf(key: string, suffix: string): string {
     // The hash tag keeps one budget's keys in one cluster slot, as a multi-key script requires.
-    return `${this.prefix}:{${key}}:${suffix}`;
+    return `${this.#prefix}:{${key}}:${suffix}`;
   }
 
-  private async run(
+  async #run(
     mode: string,
     key: string,
     names: readonly string[],
     now: number,
     payload: unknown,
   ): Promise<unknown> {
-    const keys = [this.keyOf(key, 'ticket'), this.keyOf(key, 'names')];
-    for (const name of names) keys.push(this.keyOf(key, `b:${name}`), this.keyOf(key, `q:${name}`));
+    const keys = [this.#keyOf(key, 'ticket'), this.#keyOf(key, 'names')];
+    for (const name of names) keys.push(this.#keyOf(key, `b:${name}`), this.#keyOf(key, `q:${name}`));
     const args = [
       mode,
       String(now),
-      this.redisTime ? '1' : '0',
+      this.#redisTime ? '1' : '0',
       JSON.stringify(payload),
       TUNING_JSON,
-      String(this.ttlMs),
-      String(this.staleMs),
+      String(this.#ttlMs),
+      String(this.#staleMs),
     ];
     const options = { keys, arguments: args };
-    this.sha ??= this.client.scriptLoad(BUCKET_SCRIPT).catch((error: unknown) => {
-      this.sha = undefined;
+    this.#sha ??= this.#client.scriptLoad(BUCKET_SCRIPT).catch((error: unknown) => {
+      this.#sha = undefined;
       throw error;
     });
     try {
-      return await this.client.evalSha(await this.sha, options);
+      return await this.#client.evalSha(await this.#sha, options);
     } catch (error) {
       if (!String((error as Error)?.message ?? error).includes('NOSCRIPT')) throw error;
       // The script cache was flushed (restart, SCRIPT FLUSH): EVAL runs and caches it again.
-      return this.client.eval(BUCKET_SCRIPT, options);
+      return this.#client.eval(BUCKET_SCRIPT, options);
     }
   }
 }

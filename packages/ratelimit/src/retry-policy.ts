@@ -40,7 +40,7 @@ export class RetryPolicy {
    * The n-th wait of an episode: exponential with full jitter over its upper half, from the floor —
    * 250–500 ms, 500–1000 ms, 1–2 s, … up to 30 s — so processes hit by one storm spread out.
    */
-  backoff(n: number): number {
+  #backoff(n: number): number {
     const base = Math.min(BACKOFF_CAP_MS / 2, BACKOFF_FLOOR_MS * 2 ** Math.max(0, n - 1));
     return base + this.#options.random() * base;
   }
@@ -60,7 +60,7 @@ export class RetryPolicy {
       const pauseMs =
         retryAfterMs !== undefined && retryAfterMs >= BACKOFF_FLOOR_MS
           ? Math.min(retryAfterMs, bound)
-          : this.backoff(n);
+          : this.#backoff(n);
       this.#extend(`${at.key}\nroute ${at.route}`, at.now + pauseMs);
       return { scope: 'route', pauseMs, retryAfterMs };
     }
@@ -76,7 +76,7 @@ export class RetryPolicy {
     const pauseMs =
       waitMs !== undefined && waitMs >= BACKOFF_FLOOR_MS
         ? Math.min(waitMs, MAX_BUCKET_PAUSE_MS)
-        : this.backoff(n);
+        : this.#backoff(n);
     for (const name of buckets) this.#extend(`${at.key}\n${name}`, at.now + pauseMs);
     return { scope: 'buckets', buckets, pauseMs, retryAfterMs: waitMs };
   }

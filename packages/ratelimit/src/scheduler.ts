@@ -128,7 +128,7 @@ class SchedulerCore {
   /** The clock's timer woke the pump (see `#rearm`). */
   #woke = false;
   /** When the pump last looked for a request that may go. */
-  #lookedAt = Number.NEGATIVE_INFINITY;
+  #lookedAt = -Infinity;
 
   readonly #options: SchedulerOptions;
 
@@ -668,7 +668,7 @@ class SchedulerCore {
   /** A real timer (see {@link AWAIT_POLL_MS}); any timer on the clock set meanwhile replaces it. */
   #schedulePoll(ms: number): void {
     if (this.#timer) return;
-    const current = { at: Number.POSITIVE_INFINITY, cancel: () => clearTimeout(handle) };
+    const current = { at: Infinity, cancel: () => clearTimeout(handle) };
     this.#timer = current;
     const handle = setTimeout(
       () => {

@@ -62,13 +62,13 @@ export interface RateLimitStore {
 
 /** In-process store: one process's view of each budget. */
 export class MemoryStore implements RateLimitStore {
-  private readonly keys = new Map<string, { ticket: number; buckets: Map<string, BucketState> }>();
+  readonly #keys = new Map<string, { ticket: number; buckets: Map<string, BucketState> }>();
 
-  private entry(key: string): { ticket: number; buckets: Map<string, BucketState> } {
-    let e = this.keys.get(key);
+  #entry(key: string): { ticket: number; buckets: Map<string, BucketState> } {
+    let e = this.#keys.get(key);
     if (!e) {
       e = { ticket: 0, buckets: new Map() };
-      this.keys.set(key, e);
+      this.#keys.set(key, e);
     }
     return e;
   }
@@ -79,8 +79,8 @@ export class MemoryStore implements RateLimitStore {
 
   /** {@link take}, answered at once: the scheduler admits a request without a promise hop. */
   takeNow(key: string, buckets: readonly BucketRequest[], now: number): TakeResult {
-    const e = this.entry(key);
-    const states = this.states(e, buckets, now);
+    const e = this.#entry(key);
+    const states = this.#states(e, buckets, now);
     const ticket = e.ticket + 1;
     const result = takeAll(states, ticket, now);
     if (!result.ok) return result;
@@ -94,8 +94,8 @@ export class MemoryStore implements RateLimitStore {
    * what is still on the way.
    */
   hold(key: string, buckets: readonly BucketRequest[], now: number): number {
-    const e = this.entry(key);
-    const states = this.states(e, buckets, now);
+    const e = this.#entry(key);
+    const states = this.#states(e, buckets, now);
     for (let i = 0; i < states.length; i++) {
       const b = states[i];
       if (b) refill(b, now);
@@ -105,7 +105,7 @@ export class MemoryStore implements RateLimitStore {
     return e.ticket;
   }
 
-  private states(
+  #states(
     e: { buckets: Map<string, BucketState> },
     buckets: readonly BucketRequest[],
     now: number,
@@ -143,7 +143,7 @@ export class MemoryStore implements RateLimitStore {
     observations: readonly BucketObservation[],
     now: number,
   ): void {
-    const e = this.entry(key);
+    const e = this.#entry(key);
     for (let i = 0; i < observations.length; i++) {
       const o = observations[i];
       if (!o) continue;
@@ -169,7 +169,7 @@ export class MemoryStore implements RateLimitStore {
 
   snapshot(key: string, now: number): Promise<Record<string, BucketSnapshot>> {
     const out: Record<string, BucketSnapshot> = {};
-    for (const [name, state] of this.keys.get(key)?.buckets ?? []) {
+    for (const [name, state] of this.#keys.get(key)?.buckets ?? []) {
       // A look changes nothing: the refill is computed on a copy.
       const b = { ...state };
       refill(b, now);

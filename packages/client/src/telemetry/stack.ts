@@ -78,20 +78,20 @@ class Call implements CallTelemetry {
   // Fields assigned in the constructor are declared, not defined: a class field declaration would be emitted
   // beside each assignment (the bundle's bytes, and a define per field per call).
   declare readonly o: StackTelemetryOptions;
-  declare readonly calls: WeakMap<Request, Call>;
+  readonly #calls: WeakMap<Request, Call>;
   declare readonly request: Request;
   declare readonly call: CallContext;
   declare readonly instruments: ClientInstruments | undefined;
-  declare readonly limited: boolean;
+  readonly #limited: boolean;
   declare readonly span: Span;
   declare readonly ctx: Context;
   declare readonly recording: boolean;
   declare readonly template: string | undefined;
-  readonly metricAttributes: Attributes = {};
-  sends = 0;
-  queuedAt: number | undefined;
+  readonly #metricAttributes: Attributes = {};
+  #sends = 0;
+  #queuedAt: number | undefined;
   /** A 2xx whose body the client reads: the span ends when it has (see `read`). */
-  held = false;
+  #held = false;
 
   constructor(
     o: StackTelemetryOptions,
@@ -102,11 +102,11 @@ class Call implements CallTelemetry {
     limited: boolean,
   ) {
     this.o = o;
-    this.calls = calls;
+    this.#calls = calls;
     this.request = request;
     this.call = call;
     this.instruments = instruments;
-    this.limited = limited;
+    this.#limited = limited;
     const parent = context.active();
     this.template = call.operation && o.templateOf(call.operation);
     const method = methodOf(request.method);
@@ -122,41 +122,41 @@ class Call implements CallTelemetry {
     this.ctx = trace.setSpan(parent, this.span);
     this.recording = this.span.isRecording();
     if (instruments) {
-      this.metricAttributes['http.request.method'] = method;
-      if (this.template) this.metricAttributes['url.template'] = this.template;
+      this.#metricAttributes['http.request.method'] = method;
+      if (this.template) this.#metricAttributes['url.template'] = this.template;
     }
   }
 
   attempt(req: Request): void {
-    this.calls.set(req, this);
-    if (!this.limited) return;
-    this.leaveQueue();
-    this.queuedAt = performance.now();
-    this.instruments?.queued.add(1, this.metricAttributes);
+    this.#calls.set(req, this);
+    if (!this.#limited) return;
+    this.#leaveQueue();
+    this.#queuedAt = performance.now();
+    this.instruments?.queued.add(1, this.#metricAttributes);
   }
 
   /** The attempt left the queue (sent, or given up while waiting): the wait in ms, if it was queued. */
-  leaveQueue(): number | undefined {
-    if (this.queuedAt === undefined) return undefined;
-    const wait = performance.now() - this.queuedAt;
-    this.queuedAt = undefined;
-    this.instruments?.queued.add(-1, this.metricAttributes);
+  #leaveQueue(): number | undefined {
+    if (this.#queuedAt === undefined) return undefined;
+    const wait = performance.now() - this.#queuedAt;
+    this.#queuedAt = undefined;
+    this.instruments?.queued.add(-1, this.#metricAttributes);
     return wait;
   }
 
   retry(delayMs: number, status: number | undefined, error: unknown): void {
     if (!this.recording) return;
     this.span.addEvent('partner_print.retry', {
-      'http.request.resend_count': this.sends,
+      'http.request.resend_count': this.#sends,
       'partner_print.retry.delay_ms': Math.round(delayMs),
       'partner_print.retry.reason': redactText(retryReasonOf(status, error), this.o.secret),
     });
   }
 
   send(fetch: Fetch, req: Request, init: Parameters<Fetch>[1]): Promise<Response> {
-    const wait = this.leaveQueue();
-    if (wait !== undefined) this.queueWait(wait);
-    const resend = this.sends++;
+    const wait = this.#leaveQueue();
+    if (wait !== undefined) this.#queueWait(wait);
+    const resend = this.#sends++;
     if (!this.recording && !this.instruments) {
       propagation.inject(this.ctx, req.headers, setter);
       return fetch(req, init);
@@ -164,8 +164,8 @@ class Call implements CallTelemetry {
     return new Send(this, req, resend).run(fetch, init);
   }
 
-  queueWait(ms: number): void {
-    this.instruments?.queueWait.record(ms / 1000, this.metricAttributes);
+  #queueWait(ms: number): void {
+    this.instruments?.queueWait.record(ms / 1000, this.#metricAttributes);
     // Under a millisecond is the queue's bookkeeping, not a wait worth a line in a trace.
     if (this.recording && ms >= 1)
       this.span.addEvent('partner_print.ratelimit.queue_wait', {
@@ -176,16 +176,16 @@ class Call implements CallTelemetry {
   end(result: Promise<Response>, held: boolean): Promise<Response> {
     return result.then(
       (response) => {
-        this.leaveQueue();
-        if (!response.ok && this.recording) this.fail(String(response.status), undefined);
-        this.held = response.ok && held;
-        if (!this.held) this.span.end();
+        this.#leaveQueue();
+        if (!response.ok && this.recording) this.#fail(String(response.status), undefined);
+        this.#held = response.ok && held;
+        if (!this.#held) this.span.end();
         return response;
       },
       (error: unknown) => {
-        this.leaveQueue();
-        this.held = false;
-        if (this.recording) this.fail(redactText(errorCode(error), this.o.secret), error);
+        this.#leaveQueue();
+        this.#held = false;
+        if (this.recording) this.#fail(redactText(errorCode(error), this.o.secret), error);
         this.span.end();
         throw error;
       },
@@ -193,13 +193,13 @@ class Call implements CallTelemetry {
   }
 
   read(error?: unknown): void {
-    if (!this.held) return;
-    this.held = false;
-    if (error !== undefined && this.recording) this.fail(redactText(errorCode(error), this.o.secret), error);
+    if (!this.#held) return;
+    this.#held = false;
+    if (error !== undefined && this.recording) this.#fail(redactText(errorCode(error), this.o.secret), error);
     this.span.end();
   }
 
-  fail(type: string, error: unknown): void {
+  #fail(type: string, error: unknown): void {
     this.span.setAttribute('error.type', type);
     const message = isError(error) ? redactText(error.message, this.o.secret) : undefined;
     this.span.setStatus({ code: SpanStatusCode.ERROR, ...(message && { message }) });
@@ -212,31 +212,31 @@ const errorCode = (error: unknown) =>
 /** One send of an attempt: its CLIENT span and its `http.client.request.duration`. */
 class Send {
   // Set for every send (recording or not): one shape.
-  readonly span: Span | undefined;
-  declare readonly call: Call;
-  declare readonly req: Request;
-  declare readonly attributes: Attributes;
-  readonly start = performance.now();
+  readonly #span: Span | undefined;
+  readonly #call: Call;
+  readonly #req: Request;
+  readonly #attributes: Attributes;
+  readonly #start = performance.now();
 
   constructor(call: Call, req: Request, resend: number) {
-    this.call = call;
-    this.req = req;
+    this.#call = call;
+    this.#req = req;
     const url = new URL(req.url);
     const method = methodOf(req.method);
     // A redirect leaves the call's path: its template no longer applies.
     const template = req.url === call.request.url ? call.template : undefined;
-    this.attributes = {
+    this.#attributes = {
       'http.request.method': method,
       ...serverOf(url),
       ...(template && { 'url.template': template }),
     };
     if (!call.recording) return;
-    this.span = call.o.scope.tracer.startSpan(
+    this.#span = call.o.scope.tracer.startSpan(
       template ? `${method} ${template}` : method,
       {
         kind: SpanKind.CLIENT,
         attributes: {
-          ...this.attributes,
+          ...this.#attributes,
           'url.full': redactText(req.url, call.o.secret),
           ...(resend > 0 && { 'http.request.resend_count': resend }),
         },
@@ -246,31 +246,36 @@ class Send {
   }
 
   run(fetch: Fetch, init: Parameters<Fetch>[1]): Promise<Response> {
-    const active = this.span ? trace.setSpan(this.call.ctx, this.span) : this.call.ctx;
-    propagation.inject(active, this.req.headers, setter);
+    const active = this.#span ? trace.setSpan(this.#call.ctx, this.#span) : this.#call.ctx;
+    propagation.inject(active, this.#req.headers, setter);
     // The send runs in the CLIENT span's context: a fetch instrumentation beneath nests under it.
     return context
-      .with(active, () => fetch(this.req, init))
+      .with(active, () => fetch(this.#req, init))
       .then(
         (response) => {
-          this.done(response.status, undefined, response.headers);
+          this.#done(response.status, undefined, response.headers);
           return response;
         },
         (error: unknown) => {
-          this.done(undefined, error, undefined);
+          this.#done(undefined, error, undefined);
           throw error;
         },
       );
   }
 
-  done(status: number | undefined, error: unknown, headers: Headers | undefined): void {
-    const attributes: Attributes = { ...this.attributes };
+  #done(status: number | undefined, error: unknown, headers: Headers | undefined): void {
+    const attributes: Attributes = { ...this.#attributes };
     if (status !== undefined) attributes['http.response.status_code'] = status;
     const type =
-      status === undefined ? errorTypeOf(error, this.req.signal) : status >= 400 ? String(status) : undefined;
+      status === undefined
+        ? errorTypeOf(error, this.#req.signal)
+        : status >= 400
+          ? String(status)
+          : undefined;
     // A transport's error code is the transport's text: redacted like everything else the SDK surfaces.
-    if (type) attributes['error.type'] = redactText(type, this.call.o.secret);
-    const { span, call } = this;
+    if (type) attributes['error.type'] = redactText(type, this.#call.o.secret);
+    const span = this.#span;
+    const call = this.#call;
     if (span) {
       span.setAttributes(attributes);
       if (type) span.setStatus({ code: SpanStatusCode.ERROR });
@@ -280,7 +285,7 @@ class Send {
     }
     const instruments = call.instruments;
     if (!instruments) return;
-    instruments.duration.record((performance.now() - this.start) / 1000, attributes);
+    instruments.duration.record((performance.now() - this.#start) / 1000, attributes);
     if (!headers) return;
     instruments.observe(headers);
     if (status === 429)
