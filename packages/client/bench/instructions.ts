@@ -8,7 +8,8 @@
 //     node --single-threaded --hash-seed=1 --random-seed=1 --import tsx bench/instructions.ts
 // `--single-threaded` puts the optimizing compiler on the main thread, so it is counted: warm-up ends late
 // (calls 1,000–3,000 still hold compilation) and a window shorter than several thousand calls moves by ±3 %.
-// The fixed seeds make two runs of the same code agree within 0.1 %.
+// The fixed seeds make two runs of the same code agree within 0.1 %. bench/callgrind.ts runs both and splits off
+// what V8's collector and compiler ran (a major GC inside one variant's window and not another's moves it 3–5 %).
 import { benchSandbox, getVariants } from './fixture.ts';
 
 const { sandbox, key, baseUrl, orderReference } = await benchSandbox();
