@@ -11,6 +11,31 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
+type Setup = ReturnType<typeof setup>;
+
+/** Serves `handler` on 127.0.0.1 as the combined store's callback URL (`/hooks/print` and `query`), until the test ends. */
+async function serveAsCallback(
+  sandbox: Setup['sandbox'],
+  handler: Parameters<typeof serveOnLoopback>[0],
+  query = '',
+) {
+  const server = await serveOnLoopback(handler);
+  cleanups.push(server.close);
+  sandbox.control.setCallbackUrl(sandbox.seed.stores.combined, `${server.origin}/hooks/print${query}`);
+}
+
+/** Creates an order, ships it and runs the deliveries then due: its reference. */
+async function shipNew(
+  sandbox: Setup['sandbox'],
+  createOrder: Setup['createOrder'],
+  customIdentifier?: string,
+) {
+  const reference = await createOrder(customIdentifier);
+  sandbox.control.ship(reference);
+  await sandbox.control.runDueDeliveries();
+  return reference;
+}
+
 describe('legacy callback end to end over loopback', () => {
   it(
     'the sandbox ships an order, calls the handler on 127.0.0.1, and the handler fetches the order',
@@ -26,9 +51,7 @@ describe('legacy callback end to end over loopback', () => {
           received.push({ order, notification });
         },
       });
-      const server = await serveOnLoopback(handler);
-      cleanups.push(server.close);
-      sandbox.control.setCallbackUrl(sandbox.seed.stores.combined, `${server.origin}/hooks/print?tenant=eu`);
+      await serveAsCallback(sandbox, handler, '?tenant=eu');
 
       const reference = await createOrder('shop-1001');
       await sandbox.control.runDueDeliveries();
@@ -82,13 +105,9 @@ describe('legacy callback end to end over loopback', () => {
           handled.push(order.reference);
         },
       });
-      const server = await serveOnLoopback(handler);
-      cleanups.push(server.close);
-      sandbox.control.setCallbackUrl(sandbox.seed.stores.combined, `${server.origin}/hooks/print`);
+      await serveAsCallback(sandbox, handler);
 
-      const reference = await createOrder();
-      sandbox.control.ship(reference);
-      await sandbox.control.runDueDeliveries();
+      const reference = await shipNew(sandbox, createOrder);
       const pending = sandbox.control.deliveries().filter((d) => d.orderReference === reference);
       expect(pending.length).toBeGreaterThan(0);
       for (const d of pending) {
@@ -118,12 +137,8 @@ describe('legacy callback end to end over loopback', () => {
     const onOrderUpdated = vi.fn();
     const getSpy = vi.spyOn(client, 'get');
     const handler = createOrderUpdatedHandler({ client, environment: 'prod', onOrderUpdated });
-    const server = await serveOnLoopback(handler);
-    cleanups.push(server.close);
-    sandbox.control.setCallbackUrl(sandbox.seed.stores.combined, `${server.origin}/hooks/print`);
-    const reference = await createOrder();
-    sandbox.control.ship(reference);
-    await sandbox.control.runDueDeliveries();
+    await serveAsCallback(sandbox, handler);
+    const reference = await shipNew(sandbox, createOrder);
     const statuses = sandbox.control
       .deliveries()
       .filter((d) => d.orderReference === reference)
@@ -199,13 +214,9 @@ describe('legacy callback end to end over loopback', () => {
         received.push(notification);
       },
     });
-    const server = await serveOnLoopback(handler);
-    cleanups.push(server.close);
-    sandbox.control.setCallbackUrl(sandbox.seed.stores.combined, `${server.origin}/hooks/print?a=%26&b=%2B`);
+    await serveAsCallback(sandbox, handler, '?a=%26&b=%2B');
     const customIdentifier = 'Shop #1 & Co/é+x=y?%20';
-    const reference = await createOrder(customIdentifier);
-    sandbox.control.ship(reference);
-    await sandbox.control.runDueDeliveries();
+    await shipNew(sandbox, createOrder, customIdentifier);
     expect(received.length).toBeGreaterThan(0);
     for (const n of received) {
       expect(n.customReference).toBe(customIdentifier);
