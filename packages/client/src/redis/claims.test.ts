@@ -103,3 +103,13 @@ describe('RedisOrderClaims: a held claim is renewed on the claims’ clock', () 
     await claim.release({});
   });
 });
+
+describe('RedisOrderClaims as a value', () => {
+  it('JSON.stringify of it holds none of its options: a node-redis client (circular) does not make it throw', () => {
+    const client: { eval: () => Promise<unknown>; self?: unknown } = { eval: async () => null };
+    client.self = client; // a node-redis client refers to itself
+    const claims = new RedisOrderClaims({ client });
+    expect(JSON.stringify(claims)).toBe('{}');
+    expect(JSON.stringify({ claims })).toBe('{"claims":{}}');
+  });
+});

@@ -76,13 +76,13 @@ const toReply = (value: unknown): Reply => {
  * Fails closed: while Redis is unavailable nothing is posted (wait, or OrderClaimUnavailableError).
  */
 export class RedisOrderClaims implements OrderClaims {
-  private readonly o: Required<Omit<RedisOrderClaimsOptions, 'on'>> & Pick<RedisOrderClaimsOptions, 'on'>;
-  private down = false;
+  readonly #o: Required<Omit<RedisOrderClaimsOptions, 'on'>> & Pick<RedisOrderClaimsOptions, 'on'>;
+  #down = false;
   /** Releases an outage put off, still being retried, each with what stops its retries. */
-  private readonly owed = new Map<Promise<void>, AbortController>();
+  readonly #owed = new Map<Promise<void>, AbortController>();
 
   constructor(options: RedisOrderClaimsOptions) {
-    this.o = {
+    this.#o = {
       prefix: 'pp:order-claim',
       ttlMs: 30_000,
       rememberMs: 600_000,
@@ -110,77 +110,77 @@ export class RedisOrderClaims implements OrderClaims {
       ConfigurationError,
       'RedisOrderClaims: ',
     );
-    const { commandTimeoutMs, ttlMs, rememberMs, maxWaitMs, onUnavailable } = this.o;
+    const { commandTimeoutMs, ttlMs, rememberMs, maxWaitMs, onUnavailable } = this.#o;
     if (onUnavailable !== 'wait' && onUnavailable !== 'error')
       throw new ConfigurationError("RedisOrderClaims: onUnavailable must be 'wait' or 'error'");
     checkMs({ commandTimeoutMs, ttlMs }, 1);
     checkMs({ rememberMs, maxWaitMs }, 0);
   }
 
-  private emit(event: OrderClaimEvent) {
+  #emit(event: OrderClaimEvent) {
     try {
-      this.o.on?.(event);
+      this.#o.on?.(event);
     } catch {
       // A failing listener must not change what the claims do.
     }
   }
 
   /** One script call, failing after `commandTimeoutMs`; tracks Redis going away and coming back. */
-  private async run(script: string, id: string, args: Array<string | number>): Promise<unknown> {
+  async #run(script: string, id: string, args: Array<string | number>): Promise<unknown> {
     try {
-      const call = this.o.client.eval(script, {
-        keys: [`${this.o.prefix}:{${id}}`],
+      const call = this.#o.client.eval(script, {
+        keys: [`${this.#o.prefix}:{${id}}`],
         arguments: args.map(String),
       });
       // Real time, whatever the waits' clock; a stall of this process is not counted against Redis (`overdue`).
-      const { commandTimeoutMs } = this.o;
+      const { commandTimeoutMs } = this.#o;
       const result = await overdue(
         call,
         commandTimeoutMs,
         systemClock,
         () => new Error(`no answer from Redis within ${commandTimeoutMs} ms`),
       );
-      if (this.down) {
-        this.down = false;
-        this.emit({ type: 'available' });
+      if (this.#down) {
+        this.#down = false;
+        this.#emit({ type: 'available' });
       }
       return result;
     } catch (error) {
-      if (!this.down) {
-        this.down = true;
-        this.emit({ type: 'unavailable', error });
+      if (!this.#down) {
+        this.#down = true;
+        this.#emit({ type: 'unavailable', error });
       }
       throw error;
     }
   }
 
-  private async tryRelease(id: string, args: Array<string | number>): Promise<boolean> {
+  async #tryRelease(id: string, args: Array<string | number>): Promise<boolean> {
     try {
-      await this.run(RELEASE, id, args);
+      await this.#run(RELEASE, id, args);
       return true;
     } catch {
       return false;
     }
   }
 
-  private async releaseLater(
+  async #releaseLater(
     id: string,
     args: Array<string | number>,
     until: number,
     stop: AbortSignal,
   ): Promise<void> {
-    const { clock } = this.o;
+    const { clock } = this.#o;
     let error = new Error('Redis unreachable until the claim expired');
     try {
       for (let wait = 100; clock.now() + wait < until; wait = Math.min(2 * wait, 2_000)) {
         await clock.sleep(wait, stop);
-        if (await this.tryRelease(id, args)) return;
+        if (await this.#tryRelease(id, args)) return;
         stop.throwIfAborted();
       }
     } catch {
       error = new Error('the release was given up (abandonReleases) before Redis answered');
     }
-    this.emit({ type: 'release-failed', customIdentifier: id, error });
+    this.#emit({ type: 'release-failed', customIdentifier: id, error });
   }
 
   /**
@@ -190,12 +190,12 @@ export class RedisOrderClaims implements OrderClaims {
    * retry in flight ends with its command, at the latest after `commandTimeoutMs`).
    */
   abandonReleases(): void {
-    for (const stop of this.owed.values()) stop.abort();
+    for (const stop of this.#owed.values()) stop.abort();
   }
 
   /** How many releases an outage put off are still being retried (see {@link flush}). */
   get pendingReleases(): number {
-    return this.owed.size;
+    return this.#owed.size;
   }
 
   /**
@@ -206,13 +206,13 @@ export class RedisOrderClaims implements OrderClaims {
    * while the process lives, unless {@link abandonReleases} stops them).
    */
   async flush(signal?: AbortSignal): Promise<void> {
-    while (this.owed.size > 0 && !signal?.aborted) {
+    while (this.#owed.size > 0 && !signal?.aborted) {
       let stop = () => {};
       const stopped = new Promise<void>((resolve) => {
         stop = () => resolve();
         signal?.addEventListener('abort', stop, { once: true });
       });
-      await Promise.race([Promise.all(this.owed.keys()), stopped]);
+      await Promise.race([Promise.all(this.#owed.keys()), stopped]);
       signal?.removeEventListener('abort', stop);
     }
   }
@@ -220,18 +220,18 @@ export class RedisOrderClaims implements OrderClaims {
   async acquire(id: string, signal?: AbortSignal): Promise<OrderClaim> {
     // One token per acquisition: a call that timed out but ran later left a claim this retry takes as its own.
     const token = crypto.randomUUID();
-    const { clock, ttlMs, rememberMs, maxWaitMs } = this.o;
+    const { clock, ttlMs, rememberMs, maxWaitMs } = this.#o;
     const giveUp = clock.now() + maxWaitMs;
     for (let poll = 10; ; poll = Math.min(2 * poll, 200)) {
       let reply: Reply;
       try {
-        reply = toReply(await this.run(ACQUIRE, id, [token, ttlMs, Math.max(rememberMs, 2 * ttlMs)]));
+        reply = toReply(await this.#run(ACQUIRE, id, [token, ttlMs, Math.max(rememberMs, 2 * ttlMs)]));
       } catch (error) {
-        if (this.o.onUnavailable === 'error' || clock.now() >= giveUp) throw unavailable(id, error);
+        if (this.#o.onUnavailable === 'error' || clock.now() >= giveUp) throw unavailable(id, error);
         await clock.sleep(Math.min(1_000, 4 * poll), signal);
         continue;
       }
-      if (reply.taken) return this.claim(id, token, reply);
+      if (reply.taken) return this.#claim(id, token, reply);
       await clock.sleep(Math.min(reply.msLeft, poll), signal);
     }
   }
@@ -240,10 +240,10 @@ export class RedisOrderClaims implements OrderClaims {
    * The heartbeat of a claim held: renewed every `ttlMs / 3` of the claims' clock (a sleep its release cancels,
    * so no timer outlives the claim) until released (`stop`) or lost; a renewal Redis missed waits for the next.
    */
-  private async beat(renew: (posting: boolean) => Promise<boolean>, stop: AbortSignal): Promise<void> {
+  async #beat(renew: (posting: boolean) => Promise<boolean>, stop: AbortSignal): Promise<void> {
     try {
       for (;;) {
-        await this.o.clock.sleep(Math.max(this.o.ttlMs / 3, 10), stop);
+        await this.#o.clock.sleep(Math.max(this.#o.ttlMs / 3, 10), stop);
         if (!(await renew(false).catch(() => true))) return;
       }
     } catch {
@@ -251,25 +251,25 @@ export class RedisOrderClaims implements OrderClaims {
     }
   }
 
-  private claim(id: string, token: string, reply: Reply): OrderClaim {
-    const { ttlMs, rememberMs, clock } = this.o;
+  #claim(id: string, token: string, reply: Reply): OrderClaim {
+    const { ttlMs, rememberMs, clock } = this.#o;
     let heldUntil = clock.now() + ttlMs; // our own estimate, only ever earlier than Redis's
     let lost = false;
     const renew = async (posting: boolean) => {
       const started = clock.now();
       const ok =
         Number(
-          await this.run(RENEW, id, [token, ttlMs, posting ? 1 : 0, Math.max(rememberMs, 2 * ttlMs)]),
+          await this.#run(RENEW, id, [token, ttlMs, posting ? 1 : 0, Math.max(rememberMs, 2 * ttlMs)]),
         ) === 1;
       if (ok) heldUntil = started + ttlMs;
       else if (!lost) {
         lost = true;
-        this.emit({ type: 'lost', customIdentifier: id });
+        this.#emit({ type: 'lost', customIdentifier: id });
       }
       return ok;
     };
     const held = new AbortController();
-    void this.beat(renew, held.signal);
+    void this.#beat(renew, held.signal);
     return {
       recorded: reply.ref
         ? { reference: reply.ref, ...(reply.content ? { content: reply.content } : {}) }
@@ -294,17 +294,17 @@ export class RedisOrderClaims implements OrderClaims {
           token,
           created?.reference ?? '',
           unsettled ? 1 : 0,
-          this.o.rememberMs,
+          this.#o.rememberMs,
           created?.content ?? '',
         ];
         // The caller has its answer; a release Redis missed is retried in the background until the claim
         // would have expired anyway, so others do not wait out ttlMs after a short outage.
-        if (await this.tryRelease(id, args)) return;
+        if (await this.#tryRelease(id, args)) return;
         const stop = new AbortController();
-        const later: Promise<void> = this.releaseLater(id, args, clock.now() + ttlMs, stop.signal).finally(
-          () => this.owed.delete(later),
+        const later: Promise<void> = this.#releaseLater(id, args, clock.now() + ttlMs, stop.signal).finally(
+          () => this.#owed.delete(later),
         );
-        this.owed.set(later, stop);
+        this.#owed.set(later, stop);
       },
     };
   }
