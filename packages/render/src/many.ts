@@ -96,9 +96,20 @@ async function pool<T>(
  */
 type Reads = Map<unknown, Promise<Uint8Array> | string>;
 
-async function imageKeyOf(image: ImageInput, index: number, reads: Reads): Promise<string> {
+async function imageKeyOf(
+  image: ImageInput,
+  index: number,
+  reads: Reads,
+  streams: Map<unknown, string>,
+): Promise<string> {
   if (typeof image === 'string') return image;
-  if (typeof ReadableStream !== 'undefined' && image instanceof ReadableStream) return `stream:${index}`;
+  // A stream is not read by the plan: one stream object is one image (its jobs share its one upload), keyed by
+  // the first job giving it; two streams count apart, whatever they hold.
+  if (typeof ReadableStream !== 'undefined' && image instanceof ReadableStream) {
+    const key = streams.get(image) ?? `stream:${index}`;
+    streams.set(image, key);
+    return key;
+  }
   const read = reads.get(image) ?? imageBytes(image);
   reads.set(image, read);
   return `sha256:${await sha256Hex(await (read as Promise<Uint8Array>))}`;
@@ -142,12 +153,13 @@ async function planning(
   // The tokens read first: a failure here fails the plan before any catalog read.
   const tokens = state.api.getRendertokens(ctx.signal);
   tokens.catch(() => {});
+  const streams = new Map<unknown, string>();
   await pool(jobs, concurrency, async (job, index) => {
     try {
       const query = referenceQuery(job);
       const [composition, key] = await Promise.all([
         resolveComposition(state, query, ctx),
-        settled(imageKeyOf(job.image, index, reads)),
+        settled(imageKeyOf(job.image, index, reads, streams)),
       ]);
       // An image that cannot be read (a File changed on disk since: NotReadableError) fails its job alone.
       resolved[index] = key.ok ? { composition, imageKey: key.value } : { error: key.error };

@@ -807,6 +807,36 @@ describe('images given as a ReadableStream', () => {
     expect(s.count('POST /images')).toBe(1);
   });
 
+  it('given to two jobs of one composition, counts once in the plan and renders once', async () => {
+    const s = setup({ rendertokenLimit: 1 });
+    const { seed, clock } = s.sandbox;
+    const image = streamOf(pngBytes(4));
+    const jobs: RenderJob[] = [
+      { ...studioPrint(seed), image },
+      { ...studioPrint(seed), image },
+    ];
+    const p = await plan(s.client, jobs, { clock });
+    // Counted twice, the second job was deferred though the one render it shares fits the one token.
+    expect(p.totalCost).toBe(1);
+    expect(p.deferred).toEqual([]);
+    expect(p.fits[1]).toMatchObject({ duplicateOf: 0, cost: 0 });
+    const { results } = await renderMany(s.client, jobs, { clock });
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
+    expect(s.count('POST /images')).toBe(1);
+    expect(s.count('POST /renders')).toBe(1);
+  });
+
+  it('two streams of the same bytes count apart (a stream is not read by the plan)', async () => {
+    const s = setup();
+    const { seed, clock } = s.sandbox;
+    const jobs: RenderJob[] = [
+      { ...studioPrint(seed), image: streamOf(pngBytes(5)) },
+      { ...studioPrint(seed), image: streamOf(pngBytes(5)) },
+    ];
+    const p = await plan(s.client, jobs, { clock });
+    expect(p.totalCost).toBe(2);
+  });
+
   it('given to two concurrent renderMockup calls, is uploaded once and both render', async () => {
     const s = setup();
     const { seed, clock } = s.sandbox;
