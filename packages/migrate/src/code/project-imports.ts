@@ -101,21 +101,23 @@ export function projectImports(
     return byConfig.get(path) ?? undefined;
   };
   return (file) => {
-    const [ts, js] = ['tsconfig.json', 'jsconfig.json'].map((name) => lookUp(dirname(file), name));
+    const ts = lookUp(dirname(file), 'tsconfig.json');
+    const js = lookUp(dirname(file), 'jsconfig.json');
     // An `extends` not found: the config read first (the nearest of that name) names it.
-    for (const { found, keys } of [ts!, js!])
+    for (const { found, keys } of [ts, js])
       if (found === undefined) {
         const path = READ.exec(keys[0] ?? '')?.[1];
         return path ? settle(path, () => ({ config: path })) : undefined;
       }
+    // The nearer of the two; a tsconfig.json before a jsconfig.json of the same folder.
     const config =
-      ts!.found && js!.found
-        ? dirname(js!.found.path).length > dirname(ts!.found.path).length
-          ? js!
-          : ts!
-        : ts!.found
-          ? ts!
-          : js!;
+      ts.found && js.found
+        ? dirname(js.found.path).length > dirname(ts.found.path).length
+          ? js
+          : ts
+        : ts.found
+          ? ts
+          : js;
     const found = config.found;
     return found
       ? settle(

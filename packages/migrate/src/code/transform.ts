@@ -141,7 +141,7 @@ interface Context {
   file: string;
   /** This module's exports whose calls in other modules of the run reach a catch reading the V1 error: where. */
   elsewhere?: ReadonlyMap<string, string>;
-  /** Whether a non-relative import is a module of the project, by its config; undefined where none was found. */
+  /** What the run knows of the project around the file: its config's imports, the types other files of the run name. */
   project?: FileProject;
   /** The file's text (what the credentials of a call are written as). */
   source: string;
