@@ -12,7 +12,7 @@
 // Run (from packages/client; a few minutes per variant, valgrind installed):
 //   node --import tsx bench/callgrind.ts on,off 3000 10000
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -73,3 +73,5 @@ for (const variant of variants) {
     `${variant.padEnd(14)}${String(total).padStart(10)}${String(total - gc).padStart(10)}${String(gc).padStart(10)}`,
   );
 }
+// The profiles (tens of MB each) are only read for these sums.
+rmSync(dir, { recursive: true, force: true });
