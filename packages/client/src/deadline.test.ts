@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type Attempt, Deadlines } from './deadline.ts';
 
@@ -45,6 +47,69 @@ describe('Deadlines', () => {
     expect(d.head).toBeUndefined();
     // Settled once each: a second settle is ignored.
     expect(d.remove(attempts[2] as Attempt)).toBe(false);
+  });
+
+  it("does not time out, after it, an attempt a listener answered during the sweep (its body's reading goes on)", async () => {
+    const d = new Deadlines();
+    const attempts: Attempt[] = [];
+    const sends = [0, 1].map((i) =>
+      d.run(
+        (_req, a) => {
+          attempts.push(a);
+          // Both transports take their attempt's signal (fetch does, and aborts the body's reading with it).
+          const { signal } = a;
+          if (i === 0) signal.addEventListener('abort', () => attempts[1]?.settle(new Response('late')));
+          return never();
+        },
+        new Request(`http://127.0.0.1/${i}`),
+        30,
+        timeout,
+      ),
+    );
+    const outcomes = await Promise.allSettled(sends);
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'fulfilled']);
+    expect(attempts[0]?.signal.aborted).toBe(true);
+    expect(attempts[1]?.signal.aborted).toBe(false);
+  });
+
+  it('keeps no later attempt alive from a settled one (a dead attempt in the old generation kept every later one)', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const d = new Deadlines();
+    let first: Attempt | undefined;
+    let answerFirst!: (response: Response) => void;
+    const one = d.run(
+      (_req, a) => {
+        first = a;
+        return new Promise<Response>((resolve) => (answerFirst = resolve));
+      },
+      new Request('http://127.0.0.1/1'),
+      60_000,
+      timeout,
+    );
+    let second!: WeakRef<Request>;
+    await (async () => {
+      const req = new Request('http://127.0.0.1/2');
+      second = new WeakRef(req);
+      let answerSecond!: (response: Response) => void;
+      const two = d.run(
+        () => new Promise<Response>((resolve) => (answerSecond = resolve)),
+        req,
+        60_000,
+        timeout,
+      );
+      // The first, started before the second, settles while the second is still in flight.
+      answerFirst(new Response('1'));
+      await one;
+      answerSecond(new Response('2'));
+      await two;
+    })();
+    expect(d.head).toBeUndefined();
+    // `first` held, as the old generation holds a promoted attempt until a full collection.
+    expect(first?.next).toBeUndefined();
+    await new Promise((resolve) => setTimeout(resolve, 0)); // a WeakRef's target is kept until the job ends
+    gc();
+    expect(second.deref()).toBeUndefined();
   });
 
   describe('a sweep that runs late (the process stalled)', () => {

@@ -186,9 +186,17 @@ export class Deadlines<C = unknown> {
     else return false;
     if (a.next) a.next.prev = a.prev;
     else this.tail = a.prev;
-    // `next` is kept: a sweep that settles `a` (or its successor, from a listener) goes on from there.
-    a.prev = undefined;
+    // Both links cleared: a settled attempt that lived long enough to be promoted to V8's old generation and
+    // still pointed at the next attempt would keep it, and through it every later one (their requests,
+    // calls and answers), alive through each young-generation collection until a full one (a linked list's
+    // "nepotism"): under concurrency nearly every attempt was promoted.
+    a.prev = a.next = undefined;
     return true;
+  }
+
+  /** Whether `a` is still in flight (in the list). */
+  #holds(a: Attempt<C>): boolean {
+    return a.prev !== undefined || this.head === a;
   }
 
   #arm(ms: number) {
@@ -207,18 +215,25 @@ export class Deadlines<C = unknown> {
     const now = performance.now();
     const late = now - this.#due;
     let next = Infinity;
-    for (let a = this.head; a; ) {
-      const after = a.next;
-      if (a.req.signal.aborted) a.settle(undefined, a.req.signal.reason);
-      else if (a.end > now || (late > Math.max(10, a.ms / 10) && !a.again)) {
+    // First the attempts to end, then their ends: settling one runs listeners (the transport's, the caller's)
+    // that may settle others, which leaves the list (links cleared) while this walks it.
+    let ended: Attempt<C>[] | undefined;
+    for (let a = this.head; a; a = a.next) {
+      if (!a.req.signal.aborted && (a.end > now || (late > Math.max(10, a.ms / 10) && !a.again))) {
         if (a.end <= now) {
           a.again = true;
           a.end = now + a.ms;
         }
         next = Math.min(next, a.ms);
-      } else a.settle(undefined, a.onTimeout(a.req, a.ms));
-      a = after;
+      } else {
+        ended ??= [];
+        ended.push(a);
+      }
     }
+    // One settled meanwhile (an answer, an abort) is not timed out after it.
+    for (const a of ended ?? [])
+      if (this.#holds(a))
+        a.settle(undefined, a.req.signal.aborted ? a.req.signal.reason : a.onTimeout(a.req, a.ms));
     if (this.head) this.#arm(next);
   }
 }
