@@ -86,6 +86,41 @@ for (const group of groups) {
   for (const name of group) if (!perRequest[name]!.length) perRequest[name] = samples[name]!;
   anchorsOf.push([group, samples]);
 }
+// Callers in flight together (stated, no target: the issue's targets are one call at a time). 16 is the default
+// scheduler's concurrency, so nothing queues; 32 queues half of them. A round runs one block of every variant
+// in a fresh random order, each block CONCURRENT_CALLS calls made by that many callers looping; a ratio is the
+// median over rounds of the block's time over the same round's bare openapi-fetch block.
+const CONCURRENT_ROUNDS = Number(process.env.BENCH_CONCURRENT_ROUNDS ?? 10);
+const CONCURRENT_CALLS = 3000;
+const concurrentVariants: Record<string, () => Promise<unknown>> = {
+  [BARE]: variants[BARE]!,
+  [GET_FN_OFF]: variants[GET_FN_OFF]!,
+  'client get(), rate limiting on': variants['client get(), rate limiting on']!,
+};
+const concurrent: Array<[callers: number, samples: Record<string, number[]>]> = [];
+for (const callers of [16, 32]) {
+  const samples: Record<string, number[]> = Object.fromEntries(
+    Object.keys(concurrentVariants).map((k) => [k, []]),
+  );
+  const block = async (run: () => Promise<unknown>) => {
+    let started = 0;
+    const t0 = performance.now();
+    await Promise.all(
+      Array.from({ length: callers }, async () => {
+        while (started < CONCURRENT_CALLS) {
+          started++;
+          await run();
+        }
+      }),
+    );
+    return ((performance.now() - t0) * 1000) / CONCURRENT_CALLS;
+  };
+  for (const run of Object.values(concurrentVariants)) await block(run); // warm up
+  for (let round = 0; round < CONCURRENT_ROUNDS; round++)
+    for (const name of Object.keys(concurrentVariants).sort(() => Math.random() - 0.5))
+      samples[name]!.push(await block(concurrentVariants[name]!));
+  concurrent.push([callers, samples]);
+}
 sandbox.close();
 
 const quantile = (xs: number[], q: number) => {
@@ -111,6 +146,20 @@ for (const name of names)
   console.log(
     `${name.padEnd(34)}${quantile(perRequest[name]!, 0.5).toFixed(1).padStart(8)}${ratio(name, RAW).toFixed(3).padStart(14)}${ratio(name, BARE).toFixed(3).padStart(18)}${`${quantile(paired(name, BARE), 0.25).toFixed(3)}–${quantile(paired(name, BARE), 0.75).toFixed(3)}`.padStart(16)}`,
   );
+
+console.log(
+  `\nCallers in flight together, get() on the same sandbox (${CONCURRENT_ROUNDS} rounds × ${CONCURRENT_CALLS} calls per variant, random order per round; stated, no target)\n`,
+);
+console.log(
+  `${'callers'.padEnd(9)}${'variant'.padEnd(34)}${'µs per call'.padStart(12)}${'× openapi-fetch'.padStart(18)}${'IQR'.padStart(16)}`,
+);
+for (const [callers, samples] of concurrent)
+  for (const name of Object.keys(samples)) {
+    const ratios = samples[name]!.map((v, i) => v / samples[BARE]![i]!);
+    console.log(
+      `${String(callers).padEnd(9)}${name.padEnd(34)}${quantile(samples[name]!, 0.5).toFixed(1).padStart(12)}${quantile(ratios, 0.5).toFixed(3).padStart(18)}${`${quantile(ratios, 0.25).toFixed(3)}–${quantile(ratios, 0.75).toFixed(3)}`.padStart(16)}`,
+    );
+  }
 
 // Bundle sizes: size-limit with the package's .size-limit.json (min + gzip).
 const size = spawnSync('npx', ['size-limit', '--json'], {
