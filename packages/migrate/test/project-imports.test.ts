@@ -173,6 +173,61 @@ describe("a callback's query typed by an imported type", () => {
     expect(two.first.configs).toHaveLength(1);
   });
 
+  it('a config whose `extends` is not found or has a syntax error, writing `paths` and `baseUrl` itself: those are used, as tsc does, the config still named', async () => {
+    // tsc reports the error (TS5083, TS1005) and resolves the config's own options, which no base would change.
+    const own = (base: string) =>
+      `{\n  "extends": "${base}",\n  "compilerOptions": { "baseUrl": ".", "paths": { "@app/*": ["./src/*"] } },\n}\n`;
+    const broken = '{ "compilerOptions": { "strict": true } "sk_live_notInTheReport" }\n';
+    for (const [files, path, warning] of [
+      [
+        { 'tsconfig.json': own('./tsconfig.missing.json') },
+        'tsconfig.json',
+        /an `extends` it names is not found/,
+      ],
+      [
+        { 'tsconfig.json': own('./tsconfig.base.json'), 'tsconfig.base.json': broken },
+        'tsconfig.base.json',
+        /a syntax error at line 1, column 41; extended by tsconfig.json\): the files under it are rewritten with the `paths` and `baseUrl` tsconfig.json writes itself/,
+      ],
+    ] as const) {
+      const pkg = await run({ ...files, 'src/callback.ts': PARSED_QS });
+      expect(pkg.marked).toEqual([]);
+      expect(pkg.first.configs.map((c) => [c.path, c.warning])).toEqual([
+        [path, expect.stringMatching(warning)],
+      ]);
+      expect(JSON.stringify(pkg.first)).not.toMatch(/missing|sk_live/);
+      const alias = await run({
+        ...files,
+        'src/types.ts': 'export interface CallbackQuery {\n  order_reference: string;\n}\n',
+        'src/callback.ts': handler("import type { CallbackQuery } from '@app/types';", 'CallbackQuery'),
+      });
+      expect(alias.marked.map((f) => f.detail)).toEqual([
+        expect.stringContaining('query typed by `CallbackQuery` of @app/types: add it there'),
+      ]);
+    }
+    // Only one of the two its own (the base may set the other: a `baseUrl` its paths resolve under, `paths`), or the
+    // config itself broken: as no config, every import marked.
+    for (const files of [
+      {
+        'tsconfig.json':
+          '{ "extends": "./tsconfig.missing.json", "compilerOptions": { "paths": { "@app/*": ["./src/*"] } } }\n',
+      },
+      {
+        'tsconfig.json': '{ "extends": "./tsconfig.missing.json", "compilerOptions": { "baseUrl": "." } }\n',
+      },
+      {
+        'tsconfig.json': own('./tsconfig.base.json').replace('"."', '"." "x"'),
+        'tsconfig.base.json': '{}\n',
+      },
+    ] as Array<Record<string, string>>) {
+      const r = await run({ ...files, 'src/callback.ts': PARSED_QS });
+      expect(r.marked.map((f) => f.detail)).toEqual([
+        expect.stringContaining('query typed by `ParsedQs` of qs: add it there'),
+      ]);
+      expect(r.first.configs.map((c) => c.path)).toEqual(['tsconfig.json']);
+    }
+  });
+
   it("a JSDoc @typedef of the callback's query that another module of the run names: marked, not widened; a module outside the run is not seen", async () => {
     const handlers = `// @ts-check\n${HEAD}/** @typedef {{ order_reference: string }} Query */\n/** @param {{ query: Query }} req */\nexport async function onCallback(req) {\n  const order = await (await fetch(\`\${BASE}/orders/\${req.query.order_reference}\`, { headers })).json();\n  return order.order_reference;\n}\n`;
     const typedef = '/** @typedef {{ order_reference: string }} Query */';
@@ -217,7 +272,7 @@ describe("a callback's query typed by an imported type", () => {
     }
   });
 
-  it('no tsconfig.json or jsconfig.json above the file (or one whose extends is not found): every import may be an alias, marked', async () => {
+  it('no tsconfig.json or jsconfig.json above the file (or one whose extends is not found, without paths and baseUrl of its own): every import may be an alias, marked', async () => {
     const configs: Array<Record<string, string>> = [
       {},
       { 'tsconfig.json': '{ "extends": "./tsconfig.missing.json" }\n' },

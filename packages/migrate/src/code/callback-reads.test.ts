@@ -329,11 +329,16 @@ describe("the legacy callback's order_reference", () => {
     );
     expect(v2.output.match(/orderReference\(code\)/g)).toHaveLength(2);
     expect(v2.findings.filter((f) => f.kind === 'todo')).toEqual([]);
-    // A `var` of that name anywhere in the file: its scope is not followed, the read stays marked.
-    kept(
-      `${V1_CALL}${fn('first', read)}export function other() {\n  if (Math.random()) {\n    var code = 'x';\n  }\n  return code;\n}\n`,
-      'const code = req.query.order_reference;',
+    // A `var` of that name in another function, declared once there (in a block: it binds in the whole function)
+    // and never reassigned: another binding, told apart by scope; the read is switched.
+    const other = (decl: string) =>
+      `${V1_CALL}${fn('first', read)}export function other() {\n  if (Math.random()) {\n    ${decl}\n  }\n  return code;\n}\n`;
+    expect(rewriteTwice(other("var code = 'x';")).output).toContain(
+      'const code = req.query.order_reference_v2;',
     );
+    // One whose binding is not certain (reassigned, declared twice): its scope is not followed, the read stays marked.
+    for (const decl of ["var code = 'x';\n    code = 'y';", "var code = 'x';\n    var code = 'y';"])
+      kept(other(decl), 'const code = req.query.order_reference;');
   });
 
   it('used by a V2 order call and logged too: left, marked, and the look-up marked as an earlier run’s', () => {

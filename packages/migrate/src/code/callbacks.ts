@@ -13,7 +13,7 @@ import {
 import { widenJsdoc } from './jsdoc.ts';
 import { parseStatementsCode } from './parse.ts';
 import type { FileProject } from './project-imports.ts';
-import { type Bindings, binds } from './values.ts';
+import { type Bindings, binds, VarScopes } from './values.ts';
 
 /**
  * The legacy order-updated callback keeps its query parameters for V2 orders: `order_reference` stays the
@@ -186,8 +186,11 @@ export function v2ReadAt(
   const q = queryOf(read, links);
   let root = bare(q);
   while (root.type === 'MemberExpression') root = root.object;
+  // A `var` binds in its whole function: one of a function between, from any block of it, is another binding.
+  const vars = new VarScopes(nodes, links);
   if (
     !isIdent(root) ||
+    !vars.certain(root.name) ||
     nodes.some((n) => /Assign|Update/.test(n.type) && isIdent(n.left ?? n.argument, root.name))
   )
     return undefined;
@@ -203,7 +206,7 @@ export function v2ReadAt(
     ...fromAt.slice(0, fromAt.indexOf(common)),
     ...fromRead.slice(0, fromRead.indexOf(common)),
   ];
-  if (between.some((n) => binds(n, root.name))) return undefined;
+  if (between.some((n) => binds(n, root.name, vars))) return undefined;
   const p = links.get(read)?.parent;
   // A destructuring default (`{ order_reference: ref = '' }`) as `?? ''`: what a missing parameter reads as.
   const d = read.value?.type === 'AssignmentPattern' ? read.value.right : undefined;

@@ -1,24 +1,64 @@
 import { bare, indexTree, isIdent, type Link, memberPath, type N, removeStatement } from './ast.ts';
 import { importEqualsSource, requiredModule } from './calls.ts';
+import { binds, VarScopes } from './values.ts';
 
 /**
  * After the rewrite, the V1 plumbing (the base URL constant, the credential headers, the axios instance, a
  * fetch wrapper, the HTTP library's import) may be left without a use. What the rewrite left unused, and
- * only that, is removed: a name that had uses before and has none now, bound to an expression without
- * side effects.
+ * only that, is removed: a binding that had uses before and has none now, bound to an expression without
+ * side effects. Each binding is judged by its own uses, found by scope (as `Bindings.declaratorAt` finds them:
+ * a `const url` in each of two functions is two bindings); a name whose scope is not certain (a `var` declared
+ * twice or reassigned, a function declared in a block, any name where the file has `eval` or `with`) by every use
+ * of its name in the file, so it is kept while any is left.
  */
-export function countRefs(root: N): Map<string, number> {
+export interface Refs {
+  /** Uses of each name (or `this.x`) anywhere in the file. */
+  byName: Map<string, number>;
+  /** Uses of each binding: the scope binding it, then its name. */
+  byScope: Map<N, Map<string, number>>;
+  vars: VarScopes;
+}
+
+export function countRefs(root: N): Refs {
   const { nodes, links } = indexTree(root);
-  const out = new Map<string, number>();
-  const bump = (k: string) => out.set(k, (out.get(k) ?? 0) + 1);
+  const vars = new VarScopes(nodes, links);
+  const byName = new Map<string, number>();
+  const byScope = new Map<N, Map<string, number>>();
+  const bump = (k: string) => byName.set(k, (byName.get(k) ?? 0) + 1);
+  const scoped = scopes(links, vars);
   for (const n of nodes) {
-    if (n.type === 'Identifier' && isReference(links.get(n))) bump(n.name);
-    else if (n.type === 'MemberExpression' && n.object.type === 'ThisExpression' && !n.computed) {
+    if (n.type === 'Identifier' && isReference(links.get(n))) {
+      bump(n.name);
+      const s = scoped(n);
+      if (s) {
+        const own = byScope.get(s) ?? new Map<string, number>();
+        byScope.set(s, own.set(n.name, (own.get(n.name) ?? 0) + 1));
+      }
+    } else if (n.type === 'MemberExpression' && n.object.type === 'ThisExpression' && !n.computed) {
       const l = links.get(n);
       if (!(l?.parent.type === 'AssignmentExpression' && l.key === 'left')) bump(memberPath(n) ?? '');
     }
   }
-  return out;
+  return { byName, byScope, vars };
+}
+
+/**
+ * The scope binding an identifier where it stands, where that is certain (else undefined): `scopeOf`, with the
+ * names each scope binds read once.
+ */
+function scopes(links: Map<N, Link>, vars: VarScopes): (id: N) => N | undefined {
+  const bound = new Map<N, Map<string, boolean>>();
+  const binding = (c: N, name: string) => {
+    const own = bound.get(c) ?? new Map<string, boolean>();
+    bound.set(c, own);
+    if (!own.has(name)) own.set(name, binds(c, name, vars));
+    return own.get(name);
+  };
+  return (id) => {
+    if (vars.opaque || !vars.certain(id.name)) return undefined;
+    for (let c = links.get(id)?.parent; c; c = links.get(c)?.parent) if (binding(c, id.name)) return c;
+    return undefined;
+  };
 }
 
 function isReference(l: Link | undefined): boolean {
@@ -88,33 +128,41 @@ function isPure(n: N, depth = 0): boolean {
 const HTTP_MODULES = new Set(['node-fetch', 'axios', 'got', 'ky']);
 
 /** Removes one declaration the rewrite left unused; true when it did. */
-function removeOne(root: N, before: Map<string, number>): boolean {
+function removeOne(root: N, before: Refs): boolean {
   const now = countRefs(root);
-  const unused = (k: string) => (before.get(k) ?? 0) > 0 && (now.get(k) ?? 0) === 0;
   const { nodes, links } = indexTree(root);
+  const scoped = scopes(links, now.vars);
+  // By its own uses where its scope is certain, before and now; else by its name's.
+  const unused = (k: string, id?: N) => {
+    const s = id && before.vars.certain(k) && !before.vars.opaque ? scoped(id) : undefined;
+    const [was, is] = s
+      ? [before.byScope.get(s)?.get(k), now.byScope.get(s)?.get(k)]
+      : [before.byName.get(k), now.byName.get(k)];
+    return (was ?? 0) > 0 && (is ?? 0) === 0;
+  };
   for (const n of nodes) {
     if (n.type === 'VariableDeclaration' && n.declarations.length === 1) {
       const d = n.declarations[0];
-      const names = isIdent(d.id)
-        ? [d.id.name]
+      const ids: N[] = isIdent(d.id)
+        ? [d.id]
         : d.id.type === 'ObjectPattern'
-          ? d.id.properties.map((p: N) => p.value?.name)
+          ? d.id.properties.map((p: N) => p.value)
           : [];
-      if (names.length && names.every((x: string) => x && unused(x)) && isPure(d.init))
+      if (ids.length && ids.every((x) => isIdent(x) && unused(x.name, x)) && isPure(d.init))
         return removeStatement(links, n);
     } else if (
       n.type === 'FunctionDeclaration' &&
       n.id &&
-      unused(n.id.name) &&
+      unused(n.id.name, n.id) &&
       links.get(n)?.parent.type !== 'ExportNamedDeclaration'
     ) {
       return removeStatement(links, n);
     } else if (n.type === 'ImportDeclaration' && HTTP_MODULES.has(n.source.value) && n.specifiers.length) {
-      if (n.specifiers.every((s: N) => unused(s.local.name))) return removeStatement(links, n);
+      if (n.specifiers.every((s: N) => unused(s.local.name, s.local))) return removeStatement(links, n);
     } else if (
       n.type === 'TSImportEqualsDeclaration' &&
       HTTP_MODULES.has(importEqualsSource(n) ?? '') &&
-      unused(n.id.name)
+      unused(n.id.name, n.id)
     ) {
       return removeStatement(links, n);
     } else if (
@@ -133,7 +181,7 @@ function removeOne(root: N, before: Map<string, number>): boolean {
   return false;
 }
 
-export function removeUnused(root: N, before: Map<string, number>): number {
+export function removeUnused(root: N, before: Refs): number {
   let removed = 0;
   while (removeOne(root, before)) removed++;
   return removed;

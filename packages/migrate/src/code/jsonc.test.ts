@@ -1,7 +1,7 @@
 // A tsconfig.json or jsconfig.json is JSON with comments and trailing commas, as TypeScript reads it; where its
 // text stops being that, get-tsconfig still reads what it can, so the run checks it itself.
 import { describe, expect, it } from 'vitest';
-import { jsoncErrorAt } from './jsonc.ts';
+import { jsoncErrorAt, parseJsonc } from './jsonc.ts';
 
 describe('jsoncErrorAt', () => {
   it('reads what TypeScript reads: comments, trailing commas, a BOM, an empty file', () => {
@@ -33,5 +33,21 @@ describe('jsoncErrorAt', () => {
       ['{ "a": tru }', 7],
     ] as const)
       expect(jsoncErrorAt(text), text).toBe(at);
+  });
+});
+
+describe('parseJsonc', () => {
+  it('the value, comments and trailing commas dropped (not inside strings); undefined where it has an error or is empty', () => {
+    expect(
+      parseJsonc(
+        '\uFEFF/* The app. */\n{\n  // aliases\n  "compilerOptions": { "baseUrl": "./src", "paths": { "@app/*": ["./src/*",], }, },\n  "x": "a // b /* c */ ,}",\n}\n',
+      ),
+    ).toEqual({
+      compilerOptions: { baseUrl: './src', paths: { '@app/*': ['./src/*'] } },
+      x: 'a // b /* c */ ,}',
+    });
+    expect(parseJsonc('{ "a": "\\"", }')).toEqual({ a: '"' });
+    for (const text of ['', '// nothing yet\n', '{ "a": 1 x }', '{ "a": 1 '])
+      expect(parseJsonc(text), text).toBeUndefined();
   });
 });

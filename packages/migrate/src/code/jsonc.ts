@@ -75,3 +75,22 @@ export function jsoncErrorAt(text: string): number {
     return typeof at === 'number' ? at : i;
   }
 }
+
+const TEXT_OR_COMMENT = /("(?:[^"\\\r\n]|\\.)*")|\/\/[^\r\n]*|\/\*[\s\S]*?\*\//g;
+const TEXT_OR_TRAILING_COMMA = /("(?:[^"\\\r\n]|\\.)*")|,(\s*[}\]])/g;
+
+/**
+ * The value of a text {@link jsoncErrorAt} finds no error in (JSON with comments and trailing commas): undefined
+ * where it has one, or is empty.
+ */
+export function parseJsonc(text: string): unknown {
+  if (jsoncErrorAt(text) >= 0) return undefined;
+  const json = text
+    .replace(/^\uFEFF/, '')
+    .replace(TEXT_OR_COMMENT, (_, s: string | undefined) => s ?? ' ')
+    .replace(
+      TEXT_OR_TRAILING_COMMA,
+      (_, s: string | undefined, close: string | undefined) => s ?? close ?? '',
+    );
+  return json.trim() ? JSON.parse(json) : undefined;
+}

@@ -138,6 +138,22 @@ describe('the order identifier of a V1 GET /orders/{reference}', () => {
     }
   });
 
+  it("the read beside is not written where the query's name is another binding at the call: a parameter, a `var` of a function between (from any block of it)", () => {
+    for (const inner of [
+      'async (req: unknown) => {\n',
+      "async () => {\n    if (Math.random()) { var req = { query: { order_reference_v2: 'Order_x' } }; }\n",
+    ]) {
+      const r = rewriteTwice(
+        `${HEAD}export async function onCallback(req: { query: Record<string, string> }) {\n  const code = req.query.order_reference;\n  console.log(code);\n  return (${inner}    const order = await ${read('code')};\n    return order.order_reference;\n  })(null);\n}\n`,
+      );
+      expect(r.output, inner).not.toContain('req.query.order_reference_v2');
+      expect(r.output, inner).toContain('const code = req.query.order_reference;');
+      expect(r.findings.filter((f) => f.what.startsWith('GET /orders/')).map((f) => f.kind)).toEqual([
+        'todo',
+      ]);
+    }
+  });
+
   it('a typed query gets order_reference_v2 beside order_reference in the type the file writes, so the switched read type-checks', () => {
     for (const [params, body, types] of [
       [

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { dirname, sep } from 'node:path';
 import { createPathsMatcher, getTsconfig, type TsConfigResult } from 'get-tsconfig';
-import { jsoncErrorAt } from './jsonc.ts';
+import { jsoncErrorAt, parseJsonc } from './jsonc.ts';
 import type { NamedElsewhere } from './type-imports.ts';
 
 /**
@@ -38,6 +38,8 @@ export interface UnreadConfig {
   extendedBy?: string;
   /** Where TypeScript would stop at a syntax error (1-based); absent where an `extends` is not found. */
   at?: { line: number; column: number };
+  /** The config whose own `paths` and `baseUrl` are used all the same (see {@link ownSettings}). */
+  ownSettings?: string;
 }
 
 /** get-tsconfig's cache holds each file it read under `readFileSync:<path>:utf8`, its text as the value. */
@@ -73,7 +75,9 @@ function syntaxError(reads: Reads, keys: string[]): UnreadConfig | undefined {
  * `baseUrl` to a file of the project (not under node_modules), or is a package.json `imports` name (`#…`).
  * Undefined where no config is found or one cannot be read fully (an `extends` not found, a syntax error in it or
  * in a config it extends, which get-tsconfig would read as far as it parses): nothing tells an alias from a
- * package there. Each config that cannot be read is given to `unread` once. The configs are only read.
+ * package there; unless the problem is in what the config extends and it writes `paths` and `baseUrl` itself
+ * ({@link ownSettings}), as TypeScript reads it. Each config that cannot be read is given to `unread` once. The
+ * configs are only read.
  */
 export function projectImports(
   unread: (problem: UnreadConfig) => void = () => {},
@@ -91,19 +95,29 @@ export function projectImports(
     }
     return { found, keys: [...cache.touched].filter((k) => READ.test(k)) };
   };
-  /** The config's {@link ProjectImport}, or its problem told once (then none: null). */
+  /**
+   * The config's {@link ProjectImport}, or its problem told once (then, where the problem is in what it extends,
+   * its own `paths` and `baseUrl`, else none: null).
+   */
   const settle = (path: string, problemOf: () => UnreadConfig | undefined, own?: () => ProjectImport) => {
     if (!byConfig.has(path)) {
       const problem = problemOf();
-      if (problem) unread(problem.config === path ? problem : { ...problem, extendedBy: path });
-      byConfig.set(path, problem || !own ? null : own());
+      const read = problem ? ownSettings(path, cache.get(`readFileSync:${path}:utf8`)) : own;
+      if (problem)
+        unread({
+          ...problem,
+          ...(problem.config === path ? {} : { extendedBy: path }),
+          ...(read ? { ownSettings: path } : {}),
+        });
+      byConfig.set(path, read?.() ?? null);
     }
     return byConfig.get(path) ?? undefined;
   };
   return (file) => {
     const ts = lookUp(dirname(file), 'tsconfig.json');
     const js = lookUp(dirname(file), 'jsconfig.json');
-    // An `extends` not found: the config read first (the nearest of that name) names it.
+    // An `extends` not found (of the config or of one it extends): the config read first (the nearest of that
+    // name) names it.
     for (const { found, keys } of [ts, js])
       if (found === undefined) {
         const path = READ.exec(keys[0] ?? '')?.[1];
@@ -126,6 +140,32 @@ export function projectImports(
           () => matcher(found),
         )
       : undefined;
+  };
+}
+
+/**
+ * Where what a config extends is not found or has a syntax error, TypeScript reports it and reads the config
+ * without it (what a broken base holds as far as it parses): the config's own options stand. Its aliases are known
+ * where it writes both `paths` and `baseUrl` itself (no base changes them: `paths` is replaced whole, and resolves
+ * under the `baseUrl`), and its own text has no error: the {@link ProjectImport} of those, else undefined.
+ */
+function ownSettings(path: string, text: unknown): (() => ProjectImport) | undefined {
+  const json = typeof text === 'string' ? parseJsonc(text) : undefined;
+  const options = (json as { compilerOptions?: { baseUrl?: unknown; paths?: unknown } } | undefined)
+    ?.compilerOptions;
+  const { baseUrl, paths } = options ?? {};
+  if (typeof baseUrl !== 'string' || baseUrl.includes('${') || !paths || typeof paths !== 'object')
+    return undefined;
+  return () => {
+    try {
+      return matcher({
+        path,
+        config: { compilerOptions: { baseUrl, paths: paths as Record<string, string[]> } },
+      });
+    } catch {
+      // A `paths` get-tsconfig refuses (a pattern with two `*`): as no config.
+      return () => true;
+    }
   };
 }
 

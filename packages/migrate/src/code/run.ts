@@ -127,8 +127,16 @@ async function processFile(
 }
 
 /** What a config that could not be read means for the run; its place, never its text. */
-const unreadWarning = (p: UnreadConfig, cwd: string) =>
-  `could not be read fully (${p.at ? `a syntax error at line ${p.at.line}, column ${p.at.column}` : 'an `extends` it names is not found'}${p.extendedBy ? `; extended by ${shownPath(p.extendedBy, cwd)}` : ''}): the files under it are rewritten as without a config (a type imported for a callback's query from any module is marked, as a path alias is not told from a package)`;
+const unreadWarning = (p: UnreadConfig, cwd: string) => {
+  const what = p.at
+    ? `a syntax error at line ${p.at.line}, column ${p.at.column}`
+    : 'an `extends` it names is not found';
+  const by = p.extendedBy ? `; extended by ${shownPath(p.extendedBy, cwd)}` : '';
+  const then = p.ownSettings
+    ? `the files under it are rewritten with the \`paths\` and \`baseUrl\` ${shownPath(p.ownSettings, cwd)} writes itself, as TypeScript reads it without what failed`
+    : "the files under it are rewritten as without a config (a type imported for a callback's query from any module is marked, as a path alias is not told from a package)";
+  return `could not be read fully (${what}${by}): ${then}`;
+};
 
 /**
  * Rewrites the V1 calls of the JavaScript and TypeScript files under `paths` into V2 SDK calls, marks what

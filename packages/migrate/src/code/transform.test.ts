@@ -47,6 +47,35 @@ export const charge = async (body: unknown) => (await axios.post('https://api.st
     expect(other.second.output).toBe(other.first.output);
   });
 
+  it('the constants a rewritten call read are removed by binding: those of one name in a function left on V1 stay, with no TODO where nothing is sent', () => {
+    const fn = (name: string, decl: string, code: string) =>
+      `export async function ${name}(id: string) {\n  ${decl} headers = { 'X-Partner-Code': '${code}' };\n  ${decl} url = 'https://api.partner-print.example/v1/orders?partner_reference=' + id;\n  return (await (await fetch(url, { headers })).json()).order_reference;\n}\n`;
+    for (const decl of ['const', 'var']) {
+      const r = twice(`${fn('a', decl, 'ACME1')}${fn('b', decl, 'OTHER')}`);
+      const out = r.first.output;
+      const a = out.slice(out.indexOf('function a'), out.indexOf('function b'));
+      const b = out.slice(out.indexOf('function b'));
+      expect(a, decl).not.toMatch(/headers|url|TODO/);
+      expect(b, decl).toContain(`${decl} headers = { 'X-Partner-Code': 'OTHER' }`);
+      expect(b, decl).toMatch(/TODO.*a V1 credential header is still sent/);
+      expect(r.first.findings.map((f) => [f.kind, f.what]).filter(([k]) => k === 'todo')).toEqual([
+        ['todo', 'V1 credential header'],
+        ['todo', 'V1 base URL'],
+        ['todo', 'GET /orders?partner_reference=… (fetch)'],
+      ]);
+      expect(r.second.output).toBe(out);
+    }
+    // Where what binds a name is not certain (`eval` in the file; a `var` declared twice in a function), its uses
+    // anywhere in the file count: kept while any is left.
+    for (const text of [
+      `${fn('a', 'const', 'ACME1')}${fn('b', 'const', 'OTHER')}export const run = (s: string) => eval(s);\n`,
+      `${fn('a', 'const', 'ACME1')}${fn('b', 'var', 'OTHER').replace('  return', "  if (!id) { var headers = { 'X-Partner-Code': 'OTHER' }; }\n  return")}`,
+    ]) {
+      const a = transformSource(text, 'a.ts').output;
+      expect(a.slice(a.indexOf('function a'), a.indexOf('function b'))).toMatch(/const headers = /);
+    }
+  });
+
   it('every V1 credential header spelling is dropped; a partner-code header proves the call is V1', () => {
     for (const h of V1_CREDENTIAL_HEADERS) {
       const partner = v1CredentialKind(h) === 'partner-code';

@@ -41,7 +41,42 @@ describe('Bindings.declaratorAt', () => {
     ]);
   });
 
-  it('a name a `var` binds anywhere in the file is not told (its scope is the whole function)', () => {
-    expect(reads('const x = 1;\nfunction f() { if (k) { var x = 2; } use(x); }\n')).toEqual(['?']);
+  it('a `var` binds in its whole function (or the program), from any block of it, where that is certain', () => {
+    expect(reads('const x = 1;\nfunction f() { if (k) { var x = 2; } use(x); }\nuse(x);\n')).toEqual([
+      '2',
+      '1',
+    ]);
+    expect(reads('var x = 1;\nfunction f() { var x = 2; use(x); }\nfunction g() { use(x); }\n')).toEqual([
+      '2',
+      '1',
+    ]);
+    expect(reads('var x;\nuse(x);\n')).toEqual(['no value']);
+  });
+
+  it('a `var` whose binding is not certain is not told: declared twice in its function, assigned, a loop head, eval, with', () => {
+    for (const text of [
+      'function f() { var x = 1; if (k) { var x = 2; } use(x); }\n',
+      'var x = 1;\nfunction f() { x = 2; }\nuse(x);\n',
+      'var x = 1;\nx++;\nuse(x);\n',
+      'var x = 1;\n[x] = a;\nuse(x);\n',
+      'var x = 1;\nfor (x in o);\nuse(x);\n',
+      'for (var x of a) use(x);\n',
+      'for (var x = 0; k; ) use(x);\n',
+      'function f(x) { var x = 2; use(x); }\n',
+      'function f() { let y; { let x = 1; } var x = 2; use(x); }\n',
+      'var x = 1;\neval(s);\nuse(x);\n',
+      'var x = 1;\nwith (o) { use(x); }\n',
+    ])
+      expect(reads(text), text).toEqual(['?']);
+    // A function declared in a block: sloppy code binds its name in the function around too.
+    expect(
+      reads('function f() { if (k) { function g() {} } use(g); }\n{ function h() {} }\nuse(h);\n'),
+    ).toEqual(['?', '?']);
+    expect(reads('function f() { function g() {} use(g); }\nexport function h() {}\nuse(h);\n')).toEqual([
+      '-',
+      '-',
+    ]);
+    // A `const` of another name is still told beside them.
+    expect(reads('var x = 1;\nx = 2;\nconst y = 3;\nuse(x);\nuse(y);\n')).toEqual(['?', '3']);
   });
 });

@@ -11,8 +11,9 @@ import {
 
 /**
  * What a file's constants hold, as far as it can be read without running it: a name (or `this.x`) bound
- * exactly once, by a `const` (or a class field, or one `this.x =` assignment), to an expression; an identifier
- * whose name is bound more than once, through the `const` its scope gives it (`declaratorAt`).
+ * exactly once, by a `const` (or a `var` whose binding is certain, see {@link VarScopes}; or a class field, or one
+ * `this.x =` assignment), to an expression; an identifier whose name is bound more than once, through the
+ * declaration its scope gives it (`declaratorAt`).
  */
 export class Bindings {
   private readonly values = new Map<string, N[]>();
@@ -20,16 +21,15 @@ export class Bindings {
   private readonly shadowed = new Set<string>();
   /** Names a `const` destructuring binds to one property of a value (`const { a: x } = v`: x ← v.a). */
   private readonly picked = new Map<string, { from: N; property: N }>();
-  /** Names a `var` binds somewhere: its scope (the function, from any block of it) is not followed. */
-  private readonly vars = new Set<string>();
+  /** Where each `var` binds, and the names a `var` binds whose binding is not certain (not followed). */
+  readonly vars: VarScopes;
 
   constructor(
     nodes: N[],
     private readonly links: Map<N, Link>,
   ) {
+    this.vars = new VarScopes(nodes, links);
     for (const n of nodes) {
-      if (n.type === 'VariableDeclaration' && n.kind === 'var')
-        for (const d of n.declarations) for (const name of boundNames(d.id)) this.vars.add(name);
       if (/Function|ObjectMethod|ClassMethod|ClassPrivateMethod/.test(n.type) && Array.isArray(n.params)) {
         for (const p of n.params) for (const name of boundNames(p)) this.shadowed.add(name);
       } else if (n.type === 'CatchClause' && n.param) {
@@ -37,7 +37,7 @@ export class Bindings {
       }
       if (n.type === 'VariableDeclarator' && n.id.type !== 'Identifier') {
         for (const name of boundNames(n.id)) this.add(name, null);
-        if (n.id.type === 'ObjectPattern' && n.init && links.get(n)?.parent?.kind === 'const')
+        if (n.id.type === 'ObjectPattern' && n.init && this.fixed(n))
           for (const p of n.id.properties)
             if (p.type === 'ObjectProperty' && !p.computed) {
               // `{ a: x }`, or with a default written out (`{ a: x = '' }`), which the property's read keeps.
@@ -48,8 +48,7 @@ export class Bindings {
               if (x.type === 'Identifier') this.picked.set(x.name, { from: n.init, property: p });
             }
       } else if (n.type === 'VariableDeclarator' && n.id.type === 'Identifier') {
-        const kind = links.get(n)?.parent?.kind;
-        this.add(n.id.name, kind === 'const' && n.init ? n.init : null);
+        this.add(n.id.name, n.init && this.fixed(n) ? n.init : null);
       } else if (
         (n.type === 'ClassProperty' || n.type === 'PropertyDefinition') &&
         !n.computed &&
@@ -67,6 +66,12 @@ export class Bindings {
 
   private add(key: string, value: N | null) {
     this.values.set(key, [...(this.values.get(key) ?? []), value]);
+  }
+
+  /** Whether the declarator binds its names for good: a `const`, or a `var` whose binding is certain. */
+  private fixed(d: N): boolean {
+    const kind = this.links.get(d)?.parent?.kind;
+    return kind === 'const' || (kind === 'var' && boundNames(d.id).every((x) => this.vars.certain(x)));
   }
 
   /** Whether the file declares or assigns `key` anywhere (a local `fetch` is not the global one). */
@@ -108,28 +113,32 @@ export class Bindings {
 
   /**
    * The declarator binding the identifier `id` where it stands, by scope (the nearest function, block, catch clause
-   * or loop binding its name): null where that is no declarator (a parameter, a catch binding, a function's or
-   * class's name, or nothing of the file); undefined where this cannot tell (a `var` of that name in the file, an
-   * identifier not in the tree the bindings were read from).
+   * or loop binding its name; a `var` binds in its whole function): null where that is no declarator (a parameter, a
+   * catch binding, a function's or class's name, or nothing of the file); undefined where this cannot tell (a `var`
+   * of that name whose binding is not certain, an identifier not in the tree the bindings were read from).
    */
   declaratorAt(id: N): N | null | undefined {
-    if (!isIdent(id) || this.vars.has(id.name) || !this.links.has(id)) return undefined;
+    if (!isIdent(id) || !this.vars.certain(id.name) || !this.links.has(id)) return undefined;
     // No declarator of the file binds that name.
     if (!this.values.has(id.name)) return null;
-    for (let c = this.links.get(id)?.parent; c; c = this.links.get(c)?.parent)
-      if (binds(c, id.name))
-        return (
-          scopeStatements(c)
-            .flatMap((s) => (s.type === 'VariableDeclaration' ? s.declarations : []))
-            .find((d: N) => boundNames(d.id).includes(id.name)) ?? null
-        );
-    return null;
+    const c = scopeOf(id, this.links, this.vars);
+    if (!c) return null;
+    const hoisted = this.vars.hoisted.get(c)?.get(id.name);
+    if (hoisted) return hoisted[0];
+    return (
+      scopeStatements(c)
+        .flatMap((s) => (s.type === 'VariableDeclaration' ? s.declarations : []))
+        .find((d: N) => boundNames(d.id).includes(id.name)) ?? null
+    );
   }
 
-  /** The `const` declarator of one name with a value (`const x = v`) binding `id` where it stands, by scope. */
+  /**
+   * The declarator of one name with a value (`const x = v`, or a `var` whose binding is certain) binding `id` where
+   * it stands, by scope.
+   */
   constAt(id: N): N | undefined {
     const d = this.declaratorAt(id);
-    return d?.init && isIdent(d.id) && this.links.get(d)?.parent.kind === 'const' ? d : undefined;
+    return d?.init && isIdent(d.id) && this.fixed(d) ? d : undefined;
   }
 
   /**
@@ -140,8 +149,7 @@ export class Bindings {
     const byName = isIdent(id) ? this.pickedFrom(id.name) : undefined;
     if (byName) return byName;
     const d = this.declaratorAt(id);
-    if (d?.id.type !== 'ObjectPattern' || !d.init || this.links.get(d)?.parent.kind !== 'const')
-      return undefined;
+    if (d?.id.type !== 'ObjectPattern' || !d.init || !this.fixed(d)) return undefined;
     const property = d.id.properties.find(
       (p: N) =>
         p.type === 'ObjectProperty' &&
@@ -155,6 +163,107 @@ export class Bindings {
   }
 }
 
+/** Whether `n` opens the scope a `var` binds in: a function, the program, a class's static block, a namespace. */
+const isVarScope = (n: N): boolean =>
+  Array.isArray(n?.params) || /^(Program|StaticBlock|TSModuleBlock)$/.test(n?.type);
+
+const varScopeOf = (n: N, links: Map<N, Link>): N | undefined => {
+  let c = links.get(n)?.parent;
+  while (c && !isVarScope(c)) c = links.get(c)?.parent;
+  return c;
+};
+
+/**
+ * Where each `var` of a tree binds (its function, or the program: hoisted from any block of it), and whether that
+ * binding is certain, as a `const`'s is: its name declared by one `var` in its function, not in a loop's head,
+ * never assigned anywhere in the file, bound no other way in that function (a parameter, a `let`, a function
+ * declaration…), and no `eval` or `with` in the file (`opaque`). A function declared in a block (whose name sloppy
+ * code also binds in the enclosing function) is not certain either.
+ */
+export class VarScopes {
+  /** Scope → name → its `var` declarators there. */
+  readonly hoisted = new Map<N, Map<string, N[]>>();
+  /** `eval` or `with` in the tree: what a name reads may be bound where the tree does not say. */
+  readonly opaque: boolean;
+  private readonly uncertain = new Set<string>();
+
+  constructor(nodes: N[], links: Map<N, Link>) {
+    this.opaque = nodes.some(
+      (n) => n.type === 'WithStatement' || (n.type === 'CallExpression' && isIdent(n.callee, 'eval')),
+    );
+    const assigned = new Set<string>();
+    const other = new Map<N, Set<string>>();
+    const bindOther = (scope: N | undefined, names: string[]) => {
+      const set = other.get(scope) ?? new Set<string>();
+      for (const x of names) set.add(x);
+      other.set(scope, set);
+    };
+    for (const n of nodes) {
+      const l = links.get(n);
+      if (n.type === 'VariableDeclaration' && n.kind === 'var') {
+        const scope = varScopeOf(n, links);
+        const head = /^For/.test(l?.parent.type) && (l?.key === 'init' || l?.key === 'left');
+        const own = this.hoisted.get(scope) ?? new Map<string, N[]>();
+        this.hoisted.set(scope, own);
+        for (const d of n.declarations)
+          for (const x of boundNames(d.id)) {
+            if (head || x === 'arguments' || x === 'eval') this.uncertain.add(x);
+            own.set(x, [...(own.get(x) ?? []), d]);
+          }
+      } else if (n.type === 'VariableDeclaration') {
+        bindOther(
+          varScopeOf(n, links),
+          n.declarations.flatMap((d: N) => boundNames(d.id)),
+        );
+      } else if (Array.isArray(n.params)) {
+        const own = n.id && /Expression$/.test(n.type) ? [n.id.name] : [];
+        bindOther(n, [...n.params.flatMap(boundNames), ...own]);
+      }
+      if (/^(Function|Class)Declaration$/.test(n.type) && n.id) {
+        bindOther(varScopeOf(n, links), [n.id.name]);
+        // Declared in a block (not a function's body, nor the program's): sloppy code binds it outside too.
+        const at = (/^Export/.test(l?.parent.type) ? links.get(l!.parent) : l)?.parent;
+        const up = links.get(at);
+        const inBody =
+          /^(Program|StaticBlock|TSModuleBlock)$/.test(at?.type) ||
+          (up?.key === 'body' && Array.isArray(up.parent.params));
+        if (n.type === 'FunctionDeclaration' && !inBody) this.uncertain.add(n.id.name);
+      } else if (n.type === 'CatchClause') {
+        bindOther(varScopeOf(n, links), boundNames(n.param));
+      } else if (n.type === 'ImportDeclaration') {
+        bindOther(
+          varScopeOf(n, links),
+          n.specifiers.map((sp: N) => sp.local.name),
+        );
+      } else if (n.type === 'AssignmentExpression') {
+        for (const x of boundNames(n.left)) assigned.add(x);
+      } else if (n.type === 'UpdateExpression' && isIdent(n.argument)) {
+        assigned.add(n.argument.name);
+      } else if (/^For(In|Of)Statement$/.test(n.type) && n.left.type !== 'VariableDeclaration') {
+        for (const x of boundNames(n.left)) assigned.add(x);
+      }
+    }
+    for (const [scope, own] of this.hoisted)
+      for (const [x, ds] of own)
+        if (ds.length > 1 || other.get(scope)?.has(x) || assigned.has(x) || this.opaque)
+          this.uncertain.add(x);
+  }
+
+  /**
+   * Whether the scope walk tells what binds `name` (a `var` whose binding is certain, or a name no `var` binds;
+   * not a function declared in a block).
+   */
+  certain(name: string): boolean {
+    return !this.uncertain.has(name);
+  }
+}
+
+/** The scope binding the identifier `id` where it stands (by the scopes between, `var`s hoisted), or undefined. */
+export function scopeOf(id: N, links: Map<N, Link>, vars?: VarScopes): N | undefined {
+  for (let c = links.get(id)?.parent; c; c = links.get(c)?.parent) if (binds(c, id.name, vars)) return c;
+  return undefined;
+}
+
 /** The statements whose declarations the scope `n` opens holds (a block's, a switch's cases', a loop's head). */
 const scopeStatements = (n: N): N[] => {
   const own = (s: N): N[] => (s?.type === 'ExportNamedDeclaration' ? own(s.declaration) : s ? [s] : []);
@@ -166,12 +275,17 @@ const scopeStatements = (n: N): N[] => {
 
 /**
  * Whether the scope `n` opens binds `name`: a parameter, a declaration of its block or switch, a catch or loop
- * binding, a function's or class's own name inside it.
+ * binding, a function's or class's own name inside it; with `vars`, a `var` of its function (hoisted) where `n` is
+ * that function or the program (without, a `var` binds in the block it stands in).
  */
-export function binds(n: N, name: string): boolean {
+export function binds(n: N, name: string, vars?: VarScopes): boolean {
+  // Where the `var`s are known, they bind in their function (or the program), not in the block they stand in.
+  if (vars?.hoisted.get(n)?.has(name)) return true;
   const declared = (s: N): string[] =>
     s?.type === 'VariableDeclaration'
-      ? s.declarations.flatMap((d: N) => boundNames(d.id))
+      ? vars && s.kind === 'var'
+        ? []
+        : s.declarations.flatMap((d: N) => boundNames(d.id))
       : /^(Function|Class|TSEnum)Declaration$/.test(s?.type) && s.id
         ? [s.id.name]
         : s?.type === 'ImportDeclaration'
