@@ -57,10 +57,34 @@ export function printAst(ast: Ast, source: string): string {
   const interpreter: { value: string } | null | undefined = program.interpreter;
   program.interpreter = null;
   const head = `${bom}${interpreter ? `#!${interpreter.value}${eol}` : ''}`;
-  return head + printProgram(ast, eol).replace(/^\uFEFF/, '');
+  return head + printProgram(ast, eol, indentStep(source)).replace(/^\uFEFF/, '');
 }
 
-function printProgram(ast: Ast, eol: string): string {
+/**
+ * The source's indentation step, guessed as recast guesses it (the commonest change of indentation from one
+ * non-blank line to the next) but without the lines inside block comments: the ` * ` lines of JSDoc blocks made
+ * recast print the functions it rewrote one space deep in a file of two-space code. Undefined (recast guesses)
+ * where a line is indented with tabs.
+ */
+function indentStep(source: string): number | undefined {
+  const counts = new Map<number, number>();
+  let last = 0;
+  for (const line of source.split(/\r\n?|\n/)) {
+    const indent = /^[ \t]*/.exec(line)![0];
+    if (indent.includes('\t')) return undefined;
+    const rest = line.slice(indent.length);
+    if (!rest || rest.startsWith('*')) continue;
+    const step = Math.abs(indent.length - last);
+    if (step > 0) counts.set(step, (counts.get(step) ?? 0) + 1);
+    last = indent.length;
+  }
+  let best: number | undefined;
+  for (const [step, n] of counts)
+    if (best === undefined || n > counts.get(best)! || (n === counts.get(best) && step < best)) best = step;
+  return best;
+}
+
+function printProgram(ast: Ast, eol: string, tabWidth: number | undefined): string {
   const program = ast.program;
   // recast prints a directive ('use strict') of a changed program with a second semicolon: as plain
   // statements they print as written.
@@ -80,7 +104,7 @@ function printProgram(ast: Ast, eol: string): string {
     program.directives = [];
     program.body.unshift(...stmts);
   }
-  return recast.print(ast, { quote: 'single', lineTerminator: eol }).code;
+  return recast.print(ast, { quote: 'single', lineTerminator: eol, ...(tabWidth && { tabWidth }) }).code;
 }
 
 /** A new expression from code (placeholders like `__pp0__` are replaced by the caller). */

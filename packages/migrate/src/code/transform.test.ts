@@ -27,6 +27,19 @@ export const charge = async (body: unknown) => (await axios.post('https://api.st
     }
   });
 
+  it("prints a rewritten function with the file's own indentation, not the one-space step of its JSDoc blocks' lines", () => {
+    const doc = (n: number) => `/**\n * Handler ${n}.\n * @param {string} id\n */\n`;
+    const fn = (name: string) =>
+      `export async function ${name}(id) {\n  const url = 'https://api.partner-print.example/v1/orders?partner_reference=' + id;\n  const r = await fetch(url, { headers: { 'X-Partner-Code': 'ACME1' } });\n  return (await r.json()).order_reference;\n}\n`;
+    const text = [1, 2, 3].map((n) => `${doc(n)}${fn(`h${n}`)}`).join('\n');
+    const { first, second } = twice(text, 'handlers.js');
+    expect(first.findings.filter((f) => f.kind === 'rewritten')).toHaveLength(3);
+    const bodyLines = first.output.split('\n').filter((l) => /^\s+\S/.test(l) && !/^\s*\*/.test(l));
+    expect(bodyLines.length).toBeGreaterThan(0);
+    for (const line of bodyLines) expect(line, line).toMatch(/^( {2})+\S/);
+    expect(second.output).toBe(first.output);
+  });
+
   it("a call's URL and headers read from constants of one name in two functions: each through its own (by scope)", () => {
     const fn = (name: string, code: string) =>
       `export async function ${name}(id: string) {\n  const headers = { 'X-Partner-Code': '${code}' };\n  const url = 'https://api.partner-print.example/v1/orders?partner_reference=' + id;\n  return (await (await fetch(url, { headers })).json()).order_reference;\n}\n`;

@@ -18,9 +18,9 @@ var auth = { 'X-Partner-Code': process.env.PP_PARTNER_CODE || '', 'X-Api-Key': p
  * @param {{ json(body: unknown): void }} res
  */
 async function orderUpdated(req, res) {
- var code = req.query.order_reference_v2;
- var order = (await partnerPrint.get('/orders/{orderReference}', { params: { path: { orderReference: await partnerPrintV1.orderReference(code) } } })).order;
- res.json({ reference: order.reference });
+  var code = req.query.order_reference_v2;
+  var order = (await partnerPrint.get('/orders/{orderReference}', { params: { path: { orderReference: await partnerPrintV1.orderReference(code) } } })).order;
+  res.json({ reference: order.reference });
 }
 
 /**
