@@ -127,8 +127,8 @@ function isPure(n: N, depth = 0): boolean {
 
 const HTTP_MODULES = new Set(['node-fetch', 'axios', 'got', 'ky']);
 
-/** Removes one declaration the rewrite left unused; true when it did. */
-function removeOne(root: N, before: Refs): boolean {
+/** The tree now, and whether the rewrite left a name (at `id`, where given) without a use it had before. */
+function leftBy(root: N, before: Refs) {
   const now = countRefs(root);
   const { nodes, links } = indexTree(root);
   const scoped = scopes(links, now.vars);
@@ -140,16 +140,35 @@ function removeOne(root: N, before: Refs): boolean {
       : [before.byName.get(k), now.byName.get(k)];
     return (was ?? 0) > 0 && (is ?? 0) === 0;
   };
+  /** A declaration of one declarator whose every name the rewrite left unused. */
+  const unusedDeclaration = (n: N) => {
+    if (n.type !== 'VariableDeclaration' || n.declarations.length !== 1) return false;
+    const d = n.declarations[0];
+    const ids: N[] = isIdent(d.id)
+      ? [d.id]
+      : d.id.type === 'ObjectPattern'
+        ? d.id.properties.map((p: N) => p.value)
+        : [];
+    return ids.length > 0 && ids.every((x) => isIdent(x) && unused(x.name, x));
+  };
+  return { nodes, links, unused, unusedDeclaration };
+}
+
+/**
+ * The declarators the rewrite left without a use that stay (their value has side effects, so they are not
+ * removed): their V1 credential headers are no longer sent by anything, and their TODO says so.
+ */
+export function leftUnused(root: N, before: Refs): Set<N> {
+  const { nodes, unusedDeclaration } = leftBy(root, before);
+  return new Set(nodes.filter(unusedDeclaration).map((n) => n.declarations[0]));
+}
+
+/** Removes one declaration the rewrite left unused; true when it did. */
+function removeOne(root: N, before: Refs): boolean {
+  const { nodes, links, unused, unusedDeclaration } = leftBy(root, before);
   for (const n of nodes) {
     if (n.type === 'VariableDeclaration' && n.declarations.length === 1) {
-      const d = n.declarations[0];
-      const ids: N[] = isIdent(d.id)
-        ? [d.id]
-        : d.id.type === 'ObjectPattern'
-          ? d.id.properties.map((p: N) => p.value)
-          : [];
-      if (ids.length && ids.every((x) => isIdent(x) && unused(x.name, x)) && isPure(d.init))
-        return removeStatement(links, n);
+      if (unusedDeclaration(n) && isPure(n.declarations[0].init)) return removeStatement(links, n);
     } else if (
       n.type === 'FunctionDeclaration' &&
       n.id &&

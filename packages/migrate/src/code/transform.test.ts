@@ -27,6 +27,22 @@ export const charge = async (body: unknown) => (await axios.post('https://api.st
     }
   });
 
+  it('a credential header left in a constant the rewrite left unused (its value calls code, so it stays) is marked as unused, not as still sent', () => {
+    const text = `const code = () => process.env.PP_PARTNER_CODE ?? '';
+export async function find(id: string) {
+  const headers = { 'X-Partner-Code': code() };
+  const url = 'https://api.partner-print.example/v1/orders?partner_reference=' + id;
+  return (await (await fetch(url, { headers })).json()).order_reference;
+}
+`;
+    const { first, second } = twice(text);
+    expect(first.findings.map((f) => f.kind)).toContain('rewritten');
+    expect(first.output).toContain("const headers = { 'X-Partner-Code': code() };");
+    expect(first.output).not.toMatch(/still sent/);
+    expect(first.output).toMatch(/TODO.*a V1 credential header is left in a value nothing uses any more/);
+    expect(second.output).toBe(first.output);
+  });
+
   it("prints a rewritten function with the file's own indentation, not the one-space step of its JSDoc blocks' lines", () => {
     const doc = (n: number) => `/**\n * Handler ${n}.\n * @param {string} id\n */\n`;
     const fn = (name: string) =>

@@ -50,7 +50,7 @@ import {
   readCall,
 } from './calls.ts';
 import { catchProblem, exportsOf, SETUP_KEY } from './catches.ts';
-import { countRefs, removeUnused } from './cleanup.ts';
+import { countRefs, leftUnused, type Refs, removeUnused } from './cleanup.ts';
 import { innerComments, keepComments } from './comments.ts';
 import { consumerOf, LeftOnV1, type UnknownRead } from './consumers.ts';
 import { adapterNames, EARLIER_ORDER_REFERENCE, earlierOrderReferences } from './earlier-reads.ts';
@@ -515,7 +515,12 @@ function partialNames(h: N, b: Bindings): string[] {
 }
 
 /** What is left of V1 after the rewrite (base URLs, credential headers, wrappers still called): marked. */
-function markLeftovers(ctx: Context, wrappers: Map<string, Wrapper>, bases: Set<string | undefined>): void {
+function markLeftovers(
+  ctx: Context,
+  wrappers: Map<string, Wrapper>,
+  bases: Set<string | undefined>,
+  before: Refs,
+): void {
   const { nodes, links } = indexTree(ctx.ast.program);
   const present = new Set(nodes);
   const partnerCode = nodes.some(
@@ -531,6 +536,7 @@ function markLeftovers(ctx: Context, wrappers: Map<string, Wrapper>, bases: Set<
         'a request wrapper on the V1 base URL; its calls with a known path are rewritten, the others are marked.',
         links,
       );
+  let unused: Set<N> | undefined;
   for (const n of nodes) {
     const url = isString(n) ? n.value : n.type === 'TemplateElement' ? (n.value.cooked ?? '') : undefined;
     // The V2 client's own base URL, derived from a V1 one (its TODO says so): not V1 left over.
@@ -542,15 +548,28 @@ function markLeftovers(ctx: Context, wrappers: Map<string, Wrapper>, bases: Set<
         links,
         true,
       );
-    else if (isCredentialKey(n))
+    else if (isCredentialKey(n)) {
+      unused ??= leftUnused(ctx.ast.program, before);
       ctx.todo(
         n,
         'V1 credential header',
-        `a V1 credential header is still sent; V2 takes one secret key (${V2_SECRET_KEY_HEADER}), which the V2 client sends.`,
+        unused.has(declaratorOf(n, links))
+          ? `a V1 credential header is left in a value nothing uses any more (kept because computing it calls code); V2 takes one secret key (${V2_SECRET_KEY_HEADER}), which the V2 client sends: remove it.`
+          : `a V1 credential header is still sent; V2 takes one secret key (${V2_SECRET_KEY_HEADER}), which the V2 client sends.`,
         links,
         true,
       );
+    }
   }
+}
+
+/** The declarator whose value holds `n` (through objects and their properties), if any. */
+function declaratorOf(n: N, links: Map<N, Link>): N | undefined {
+  for (let l = links.get(n); l; l = links.get(l.parent)) {
+    if (l.parent.type === 'VariableDeclarator') return l.key === 'init' ? l.parent : undefined;
+    if (!/^(ObjectProperty|Property|ObjectExpression)$/.test(l.parent.type)) return undefined;
+  }
+  return undefined;
 }
 
 /**
@@ -861,7 +880,7 @@ function rewrite(
       return typeof base === 'string' ? [] : (base.whole ?? []);
     }),
   );
-  markLeftovers(ctx, wrappers, bases);
+  markLeftovers(ctx, wrappers, bases, before);
   reportTodosInPlace(ctx, seen);
   const output = ctx.findings.length ? printAst(ast, text) : text;
   ctx.findings.sort((x, y) => x.line - y.line || x.column - y.column);
