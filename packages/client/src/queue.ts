@@ -13,13 +13,17 @@ export function queueThrough(
   make: (timed: Fetch) => Limiter['fetch'],
 ): Limiter {
   // Attempts the queue sends through `timed` find their timing and deadline here: the one it sends within its
-  // own call (nothing queued ahead) in `handing`, one it queues in `pending` (a WeakMap entry per request
-  // costs more than the rest of this layer).
+  // own call (nothing queued ahead) in `handing` (with its request, `handed`), one it queues in `pending` (a
+  // WeakMap entry per request costs more than the rest of this layer). No timing holds its request: a young
+  // collection keeps a WeakMap's values whole and drops an entry only once its key is dead, so a value
+  // holding its key kept every queued request (and what it holds) alive through young collections until
+  // a full one.
   const pending = new WeakMap<Request, Timing>();
+  let handed: Request | undefined;
   let handing: Timing | undefined;
   const direct = (r: Request, a: Attempt<Call>) => transport(r, a);
   const timed: Fetch = (req, init) => {
-    const t = handing?.req === req ? handing : pending.get(req);
+    const t = handed === req ? handing : pending.get(req);
     // The time is read for the events only; without them `sentAt` still marks the attempt as sent.
     if (t) t.sentAt = emit ? performance.now() : 0;
     const ms = t?.ms ?? timeoutMs;
@@ -30,9 +34,10 @@ export function queueThrough(
     fetch,
     send: (req, timing, ms, unabortable) => {
       timing.ms = ms;
-      timing.req = req;
       const outer = handing;
+      const outerReq = handed;
       handing = timing;
+      handed = req;
       try {
         return fetch(req, unabortable);
       } catch (error) {
@@ -40,6 +45,7 @@ export function queueThrough(
         return Promise.reject(error);
       } finally {
         handing = outer;
+        handed = outerReq;
         // Not sent within the call (`timed` sets `sentAt`): it waits in the limiter's queue. The client asks
         // the limiter for no retries of its own, so each attempt is sent once.
         if (timing.sentAt === undefined) pending.set(req, timing);

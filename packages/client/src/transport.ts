@@ -213,9 +213,8 @@ export const backoffMs = (baseDelayMs: number, maxDelayMs: number, attempt: numb
 export interface Timing {
   start: number;
   sentAt?: number;
-  /** The attempt's deadline (ms) and request, for the rate limiter's send through the client's transport. */
+  /** The attempt's deadline (ms), for the rate limiter's send through the client's transport. */
   ms?: number;
-  req?: Request;
   unabortable?: boolean;
 }
 
@@ -372,7 +371,6 @@ function retrying(
             start: emit ? performance.now() : 0,
             sentAt: undefined,
             ms: undefined,
-            req: undefined,
             unabortable: c.unabortable,
           }
         : NO_TIMING;

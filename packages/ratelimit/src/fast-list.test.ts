@@ -1,3 +1,4 @@
+import { setFlagsFromString } from 'node:v8';
 import fc from 'fast-check';
 import { parseList } from 'structured-headers';
 import { describe, expect, it } from 'vitest';
@@ -41,6 +42,57 @@ describe('scanSimpleList (the fast path of the parser)', () => {
       '"a;r=1',
     ])
       expect(scanSimpleList(value), value).toBeUndefined();
+  });
+
+  /** Values that end inside each of the scanner's loops and checks, and whether it reads them. */
+  const ENDINGS: [value: string, reads: boolean][] = [
+    ['tok', true], // a Token
+    ['"a"', true], // a String, then the look for a parameter
+    ['12', true], // an Integer
+    ['-1', true],
+    ['1.5', true], // a Decimal's fraction
+    ['"a";r=1', true], // a parameter's Integer
+    ['"a";t=1.25', true],
+    ['"a";k=tok', true],
+    ['"a";k="v"', true],
+    ['"a" ', true], // spaces after the last member
+    ['"a", b', true],
+    ['   ', false], // spaces alone
+    ['"a', false], // a String without its closing quote
+    ['-', false], // a sign without digits
+    ['1.', false], // a point without digits
+    ['"a";', false], // a parameter without a key
+    ['"a"; ', false],
+    ['"a";r', false], // a key without a value
+    ['"a";r=', false], // a value that is not there
+    ['"a",', false], // a comma without a member after it
+    ['"a", ', false],
+  ];
+
+  it('reads a value ending inside each of its loops as the general parser does, and gives up on the rest', () => {
+    for (const [value, reads] of ENDINGS)
+      expect(scanSimpleList(value), value).toEqual(reads ? parseList(value) : undefined);
+  });
+
+  it('does not read past the end of a value (an out-of-bounds read deoptimized it, at every end)', () => {
+    setFlagsFromString('--allow-natives-syntax');
+    // Natives syntax is read when a function is compiled: after the flag, in functions made from text.
+    const prepare = new Function('f', '%PrepareFunctionForOptimization(f)');
+    const optimize = new Function('f', '%OptimizeFunctionOnNextCall(f)');
+    const status = new Function('f', 'return %GetOptimizationStatus(f)') as (f: unknown) => number;
+    const TURBOFANNED = 1 << 4; // V8's OptimizationStatus::kOptimized
+    // A scanner of its own, fresh (no feedback from the tests before), warmed on values that never end
+    // inside a loop: each ends at a closing quote of a String with a parameter after it, never at the end.
+    const scan = new Function('f', 'return (v) => f(v)')(scanSimpleList) as typeof scanSimpleList;
+    prepare(scan);
+    for (let i = 0; i < 3; i++) scan('"default";r=2999;t=0, "uploads";r=4999;t=0');
+    optimize(scan);
+    scan('"default";r=2999;t=0, "uploads";r=4999;t=0');
+    expect(status(scan) & TURBOFANNED).toBe(TURBOFANNED);
+    for (const [value] of ENDINGS) {
+      scan(value);
+      expect(status(scan) & TURBOFANNED, value).toBe(TURBOFANNED);
+    }
   });
 
   it('reads every value it accepts exactly as the general parser does (fast-check)', () => {

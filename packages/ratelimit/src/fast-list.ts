@@ -10,18 +10,18 @@ import { type BareItem, type Item, Token } from 'structured-headers';
 export function scanSimpleList(value: string): Item[] | undefined {
   const out: Item[] = [];
   let i = 0;
-  while (value.charCodeAt(i) === 32) i++;
+  while (at(value, i) === 32) i++;
   if (i === value.length) return undefined;
   for (;;) {
     const item = scanBare(value, i);
     if (item === undefined) return undefined;
     i = scanned;
     const params = new Map<string, BareItem>();
-    while (value.charCodeAt(i) === 59 /* ; */) {
+    while (at(value, i) === 59 /* ; */) {
       i++;
-      while (value.charCodeAt(i) === 32) i++;
+      while (at(value, i) === 32) i++;
       const keyEnd = scanKey(value, i);
-      if (keyEnd === i || value.charCodeAt(keyEnd) !== 61 /* = */) return undefined;
+      if (keyEnd === i || at(value, keyEnd) !== 61 /* = */) return undefined;
       const key = value.slice(i, keyEnd);
       const param = scanBare(value, keyEnd + 1);
       if (param === undefined || params.has(key)) return undefined;
@@ -31,15 +31,22 @@ export function scanSimpleList(value: string): Item[] | undefined {
     out.push([item, params]);
     i = skipSpaces(value, i);
     if (i === value.length) return out;
-    if (value.charCodeAt(i) !== 44 /* , */) return undefined;
+    if (at(value, i) !== 44 /* , */) return undefined;
     i = skipSpaces(value, i + 1);
     if (i === value.length) return undefined;
   }
 }
 
+/**
+ * The character code at `i`, or -1 past the end, which no check takes for a character (as NaN, which
+ * `charCodeAt` gives there). Never read past the end: an out-of-bounds `charCodeAt` deoptimizes the code
+ * that makes it, and every value ends in one of these loops.
+ */
+const at = (s: string, i: number): number => (i < s.length ? s.charCodeAt(i) : -1);
+
 const skipSpaces = (s: string, i: number): number => {
   let j = i;
-  while (s.charCodeAt(j) === 32 || s.charCodeAt(j) === 9) j++;
+  while (at(s, j) === 32 || at(s, j) === 9) j++;
   return j;
 };
 
@@ -49,11 +56,11 @@ const isAlpha = (c: number): boolean => isLower(c) || (c >= 65 && c <= 90);
 
 /** Where a parameter key starting at `i` ends (`i` when there is none): `[a-z*][a-z0-9_\-.*]*`, ≤ 64. */
 function scanKey(s: string, i: number): number {
-  const first = s.charCodeAt(i);
+  const first = at(s, i);
   if (!isLower(first) && first !== 42 /* * */) return i;
   let j = i + 1;
-  for (let c = s.charCodeAt(j); isLower(c) || isDigit(c) || c === 95 || c === 45 || c === 46 || c === 42; )
-    c = s.charCodeAt(++j);
+  for (let c = at(s, j); isLower(c) || isDigit(c) || c === 95 || c === 45 || c === 46 || c === 42; )
+    c = at(s, ++j);
   return j - i > 64 ? i : j;
 }
 
@@ -68,19 +75,19 @@ let scanned = 0;
 
 /** A String (no escapes), a Token, an Integer or a Decimal starting at `i`; its end goes to `scanned`. */
 function scanBare(s: string, i: number): BareItem | undefined {
-  const c = s.charCodeAt(i);
+  const c = at(s, i);
   if (c === 34 /* " */) {
     let j = i + 1;
-    while (isPlainStringChar(s.charCodeAt(j))) j++;
+    while (isPlainStringChar(at(s, j))) j++;
     // Escapes, characters outside printable ASCII, or no closing quote: the general parser decides.
-    if (s.charCodeAt(j) !== 34) return undefined;
+    if (at(s, j) !== 34) return undefined;
     scanned = j + 1;
     return s.slice(i + 1, j);
   }
   if (c === 45 || isDigit(c)) return scanNumber(s, i);
   if (!isAlpha(c) && c !== 42 /* * */) return undefined;
   let j = i + 1;
-  while (isTokenChar(s.charCodeAt(j))) j++;
+  while (isTokenChar(at(s, j))) j++;
   if (j - i >= 256) return undefined;
   scanned = j;
   return new Token(s.slice(i, j));
@@ -88,21 +95,21 @@ function scanBare(s: string, i: number): BareItem | undefined {
 
 /** An Integer (≤ 15 digits) or a Decimal (≤ 12 digits, `.`, 1–3 digits), not followed by a digit or `.`. */
 function scanNumber(s: string, i: number): number | undefined {
-  const negative = s.charCodeAt(i) === 45; /* - */
+  const negative = at(s, i) === 45; /* - */
   let j = negative ? i + 1 : i;
   const start = j;
   // At most 15 digits: exact in a double, so no text to convert.
   let n = 0;
-  for (let c = s.charCodeAt(j); isDigit(c); c = s.charCodeAt(++j)) n = n * 10 + (c - 48);
+  for (let c = at(s, j); isDigit(c); c = at(s, ++j)) n = n * 10 + (c - 48);
   const whole = j - start;
   if (whole === 0) return undefined;
-  if (s.charCodeAt(j) === 46 /* . */) {
+  if (at(s, j) === 46 /* . */) {
     if (whole > 12) return undefined;
     const point = j;
     j++;
-    while (isDigit(s.charCodeAt(j))) j++;
+    while (isDigit(at(s, j))) j++;
     const fraction = j - point - 1;
-    if (fraction < 1 || fraction > 3 || s.charCodeAt(j) === 46) return undefined;
+    if (fraction < 1 || fraction > 3 || at(s, j) === 46) return undefined;
     scanned = j;
     return Number(s.slice(i, j));
   }

@@ -1,4 +1,6 @@
 import { getEventListeners } from 'node:events';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { unhandledDuring } from '../../../test-utils/unhandled.ts';
 import { createTokenBucketApi } from '../bench/token-bucket-api.ts';
@@ -562,5 +564,60 @@ describe('following policy changes from the first answer that shows them', () =>
     // At most the one wait of the request sent before an answer showed the bucket gone.
     expect(clock.now() - t1).toBeLessThanOrEqual(10_000);
     expect(api.counts.limited).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('a finished request', () => {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  /** Waits for the job to end (a WeakRef's target is kept until then), then collects all garbage. */
+  const collect = async () => {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    gc();
+  };
+
+  it("keeps neither its answer nor its request's signal alive from its entry (a dead entry in the old generation kept them)", async () => {
+    let held: unknown;
+    const scheduler = createScheduler({
+      // A fetch whose answer the scheduler takes through its `then`: the callback it passes first holds
+      // that request's entry, and is kept here, as the old generation keeps a promoted entry until a full GC.
+      fetch: () => {
+        const answer = Promise.resolve(new Response('ok'));
+        return {
+          // biome-ignore lint/suspicious/noThenProperty: a thenable standing for the fetch's promise
+          then: (ok: (r: Response) => unknown, fail: (e: unknown) => unknown) => {
+            held ??= ok;
+            return answer.then(ok, fail);
+          },
+        } as unknown as Promise<Response>;
+      },
+    });
+    let answer!: WeakRef<Response>;
+    let signal!: WeakRef<AbortSignal>;
+    await (async () => {
+      const request = new Request(`${BASE}/orders/1`, { headers });
+      signal = new WeakRef(request.signal);
+      const response = await scheduler.fetch(request);
+      answer = new WeakRef(response);
+      expect(await response.text()).toBe('ok');
+    })();
+    // Another request after it, as in any process that goes on.
+    expect(await (await scheduler.fetch(`${BASE}/orders/2`, { headers })).text()).toBe('ok');
+    expect(held).toBeDefined();
+    await collect();
+    expect(answer.deref()).toBeUndefined();
+    expect(signal.deref()).toBeUndefined();
+  });
+
+  it('is not kept alive by the scheduler once its caller has let go of it (the last request was)', async () => {
+    const scheduler = createScheduler({ fetch: () => Promise.resolve(new Response('ok')) });
+    let answer!: WeakRef<Response>;
+    await (async () => {
+      const response = await scheduler.fetch(`${BASE}/orders/1`, { headers });
+      answer = new WeakRef(response);
+      expect(await response.text()).toBe('ok');
+    })();
+    await collect();
+    expect(answer.deref()).toBeUndefined();
   });
 });

@@ -234,6 +234,8 @@ class SchedulerCore {
     // at once, before any code of the caller's (a clock) could make another promise with it.
     const promise = new Promise<Response>(grab);
     const resolve = grabbed;
+    // Not kept here: the module would hold the last request's promise, and so its answer, until the next.
+    grabbed = settled;
     const now = this.#clock.now();
     // A plain literal (no spreads): V8 gives it in-object fields, half the memory of a spread copy.
     const entry: Entry = {
@@ -552,7 +554,7 @@ class SchedulerCore {
     if (throttle && this.#throttled(entry, throttle, parsed.retryAfterSeconds, response)) return;
     this.#counters.completed++;
     this.#finish(entry);
-    entry.resolve(response);
+    settle(entry, response);
     // With nothing queued a pump would only find no timer to cancel; a request queued later pumps itself.
     if (this.#lanes.queued > 0) void this.#pump();
   }
@@ -615,6 +617,8 @@ class SchedulerCore {
     // Only an entry with a signal gets a listener (see `#watch`).
     if (entry.onAbort) entry.signal!.removeEventListener('abort', entry.onAbort);
     entry.onAbort = undefined;
+    // Nothing it no longer needs stays linked from it (see `settle`): its request's signal neither.
+    entry.signal = undefined;
     entry.input = undefined;
     entry.init = undefined;
     entry.request = undefined;
@@ -702,7 +706,22 @@ function discard(response: Response): void {
 
 /** Settles a request's promise with a failure (through its `resolve`, the one function an entry keeps). */
 function reject(entry: Entry, reason: unknown): void {
-  entry.resolve(Promise.reject(reason));
+  settle(entry, Promise.reject(reason));
+}
+
+/** What a settled entry's `resolve` is: its promise's is let go (see {@link settle}). */
+const settled = () => {};
+
+/**
+ * Settles a request's promise, and lets go of its `resolve`, which holds the promise and so the answer. An
+ * entry that lived long enough to be promoted to V8's old generation (one waiting, or sent over a slow
+ * network) is kept after it is done until a full collection, and its links keep what they reach alive
+ * through every young one: its answer (with its body's stream) and its request's signal were kept so.
+ */
+function settle(entry: Entry, value: Response | Promise<Response>): void {
+  const { resolve } = entry;
+  entry.resolve = settled;
+  resolve(value);
 }
 
 /**

@@ -79,7 +79,12 @@ class Call implements CallTelemetry {
   // beside each assignment (the bundle's bytes, and a define per field per call).
   declare readonly o: StackTelemetryOptions;
   readonly #calls: WeakMap<Request, Call>;
-  declare readonly request: Request;
+  /**
+   * The URL of the call's request, not the request: a call is the value of its requests' entries in `calls`,
+   * which a young collection keeps whole and drops only once their key is dead, so a call holding its request
+   * (the key of its first attempt's entry) kept it, and itself, through young collections until a full one.
+   */
+  declare readonly url: string;
   declare readonly call: CallContext;
   declare readonly instruments: ClientInstruments | undefined;
   readonly #limited: boolean;
@@ -103,7 +108,7 @@ class Call implements CallTelemetry {
   ) {
     this.o = o;
     this.#calls = calls;
-    this.request = request;
+    this.url = request.url;
     this.call = call;
     this.instruments = instruments;
     this.#limited = limited;
@@ -224,7 +229,7 @@ class Send {
     const url = new URL(req.url);
     const method = methodOf(req.method);
     // A redirect leaves the call's path: its template no longer applies.
-    const template = req.url === call.request.url ? call.template : undefined;
+    const template = req.url === call.url ? call.template : undefined;
     this.#attributes = {
       'http.request.method': method,
       ...serverOf(url),
