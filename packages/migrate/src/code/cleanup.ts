@@ -127,8 +127,11 @@ function isPure(n: N, depth = 0): boolean {
 
 const HTTP_MODULES = new Set(['node-fetch', 'axios', 'got', 'ky']);
 
-/** The tree now, and whether the rewrite left a name (at `id`, where given) without a use it had before. */
-function leftBy(root: N, before: Refs) {
+/**
+ * The tree now, and whether the rewrite left a name (at `id`, where given) without a use it had before (or, with
+ * `anyBefore`, whether it has no use now, whatever it had before).
+ */
+function leftBy(root: N, before: Refs, anyBefore = false) {
   const now = countRefs(root);
   const { nodes, links } = indexTree(root);
   const scoped = scopes(links, now.vars);
@@ -138,7 +141,7 @@ function leftBy(root: N, before: Refs) {
     const [was, is] = s
       ? [before.byScope.get(s)?.get(k), now.byScope.get(s)?.get(k)]
       : [before.byName.get(k), now.byName.get(k)];
-    return (was ?? 0) > 0 && (is ?? 0) === 0;
+    return (anyBefore || (was ?? 0) > 0) && (is ?? 0) === 0;
   };
   /** A declaration of one declarator whose every name the rewrite left unused. */
   const unusedDeclaration = (n: N) => {
@@ -155,12 +158,15 @@ function leftBy(root: N, before: Refs) {
 }
 
 /**
- * The declarators the rewrite left without a use that stay (their value has side effects, so they are not
- * removed): their V1 credential headers are no longer sent by anything, and their TODO says so.
+ * The declarators without a use that stay (their value has side effects, so the cleanup does not remove them):
+ * their V1 credential headers are sent by nothing, and their TODO says so. Whether the rewrite or the author left
+ * them unused (a second run over the rewriter's own output finds them so), alike.
  */
 export function leftUnused(root: N, before: Refs): Set<N> {
-  const { nodes, unusedDeclaration } = leftBy(root, before);
-  return new Set(nodes.filter(unusedDeclaration).map((n) => n.declarations[0]));
+  const { nodes, links, unusedDeclaration } = leftBy(root, before, true);
+  // An exported one is another file's to use.
+  const exported = (n: N) => links.get(n)?.parent.type === 'ExportNamedDeclaration';
+  return new Set(nodes.filter((n) => unusedDeclaration(n) && !exported(n)).map((n) => n.declarations[0]));
 }
 
 /** Removes one declaration the rewrite left unused; true when it did. */

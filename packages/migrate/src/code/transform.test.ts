@@ -39,8 +39,21 @@ export async function find(id: string) {
     expect(first.findings.map((f) => f.kind)).toContain('rewritten');
     expect(first.output).toContain("const headers = { 'X-Partner-Code': code() };");
     expect(first.output).not.toMatch(/still sent/);
-    expect(first.output).toMatch(/TODO.*a V1 credential header is left in a value nothing uses any more/);
+    expect(first.output).toMatch(/TODO.*a V1 credential header is left in a value nothing in this file uses/);
     expect(second.output).toBe(first.output);
+    // A second run over its own output (the header unused before it began) reports it the same way.
+    const detail = (r: typeof first) => r.findings.find((f) => f.what === 'V1 credential header')?.detail;
+    expect(detail(first)).toMatch(/left in a value nothing in this file uses/);
+    expect(detail(second)).toBe(`${detail(first)} (TODO already in place)`);
+    // Exported, it is another file's to use: still marked as sent.
+    const exported = transformSource(
+      text
+        .replace('  const headers', '  const unused = 0;\n  const headers')
+        .replace(/^/, "export const shared = { 'X-Partner-Code': 'ACME1' };\n"),
+      'b.ts',
+    );
+    const shared = exported.findings.find((f) => f.what === 'V1 credential header' && f.line === 1);
+    expect(shared?.detail).toMatch(/still sent/);
   });
 
   it("prints a rewritten function with the file's own indentation, not the one-space step of its JSDoc blocks' lines", () => {

@@ -554,7 +554,7 @@ function markLeftovers(
         n,
         'V1 credential header',
         unused.has(declaratorOf(n, links))
-          ? `a V1 credential header is left in a value nothing uses any more (kept because computing it calls code); V2 takes one secret key (${V2_SECRET_KEY_HEADER}), which the V2 client sends: remove it.`
+          ? `a V1 credential header is left in a value nothing in this file uses; V2 takes one secret key (${V2_SECRET_KEY_HEADER}), which the V2 client sends: remove it.`
           : `a V1 credential header is still sent; V2 takes one secret key (${V2_SECRET_KEY_HEADER}), which the V2 client sends.`,
         links,
         true,
