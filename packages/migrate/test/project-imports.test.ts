@@ -173,6 +173,29 @@ describe("a callback's query typed by an imported type", () => {
     expect(two.first.configs).toHaveLength(1);
   });
 
+  it('a `paths` pattern TypeScript refuses (two `*`, TS5061): the run goes on, the config named and read as no config', async () => {
+    // The run stopped at the first file under it: "Pattern '@a/*/*' can have at most one '*' character."
+    const bad = '"baseUrl": ".", "paths": { "@a/*/*": ["./src/*/*"] }';
+    for (const config of [
+      `{ "compilerOptions": { ${bad} } }\n`,
+      `{ "extends": "./tsconfig.missing.json", "compilerOptions": { ${bad} } }\n`,
+    ]) {
+      const r = await run({ 'tsconfig.json': config, 'src/callback.ts': PARSED_QS });
+      expect(r.marked.map((f) => f.detail)).toEqual([
+        expect.stringContaining('query typed by `ParsedQs` of qs: add it there'),
+      ]);
+      expect(r.first.configs.map((c) => [c.path, c.warning])).toEqual([
+        [
+          'tsconfig.json',
+          expect.stringMatching(
+            /a `paths` pattern TypeScript refuses .*: the files under it are rewritten as without a config/,
+          ),
+        ],
+      ]);
+      expect(JSON.stringify(r.first)).not.toContain('@a/');
+    }
+  });
+
   it('a config whose `extends` is not found or has a syntax error, writing `paths` and `baseUrl` itself: those are used, as tsc does, the config still named', async () => {
     // tsc reports the error (TS5083, TS1005) and resolves the config's own options, which no base would change.
     const own = (base: string) =>

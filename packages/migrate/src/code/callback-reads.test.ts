@@ -329,15 +329,20 @@ describe("the legacy callback's order_reference", () => {
     );
     expect(v2.output.match(/orderReference\(code\)/g)).toHaveLength(2);
     expect(v2.findings.filter((f) => f.kind === 'todo')).toEqual([]);
-    // A `var` of that name in another function, declared once there (in a block: it binds in the whole function)
-    // and never reassigned: another binding, told apart by scope; the read is switched.
+    // A `var` of that name in another function, declared once there and never reassigned, read after it in the
+    // block it stands in: another binding, told apart by scope; the read is switched.
     const other = (decl: string) =>
-      `${V1_CALL}${fn('first', read)}export function other() {\n  if (Math.random()) {\n    ${decl}\n  }\n  return code;\n}\n`;
+      `${V1_CALL}${fn('first', read)}export function other() {\n  ${decl}\n  return code;\n}\n`;
     expect(rewriteTwice(other("var code = 'x';")).output).toContain(
       'const code = req.query.order_reference_v2;',
     );
-    // One whose binding is not certain (reassigned, declared twice): its scope is not followed, the read stays marked.
-    for (const decl of ["var code = 'x';\n    code = 'y';", "var code = 'x';\n    var code = 'y';"])
+    // One whose binding is not certain (reassigned, declared twice, read outside the block it is declared in, so
+    // perhaps unset): its scope is not followed, the read stays marked.
+    for (const decl of [
+      "var code = 'x';\n  code = 'y';",
+      "var code = 'x';\n  var code = 'y';",
+      "if (Math.random()) {\n    var code = 'x';\n  }",
+    ])
       kept(other(decl), 'const code = req.query.order_reference;');
   });
 

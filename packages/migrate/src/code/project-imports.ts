@@ -40,6 +40,11 @@ export interface UnreadConfig {
   at?: { line: number; column: number };
   /** The config whose own `paths` and `baseUrl` are used all the same (see {@link ownSettings}). */
   ownSettings?: string;
+  /**
+   * Its `paths` has a pattern TypeScript refuses (more than one `*`: TS5061), so it is read as no config: `only`
+   * where that is all that failed, `too` beside a failure above (its own settings could not stand in).
+   */
+  refusedPaths?: 'only' | 'too';
 }
 
 /** get-tsconfig's cache holds each file it read under `readFileSync:<path>:utf8`, its text as the value. */
@@ -103,13 +108,21 @@ export function projectImports(
     if (!byConfig.has(path)) {
       const problem = problemOf();
       const read = problem ? ownSettings(path, cache.get(`readFileSync:${path}:utf8`)) : own;
-      if (problem)
+      let imports: ProjectImport | null = null;
+      let refused = false;
+      try {
+        imports = read?.() ?? null;
+      } catch {
+        // A `paths` pattern get-tsconfig refuses (as tsc does, TS5061): as no config, named.
+        refused = true;
+      }
+      if (problem || refused)
         unread({
-          ...problem,
-          ...(problem.config === path ? {} : { extendedBy: path }),
-          ...(read ? { ownSettings: path } : {}),
+          ...(problem ?? { config: path }),
+          ...(problem && problem.config !== path ? { extendedBy: path } : {}),
+          ...(refused ? { refusedPaths: problem ? 'too' : 'only' } : imports ? { ownSettings: path } : {}),
         });
-      byConfig.set(path, read?.() ?? null);
+      byConfig.set(path, imports);
     }
     return byConfig.get(path) ?? undefined;
   };
@@ -156,17 +169,9 @@ function ownSettings(path: string, text: unknown): (() => ProjectImport) | undef
   const { baseUrl, paths } = options ?? {};
   if (typeof baseUrl !== 'string' || baseUrl.includes('${') || !paths || typeof paths !== 'object')
     return undefined;
-  return () => {
-    try {
-      return matcher({
-        path,
-        config: { compilerOptions: { baseUrl, paths: paths as Record<string, string[]> } },
-      });
-    } catch {
-      // A `paths` get-tsconfig refuses (a pattern with two `*`): as no config.
-      return () => true;
-    }
-  };
+  // It throws on a `paths` pattern get-tsconfig refuses (see `settle`).
+  return () =>
+    matcher({ path, config: { compilerOptions: { baseUrl, paths: paths as Record<string, string[]> } } });
 }
 
 /** The {@link ProjectImport} of a config read without an error. */

@@ -128,9 +128,12 @@ async function processFile(
 
 /** What a config that could not be read means for the run; its place, never its text. */
 const unreadWarning = (p: UnreadConfig, cwd: string) => {
-  const what = p.at
+  const refused = 'a `paths` pattern TypeScript refuses (more than one `*`)';
+  const failed = p.at
     ? `a syntax error at line ${p.at.line}, column ${p.at.column}`
     : 'an `extends` it names is not found';
+  const what =
+    p.refusedPaths === 'only' ? refused : p.refusedPaths === 'too' ? `${failed}, and ${refused}` : failed;
   const by = p.extendedBy ? `; extended by ${shownPath(p.extendedBy, cwd)}` : '';
   const then = p.ownSettings
     ? `the files under it are rewritten with the \`paths\` and \`baseUrl\` ${shownPath(p.ownSettings, cwd)} writes itself, as TypeScript reads it without what failed`

@@ -56,6 +56,21 @@ export async function find(id: string) {
     expect(shared?.detail).toMatch(/still sent/);
   });
 
+  it("keeps a constant a parameter's default reads beside a function's `var` of that name (its `var`s do not bind there)", () => {
+    const text = `const url = 'https://api.partner-print.example/v1/orders?partner_reference=';
+const headers = { 'X-Partner-Code': 'ACME1' };
+export async function find(id) { return (await (await fetch(url + id, { headers })).json()).order_reference; }
+export function show(u = url) { var url = 'local'; return u + url; }
+`;
+    const { first, second } = twice(text, 'a.js');
+    // Removed as unused, the default read a name no longer declared: a ReferenceError when show() runs.
+    expect(first.output).toContain(
+      "const url = 'https://api.partner-print.example/v1/orders?partner_reference=';",
+    );
+    expect(first.output).toContain('export function show(u = url)');
+    expect(second.output).toBe(first.output);
+  });
+
   it("prints a rewritten function with the file's own indentation, not the one-space step of its JSDoc blocks' lines", () => {
     const doc = (n: number) => `/**\n * Handler ${n}.\n * @param {string} id\n */\n`;
     const fn = (name: string) =>

@@ -42,10 +42,9 @@ describe('Bindings.declaratorAt', () => {
   });
 
   it('a `var` binds in its whole function (or the program), from any block of it, where that is certain', () => {
-    expect(reads('const x = 1;\nfunction f() { if (k) { var x = 2; } use(x); }\nuse(x);\n')).toEqual([
-      '2',
-      '1',
-    ]);
+    expect(
+      reads('const x = 1;\nfunction f() { if (k) { var y = 2; use(y); } var x = 2; use(x); }\nuse(x);\n'),
+    ).toEqual(['2', '2', '1']);
     expect(reads('var x = 1;\nfunction f() { var x = 2; use(x); }\nfunction g() { use(x); }\n')).toEqual([
       '2',
       '1',
@@ -66,6 +65,12 @@ describe('Bindings.declaratorAt', () => {
       'function f() { let y; { let x = 1; } var x = 2; use(x); }\n',
       'var x = 1;\neval(s);\nuse(x);\n',
       'var x = 1;\nwith (o) { use(x); }\n',
+      // Read where its assignment may not have run: before it, or outside the block it stands in.
+      'function f() { use(x); var x = 2; }\n',
+      'function f() { if (k) { var x = 2; } use(x); }\n',
+      'function f() { try { var x = 2; } catch {} use(x); }\n',
+      // Read in a parameter's default, which the function's own `var`s do not bind.
+      'const x = 1;\nfunction f(u = use(x)) { var x = 2; }\n',
     ])
       expect(reads(text), text).toEqual(['?']);
     // A function declared in a block: sloppy code binds its name in the function around too.

@@ -247,6 +247,40 @@ export class VarScopes {
       for (const [x, ds] of own)
         if (ds.length > 1 || other.get(scope)?.has(x) || assigned.has(x) || this.opaque)
           this.uncertain.add(x);
+    this.readBeforeSet(nodes, links);
+  }
+
+  /**
+   * A `var` read where its value may not be set is not certain: a read before its declaration, or outside the
+   * block the declaration stands in (`if (k) { var x = … } use(x)`: undefined when the block did not run), or in
+   * a parameter's default (which the function's `var`s do not bind: the name there is the one outside). Any
+   * identifier of that name in its function counts (cautious: one an inner scope binds again too).
+   */
+  private readBeforeSet(nodes: N[], links: Map<N, Link>): void {
+    const names = new Set<string>();
+    for (const own of this.hoisted.values())
+      for (const x of own.keys()) if (!this.uncertain.has(x)) names.add(x);
+    if (!names.size) return;
+    for (const r of nodes) {
+      if (r.type !== 'Identifier' || !names.has(r.name) || this.uncertain.has(r.name)) continue;
+      if (!isRead(links.get(r))) continue;
+      // Up to the function (or program) whose `var` it is, noting whether it is in a function's parameters.
+      let inParams = false;
+      for (let c: N = r; ; ) {
+        const up = links.get(c);
+        if (!up) break;
+        if (up.key === 'params') inParams = true;
+        const declarators = this.hoisted.get(up.parent)?.get(r.name);
+        if (declarators) {
+          const d = declarators[0];
+          const statement = links.get(d)?.parent;
+          const block = statement && links.get(statement)?.parent;
+          if (inParams || !block || r.start < d.end || !within(r, block, links)) this.uncertain.add(r.name);
+          break;
+        }
+        c = up.parent;
+      }
+    }
   }
 
   /**
@@ -256,6 +290,22 @@ export class VarScopes {
   certain(name: string): boolean {
     return !this.uncertain.has(name);
   }
+}
+
+/** Whether the identifier at `l` is read (not a property's name, nor a declarator's own name). */
+function isRead(l: Link | undefined): boolean {
+  if (!l) return false;
+  const p = l.parent;
+  if (p.type === 'VariableDeclarator' && l.key === 'id') return false;
+  if (/Member/.test(p.type) && l.key === 'property' && !p.computed) return false;
+  if (/Property$/.test(p.type) && l.key === 'key' && !p.computed) return false;
+  return true;
+}
+
+/** Whether `n` stands inside `outer` (or is it). */
+function within(n: N, outer: N, links: Map<N, Link>): boolean {
+  for (let c: N | undefined = n; c; c = links.get(c)?.parent) if (c === outer) return true;
+  return false;
 }
 
 /** The scope binding the identifier `id` where it stands (by the scopes between, `var`s hoisted), or undefined. */
