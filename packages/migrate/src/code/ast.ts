@@ -111,6 +111,34 @@ export function removeStatement(links: Map<N, Link>, stmt: N): boolean {
 export const isMemberProperty = (l: Link | undefined): boolean =>
   /Member/.test(l?.parent.type ?? '') && l?.key === 'property' && !l.parent.computed;
 
+/**
+ * Whether the identifier linked by `l` is a use of a variable: not a property's name (after a dot, or the key of
+ * an object, class or type member), nor the name a declaration, a function, a class or an import binds.
+ */
+export function isReference(l: Link | undefined): boolean {
+  if (!l) return false;
+  const p = l.parent;
+  if (isMemberProperty(l)) return false;
+  if (
+    /^(ObjectProperty|Property|ClassProperty|PropertyDefinition|ClassMethod|ObjectMethod|TSPropertySignature)$/.test(
+      p.type,
+    ) &&
+    l.key === 'key' &&
+    !p.computed
+  )
+    return false;
+  if (p.type === 'VariableDeclarator' && l.key === 'id') return false;
+  if (/^(FunctionDeclaration|ClassDeclaration)$/.test(p.type) && l.key === 'id') return false;
+  if (/^Import/.test(p.type) || (p.type === 'TSImportEqualsDeclaration' && l.key === 'id')) return false;
+  return true;
+}
+
+/** Whether `n` stands inside `ancestor` (below it in the tree). */
+export const within = (n: N, ancestor: N, links: Map<N, Link>): boolean => {
+  for (let cur = links.get(n)?.parent; cur; cur = links.get(cur)?.parent) if (cur === ancestor) return true;
+  return false;
+};
+
 export const isIdent = (n: N, name?: string): boolean =>
   n?.type === 'Identifier' && (name === undefined || n.name === name);
 

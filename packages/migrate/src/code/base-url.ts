@@ -11,6 +11,7 @@ import {
   replaceNode,
   singleQuoted,
   v1Of,
+  within,
 } from './ast.ts';
 import { parseExpressionCode } from './parse.ts';
 import { addTodo, TODO_TAG } from './todo.ts';
@@ -342,7 +343,7 @@ export function repairEarlierBase(
       l?.key === 'left' &&
       l.parent.type === 'LogicalExpression' &&
       /^(\?\?|\|\|)$/.test(l.parent.operator) &&
-      !inside(n, decl, links) &&
+      !within(n, decl, links) &&
       v1Split(flatten(evalString(l.parent.right, b)).text) >= 0
     );
   });
@@ -398,7 +399,7 @@ function leftBase(
       l?.key === 'left' &&
       l.parent.type === 'LogicalExpression' &&
       /^(\?\?|\|\|)$/.test(l.parent.operator) &&
-      !inside(n, client, links) &&
+      !within(n, client, links) &&
       flatten(evalString(l.parent.right, b)).text === v1
     );
   });
@@ -452,8 +453,3 @@ function asV1(value: N): N | undefined {
   }
   return undefined;
 }
-
-const inside = (n: N, ancestor: N, links: Map<N, Link>) => {
-  for (let cur = links.get(n)?.parent; cur; cur = links.get(cur)?.parent) if (cur === ancestor) return true;
-  return false;
-};

@@ -10,6 +10,7 @@ import {
   namedFunction,
   objectProps,
   propName,
+  within,
 } from './ast.ts';
 
 /** The key of an export (`@setup:api`) or of axios itself (`@setup:axios`, `@setup:axios.defaults`) set up elsewhere. */
@@ -556,11 +557,6 @@ export function definitionOf(name: string, nodes: N[]): N | undefined {
   }
   return undefined;
 }
-
-const within = (n: N, ancestor: N, links: Map<N, Link>) => {
-  for (let cur = links.get(n)?.parent; cur; cur = links.get(cur)?.parent) if (cur === ancestor) return true;
-  return false;
-};
 
 /**
  * Where what the call `c` (of a function, called as `as`) throws is caught by a catch that reads it: a `.catch` on

@@ -1,4 +1,13 @@
-import { bare, indexTree, isIdent, type Link, memberPath, type N, removeStatement } from './ast.ts';
+import {
+  bare,
+  indexTree,
+  isIdent,
+  isReference,
+  type Link,
+  memberPath,
+  type N,
+  removeStatement,
+} from './ast.ts';
 import { importEqualsSource, requiredModule } from './calls.ts';
 import { binds, VarScopes } from './values.ts';
 
@@ -17,6 +26,10 @@ export interface Refs {
   /** Uses of each binding: the scope binding it, then its name. */
   byScope: Map<N, Map<string, number>>;
   vars: VarScopes;
+  /** The tree counted, and the certain scope of an identifier in it (see `scopes`). */
+  nodes: N[];
+  links: Map<N, Link>;
+  scoped: (id: N) => N | undefined;
 }
 
 export function countRefs(root: N): Refs {
@@ -39,7 +52,7 @@ export function countRefs(root: N): Refs {
       if (!(l?.parent.type === 'AssignmentExpression' && l.key === 'left')) bump(memberPath(n) ?? '');
     }
   }
-  return { byName, byScope, vars };
+  return { byName, byScope, vars, nodes, links, scoped };
 }
 
 /**
@@ -59,24 +72,6 @@ function scopes(links: Map<N, Link>, vars: VarScopes): (id: N) => N | undefined 
     for (let c = links.get(id)?.parent; c; c = links.get(c)?.parent) if (binding(c, id.name)) return c;
     return undefined;
   };
-}
-
-function isReference(l: Link | undefined): boolean {
-  if (!l) return false;
-  const p = l.parent;
-  if (p.type === 'MemberExpression' && l.key === 'property' && !p.computed) return false;
-  if (
-    /^(ObjectProperty|Property|ClassProperty|PropertyDefinition|ClassMethod|ObjectMethod|TSPropertySignature)$/.test(
-      p.type,
-    ) &&
-    l.key === 'key' &&
-    !p.computed
-  )
-    return false;
-  if (p.type === 'VariableDeclarator' && l.key === 'id') return false;
-  if (/^(FunctionDeclaration|ClassDeclaration)$/.test(p.type) && l.key === 'id') return false;
-  if (/^Import/.test(p.type) || (p.type === 'TSImportEqualsDeclaration' && l.key === 'id')) return false;
-  return true;
 }
 
 const PURE = new Set([
@@ -133,8 +128,7 @@ const HTTP_MODULES = new Set(['node-fetch', 'axios', 'got', 'ky']);
  */
 function leftBy(root: N, before: Refs, anyBefore = false) {
   const now = countRefs(root);
-  const { nodes, links } = indexTree(root);
-  const scoped = scopes(links, now.vars);
+  const { nodes, links, scoped } = now;
   // By its own uses where its scope is certain, before and now; else by its name's.
   const unused = (k: string, id?: N) => {
     const s = id && before.vars.certain(k) && !before.vars.opaque ? scoped(id) : undefined;

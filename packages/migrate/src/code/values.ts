@@ -2,11 +2,13 @@ import {
   bare,
   isIdent,
   isLiteralFallback,
+  isReference,
   isString,
   type Link,
   memberPath,
   type N,
   propName,
+  within,
 } from './ast.ts';
 
 /**
@@ -263,7 +265,7 @@ export class VarScopes {
     if (!names.size) return;
     for (const r of nodes) {
       if (r.type !== 'Identifier' || !names.has(r.name) || this.uncertain.has(r.name)) continue;
-      if (!isRead(links.get(r))) continue;
+      if (!isReference(links.get(r))) continue;
       // Up to the function (or program) whose `var` it is, noting whether it is in a function's parameters.
       let inParams = false;
       for (let c: N = r; ; ) {
@@ -290,22 +292,6 @@ export class VarScopes {
   certain(name: string): boolean {
     return !this.uncertain.has(name);
   }
-}
-
-/** Whether the identifier at `l` is read (not a property's name, nor a declarator's own name). */
-function isRead(l: Link | undefined): boolean {
-  if (!l) return false;
-  const p = l.parent;
-  if (p.type === 'VariableDeclarator' && l.key === 'id') return false;
-  if (/Member/.test(p.type) && l.key === 'property' && !p.computed) return false;
-  if (/Property$/.test(p.type) && l.key === 'key' && !p.computed) return false;
-  return true;
-}
-
-/** Whether `n` stands inside `outer` (or is it). */
-function within(n: N, outer: N, links: Map<N, Link>): boolean {
-  for (let c: N | undefined = n; c; c = links.get(c)?.parent) if (c === outer) return true;
-  return false;
 }
 
 /** The scope binding the identifier `id` where it stands (by the scopes between, `var`s hoisted), or undefined. */
