@@ -181,9 +181,9 @@ export class Deadlines<C = unknown> {
 
   /** Takes `a` out of the attempts in flight; false when it was not in (settled already). */
   remove(a: Attempt<C>): boolean {
+    if (!this.#holds(a)) return false;
     if (a.prev) a.prev.next = a.next;
-    else if (this.head === a) this.head = a.next;
-    else return false;
+    else this.head = a.next;
     if (a.next) a.next.prev = a.prev;
     else this.tail = a.prev;
     // Both links cleared: a settled attempt that lived long enough to be promoted to V8's old generation and
