@@ -1,10 +1,11 @@
 // What the client's benches call: a sandbox in process with one order to GET, and that GET's answer
 // recorded, for a transport that answers without the sandbox's own work.
+
+import { createClient } from '@partner-print/client';
 import type { paths } from '@partner-print/openapi';
 import { createScheduler } from '@partner-print/ratelimit';
 import { createSandbox, type SandboxOptions } from '@partner-print/sandbox';
 import createFetchClient from 'openapi-fetch';
-import { createClient } from '../src/index.ts';
 
 /**
  * A sandbox holding one order. By default it announces a quota no run can exhaust: it still sends

@@ -1,7 +1,7 @@
 // createOrder's cost, against the in-process sandbox on its virtual clock: the extra requests per created order
 // of idempotent mode (look up first) when nothing fails, and the latency the settle window adds under faults,
 // in sandbox milliseconds (the time a real service would make the caller wait), each over several seeds.
-// Imported by bench/index.ts; a missed target makes the process exit 1.
+// Imported by bench/per-request.ts; a missed target makes the process exit 1.
 import { type CreateOrderInit, createOrder } from '../src/index.ts';
 import { orderSetup, type PostFault } from '../test/orders-faults.ts';
 import { pool } from '../test/orders-pool.ts';
@@ -106,7 +106,7 @@ console.log(
 );
 const ordersMet = lookupsMet && duplicates === 0;
 clearInterval(keepAlive);
-// bench/index.ts ends with process.exit(ok ? 0 : 1); a miss here still makes the exit code 1.
+// bench/per-request.ts ends with process.exit(ok ? 0 : 1); a miss here still makes the exit code 1.
 process.on('exit', () => {
   if (!ordersMet) process.exitCode = 1;
 });
