@@ -326,7 +326,13 @@ class SchedulerCore {
         const admitted = this.#counters.admitted;
         while (this.#inflight < this.#concurrency && this.#lanes.queued > 0 && !this.#closed) {
           this.#lookedAt = this.#clock.now();
-          if (!(await this.#admitNext(this.#lookedAt))) break;
+          // The memory store answers at once: its requests are admitted without an await per admission.
+          // With one, a request that had waited in the queue cost about 30 µs more CPU than one admitted
+          // at once (half of 32 callers queued: 1.5× the time per call), spread over the fetch and body
+          // code that ran after it.
+          const local = this.#local;
+          if (!(local ? this.#admitNextNow(local, this.#lookedAt) : await this.#admitNext(this.#lookedAt)))
+            break;
         }
         this.#rearm(timed && !this.#pumpAgain && this.#counters.admitted === admitted);
       } while (this.#pumpAgain);
@@ -341,13 +347,9 @@ class SchedulerCore {
     // Index loops on the per-request path: an iterator there costs an object per step until optimized.
     for (let i = 0; i < candidates.length; i++) {
       const lane = candidates[i];
-      const entry = lane && this.#lanes.head(lane);
+      const entry = this.#admissible(lane);
+      if (entry === true) return true;
       if (!lane || !entry) continue;
-      if (entry.signal?.aborted) {
-        this.#watch(entry);
-        entry.onAbort?.();
-        return true;
-      }
       const { buckets, names } = this.#budget.bucketsFor(lane);
       let result: TakeResult;
       try {
@@ -361,6 +363,31 @@ class SchedulerCore {
       if (this.#took(lane, entry, result, names, now)) return true;
     }
     return false;
+  }
+
+  /** {@link #admitNext} on the memory store, which answers at once: no promise. */
+  #admitNextNow(local: MemoryStore, now: number): boolean {
+    const candidates = this.#lanes.candidates(now);
+    for (let i = 0; i < candidates.length; i++) {
+      const lane = candidates[i];
+      const entry = this.#admissible(lane);
+      if (entry === true) return true;
+      if (!lane || !entry) continue;
+      const { buckets, names } = this.#budget.bucketsFor(lane);
+      if (this.#took(lane, entry, local.takeNow(lane.key, buckets, now), names, now)) return true;
+    }
+    return false;
+  }
+
+  /** A candidate lane's head, to ask the store for; `true` when it was aborted and has ended now. */
+  #admissible(lane: Lane | undefined): Entry | true | undefined {
+    const entry = lane && this.#lanes.head(lane);
+    if (entry?.signal?.aborted) {
+      this.#watch(entry);
+      entry.onAbort?.();
+      return true;
+    }
+    return entry;
   }
 
   /** The store's answer for a lane's head: true when it went (or ended), false when it has to wait. */
