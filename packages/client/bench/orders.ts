@@ -1,7 +1,7 @@
 // createOrder's cost, against the in-process sandbox on its virtual clock: the extra requests per created order
 // of idempotent mode (look up first) when nothing fails, and the latency the settle window adds under faults,
 // in sandbox milliseconds (the time a real service would make the caller wait), each over several seeds.
-// Imported by bench/per-request.ts; a missed target makes the process exit 1.
+// Imported by bench/per-request.ts after its timed rows; a missed target makes the process exit 1.
 import { type CreateOrderInit, createOrder } from '../src/index.ts';
 import { orderSetup, type PostFault } from '../test/orders-faults.ts';
 import { pool } from '../test/orders-pool.ts';
