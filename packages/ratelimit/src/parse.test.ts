@@ -183,6 +183,38 @@ describe('parseRateLimitHeaders', () => {
     }
   });
 
+  it("reads an answer's Headers as it reads any header shape: cases, repeated lines, the family that wins", () => {
+    const line = fc.constantFrom(
+      '"default";q=3000;w=60',
+      '"uploads";q=5000;w=86400',
+      '"default";r=2999;t=0',
+      '"default";r=0;t=1.5',
+      'uploads;r=7',
+      '"default;q=20',
+      '',
+    );
+    const name = fc.constantFrom(
+      'RateLimit-Policy',
+      'ratelimit-policy',
+      'RateLimit',
+      'X-RateLimit-Policy',
+      'x-ratelimit-policy',
+      'X-RATELIMIT',
+      'x-ratelimit',
+      'Content-Type',
+      'X-RateLimit-Reset',
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(name, line), { maxLength: 8 }), (lines) => {
+        const headers = new Headers();
+        for (const [n, v] of lines) headers.append(n, v);
+        const { retryAfterSeconds: _none, ...expected } = parseRateLimitHeaders(lines);
+        expect(readRateLimitFields(headers, namesOf(undefined), NOW, false)).toEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('never throws, whatever the fields hold (fast-check)', () => {
     const fieldValue = fc.oneof(
       fc.string(),
