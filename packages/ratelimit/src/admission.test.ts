@@ -74,6 +74,27 @@ describe('admission without a queue', () => {
     expect(scheduler.stats()).toMatchObject({ queued: 0, inflight: 0, admitted: 3, completed: 3 });
   });
 
+  it('sends a request a queued listener makes while the request it was told of is admitted', async () => {
+    const { sent, fetch } = heldFetch();
+    const scheduler = createScheduler({ fetch, clock: manualClock(), key: 'org', concurrency: 4 });
+    const probe = scheduler.fetch(`${URL_}?n=0`);
+    sent[0]?.answer(answer(100, 100));
+    await probe;
+    // The listener's request arrives while the first is being queued: it waits behind it, and the pump sends
+    // both. With an await per admission the second stayed queued, unsent, though a token had been taken for
+    // it, and nothing woke the queue again (found by the session's review, 120 ms later still unsent).
+    let once = true;
+    scheduler.on('queued', () => {
+      if (!once) return;
+      once = false;
+      void scheduler.fetch(`${URL_}?n=2`);
+    });
+    void scheduler.fetch(`${URL_}?n=1`);
+    await new Promise((r) => setImmediate(r));
+    expect(sent.map((s) => s.url)).toEqual([`${URL_}?n=0`, `${URL_}?n=1`, `${URL_}?n=2`]);
+    expect(scheduler.stats()).toMatchObject({ queued: 0, inflight: 2 });
+  });
+
   it('tells a queued listener of a request first, then still sends it within the call', async () => {
     const { sent, fetch } = heldFetch();
     const scheduler = createScheduler({ fetch, clock: manualClock(), key: 'org' });

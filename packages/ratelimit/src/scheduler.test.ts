@@ -575,8 +575,12 @@ describe('following policy changes from the first answer that shows them', () =>
     const wave = sent.slice(before);
     const early = wave.filter((r) => !r.afterShown);
     expect(wave.filter((r) => r.afterShown && r.status === 429)).toEqual([]);
-    expect(early.filter((r) => r.status === 200).length).toBe(2);
-    expect(api.counts.limited).toBe(early.length - 2);
+    // Any of the 4 may go before an answer shows the bucket (the scheduler knew `general` only), at least one.
+    expect(early.length).toBeGreaterThan(0);
+    expect(early.length).toBeLessThanOrEqual(4);
+    const early200 = Math.min(2, early.length);
+    expect(early.filter((r) => r.status === 200).length).toBe(early200);
+    expect(api.counts.limited).toBe(early.length - early200);
     // Removed again: the route no longer waits for it.
     api.setRoutes([]);
     api.setPolicy('reads', undefined);
@@ -585,7 +589,7 @@ describe('following policy changes from the first answer that shows them', () =>
     expect(scheduler.stats().routes['GET /orders']).toEqual(['general']);
     // At most the one wait of the request sent before an answer showed the bucket gone, and no refusal.
     expect(clock.now() - t1).toBeLessThanOrEqual(10_000);
-    expect(api.counts.limited).toBe(early.length - 2);
+    expect(api.counts.limited).toBe(early.length - early200);
   });
 });
 
