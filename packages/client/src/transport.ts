@@ -495,8 +495,9 @@ function retrying(
     // Its last attempt's body failed: the loop takes that failure as the attempt's (no send first).
     if (resumed) return judge(c, undefined, handoff.error) as Promise<Response>;
     // A signal that aborted before the call began: nothing is sent (a transport may ignore the signal), no
-    // attempt is counted, and a POST is not one that may have taken effect.
-    if (request.signal.aborted) {
+    // attempt is counted, and a POST is not one that may have taken effect. A call given none has a Request
+    // whose signal nothing can abort: not read (reading a fresh Request's signal costs ~570 ns in Node 20).
+    if (!unabortable && request.signal.aborted) {
       const stopped = gaveUp(request.signal.reason, spent);
       return after ? Promise.resolve().then(() => after.fail(c, stopped)) : Promise.reject(stopped);
     }
