@@ -1,12 +1,13 @@
 /**
  * The scheduler's own cost per request against the in-process sandbox, as a ratio to bare openapi-fetch
  * measured in the same run: blocks of requests per variant, in a fresh random order per round; the ratio is
- * the median over rounds of the two block times (wall time).
+ * the median over rounds of the two block times (wall time). `pnpm bench ratelimit` runs it through
+ * overhead-built.ts: in a process of its own, on the built packages.
  */
 import type { paths } from '@partner-print/openapi';
+import { createScheduler } from '@partner-print/ratelimit';
 import { createSandbox } from '@partner-print/sandbox';
 import createFetchClient from 'openapi-fetch';
-import { createScheduler } from '../src/index.ts';
 
 export async function overheadBench(
   rounds = 20,
