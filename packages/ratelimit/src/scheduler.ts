@@ -365,16 +365,13 @@ class SchedulerCore {
     return false;
   }
 
-  /** {@link #admitNext} on the memory store, which answers at once: no promise. */
+  /** {@link #admitNext} on the memory store, which answers at once: {@link #admitNow} per candidate, no promise. */
   #admitNextNow(local: MemoryStore, now: number): boolean {
     const candidates = this.#lanes.candidates(now);
     for (let i = 0; i < candidates.length; i++) {
       const lane = candidates[i];
       const entry = this.#admissible(lane);
-      if (entry === true) return true;
-      if (!lane || !entry) continue;
-      const { buckets, names } = this.#budget.bucketsFor(lane);
-      if (this.#took(lane, entry, local.takeNow(lane.key, buckets, now), names, now)) return true;
+      if (entry === true || (lane && entry && this.#admitNow(local, lane, entry, now))) return true;
     }
     return false;
   }
