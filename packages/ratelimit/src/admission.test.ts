@@ -136,6 +136,28 @@ describe('admission without a queue', () => {
     expect(scheduler.stats()).toMatchObject({ aborted: 1, completed: 2 });
   });
 
+  it('sends nothing for a request whose signal an admitted listener aborts, and goes on with the queue', async () => {
+    const { sent, fetch } = heldFetch();
+    const scheduler = createScheduler({ fetch, clock: manualClock(), key: 'org', concurrency: 1 });
+    const probe = scheduler.fetch(`${URL_}?n=0`);
+    sent[0]?.answer(answer(999_999_999));
+    await probe;
+    // The listener aborts the request it is told of: the fetch (this one ignores signals, as a partner's may)
+    // must not be called, where it was called with the aborted signal and sent the request all the same.
+    const controller = new AbortController();
+    const stop = scheduler.on('admitted', () => controller.abort(new Error('stopped by a listener')));
+    const aborted = scheduler.fetch(`${URL_}?n=1`, { signal: controller.signal });
+    stop();
+    const next = scheduler.fetch(`${URL_}?n=2`);
+    await expect(aborted).rejects.toThrow('stopped by a listener');
+    // Its slot was freed: the request behind it goes (the concurrency is 1).
+    await new Promise((r) => setImmediate(r));
+    expect(sent.map((s) => s.url)).toEqual([`${URL_}?n=0`, `${URL_}?n=2`]);
+    sent[1]?.answer(answer(999_999_998));
+    await expect(next).resolves.toMatchObject({ status: 200 });
+    expect(scheduler.stats()).toMatchObject({ inflight: 0, queued: 0, completed: 2, failed: 1 });
+  });
+
   it('asks a store of its own (a MemoryStore subclass, possibly async) through its take and observe', async () => {
     const calls: string[] = [];
     class SlowStore extends MemoryStore {

@@ -504,19 +504,15 @@ class SchedulerCore {
 
   /**
    * The wrapped fetch's answer. While it is awaited, the request's signal ends the attempt at once (see
-   * {@link #watch}); one aborted already ends it now, and the answer's body is cancelled when it comes.
+   * {@link #watch}); one aborted already ends it now, before the fetch is called.
    */
   #fetchFor(entry: Entry, request: Request): Promise<Response> {
     const { signal } = entry;
+    // Aborted since it was admitted (an `admitted` listener, or while its body was read for a copy): nothing is
+    // sent, where a fetch that ignores signals was called with it and sent it all the same.
+    if (signal?.aborted) return Promise.reject(signal.reason);
     const pending = this.#baseFetch(request);
     if (!signal) return pending;
-    if (signal.aborted) {
-      void pending.then(
-        (r) => r.body?.cancel().catch(() => {}),
-        () => {},
-      );
-      return Promise.reject(signal.reason);
-    }
     this.#watch(entry);
     entry.state = 'sending';
     // The signal ends the attempt until the fetch settles, and not after (its answer or error is then
