@@ -1,5 +1,6 @@
-import { OPERATIONS } from '@partner-print/openapi';
-import { budgetKeyOf } from '@partner-print/openapi/wire';
+// From the wire entry, not the main one: a CommonJS bundle takes a required module whole, and the main entry's
+// holds the spec document (about 19 kB min+gzip) that the client never reads.
+import { budgetKeyOf, OPERATIONS } from '@partner-print/openapi/wire';
 import {
   createScheduler,
   parseRateLimitHeaders,

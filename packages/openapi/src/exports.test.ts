@@ -19,6 +19,7 @@ describe('exports (the README documents each)', () => {
     expect(exportSurface(wire)).toEqual([
       'DEFAULT_BUCKET: string',
       'MIN_FILE_WAIT_MS: number',
+      'OPERATIONS: object',
       'RATE_LIMIT_ROUTES: object',
       'REFERENCE_OPAQUE_LENGTH: number',
       'REFERENCE_PREFIXES: object',

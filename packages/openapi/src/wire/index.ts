@@ -2,6 +2,7 @@
 // bundled spec document, so importing a rule costs only that rule. The sandbox keeps its own, independent
 // half on purpose (a misreading must not cancel itself out in tests).
 
+export { OPERATIONS, type OperationId } from '../generated/operations.ts';
 export { bucketsOf, DEFAULT_BUCKET, RATE_LIMIT_ROUTES, type RateLimitRoute } from './buckets.ts';
 export { budgetKeyOf } from './budget-key.ts';
 export { type Clock, overdue, systemClock } from './clock.ts';
