@@ -1,3 +1,11 @@
 import { libraryBuild, packageBuild } from '../../tsdown.base.ts';
 
-export default packageBuild(libraryBuild(['src/index.ts', 'src/lite.ts', 'src/redis.ts', 'src/otel.ts']));
+export default packageBuild(
+  libraryBuild({
+    index: 'src/index.ts',
+    lite: 'src/lite.ts',
+    redis: 'src/redis.ts',
+    otel: 'src/otel.ts',
+    errors: 'src/errors-entry.ts',
+  }),
+);

@@ -1,4 +1,4 @@
-import { PartnerPrintError, TimeoutError } from '@partner-print/client';
+import { PartnerPrintError, TimeoutError } from '@partner-print/client/errors';
 import type { Clock } from '@partner-print/openapi/wire';
 import type { HandlerStage, OnOrderUpdated, OrderFetcher } from './options.ts';
 import type { OrderUpdatedNotification } from './types.ts';

@@ -1,6 +1,7 @@
 // The public surface of each entry point, names and kinds: widening it is a deliberate change of this file.
 import { describe, expect, it } from 'vitest';
 import * as main from '../src/index.ts';
+import * as errors from '../src/errors-entry.ts';
 import * as lite from '../src/lite.ts';
 
 const kind = (value: unknown) =>
@@ -58,5 +59,12 @@ describe('exports', () => {
   it('of @partner-print/client/lite: the same, its own createClient', () => {
     expect(surface(lite)).toEqual(surface(main));
     expect(lite.createClient).not.toBe(main.createClient);
+  });
+
+  it('of @partner-print/client/errors: every error class of the main entry and isPartnerPrintError, the same ones', () => {
+    const classes = Object.keys(main).filter((name) => name.endsWith('Error') || name === 'isPartnerPrintError');
+    expect(Object.keys(errors).sort()).toEqual(classes.sort());
+    for (const name of classes)
+      expect(errors[name as keyof typeof errors]).toBe(main[name as keyof typeof main]);
   });
 });

@@ -4,7 +4,7 @@
  * signature rule lives in `@partner-print/openapi/wire`), so we check before uploading rather than spend a
  * request (and an upload token) on a 4xx.
  */
-import { PartnerPrintError } from '@partner-print/client';
+import { PartnerPrintError } from '@partner-print/client/errors';
 import { type Reference, sha256Hex, sniffImageType } from '@partner-print/openapi/wire';
 import { hasPrefix } from './convert/report.ts';
 

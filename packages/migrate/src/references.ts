@@ -1,4 +1,4 @@
-import { NotFoundError } from '@partner-print/client';
+import { NotFoundError } from '@partner-print/client/errors';
 import { unreservedReferencePattern } from '@partner-print/openapi/wire';
 import { createLimiter, describeError, type MigrateClient, statusOf } from './client.ts';
 

@@ -1,4 +1,4 @@
-import { NotFoundError } from '@partner-print/client';
+import { NotFoundError } from '@partner-print/client/errors';
 import { type Catalog, createCatalog } from './catalog.ts';
 import { createLimiter, describeError, type MigrateClient, statusOf } from './client.ts';
 import { explainSharing, type SharedItemInfo } from './sharing.ts';

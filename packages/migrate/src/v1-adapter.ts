@@ -5,7 +5,7 @@
  * custom-identifier look-up. A V1 order code `<store_code>-<number>` does not: the reference gives V2 no look-up
  * by it, and the custom-identifier look-up would answer whichever order has that string as its custom identifier.
  */
-import { NotFoundError, PartnerPrintError } from '@partner-print/client';
+import { NotFoundError, PartnerPrintError } from '@partner-print/client/errors';
 import type { Reference } from '@partner-print/openapi/wire';
 import type { MigrateClient } from './client.ts';
 import { convertV1Order, type V2OrderRequest } from './convert.ts';

@@ -1,4 +1,4 @@
-import { RendertokenLimitError } from '@partner-print/client';
+import { RendertokenLimitError } from '@partner-print/client/errors';
 import { isUnreservedReference, type Reference } from '@partner-print/openapi/wire';
 import { isLeasing, type LeasingStore, type RenderLease, type RenderStore, renderCacheKey } from './cache.ts';
 import type { CallContext } from './context.ts';

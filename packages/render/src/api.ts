@@ -1,4 +1,5 @@
-import { type PartnerPrintClient, PartnerPrintError } from '@partner-print/client';
+import type { PartnerPrintClient } from '@partner-print/client';
+import { PartnerPrintError } from '@partner-print/client/errors';
 import type { Reference } from '@partner-print/openapi/wire';
 import type { ReferenceQuery } from './errors.ts';
 import type { Composition, Perspective, Render, Rendertokens, Scene } from './types.ts';

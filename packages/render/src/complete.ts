@@ -1,4 +1,4 @@
-import { NotFoundError } from '@partner-print/client';
+import { NotFoundError } from '@partner-print/client/errors';
 import { MIN_FILE_WAIT_MS, parseRetryAfter, type Reference } from '@partner-print/openapi/wire';
 import type { FileKind } from './api.ts';
 import type { CallContext } from './context.ts';

@@ -3,7 +3,7 @@ import {
   NotFoundError,
   type PartnerPrintError,
   type PartnerPrintErrorInit,
-} from '@partner-print/client';
+} from '@partner-print/client/errors';
 import { isUnreservedReference, type ReferencePrefix } from '@partner-print/openapi/wire';
 import { productgroupOf } from './catalog.ts';
 import { findIncompatibility } from './compatibility.ts';

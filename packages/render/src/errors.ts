@@ -5,7 +5,7 @@ import {
   type PartnerPrintErrorInit,
   RendertokenLimitError,
   TimeoutError,
-} from '@partner-print/client';
+} from '@partner-print/client/errors';
 import type { Reference } from '@partner-print/openapi/wire';
 import type { Render } from './types.ts';
 

@@ -5,7 +5,7 @@ export {
   PartnerPrintError,
   RendertokenLimitError,
   TimeoutError,
-} from '@partner-print/client';
+} from '@partner-print/client/errors';
 export type { Clock } from '@partner-print/openapi/wire';
 export type { RenderClient } from './api.ts';
 export { MemoryRenderStore, type RenderLease, type RenderStore, renderCacheKey } from './cache.ts';

@@ -1,4 +1,4 @@
-import { PartnerPrintError, RendertokenLimitError } from '@partner-print/client';
+import { PartnerPrintError, RendertokenLimitError } from '@partner-print/client/errors';
 import { quietly, sha256Hex } from '@partner-print/openapi/wire';
 import { readKnown } from './acquire.ts';
 import type { RenderClient } from './api.ts';

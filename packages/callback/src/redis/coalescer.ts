@@ -1,4 +1,4 @@
-import { ConfigurationError, PartnerPrintError } from '@partner-print/client';
+import { ConfigurationError, PartnerPrintError } from '@partner-print/client/errors';
 import {
   checkMs,
   type RedisAvailabilityEvent,

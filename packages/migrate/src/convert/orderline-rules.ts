@@ -1,4 +1,4 @@
-import { NotFoundError } from '@partner-print/client';
+import { NotFoundError } from '@partner-print/client/errors';
 import { InvalidImageError } from '../image.ts';
 import { errorMessage, hasPrefix, isRecord, ReportBuilder, summarise } from './report.ts';
 import type { ConvertOptions, SkuResolutionLike, V2Orderline } from './types.ts';

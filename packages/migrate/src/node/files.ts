@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { createInterface } from 'node:readline';
-import { ConfigurationError } from '@partner-print/client';
+import { ConfigurationError } from '@partner-print/client/errors';
 import { parse } from 'csv-parse/sync';
 
 /**

@@ -4,7 +4,7 @@ import {
   NetworkError,
   TimeoutError,
   V1CredentialsError,
-} from '@partner-print/client';
+} from '@partner-print/client/errors';
 
 /**
  * Whether a failure applies to every line, not to the line it happened on: a refused key, a V1 key or

@@ -1,4 +1,4 @@
-import { ConfigurationError } from '@partner-print/client';
+import { ConfigurationError } from '@partner-print/client/errors';
 import {
   checkMs,
   type RedisAvailabilityEvent,
