@@ -1,36 +1,67 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, sep } from 'node:path';
+import ts from 'typescript';
 
 /**
- * The run-time imports of `specifier` in the library sources under `dir` (tests and `skip`ped paths left out),
- * as `file: names`: an import or re-export of a value, not one of types only. Under Node, and in a CommonJS
- * bundle (which takes a required module whole), an import loads its module whatever it names.
+ * The run-time imports of `specifier` in the library sources under `dir` (tests and `skip`ped paths, matched
+ * against the path with `/` separators, left out), as `file: names`: every statement that loads the module when
+ * the file runs, read with TypeScript's parser. Under Node, and in a CommonJS bundle (which takes a required
+ * module whole), an import loads its module whatever it names.
+ *
+ * Not a load: `import type`, `export type`, and `import('…')` in a type position. A load: an import or
+ * re-export of a value, a bare or side-effect import, an `import { type A }` or `export { type A } from` (the
+ * packages compile with `verbatimModuleSyntax`, which keeps such a statement as `import '…'`), a dynamic
+ * `import('…')` and a `require('…')`.
  */
 export function valueImportsOf(dir: string, specifier: string, skip?: RegExp): string[] {
   const files = (readdirSync(dir, { recursive: true }) as string[])
-    .filter((f) => f.endsWith('.ts') && !/\.test(-d)?\.ts$/.test(f) && !skip?.test(f))
+    .map((file) => file.split(sep).join('/'))
+    .filter((f) => /\.[cm]?tsx?$/.test(f) && !/\.test(-d)?\.[cm]?tsx?$/.test(f) && !skip?.test(f))
     .sort();
-  const quoted = specifier.replace(/[/\\^$*+?.()|[\]{}]/g, '\\$&');
-  const statement = new RegExp(
-    `^\\s*(import|export)\\b(\\s+type\\b)?\\s*([^;]*?)\\s*from\\s*['"]${quoted}['"]`,
-    'gm',
-  );
   const found: string[] = [];
   for (const file of files) {
-    const text = readFileSync(join(dir, file), 'utf8');
-    for (const [, , typeOnly, clause = ''] of text.matchAll(statement)) {
-      if (typeOnly) continue;
-      const braces = /^\{([\s\S]*)\}$/.exec(clause.trim());
-      const names = braces
-        ? braces[1]!
-            .split(',')
-            .map((n) => n.trim())
-            .filter((n) => n && !n.startsWith('type '))
-        : [clause.trim()];
-      if (names.length) found.push(`${relative(dir, join(dir, file))}: ${names.join(', ')}`);
-    }
-    // A bare side-effect import, or a dynamic one, loads it too.
-    if (new RegExp(`import\\s*\\(?\\s*['"]${quoted}['"]`).test(text)) found.push(`${file}: (loaded)`);
+    const source = ts.createSourceFile(
+      file,
+      readFileSync(join(dir, file), 'utf8'),
+      ts.ScriptTarget.Latest,
+      true,
+    );
+    const loads = (what: string) => found.push(`${file}: ${what}`);
+    const names = (elements: readonly (ts.ImportSpecifier | ts.ExportSpecifier)[]) =>
+      elements.filter((e) => !e.isTypeOnly).map((e) => e.name.text);
+    const visit = (node: ts.Node): void => {
+      const from = (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier;
+      if (from && ts.isStringLiteral(from) && from.text === specifier) {
+        if (ts.isImportDeclaration(node)) {
+          const clause = node.importClause;
+          if (!clause) loads('(loaded)');
+          else if (!clause.isTypeOnly) {
+            const bindings = clause.namedBindings;
+            const named = bindings && ts.isNamedImports(bindings) ? names(bindings.elements) : [];
+            const all = [
+              ...(clause.name ? [clause.name.text] : []),
+              ...(bindings && ts.isNamespaceImport(bindings) ? [`* as ${bindings.name.text}`] : named),
+            ];
+            loads(all.length ? all.join(', ') : '(loaded)');
+          }
+        } else if (!node.isTypeOnly) {
+          const clause = node.exportClause;
+          const named = clause && ts.isNamedExports(clause) ? names(clause.elements) : ['*'];
+          loads(named.length ? named.join(', ') : '(loaded)');
+        }
+      }
+      if (
+        ts.isCallExpression(node) &&
+        (node.expression.kind === ts.SyntaxKind.ImportKeyword ||
+          (ts.isIdentifier(node.expression) && node.expression.text === 'require')) &&
+        node.arguments[0] &&
+        ts.isStringLiteralLike(node.arguments[0]) &&
+        node.arguments[0].text === specifier
+      )
+        loads('(loaded)');
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
   }
   return found;
 }

@@ -13,5 +13,6 @@ export default packageTestsTwoAtOnce([
   'src/redact.test.ts',
   'src/redis/options.test.ts',
   'src/url-like.test.ts',
+  'test/imports.test.ts',
   'test/spec.test.ts',
 ]);

@@ -41,6 +41,7 @@ export default packageTestsTwoAtOnce(
     'test/dry-run-catalog.test.ts',
     'test/errors.test.ts',
     'test/hostile.test.ts',
+    'test/imports.test.ts',
     'test/order-shape.test.ts',
     'test/orders.test.ts',
     'test/project-imports.test.ts',

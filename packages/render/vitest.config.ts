@@ -15,6 +15,7 @@ export default packageTestsTwoAtOnce(
     'src/shared-context.test.ts',
     'src/shared.test.ts',
     'test/edges.test.ts',
+    'test/imports.test.ts',
     'test/many.test.ts',
     'test/render.test.ts',
     'test/reset-sandbox.test.ts',

@@ -1,8 +1,9 @@
 // The public surface of each entry point, names and kinds: widening it is a deliberate change of this file.
 import { describe, expect, it } from 'vitest';
-import * as main from '../src/index.ts';
 import * as errors from '../src/errors-entry.ts';
+import * as main from '../src/index.ts';
 import * as lite from '../src/lite.ts';
+import * as redis from '../src/redis.ts';
 
 const kind = (value: unknown) =>
   typeof value === 'function'
@@ -61,10 +62,12 @@ describe('exports', () => {
     expect(lite.createClient).not.toBe(main.createClient);
   });
 
-  it('of @partner-print/client/errors: every error class of the main entry and isPartnerPrintError, the same ones', () => {
-    const classes = Object.keys(main).filter((name) => name.endsWith('Error') || name === 'isPartnerPrintError');
-    expect(Object.keys(errors).sort()).toEqual(classes.sort());
-    for (const name of classes)
-      expect(errors[name as keyof typeof errors]).toBe(main[name as keyof typeof main]);
+  it('of @partner-print/client/errors: every error class of the main and redis entries and isPartnerPrintError, the same ones', () => {
+    const of = (entry: object) =>
+      Object.entries(entry).filter(([name]) => name.endsWith('Error') || name === 'isPartnerPrintError');
+    const classes = new Map([...of(main), ...of(redis)]);
+    const entry = new Map(Object.entries(errors));
+    expect([...entry.keys()].sort()).toEqual([...classes.keys()].sort());
+    for (const [name, value] of classes) expect(entry.get(name)).toBe(value);
   });
 });

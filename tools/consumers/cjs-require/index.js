@@ -46,6 +46,7 @@ for (const entry of [
   '@partner-print/client/lite',
   '@partner-print/client/redis',
   '@partner-print/client/telemetry',
+  '@partner-print/client/errors',
   '@partner-print/sandbox',
   '@partner-print/sandbox/node',
   '@partner-print/callback',

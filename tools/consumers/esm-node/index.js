@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import * as callback from '@partner-print/callback';
 import { toNodeListener } from '@partner-print/callback/node';
 import { AuthenticationError, createClient, PartnerPrintError } from '@partner-print/client';
+import * as errors from '@partner-print/client/errors';
 import * as lite from '@partner-print/client/lite';
 import { convertV1Order, createSkuResolver } from '@partner-print/migrate';
 import { createFileSkuCache, runCli } from '@partner-print/migrate/node';
@@ -30,6 +31,8 @@ for (const [name, value] of Object.entries({
 assert.ok(OPERATIONS.createOrder);
 assert.ok(Object.keys(REFERENCE_PREFIXES).length > 0);
 assert.ok(AuthenticationError.prototype instanceof PartnerPrintError);
+// The errors entry holds the main entry's own classes, not copies.
+assert.equal(errors.AuthenticationError, AuthenticationError);
 assert.ok(nextRendertokenReset(new Date('2026-10-24T12:00:00Z')) instanceof Date);
 
 // The Node server on 127.0.0.1 and the client over real HTTP.

@@ -10,6 +10,7 @@ test('every entry point requires', () => {
     '@partner-print/client/lite': lite.createClient,
     '@partner-print/client/redis': require('@partner-print/client/redis').RedisOrderClaims,
     '@partner-print/client/telemetry': require('@partner-print/client/telemetry').telemetryScope,
+    '@partner-print/client/errors': require('@partner-print/client/errors').isPartnerPrintError,
     '@partner-print/sandbox': createSandbox,
     '@partner-print/sandbox/node': require('@partner-print/sandbox/node').startSandboxServer,
     '@partner-print/callback': require('@partner-print/callback').parseOrderUpdatedCallback,
@@ -25,6 +26,8 @@ test('every entry point requires', () => {
   for (const [entry, fn] of Object.entries(entries)) expect([entry, typeof fn]).toEqual([entry, 'function']);
   expect(require('@partner-print/openapi').OPERATIONS.createOrder).toBeDefined();
   expect(require('@partner-print/openapi/wire')).toBeDefined();
+  // The errors entry holds the main entry's own classes, not copies.
+  expect(require('@partner-print/client/errors').NetworkError).toBe(NetworkError);
 });
 
 describe('the client against the in-process sandbox', () => {

@@ -16,3 +16,12 @@ export class IdentifierConflictError extends PartnerPrintError {
     super(message, { code: 'identifier_conflict', operation: 'createOrder', ...init });
   }
 }
+
+/**
+ * createOrder with claims shared on Redis (`RedisOrderClaims`, @partner-print/client/redis): a claim could not be
+ * taken because Redis was unavailable; nothing was posted.
+ */
+export class OrderClaimUnavailableError extends PartnerPrintError {
+  static override readonly defaultCode: string = 'claim_unavailable';
+  override name = 'OrderClaimUnavailableError';
+}

@@ -1,7 +1,8 @@
 import { type Clock, overdue, refuseUnknownOptions, systemClock } from '@partner-print/openapi/wire';
-import { ConfigurationError, PartnerPrintError } from '../errors.ts';
+import { ConfigurationError } from '../errors.ts';
 import { checkMs } from '../options.ts';
 import type { OrderClaim, OrderClaims } from '../orders/claims.ts';
+import { OrderClaimUnavailableError } from '../orders/errors.ts';
 import { ACQUIRE, RELEASE, RENEW } from './scripts.ts';
 
 /** The part of a node-redis (v4/v5) client the claims use: pass a connected client; it is never closed here. */
@@ -51,11 +52,8 @@ export interface RedisOrderClaimsOptions {
   on?: (event: OrderClaimEvent) => void;
 }
 
-/** A claim could not be taken because Redis was unavailable; nothing was posted. */
-export class OrderClaimUnavailableError extends PartnerPrintError {
-  static override readonly defaultCode: string = 'claim_unavailable';
-  override name = 'OrderClaimUnavailableError';
-}
+// Defined with createOrder's other errors, so that @partner-print/client/errors has it without node-redis's claims.
+export { OrderClaimUnavailableError };
 
 type Reply = { taken: boolean; msLeft: number; ref: string; unsettled: boolean; content: string };
 const toReply = (value: unknown): Reply => {

@@ -10,6 +10,7 @@ import { parseOrderUpdatedCallback } from '@partner-print/callback';
 import { toNodeListener } from '@partner-print/callback/node';
 import { createRedisCoalescer } from '@partner-print/callback/redis';
 import { createClient, type PartnerPrintClient } from '@partner-print/client';
+import { NotFoundError } from '@partner-print/client/errors';
 import { createClient as createLiteClient } from '@partner-print/client/lite';
 import { RedisOrderClaims } from '@partner-print/client/redis';
 import { telemetryOf } from '@partner-print/client/telemetry';
@@ -36,6 +37,8 @@ const values: Record<string, number> = {
   '@partner-print/callback/redis': createRedisCoalescer,
   // @ts-expect-error: not a number
   '@partner-print/client': createClient,
+  // @ts-expect-error: not a number
+  '@partner-print/client/errors': NotFoundError,
   // @ts-expect-error: not a number
   '@partner-print/client/lite': createLiteClient,
   // @ts-expect-error: not a number
