@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as callbackRedis from '@partner-print/callback/redis';
 import * as client from '@partner-print/client';
+import * as clientErrors from '@partner-print/client/errors';
 import * as lite from '@partner-print/client/lite';
 import * as clientRedis from '@partner-print/client/redis';
 import * as migrate from '@partner-print/migrate';
@@ -20,6 +21,7 @@ import { readManifest } from './site-files.ts';
 
 const ENTRIES: Record<string, object> = {
   '@partner-print/client': client,
+  '@partner-print/client/errors': clientErrors,
   '@partner-print/client/lite': lite,
   '@partner-print/client/redis': clientRedis,
   '@partner-print/render': render,
