@@ -27,14 +27,22 @@ function heldFetch() {
   return { sent, fetch };
 }
 
+/**
+ * A scheduler on a held fetch whose first request (`?n=0`) has had its answer, `first`: the answer describes the
+ * bucket (until then one request probes it, the rest wait for it).
+ */
+async function probed(concurrency?: number, first = answer(999_999_999)) {
+  const { sent, fetch } = heldFetch();
+  const scheduler = createScheduler({ fetch, clock: manualClock(), key: 'org', concurrency });
+  const probe = scheduler.fetch(`${URL_}?n=0`);
+  sent[0]?.answer(first);
+  await probe;
+  return { sent, scheduler };
+}
+
 describe('admission without a queue', () => {
   it('sends a request nothing is ahead of within the call; past the concurrency, requests queue in order', async () => {
-    const { sent, fetch } = heldFetch();
-    const scheduler = createScheduler({ fetch, clock: manualClock(), key: 'org', concurrency: 2 });
-    // The first answer describes the bucket (until then one request probes it, the rest wait for it).
-    const probe = scheduler.fetch(`${URL_}?n=0`);
-    sent[0]?.answer(answer(999_999_999));
-    await probe;
+    const { sent, scheduler } = await probed(2);
     const calls = [1, 2, 3].map((n) => scheduler.fetch(`${URL_}?n=${n}`));
     // No promise hop for the next two: their fetch has been called before the calls returned.
     expect(sent.map((s) => s.url)).toEqual([`${URL_}?n=0`, `${URL_}?n=1`, `${URL_}?n=2`]);
@@ -51,11 +59,7 @@ describe('admission without a queue', () => {
   });
 
   it('sends a waiting request in the step that frees its slot, on the memory store (no promise hop per admission)', async () => {
-    const { sent, fetch } = heldFetch();
-    const scheduler = createScheduler({ fetch, clock: manualClock(), key: 'org', concurrency: 1 });
-    const probe = scheduler.fetch(`${URL_}?n=0`);
-    sent[0]?.answer(answer(999_999_999));
-    await probe;
+    const { sent, scheduler } = await probed(1);
     const first = scheduler.fetch(`${URL_}?n=1`);
     const waiting = scheduler.fetch(`${URL_}?n=2`);
     expect(sent).toHaveLength(2);
@@ -75,11 +79,7 @@ describe('admission without a queue', () => {
   });
 
   it('sends a request a queued listener makes while the request it was told of is admitted', async () => {
-    const { sent, fetch } = heldFetch();
-    const scheduler = createScheduler({ fetch, clock: manualClock(), key: 'org', concurrency: 4 });
-    const probe = scheduler.fetch(`${URL_}?n=0`);
-    sent[0]?.answer(answer(100, 100));
-    await probe;
+    const { sent, scheduler } = await probed(4, answer(100, 100));
     // The listener's request arrives while the first is being queued: it waits behind it, and the pump sends
     // both. With an await per admission the second stayed queued, unsent, though a token had been taken for
     // it, and nothing woke the queue again (found by the session's review, 120 ms later still unsent).
@@ -96,11 +96,7 @@ describe('admission without a queue', () => {
   });
 
   it('tells a queued listener of a request first, then still sends it within the call', async () => {
-    const { sent, fetch } = heldFetch();
-    const scheduler = createScheduler({ fetch, clock: manualClock(), key: 'org' });
-    const probe = scheduler.fetch(`${URL_}?n=0`);
-    sent[0]?.answer(answer(999_999_999));
-    await probe;
+    const { sent, scheduler } = await probed();
     // The listener sees it queued (in the stats too), and it still goes within the call.
     const seen: Array<{ queued: number; stats: number }> = [];
     scheduler.on('queued', ({ queued }) => seen.push({ queued, stats: scheduler.stats().queued }));
@@ -137,11 +133,7 @@ describe('admission without a queue', () => {
   });
 
   it('sends nothing for a request whose signal an admitted listener aborts, and goes on with the queue', async () => {
-    const { sent, fetch } = heldFetch();
-    const scheduler = createScheduler({ fetch, clock: manualClock(), key: 'org', concurrency: 1 });
-    const probe = scheduler.fetch(`${URL_}?n=0`);
-    sent[0]?.answer(answer(999_999_999));
-    await probe;
+    const { sent, scheduler } = await probed(1);
     // The listener aborts the request it is told of: the fetch (this one ignores signals, as a partner's may)
     // must not be called, where it was called with the aborted signal and sent the request all the same.
     const controller = new AbortController();
