@@ -3,9 +3,10 @@
 
 // Its options' check in milliseconds, shared with the in-process twins (the claims' rememberMs).
 export { checkMs } from './options.ts';
+// Defined with createOrder's other errors, so that @partner-print/client/errors has it without the Redis claims.
+export { OrderClaimUnavailableError } from './orders/errors.ts';
 export {
   type OrderClaimEvent,
-  OrderClaimUnavailableError,
   type RedisEvalClient,
   RedisOrderClaims,
   type RedisOrderClaimsOptions,

@@ -52,9 +52,6 @@ export interface RedisOrderClaimsOptions {
   on?: (event: OrderClaimEvent) => void;
 }
 
-// Defined with createOrder's other errors, so that @partner-print/client/errors has it without node-redis's claims.
-export { OrderClaimUnavailableError };
-
 type Reply = { taken: boolean; msLeft: number; ref: string; unsettled: boolean; content: string };
 const toReply = (value: unknown): Reply => {
   const [taken, msLeft, ref, unsettled, content] = Array.isArray(value) ? value : [];
