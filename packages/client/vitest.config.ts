@@ -23,6 +23,7 @@ export default packageTestsTwoAtOnce([
   'test/node-stream-body.test.ts',
   'test/order-type-errors.test.ts',
   'test/other-realm.test.ts',
+  'test/paths.test.ts',
   'test/orders.test.ts',
   'test/redirects.test.ts',
   'test/retry-budget.test.ts',

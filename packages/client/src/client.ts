@@ -5,7 +5,7 @@ import {
   systemClock,
   V2_SECRET_KEY_HEADER,
 } from '@partner-print/openapi/wire';
-import createFetchClient, { type Client } from 'openapi-fetch';
+import createFetchClient, { type Client, createQuerySerializer } from 'openapi-fetch';
 import { checkBaseUrl, checkKey, readableHeaders } from './config.ts';
 import { type Core, type RequestOptions, register, type Whole } from './core.ts';
 import type { Fetch } from './deadline.ts';
@@ -14,6 +14,7 @@ import { createEmitter, type Hooks, LEVELS, type Logger, type LogLevel, loggerHo
 import type { StrictMethods } from './helpers.ts';
 import { type OperationTable, operationIndex } from './operations.ts';
 import { callSettings, checkInit, checkRetry, checkTimeout, readableInit, retryPolicy } from './options.ts';
+import { pathSerializer } from './paths.ts';
 import { redactSecret } from './redact.ts';
 import { type CallContext, errorFromResponse, fieldOf, type RateLimitParser, webAnswer } from './response.ts';
 import type { ClientTelemetry } from './telemetry/index.ts';
@@ -160,6 +161,9 @@ export function createCore<RateLimit>(
     Request: agentRequest((options.userAgent ?? deps.userAgent) || undefined),
     // The client decides on redirects itself (redirect.ts): fetch would follow them to any origin with the key.
     redirect: 'manual',
+    // openapi-fetch's own URLs, for less work per call (paths.ts); a call's own serializers still come first.
+    pathSerializer,
+    querySerializer: createQuerySerializer(),
   });
   const send = guarded(raw, stack, settings, (name, url, init, reason) =>
     abortOf(reason, context(name, url, init)),

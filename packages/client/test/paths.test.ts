@@ -1,0 +1,96 @@
+// The client's URLs are openapi-fetch's: its path serializer (paths.ts) gives defaultPathSerializer's result for
+// every URL and parameters, and a call sends the URL bare openapi-fetch sends for the same call.
+import type { paths } from '@partner-print/openapi';
+import fc from 'fast-check';
+import createFetchClient, { defaultPathSerializer } from 'openapi-fetch';
+import { describe, expect, it } from 'vitest';
+import { createClient } from '../src/index.ts';
+import { createClient as createLiteClient } from '../src/lite.ts';
+import { pathSerializer } from '../src/paths.ts';
+import { BASE, fakeFetch, json, KEY } from './fake.ts';
+
+const name = fc.constantFrom('a', 'b', 'orderReference', 'x y', '__proto__', 'toString', 'é');
+/** A parameter as a template writes it: simple, label, matrix, exploded, or a name with a brace inside. */
+const placeholder = fc
+  .tuple(fc.constantFrom('', '', '', '.', ';'), name, fc.constantFrom('', '', '', '*'))
+  .map(([style, n, explode]) => `{${style}${n}${explode}}`);
+const literal = fc.constantFrom('', '/', '/orders/', '-', '{', '}', '$&', '/x{', '%7B', '{}');
+const template = fc
+  .array(fc.oneof(placeholder, literal, fc.string({ maxLength: 4 })), { maxLength: 8 })
+  .map((parts) => `https://api.example${parts.join('')}`);
+const primitive = fc.oneof(
+  fc.string(),
+  fc.string({ unit: 'binary' }),
+  fc.constantFrom('$&', "$'", '$`', '$$', '$1', '{a}', '{b}', '%', '/', '?#', 'é€𝄞'),
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.bigInt(),
+);
+const value = fc.oneof(
+  primitive,
+  fc.constantFrom(undefined, null),
+  fc.array(fc.oneof(fc.string(), fc.integer()), { maxLength: 3 }),
+  fc.dictionary(fc.constantFrom('k', 'l', '$&'), fc.oneof(fc.string(), fc.integer()), { maxKeys: 2 }),
+);
+const params = fc.dictionary(name, value, { maxKeys: 5 });
+
+describe("pathSerializer: openapi-fetch's defaultPathSerializer, with less work per call", () => {
+  it('gives the same URL for any template and parameters, cached or not', () => {
+    fc.assert(
+      fc.property(template, params, (url, p) => {
+        const expected = defaultPathSerializer(url, p);
+        expect(pathSerializer(url, p)).toBe(expected);
+        expect(pathSerializer(url, p)).toBe(expected); // the template's parts found on the first call
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('gives the same URLs past the templates it keeps (512), for URLs a caller makes up', () => {
+    for (let i = 0; i < 700; i++) {
+      const url = `https://api.example/v2/things/${i}/{id}/{.label}/{;m}/{e*}`;
+      const p = { id: `a/${i}`, label: 'l', m: ['x', 'y'], e: { k: i } };
+      expect(pathSerializer(url, p)).toBe(defaultPathSerializer(url, p));
+      expect(pathSerializer(`https://api.example/v2/simple/${i}/{id}`, p)).toBe(
+        `https://api.example/v2/simple/${i}/a%2F${i}`,
+      );
+    }
+  });
+
+  it.each([
+    [
+      'main',
+      (fetch: (r: Request) => Promise<Response>) =>
+        createClient({ secretKey: KEY, baseUrl: BASE, fetch, rateLimit: false }),
+    ],
+    [
+      'lite',
+      (fetch: (r: Request) => Promise<Response>) =>
+        createLiteClient({ secretKey: KEY, baseUrl: BASE, fetch }),
+    ],
+  ])('%s entry: a call sends the URL bare openapi-fetch sends', async (_, create) => {
+    const { fetch, seen } = fakeFetch(() => json({}));
+    const client = create(fetch);
+    const bare = createFetchClient<paths>({ baseUrl: BASE, fetch });
+    const calls = [
+      { orderReference: 'Order_1' },
+      { orderReference: 'a/b?c#d $& {x} é' },
+      { orderReference: 42 },
+    ];
+    for (const path of calls) {
+      const init = { params: { path, query: { page: 2, tags: ['a b', 'c'] } } } as never;
+      await client.GET('/orders/{orderReference}', init);
+      await bare.GET('/orders/{orderReference}', init);
+      const [ours, theirs] = seen.splice(0).map((s) => s.url);
+      expect(ours).toBe(theirs);
+    }
+    // A call's own serializers still come first.
+    await client.GET('/orders/{orderReference}', {
+      params: { path: { orderReference: 'x' }, query: { q: 1 } as never },
+      pathSerializer: (url: string) => url.replace('{orderReference}', 'own'),
+      querySerializer: () => 'own=1',
+    } as never);
+    expect(seen.at(-1)!.url).toBe(`${BASE}/orders/own?own=1`);
+  });
+});
