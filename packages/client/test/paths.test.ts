@@ -21,7 +21,7 @@ const template = fc
 const primitive = fc.oneof(
   fc.string(),
   fc.string({ unit: 'binary' }),
-  fc.constantFrom('$&', "$'", '$`', '$$', '$1', '{a}', '{b}', '%', '/', '?#', 'é€𝄞'),
+  fc.constantFrom('$&', "$'", '$`', '$$', '$1', '{a}', '{b}', '%', '/', '?#', 'é€𝄞', '\uD800'),
   fc.integer(),
   fc.double(),
   fc.boolean(),
@@ -34,17 +34,32 @@ const value = fc.oneof(
   fc.dictionary(fc.constantFrom('k', 'l', '$&'), fc.oneof(fc.string(), fc.integer()), { maxKeys: 2 }),
 );
 const params = fc.dictionary(name, value, { maxKeys: 5 });
+/** A serializer's URL, or the class of what it threw (a lone surrogate is a URIError in both). */
+const outcome = (serialize: () => string) => {
+  try {
+    return serialize();
+  } catch (error) {
+    return (error as Error).constructor.name;
+  }
+};
 
 describe("pathSerializer: openapi-fetch's defaultPathSerializer, with less work per call", () => {
   it('gives the same URL for any template and parameters, cached or not', () => {
     fc.assert(
       fc.property(template, params, (url, p) => {
-        const expected = defaultPathSerializer(url, p);
-        expect(pathSerializer(url, p)).toBe(expected);
-        expect(pathSerializer(url, p)).toBe(expected); // the template's parts found on the first call
+        const expected = outcome(() => defaultPathSerializer(url, p));
+        expect(outcome(() => pathSerializer(url, p))).toBe(expected);
+        // The template's parts found on the first call, used on the second.
+        expect(outcome(() => pathSerializer(url, p))).toBe(expected);
       }),
       { numRuns: 3000 },
     );
+  });
+
+  it('throws what openapi-fetch throws for a value encodeURIComponent refuses (a lone surrogate)', () => {
+    const url = 'https://api.example/v2/orders/{orderReference}';
+    expect(() => defaultPathSerializer(url, { orderReference: '\uD800' })).toThrow(URIError);
+    expect(() => pathSerializer(url, { orderReference: '\uD800' })).toThrow(URIError);
   });
 
   it('gives the same URLs past the templates it keeps (512), for URLs a caller makes up', () => {
