@@ -162,7 +162,7 @@ export function createCore<RateLimit>(
     // The client decides on redirects itself (redirect.ts): fetch would follow them to any origin with the key.
     redirect: 'manual',
     // openapi-fetch's own URLs, for less work per call (paths.ts); a call's own serializers still come first.
-    pathSerializer,
+    pathSerializer: pathSerializer(),
     querySerializer: createQuerySerializer(),
   });
   const send = guarded(raw, stack, settings, (name, url, init, reason) =>

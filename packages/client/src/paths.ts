@@ -4,38 +4,49 @@
 // on a prepared answer (bench/per-request.ts measures the client against it).
 import { defaultPathSerializer } from 'openapi-fetch';
 
-/** openapi-fetch's pattern of a path parameter. */
-const PARAM = /\{[^{}]+\}/g;
+/** openapi-fetch's pattern of a path parameter, its name captured: a split gives literal, name, literal… */
+const PARAM = /\{([^{}]+)\}/;
 
 /**
- * Per URL template (the base URL included): its literal parts and its parameters' names, or 0 where one is not
- * in "simple" style (`{.label}`, `{;matrix}`, `{exploded*}`); every path of the V2 API is simple. At most
- * {@link KEPT} of them: the spec has about 40 templates, and a caller's own URLs stop being kept past that.
+ * A URL template split by {@link PARAM} (its literal parts at even indexes, its parameters' names at odd ones),
+ * or 0 where openapi-fetch's serializer is needed.
  */
-const parts = new Map<string, [literals: string[], names: string[]] | 0>();
-const KEPT = 512;
+export type Parts = Map<string, string[] | 0>;
+
+/** Templates a client keeps (the V2 API has 28 paths, 11 with parameters): past them, openapi-fetch's serializer. */
+export const KEPT = 256;
 
 /**
  * openapi-fetch's `defaultPathSerializer`, with the same result for every URL and parameters (a differential
- * test holds the two together): a template's parts found once, and a primitive value percent-encoded into
- * its place, which replacing in turn gives too, as an encoded value holds no brace and no `$`. An array or
- * object value, or a parameter of another style, goes to openapi-fetch's serializer.
+ * test holds the two together), made per client: each template (the base URL included) split once into its
+ * literal parts, and a primitive value percent-encoded into its place.
+ *
+ * That placing by position gives what openapi-fetch's replacing in turn gives (each placeholder's first
+ * occurrence in the URL as it stands) only where no value or literal part can make a new placeholder: an
+ * encoded value holds no brace and no `$`, and a template whose literal parts hold a brace (`{{a}}`), or a
+ * parameter of another style than "simple" (`{.label}`, `{;matrix}`, `{exploded*}`), goes to openapi-fetch's
+ * serializer, as does an array or object value. Every path of the V2 API is in simple style, without braces.
  */
-export function pathSerializer(url: string, params: Record<string, unknown>): string {
-  let found = parts.get(url);
-  if (found === undefined) {
-    const names = (url.match(PARAM) ?? []).map((match) => match.slice(1, -1));
-    found = names.some((name) => /^[.;]|\*$/.test(name)) ? 0 : [url.split(PARAM), names];
-    if (parts.size < KEPT) parts.set(url, found);
-  }
-  if (!found) return defaultPathSerializer(url, params);
-  const [literals, names] = found;
-  let out = literals[0]!;
-  for (let i = 0; i < names.length; i++) {
-    const value = params[names[i]!];
-    if (value != null && typeof value === 'object') return defaultPathSerializer(url, params);
-    // A missing value leaves its placeholder, as openapi-fetch does.
-    out += (value == null ? `{${names[i]}}` : encodeURIComponent(value as string)) + literals[i + 1];
-  }
-  return out;
+export function pathSerializer(parts: Parts = new Map()) {
+  return (url: string, params: Record<string, unknown>): string => {
+    let found = parts.get(url);
+    if (found === undefined) {
+      // A URL a caller makes up past the templates kept: not split, not kept.
+      if (parts.size >= KEPT) return defaultPathSerializer(url, params);
+      const split = url.split(PARAM);
+      // A brace (never in a name), or a name that starts with . or ; or ends with *: one pattern for every part,
+      // so a literal part such as `.json` after a parameter sends the template to openapi-fetch for nothing.
+      found = split.some((part) => /[{}]|^[.;]|\*$/.test(part)) ? 0 : split;
+      parts.set(url, found);
+    }
+    if (!found) return defaultPathSerializer(url, params);
+    let out = found[0]!;
+    for (let i = 1; i < found.length; i += 2) {
+      const value = params[found[i]!];
+      if (value != null && typeof value === 'object') return defaultPathSerializer(url, params);
+      // A missing value leaves its placeholder, as openapi-fetch does.
+      out += (value == null ? `{${found[i]}}` : encodeURIComponent(value as string)) + found[i + 1];
+    }
+    return out;
+  };
 }
