@@ -58,6 +58,39 @@ describe("pathSerializer: openapi-fetch's defaultPathSerializer, with less work 
     );
   });
 
+  it('gives the same URL for templates of simple placeholders and their own names as parameters', () => {
+    // The templates the client's own way takes (no brace outside a placeholder, no label, matrix or exploded
+    // parameter, no literal starting with . or ; or ending with *), each parameter named in the template.
+    const simple = fc
+      .array(
+        fc.oneof(
+          name.map((n) => `{${n}}`),
+          fc.constantFrom('', '/', '/orders/', '-', '$&', '%7B', 'é'),
+        ),
+        {
+          minLength: 1,
+          maxLength: 8,
+        },
+      )
+      .map((parts) => `https://api.example${parts.join('')}`);
+    fc.assert(
+      fc.property(
+        simple,
+        fc.array(fc.oneof(primitive, fc.constantFrom(undefined, null)), { minLength: 7, maxLength: 7 }),
+        (url, values) => {
+          const p = Object.fromEntries(
+            ['a', 'b', 'orderReference', 'x y', 'toString', 'é'].map((n, i) => [n, values[i]]),
+          );
+          const serialize = pathSerializer();
+          const expected = outcome(() => defaultPathSerializer(url, p));
+          expect(outcome(() => serialize(url, p))).toBe(expected);
+          expect(outcome(() => serialize(url, p))).toBe(expected);
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
   it('gives the same URL where a value could make a placeholder of braces in the template ({{a}}/{a})', () => {
     // openapi-fetch replaces each placeholder's first occurrence in the URL as it stands, so a value beside a
     // brace of the template can make a new placeholder that it fills instead of the next one in place.
