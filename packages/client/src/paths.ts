@@ -17,9 +17,10 @@ export type Parts = Map<string, string[] | 0>;
 export const KEPT = 256;
 
 /**
- * openapi-fetch's `defaultPathSerializer`, with the same result for every URL and parameters (a differential
- * test holds the two together), made per client: each template (the base URL included) split once into its
- * literal parts, and a primitive value percent-encoded into its place.
+ * openapi-fetch's `defaultPathSerializer`, with the same result for every URL and the parameters openapi-fetch
+ * passes it, a truthy `params.path` (differential tests hold the two together; a getter is read once here, up
+ * to three times there), made per client: each template (the base URL included) split once into its literal
+ * parts, and a primitive value percent-encoded into its place.
  *
  * That placing by position gives what openapi-fetch's replacing in turn gives (each placeholder's first
  * occurrence in the URL as it stands) only where no value or literal part can make a new placeholder: an
