@@ -104,6 +104,30 @@ describe('convertV1Order', () => {
     expect(r.order.orderlines[1]?.productReference).toBe('Product_case');
   });
 
+  it('a dropship address with no usable field ({}, only empty values, only unknown fields) is missing, as V2 says (missing_address)', async () => {
+    for (const address of [{}, { city: null }, { city: undefined, fax: '0123' }, { fax: '0123' }]) {
+      const r = await convertV1Order({
+        store_reference: 'Store_1',
+        shipping_kind: 'dropship',
+        dropship_address: address,
+        orderlines: [{ product_reference: 'Product_1', quantity: 1 }],
+      });
+      expect(r.ok).toBe(false);
+      expect(r.errors.map((e) => [e.path, e.code])).toEqual([['dropship_address', 'missing_field']]);
+      expect(r.errors[0]?.message).toMatch(/missing_address/);
+      expect(r.order.dropshipAddress).toBeUndefined();
+    }
+    // One field set is an address.
+    const one = await convertV1Order({
+      store_reference: 'Store_1',
+      shipping_kind: 'dropship',
+      dropship_address: { city: 'Utrecht', fax: '0123' },
+      orderlines: [{ product_reference: 'Product_1', quantity: 1 }],
+    });
+    expect(one.ok).toBe(true);
+    expect(one.order.dropshipAddress).toEqual({ city: 'Utrecht' });
+  });
+
   it('treats a thrown UnknownSkuError or 404 as unknown_sku and other throws as lookup_failed', async () => {
     const r = await convertV1Order(
       {

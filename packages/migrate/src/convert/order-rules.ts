@@ -231,7 +231,16 @@ const dropshipAddress: OrderRule = {
         'combined orders ship to the store address; V2 does not use an address for them.',
       );
     } else if (isRecord(a)) {
-      draft.dropshipAddress = convertAddress(a, report);
+      const address = convertAddress(a, report);
+      // V2 refuses an address with no field (the spec's minProperties 1) with missing_address: `{}`, only empty
+      // values (`{ city: null }`) or only fields V2 does not know leave none.
+      if (Object.keys(address).length) draft.dropshipAddress = address;
+      else
+        report.fail(
+          'dropship_address',
+          'missing_field',
+          'Empty: a dropship order needs an address with at least one V2 address field set (V2 error missing_address).',
+        );
     } else {
       report.fail('dropship_address', 'invalid_value', 'Must be an object.');
       report.dropped('dropship_address', a, 'Not an object.');
