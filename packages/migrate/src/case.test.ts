@@ -37,6 +37,22 @@ describe('case conversion', () => {
     });
   });
 
+  it('an own __proto__ key (from JSON.parse) stays an own key, converted deep, and never sets a prototype', () => {
+    const v1 = JSON.parse('{"__proto__": {"some_key": 1}, "a_b": {"__proto__": {"c_d": 2}}}');
+    const v2 = toCamelDeep<Record<string, unknown>>(v1);
+    expect(Object.getPrototypeOf(v2)).toBe(Object.prototype);
+    expect(Object.keys(v2)).toEqual(['__proto__', 'aB']);
+    expect(Object.getOwnPropertyDescriptor(v2, '__proto__')?.value).toEqual({ someKey: 1 });
+    expect((v2 as { someKey?: unknown }).someKey).toBeUndefined();
+    const inner = v2.aB as Record<string, unknown>;
+    expect(Object.getPrototypeOf(inner)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(inner, '__proto__')?.value).toEqual({ cD: 2 });
+    const back = toSnakeDeep<Record<string, unknown>>(v2);
+    expect(Object.getPrototypeOf(back)).toBe(Object.prototype);
+    expect(Object.keys(back)).toEqual(['__proto__', 'a_b']);
+    expect(JSON.stringify(back)).toBe(JSON.stringify(v1));
+  });
+
   it('wraps and unwraps', () => {
     expect(toV2Body('order', { shipping_kind: 'combined' })).toEqual({ order: { shippingKind: 'combined' } });
     expect(fromV2Body('order', { order: { reference: 'Order_1', customIdentifier: 'a' } })).toEqual({
