@@ -349,4 +349,22 @@ describe('V1 calls left on a base-URL variable in a file without a V2 client', (
     expect(at(TEST_V1)).toBe(TEST_V1);
     expect(at(TEST_V2)).toBe(TEST_V1);
   });
+
+  it('two or more calls left on one such constant read it once through the /v2 → /v1 turn (it was turned once per call: a crash)', () => {
+    const left = (name: string) =>
+      `export async function ${name}(code: string) {\n  await fetch(\`\${BASE}/orders/\${code}/cancel-all-lines\`, { method: 'POST', headers: HEADERS });\n}\n`;
+    const calls = [left('cancel'), left('cancelAgain'), left('cancelOnceMore')].join('\n');
+    for (const text of [
+      `const BASE = process.env.PP_URL || '${V1}';\n${HEADERS}\n${calls}`,
+      // With a V2 client too (one call rewritten).
+      `const BASE = process.env.PP_URL || '${V1}';\n${HEADERS}\n${getOrder('BASE')}\n${calls}`,
+    ]) {
+      const r = rewrite(text);
+      expect(r.error).toBeUndefined();
+      expect(r.findings.filter((f) => /cancel-all-lines/.test(f.what))).toHaveLength(3);
+      expect(r.output).toContain(
+        `const BASE = process.env.PP_URL?.replace(/\\/v2(\\/*)$/, '/v1$1') || '${V1}';`,
+      );
+    }
+  });
 });

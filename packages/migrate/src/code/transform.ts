@@ -580,8 +580,9 @@ function declaratorOf(n: N, links: Map<N, Link>): N | undefined {
 function keepV1Reads(program: N, reads: N[]): void {
   const { nodes, links } = indexTree(program);
   const present = new Set(nodes);
-  // Not one read through `v1Of` already (the object of its `?.replace`).
-  for (const read of reads)
+  // Not one read through `v1Of` already (the object of its `?.replace`); each read once, however many calls left
+  // on V1 go through it (a base-URL constant several of them read).
+  for (const read of new Set(reads))
     if (present.has(read) && !/Member/.test(links.get(read)?.parent.type ?? ''))
       replaceNode(links, read, parseExpressionCode(v1Of(envCode(read))));
 }
