@@ -155,6 +155,35 @@ describe("the legacy callback's order_reference", () => {
     }
   });
 
+  it('in a CRLF file or one with a byte order mark, the query type is widened as in an LF file (offsets are the parsed text’s)', () => {
+    const handler = (type: string, read = 'req.query.order_reference') =>
+      `${V1_CALL.replace('byShopId', 'other')}export const onCallback = async (req: { query: ${type} }) => {\n  const r = await fetch(\`https://api.partner-print.example/v1/orders/\${${read}}\`, { headers });\n  const o = await r.json();\n  console.log(req.query.order_reference);\n  return o.order_reference;\n};\n`;
+    const cases: Array<[string, string]> = [
+      [handler('{ order_reference: string }'), 'a.ts'],
+      [handler('{\n    shop: string;\n    order_reference: string;\n  }'), 'a.ts'],
+      [handler('{ order_reference?: string }', "req.query.order_reference ?? ''"), 'a.ts'],
+      [
+        `${EARLIER}/**\n * @param {{ query: { order_reference: string } }} req\n */\nexport async function onCallback(req) {\n  const order = ${v2Read('req.query.order_reference')};\n  return order.reference;\n}\n`,
+        'a.js',
+      ],
+    ];
+    for (const [lf, file] of cases) {
+      const plain = rewriteTwice(lf, file);
+      expect(plain.error, lf).toBeUndefined();
+      expect(plain.output, lf).toMatch(/order_reference_v2\??: string/);
+      for (const [name, text, expected] of [
+        ['CRLF', lf.replace(/\n/g, '\r\n'), plain.output.replace(/\n/g, '\r\n')],
+        ['BOM', `\uFEFF${lf}`, `\uFEFF${plain.output}`],
+        ['BOM and CRLF', `\uFEFF${lf.replace(/\n/g, '\r\n')}`, `\uFEFF${plain.output.replace(/\n/g, '\r\n')}`],
+      ]) {
+        const r = rewriteTwice(text!, file);
+        expect(r.error, `${name}: ${lf}`).toBeUndefined();
+        expect(r.output, `${name}: ${lf}`).toBe(expected);
+        expect(r.findings, name).toEqual(plain.findings);
+      }
+    }
+  });
+
   it("in JavaScript, only the query's JSDoc type is widened; a typedef that types another value too is marked", () => {
     // The request's body names order_reference too: left as it is.
     const r = rewriteTwice(

@@ -40,10 +40,30 @@ export function checkParses(text: string, file: string): string | undefined {
   }
 }
 
+/** The text each tree was parsed from: what its nodes' `start` and `end` offsets index. */
+const parsedTexts = new WeakMap<object, string>();
+
 export function parseSource(text: string, file: string): Ast {
   const opts = options(file);
-  return recast.parse(text, { parser: { parse: (s: string) => babelParse(s, opts) } });
+  let parsed = text;
+  const ast = recast.parse(text, {
+    parser: {
+      parse: (s: string) => {
+        parsed = s;
+        return babelParse(s, opts);
+      },
+    },
+  });
+  parsedTexts.set(ast, parsed);
+  return ast;
 }
+
+/**
+ * The text recast handed the parser, which the nodes' offsets (`start`, `end`) index: recast ends its lines with
+ * `\n` (a CRLF file's are one character shorter) and may drop a byte order mark, so code is sliced from this text,
+ * never from the file's.
+ */
+export const parsedText = (ast: Ast): string => parsedTexts.get(ast) ?? '';
 
 /**
  * Reprints the tree. What recast does not keep of the source is put back: its byte order mark, its `#!` line

@@ -57,7 +57,7 @@ import { adapterNames, EARLIER_ORDER_REFERENCE, earlierOrderReferences } from '.
 import { ImageUploads, type Pending, staticImage } from './images.ts';
 import { keyReadOrder, runTimeKeySource } from './key-read.ts';
 import { findV1Mocks, MOCK_REASON } from './mocks.ts';
-import { type Ast, checkParses, parseExpressionCode, parseSource, printAst } from './parse.ts';
+import { type Ast, checkParses, parseExpressionCode, parsedText, parseSource, printAst } from './parse.ts';
 import type { FileProject } from './project-imports.ts';
 import { secretsIn } from './secrets.ts';
 import { addSetup, chooseNames, DEFAULT_KEY_EXPRESSION } from './setup.ts';
@@ -677,6 +677,8 @@ function rewrite(
     const msg = e instanceof Error ? e.message : String(e);
     return { file, output: text, changed: false, findings: [], error: `does not parse: ${msg}` };
   }
+  // What the nodes' offsets index (line endings and a byte order mark as recast gave them to the parser).
+  const code = parsedText(ast);
   const index = indexTree(ast.program);
   const b = new Bindings(index.nodes, index.links);
   const secrets = secretsIn(index.nodes, b);
@@ -688,9 +690,9 @@ function rewrite(
   const keyExpression = options.keyExpression ?? DEFAULT_KEY_EXPRESSION;
   // What an earlier version of this tool wrote for a base URL read from the environment, as this one writes it.
   const repaired = text.includes('createClient')
-    ? repairEarlierBase(ast.program, names.client, b, text)
+    ? repairEarlierBase(ast.program, names.client, b, code)
     : undefined;
-  const existing = existingBase(index.nodes, names.client, text, repaired?.code);
+  const existing = existingBase(index.nodes, names.client, code, repaired?.code);
   const found = v1Sites(ast, b, elsewhere);
   // The file's adapter, and those it imports from another module of the run (or may: the run cannot tell). An
   // earlier run's adapter imported where the file makes no client or adapter is the one its rewritten calls use,
@@ -731,7 +733,7 @@ function rewrite(
     file,
     ...(project ? { project } : {}),
     ...(elsewhere ? { elsewhere } : {}),
-    source: text,
+    source: code,
     ast,
     b,
     names,
@@ -813,7 +815,7 @@ function rewrite(
   for (const { value, id, read } of ctx.codes)
     if (left.includes(read)) {
       const call = indexTree(value).nodes.find((n) => n.type === 'CallExpression' && n.arguments[0] === id);
-      const code = v2ReadAt(read, call, cb.nodes, cb.links, text);
+      const code = v2ReadAt(read, call, cb.nodes, cb.links, ctx.source);
       // Seen at the call when it was planned: the file is reported as not rewritten rather than left wrong.
       if (!code) throw new Error('the callback read of order_reference_v2 is not where it was planned');
       call.arguments[0] = parseExpressionCode(code);
