@@ -178,6 +178,33 @@ describe('code: modes and exit codes', () => {
     expect((await run(['code', dir])).stdout).toContain("'X-Api-Key': '[REDACTED]'");
   });
 
+  it('a key written as a fallback (||, ??), in a ternary, with escapes or in pieces is redacted too, in the diff and --json', async () => {
+    const orFallback = 'live_9f8e7d6c5b4a3210';
+    const nullish = 'live_0a1b2c3d4e5f6789';
+    const branch = 'live_test_77665544332211';
+    // Written with a \u escape: the source shows `live_\u0039…`, the value is `live_9…`.
+    const escaped = 'live_\\u0039a8b7c6d5e4f3210';
+    const pieces = ['live_abcdefgh', '12345678'];
+    const dir = project({
+      'or.js': V1_FILE.replace('process.env.KEY', `process.env.KEY || '${orFallback}'`),
+      'nullish.js': `import axios from 'axios';\nconst KEY = process.env.PP_KEY ?? '${nullish}';\n${V1_FILE.replace("import axios from 'axios';\n", '').replace('process.env.KEY', 'KEY')}`,
+      'branch.js': V1_FILE.replace('process.env.KEY', `process.env.PROD ? process.env.KEY : '${branch}'`),
+      'escaped.js': `import axios from 'axios';\nconst API_KEY = '${escaped}';\n${V1_FILE.replace("import axios from 'axios';\n", '').replace('process.env.KEY', 'API_KEY')}`,
+      'pieces.js': V1_FILE.replace('process.env.KEY', `['${pieces[0]}', '${pieces[1]}'].join('')`),
+    });
+    const keys = [orFallback, nullish, branch, escaped, 'live_9a8b7c6d5e4f3210', ...pieces];
+    for (const args of [[], ['--json']]) {
+      const r = await run(['code', dir, ...args]);
+      expect(r.stdout, args.join(' ')).toContain('rewritten');
+      for (const key of keys) expect(r.stdout + r.stderr, `${args.join(' ')} ${key}`).not.toContain(key);
+    }
+    const diff = (await run(['code', dir])).stdout;
+    expect(diff).toContain("'X-Api-Key': process.env.KEY || '[REDACTED]'");
+    expect(diff).toContain("const KEY = process.env.PP_KEY ?? '[REDACTED]';");
+    expect(diff).toContain("const API_KEY = '[REDACTED]';");
+    expect(diff).toContain("['[REDACTED]', '[REDACTED]'].join('')");
+  });
+
   it('usage errors exit 2: two modes, a bad --store, a missing path', async () => {
     const dir = project({ 'api.js': V1_FILE });
     const two = await run(['code', dir, '--write', '--check']);
