@@ -634,6 +634,55 @@ export const ord = async (id: string) => (await api.post('/orders', { store_code
     expect(again.changed).toBe(false);
   });
 
+  it('comments on the statements merged into the V2 one (the response, its ok guard, its JSON read) are kept above it, in order', () => {
+    const text = `const BASE = 'https://api.partner-print.example/v1';
+const headers = { 'X-Partner-Code': 'ACME1', 'X-Api-Key': process.env.PP_KEY ?? '' };
+
+export async function place(sku: string) {
+  // Orders are placed for the main store only (ticket OPS-1234).
+  const r = await fetch(BASE + '/orders', { method: 'POST', headers, body: JSON.stringify({ store_code: 'ACME1', shipping_kind: 'combined', partner_reference: sku, orderlines: [{ sku, quantity: 1 }] }) });
+  /* V1 returns 201 */
+  if (!r.ok) throw new Error('HTTP ' + r.status); // never 200
+  // the reference
+  const { order_reference } = await r.json();
+  return order_reference;
+}
+
+export async function find(ref: string) {
+  // Look the order up by the shop's id.
+  const res = await fetch(\`\${BASE}/orders?partner_reference=\${ref}\`, { headers });
+  // V1 answers 404 for an unknown reference
+  if (!res.ok) throw new Error('not found');
+  return (await res.json()).order_reference;
+}
+`;
+    const { first, second } = twice(text);
+    expect(first.findings.filter((f) => f.kind === 'rewritten')).toHaveLength(2);
+    const lines = first.output.split('\n').map((l) => l.trim());
+    const create = lines.findIndex((l) => l.includes('partnerPrint.createOrder('));
+    expect(lines.slice(create - 4, create)).toEqual([
+      '// Orders are placed for the main store only (ticket OPS-1234).',
+      '/* V1 returns 201 */',
+      '// never 200',
+      '// the reference',
+    ]);
+    const read = lines.findIndex((l) => l.includes("partnerPrint.get('/orders/{orderReference}'"));
+    expect(lines.slice(read - 2, read)).toEqual([
+      "// Look the order up by the shop's id.",
+      '// V1 answers 404 for an unknown reference',
+    ]);
+    for (const c of [
+      'ticket OPS-1234',
+      'V1 returns 201',
+      'never 200',
+      'the reference',
+      "shop's id",
+      'V1 answers 404',
+    ])
+      expect(first.output.split(c).length - 1, c).toBe(1);
+    expect(second.output).toBe(first.output);
+  });
+
   it('an image that is not provably base64 JPEG/PNG data keeps the run-time conversion', () => {
     for (const image of [
       "'R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7'", // a GIF: V2 refuses it, convertV1Order says so

@@ -51,13 +51,13 @@ import {
 } from './calls.ts';
 import { catchProblem, exportsOf, SETUP_KEY } from './catches.ts';
 import { countRefs, leftUnused, type Refs, removeUnused } from './cleanup.ts';
-import { innerComments, keepComments } from './comments.ts';
+import { commentsAround, innerComments, keepComments } from './comments.ts';
 import { consumerOf, LeftOnV1, type UnknownRead } from './consumers.ts';
 import { adapterNames, EARLIER_ORDER_REFERENCE, earlierOrderReferences } from './earlier-reads.ts';
 import { ImageUploads, type Pending, staticImage } from './images.ts';
 import { keyReadOrder, runTimeKeySource } from './key-read.ts';
 import { findV1Mocks, MOCK_REASON } from './mocks.ts';
-import { type Ast, checkParses, parseExpressionCode, parsedText, parseSource, printAst } from './parse.ts';
+import { type Ast, checkParses, parsedText, parseExpressionCode, parseSource, printAst } from './parse.ts';
 import type { FileProject } from './project-imports.ts';
 import { secretsIn } from './secrets.ts';
 import { addSetup, chooseNames, DEFAULT_KEY_EXPRESSION } from './setup.ts';
@@ -255,6 +255,8 @@ function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: 
   }
   const pos = position(ctx.file, site.node);
   const comments = innerComments(site.node);
+  // The statements the rewrite may merge into the V2 one are in the call's function (or the file's top level).
+  const around = commentsAround(functionOf(links, site.node) ?? ctx.ast.program, site.node);
   const value = plan.value();
   // The reads may find the answer used in a way the V2 value cannot stand in for: the tree goes back as it was.
   const restoreTree = snapshotTree(ctx.ast.program);
@@ -281,10 +283,10 @@ function handleSite(ctx: Context, site: CallSite, links: Map<N, Link>, libName: 
   }
   ctx.base ??= base as V2Base;
   // Where the V2 value ended up (the consumer may have moved it into the statement that read the JSON).
-  const now = pending.length || comments.length ? indexTree(ctx.ast.program).links : links;
+  const now = pending.length || comments.length || around.length ? indexTree(ctx.ast.program).links : links;
   const home = statementOf(now, value) ?? stmt;
   ctx.uploads.commit(pending, home, now, ctx.file);
-  if (home) keepComments(comments, home);
+  if (home) keepComments(comments, home, around, ctx.ast.program);
   const once = plan.endpoint.id === 'create-order' ? withoutIdentifier(site.body, ctx.b) : undefined;
   if (once && home) ctx.todo(home, 'order without partner_reference', once, now);
   ctx.adapter ||= plan.needsAdapter;
