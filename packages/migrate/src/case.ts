@@ -102,7 +102,12 @@ function mapKeysDeep(value: unknown, rename: (key: string) => string, path = '')
     from.set(name, k);
     // An own `__proto__` key (JSON.parse makes one) stays an own key: assigned, it would set the prototype.
     if (name === '__proto__')
-      Object.defineProperty(out, name, { value: converted, enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, name, {
+        value: converted,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     else out[name] = converted;
   }
   return out;

@@ -174,7 +174,11 @@ describe("the legacy callback's order_reference", () => {
       for (const [name, text, expected] of [
         ['CRLF', lf.replace(/\n/g, '\r\n'), plain.output.replace(/\n/g, '\r\n')],
         ['BOM', `\uFEFF${lf}`, `\uFEFF${plain.output}`],
-        ['BOM and CRLF', `\uFEFF${lf.replace(/\n/g, '\r\n')}`, `\uFEFF${plain.output.replace(/\n/g, '\r\n')}`],
+        [
+          'BOM and CRLF',
+          `\uFEFF${lf.replace(/\n/g, '\r\n')}`,
+          `\uFEFF${plain.output.replace(/\n/g, '\r\n')}`,
+        ],
       ]) {
         const r = rewriteTwice(text!, file);
         expect(r.error, `${name}: ${lf}`).toBeUndefined();
