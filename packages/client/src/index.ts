@@ -4,16 +4,17 @@ import { budgetKeyOf, OPERATIONS } from '@partner-print/openapi/wire';
 import {
   createScheduler,
   parseRateLimitHeaders,
+  RateLimitPausedError,
   type Scheduler,
   type SchedulerOptions,
 } from '@partner-print/ratelimit';
 import { type CoreOptions, createCore } from './client.ts';
 import { USER_AGENT } from './config.ts';
-import { ConfigurationError } from './errors.ts';
+import { AbortedError, ConfigurationError, RateLimitedError } from './errors.ts';
 import { type PartnerPrintBaseClient, type PartnerPrintHelpers, withHelpers } from './helpers.ts';
 import { queueThrough } from './queue.ts';
 import { clientTelemetry, type TelemetryOption } from './telemetry/index.ts';
-import { ONE_BUDGET, ONE_BUDGET_UNWATCHED } from './transport.ts';
+import { ONE_BUDGET } from './transport.ts';
 
 export type { PartnerPrintHelpers } from './helpers.ts';
 export * from './public.ts';
@@ -59,7 +60,7 @@ export function createClient(options: ClientOptions): PartnerPrintClient {
       if (option === false) return undefined;
       if (isScheduler(option)) {
         scheduler = option;
-        return { fetch: (request) => option.fetch(request, ONE_BUDGET), own: true };
+        return { fetch: (request) => option.fetch(request, ONE_BUDGET), own: true, refused: pausedPast };
       }
       // Without a `store` the budget is this client's alone, so its key needs no hash: a request does not
       // wait for crypto.subtle, which no fake timer controls (a test's first advance would run before it).
@@ -83,13 +84,41 @@ export function createClient(options: ClientOptions): PartnerPrintClient {
           close(reason);
         };
         scheduler = s;
-        return (request, unabortable) => s.fetch(request, unabortable ? ONE_BUDGET_UNWATCHED : ONE_BUDGET);
+        // No 429 retries of the scheduler's own (one budget per call), and no pause waited out past the call's.
+        return (request, unabortable, call) => {
+          const maxPauseMs = call
+            ? Math.max(0, call.started + call.settings.retry.maxElapsedMs - clock.now())
+            : undefined;
+          return s.fetch(
+            request,
+            unabortable
+              ? { rateLimit: { maxRetries: 0, watchSignal: false, maxPauseMs } }
+              : { rateLimit: { maxRetries: 0, maxPauseMs } },
+          );
+        };
       });
-      return Object.assign(limiter, { refused: (error: unknown) => !!closed && error === closed.reason });
+      return Object.assign(limiter, {
+        refused: (error: unknown, call: string) =>
+          closed && error === closed.reason
+            ? new AbortedError(`${call}: not sent, the rate-limit queue was closed`, { cause: error })
+            : pausedPast(error, call),
+      });
     },
   });
   return withHelpers(Object.assign(client, { scheduler }));
 }
+
+/**
+ * A call the scheduler did not send because a pause after a 429 (another call's, or another process's through
+ * a shared store) runs past the call's `maxElapsedMs`: the RateLimitedError its 429 would have given, at once.
+ */
+const pausedPast = (error: unknown, call: string): RateLimitedError | undefined =>
+  error instanceof RateLimitPausedError
+    ? new RateLimitedError(
+        `${call}: not sent, the rate limit is paused after a 429 for another ${Math.ceil(error.retryAfterMs / 1000)} s, past the call's retry.maxElapsedMs`,
+        { cause: error, retryAfter: Math.ceil(error.retryAfterMs / 1000) },
+      )
+    : undefined;
 
 const isScheduler = (value: object): value is Scheduler =>
   typeof (value as Scheduler).fetch === 'function' && typeof (value as Scheduler).stats === 'function';

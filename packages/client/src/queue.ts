@@ -32,14 +32,14 @@ export function queueThrough(
   const fetch = make(timed);
   return {
     fetch,
-    send: (req, timing, ms, unabortable) => {
+    send: (req, timing, ms, unabortable, call) => {
       timing.ms = ms;
       const outer = handing;
       const outerReq = handed;
       handing = timing;
       handed = req;
       try {
-        return fetch(req, unabortable);
+        return fetch(req, unabortable, call);
       } catch (error) {
         // A limiter that throws instead of rejecting: a failed attempt like any other.
         return Promise.reject(error);

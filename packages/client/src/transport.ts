@@ -40,12 +40,19 @@ export interface CallSettings {
  * (queue.ts, the main entry's: a bundle without a queue of the client's holds none of it).
  */
 export interface Limiter {
-  /** `unabortable`: the request's signal cannot abort (its call was given none), so it need not be watched. */
-  fetch(request: Request, unabortable?: boolean): Promise<Response>;
+  /**
+   * `unabortable`: the request's signal cannot abort (its call was given none), so it need not be watched.
+   * `call`: the call it is an attempt of, for a queue the client sends through (its budget: no pause after a
+   * 429 is waited out past the call's `maxElapsedMs`).
+   */
+  fetch(request: Request, unabortable?: boolean, call?: Call): Promise<Response>;
   own?: boolean;
   send?: SendAttempt | undefined;
-  /** Whether `error` is the limiter refusing an attempt it never sent (it was closed): final, not retried. */
-  refused?: (error: unknown) => boolean;
+  /**
+   * The call's final error when `error` is the limiter refusing an attempt it never sent (it was closed, or a
+   * pause outlasts the call's budget), else undefined. `call` describes the call.
+   */
+  refused?: (error: unknown, call: string) => Error | undefined;
 }
 
 /**
@@ -76,8 +83,6 @@ export interface QueueKit {
  * (`retry.attempts`, `maxElapsedMs`) decides every send; the scheduler still pauses what a 429 is about.
  */
 export const ONE_BUDGET = { rateLimit: { maxRetries: 0 } } as const;
-/** {@link ONE_BUDGET} for a request whose signal cannot abort: the scheduler adds no listener to it. */
-export const ONE_BUDGET_UNWATCHED = { rateLimit: { maxRetries: 0, watchSignal: false } } as const;
 
 /** What a call spent: requests sent (redirects followed included) and the time waited between them. */
 export interface Spent {
@@ -351,7 +356,7 @@ function retrying(
   emit: Emit | undefined,
   deadlines: Deadlines<Call>,
   queued: boolean,
-  refused?: (error: unknown) => boolean,
+  refused?: Limiter['refused'],
 ) {
   const { clock } = o;
   /** Sends attempt `n` (`send` rejects, it does not throw). */
@@ -374,7 +379,8 @@ function retrying(
             unabortable: c.unabortable,
           }
         : NO_TIMING;
-    return send(req, c.timing, c.settings.timeoutMs, c.unabortable, judged);
+    // A queue the client sends through is given the call (for its budget), never to judge.
+    return send(req, c.timing, c.settings.timeoutMs, c.unabortable, queued ? c : judged);
   };
   /** Whether the request may be sent again after a failure or a 5xx. */
   const repeatable = ({ method, headers }: Request) => isRepeatable(method, headers.get('content-type'));
@@ -415,16 +421,12 @@ function retrying(
         await response.body?.cancel().catch(() => {});
       } catch (cause) {
         if (request.signal.aborted) throw gaveUp(request.signal.reason, spent);
-        // The client's own queue refused the attempt without sending it (`client.scheduler.close()`): nothing
-        // went out, so nothing may have taken effect, and a closed queue refuses every later attempt too.
-        if (refused?.(cause)) {
+        // The client's own queue refused the attempt without sending it (`client.scheduler.close()`, or a pause
+        // past the call's budget): nothing went out, so nothing may have taken effect; final either way.
+        const final = refused?.(cause, describeCall(context(request)));
+        if (final) {
           spent.attempts--;
-          throw gaveUp(
-            new AbortedError(`${describeCall(context(request))}: not sent, the rate-limit queue was closed`, {
-              cause,
-            }),
-            spent,
-          );
+          throw gaveUp(final, spent);
         }
         error = cause;
         delay = repeatable(request) && retryDelay(retry, clock.now() - c.started, attempt);

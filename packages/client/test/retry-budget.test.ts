@@ -124,3 +124,84 @@ describe('one retry budget per call', () => {
     await expect(client.get('/orders')).rejects.toMatchObject({ code: 'network_error', attempts: 3 });
   });
 });
+
+describe("a pause after a 429 that outlasts a call's budget", () => {
+  // The service's first answer empties the default bucket for an hour; every later one is a 200.
+  const pausedFor = (seconds: number) => (_req: Request, n: number) =>
+    n === 1
+      ? json({ code: 'rate_limited', message: 'slow down' }, 429, {
+          'retry-after': String(seconds),
+          'x-ratelimit-policy': '"default";q=3000;w=60',
+          'x-ratelimit': `"default";r=0;t=${seconds}`,
+        })
+      : json({ orders: [], nextCursor: null }, 200, {
+          'x-ratelimit-policy': '"default";q=3000;w=60',
+          'x-ratelimit': '"default";r=100;t=0',
+        });
+
+  it('a later call fails at once, unsent, with the RateLimitedError the 429 gave, not after an hour in the queue', async () => {
+    const { client, seen, clock } = clientWith(pausedFor(3600));
+    const t0 = clock.now();
+    // The call that met the 429: its Retry-After is past maxElapsedMs (60 s), so it is not waited for.
+    expect(await caught(client.get('/orders'))).toMatchObject({ status: 429, retryAfter: 3600, attempts: 1 });
+    // The calls after it would have waited in the scheduler's queue for the hour (its pause on the bucket).
+    const error = await caught(client.get('/orders'));
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect(error).toMatchObject({
+      code: 'rate_limited',
+      retryAfter: 3600,
+      attempts: 0,
+      operation: 'listOrders',
+      method: 'GET',
+    });
+    expect(error.message).toBe(
+      "listOrders: not sent, the rate limit is paused after a 429 for another 3600 s, past the call's retry.maxElapsedMs",
+    );
+    // A POST that was never sent cannot have taken effect: no AmbiguousOutcomeError.
+    const post = await caught(
+      client.post('/orders', {
+        body: {
+          order: {
+            storeReference: 'Store_1',
+            shippingKind: 'combined',
+            orderlines: [{ productReference: 'Product_1', quantity: 1 }],
+          },
+        },
+      } as never),
+    );
+    expect(post).toBeInstanceOf(RateLimitedError);
+    expect(post).toMatchObject({ attempts: 0, method: 'POST' });
+    expect(seen).toHaveLength(1);
+    expect(clock.now()).toBe(t0);
+    expect(client.scheduler?.stats()).toMatchObject({ queued: 0, refused: 2 });
+    // A call whose budget covers the pause waits it out, and goes.
+    await expect(client.get('/orders', { retry: { maxElapsedMs: 7_200_000 } })).resolves.toMatchObject({
+      orders: [],
+    });
+    expect(seen).toHaveLength(2);
+    expect(clock.now() - t0).toBeGreaterThanOrEqual(3_600_000);
+  });
+
+  it('a Scheduler of your own given maxPauseMs: its refusal is the same RateLimitedError, unsent', async () => {
+    const clock = testClock();
+    const { fetch, seen } = fakeFetch(pausedFor(3600));
+    const scheduler = createScheduler({ fetch, clock, key: 'org', maxPauseMs: 10_000 });
+    const client = createClient({ secretKey: KEY, baseUrl: BASE, fetch, clock, rateLimit: scheduler });
+    expect(await caught(client.get('/orders'))).toMatchObject({ status: 429, attempts: 1 });
+    const error = await caught(client.get('/orders'));
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect(error).toMatchObject({ code: 'rate_limited', retryAfter: 3600, attempts: 0 });
+    expect(seen).toHaveLength(1);
+  });
+
+  it('a pause within the budget is waited out, as before', async () => {
+    const { client, seen, clock } = clientWith(pausedFor(30));
+    const t0 = clock.now();
+    const first = client.get('/orders');
+    const second = client.get('/orders');
+    await expect(first).resolves.toMatchObject({ orders: [] });
+    await expect(second).resolves.toMatchObject({ orders: [] });
+    expect(seen).toHaveLength(3);
+    expect(clock.now() - t0).toBeGreaterThanOrEqual(30_000);
+  });
+});

@@ -25,7 +25,7 @@ describe('bucket arithmetic (fake time)', () => {
     const a = live(10, 10, 3);
     const u = live(2, 60, 0);
     const result = takeAll([a, u], 1, T0);
-    expect(result).toEqual({ ok: false, retryAt: T0 + 30_000 });
+    expect(result).toEqual({ ok: false, retryAt: T0 + 30_000, pausedUntil: 0 });
     expect(a.tokens).toBe(3);
     expect(takeAll([a, u], 1, T0 + 30_000)).toEqual({ ok: true });
     expect(a.tokens).toBeCloseTo(10 - 1);

@@ -268,8 +268,9 @@ export function takeAll(
   ticket: number,
   now: number,
   owner = '',
-): { ok: true } | { ok: false; retryAt: number } {
+): { ok: true } | { ok: false; retryAt: number; pausedUntil: number } {
   let retryAt = now;
+  let pausedUntil = 0;
   for (const b of buckets) {
     refill(b, now);
     // Until a response has described the bucket, one request at a time: the defaults may be stale
@@ -277,8 +278,9 @@ export function takeAll(
     // ends with that response, not at a time.
     if ((!b.live || b.probing) && b.inflight.length > 0) retryAt = Infinity;
     retryAt = Math.max(retryAt, readyAt(b, now));
+    if (b.pausedUntil > pausedUntil) pausedUntil = b.pausedUntil;
   }
-  if (retryAt > now) return { ok: false, retryAt };
+  if (retryAt > now) return { ok: false, retryAt, pausedUntil: pausedUntil > now ? pausedUntil : 0 };
   dispatch(buckets, ticket, owner);
   return TOOK;
 }

@@ -15,6 +15,7 @@ describe('public surface', () => {
       'DEFAULT_PARAMETER_NAMES: object',
       'MemoryStore: function',
       'REFERENCE_DEFAULTS: object',
+      'RateLimitPausedError: function',
       'createScheduler: function',
       'parseRateLimitHeaders: function',
     ]);

@@ -18,6 +18,7 @@ function entry(lane: Lane): Entry {
     state: 'queued',
     attempt: undefined,
     maxRetries: 0,
+    pauseLimit: Infinity,
     scope: { run: (fn) => fn() },
   };
 }

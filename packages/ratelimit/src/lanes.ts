@@ -28,6 +28,8 @@ export interface Entry {
   attempt: Attempt | undefined;
   /** Retries after a 429 it may still be given (its own limit within the scheduler's). */
   maxRetries: number;
+  /** When it stops waiting out pauses (its `maxPauseMs` after it was queued; infinite without one). */
+  pauseLimit: number;
   /**
    * Runs its sends in the async context of the caller that queued it; undefined while the pump its own
    * caller started is the one that handles it (see the scheduler's `#queue`).
@@ -54,6 +56,8 @@ export interface Lane {
   size: number;
   /** The store refused its head until then (infinite: until an answer arrives). */
   blockedUntil: number;
+  /** The latest end of a pause the store reported on its buckets (a pause never ends early). */
+  pausedUntil: number;
   /** The buckets its requests need, as the budget last worked them out (see `Budget.bucketsFor`). */
   needs: LaneNeeds | undefined;
   /** Its place among the lanes with entries while it has entries; -1 otherwise. */
@@ -116,6 +120,7 @@ export class Lanes {
         queue: new Deque(),
         size: 0,
         blockedUntil: 0,
+        pausedUntil: 0,
         needs: undefined,
         slot: -1,
       };
@@ -171,6 +176,31 @@ export class Lanes {
   remove(entry: Entry): void {
     entry.state = 'done';
     this.#forget(entry.lane);
+  }
+
+  /** A pause known to hold the lane past `now`: on its buckets or its route, and its end; undefined when none. */
+  pauseOf(lane: Lane, now: number): { scope: 'buckets' | 'route'; until: number } | undefined {
+    const route =
+      this.#routePauses.size > 0 ? this.#routePauses.get(`${lane.key}\n${lane.route}`) : undefined;
+    if (route && !route.probing && route.until > now && route.until >= lane.pausedUntil)
+      return { scope: 'route', until: route.until };
+    return lane.pausedUntil > now ? { scope: 'buckets', until: lane.pausedUntil } : undefined;
+  }
+
+  /**
+   * Takes out the queued entries that stop waiting out pauses before `until`: of `lane`, or with `route` of
+   * every lane of its budget key and route (a route's pause holds them all).
+   */
+  outlasted(lane: Lane, until: number, route: boolean): Entry[] {
+    const out: Entry[] = [];
+    for (let i = 0; i < this.#active; i++) {
+      const l = this.#slots[i];
+      if (l === lane || (route && l?.key === lane.key && l.route === lane.route))
+        for (const entry of l!.queue)
+          if (entry.state === 'queued' && entry.pauseLimit < until) out.push(entry);
+    }
+    for (const entry of out) this.remove(entry);
+    return out;
   }
 
   /** Lanes whose head may go now, by priority then arrival. */

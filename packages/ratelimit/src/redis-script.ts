@@ -385,16 +385,18 @@ local function saveAll() for _, b in ipairs(order) do save(b) end end
 if mode == 'take' then
   local buckets = {}
   local retryAt = now
+  local pausedUntil = 0
   for i, spec in ipairs(payload.buckets) do
     local b = bucket(spec.name, spec.quota, spec.windowSeconds)
     refill(b)
     if ((not b.live) or b.probing) and #b.inflight > 0 then retryAt = math.huge end
     retryAt = math.max(retryAt, readyAt(b))
+    if b.pausedUntil > pausedUntil then pausedUntil = b.pausedUntil end
     buckets[i] = b
   end
   if retryAt > now then
     saveAll()
-    return { 0, exact(retryAt - shift) }
+    return { 0, exact(retryAt - shift), exact(pausedUntil > now and pausedUntil - shift or 0) }
   end
   local ticket = redis.call('INCR', KEYS[1])
   for _, b in ipairs(buckets) do dispatch(b, ticket, payload.owner) end

@@ -99,9 +99,9 @@ export class RedisStore implements RateLimitStore {
       buckets.map((b) => b.name),
       now,
       { names: buckets.map((b) => b.name), buckets, owner: this.#owner },
-    )) as [number, string];
+    )) as [number, string, string?];
     if (reply[0] === 1) return { ok: true, ticket: Number(reply[1]) };
-    return { ok: false, retryAt: exactNumber(reply[1]) };
+    return { ok: false, retryAt: exactNumber(reply[1]), pausedUntil: exactNumber(reply[2] ?? '0') };
   }
 
   async observe(

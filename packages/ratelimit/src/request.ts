@@ -1,5 +1,6 @@
 import { budgetKeyOf, V2_SECRET_KEY_HEADER } from '@partner-print/openapi/wire';
 import type { Entry } from './lanes.ts';
+import type { RateLimitPausedError } from './paused.ts';
 
 /** What `classify` and `key` see of a request before it is sent. */
 export interface RequestInfoLite {
@@ -25,6 +26,14 @@ export interface RateLimitRequestOptions {
    * An abort of such a request then reaches only the fetch beneath. Default `true`.
    */
   watchSignal?: boolean;
+  /**
+   * The longest pause (ms from when it is queued) this request waits out in the queue: one whose buckets or
+   * route are paused after a 429 until later leaves the queue at once, rejected with a
+   * {@link RateLimitPausedError}, instead of waiting for a `Retry-After` (up to an hour) past its caller's
+   * patience. Only a pause the scheduler knows of (see the README) is judged, never a wait for tokens. Default:
+   * the scheduler's `maxPauseMs`, else every pause is waited out.
+   */
+  maxPauseMs?: number;
 }
 
 export type SchedulerRequestInit = RequestInit & { rateLimit?: RateLimitRequestOptions };
@@ -74,6 +83,12 @@ export function maxRetriesOf(init: SchedulerRequestInit | undefined, scheduler: 
   const own = init?.rateLimit?.maxRetries;
   if (own === undefined || !(own >= 0)) return scheduler;
   return Math.min(scheduler, Math.floor(own));
+}
+
+/** The longest pause a request waits out: its own `maxPauseMs`, else the scheduler's (infinite: every pause). */
+export function maxPauseOf(init: SchedulerRequestInit | undefined, scheduler: number): number {
+  const own = init?.rateLimit?.maxPauseMs;
+  return own === undefined || !(own >= 0) ? scheduler : own;
 }
 
 /**

@@ -5,10 +5,12 @@ import { FailoverStore } from './failover.ts';
 import { type Attempt, type Entry, type Lane, Lanes } from './lanes.ts';
 import { checkOptions } from './options.ts';
 import { namesOf, type ParameterNames, type RateLimitFields, readRateLimitFields } from './parse.ts';
+import { RateLimitPausedError } from './paused.ts';
 import {
   attemptRequest,
   type KeyOption,
   keyResolver,
+  maxPauseOf,
   maxRetriesOf,
   priorityOf,
   type RequestInfoLite,
@@ -41,6 +43,12 @@ export interface SchedulerOptions {
   maxRetries?: number;
   /** A 429 whose Retry-After exceeds this (ms) is returned instead of retried. Default 120000. */
   maxRetryAfterMs?: number;
+  /**
+   * The longest pause after a 429 (ms from when a request is queued) that a request waits out in the queue,
+   * unless it gives its own (`rateLimit.maxPauseMs`): one held past it is rejected at once with a
+   * `RateLimitPausedError`. Default: every pause is waited out (at most an hour).
+   */
+  maxPauseMs?: number;
   /** Names the buckets a request consumes until responses have taught the route's buckets. */
   classify?: (request: RequestInfoLite) => readonly string[] | undefined;
   /** Policies before the first headers (the reference's), and the spec's route → buckets table. */
@@ -65,6 +73,8 @@ export interface SchedulerStats {
   throttled: number;
   retried: number;
   aborted: number;
+  /** Requests not sent because a pause outlasted their `maxPauseMs` (see `RateLimitPausedError`). */
+  refused: number;
   /** Policies known per name (from headers, else defaults). */
   policies: Record<string, PolicySpec>;
   /** Route → buckets, as learned from responses. */
@@ -94,7 +104,7 @@ const AWAIT_POLL_MAX_MS = 1000;
 export function createScheduler(options: SchedulerOptions = {}): Scheduler {
   checkOptions(
     'createScheduler',
-    { concurrency: 1, maxRetries: 0, maxRetryAfterMs: 0, storeTimeoutMs: 1, storeRetryMs: 0 },
+    { concurrency: 1, maxRetries: 0, maxRetryAfterMs: 0, maxPauseMs: 0, storeTimeoutMs: 1, storeRetryMs: 0 },
     ['fetch', 'clock', 'store', 'key', 'classify', 'defaults', 'priorityHeader', 'parameterNames', 'random'],
     options,
   );
@@ -117,7 +127,16 @@ class SchedulerCore {
   readonly #priorityHeader: string | undefined;
   readonly #keyOf: (info: RequestInfoLite) => string | Promise<string>;
   readonly #names: ParameterNames;
-  readonly #counters = { admitted: 0, completed: 0, failed: 0, throttled: 0, retried: 0, aborted: 0 };
+  readonly #counters = {
+    admitted: 0,
+    completed: 0,
+    failed: 0,
+    throttled: 0,
+    retried: 0,
+    aborted: 0,
+    refused: 0,
+  };
+  readonly #maxPauseMs: number;
   #inflight = 0;
   #seq = 0;
   #closed: { reason: unknown } | undefined;
@@ -140,6 +159,7 @@ class SchedulerCore {
     this.#local = answersAtOnce(this.#store) ? this.#store : undefined;
     this.#concurrency = Math.max(1, Math.floor(options.concurrency ?? 16));
     this.#maxRetries = Math.min(10, Math.max(0, Math.floor(options.maxRetries ?? 5)));
+    this.#maxPauseMs = options.maxPauseMs ?? Infinity;
     this.#retry = new RetryPolicy({
       maxRetryAfterMs: options.maxRetryAfterMs ?? 120_000,
       random: options.random ?? Math.random,
@@ -187,16 +207,17 @@ class SchedulerCore {
       const priority = priorityOf(init, raw);
       const requestInit = requestInitOf(init, raw !== null);
       const retries = maxRetriesOf(init, this.#maxRetries);
+      const maxPauseMs = maxPauseOf(init, this.#maxPauseMs);
       if (typeof key === 'string') {
         const lane = this.#lanes.laneFor(key, info.route, priority, classified);
-        return this.#queue(lane, order, input, requestInit, signal, retries);
+        return this.#queue(lane, order, input, requestInit, signal, retries, maxPauseMs);
       }
       return key.then((k) => {
         // Closed, or the signal aborted, while the key was hashed.
         if (this.#closed) throw this.#closed.reason;
         signal?.throwIfAborted();
         const lane = this.#lanes.laneFor(k, info.route, priority, classified);
-        return this.#queue(lane, order, input, requestInit, signal, retries);
+        return this.#queue(lane, order, input, requestInit, signal, retries, maxPauseMs);
       });
     } catch (error) {
       return Promise.reject(error);
@@ -229,6 +250,7 @@ class SchedulerCore {
     init: RequestInit | undefined,
     signal: AbortSignal | undefined,
     maxRetries: number,
+    maxPauseMs: number,
   ): Promise<Response> {
     // One executor for every request (not a closure per request): it hands out the promise's `resolve`, taken
     // at once, before any code of the caller's (a clock) could make another promise with it.
@@ -253,8 +275,17 @@ class SchedulerCore {
       state: 'queued',
       attempt: undefined,
       maxRetries,
+      pauseLimit: now + maxPauseMs,
       scope: undefined,
     };
+    // Held by a pause it would not wait out (known from the store's last answer, or a route's 429): refused now.
+    if (maxPauseMs !== Infinity) {
+      const pause = this.#lanes.pauseOf(lane, now);
+      if (pause && pause.until > entry.pauseLimit) {
+        this.#refuse(entry, pause.scope, pause.until, now);
+        return promise;
+      }
+    }
     // A request that goes at once needs no abort listener (the costliest step per request); one that
     // may wait gets it now, or when it is found blocked.
     const waits = this.#pumping || this.#inflight >= this.#concurrency || !this.#lanes.idle(lane);
@@ -396,6 +427,17 @@ class SchedulerCore {
     }
     if (!result.ok) {
       lane.blockedUntil = result.retryAt;
+      const paused = result.pausedUntil ?? 0;
+      // A pause: the requests that would not wait it out leave the queue (each of them once, when it is new).
+      if (paused > lane.pausedUntil) {
+        lane.pausedUntil = paused;
+        this.#outlast(lane, 'buckets', paused, now);
+      }
+      if (entry.state === 'queued' && entry.pauseLimit < lane.pausedUntil && lane.pausedUntil > now) {
+        this.#lanes.remove(entry);
+        this.#refuse(entry, 'buckets', lane.pausedUntil, now);
+      }
+      if (entry.state !== 'queued') return true;
       entry.scope ??= captureScope();
       this.#watch(entry);
       return false;
@@ -562,8 +604,11 @@ class SchedulerCore {
     if (status === 429)
       throttle = this.#retry.classify(parsed, code, taken, { key: lane.key, route: lane.route, now });
     else this.#retry.succeeded(lane.key, lane.route, taken);
-    if (throttle?.scope === 'route') this.#lanes.pauseRoute(lane.key, lane.route, now + throttle.pauseMs);
-    else this.#lanes.routeAnswered(lane.key, lane.route);
+    if (throttle?.scope === 'route') {
+      const until = now + throttle.pauseMs;
+      this.#lanes.pauseRoute(lane.key, lane.route, until);
+      this.#outlast(lane, 'route', until, now);
+    } else this.#lanes.routeAnswered(lane.key, lane.route);
     return throttle;
   }
 
@@ -606,7 +651,9 @@ class SchedulerCore {
     if (
       entry.state !== 'running' ||
       this.#closed ||
-      !this.#retry.retries(throttle, entry.attempts, entry.maxRetries)
+      !this.#retry.retries(throttle, entry.attempts, entry.maxRetries) ||
+      // A pause it would not wait out: its caller gets the 429 now.
+      entry.pauseLimit < this.#clock.now() + pauseMs
     )
       return false;
     this.#counters.retried++;
@@ -624,6 +671,20 @@ class SchedulerCore {
   #unreadable(entry: Entry, error: unknown): void {
     if (entry.state === 'running' || entry.state === 'sending') this.#release(entry, error);
     else void this.#pump();
+  }
+
+  /** The lane's queued requests that would not wait out a pause until `until` leave the queue, refused. */
+  #outlast(lane: Lane, scope: 'buckets' | 'route', until: number, now: number): void {
+    for (const entry of this.#lanes.outlasted(lane, until, scope === 'route'))
+      this.#refuse(entry, scope, until, now);
+    if (this.#lanes.queued === 0) this.#cancelTimer();
+  }
+
+  /** A request (out of its lane) that a pause would hold past its `maxPauseMs`: rejected, never sent. */
+  #refuse(entry: Entry, scope: 'buckets' | 'route', until: number, now: number): void {
+    this.#counters.refused++;
+    this.#finish(entry);
+    reject(entry, new RateLimitPausedError(scope, entry.lane.route, until - now));
   }
 
   #fail(entry: Entry, error: unknown): void {

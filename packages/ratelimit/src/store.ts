@@ -19,8 +19,12 @@ export interface BucketRequest {
   windowSeconds: number;
 }
 
-/** `retryAt` is infinite while the first response of a bucket is awaited (one request probes it). */
-export type TakeResult = { ok: true; ticket: number } | { ok: false; retryAt: number };
+/**
+ * `retryAt` is infinite while the first response of a bucket is awaited (one request probes it). `pausedUntil`:
+ * the end of the latest pause (a 429's) on the buckets asked for, 0 or absent when none is paused; a store of
+ * your own may leave it out (the scheduler then judges no request by a pause: see `maxPauseMs`).
+ */
+export type TakeResult = { ok: true; ticket: number } | { ok: false; retryAt: number; pausedUntil?: number };
 
 export interface BucketSnapshot {
   quota: number;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { timeWithoutStalls } from '../../../test-utils/stall.ts';
 import { seeded, simClock } from '../bench/sim.ts';
 import { createTokenBucketApi } from '../bench/token-bucket-api.ts';
-import { createScheduler, type SchedulerEvents } from '../src/index.ts';
+import { createScheduler, RateLimitPausedError, type SchedulerEvents } from '../src/index.ts';
 
 const BASE = 'https://api.example/v2';
 const headers = { 'x-service-secret-key': 'sk_test_pauses' };
@@ -241,5 +241,162 @@ describe('deadlines under a scheduler instance', () => {
     }
     expect(ms).toBeLessThan(2000);
     expect(scheduler.stats()).toMatchObject({ queued: 0, inflight: 0 });
+  });
+});
+
+describe('maxPauseMs: a pause a request would not wait out', () => {
+  // The uploads bucket reported empty with an hour to go: a pause of an hour on it (at most an hour).
+  const emptyUploads = () =>
+    new Response('{"code":"rate_limited"}', {
+      status: 429,
+      headers: {
+        'retry-after': '3600',
+        'x-ratelimit-policy': '"default";q=100;w=10, "uploads";q=5;w=86400',
+        'x-ratelimit': '"default";r=50;t=0, "uploads";r=0;t=3600',
+      },
+    });
+  const outcome = (p: Promise<Response>) =>
+    p.then(
+      (r) => r.status,
+      (e: unknown) => e,
+    );
+
+  it('refuses at once, unsent, a request queued behind a pause that outlasts its maxPauseMs; the others wait', async () => {
+    const clock = simClock();
+    const { calls, note } = recorder(clock);
+    let first = true;
+    const fetch = async (request: Request): Promise<Response> => {
+      note(request);
+      if (first && request.method === 'POST') {
+        first = false;
+        return emptyUploads();
+      }
+      return ok();
+    };
+    const scheduler = createScheduler({ fetch, clock, key: 'org' });
+    const t0 = clock.now();
+    const upload = (maxPauseMs?: number) =>
+      outcome(
+        scheduler.fetch(`${BASE}/images`, {
+          method: 'POST',
+          headers,
+          body: 'x',
+          ...(maxPauseMs === undefined ? {} : { rateLimit: { maxPauseMs } }),
+        }),
+      );
+    // Queued while the first request, the buckets' probe, is on its way: the 429 pauses them for an hour.
+    const probe = upload();
+    const patient = upload();
+    const minute = upload(60_000);
+    const twoHours = upload(7_200_000);
+    expect(await probe).toBe(429);
+    const refused = await minute;
+    expect(refused).toBeInstanceOf(RateLimitPausedError);
+    expect(refused).toMatchObject({
+      name: 'RateLimitPausedError',
+      scope: 'buckets',
+      route: 'POST /images',
+      retryAfterMs: 3_600_000,
+    });
+    expect((refused as Error).message).toBe(
+      'POST /images: not sent, its buckets paused after a 429 for another 3600 s, past its maxPauseMs',
+    );
+    // One queued later is refused as it is queued; one given no maxPauseMs waits, as before.
+    await clock.runUntil(t0 + 1_000);
+    const late = upload(1_000);
+    expect(await late).toBeInstanceOf(RateLimitPausedError);
+    expect(((await late) as RateLimitPausedError).retryAfterMs).toBe(3_599_000);
+    expect(scheduler.stats()).toMatchObject({ queued: 2, refused: 2 });
+    expect(calls).toHaveLength(1);
+    // Other buckets' requests were never held.
+    expect((await scheduler.fetch(`${BASE}/orders`, { headers })).status).toBe(200);
+    await clock.runUntil(t0 + 3_600_000 + 60_000);
+    expect([await patient, await twoHours]).toEqual([200, 200]);
+    expect(calls.map((c) => c.route)).toEqual([
+      'POST /v2/images',
+      'GET /v2/orders',
+      'POST /v2/images',
+      'POST /v2/images',
+    ]);
+    // Both went once the pause was over, not before.
+    expect(calls[2]!.at - t0).toBeGreaterThanOrEqual(3_600_000);
+  });
+
+  it('a request sent at once into a pause it would not wait out (its lane idle) is refused at its take', async () => {
+    const clock = simClock();
+    const { calls, note } = recorder(clock);
+    let first = true;
+    const fetch = async (request: Request): Promise<Response> => {
+      note(request);
+      if (first && request.method === 'POST') {
+        first = false;
+        return emptyUploads();
+      }
+      return ok();
+    };
+    const scheduler = createScheduler({ fetch, clock, key: 'org', maxPauseMs: 30_000 });
+    const upload = () => outcome(scheduler.fetch(`${BASE}/images`, { method: 'POST', headers, body: 'x' }));
+    expect(await upload()).toBe(429);
+    // An answer of another route unblocks every lane: the next upload asks the store, which answers the pause.
+    expect((await scheduler.fetch(`${BASE}/orders`, { headers })).status).toBe(200);
+    const refused = await upload();
+    expect(refused).toBeInstanceOf(RateLimitPausedError);
+    expect(refused).toMatchObject({ scope: 'buckets' });
+    expect(calls).toHaveLength(2);
+    expect(scheduler.stats()).toMatchObject({ queued: 0, refused: 1 });
+  });
+
+  it("a route's pause (a 429 without rate-limit fields) refuses the requests of its route past their maxPauseMs", async () => {
+    const clock = simClock();
+    const { calls, note } = recorder(clock);
+    const fetch = async (request: Request): Promise<Response> => {
+      note(request);
+      if (calls.length === 1) return new Response('busy', { status: 429, headers: { 'retry-after': '1' } });
+      return ok();
+    };
+    const scheduler = createScheduler({ fetch, clock, key: 'org', maxRetries: 0 });
+    const t0 = clock.now();
+    const order = (maxPauseMs: number) =>
+      outcome(scheduler.fetch(`${BASE}/orders/Order_1`, { headers, rateLimit: { maxPauseMs } }));
+    const first = order(60_000);
+    const short = order(500);
+    const long = order(5_000);
+    expect(await first).toBe(429);
+    const refused = await short;
+    expect(refused).toBeInstanceOf(RateLimitPausedError);
+    expect(refused).toMatchObject({ scope: 'route', route: 'GET /orders/*' });
+    await clock.runUntil(t0 + 10_000);
+    expect(await long).toBe(200);
+    expect(calls).toHaveLength(2);
+    expect(calls[1]!.at - t0).toBeGreaterThanOrEqual(1_000);
+  });
+
+  it("the scheduler's own retry after a 429 is not made when its pause outlasts maxPauseMs: the caller gets the 429", async () => {
+    const clock = simClock();
+    const { calls, note } = recorder(clock);
+    const fetch = async (request: Request): Promise<Response> => {
+      note(request);
+      if (calls.length > 1) return ok();
+      return new Response('{"code":"rate_limited"}', {
+        status: 429,
+        headers: {
+          'retry-after': '30',
+          'x-ratelimit-policy': '"default";q=100;w=10',
+          'x-ratelimit': '"default";r=0;t=30',
+        },
+      });
+    };
+    const scheduler = createScheduler({ fetch, clock, key: 'org' });
+    const t0 = clock.now();
+    const impatient = await scheduler.fetch(`${BASE}/orders`, { headers, rateLimit: { maxPauseMs: 10_000 } });
+    expect(impatient.status).toBe(429);
+    expect(clock.now()).toBe(t0);
+    expect(scheduler.stats()).toMatchObject({ retried: 0 });
+    // Within its maxPauseMs the same 429 is waited out and retried, as without one.
+    const patient = outcome(
+      scheduler.fetch(`${BASE}/orders`, { headers, rateLimit: { maxPauseMs: 60_000 } }),
+    );
+    await clock.runUntil(t0 + 60_000);
+    expect(await patient).toBe(200);
   });
 });

@@ -39,6 +39,7 @@ describe('RedisStore', { timeout: 30_000 }, () => {
     expect(await store.take('org', [spec('default', 10, 10)], T0)).toEqual({
       ok: false,
       retryAt: Number.POSITIVE_INFINITY,
+      pausedUntil: 0,
     });
     await store.observe(
       'org',
@@ -69,6 +70,8 @@ describe('RedisStore', { timeout: 30_000 }, () => {
     expect(await b.take('org', [spec('default', 100, 10)], T0 + 1000)).toEqual({
       ok: false,
       retryAt: T0 + 5000,
+      // The pause's end, for the scheduler's maxPauseMs.
+      pausedUntil: T0 + 5000,
     });
     expect((await b.take('org', [spec('default', 100, 10)], T0 + 5000)).ok).toBe(true);
   });

@@ -247,7 +247,10 @@ async function differ(
       lastKey = key;
       const buckets = o.buckets.map((b) => POLICIES[b] as BucketRequest);
       const [m, r] = [await memory.take(key, buckets, now), await redis.take(key, buckets, now)];
-      const same = m.ok && r.ok ? m.ticket === r.ticket : !m.ok && !r.ok && close(m.retryAt, r.retryAt);
+      const same =
+        m.ok && r.ok
+          ? m.ticket === r.ticket
+          : !m.ok && !r.ok && close(m.retryAt, r.retryAt) && close(m.pausedUntil ?? -1, r.pausedUntil ?? -2);
       if (!same) return `op ${i} take: memory ${JSON.stringify(m)} redis ${JSON.stringify(r)}`;
       if (!m.ok) retryAt = m.retryAt;
       if (m.ok) issued.push({ at: now, key, ticket: m.ticket, names: buckets.map((b) => b.name) });
@@ -427,6 +430,9 @@ describe("MemoryStore and RedisStore with time: 'redis' agree on a host whose cl
     expect(m2.ok || r2.ok).toBe(false);
     if (m2.ok || r2.ok) return;
     expect(near(r2.retryAt, m2.retryAt)).toBe(true);
+    // The pause's end, which the scheduler judges maxPauseMs by, on the caller's clock too.
+    expect(r2.pausedUntil).toBeGreaterThan(now() + 5_000);
+    expect(near(r2.pausedUntil ?? 0, m2.pausedUntil ?? 0)).toBe(true);
   });
 });
 
