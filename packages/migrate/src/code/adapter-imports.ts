@@ -10,6 +10,7 @@ import {
   singleQuoted,
 } from './ast.ts';
 import { exportsOf } from './catches.ts';
+import { callsOneOf, type Factories, factoriesOf } from './factories.ts';
 import { importsOf, isRequire, moduleOf, RE_EXPORT, specOf } from './importers.ts';
 import { parsePlain, parseStatementsCode } from './parse.ts';
 import { Bindings } from './values.ts';
@@ -73,14 +74,16 @@ export function adapterExports(
       for (const [local, { spec, name }] of importsOf(nodes))
         imports.set(local, [moduleOf(real, spec, inRun), name]);
       const m: Exports = { makes, names: new Map(), imports, from: [] };
+      // `createClient` and `createV1Adapter` by where the module imports them from (not another library's).
+      const factories = factoriesOf(program);
       const made = (local: string): Made => {
         const init = b.get(local);
-        const call = (f: string) => init?.type === 'CallExpression' && isIdent(init.callee, f);
-        if (call('createV1Adapter')) {
+        const call = (f: keyof Factories) => callsOneOf(init, factories[f]);
+        if (call('adapter')) {
           const arg = init.arguments[0];
           return { adapter: true, ...(isIdent(arg) ? { client: `${real}\0${arg.name}` } : {}) };
         }
-        const props = call('createClient') ? objectProps(init.arguments[0]) : undefined;
+        const props = call('client') ? objectProps(init.arguments[0]) : undefined;
         const base = props?.get('baseUrl');
         const secret = props?.get('secretKey');
         const key =
@@ -89,7 +92,7 @@ export function adapterExports(
             .nodes.map(memberPath)
             .find((p) => /^process\.env\./.test(p!));
         return (
-          call('createClient') && {
+          call('client') && {
             client: `${real}\0${local}`,
             ...(isString(base) ? { base: singleQuoted(base.value) } : {}),
             ...(key ? { key } : {}),

@@ -13,6 +13,7 @@ import {
   v1Of,
   within,
 } from './ast.ts';
+import { callsOneOf, type Factories } from './factories.ts';
 import { parseExpressionCode } from './parse.ts';
 import { addTodo, TODO_TAG } from './todo.ts';
 import { type Bindings, evalString, flatten, isEnv, type Piece, v1Split } from './values.ts';
@@ -299,21 +300,18 @@ export interface RepairedBase {
  * - up to 74bf0d2 the client was on a fixed `'<host>/v2'`, the variable dropped: where the V1 base URL it left for
  *   the calls it marked still reads it (`leftBase`), the client is derived from it as above.
  * The base-URL sentence of the TODO above the client is the current one. Only the file's client (`createClient`
- * bound to the rewriter's name) is looked at; undefined when there is none.
+ * of the client package bound to the rewriter's name) is looked at; undefined when there is none.
  */
 export function repairEarlierBase(
   program: N,
   client: string,
+  factories: Factories,
   b: Bindings,
   source: string,
 ): RepairedBase | undefined {
   const { nodes, links } = indexTree(program);
   const decl = nodes.find(
-    (n) =>
-      n.type === 'VariableDeclarator' &&
-      isIdent(n.id, client) &&
-      n.init?.type === 'CallExpression' &&
-      isIdent(n.init.callee, 'createClient'),
+    (n) => n.type === 'VariableDeclarator' && isIdent(n.id, client) && callsOneOf(n.init, factories.client),
   );
   const value = decl ? objectProps(decl.init.arguments[0])?.get('baseUrl') : undefined;
   if (!decl || !value) return undefined;

@@ -1,5 +1,6 @@
 import { indexTree, isIdent, type N, propName, singleQuoted } from './ast.ts';
 import { requiredModule } from './calls.ts';
+import { CLIENT_MODULE, callsOneOf, type Factories, factoriesOf, MIGRATE_MODULE } from './factories.ts';
 import { parseStatementsCode } from './parse.ts';
 import type { Names } from './v2-calls.ts';
 
@@ -48,6 +49,14 @@ export interface ClientSetup extends SetupOptions {
   client: boolean;
   render: boolean;
   names: Names;
+  /** The names the client's `createClient` and the adapter's `createV1Adapter` are called by, and whether the file binds them already. */
+  factories: { client: Factory; adapter: Factory };
+}
+
+/** A factory's name in the file, and whether the file imports it by that name already. */
+export interface Factory {
+  name: string;
+  imported: boolean;
 }
 
 /**
@@ -61,15 +70,23 @@ export function addSetup(program: N, file: string, opts: ClientSetup): N | undef
     !body.some((s) => s.type === 'ImportDeclaration' || /^Export/.test(s.type)) &&
     !/\.m[jt]s$/.test(file) &&
     (/\.c[jt]s$/.test(file) || usesCommonJs(program));
-  const wanted: Array<[string, string, string]> = [];
+  const { factories } = opts;
+  const wanted: Array<[string, string, Factory, string]> = [];
   if (opts.client && !declares(body, opts.names.client))
-    wanted.push(['@partner-print/client', 'createClient', clientCode(opts)]);
+    wanted.push([CLIENT_MODULE, 'createClient', factories.client, clientCode(opts)]);
   if (opts.adapter && !declares(body, opts.names.adapter))
-    wanted.push(['@partner-print/migrate', 'createV1Adapter', adapterCode(opts.names, opts.stores)]);
+    wanted.push([
+      MIGRATE_MODULE,
+      'createV1Adapter',
+      factories.adapter,
+      adapterCode(opts.names, factories.adapter.name, opts.stores),
+    ]);
   const lines: string[] = [];
-  for (const [module, name] of wanted) {
-    if (importsName(body, module, name)) continue;
-    lines.push(cjs ? `const { ${name} } = require('${module}');` : `import { ${name} } from '${module}';`);
+  for (const [module, name, factory] of wanted) {
+    if (factory.imported) continue;
+    // Under another name where the file binds this one to something else (`createClient` of `redis`).
+    const spec = factory.name === name ? name : `${name}${cjs ? ':' : ' as'} ${factory.name}`;
+    lines.push(cjs ? `const { ${spec} } = require('${module}');` : `import { ${spec} } from '${module}';`);
   }
   const render = opts.names.render;
   if (opts.render && !importsName(body, RENDER_MODULE, render) && !declares(body, render)) {
@@ -81,11 +98,16 @@ export function addSetup(program: N, file: string, opts: ClientSetup): N | undef
     );
   }
   if (!lines.length && !wanted.length) return undefined;
-  const decls = wanted.map(([, , code]) => code);
+  const decls = wanted.map(([, , , code]) => code);
   const at = lastHeaderIndex(body) + 1;
   const ts = file.replace(/\.[cm]?[jt]sx?$/, '.ts');
   // A base URL read from the environment is read where the V1 code read it (after a `dotenv` call, say).
-  const after = Math.max(at, ...opts.after.map((s) => body.indexOf(s) + 1));
+  // An adapter made from a client the file declares already goes after that declaration (not before it: a
+  // ReferenceError when the module loads).
+  const client = wanted.some(([, name]) => name === 'createClient')
+    ? -1
+    : body.findIndex((s) => declares([s], opts.names.client));
+  const after = Math.max(at, client + 1, ...opts.after.map((s) => body.indexOf(s) + 1));
   const later = after > at ? (parseStatementsCode(`${decls.join('\n')}\n`, ts) as N[]) : [];
   if (later.length) body.splice(after, 0, ...later);
   const stmts = parseStatementsCode(`${lines.join('\n')}\n${later.length ? '' : decls.join('\n')}\n`, ts);
@@ -98,10 +120,10 @@ export function addSetup(program: N, file: string, opts: ClientSetup): N | undef
     head.comments = [...leading, ...(head.comments ?? [])];
   }
   body.splice(at, 0, ...stmts);
-  const client = wanted.findIndex(([, name]) => name === 'createClient');
-  return client < 0
+  const made = wanted.findIndex(([, name]) => name === 'createClient');
+  return made < 0
     ? undefined
-    : (later.length ? later : (stmts.slice(stmts.length - decls.length) as N[]))[client];
+    : (later.length ? later : (stmts.slice(stmts.length - decls.length) as N[]))[made];
 }
 
 /**
@@ -127,13 +149,13 @@ export function lastHeaderIndex(body: N[]): number {
 }
 
 function clientCode(opts: ClientSetup): string {
-  return `const ${opts.names.client} = createClient({ secretKey: ${opts.keyExpression}, baseUrl: ${opts.baseUrl} });`;
+  return `const ${opts.names.client} = ${opts.factories.client.name}({ secretKey: ${opts.keyExpression}, baseUrl: ${opts.baseUrl} });`;
 }
 
-function adapterCode(names: Names, stores: Readonly<Record<string, string>>): string {
+function adapterCode(names: Names, factory: string, stores: Readonly<Record<string, string>>): string {
   const entries = Object.entries(stores).map(([k, v]) => `${singleQuoted(k)}: ${singleQuoted(v)}`);
   const arg = entries.length ? `, { stores: { ${entries.join(', ')} } }` : '';
-  return `const ${names.adapter} = createV1Adapter(${names.client}${arg});`;
+  return `const ${names.adapter} = ${factory}(${names.client}${arg});`;
 }
 
 /** The names of an earlier run's client, adapter and renderMockup, or free names for new ones. */
@@ -142,16 +164,22 @@ export function chooseNames(nodes: N[]): {
   free: (base: string) => string;
   /** Gives back a name `free` chose for code that was not written after all (a call left on V1). */
   release: (name: string) => void;
+  /** The file's names of `createClient` of the client and `createV1Adapter` of this package. */
+  factories: Factories;
+  /** The name to call a factory by: the file's import of it, else its own name where free, else `alias`. */
+  factory: (kind: keyof Factories, alias: string) => Factory;
 } {
   const used = new Set<string>();
   let client: string | undefined;
   let adapter: string | undefined;
   let render: string | undefined;
+  // Matched by where the callee's binding comes from: `createClient` of another library is not the V2 client's.
+  const factories = factoriesOf(nodes[0]);
   for (const n of nodes) {
     if (n.type === 'Identifier') used.add(n.name);
     if (n.type === 'VariableDeclarator' && isIdent(n.id) && n.init?.type === 'CallExpression') {
-      if (isIdent(n.init.callee, 'createClient')) client ??= n.id.name;
-      if (isIdent(n.init.callee, 'createV1Adapter')) adapter ??= n.id.name;
+      if (callsOneOf(n.init, factories.client)) client ??= n.id.name;
+      if (callsOneOf(n.init, factories.adapter)) adapter ??= n.id.name;
     }
     if (n.type === 'ImportDeclaration' && n.source.value === RENDER_MODULE)
       for (const sp of n.specifiers) if (sp.imported?.name === 'renderMockup') render ??= sp.local.name;
@@ -168,12 +196,26 @@ export function chooseNames(nodes: N[]): {
       }
     }
   };
+  const chosenFactory = new Map<keyof Factories, Factory>();
+  const factory = (kind: keyof Factories, alias: string): Factory => {
+    const own = [...factories[kind]].find((f) => !f.includes('.')) ?? [...factories[kind]][0];
+    if (own) return { name: own, imported: true };
+    const name = kind === 'client' ? 'createClient' : 'createV1Adapter';
+    let f = chosenFactory.get(kind);
+    if (!f) {
+      f = { name: free(used.has(name) ? alias : name), imported: false };
+      chosenFactory.set(kind, f);
+    }
+    return f;
+  };
   return {
     names: {
       client: client ?? free('partnerPrint'),
       adapter: adapter ?? free('partnerPrintV1'),
       render: render ?? free('renderMockup'),
     },
+    factories,
+    factory,
     free,
     release: (name) => {
       if (chosen.delete(name)) used.delete(name);

@@ -1,6 +1,7 @@
 import { V1_CREDENTIAL_HEADERS, v1CredentialKind } from '@partner-print/openapi/wire';
 import { describe, expect, it } from 'vitest';
 import { decodeBase64Image } from '../image.ts';
+import { checkParses } from './parse.ts';
 import { TODO_TAG } from './todo.ts';
 import { transformSource } from './transform.ts';
 
@@ -269,6 +270,97 @@ export async function get(ref: string) {
     expect(
       transformSource('const n = <number>(1 as unknown);\nexport = n;\n', 'a.cts').error,
     ).toBeUndefined();
+  });
+
+  it('a file that binds createClient or createV1Adapter to another library gets them under free names, and still parses', () => {
+    const calls = `const BASE = 'https://api.partner-print.example/v1';
+const headers = { 'X-Partner-Code': 'ACME1', 'X-Api-Key': process.env.PP_KEY ?? '' };
+async function byShopId(id) {
+  return (await (await fetch(\`\${BASE}/orders?partner_reference=\${id}\`, { headers })).json()).order_reference;
+}
+`;
+    for (const [file, head, imports] of [
+      [
+        'redis.ts',
+        "import { createClient } from 'redis';\nexport const connect = () => createClient().connect();\n",
+        "import { createClient as createPartnerPrintClient } from '@partner-print/client';",
+      ],
+      [
+        'redis-const.ts',
+        "import { createClient } from 'redis';\nexport const redis = createClient();\n",
+        "import { createClient as createPartnerPrintClient } from '@partner-print/client';",
+      ],
+      [
+        'supabase.cjs',
+        "const { createClient } = require('@supabase/supabase-js');\nconst sb = createClient('https://x.supabase.co', 'anon');\nmodule.exports = { sb, byShopId };\n",
+        "const { createClient: createPartnerPrintClient } = require('@partner-print/client');",
+      ],
+      [
+        'legacy.ts',
+        "import { createV1Adapter } from './legacy';\nexport const legacy = createV1Adapter();\n",
+        "import { createV1Adapter as createPartnerPrintV1Adapter } from '@partner-print/migrate';",
+      ],
+    ] as const) {
+      const { first, second } = twice(`${head}${calls}`, file);
+      expect(first.error, file).toBeUndefined();
+      expect(checkParses(first.output, file), file).toBeUndefined();
+      expect(first.output, file).toContain(head.split('\n')[0]);
+      expect(first.output, file).toContain(imports);
+      expect(first.output, file).toMatch(
+        /const partnerPrint = (createPartnerPrintClient|createClient)\(\{ secretKey: process\.env\.PARTNER_PRINT_SECRET_KEY/,
+      );
+      expect(first.output, file).toMatch(
+        /const partnerPrintV1 = (createPartnerPrintV1Adapter|createV1Adapter)\(partnerPrint\)/,
+      );
+      // The other library's client is not taken for the V2 one: the calls are rewritten onto the file's own.
+      expect(
+        first.findings.map((f) => [f.kind, f.what]),
+        file,
+      ).toEqual([['rewritten', 'GET /orders?partner_reference=… (fetch)']]);
+      expect(second.output, file).toBe(first.output);
+      expect(second.error, file).toBeUndefined();
+    }
+  });
+
+  it("a V2 client the file makes under another name (`createClient as makePP`, a require) is the file's one client", () => {
+    const calls = `const BASE = 'https://api.partner-print.example/v1';
+const headers = { 'X-Partner-Code': 'ACME1', 'X-Api-Key': process.env.PP_KEY ?? '' };
+export async function byShopId(id: string) {
+  return (await (await fetch(\`\${BASE}/orders?partner_reference=\${id}\`, { headers })).json()).order_reference;
+}
+`;
+    for (const [file, head] of [
+      [
+        'a.ts',
+        "import { createClient as makePP } from '@partner-print/client';\nconst pp = makePP({ secretKey: process.env.K ?? '', baseUrl: 'https://api.partner-print.example/v2' });\n",
+      ],
+      [
+        'b.ts',
+        "import * as PP from '@partner-print/client';\nconst pp = PP.createClient({ secretKey: process.env.K ?? '', baseUrl: 'https://api.partner-print.example/v2' });\n",
+      ],
+      [
+        'c.cjs',
+        "const { createClient } = require('@partner-print/client');\nconst pp = createClient({ secretKey: process.env.K ?? '', baseUrl: 'https://api.partner-print.example/v2' });\n",
+      ],
+    ] as const) {
+      const text = `${head}${file.endsWith('.cjs') ? calls.replace('export async', 'async') : calls}`;
+      const { first, second } = twice(text, file);
+      expect(checkParses(first.output, file), file).toBeUndefined();
+      expect(first.output.split('@partner-print/client').length - 1, file).toBe(1);
+      expect(first.output, file).not.toContain('partnerPrint =');
+      expect(first.output, file).toContain("(await pp.get('/orders/{orderReference}'");
+      // The adapter is made from it, after its declaration.
+      const lines = first.output.split('\n');
+      expect(
+        lines.findIndex((l) => l.includes('= createV1Adapter(pp)')),
+        file,
+      ).toBeGreaterThan(lines.findIndex((l) => l.startsWith('const pp = ')));
+      expect(
+        first.findings.filter((f) => f.kind === 'todo'),
+        file,
+      ).toEqual([]);
+      expect(second.output, file).toBe(first.output);
+    }
   });
 
   it('a shebang, a byte order mark and CRLF line endings survive the rewrite (and the file still parses)', () => {

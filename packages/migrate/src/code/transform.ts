@@ -54,6 +54,7 @@ import { countRefs, leftUnused, type Refs, removeUnused } from './cleanup.ts';
 import { commentsAround, innerComments, keepComments } from './comments.ts';
 import { consumerOf, LeftOnV1, type UnknownRead } from './consumers.ts';
 import { adapterNames, EARLIER_ORDER_REFERENCE, earlierOrderReferences } from './earlier-reads.ts';
+import { callsOneOf, type Factories } from './factories.ts';
 import { ImageUploads, type Pending, staticImage } from './images.ts';
 import { keyReadOrder, runTimeKeySource } from './key-read.ts';
 import { findV1Mocks, MOCK_REASON } from './mocks.ts';
@@ -139,6 +140,8 @@ function wrapperSite(call: N, w: Wrapper, b: Bindings): CallSite {
 
 interface Context {
   file: string;
+  /** The file's names of the V2 client's `createClient` and the V1 adapter's `createV1Adapter`. */
+  factories: Factories;
   /** This module's exports whose calls in other modules of the run reach a catch reading the V1 error: where. */
   elsewhere?: ReadonlyMap<string, string>;
   /** What the run knows of the project around the file: its config's imports, the types other files of the run name. */
@@ -405,11 +408,17 @@ function credentialForm(n: N, b: Bindings, source: string, depth = 0): string {
  * The base URL (as code) of the V2 client an earlier run (or the partner) made in the file; `repaired` is its
  * code when this run repaired what an earlier version wrote.
  */
-function existingBase(nodes: N[], client: string, text: string, repaired?: string): V2Base | undefined {
+function existingBase(
+  nodes: N[],
+  client: string,
+  factories: Factories,
+  text: string,
+  repaired?: string,
+): V2Base | undefined {
   const decl = nodes.find(
     (n) => n.type === 'VariableDeclarator' && isIdent(n.id, client) && n.init?.type === 'CallExpression',
   );
-  if (!decl || !isIdent(decl.init.callee, 'createClient')) return undefined;
+  if (!decl || !callsOneOf(decl.init, factories.client)) return undefined;
   const arg = decl.init.arguments[0];
   const base = arg?.type === 'ObjectExpression' ? objectProps(arg)?.get('baseUrl') : undefined;
   return { code: repaired ?? (base ? text.slice(base.start, base.end) : ''), envs: [], after: [] };
@@ -542,7 +551,7 @@ function markLeftovers(
   for (const n of nodes) {
     const url = isString(n) ? n.value : n.type === 'TemplateElement' ? (n.value.cooked ?? '') : undefined;
     // The V2 client's own base URL, derived from a V1 one (its TODO says so): not V1 left over.
-    if (url !== undefined && ours(url) && !inClient(n, links, ctx.names.client))
+    if (url !== undefined && ours(url) && !inClient(n, links, ctx.names.client, ctx.factories))
       ctx.todo(
         n,
         'V1 base URL',
@@ -590,10 +599,10 @@ function keepV1Reads(program: N, reads: N[]): void {
 }
 
 /** Whether the node is part of the declaration of the file's V2 client. */
-function inClient(n: N, links: Map<N, Link>, client: string): boolean {
+function inClient(n: N, links: Map<N, Link>, client: string, factories: Factories): boolean {
   for (let cur = links.get(n)?.parent; cur; cur = links.get(cur)?.parent)
     if (cur.type === 'VariableDeclarator' && isIdent(cur.id, client))
-      return cur.init?.type === 'CallExpression' && isIdent(cur.init.callee, 'createClient');
+      return callsOneOf(cur.init, factories.client);
   return false;
 }
 
@@ -688,13 +697,13 @@ function rewrite(
   const seen = new Set<N>();
   const reported = new Set<string>();
   const added = new Set<N>();
-  const { names, free, release } = chooseNames(index.nodes);
+  const { names, free, release, factories, factory } = chooseNames(index.nodes);
   const keyExpression = options.keyExpression ?? DEFAULT_KEY_EXPRESSION;
   // What an earlier version of this tool wrote for a base URL read from the environment, as this one writes it.
   const repaired = text.includes('createClient')
-    ? repairEarlierBase(ast.program, names.client, b, code)
+    ? repairEarlierBase(ast.program, names.client, factories, b, code)
     : undefined;
-  const existing = existingBase(index.nodes, names.client, code, repaired?.code);
+  const existing = existingBase(index.nodes, names.client, factories, code, repaired?.code);
   const found = v1Sites(ast, b, elsewhere);
   // The file's adapter, and those it imports from another module of the run (or may: the run cannot tell). An
   // earlier run's adapter imported where the file makes no client or adapter is the one its rewritten calls use,
@@ -739,6 +748,7 @@ function rewrite(
     ast,
     b,
     names,
+    factories,
     uploads: new ImageUploads(names.client, free, release),
     render: false,
     maps: { stores: options.stores ?? {}, products: options.productReferences ?? {} },
@@ -788,7 +798,7 @@ function rewrite(
       );
     else handleSite(ctx, site, links, lib);
   }
-  const adapters = adapterNames(names.adapter, b, imported?.known);
+  const adapters = adapterNames(names.adapter, factories, b, imported?.known);
   // The callback's order_reference_v2 is what V2 calls take: read it only where its value goes to V2 order calls
   // alone; order_reference stays the V1 code wherever else it goes (a log, a stored value, a V1 call), marked
   // unless its function reads order_reference_v2 too (the V1 code kept there on purpose).
@@ -855,6 +865,11 @@ function rewrite(
       client: typeof shared !== 'object',
       render: ctx.render,
       names: ctx.names,
+      // `createClient as createPartnerPrintClient` where the file binds `createClient` to another library's.
+      factories: {
+        client: factory('client', 'createPartnerPrintClient'),
+        adapter: factory('adapter', 'createPartnerPrintV1Adapter'),
+      },
     });
     // What the client reads otherwise is said above it, or above the import of the one the file shares.
     const now = typeof shared === 'object' ? indexTree(ast.program) : undefined;
