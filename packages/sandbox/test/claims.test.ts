@@ -390,6 +390,9 @@ describe('POST /claim-item-issues', () => {
     const other = await s.shipped();
     const cases: Array<[Promise<Response>, string]> = [
       [s.post([]), 'missing_claimlines'],
+      [s.post(undefined as never), 'missing_claimlines'],
+      [s.post({} as never), 'invalid_request'],
+      [s.post('x' as never), 'invalid_request'],
       [s.post([s.line({ orderlineIndex: 5 })]), 'invalid_orderline'],
       [s.post([s.line({ orderlineIndex: -1 })]), 'invalid_orderline'],
       [s.post([s.line({ quantity: 0 })]), 'invalid_quantity'],

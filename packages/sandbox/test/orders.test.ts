@@ -94,6 +94,11 @@ describe('POST /orders', () => {
   const cases: Array<[string, Build, string]> = [
     ['dropship without address', dropship(() => ({ dropshipAddress: undefined })), 'missing_address'],
     ['dropship with an empty address', dropship(() => ({ dropshipAddress: {} })), 'missing_address'],
+    // Wrongly typed, the address is malformed, not missing (review: these answered missing_address).
+    ['an address given as a string', dropship(() => ({ dropshipAddress: 'Main st 1' })), 'invalid_address'],
+    ['an address given as a number', dropship(() => ({ dropshipAddress: 5 })), 'invalid_address'],
+    ['an address given as an array', dropship(() => ({ dropshipAddress: [] })), 'invalid_address'],
+    ['an address given as null', dropship(() => ({ dropshipAddress: null })), 'invalid_address'],
     [
       'an address with a bad country code',
       dropship(() => ({ dropshipAddress: { ...address, countryCode: 'Netherlands' } })),
@@ -151,6 +156,8 @@ describe('POST /orders', () => {
     ['an unknown image', withLine({ imageReference: 'Image_00000000000000000000000000' }), 'unknown_image'],
     ['an unknown shipping kind', combined(() => ({ shippingKind: 'pickup' })), 'invalid_shipping_kind'],
     ['no orderlines', combined(() => ({ orderlines: [] })), 'missing_orderlines'],
+    ['orderlines left out', combined(() => ({ orderlines: undefined })), 'missing_orderlines'],
+    ['orderlines that are not an array', combined(() => ({ orderlines: 'x' })), 'invalid_request'],
     ['an orderline that is not an object', combined(() => ({ orderlines: ['x'] })), 'invalid_request'],
     ['an empty custom identifier', combined(() => ({ customIdentifier: '' })), 'invalid_custom_identifier'],
     [

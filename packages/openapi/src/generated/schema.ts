@@ -1591,8 +1591,9 @@ export interface components {
          */
         PerspectiveReferenceQuery: components["schemas"]["PerspectiveReference"];
         /**
-         * @description Only perspectives usable with this product. A value that is not a reference of its type (an empty one
-         *     included) is not shown in the service reference; the sandbox answers it with 400 `invalid_reference`.
+         * @description Filters the list by product; how is not shown in the service reference. The sandbox lists this product's
+         *     product perspectives. A value that is not a reference of its type (an empty one included) is not shown
+         *     either; the sandbox answers it with 400 `invalid_reference`.
          */
         ProductReferenceFilter: components["schemas"]["ProductReference"];
         /**
@@ -1616,8 +1617,10 @@ export interface components {
          */
         RenderReferencePath: components["schemas"]["RenderReference"];
         /**
-         * @description Only perspectives usable with this scene. A value that is not a reference of its type (an empty one
-         *     included) is not shown in the service reference; the sandbox answers it with 400 `invalid_reference`.
+         * @description Filters the list by scene; how is not shown in the service reference. The sandbox lists the scene's
+         *     perspectives, plus product perspectives of `productReference` if the scene allows them. A value that is not a
+         *     reference of its type (an empty one included) is not shown either; the sandbox answers it with 400
+         *     `invalid_reference`.
          */
         SceneReferenceFilter: components["schemas"]["SceneReference"];
         /**
@@ -2446,13 +2449,16 @@ export interface operations {
                  */
                 cursor?: components["parameters"]["Cursor"];
                 /**
-                 * @description Only perspectives usable with this scene. A value that is not a reference of its type (an empty one
-                 *     included) is not shown in the service reference; the sandbox answers it with 400 `invalid_reference`.
+                 * @description Filters the list by scene; how is not shown in the service reference. The sandbox lists the scene's
+                 *     perspectives, plus product perspectives of `productReference` if the scene allows them. A value that is not a
+                 *     reference of its type (an empty one included) is not shown either; the sandbox answers it with 400
+                 *     `invalid_reference`.
                  */
                 sceneReference?: components["parameters"]["SceneReferenceFilter"];
                 /**
-                 * @description Only perspectives usable with this product. A value that is not a reference of its type (an empty one
-                 *     included) is not shown in the service reference; the sandbox answers it with 400 `invalid_reference`.
+                 * @description Filters the list by product; how is not shown in the service reference. The sandbox lists this product's
+                 *     product perspectives. A value that is not a reference of its type (an empty one included) is not shown
+                 *     either; the sandbox answers it with 400 `invalid_reference`.
                  */
                 productReference?: components["parameters"]["ProductReferenceFilter"];
             };

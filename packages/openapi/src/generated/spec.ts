@@ -2996,7 +2996,7 @@ export const spec: OpenApiDocument = {
         "name": "productReference",
         "in": "query",
         "required": false,
-        "description": "Only perspectives usable with this product. A value that is not a reference of its type (an empty one\nincluded) is not shown in the service reference; the sandbox answers it with 400 `invalid_reference`.\n",
+        "description": "Filters the list by product; how is not shown in the service reference. The sandbox lists this product's\nproduct perspectives. A value that is not a reference of its type (an empty one included) is not shown\neither; the sandbox answers it with 400 `invalid_reference`.\n",
         "schema": {
           "$ref": "#/components/schemas/ProductReference"
         }
@@ -3041,7 +3041,7 @@ export const spec: OpenApiDocument = {
         "name": "sceneReference",
         "in": "query",
         "required": false,
-        "description": "Only perspectives usable with this scene. A value that is not a reference of its type (an empty one\nincluded) is not shown in the service reference; the sandbox answers it with 400 `invalid_reference`.\n",
+        "description": "Filters the list by scene; how is not shown in the service reference. The sandbox lists the scene's\nperspectives, plus product perspectives of `productReference` if the scene allows them. A value that is not a\nreference of its type (an empty one included) is not shown either; the sandbox answers it with 400\n`invalid_reference`.\n",
         "schema": {
           "$ref": "#/components/schemas/SceneReference"
         }

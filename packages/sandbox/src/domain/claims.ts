@@ -311,7 +311,10 @@ function itemIssues(
   const comment = checkComment(input.comment);
   if (comment.kind === 'refused') return comment;
   const lines = input.claimlines;
-  if (!Array.isArray(lines) || lines.length === 0) {
+  if (lines !== undefined && !Array.isArray(lines)) {
+    return refused('invalid_request', 'claim.claimlines must be an array of claimlines');
+  }
+  if (!lines || lines.length === 0) {
     return refused('missing_claimlines', 'claim.claimlines must hold at least one claimline');
   }
   if (lines.length > MAX_CLAIMLINES) {

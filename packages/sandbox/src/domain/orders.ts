@@ -88,7 +88,9 @@ function checkAddressField(key: string, value: unknown): Result<string> {
 }
 
 function checkAddress(value: unknown): Result<Address> {
-  if (!isRecord(value)) return refused('missing_address', 'A dropship order needs a dropshipAddress');
+  if (value === undefined) return refused('missing_address', 'A dropship order needs a dropshipAddress');
+  // A wrongly typed address (null, a string, an array) is there but malformed, not missing.
+  if (!isRecord(value)) return refused('invalid_address', 'dropshipAddress must be an object of address fields');
   const address: Record<string, string> = {};
   for (const [key, v] of Object.entries(value)) {
     const field = checkAddressField(key, v);
@@ -213,7 +215,10 @@ function checkOrderline(org: Organization, line: unknown, i: number): Result<Ord
 }
 
 function checkOrderlines(org: Organization, orderlines: unknown): Result<OrderlineRecord[]> {
-  if (!Array.isArray(orderlines) || orderlines.length === 0) {
+  if (orderlines !== undefined && !Array.isArray(orderlines)) {
+    return refused('invalid_request', 'order.orderlines must be an array of orderlines');
+  }
+  if (!orderlines || orderlines.length === 0) {
     return refused('missing_orderlines', 'order.orderlines must hold at least one orderline');
   }
   if (orderlines.length > MAX_ORDERLINES) {
