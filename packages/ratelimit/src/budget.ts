@@ -47,6 +47,8 @@ export class Budget {
       const p = known.get(name);
       if (p) buckets.push({ name, quota: p.quota, windowSeconds: p.windowSeconds });
     }
+    // The pause the store last answered may be of buckets the lane no longer needs: its next take tells again.
+    lane.pausedUntil = 0;
     lane.needs = {
       version: this.#version,
       buckets: Object.freeze(buckets),
