@@ -30,10 +30,13 @@ function options(file: string): ParserOptions {
 export const parsePlain = (text: string, file: string): ReturnType<typeof babelParse> =>
   babelParse(text, { ...options(file), tokens: false });
 
-/** Parses with Babel alone; the message when the text does not parse. */
+/**
+ * Parses with Babel alone; the message when the text does not parse. A byte order mark is no part of the code
+ * (loaders drop it, as recast does before the rewrite parses): Babel refuses one before a `#!` line.
+ */
 export function checkParses(text: string, file: string): string | undefined {
   try {
-    parsePlain(text, file);
+    parsePlain(text.replace(/^\uFEFF/, ''), file);
     return undefined;
   } catch (e) {
     return `does not parse: ${e instanceof Error ? e.message : String(e)}`;

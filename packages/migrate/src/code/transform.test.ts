@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeBase64Image } from '../image.ts';
 import { checkParses } from './parse.ts';
 import { TODO_TAG } from './todo.ts';
-import { transformSource } from './transform.ts';
+import { parsesAgain, type TransformResult, transformSource } from './transform.ts';
 
 const twice = (text: string, file = 'a.ts') => {
   const first = transformSource(text, file);
@@ -403,6 +403,45 @@ export async function byShopId(id: string) {
     expect(r.error).toMatch(/does not parse/);
     expect(r.output).toBe('export const = 1;');
     expect(r.changed).toBe(false);
+  });
+
+  it('a rewrite whose output would not parse leaves the file byte for byte, reported as an error', () => {
+    const text = "import { createClient } from 'redis';\nexport const c = createClient();\n";
+    const broken = `${text}import { createClient } from '@partner-print/client';\n`;
+    const r = parsesAgain<TransformResult>(
+      {
+        file: 'a.ts',
+        output: broken,
+        changed: true,
+        findings: [{ file: 'a.ts', line: 1, column: 1, kind: 'rewritten' as const, what: 'x', detail: 'y' }],
+      },
+      text,
+      'a.ts',
+    );
+    expect(r).toMatchObject({ output: text, changed: false, findings: [] });
+    expect(r.error).toMatch(
+      /^could not be rewritten: the rewritten code does not parse: Identifier 'createClient' has already been declared/,
+    );
+    // Output that parses, or no change, passes through as it is.
+    const fine: TransformResult = {
+      file: 'a.ts',
+      output: `${text}export {};\n`,
+      changed: true,
+      findings: [],
+    };
+    expect(parsesAgain(fine, text, 'a.ts')).toBe(fine);
+    const same: TransformResult = { file: 'a.ts', output: text, changed: false, findings: [] };
+    expect(parsesAgain(same, text, 'a.ts')).toBe(same);
+    // A byte order mark before a `#!` line is no syntax error (Babel alone refuses it; loaders drop the mark).
+    const cli = '\uFEFF#!/usr/bin/env node\r\nconst a = 1;\r\n';
+    expect(checkParses(cli, 'cli.cjs')).toBeUndefined();
+    expect(
+      parsesAgain<TransformResult>(
+        { file: 'cli.cjs', output: `${cli}a;\r\n`, changed: true, findings: [] },
+        cli,
+        'cli.cjs',
+      ).error,
+    ).toBeUndefined();
   });
 
   it('a callback read of order_reference only logged stays the V1 code, marked, whether the V1 calls of the file are rewritten or not', () => {

@@ -652,7 +652,10 @@ export function transformWithSecrets(
   project?: FileProject,
 ): TransformResult & { secrets: string[] } {
   try {
-    return { secrets: [], ...rewrite(text, file, options, elsewhere, adapterOf, project) };
+    return {
+      secrets: [],
+      ...parsesAgain(rewrite(text, file, options, elsewhere, adapterOf, project), text, file),
+    };
   } catch (e) {
     // A file this tool fails on (a syntax it mishandles, a tree too deep to reprint) is reported and left
     // as it is; the run goes on with the other files.
@@ -666,6 +669,23 @@ export function transformWithSecrets(
       secrets: [],
     };
   }
+}
+
+/**
+ * The rewrite's result where its output parses; else the file as it was, byte for byte, with the error: what the
+ * rewrite printed is parsed again before anything is written, so a file is never left broken by it.
+ */
+export function parsesAgain<T extends TransformResult>(r: T, text: string, file: string): T {
+  if (!r.changed || r.error) return r;
+  const error = checkParses(r.output, file);
+  if (!error) return r;
+  return {
+    ...r,
+    output: text,
+    changed: false,
+    findings: [],
+    error: `could not be rewritten: the rewritten code ${error}`,
+  };
 }
 
 /** The file rewritten; the keys written out in it once it was parsed (none before). */
