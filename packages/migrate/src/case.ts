@@ -87,30 +87,24 @@ function sameValue(a: unknown, b: unknown): boolean {
 function mapKeysDeep(value: unknown, rename: (key: string) => string, path = ''): unknown {
   if (Array.isArray(value)) return value.map((v, i) => mapKeysDeep(v, rename, `${path}[${i}]`));
   if (!isPlainObject(value)) return value;
-  const out: Record<string, unknown> = {};
+  const out = new Map<string, unknown>();
   const from = new Map<string, string>();
   for (const [k, v] of Object.entries(value)) {
     const name = rename(k);
     const converted = mapKeysDeep(v, rename, path ? `${path}.${k}` : k);
     const earlier = from.get(name);
-    if (earlier !== undefined && !sameValue(out[name], converted)) {
+    if (earlier !== undefined && !sameValue(out.get(name), converted)) {
       const where = path ? ` in ${path}` : '';
       throw new TypeError(
         `"${earlier}" and "${k}"${where} both become "${name}" but hold different values; keep one of them`,
       );
     }
     from.set(name, k);
-    // An own `__proto__` key (JSON.parse makes one) stays an own key: assigned, it would set the prototype.
-    if (name === '__proto__')
-      Object.defineProperty(out, name, {
-        value: converted,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    else out[name] = converted;
+    out.set(name, converted);
   }
-  return out;
+  // Made by Object.fromEntries, which defines each key: an own `__proto__` key (JSON.parse makes one) stays an own
+  // key, where assigning it would set the prototype.
+  return Object.fromEntries(out);
 }
 
 /** Converts every key, deep through objects and arrays, from snake_case to lowerCamelCase. */

@@ -210,16 +210,15 @@ function convertAddress(a: Record<string, unknown>, report: ReportBuilder): V2Ad
   return addr;
 }
 
+/** Left out, or with no V2 address field set (`{}`, `{ city: null }`, only unknown fields). */
+const NO_ADDRESS = 'Missing: a dropship order needs an address (V2 error missing_address).';
+
 const dropshipAddress: OrderRule = {
   fields: ['dropship_address'],
   apply({ src, draft, report }) {
     if (!('dropship_address' in src)) {
       if (draft.shippingKind === 'dropship') {
-        report.fail(
-          'dropship_address',
-          'missing_field',
-          'Missing: a dropship order needs an address (V2 error missing_address).',
-        );
+        report.fail('dropship_address', 'missing_field', NO_ADDRESS);
       }
       return;
     }
@@ -235,12 +234,7 @@ const dropshipAddress: OrderRule = {
       // V2 refuses an address with no field (the spec's minProperties 1) with missing_address: `{}`, only empty
       // values (`{ city: null }`) or only fields V2 does not know leave none.
       if (Object.keys(address).length) draft.dropshipAddress = address;
-      else
-        report.fail(
-          'dropship_address',
-          'missing_field',
-          'Empty: a dropship order needs an address with at least one V2 address field set (V2 error missing_address).',
-        );
+      else report.fail('dropship_address', 'missing_field', NO_ADDRESS);
     } else {
       report.fail('dropship_address', 'invalid_value', 'Must be an object.');
       report.dropped('dropship_address', a, 'Not an object.');
