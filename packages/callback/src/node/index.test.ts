@@ -73,6 +73,29 @@ describe('toNodeListener', () => {
     expect((next.mock.calls[0]![0] as Error).message).toBe('boom');
   });
 
+  it('answers a method the Fetch API cannot carry (TRACE; Node answers TRACK 400 and closes a CONNECT itself) 405 with Allow: GET, as any other non-GET', async () => {
+    const handler = vi.fn(async () => new Response(null, { status: 204 }));
+    const base = new URL(await serve(toNodeListener(handler)));
+    for (const method of ['TRACE']) {
+      const { status, allow, body } = await new Promise<{ status?: number; allow?: string; body: string }>(
+        (resolve, reject) => {
+          const req = httpRequest({ host: base.hostname, port: base.port, method, path: '/hook' }, (res) => {
+            let body = '';
+            res.on('data', (chunk) => {
+              body += chunk;
+            });
+            res.on('end', () => resolve({ status: res.statusCode, allow: res.headers.allow, body }));
+          });
+          req.on('error', reject);
+          req.end();
+        },
+      );
+      expect({ method, status, allow }).toEqual({ method, status: 405, allow: 'GET' });
+      expect(body).toBe('');
+    }
+    expect(handler).not.toHaveBeenCalled();
+  });
+
   it('does not read a request body', async () => {
     const base = await serve(toNodeListener(async (r) => new Response(r.method, { status: 405 })));
     const status = await new Promise<number>((resolve, reject) => {

@@ -33,9 +33,17 @@ export function toNodeListener(handler: WebHandler, options: NodeListenerOptions
             }
           }
         }
-        const request = new Request(url, { method: req.method ?? 'GET', headers });
-        serverRequests.add(request);
-        response = await handler(request);
+        let request: Request | undefined;
+        try {
+          request = new Request(url, { method: req.method ?? 'GET', headers });
+        } catch {
+          // A method the Fetch API refuses to carry (TRACE, the one Node's server hands on): no callback,
+          // answered as the handler answers any method but GET, where the error was answered 500.
+        }
+        if (request) {
+          serverRequests.add(request);
+          response = await handler(request);
+        } else response = new Response(null, { status: 405, headers: { allow: 'GET' } });
       } catch (error) {
         if (next) return next(error);
         response = new Response(null, { status: 500 });
