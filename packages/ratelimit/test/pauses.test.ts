@@ -22,6 +22,32 @@ function recorder(clock: { now(): number }) {
   };
 }
 
+// The uploads bucket reported empty with an hour to go: a pause of an hour on it (at most an hour).
+const emptyUploads = () =>
+  new Response('{"code":"rate_limited"}', {
+    status: 429,
+    headers: {
+      'retry-after': '3600',
+      'x-ratelimit-policy': '"default";q=100;w=10, "uploads";q=5;w=86400',
+      'x-ratelimit': '"default";r=50;t=0, "uploads";r=0;t=3600',
+    },
+  });
+/** A server whose first upload's answer empties the uploads bucket for an hour; every other answer is a 200. */
+const uploadsEmptiedOnce = () => {
+  const clock = simClock();
+  const { calls, note } = recorder(clock);
+  let first = true;
+  const fetch = async (request: Request): Promise<Response> => {
+    note(request);
+    if (first && request.method === 'POST') {
+      first = false;
+      return emptyUploads();
+    }
+    return ok();
+  };
+  return { clock, calls, fetch };
+};
+
 describe('a 429 pauses only what it is about', () => {
   it('a rendertoken 429 with a week of Retry-After and no rate-limit fields pauses nothing', async () => {
     const clock = simClock();
@@ -85,25 +111,8 @@ describe('a 429 pauses only what it is about', () => {
   });
 
   it('a queued request leaves at once when its signal aborts (its deadline), with the reason', async () => {
-    const clock = simClock();
-    const { calls, note } = recorder(clock);
-    let first = true;
-    const fetch = async (request: Request): Promise<Response> => {
-      note(request);
-      if (first && request.method === 'POST') {
-        first = false;
-        // The uploads bucket is empty for an hour.
-        return new Response('{"code":"rate_limited"}', {
-          status: 429,
-          headers: {
-            'retry-after': '3600',
-            'x-ratelimit-policy': '"default";q=100;w=10, "uploads";q=5;w=86400',
-            'x-ratelimit': '"default";r=50;t=0, "uploads";r=0;t=3600',
-          },
-        });
-      }
-      return ok();
-    };
+    // The uploads bucket is empty for an hour after the first upload.
+    const { clock, calls, fetch } = uploadsEmptiedOnce();
     const scheduler = createScheduler({ fetch, clock, key: 'org' });
     const t0 = clock.now();
     const upload = (signal?: AbortSignal) =>
@@ -245,16 +254,6 @@ describe('deadlines under a scheduler instance', () => {
 });
 
 describe('maxPauseMs: a pause a request would not wait out', () => {
-  // The uploads bucket reported empty with an hour to go: a pause of an hour on it (at most an hour).
-  const emptyUploads = () =>
-    new Response('{"code":"rate_limited"}', {
-      status: 429,
-      headers: {
-        'retry-after': '3600',
-        'x-ratelimit-policy': '"default";q=100;w=10, "uploads";q=5;w=86400',
-        'x-ratelimit': '"default";r=50;t=0, "uploads";r=0;t=3600',
-      },
-    });
   const outcome = (p: Promise<Response>) =>
     p.then(
       (r) => r.status,
@@ -262,17 +261,7 @@ describe('maxPauseMs: a pause a request would not wait out', () => {
     );
 
   it('refuses at once, unsent, a request queued behind a pause that outlasts its maxPauseMs; the others wait', async () => {
-    const clock = simClock();
-    const { calls, note } = recorder(clock);
-    let first = true;
-    const fetch = async (request: Request): Promise<Response> => {
-      note(request);
-      if (first && request.method === 'POST') {
-        first = false;
-        return emptyUploads();
-      }
-      return ok();
-    };
+    const { clock, calls, fetch } = uploadsEmptiedOnce();
     const scheduler = createScheduler({ fetch, clock, key: 'org' });
     const t0 = clock.now();
     const upload = (maxPauseMs?: number) =>
@@ -323,17 +312,7 @@ describe('maxPauseMs: a pause a request would not wait out', () => {
   });
 
   it('a request sent at once into a pause it would not wait out (its lane idle) is refused at its take', async () => {
-    const clock = simClock();
-    const { calls, note } = recorder(clock);
-    let first = true;
-    const fetch = async (request: Request): Promise<Response> => {
-      note(request);
-      if (first && request.method === 'POST') {
-        first = false;
-        return emptyUploads();
-      }
-      return ok();
-    };
+    const { clock, calls, fetch } = uploadsEmptiedOnce();
     const scheduler = createScheduler({ fetch, clock, key: 'org', maxPauseMs: 30_000 });
     const upload = () => outcome(scheduler.fetch(`${BASE}/images`, { method: 'POST', headers, body: 'x' }));
     expect(await upload()).toBe(429);
