@@ -255,6 +255,18 @@ describe('parseOrderUpdatedCallback', () => {
       expect(() => parseOrderUpdatedCallback(input)).not.toThrow();
     });
 
+    it('takes the longest callback whose fields pass their checks (custom_reference and its alias at 1000 CJK characters)', () => {
+      // 18,000 characters of percent-encoded custom reference (9 per character): over the 16 KiB it once refused whole.
+      const longest = '\u4e2d'.repeat(1000);
+      const input = url(
+        `${base}&custom_reference=${encodeURIComponent(longest)}&partner_reference=${encodeURIComponent(longest)}`,
+      );
+      expect(input.length).toBeGreaterThan(16 * 1024);
+      const result = parseOrderUpdatedCallback(input);
+      expect(result.ok).toBe(true);
+      expect(result.ok && result.value.customReference).toBe(longest);
+    });
+
     it('refuses huge inputs quickly', () => {
       const huge = url(`${base}&pad=${'x'.repeat(10_000_000)}`);
       // The process's CPU and waits, not the time a starved machine did not run it (test-utils/stall.ts).
