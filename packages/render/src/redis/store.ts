@@ -8,6 +8,12 @@ import {
 import { type Clock, refuseUnknownOptions, systemClock } from '@partner-print/openapi/wire';
 import { MemoryRenderStore, type RenderLease, type RenderStore } from '../cache.ts';
 
+/** The latest write of a key Redis may have missed, and the values this worker had seen at the key before it. */
+interface Missed {
+  value: string | undefined;
+  seen: string[];
+}
+
 /** Redis stopped or started answering (see the README for what this entry does meanwhile). */
 export type RedisStoreEvent = RedisAvailabilityEvent;
 
@@ -37,15 +43,19 @@ export interface RedisRenderStoreOptions {
 const GET = `return redis.call('GET', KEYS[1])`;
 const SET = `return redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])`;
 const DEL = `return redis.call('DEL', KEYS[1])`;
-/** KEYS: reference. ARGV: value, ttlMs. A store Redis missed, unless another worker stored one since: the value now. */
-const SET_MISSED = `local v = redis.call('GET', KEYS[1])
-if v then return v end
+/**
+ * KEYS: reference. ARGV: value ('' for a delete), ttlMs, then the values this worker had seen at the key before
+ * that write. The latest write Redis missed, unless another worker wrote the key since: it is made when Redis holds
+ * nothing, that value, or one this worker had seen there (its write is the newer); otherwise the other worker's
+ * value stays (its write is). The value the key holds now, or false.
+ */
+const MISSED = `local v = redis.call('GET', KEYS[1])
+local ours = not v or v == ARGV[1]
+for i = 3, #ARGV do if v == ARGV[i] then ours = true end end
+if not ours then return v end
+if ARGV[1] == '' then redis.call('DEL', KEYS[1]) return false end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return ARGV[1]`;
-/** KEYS: reference. ARGV: value. A delete Redis missed, unless another worker stored another value since. */
-const DEL_MISSED = `local v = redis.call('GET', KEYS[1])
-if v == ARGV[1] then redis.call('DEL', KEYS[1]) return false end
-return v`;
 /** KEYS: lease. ARGV: token, leaseMs. 1 when taken. */
 const LEASE = `if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end return 0`;
 /** KEYS: lease. ARGV: token. Frees the lease only while its holder still has it. */
@@ -70,11 +80,14 @@ export class RedisRenderStore implements RenderStore {
   #tokens = 0;
   readonly #owner = crypto.randomUUID();
   /**
-   * Writes of this worker Redis missed (it failed, or counted as down): the value stored, or the value
-   * deleted. The next look-up makes up for it, so this worker answers as one process would rather than
-   * from what Redis still has (a render it paid for, unknown; a failed one it deleted, known).
+   * Writes of this worker Redis may have missed (it failed, or counted as down), by key: the latest (the value
+   * stored, or `undefined` for a delete), and every value this worker had seen at the key before it (a render it
+   * stored and then deleted, a stale one it replaced). The next look-up makes up for them, so this worker answers
+   * as one process would rather than from what Redis still has (a render it paid for, unknown; a failed one it
+   * deleted, known). Only the latest write matters, written over any value of that history: replaying them in
+   * order would come to the same, one command instead of several.
    */
-  readonly #missed = new Map<string, { stored: string } | { deleted: string }>();
+  readonly #missed = new Map<string, Missed>();
 
   constructor(options: RedisRenderStoreOptions) {
     // A misspelt option was ignored (`leaseMS` kept the 30 s lease).
@@ -106,11 +119,13 @@ export class RedisRenderStore implements RenderStore {
     if (!this.#runner.available) return this.#memory.get(key);
     try {
       const missed = this.#missed.get(key);
-      const reply = !missed
-        ? await this.#runner.run(GET, [this.#key(key)], [])
-        : 'stored' in missed
-          ? await this.#runner.run(SET_MISSED, [this.#key(key)], [missed.stored, String(this.#ttlMs)])
-          : await this.#runner.run(DEL_MISSED, [this.#key(key)], [missed.deleted]);
+      const reply = missed
+        ? await this.#runner.run(
+            MISSED,
+            [this.#key(key)],
+            [missed.value ?? '', String(this.#ttlMs), ...missed.seen],
+          )
+        : await this.#runner.run(GET, [this.#key(key)], []);
       if (this.#missed.get(key) === missed) this.#missed.delete(key);
       if (typeof reply !== 'string') {
         this.#memory.delete(key);
@@ -124,9 +139,8 @@ export class RedisRenderStore implements RenderStore {
   }
 
   async set(key: string, value: string): Promise<void> {
+    const missed = this.#write(key, value);
     this.#memory.set(key, value);
-    const missed = { stored: value };
-    this.#missed.set(key, missed);
     if (!this.#runner.available) return;
     try {
       await this.#runner.run(SET, [this.#key(key)], [value, String(this.#ttlMs)]);
@@ -137,19 +151,31 @@ export class RedisRenderStore implements RenderStore {
   }
 
   async delete(key: string): Promise<void> {
-    const deleted = this.#memory.get(key);
+    const missed = this.#write(key, undefined);
     this.#memory.delete(key);
-    // A delete of a value this worker never saw cannot be made up for safely (it might be another's newer one).
-    const missed = deleted === undefined ? undefined : { deleted };
-    if (missed) this.#missed.set(key, missed);
-    else this.#missed.delete(key);
     if (!this.#runner.available) return;
     try {
       await this.#runner.run(DEL, [this.#key(key)], []);
-      if (missed && this.#missed.get(key) === missed) this.#missed.delete(key);
+      if (this.#missed.get(key) === missed) this.#missed.delete(key);
     } catch {
       // Made up for at the next look-up of the key.
     }
+  }
+
+  /**
+   * Records a write as missed until Redis has taken it: on top of the ones missed before it, the value this worker
+   * knew at the key until now is one it has seen there. (A delete of a value this worker never saw, nor anything
+   * missed before, makes up for nothing: a value Redis holds then is another worker's, which is newer.)
+   */
+  #write(key: string, value: string | undefined): Missed {
+    const before = this.#missed.get(key);
+    const seen = new Set(before?.seen);
+    const known = this.#memory.get(key);
+    if (known !== undefined) seen.add(known);
+    if (value !== undefined) seen.delete(value);
+    const missed = { value, seen: [...seen] };
+    this.#missed.set(key, missed);
+    return missed;
   }
 
   async lease(key: string): Promise<RenderLease> {

@@ -169,6 +169,86 @@ describe('RedisRenderStore and MemoryRenderStore agree after a write Redis misse
   });
 });
 
+// Several writes Redis missed in a row: only the latest was kept and made up for against what Redis held, so a
+// failed render stored before the outage, deleted and replaced by a new one while Redis failed, came back from
+// Redis once it answered, and for ever (`get` answered the failed render, and the worker failed at once on it).
+describe('RedisRenderStore and MemoryRenderStore agree after several writes Redis missed', () => {
+  it('a render stored, then deleted and replaced while Redis failed, is answered as in one process', async () => {
+    const link = flaky(connections[0] as ReturnType<typeof createRedisClient>);
+    const worker = new RedisRenderStore({ client: link.client, prefix: 'twins-missed-twice', retryMs: 0 });
+    const memory = new MemoryRenderStore();
+    const seen: Record<string, unknown[]> = { fleet: [], inProcess: [] };
+    for (const [name, s, cut] of [
+      ['inProcess', memory, () => {}],
+      [
+        'fleet',
+        worker,
+        (down: boolean) => {
+          link.state.down = down;
+        },
+      ],
+    ] as const) {
+      await s.set('render:c0:i', 'Render_1'); // paid and stored
+      await s.set('render:c1:i', 'Render_1');
+      cut(true);
+      await s.delete('render:c0:i'); // it failed: forgotten; Redis misses the DEL
+      await s.set('render:c0:i', 'Render_2'); // the next call pays again; Redis misses the SET
+      await s.set('render:c1:i', 'Render_2'); // a stale one replaced (the service no longer knew it)
+      cut(false);
+      seen[name]?.push(await s.get('render:c0:i'), await s.get('render:c0:i'), await s.get('render:c1:i'));
+    }
+    expect(seen.fleet).toEqual(seen.inProcess);
+    expect(seen.inProcess).toEqual(['Render_2', 'Render_2', 'Render_2']);
+  });
+
+  type Step =
+    | { kind: 'get' | 'delete' | 'cut' | 'mend'; key: number }
+    | { kind: 'set'; key: number; value: number };
+  const step: fc.Arbitrary<Step> = fc.oneof(
+    fc.record({
+      kind: fc.constantFrom('get' as const, 'delete' as const, 'cut' as const, 'mend' as const),
+      key,
+    }),
+    fc.record({ kind: fc.constant('set' as const), key, value: fc.nat(3) }),
+  );
+
+  // One worker, Redis failing and answering again at random: whatever it missed, it answers as one process does.
+  it('one worker through random outages answers every look-up as one process', async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 30, size: 'max' }), async (steps) => {
+        run += 1;
+        const link = flaky(connections[0] as ReturnType<typeof createRedisClient>);
+        const worker = new RedisRenderStore({
+          client: link.client,
+          prefix: `twins-outages${run}`,
+          retryMs: 0,
+        });
+        const memory = new MemoryRenderStore();
+        for (const [i, s] of steps.entries()) {
+          const name = `render:c${s.key}:i`;
+          if (s.kind === 'cut' || s.kind === 'mend') link.state.down = s.kind === 'cut';
+          else if (s.kind === 'set') {
+            await worker.set(name, `Render_${s.value}`);
+            memory.set(name, `Render_${s.value}`);
+          } else if (s.kind === 'delete') {
+            await worker.delete(name);
+            memory.delete(name);
+          } else
+            expect({ step: i, value: await worker.get(name) }).toEqual({ step: i, value: memory.get(name) });
+        }
+        link.state.down = false;
+        for (let k = 0; k < 3; k++)
+          expect({ key: k, value: await worker.get(`render:c${k}:i`) }).toEqual({
+            key: k,
+            value: memory.get(`render:c${k}:i`),
+          });
+      }),
+      { numRuns: Number(process.env.TWINS_RUNS ?? 100) },
+    );
+  });
+});
+
 // One mockup is paid for once however long its POST /renders takes: in one process the second call joins the
 // first; across a fleet the first worker's lease is renewed while its POST runs, so the second worker waits
 // for its reference instead of taking the lease over (it used to after leaseMs, and paid again).
