@@ -18,26 +18,32 @@ function resetOf(error: RendertokenLimitError, now: number): number {
   return resetsAt !== undefined && resetsAt > now ? resetsAt : nextRendertokenReset(now).getTime();
 }
 
-/** Steps 3 and 4: a render reference for (composition, image), paying only when no known one exists. */
+/**
+ * Steps 3 and 4: a render reference for (composition, image), paying only when no known one exists. `stale`: a
+ * reference the service no longer knows (its poll answered 404), to be replaced: it does not count as known, any
+ * other does (one another call or worker stored since), and the one new render goes through the lease like any.
+ */
 export async function acquire(
   state: ClientState,
   composition: Composition,
   imageReference: Reference<'Image'>,
   ctx: CallContext,
-  fresh = false,
+  stale?: Reference<'Render'>,
 ): Promise<Acquired & { joined: boolean }> {
   const storeKey = renderCacheKey(composition.reference, imageReference);
-  const key = fresh ? `${storeKey}:fresh` : storeKey;
   for (;;) {
     try {
       // Paid for, its store write not settled (a set that never answers): known here, nothing to wait for.
-      const paid = !fresh && state.writes.get(storeKey);
-      if (paid) return { ...hit(paid, ctx.emit), joined: false };
-      const joined = state.acquisitions.has(key);
-      if (joined) ctx.emit({ type: 'joined', key });
-      const acquired = await state.acquisitions.join(key, ctx, (task) =>
-        acquireTask(state, { composition, imageReference, storeKey }, ctx, fresh, task),
+      const paid = state.writes.get(storeKey);
+      if (paid && paid !== stale) return { ...hit(paid, ctx.emit), joined: false };
+      // One task per pair, whether it replaces a stale reference or not: a call joining either gets its answer.
+      const joined = state.acquisitions.has(storeKey);
+      if (joined) ctx.emit({ type: 'joined', key: storeKey });
+      const acquired = await state.acquisitions.join(storeKey, ctx, (task) =>
+        acquireTask(state, { composition, imageReference, storeKey }, ctx, stale, task),
       );
+      // A task begun by a call that knew nothing of the stale reference found it in the store: look again.
+      if (stale !== undefined && acquired.cached && acquired.reference === stale) continue;
       return { ...acquired, joined };
     } catch (error) {
       if (!(error instanceof RendertokenLimitError) || !ctx.waitForTokens) throw error;
@@ -67,11 +73,13 @@ export async function readKnown(
   key: string,
   emit: ProgressListener,
   within: SharedContext['within'],
+  stale?: Reference<'Render'>,
 ): Promise<Reference<'Render'> | undefined> {
   try {
     const known = await within(store.get(key));
-    // Anything else in the store (another tool's key, a cut-off value) is not a render to reuse.
-    return isUnreservedReference('Render', known) ? known : undefined;
+    // Anything else in the store (another tool's key, a cut-off value) is not a render to reuse; nor is the
+    // reference being replaced.
+    return isUnreservedReference('Render', known) && known !== stale ? known : undefined;
   } catch (error) {
     emit({
       type: 'warning',
@@ -102,6 +110,14 @@ async function preflight(
   });
 }
 
+/** What one acquisition renders: the pair, its store key, and the stale reference it replaces (if any). */
+interface Job {
+  composition: Composition;
+  imageReference: Reference<'Image'>;
+  storeKey: string;
+  stale?: Reference<'Render'> | undefined;
+}
+
 /** A fleet's lease was lost (it expired in a stall; another worker may hold it): a `lease-lost` warning. */
 const leaseLost = (emit: ProgressListener, when: string) =>
   emit({ type: 'warning', code: 'lease-lost', message: `The render lease expired ${when}.` });
@@ -112,7 +128,7 @@ const leaseLost = (emit: ProgressListener, when: string) =>
  */
 async function submit(
   state: ClientState,
-  job: { composition: Composition; imageReference: Reference<'Image'>; storeKey: string },
+  job: Job,
   ctx: CallContext,
   task: SharedContext<RenderProgressEvent>,
   lost?: AbortSignal,
@@ -134,7 +150,7 @@ async function submit(
   try {
     // The lease was lost while the POST ran: the worker holding it now may have stored its own reference,
     // which is not written over (this call still answers with the render it paid for).
-    if (lost?.aborted && store && (await readKnown(store, job.storeKey, emit, task.within)))
+    if (lost?.aborted && store && (await readKnown(store, job.storeKey, emit, task.within, job.stale)))
       leaseLost(emit, "during POST /renders; another worker's reference is kept");
     else if (store) {
       // Known in this process until the store has it; waited for until the first caller's deadline, then
@@ -167,7 +183,7 @@ const hit = (reference: Reference<'Render'>, emit: ProgressListener): Acquired =
  */
 async function submitLeased(
   state: ClientState,
-  job: { composition: Composition; imageReference: Reference<'Image'>; storeKey: string },
+  job: Job,
   ctx: CallContext,
   task: SharedContext<RenderProgressEvent>,
   store: LeasingStore,
@@ -198,7 +214,7 @@ async function submitLeased(
         // Whoever held the lease before may have stored the reference since this call last looked, even
         // on the first try: another worker can lease, submit, store and release between that look and this
         // lease (a loaded fleet paid 86 times for 50 mockups).
-        const known = await readKnown(store, job.storeKey, task.emit, task.within);
+        const known = await readKnown(store, job.storeKey, task.emit, task.within, job.stale);
         return known ? hit(known, task.emit) : await submit(state, job, ctx, task, held.signal);
       } catch (error) {
         if (error !== held.signal) throw error;
@@ -211,24 +227,23 @@ async function submitLeased(
     if (!waited) task.emit({ type: 'leased-elsewhere', key: job.storeKey });
     if (task.waiting === 0) throw new DOMException('Every caller stopped waiting.', 'AbortError');
     await task.sleep(held.retryMs);
-    const known = await readKnown(store, job.storeKey, task.emit, task.within);
+    const known = await readKnown(store, job.storeKey, task.emit, task.within, job.stale);
     if (known) return hit(known, task.emit);
   }
 }
 
 async function acquireTask(
   state: ClientState,
-  job: { composition: Composition; imageReference: Reference<'Image'>; storeKey: string },
+  job: Omit<Job, 'stale'>,
   ctx: CallContext,
-  fresh: boolean,
+  stale: Reference<'Render'> | undefined,
   task: SharedContext<RenderProgressEvent>,
 ): Promise<Acquired> {
   const { store } = ctx;
   if (!store) return submit(state, job, ctx, task);
-  if (!fresh) {
-    const known = await readKnown(store, job.storeKey, task.emit, task.within);
-    if (known) return hit(known, task.emit);
-  }
-  if (fresh || !isLeasing(store)) return submit(state, job, ctx, task);
-  return submitLeased(state, job, ctx, task, store);
+  // Replacing a stale reference too: another call or worker may have stored the new one since this call read it.
+  const known = await readKnown(store, job.storeKey, task.emit, task.within, stale);
+  if (known) return hit(known, task.emit);
+  if (!isLeasing(store)) return submit(state, { ...job, stale }, ctx, task);
+  return submitLeased(state, { ...job, stale }, ctx, task, store);
 }

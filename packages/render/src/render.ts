@@ -64,7 +64,7 @@ export async function produce(
       code: 'cached-render-missing',
       message: `The stored render ${acquired.reference} was not found; creating a new render.`,
     });
-    acquired = await acquire(state, composition, imageReference, ctx, true);
+    acquired = await acquire(state, composition, imageReference, ctx, acquired.reference);
     completed = await complete(state, acquired.reference, ctx);
   }
   ctx.emit({ type: 'completed', renderReference: acquired.reference });

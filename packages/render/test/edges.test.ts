@@ -1,3 +1,4 @@
+import { createClient } from '@partner-print/client';
 import { describe, expect, it } from 'vitest';
 import { unhandledDuring } from '../../../test-utils/unhandled.ts';
 import {
@@ -11,7 +12,7 @@ import {
   renderMany,
   renderMockup,
 } from '../src/index.ts';
-import { pngBytes, setup, studioPrint } from './helpers.ts';
+import { pngBytes, type Setup, setup, studioPrint } from './helpers.ts';
 
 const json = (body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), {
@@ -188,6 +189,102 @@ describe('renderMockup edges', () => {
       expect.objectContaining({ type: 'warning', code: 'cached-render-missing' }),
     );
     expect(s.count('POST /renders')).toBe(1);
+  });
+
+  // The fresh render after a stale reference never looked in the store again: a call that had read the stale
+  // reference just before another paid for the new one paid a second time, in one process (both calls of one
+  // client) and across processes sharing a plain store (two clients).
+  it('pays once for a stale stored reference found by two calls of one client', async () => {
+    const STALE = 'Render_0000000000000000000000000X';
+    let releasePost = () => {};
+    const postGate = new Promise<void>((resolve) => {
+      releasePost = resolve;
+    });
+    let stored = () => {};
+    const newStored = new Promise<void>((resolve) => {
+      stored = resolve;
+    });
+    let stalePolls = 0;
+    const s = setup({ renderProcessingMs: 1_000 }, (request, sandbox) => {
+      const path = new URL(request.url).pathname;
+      if (request.method === 'POST' && path.endsWith('/renders'))
+        return postGate.then(() => sandbox.fetch(request));
+      // The second call's poll of the stale reference answers once the first call has stored the new one.
+      if (path.endsWith(`/renders/${STALE}`) && ++stalePolls === 2)
+        return newStored.then(() => sandbox.fetch(request));
+      return undefined;
+    });
+    const { seed, clock } = s.sandbox;
+    const image = await s.client.uploadImage(pngBytes());
+    const inner = new MemoryRenderStore();
+    const key = renderCacheKey(seed.compositions.available, image);
+    inner.set(key, STALE);
+    const store = {
+      get: (k: string) => inner.get(k),
+      set: (k: string, v: string) => {
+        inner.set(k, v);
+        stored();
+      },
+    };
+    const options = { ...studioPrint(seed), image, clock, cache: store, pollIntervalMs: 1_000 };
+    let second: Promise<{ tokensSpent: number; render: { reference: string } }> | undefined;
+    const first = await renderMockup(s.client, {
+      ...options,
+      onProgress: (e) => {
+        // The second call starts while the first one's new render is being paid for.
+        if (e.type === 'warning' && e.code === 'cached-render-missing')
+          second ??= renderMockup(s.client, {
+            ...options,
+            onProgress: (b) => {
+              if (b.type === 'cache-hit' || b.type === 'joined') releasePost();
+            },
+          });
+      },
+    });
+    const other = await second;
+    expect(other?.render.reference).toBe(first.render.reference);
+    expect(first.tokensSpent + (other?.tokensSpent ?? 0)).toBe(1);
+    expect(s.count('POST /renders')).toBe(1);
+    expect(inner.get(key)).toBe(first.render.reference);
+  });
+
+  it('pays once for a stale reference two clients found in the store they share', async () => {
+    const STALE = 'Render_0000000000000000000000000X';
+    let stored = () => {};
+    const newStored = new Promise<void>((resolve) => {
+      stored = resolve;
+    });
+    let stalePolls = 0;
+    // The second poll of the stale reference (by whichever client polls it second) answers once the other
+    // client has stored the new one.
+    const intercept = (request: Request, sandbox: Setup['sandbox']) =>
+      new URL(request.url).pathname.endsWith(`/renders/${STALE}`) && ++stalePolls === 2
+        ? newStored.then(() => sandbox.fetch(request))
+        : undefined;
+    const s = setup({ renderProcessingMs: 1_000 }, intercept);
+    const { seed, clock } = s.sandbox;
+    const other = createClient({
+      secretKey: s.sandbox.keys.primary,
+      baseUrl: s.sandbox.baseUrl,
+      clock,
+      fetch: (request: Request) => Promise.resolve(intercept(request, s.sandbox) ?? s.sandbox.fetch(request)),
+    });
+    const image = await s.client.uploadImage(pngBytes());
+    const inner = new MemoryRenderStore();
+    const key = renderCacheKey(seed.compositions.available, image);
+    inner.set(key, STALE);
+    const store = {
+      get: (k: string) => inner.get(k),
+      set: (k: string, v: string) => {
+        inner.set(k, v);
+        stored();
+      },
+    };
+    const options = { ...studioPrint(seed), image, clock, cache: store, pollIntervalMs: 1_000 };
+    const [a, b] = await Promise.all([renderMockup(s.client, options), renderMockup(other, options)]);
+    expect(b.render.reference).toBe(a.render.reference);
+    expect(a.tokensSpent + b.tokensSpent).toBe(1);
+    expect((await s.client.get('/rendertokens')).rendertokens.used).toBe(1);
   });
 
   it('does not pay again when a known render exists but its media answers 404', async () => {

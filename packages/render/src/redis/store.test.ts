@@ -7,7 +7,7 @@ import { drivenClock } from '../../../../test-utils/driven-clock.ts';
 import { type RedisServer, startRedisServer } from '../../../../test-utils/redis-server.ts';
 import { busy, stallFreeUntil } from '../../../../test-utils/stall.ts';
 import { pngBytes, withLease } from '../../test/helpers.ts';
-import { MemoryRenderStore, type RenderLease, type RenderStore } from '../cache.ts';
+import { MemoryRenderStore, type RenderLease, type RenderStore, renderCacheKey } from '../cache.ts';
 import type { RenderProgressEvent } from '../events.ts';
 import { renderMockup } from '../render.ts';
 import { RedisRenderStore, type RedisRenderStoreOptions } from './store.ts';
@@ -140,7 +140,7 @@ async function world() {
     checkCompatibility: false,
   };
   const used = async () => (await worker().get('/rendertokens')).rendertokens.used;
-  return { worker, job, used };
+  return { worker, job, used, key: renderCacheKey(seed.compositions.available, image) };
 }
 
 const render = (
@@ -242,6 +242,27 @@ describe('RedisRenderStore', () => {
     expect(b.tokensSpent).toBe(0);
     expect(b.render.reference).toBe(a.render.reference);
     expect(await used()).toBe(a.composition.tokenCost);
+  });
+
+  // A stored reference the service no longer knows (its poll answers 404): every worker that found it paid for
+  // a new render (the fresh render neither looked in the store again nor took the lease).
+  it('pays once across workers for a stored reference the service no longer knows', async () => {
+    const { worker, job, used, key } = await world();
+    const stale = 'Render_0000000000000000000000000X';
+    await store('r13').set(key, stale);
+    const events: RenderProgressEvent[] = [];
+    const [a, b, c] = await Promise.all([
+      render(worker(), job, store('r13'), events),
+      render(worker(), job, store('r13'), events),
+      render(worker(), job, store('r13'), events),
+    ]);
+    expect(faults).toEqual([]);
+    expect(a.render.reference).not.toBe(stale);
+    expect([b.render.reference, c.render.reference]).toEqual([a.render.reference, a.render.reference]);
+    expect(a.tokensSpent + b.tokensSpent + c.tokensSpent).toBe(a.composition.tokenCost);
+    expect(await used()).toBe(a.composition.tokenCost);
+    expect(events.filter((e) => e.type === 'submitted')).toHaveLength(1);
+    expect(await store('r13').get(key)).toBe(a.render.reference);
   });
 
   it("takes over a dead worker's lease once it expires, and pays once", async () => {
