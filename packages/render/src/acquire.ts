@@ -1,5 +1,5 @@
 import { RendertokenLimitError } from '@partner-print/client/errors';
-import { isUnreservedReference, type Reference } from '@partner-print/openapi/wire';
+import { isUnreservedReference, type Reference, systemClock } from '@partner-print/openapi/wire';
 import { isLeasing, type LeasingStore, type RenderLease, type RenderStore, renderCacheKey } from './cache.ts';
 import type { CallContext } from './context.ts';
 import { InsufficientRendertokensError, RenderTimeoutError } from './errors.ts';
@@ -171,6 +171,49 @@ async function submit(
   return { reference, cached: false, spent: job.composition.tokenCost };
 }
 
+/** `run()`'s answer as a promise, a synchronous throw as a rejection. */
+function attempt<A>(run: () => A | Promise<A>): Promise<A> {
+  try {
+    return Promise.resolve(run());
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** Real time a lease's release is waited for: it is cleanup (a lease expires by itself), the render is known. */
+export const RELEASE_WAIT_MS = 1_000;
+
+/**
+ * Gives a lease back. Its failure (a throw, a rejection, no answer within RELEASE_WAIT_MS of real time or by the
+ * deadline) changes nothing of the call's outcome: a `lease-failed` warning, and the release is left to finish.
+ */
+async function release(
+  held: Extract<RenderLease, { acquired: true }>,
+  ctx: CallContext,
+  task: SharedContext<RenderProgressEvent>,
+): Promise<void> {
+  const released = attempt(() => held.release());
+  released.catch(() => {}); // a rejection after the wait ended is no one's to hear
+  const stop = new AbortController();
+  const late = systemClock.sleep(RELEASE_WAIT_MS, stop.signal).then(() => {
+    throw new Error(`no answer within ${RELEASE_WAIT_MS} ms; the lease expires by itself`);
+  });
+  late.catch(() => {});
+  const settled = Promise.race([released, late]);
+  try {
+    // On another clock (a virtual one), the real-time bound alone: its deadline would be armed only as late.
+    await (ctx.clock === systemClock ? task.within(settled) : settled);
+  } catch (error) {
+    task.emit({
+      type: 'warning',
+      code: 'lease-failed',
+      message: `The render store failed to release the lease: ${error}`,
+    });
+  } finally {
+    stop.abort();
+  }
+}
+
 const hit = (reference: Reference<'Render'>, emit: ProgressListener): Acquired => {
   emit({ type: 'cache-hit', renderReference: reference });
   return { reference, cached: true, spent: 0 };
@@ -195,9 +238,11 @@ async function submitLeased(
       asked = store.lease(job.storeKey);
       held = await task.within(asked);
     } catch (error) {
-      // Past the deadline: a lease that comes later is given back.
+      // Past the deadline: a lease that comes later is given back (whatever its release does: nobody waits).
       asked?.then(
-        (late) => late.acquired && late.release(),
+        (late) => {
+          if (late.acquired) attempt(() => late.release()).catch(() => {});
+        },
         () => {},
       );
       // A lease the store cannot give (its Redis down) fails no render, as a read that fails counts as empty:
@@ -221,7 +266,7 @@ async function submitLeased(
         leaseLost(task.emit, 'before POST /renders; none was sent');
         continue;
       } finally {
-        await task.within(held.release()).catch(() => {});
+        await release(held, ctx, task);
       }
     }
     if (!waited) task.emit({ type: 'leased-elsewhere', key: job.storeKey });

@@ -1,6 +1,7 @@
 import { TimeoutError } from '@partner-print/client';
 import { describe, expect, it } from 'vitest';
 import { withinStallFree } from '../../../test-utils/stall.ts';
+import { unhandledDuring } from '../../../test-utils/unhandled.ts';
 import {
   type BatchProgressEvent,
   CompositionUnavailableError,
@@ -590,6 +591,98 @@ describe('a render store that is slow or does not answer', () => {
       (await renderMockup(s.client, { ...studioPrint(seed), image, clock, cache: store })).tokensSpent,
     ).toBe(0);
     expect(s.count('POST /renders')).toBe(1);
+  });
+});
+
+// A lease's release() that threw synchronously made the call reject with its error although the render was paid
+// for and stored; one that never settled held the call (until timeoutMs, then a RenderTimeoutError; without it,
+// for ever). The release is cleanup: its failure is a lease-failed warning, and the call goes on with its render.
+describe('a lease whose release() fails or never settles', { timeout: 30_000 }, () => {
+  const never = new Promise<never>(() => {});
+  const releases: [string, () => Promise<void> | void, number | undefined][] = [
+    [
+      'throws',
+      () => {
+        throw new Error('store exploded');
+      },
+      undefined,
+    ],
+    ['rejects', () => Promise.reject(new Error('store rejected')), undefined],
+    ['never settles, without timeoutMs', () => never, undefined],
+    ['never settles, with timeoutMs', () => never, 600_000],
+  ];
+  it.each(releases)(
+    'a release that %s leaves the call its render, with a warning',
+    async (_, release, timeoutMs) => {
+      const s = setup({ renderProcessingMs: 1_000 });
+      const { seed, clock } = s.sandbox;
+      const image = await s.client.uploadImage(pngBytes(1));
+      const inner = new MemoryRenderStore();
+      let released = 0;
+      const store: RenderStore = {
+        get: (key) => inner.get(key),
+        set: (key, value) => inner.set(key, value),
+        lease: async () => ({
+          acquired: true,
+          release: () => {
+            released += 1;
+            return release();
+          },
+        }),
+      };
+      const warnings: string[] = [];
+      const started = clock.now();
+      const result = await withinStallFree(
+        renderMockup(s.client, {
+          ...studioPrint(seed),
+          image,
+          clock,
+          cache: store,
+          ...(timeoutMs === undefined ? {} : { timeoutMs }),
+          onProgress: (e) => e.type === 'warning' && warnings.push(e.code),
+        }).catch((e: unknown) => e),
+        4_000,
+      );
+      expect(result).toMatchObject({ tokensSpent: 1, render: { status: 'completed' } });
+      // The render took its 1 s and one poll interval, not the deadline's 10 minutes.
+      expect(clock.now() - started).toBe(60_000);
+      expect(released).toBe(1);
+      expect(warnings).toEqual(['lease-failed']);
+      expect(inner.size).toBe(1);
+      const again = await renderMockup(s.client, { ...studioPrint(seed), image, clock, cache: store });
+      expect(again.tokensSpent).toBe(0);
+      expect(s.count('POST /renders')).toBe(1);
+    },
+  );
+
+  it('a lease granted after the deadline whose release throws leaves nothing unhandled', async () => {
+    const s = setup();
+    const { seed, clock } = s.sandbox;
+    const image = await s.client.uploadImage(pngBytes(1));
+    let grant!: (lease: RenderLease) => void;
+    const store: RenderStore = {
+      get: () => null,
+      set: () => {},
+      lease: () => new Promise((resolve) => (grant = resolve)),
+    };
+    const unhandled = await unhandledDuring(async () => {
+      const call = renderMockup(s.client, {
+        ...studioPrint(seed),
+        image,
+        clock,
+        cache: store,
+        timeoutMs: 5_000,
+      });
+      await expect(withinStallFree(call, 4_000)).rejects.toBeInstanceOf(TimeoutError);
+      grant({
+        acquired: true,
+        release: () => {
+          throw new Error('store exploded');
+        },
+      });
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    });
+    expect(unhandled).toEqual([]);
   });
 });
 
