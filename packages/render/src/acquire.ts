@@ -5,7 +5,7 @@ import type { CallContext } from './context.ts';
 import { InsufficientRendertokensError, RenderTimeoutError } from './errors.ts';
 import type { ProgressListener, RenderProgressEvent } from './events.ts';
 import { nextRendertokenReset, resetsAtOf } from './reset.ts';
-import type { SharedContext } from './shared.ts';
+import { attempt, type SharedContext } from './shared.ts';
 import type { Acquired, ClientState } from './state.ts';
 import type { Composition } from './types.ts';
 
@@ -95,10 +95,11 @@ async function preflight(
   state: ClientState,
   composition: Composition,
   ctx: CallContext,
-  emit: ProgressListener,
+  task: SharedContext<RenderProgressEvent>,
 ) {
-  const rendertokens = await state.api.getRendertokens();
-  emit({ type: 'tokens', rendertokens, tokenCost: composition.tokenCost });
+  // Aborted once every caller has gone (then no POST follows).
+  const rendertokens = await task.request((signal) => state.api.getRendertokens(signal));
+  task.emit({ type: 'tokens', rendertokens, tokenCost: composition.tokenCost });
   if (rendertokens.remaining >= composition.tokenCost) return;
   const now = ctx.clock.now();
   throw new InsufficientRendertokensError({
@@ -134,7 +135,7 @@ async function submit(
   lost?: AbortSignal,
 ): Promise<Acquired> {
   const { emit } = task;
-  if (ctx.preflight) await preflight(state, job.composition, ctx, emit);
+  if (ctx.preflight) await preflight(state, job.composition, ctx, task);
   // A POST once sent finishes (its reference is stored); one not yet sent is not worth paying for when every
   // caller has gone (aborted, or past its deadline) while the tokens were read or a lease was awaited.
   if (!task.wanted()) throw new DOMException('Every caller stopped waiting.', 'AbortError');
@@ -144,7 +145,8 @@ async function submit(
     compositionReference: job.composition.reference,
     imageReference: job.imageReference,
   });
-  const reference = await ctx.post;
+  // Not cancelled: a caller past its deadline is let go, and the POST sent finishes and is stored without it.
+  const reference = await task.watch(ctx.post);
   emit({ type: 'submitted', renderReference: reference, tokenCost: job.composition.tokenCost });
   const { store } = ctx;
   try {
@@ -169,15 +171,6 @@ async function submit(
     });
   }
   return { reference, cached: false, spent: job.composition.tokenCost };
-}
-
-/** `run()`'s answer as a promise, a synchronous throw as a rejection. */
-function attempt<A>(run: () => A | Promise<A>): Promise<A> {
-  try {
-    return Promise.resolve(run());
-  } catch (error) {
-    return Promise.reject(error);
-  }
 }
 
 /** Real time a lease's release is waited for: it is cleanup (a lease expires by itself), the render is known. */

@@ -56,7 +56,7 @@ export function complete(
         task.emit({ type: 'waiting', renderReference, waitMs });
         await task.sleep(waitMs);
       }
-      const polled = await poll(state, renderReference, task.signal);
+      const polled = await task.request((signal) => poll(state, renderReference, signal));
       render = polled.render;
       task.emit({ type: 'poll', renderReference, status: render.status, attempt });
       if (render.status !== 'pending') state.nextPolls.delete(renderReference);
@@ -94,7 +94,7 @@ async function fetchFile(
 ): Promise<{ bytes: Uint8Array; contentType: string | null }> {
   let waited = 0;
   for (;;) {
-    const result = await state.api.download(renderReference, kind, task.signal);
+    const result = await task.request((signal) => state.api.download(renderReference, kind, signal));
     if (!result.pending) return result;
     const waitMs = Math.max(MIN_FILE_WAIT_MS, result.retryAfterSeconds * 1000);
     if (waited + waitMs > MAX_FILE_WAIT_MS)

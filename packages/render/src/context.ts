@@ -124,46 +124,45 @@ export function checkpoint(ctx: CallContext, what: string, renderReference?: str
     throw new RenderTimeoutError(`timeoutMs (${ctx.timeoutMs} ms) passed while ${what}.`, renderReference);
 }
 
-/** Waits for `promise` unless this call is aborted or past its deadline first. */
+/**
+ * Waits for `promise` (work shared with other calls: a catalog read, an upload) until this call is aborted or its
+ * deadline passes (armed as `until` arms it), whichever comes first; the work itself is left to finish.
+ */
 export function bounded<T>(ctx: CallContext, what: string, promise: Promise<T>): Promise<T> {
   checkpoint(ctx, what);
+  const timed = until(
+    ctx.clock,
+    ctx.deadline,
+    promise,
+    () => new RenderTimeoutError(`timeoutMs (${ctx.timeoutMs} ms) passed while ${what}.`),
+  ).then((value) => {
+    checkpoint(ctx, what);
+    return value;
+  });
   const signal = ctx.signal;
-  if (!signal)
-    return promise.then((value) => {
-      checkpoint(ctx, what);
-      return value;
-    });
+  if (!signal) return timed;
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(abortReason(signal));
     signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        try {
-          checkpoint(ctx, what);
-          resolve(value);
-        } catch (error) {
-          reject(error);
-        }
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
+    timed.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
 }
 
 /** Real time a store call is given on another clock than real time before the call's deadline is armed. */
-const STORE_GRACE_MS = 1_000;
+export const STORE_GRACE_MS = 1_000;
 
 /**
- * A render store's answer, or a RenderTimeoutError once `deadline` (clock time) passes: timeoutMs bounds the store calls
- * too. The store call itself is left to finish; its timers end with it. On another clock (a virtual one in tests),
- * whose time jumps to the next timer while a store answers in real time (Redis), the deadline is armed only after
- * STORE_GRACE_MS of real time without an answer.
+ * A render store's answer (or shared work's), or `timeout()` (a RenderTimeoutError) once `deadline` (clock time)
+ * passes: timeoutMs bounds the store calls too. The store call itself is left to finish; its timers end with it.
+ * On another clock (a virtual one in tests), whose time jumps to the next timer while a store answers in real time
+ * (Redis), the deadline is armed only after STORE_GRACE_MS of real time without an answer.
  */
-export function until<T>(clock: Clock, deadline: number, answer: T | Promise<T>): Promise<T> {
+export function until<T>(
+  clock: Clock,
+  deadline: number,
+  answer: T | Promise<T>,
+  timeout: () => unknown = () => new RenderTimeoutError('timeoutMs passed'),
+): Promise<T> {
   if (deadline === Number.POSITIVE_INFINITY) return Promise.resolve(answer);
   const stop = new AbortController();
   return Promise.race([
@@ -171,7 +170,7 @@ export function until<T>(clock: Clock, deadline: number, answer: T | Promise<T>)
     (clock === systemClock ? Promise.resolve() : systemClock.sleep(STORE_GRACE_MS, stop.signal))
       .then(() => clock.sleep(deadline - clock.now(), stop.signal))
       .then(() => {
-        throw new RenderTimeoutError('timeoutMs passed');
+        throw timeout();
       }),
   ]).finally(() => stop.abort());
 }

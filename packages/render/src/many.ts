@@ -150,9 +150,14 @@ async function planning(
   const state = stateOf(client);
   const resolved: ({ composition: Composition; imageKey: string; cached?: boolean } | { error: unknown })[] =
     [];
-  // The tokens read first: a failure here fails the plan before any catalog read.
-  const tokens = state.api.getRendertokens(ctx.signal);
-  tokens.catch(() => {});
+  // The tokens read first: a failure here fails the plan before any catalog read. Aborted with the signal, and at
+  // the deadline (a read that hangs).
+  const stop = new AbortController();
+  const onAbort = () => stop.abort(abortReason(ctx.signal!));
+  if (ctx.signal?.aborted) onAbort();
+  ctx.signal?.addEventListener('abort', onAbort, { once: true });
+  const tokens = state.api.getRendertokens(stop.signal);
+  tokens.catch(() => {}).finally(() => ctx.signal?.removeEventListener('abort', onAbort));
   const streams = new Map<unknown, string>();
   await pool(jobs, concurrency, async (job, index) => {
     try {
@@ -192,7 +197,10 @@ async function planning(
     if (!known.has(unit)) known.set(unit, isKnown(ctx, r.composition, r.imageKey));
     r.cached = await bounded(ctx, 'reading the render store', known.get(unit)!);
   });
-  const rendertokens = await tokens;
+  const rendertokens = await bounded(ctx, 'reading the rendertokens', tokens).catch((error: unknown) => {
+    stop.abort(error);
+    throw error;
+  });
   const now = ctx.clock.now();
   const resetsAt = resetsAtOf(rendertokens, now);
 

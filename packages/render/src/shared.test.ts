@@ -1,4 +1,4 @@
-import type { Clock } from '@partner-print/openapi/wire';
+import { type Clock, systemClock } from '@partner-print/openapi/wire';
 import { describe, expect, it, vi } from 'vitest';
 import { SharedTasks } from './shared.ts';
 
@@ -172,5 +172,94 @@ describe('SharedTasks', () => {
     ]);
     expect(seenA).toEqual(['polled']);
     expect(seenB).toEqual(['polled']);
+  });
+
+  // A request that hung held every caller until it settled: deadlines were checked only inside ctx.sleep.
+  describe('while a request or other work of the task is awaited', () => {
+    /** A request that answers only when told, or rejects when its signal aborts. */
+    const hanging = () => {
+      const signals: AbortSignal[] = [];
+      let answer: (value: string) => void = () => {};
+      const send = (signal: AbortSignal) =>
+        new Promise<string>((resolve, reject) => {
+          signals.push(signal);
+          answer = resolve;
+          signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+        });
+      return { signals, send, answer: (value: string) => answer(value) };
+    };
+
+    it('lets each caller go at its deadline, and aborts the request once none is left', async () => {
+      const tasks = new SharedTasks<string>(timeout);
+      const request = hanging();
+      const run = (ctx: { request(send: (signal: AbortSignal) => Promise<string>): Promise<string> }) =>
+        ctx.request(request.send);
+      const now = Date.now();
+      const first = tasks.join('k', { clock: systemClock, deadline: now + 20 }, run);
+      const second = tasks.join('k', { clock: systemClock, deadline: now + 60 }, run);
+      await expect(first).rejects.toBeInstanceOf(Timeout);
+      expect(request.signals[0]?.aborted).toBe(false);
+      await expect(second).rejects.toBeInstanceOf(Timeout);
+      expect(request.signals[0]?.aborted).toBe(true);
+      expect(tasks.has('k')).toBe(false);
+    });
+
+    it('lets a caller who joins during the request go at its own, earlier deadline', async () => {
+      const tasks = new SharedTasks<string>(timeout);
+      const request = hanging();
+      const run = (ctx: { request(send: (signal: AbortSignal) => Promise<string>): Promise<string> }) =>
+        ctx.request(request.send);
+      const patient = tasks.join('k', { clock: systemClock }, run);
+      await new Promise((r) => setTimeout(r, 5));
+      const hurried = tasks.join('k', { clock: systemClock, deadline: Date.now() + 20 }, run);
+      await expect(hurried).rejects.toBeInstanceOf(Timeout);
+      request.answer('answered');
+      await expect(patient).resolves.toBe('answered');
+      expect(request.signals).toHaveLength(1);
+    });
+
+    it('aborts a request nobody waits for in a task that goes on, and frees the key for a new one', async () => {
+      const tasks = new SharedTasks<string>(timeout, false);
+      const request = hanging();
+      let sent = 0;
+      const run = (ctx: { request(send: (signal: AbortSignal) => Promise<string>): Promise<string> }) => {
+        sent += 1;
+        return sent === 1 ? ctx.request(request.send) : Promise.resolve('fresh');
+      };
+      const gone = tasks.join('k', { clock: systemClock, deadline: Date.now() + 20 }, run);
+      await expect(gone).rejects.toBeInstanceOf(Timeout);
+      expect(request.signals[0]?.aborted).toBe(true);
+      await expect(tasks.join('k', { clock: systemClock }, run)).resolves.toBe('fresh');
+    });
+
+    it('lets callers go from work it must not stop, which goes on', async () => {
+      const tasks = new SharedTasks<string>(timeout, false);
+      let answer: (value: string) => void = () => {};
+      const posted = new Promise<string>((resolve) => {
+        answer = resolve;
+      });
+      let after = '';
+      const run = async (ctx: { watch(pending: Promise<string>): Promise<string> }) => {
+        after = await ctx.watch(posted);
+        return after;
+      };
+      const call = tasks.join('k', { clock: systemClock, deadline: Date.now() + 20 }, run);
+      await expect(call).rejects.toBeInstanceOf(Timeout);
+      answer('posted');
+      await new Promise((r) => setTimeout(r, 0));
+      expect(after).toBe('posted');
+    });
+
+    it('arms the deadline on another clock only after a second of real time without an answer', async () => {
+      const clock = virtualClock(0);
+      const tasks = new SharedTasks<string>(timeout);
+      const request = hanging();
+      const started = performance.now();
+      const call = tasks.join('k', { clock, deadline: 5_000 }, (ctx) => ctx.request(request.send));
+      await expect(call).rejects.toBeInstanceOf(Timeout);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(990);
+      expect(clock.now()).toBe(5_000);
+      expect(request.signals[0]?.aborted).toBe(true);
+    });
   });
 });

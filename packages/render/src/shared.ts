@@ -1,5 +1,5 @@
-import { bindContext, type Clock } from '@partner-print/openapi/wire';
-import { abortReason, until } from './context.ts';
+import { bindContext, type Clock, systemClock } from '@partner-print/openapi/wire';
+import { abortReason, STORE_GRACE_MS, until } from './context.ts';
 
 /** What one caller brings when it joins a shared task. */
 export interface WaiterOptions<E = unknown> {
@@ -31,6 +31,17 @@ export interface SharedContext<E = unknown> {
    * Rejects with the abort reason once no caller is left.
    */
   sleep(ms: number): Promise<void>;
+  /**
+   * A request of the task: `send(signal)`, during which each caller is let go at its deadline with its timeout,
+   * as in `sleep`. `signal` aborts once no caller is left (whether or not the task goes on), so nobody waits for
+   * a request nobody needs; then, when the task is not aborted with it, a caller who comes later starts afresh.
+   */
+  request<A>(send: (signal: AbortSignal) => Promise<A>): Promise<A>;
+  /**
+   * `pending`, a piece of work that must not be stopped (a POST /renders sent): each caller is let go at its
+   * deadline while it runs, and the work goes on without them.
+   */
+  watch<A>(pending: Promise<A>): Promise<A>;
 }
 
 interface Waiter<T, E> {
@@ -45,13 +56,20 @@ interface Entry<T, E> {
   clock: Clock;
   controller: AbortController;
   waiters: Set<Waiter<T, E>>;
+  /** The requests in flight (`ctx.request`): aborted once no caller is left. */
+  requests: Set<AbortController>;
+  /** Wakes the deadline watch of the work in flight: a caller joined, and its deadline may be the earliest. */
+  rearm: Set<() => void>;
 }
 
 /**
  * Runs one task per key however many callers ask for it at once. Each caller keeps its own AbortSignal and
  * deadline: leaving stops only its own wait. When the last caller leaves, the task's signal aborts and the
- * key is free for a fresh task (unless `abortWhenAbandoned` is off). Deadlines are checked against the injected clock inside `ctx.sleep`, never
- * with timers of their own, so a virtual clock (whose sleep moves time at once) stays exact.
+ * key is free for a fresh task (unless `abortWhenAbandoned` is off). Deadlines are checked against the injected clock
+ * inside `ctx.sleep` and while a request or other work of the task is awaited (`ctx.request`, `ctx.watch`), with
+ * one sleep on that clock for the earliest of them, so a virtual clock (whose sleep moves time at once) stays exact.
+ * On a clock other than the system's, that sleep during a request starts only after STORE_GRACE_MS of real time
+ * without an answer: the answer comes in real time, and the virtual clock would jump to the deadline meanwhile.
  */
 export class SharedTasks<T, E = unknown> {
   readonly #entries = new Map<string, Entry<T, E>>();
@@ -85,7 +103,13 @@ export class SharedTasks<T, E = unknown> {
     let entry = this.#entries.get(key);
     const start = !entry;
     if (!entry) {
-      entry = { clock: options.clock, controller: new AbortController(), waiters: new Set() };
+      entry = {
+        clock: options.clock,
+        controller: new AbortController(),
+        waiters: new Set(),
+        requests: new Set(),
+        rearm: new Set(),
+      };
       this.#entries.set(key, entry);
     }
     const current = entry;
@@ -105,15 +129,21 @@ export class SharedTasks<T, E = unknown> {
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       current.waiters.add(waiter);
+      for (const rearm of current.rearm) rearm();
     });
 
     const leave = (waiter: Waiter<T, E>) => {
       waiter.detach();
       current.waiters.delete(waiter);
-      if (this.#abortWhenAbandoned && current.waiters.size === 0 && this.#entries.get(key) === current) {
-        this.#entries.delete(key);
-        current.controller.abort(new DOMException('Every caller stopped waiting.', 'AbortError'));
+      if (current.waiters.size > 0) return;
+      if (this.#abortWhenAbandoned) {
+        if (this.#entries.get(key) === current) this.#entries.delete(key);
+        current.controller.abort(abandoned());
       }
+      if (current.requests.size === 0) return;
+      // The task ends with its aborted request: a caller who comes now starts a task of its own.
+      if (this.#entries.get(key) === current) this.#entries.delete(key);
+      for (const request of current.requests) request.abort(abandoned());
     };
 
     const clock = current.clock;
@@ -163,6 +193,18 @@ export class SharedTasks<T, E = unknown> {
           }
         }
       },
+      request: (send) => {
+        if (current.waiters.size === 0) {
+          if (this.#entries.get(key) === current) this.#entries.delete(key);
+          return Promise.reject(abandoned());
+        }
+        const controller = new AbortController();
+        current.requests.add(controller);
+        return watch(attempt(() => send(controller.signal))).finally(() =>
+          current.requests.delete(controller),
+        );
+      },
+      watch: (pending) => watch(pending),
       sleep: async (ms) => {
         const wakeAt = clock.now() + Math.max(0, ms);
         for (;;) {
@@ -173,6 +215,32 @@ export class SharedTasks<T, E = unknown> {
           await clock.sleep(Math.max(0, Math.min(wakeAt, earliest()) - now), current.controller.signal);
         }
       },
+    };
+    // While `pending` runs, lets each caller go at its deadline: one sleep on the clock for the earliest.
+    const watch = <A>(pending: Promise<A>): Promise<A> => {
+      const stop = new AbortController();
+      void (async () => {
+        if (clock !== systemClock) await systemClock.sleep(STORE_GRACE_MS, stop.signal);
+        while (!stop.signal.aborted) {
+          const wake = new AbortController();
+          const rearm = () => wake.abort();
+          current.rearm.add(rearm);
+          stop.signal.addEventListener('abort', rearm, { once: true });
+          try {
+            const deadline = earliest();
+            await (deadline === Number.POSITIVE_INFINITY
+              ? new Promise((resolve) => wake.signal.addEventListener('abort', resolve, { once: true }))
+              : clock.sleep(Math.max(0, deadline - clock.now()), wake.signal));
+          } catch {
+            // woken: a caller joined, or the work settled
+          } finally {
+            current.rearm.delete(rearm);
+            stop.signal.removeEventListener('abort', rearm);
+          }
+          if (!stop.signal.aborted) expire();
+        }
+      })().catch(() => {});
+      return pending.finally(() => stop.abort());
     };
     const finish = (settle: (waiter: Waiter<T, E>) => void) => {
       if (this.#entries.get(key) === current) this.#entries.delete(key);
@@ -189,5 +257,16 @@ export class SharedTasks<T, E = unknown> {
         (value) => finish((waiter) => waiter.resolve(value)),
         (reason: unknown) => finish((waiter) => waiter.reject(reason)),
       );
+  }
+}
+
+const abandoned = () => new DOMException('Every caller stopped waiting.', 'AbortError');
+
+/** `run()`'s answer as a promise, a synchronous throw as a rejection. */
+export function attempt<A>(run: () => A | Promise<A>): Promise<A> {
+  try {
+    return Promise.resolve(run());
+  } catch (error) {
+    return Promise.reject(error);
   }
 }

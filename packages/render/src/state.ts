@@ -44,13 +44,14 @@ const shared = globalThis as { [REGISTRY]?: WeakMap<object, ClientState> };
 
 const pollTimeout = (deadline: number, renderReference: string) =>
   new RenderTimeoutError(
-    `timeoutMs passed (at ${new Date(deadline).toISOString()}) while render ${renderReference} was still in progress. ` +
+    `timeoutMs passed (at ${new Date(deadline).toISOString()}) while render ${renderReference} was still in progress (or its files downloading). ` +
       'It goes on in the service: call renderMockup again to pick it up without paying again.',
     renderReference,
   );
 const submitTimeout = (deadline: number) =>
   new RenderTimeoutError(
-    `timeoutMs passed (at ${new Date(deadline).toISOString()}) before the render was created.`,
+    `timeoutMs passed (at ${new Date(deadline).toISOString()}) before the render was created. ` +
+      'A POST /renders already sent goes on and its render is stored: calling renderMockup again picks it up without paying again.',
   );
 
 /** Per-client state: the render store default, catalog cache and in-flight tasks are never shared across keys. */

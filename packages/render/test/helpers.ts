@@ -1,4 +1,4 @@
-import { createClient } from '@partner-print/client';
+import { type ClientOptions, createClient } from '@partner-print/client';
 import { createSandbox, type SandboxOptions } from '@partner-print/sandbox';
 import { rgbaToDataURL } from 'thumbhash';
 import type { LeasingStore, RenderStore } from '../src/cache.ts';
@@ -22,7 +22,8 @@ export interface Setup {
 
 /**
  * A sandbox with rate limits off, and a client on its virtual clock whose requests are counted.
- * `intercept` may answer a request instead of the sandbox (e.g. a 202 the sandbox would not send).
+ * `intercept` may answer a request instead of the sandbox (e.g. a 202 the sandbox would not send);
+ * `clientOptions`, the client's own timeout and retries.
  */
 export function setup(
   options: SandboxOptions = {},
@@ -30,10 +31,12 @@ export function setup(
     request: Request,
     sandbox: ReturnType<typeof createSandbox>,
   ) => Response | Promise<Response> | undefined,
+  clientOptions: Pick<ClientOptions, 'timeoutMs' | 'retry'> = {},
 ): Setup {
   const sandbox = createSandbox({ rateLimits: false, jitter: 0, ...options });
   const requests: string[] = [];
   const client = createClient({
+    ...clientOptions,
     secretKey: sandbox.keys.primary,
     baseUrl: sandbox.baseUrl,
     clock: sandbox.clock,

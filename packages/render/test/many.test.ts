@@ -686,6 +686,74 @@ describe('a lease whose release() fails or never settles', { timeout: 30_000 }, 
   });
 });
 
+// timeoutMs was checked between the requests of a batch, not while one hung: the plan's rendertokens read held
+// the batch until the client's own timeout. A POST /renders in flight at the deadline keeps the abort's rule: the
+// batch waits for its answer, so that the job names the render it paid for.
+describe('timeoutMs and a request that hangs', { timeout: 30_000 }, () => {
+  it('ends the plan at timeoutMs while its rendertokens read hangs, and aborts that read', async () => {
+    const aborted: unknown[] = [];
+    const s = setup(
+      {},
+      (request) =>
+        request.url.endsWith('/rendertokens')
+          ? new Promise<Response>((_resolve, reject) =>
+              request.signal.addEventListener('abort', () => {
+                aborted.push(request.signal.reason);
+                reject(request.signal.reason);
+              }),
+            )
+          : undefined,
+      { timeoutMs: 10_000, retry: false },
+    );
+    const { seed, clock } = s.sandbox;
+    const started = clock.now();
+    const jobs: RenderJob[] = [{ ...studioPrint(seed), image: await s.client.uploadImage(pngBytes(1)) }];
+    const error = await withinStallFree(
+      renderMany(s.client, jobs, { clock, timeoutMs: 5_000 }).catch((e: unknown) => e),
+      8_000,
+    );
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as Error).message).toMatch(/reading the rendertokens/);
+    expect(clock.now() - started).toBe(5_000);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(aborted).toHaveLength(1);
+    expect(s.count('POST /renders')).toBe(0);
+  });
+
+  it('a job whose POST /renders is in flight at the deadline waits for it and names the render it paid for', async () => {
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    const s = setup(
+      {},
+      (request, sandbox) => {
+        if (request.method !== 'POST' || !request.url.endsWith('/renders')) return undefined;
+        // Answered a second of real time after the call's deadline was armed (a second after the POST was sent).
+        setTimeout(answer, 2_000);
+        return answered.then(() => sandbox.fetch(request));
+      },
+      { timeoutMs: 10_000, retry: false },
+    );
+    const { seed, clock } = s.sandbox;
+    const jobs: RenderJob[] = [{ ...studioPrint(seed), image: await s.client.uploadImage(pngBytes(1)) }];
+    const batch = await withinStallFree(renderMany(s.client, jobs, { clock, timeoutMs: 5_000 }), 8_000);
+    expect(batch).toMatchObject({
+      results: [
+        {
+          status: 'rejected',
+          reason: expect.any(TimeoutError),
+          renderReference: expect.stringMatching(/^Render_/),
+          tokensSpent: 1,
+        },
+      ],
+    });
+    const again = await renderMany(s.client, jobs, { clock });
+    expect(again.results[0]).toMatchObject({ status: 'fulfilled', value: { tokensSpent: 0 } });
+    expect(s.count('POST /renders')).toBe(1);
+  });
+});
+
 // A File that cannot be read any more (changed on disk since it was picked: a NotReadableError, a DOMException)
 // rejected the whole plan, and the batch with it, where a job that cannot render is rejected alone.
 it('plan rejects the job whose image cannot be read, and plans the others', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { withinStallFree } from '../../../test-utils/stall.ts';
 import {
   CompositionNotFoundError,
   CompositionUnavailableError,
@@ -405,6 +406,104 @@ describe('renderMockup against the sandbox', () => {
       expect((await setup.client.get('/rendertokens')).rendertokens.used).toBe(0);
     }
   });
+
+  // timeoutMs was checked after a request answered, never while it hung: a status poll, a file download, the
+  // rendertokens read or the lookup that did not answer ended only at the client's own timeout (30 s a try, tries
+  // again), as its TimeoutError. Here the client gives each request 10 s of real time and one try; the call's 5 s
+  // of the virtual clock are armed once a request has gone 1 s of real time without an answer.
+  it.each([
+    ['the status poll', (path: string) => /\/renders\/Render_\w+$/.test(path), true],
+    ['the media download', (path: string) => path.endsWith('/media'), true],
+    ['the rendertokens read', (path: string) => path.endsWith('/rendertokens'), true],
+    ['the composition lookup', (path: string) => path.endsWith('/lookup-composition'), false],
+  ])(
+    'ends at timeoutMs with RenderTimeoutError while %s hangs',
+    async (_, hangs, owned) => {
+      const aborted: unknown[] = [];
+      const ends: (() => void)[] = [];
+      let hung = 0;
+      const s = setup(
+        { renderProcessingMs: 0 },
+        (request) => {
+          if (!hangs(new URL(request.url).pathname)) return undefined;
+          hung += 1;
+          return new Promise<Response>((_resolve, reject) => {
+            ends.push(() => reject(new Error('the test is over')));
+            request.signal.addEventListener('abort', () => {
+              aborted.push(request.signal.reason);
+              reject(request.signal.reason);
+            });
+          });
+        },
+        { timeoutMs: 10_000, retry: false },
+      );
+      const { seed, clock } = s.sandbox;
+      const image = await uploaded(s);
+      const started = clock.now();
+      const error = await withinStallFree(
+        renderMockup(s.client, { ...studioPrint(seed), image, clock, timeoutMs: 5_000 }).catch(
+          (e: unknown) => e,
+        ),
+        8_000,
+      );
+      expect(error).toBeInstanceOf(RenderTimeoutError);
+      expect(clock.now() - started).toBe(5_000);
+      expect(hung).toBe(1);
+      // A request of the call's own is aborted (a lookup is the catalog's, shared with other calls: left to finish).
+      await new Promise((r) => setTimeout(r, 10));
+      expect(aborted).toHaveLength(owned ? 1 : 0);
+      expect(s.count('POST /renders')).toBe(owned && hangs('/v2/rendertokens') ? 0 : owned ? 1 : 0);
+      for (const end of ends) end();
+    },
+    30_000,
+  );
+
+  it('ends at timeoutMs while its POST /renders hangs, and stores the render once the POST answers', async () => {
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    let postSignal: AbortSignal | undefined;
+    const s = setup(
+      { renderProcessingMs: 0 },
+      (request, sandbox) => {
+        if (request.method !== 'POST' || !request.url.endsWith('/renders')) return undefined;
+        postSignal = request.signal;
+        return answered.then(() => sandbox.fetch(request));
+      },
+      { timeoutMs: 10_000, retry: false },
+    );
+    const { seed, clock } = s.sandbox;
+    const image = await uploaded(s);
+    let stored = () => {};
+    const inStore = new Promise<void>((resolve) => {
+      stored = resolve;
+    });
+    const inner = new MemoryRenderStore();
+    const cache = {
+      get: (key: string) => inner.get(key),
+      set: (key: string, value: string) => {
+        inner.set(key, value);
+        stored();
+      },
+    };
+    const started = clock.now();
+    const error = await withinStallFree(
+      renderMockup(s.client, { ...studioPrint(seed), image, clock, cache, timeoutMs: 5_000 }).catch(
+        (e: unknown) => e,
+      ),
+      8_000,
+    );
+    expect(error).toBeInstanceOf(RenderTimeoutError);
+    expect(clock.now() - started).toBe(5_000);
+    // The POST sent is not cancelled: it finishes and its render is stored, for the next call to take unpaid.
+    expect(postSignal?.aborted).toBe(false);
+    answer();
+    await inStore;
+    const again = await renderMockup(s.client, { ...studioPrint(seed), image, clock, cache });
+    expect(again.tokensSpent).toBe(0);
+    expect(s.count('POST /renders')).toBe(1);
+  }, 30_000);
 
   it('stops with RenderTimeoutError after timeoutMs of polling', async () => {
     const s = setup({ renderProcessingMs: 10 * MINUTE });
