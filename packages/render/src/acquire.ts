@@ -1,11 +1,11 @@
 import { RendertokenLimitError } from '@partner-print/client/errors';
 import { isUnreservedReference, type Reference, systemClock } from '@partner-print/openapi/wire';
 import { isLeasing, type LeasingStore, type RenderLease, type RenderStore, renderCacheKey } from './cache.ts';
-import type { CallContext } from './context.ts';
+import { type CallContext, until } from './context.ts';
 import { InsufficientRendertokensError, RenderTimeoutError } from './errors.ts';
 import type { ProgressListener, RenderProgressEvent } from './events.ts';
 import { nextRendertokenReset, resetsAtOf } from './reset.ts';
-import { attempt, type SharedContext } from './shared.ts';
+import { abandoned, attempt, type SharedContext } from './shared.ts';
 import type { Acquired, ClientState } from './state.ts';
 import type { Composition } from './types.ts';
 
@@ -138,7 +138,7 @@ async function submit(
   if (ctx.preflight) await preflight(state, job.composition, ctx, task);
   // A POST once sent finishes (its reference is stored); one not yet sent is not worth paying for when every
   // caller has gone (aborted, or past its deadline) while the tokens were read or a lease was awaited.
-  if (!task.wanted()) throw new DOMException('Every caller stopped waiting.', 'AbortError');
+  if (!task.wanted()) throw abandoned();
   // A lease lost before the POST: none is sent (thrown to submitLeased, which waits for the new holder).
   if (lost?.aborted) throw lost;
   ctx.post = state.api.createRender({
@@ -185,25 +185,21 @@ async function release(
   ctx: CallContext,
   task: SharedContext<RenderProgressEvent>,
 ): Promise<void> {
-  const released = attempt(() => held.release());
-  released.catch(() => {}); // a rejection after the wait ended is no one's to hear
-  const stop = new AbortController();
-  const late = systemClock.sleep(RELEASE_WAIT_MS, stop.signal).then(() => {
-    throw new Error(`no answer within ${RELEASE_WAIT_MS} ms; the lease expires by itself`);
-  });
-  late.catch(() => {});
-  const settled = Promise.race([released, late]);
   try {
+    const released = until(
+      systemClock,
+      systemClock.now() + RELEASE_WAIT_MS,
+      attempt(() => held.release()),
+      () => Error(`no answer within ${RELEASE_WAIT_MS} ms`),
+    );
     // On another clock (a virtual one), the real-time bound alone: its deadline would be armed only as late.
-    await (ctx.clock === systemClock ? task.within(settled) : settled);
+    await (ctx.clock === systemClock ? task.within(released) : released);
   } catch (error) {
     task.emit({
       type: 'warning',
       code: 'lease-failed',
       message: `The render store failed to release the lease: ${error}`,
     });
-  } finally {
-    stop.abort();
   }
 }
 
@@ -263,7 +259,7 @@ async function submitLeased(
       }
     }
     if (!waited) task.emit({ type: 'leased-elsewhere', key: job.storeKey });
-    if (task.waiting === 0) throw new DOMException('Every caller stopped waiting.', 'AbortError');
+    if (task.waiting === 0) throw abandoned();
     await task.sleep(held.retryMs);
     const known = await readKnown(store, job.storeKey, task.emit, task.within, job.stale);
     if (known) return hit(known, task.emit);

@@ -260,7 +260,8 @@ export class SharedTasks<T, E = unknown> {
   }
 }
 
-const abandoned = () => new DOMException('Every caller stopped waiting.', 'AbortError');
+/** The abort of work nobody waits for any more. */
+export const abandoned = (): DOMException => new DOMException('Every caller stopped waiting.', 'AbortError');
 
 /** `run()`'s answer as a promise, a synchronous throw as a rejection. */
 export function attempt<A>(run: () => A | Promise<A>): Promise<A> {
