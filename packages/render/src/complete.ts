@@ -99,7 +99,7 @@ async function fetchFile(
     const waitMs = Math.max(MIN_FILE_WAIT_MS, result.retryAfterSeconds * 1000);
     if (waited + waitMs > MAX_FILE_WAIT_MS)
       throw new RenderTimeoutError(
-        `The ${kind} of render ${renderReference} was still not ready ${MAX_FILE_WAIT_MS} ms after it completed.`,
+        `The ${kind} of render ${renderReference} was still not ready: its 202 answers' waits would pass ${MAX_FILE_WAIT_MS} ms.`,
         renderReference,
       );
     waited += waitMs;
