@@ -99,7 +99,7 @@ async function fetchFile(
     const waitMs = Math.max(MIN_FILE_WAIT_MS, result.retryAfterSeconds * 1000);
     if (waited + waitMs > MAX_FILE_WAIT_MS)
       throw new RenderTimeoutError(
-        `The ${kind} of render ${renderReference} was still not ready: its 202 answers' waits would pass ${MAX_FILE_WAIT_MS} ms.`,
+        `The ${kind} of render ${renderReference} was still not ready within ${MAX_FILE_WAIT_MS} ms of 202 waits.`,
         renderReference,
       );
     waited += waitMs;
