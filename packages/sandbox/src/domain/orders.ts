@@ -90,7 +90,8 @@ function checkAddressField(key: string, value: unknown): Result<string> {
 function checkAddress(value: unknown): Result<Address> {
   if (value === undefined) return refused('missing_address', 'A dropship order needs a dropshipAddress');
   // A wrongly typed address (null, a string, an array) is there but malformed, not missing.
-  if (!isRecord(value)) return refused('invalid_address', 'dropshipAddress must be an object of address fields');
+  if (!isRecord(value))
+    return refused('invalid_address', 'dropshipAddress must be an object of address fields');
   const address: Record<string, string> = {};
   for (const [key, v] of Object.entries(value)) {
     const field = checkAddressField(key, v);
