@@ -3,8 +3,8 @@
 import { budgetKeyOf, OPERATIONS } from '@partner-print/openapi/wire';
 import {
   createScheduler,
+  isRateLimitPaused,
   parseRateLimitHeaders,
-  RateLimitPausedError,
   type Scheduler,
   type SchedulerOptions,
 } from '@partner-print/ratelimit';
@@ -86,8 +86,12 @@ export function createClient(options: ClientOptions): PartnerPrintClient {
         scheduler = s;
         // No 429 retries of the scheduler's own (one budget per call), and no pause waited out past the call's.
         return (request, unabortable, call) => {
+          // What is left of the call's budget, within a rateLimit.maxPauseMs of the partner's own.
           const maxPauseMs = call
-            ? Math.max(0, call.started + call.settings.retry.maxElapsedMs - clock.now())
+            ? Math.min(
+                option.maxPauseMs ?? Infinity,
+                Math.max(0, call.started + call.settings.retry.maxElapsedMs - clock.now()),
+              )
             : undefined;
           return s.fetch(
             request,
@@ -113,7 +117,7 @@ export function createClient(options: ClientOptions): PartnerPrintClient {
  * a shared store) runs past the call's `maxElapsedMs`: the RateLimitedError its 429 would have given, at once.
  */
 const pausedPast = (error: unknown, call: string): RateLimitedError | undefined =>
-  error instanceof RateLimitPausedError
+  isRateLimitPaused(error)
     ? new RateLimitedError(
         `${call}: not sent, the rate limit is paused after a 429 for another ${Math.ceil(error.retryAfterMs / 1000)} s, past the call's retry.maxElapsedMs`,
         { cause: error, retryAfter: Math.ceil(error.retryAfterMs / 1000) },

@@ -205,3 +205,32 @@ describe("a pause after a 429 that outlasts a call's budget", () => {
     expect(clock.now() - t0).toBeGreaterThanOrEqual(30_000);
   });
 });
+
+describe("the partner's own rateLimit.maxPauseMs", () => {
+  it('bounds a call further than its maxElapsedMs (review: it was overridden by the call budget and ignored)', async () => {
+    const clock = testClock();
+    const { fetch, seen } = fakeFetch((_req, n) =>
+      n === 1
+        ? json({ code: 'rate_limited' }, 429, {
+            'retry-after': '30',
+            'x-ratelimit-policy': '"default";q=3000;w=60',
+            'x-ratelimit': '"default";r=0;t=30',
+          })
+        : json({ orders: [], nextCursor: null }),
+    );
+    const client = createClient({
+      secretKey: KEY,
+      baseUrl: BASE,
+      fetch,
+      clock,
+      rateLimit: { maxPauseMs: 5_000 },
+    });
+    const first = client.get('/orders');
+    const second = caught(client.get('/orders'));
+    // The first call waits its Retry-After (30 s, within 60 s) and goes; the second, queued behind the pause
+    // with 5 s of patience, is refused at once.
+    expect(await second).toMatchObject({ code: 'rate_limited', attempts: 0 });
+    await expect(first).resolves.toMatchObject({ orders: [] });
+    expect(seen).toHaveLength(2);
+  });
+});

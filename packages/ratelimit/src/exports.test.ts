@@ -15,8 +15,8 @@ describe('public surface', () => {
       'DEFAULT_PARAMETER_NAMES: object',
       'MemoryStore: function',
       'REFERENCE_DEFAULTS: object',
-      'RateLimitPausedError: function',
       'createScheduler: function',
+      'isRateLimitPaused: function',
       'parseRateLimitHeaders: function',
     ]);
   });

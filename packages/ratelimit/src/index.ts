@@ -9,7 +9,7 @@ export {
   type RateLimitLimit,
   type RateLimitPolicy,
 } from './parse.ts';
-export { RateLimitPausedError } from './paused.ts';
+export { isRateLimitPaused, type RateLimitPausedError } from './paused.ts';
 export { type PolicySpec, type RateLimitDefaults, REFERENCE_DEFAULTS } from './routes.ts';
 export {
   createScheduler,

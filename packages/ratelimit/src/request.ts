@@ -1,6 +1,5 @@
 import { budgetKeyOf, V2_SECRET_KEY_HEADER } from '@partner-print/openapi/wire';
 import type { Entry } from './lanes.ts';
-import type { RateLimitPausedError } from './paused.ts';
 
 /** What `classify` and `key` see of a request before it is sent. */
 export interface RequestInfoLite {
@@ -28,10 +27,11 @@ export interface RateLimitRequestOptions {
   watchSignal?: boolean;
   /**
    * The longest pause (ms from when it is queued) this request waits out in the queue: one whose buckets or
-   * route are paused after a 429 until later leaves the queue at once, rejected with a
-   * {@link RateLimitPausedError}, instead of waiting for a `Retry-After` (up to an hour) past its caller's
+   * route are paused after a 429 until later leaves the queue at once, rejected with an error whose `code` is
+   * `rate_limit_paused` (`isRateLimitPaused`), instead of waiting for a `Retry-After` (up to an hour) past its caller's
    * patience. Only a pause the scheduler knows of (see the README) is judged, never a wait for tokens. Default:
-   * the scheduler's `maxPauseMs`, else every pause is waited out.
+   * the scheduler's `maxPauseMs`, else every pause is waited out; a value that is not a number ≥ 0 is taken as
+   * not given.
    */
   maxPauseMs?: number;
 }

@@ -5,7 +5,7 @@ import { FailoverStore } from './failover.ts';
 import { type Attempt, type Entry, type Lane, Lanes } from './lanes.ts';
 import { checkOptions } from './options.ts';
 import { namesOf, type ParameterNames, type RateLimitFields, readRateLimitFields } from './parse.ts';
-import { RateLimitPausedError } from './paused.ts';
+import { rateLimitPaused } from './paused.ts';
 import {
   attemptRequest,
   type KeyOption,
@@ -46,7 +46,7 @@ export interface SchedulerOptions {
   /**
    * The longest pause after a 429 (ms from when a request is queued) that a request waits out in the queue,
    * unless it gives its own (`rateLimit.maxPauseMs`): one held past it is rejected at once with a
-   * `RateLimitPausedError`. Default: every pause is waited out (at most an hour).
+   * rejection whose `code` is `rate_limit_paused`. Default: every pause is waited out (at most an hour).
    */
   maxPauseMs?: number;
   /** Names the buckets a request consumes until responses have taught the route's buckets. */
@@ -280,6 +280,8 @@ class SchedulerCore {
     };
     // Held by a pause it would not wait out (known from the store's last answer, or a route's 429): refused now.
     if (maxPauseMs !== Infinity) {
+      // The lane's buckets worked out first: a policy or route change since its last take forgets its pause.
+      this.#budget.bucketsFor(lane);
       const pause = this.#lanes.pauseOf(lane, now);
       if (pause && pause.until > entry.pauseLimit) {
         this.#refuse(entry, pause.scope, pause.until, now);
@@ -386,6 +388,8 @@ class SchedulerCore {
       try {
         result = await this.#store.take(lane.key, buckets, now);
       } catch (error) {
+        // Aborted or refused while the store answered: it has left its lane already.
+        if (entry.state !== 'queued') return true;
         // A failing custom store must not strand the queue: fail this request, carry on.
         this.#lanes.take(lane, entry);
         this.#fail(entry, error);
@@ -684,7 +688,7 @@ class SchedulerCore {
   #refuse(entry: Entry, scope: 'buckets' | 'route', until: number, now: number): void {
     this.#counters.refused++;
     this.#finish(entry);
-    reject(entry, new RateLimitPausedError(scope, entry.lane.route, until - now));
+    reject(entry, rateLimitPaused(scope, entry.lane.route, until - now, entry.attempts > 0));
   }
 
   #fail(entry: Entry, error: unknown): void {

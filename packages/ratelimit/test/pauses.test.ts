@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { timeWithoutStalls } from '../../../test-utils/stall.ts';
 import { seeded, simClock } from '../bench/sim.ts';
 import { createTokenBucketApi } from '../bench/token-bucket-api.ts';
-import { createScheduler, RateLimitPausedError, type SchedulerEvents } from '../src/index.ts';
+import {
+  createScheduler,
+  isRateLimitPaused,
+  MemoryStore,
+  type RateLimitPausedError,
+  type SchedulerEvents,
+} from '../src/index.ts';
+import type { BucketRequest, TakeResult } from '../src/store.ts';
 
 const BASE = 'https://api.example/v2';
 const headers = { 'x-service-secret-key': 'sk_test_pauses' };
@@ -280,9 +287,10 @@ describe('maxPauseMs: a pause a request would not wait out', () => {
     const twoHours = upload(7_200_000);
     expect(await probe).toBe(429);
     const refused = await minute;
-    expect(refused).toBeInstanceOf(RateLimitPausedError);
+    expect(isRateLimitPaused(refused)).toBe(true);
     expect(refused).toMatchObject({
       name: 'RateLimitPausedError',
+      code: 'rate_limit_paused',
       scope: 'buckets',
       route: 'POST /images',
       retryAfterMs: 3_600_000,
@@ -293,7 +301,7 @@ describe('maxPauseMs: a pause a request would not wait out', () => {
     // One queued later is refused as it is queued; one given no maxPauseMs waits, as before.
     await clock.runUntil(t0 + 1_000);
     const late = upload(1_000);
-    expect(await late).toBeInstanceOf(RateLimitPausedError);
+    expect(isRateLimitPaused(await late)).toBe(true);
     expect(((await late) as RateLimitPausedError).retryAfterMs).toBe(3_599_000);
     expect(scheduler.stats()).toMatchObject({ queued: 2, refused: 2 });
     expect(calls).toHaveLength(1);
@@ -319,7 +327,7 @@ describe('maxPauseMs: a pause a request would not wait out', () => {
     // An answer of another route unblocks every lane: the next upload asks the store, which answers the pause.
     expect((await scheduler.fetch(`${BASE}/orders`, { headers })).status).toBe(200);
     const refused = await upload();
-    expect(refused).toBeInstanceOf(RateLimitPausedError);
+    expect(isRateLimitPaused(refused)).toBe(true);
     expect(refused).toMatchObject({ scope: 'buckets' });
     expect(calls).toHaveLength(2);
     expect(scheduler.stats()).toMatchObject({ queued: 0, refused: 1 });
@@ -342,12 +350,105 @@ describe('maxPauseMs: a pause a request would not wait out', () => {
     const long = order(5_000);
     expect(await first).toBe(429);
     const refused = await short;
-    expect(refused).toBeInstanceOf(RateLimitPausedError);
+    expect(isRateLimitPaused(refused)).toBe(true);
     expect(refused).toMatchObject({ scope: 'route', route: 'GET /orders/*' });
     await clock.runUntil(t0 + 10_000);
     expect(await long).toBe(200);
     expect(calls).toHaveLength(2);
     expect(calls[1]!.at - t0).toBeGreaterThanOrEqual(1_000);
+  });
+
+  it('a pause of a bucket the route no longer needs refuses nothing (the route learned other buckets meanwhile)', async () => {
+    const clock = simClock();
+    const t0 = clock.now();
+    let n = 0;
+    const orders = { 'x-ratelimit-policy': '"orders";q=100;w=10', 'x-ratelimit': '"orders";r=50;t=0' };
+    const fetch = async (): Promise<Response> => {
+      n++;
+      if (n === 1) return ok();
+      if (n === 2) {
+        await clock.sleep(100);
+        return new Response('{"code":"rate_limited"}', {
+          status: 429,
+          headers: {
+            'retry-after': '3600',
+            'x-ratelimit-policy': '"default";q=100;w=10',
+            'x-ratelimit': '"default";r=0;t=3600',
+          },
+        });
+      }
+      // An answer already on its way when default was paused: GET /orders now spends "orders" only.
+      if (n === 3) await clock.sleep(500);
+      return new Response('{}', { headers: orders });
+    };
+    const scheduler = createScheduler({ fetch, clock, key: 'org', maxRetries: 0 });
+    const get = (maxPauseMs?: number) =>
+      outcome(
+        scheduler.fetch(`${BASE}/orders`, { headers, ...(maxPauseMs ? { rateLimit: { maxPauseMs } } : {}) }),
+      );
+    expect(await get()).toBe(200);
+    const paused = get();
+    const onItsWay = get();
+    await clock.runUntil(t0 + 200);
+    expect(await paused).toBe(429);
+    // While default is paused and the route still spends it, an impatient request is refused…
+    expect(isRateLimitPaused(await get(60_000))).toBe(true);
+    await clock.runUntil(t0 + 1_000);
+    expect(await onItsWay).toBe(200);
+    // …but once the route spends "orders" only, default's pause holds it no more (review: it was refused).
+    const after = get(60_000);
+    await clock.runUntil(t0 + 2_000);
+    expect(await after).toBe(200);
+  });
+
+  it("a request refused by a route's pause while a custom store's take is pending, which then throws, leaves the queue sound", async () => {
+    const tick = async () => {
+      for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+    };
+    const clock = simClock();
+    let release: (() => void) | undefined;
+    let takes = 0;
+    class Failing extends MemoryStore {
+      override async take(key: string, b: readonly BucketRequest[], now: number): Promise<TakeResult> {
+        if (++takes === 2) {
+          await new Promise<void>((r) => {
+            release = r;
+          });
+          throw new Error('store down');
+        }
+        return this.takeNow(key, b, now);
+      }
+    }
+    let answerFirst: ((r: Response) => void) | undefined;
+    let sends = 0;
+    const fetch = (): Promise<Response> =>
+      ++sends === 1 ? new Promise((r) => (answerFirst = r)) : Promise.resolve(new Response('{}'));
+    const scheduler = createScheduler({ fetch, clock, key: 'org', store: new Failing(), maxRetries: 0 });
+    const first = outcome(scheduler.fetch(`${BASE}/orders/Order_1`, { headers }));
+    await tick();
+    const waiting = outcome(
+      scheduler.fetch(`${BASE}/orders/Order_2`, { headers, rateLimit: { maxPauseMs: 100 } }),
+    );
+    await tick();
+    // A 429 without rate-limit fields pauses the route for a second: the request waiting for its take is refused.
+    answerFirst!(new Response('busy', { status: 429, headers: { 'retry-after': '1' } }));
+    expect(await first).toBe(429);
+    expect(isRateLimitPaused(await waiting)).toBe(true);
+    // The take it was waiting for fails now: it had left its lane already (counted once, failed never), where the
+    // queue was counted at -1, the failure went unhandled and a later request was never sent.
+    release!();
+    await tick();
+    expect(scheduler.stats()).toMatchObject({ queued: 0, failed: 0, refused: 1 });
+    let later: unknown = 'pending';
+    void outcome(scheduler.fetch(`${BASE}/orders/Order_3`, { headers })).then((v) => {
+      later = v;
+    });
+    // A store of its own is polled on a real timer while the route's probe is awaited: real time passes too.
+    for (let i = 0; i < 30 && later === 'pending'; i++) {
+      await clock.runUntil(clock.now() + 1_000);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(later).toBe(200);
   });
 
   it("the scheduler's own retry after a 429 is not made when its pause outlasts maxPauseMs: the caller gets the 429", async () => {
