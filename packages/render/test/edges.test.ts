@@ -48,6 +48,20 @@ async function pollWaits(edit: (headers: Headers, now: number) => void) {
   return { waits, elapsed: clock.now() - started, result };
 }
 
+/** A plain store (no lease) holding `stale` for `key`; each `set` then calls `stored`. */
+function holding(key: string, stale: string, stored: () => void) {
+  const inner = new MemoryRenderStore();
+  inner.set(key, stale);
+  const store = {
+    get: (k: string) => inner.get(k),
+    set: (k: string, v: string) => {
+      inner.set(k, v);
+      stored();
+    },
+  };
+  return { inner, store };
+}
+
 describe('renderMockup edges', () => {
   it('blocks a combination the lookup accepts when the scene refuses product perspectives, before spending', async () => {
     // A catalog in which the lookup and the scene disagree: the checks win, no token is spent.
@@ -216,16 +230,8 @@ describe('renderMockup edges', () => {
     });
     const { seed, clock } = s.sandbox;
     const image = await s.client.uploadImage(pngBytes());
-    const inner = new MemoryRenderStore();
     const key = renderCacheKey(seed.compositions.available, image);
-    inner.set(key, STALE);
-    const store = {
-      get: (k: string) => inner.get(k),
-      set: (k: string, v: string) => {
-        inner.set(k, v);
-        stored();
-      },
-    };
+    const { inner, store } = holding(key, STALE, () => stored());
     const options = { ...studioPrint(seed), image, clock, cache: store, pollIntervalMs: 1_000 };
     let second: Promise<{ tokensSpent: number; render: { reference: string } }> | undefined;
     const first = await renderMockup(s.client, {
@@ -270,16 +276,8 @@ describe('renderMockup edges', () => {
       fetch: (request: Request) => Promise.resolve(intercept(request, s.sandbox) ?? s.sandbox.fetch(request)),
     });
     const image = await s.client.uploadImage(pngBytes());
-    const inner = new MemoryRenderStore();
     const key = renderCacheKey(seed.compositions.available, image);
-    inner.set(key, STALE);
-    const store = {
-      get: (k: string) => inner.get(k),
-      set: (k: string, v: string) => {
-        inner.set(k, v);
-        stored();
-      },
-    };
+    const { store } = holding(key, STALE, () => stored());
     const options = { ...studioPrint(seed), image, clock, cache: store, pollIntervalMs: 1_000 };
     const [a, b] = await Promise.all([renderMockup(s.client, options), renderMockup(other, options)]);
     expect(b.render.reference).toBe(a.render.reference);

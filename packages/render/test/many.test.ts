@@ -17,6 +17,20 @@ import {
 } from '../src/index.ts';
 import { lifestylePoster, pngBytes, setup, studioPrint } from './helpers.ts';
 
+/** A mockup call (5 s deadline) whose store grants the lease only when `grant` is called, after the deadline. */
+async function lateLease(s: ReturnType<typeof setup>) {
+  const { seed, clock } = s.sandbox;
+  const image = await s.client.uploadImage(pngBytes(1));
+  let grant!: (lease: RenderLease) => void;
+  const store: RenderStore = {
+    get: () => null,
+    set: () => {},
+    lease: () => new Promise((resolve) => (grant = resolve)),
+  };
+  const call = renderMockup(s.client, { ...studioPrint(seed), image, clock, cache: store, timeoutMs: 5_000 });
+  return { call, grant: (lease: RenderLease) => grant(lease) };
+}
+
 describe('plan', () => {
   it('counts each distinct composition + image once and says what fits before the reset', async () => {
     const s = setup({ rendertokenLimit: 8 });
@@ -657,22 +671,8 @@ describe('a lease whose release() fails or never settles', { timeout: 30_000 }, 
 
   it('a lease granted after the deadline whose release throws leaves nothing unhandled', async () => {
     const s = setup();
-    const { seed, clock } = s.sandbox;
-    const image = await s.client.uploadImage(pngBytes(1));
-    let grant!: (lease: RenderLease) => void;
-    const store: RenderStore = {
-      get: () => null,
-      set: () => {},
-      lease: () => new Promise((resolve) => (grant = resolve)),
-    };
     const unhandled = await unhandledDuring(async () => {
-      const call = renderMockup(s.client, {
-        ...studioPrint(seed),
-        image,
-        clock,
-        cache: store,
-        timeoutMs: 5_000,
-      });
+      const { call, grant } = await lateLease(s);
       await expect(withinStallFree(call, 4_000)).rejects.toBeInstanceOf(TimeoutError);
       grant({
         acquired: true,
@@ -855,22 +855,8 @@ describe('a render store that does not answer, and timeoutMs', { timeout: 30_000
 
   it('a lease granted after the deadline is released', async () => {
     const s = setup();
-    const { seed, clock } = s.sandbox;
-    const image = await s.client.uploadImage(pngBytes(1));
-    let grant!: (lease: RenderLease) => void;
     let released = 0;
-    const store: RenderStore = {
-      get: () => null,
-      set: () => {},
-      lease: () => new Promise((resolve) => (grant = resolve)),
-    };
-    const call = renderMockup(s.client, {
-      ...studioPrint(seed),
-      image,
-      clock,
-      cache: store,
-      timeoutMs: 5_000,
-    });
+    const { call, grant } = await lateLease(s);
     await expect(within4s(call)).rejects.toBeInstanceOf(TimeoutError);
     grant({ acquired: true, release: () => void released++ });
     await new Promise((resolve) => setTimeout(resolve, 10));
