@@ -134,6 +134,38 @@ describe('callback telemetry', () => {
     expect(span?.attributes['url.path']).toBe('/hook');
   });
 
+  it('through the Node adapter: a SERVER span named by its method, _OTHER for a method the conventions do not name (review: every one was named GET)', async () => {
+    const sdk = otel();
+    const handler = createOrderUpdatedHandler({
+      client: slowClient(1).client,
+      environment: 'test',
+      windowMs: 0,
+      onOrderUpdated: () => {},
+      telemetry: { tracerProvider: sdk.tracerProvider },
+    });
+    const server = createServer(toNodeListener(handler));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const { port } = server.address() as AddressInfo;
+      for (const method of ['POST', 'PURGE'])
+        expect((await fetch(`http://127.0.0.1:${port}/hook`, { method })).status).toBe(405);
+    } finally {
+      server.close();
+    }
+    const spans = (await sdk.spans()).filter((s) => s.kind === SpanKind.SERVER);
+    expect(
+      spans.map((s) => [
+        s.name,
+        s.attributes['http.request.method'],
+        s.attributes['http.request.method_original'],
+      ]),
+    ).toEqual([
+      ['POST', 'POST', undefined],
+      ['_OTHER', '_OTHER', 'PURGE'],
+    ]);
+  });
+
   it('false: no span', async () => {
     const sdk = otel();
     const handler = createOrderUpdatedHandler({

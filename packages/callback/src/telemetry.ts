@@ -56,6 +56,9 @@ export interface CallbackTelemetry {
 }
 
 /** The handler's telemetry for `option`; undefined for `false`. */
+/** The HTTP methods the semantic conventions name (RFC 9110's, PATCH and QUERY). */
+const HTTP_METHOD = /^(CONNECT|DELETE|GET|HEAD|OPTIONS|PATCH|POST|PUT|QUERY|TRACE)$/;
+
 export function callbackTelemetry(option: TelemetryOption | undefined): CallbackTelemetry | undefined {
   const scope = telemetryScope(option, '@partner-print/callback');
   if (!scope) return undefined;
@@ -76,11 +79,18 @@ export function callbackTelemetry(option: TelemetryOption | undefined): Callback
       // The Node adapter's request is the server's, unless an HTTP instrumentation already has a span.
       const server = serverRequests.has(request) && !trace.getSpan(active);
       const parent: Context = server ? propagation.extract(active, request.headers, getter) : active;
+      // The semantic conventions' method: a known one as it is, any other _OTHER (with the original beside it);
+      // a SERVER span is named by it (a POST or DELETE was named GET).
+      const method = HTTP_METHOD.test(request.method) ? request.method : '_OTHER';
       const span = scope.tracer.startSpan(
-        server ? 'GET' : 'orderUpdated',
+        server ? method : 'orderUpdated',
         {
           kind: server ? SpanKind.SERVER : SpanKind.INTERNAL,
-          attributes: { 'http.request.method': request.method, 'url.path': new URL(request.url).pathname },
+          attributes: {
+            'http.request.method': method,
+            ...(method !== request.method && { 'http.request.method_original': request.method }),
+            'url.path': new URL(request.url).pathname,
+          },
         },
         parent,
       );
