@@ -237,6 +237,7 @@ export function createCore<RateLimit>(
     operation: telemetry?.operation,
     // `false` kept: render and callback on a client made with `telemetry: false` stay silent too.
     telemetry: deps.telemetry && (telemetry ? telemetry.option : false),
+    redact: (value) => redactSecret(value, secretKey),
   };
   // `POST()`/`request()` of a POST that may not be repeated read its 2xx as `post()` does: a body that cannot be
   // read leaves the outcome unknown (an AmbiguousOutcomeError). Only those rare calls pay for it (a `then`).

@@ -45,6 +45,8 @@ export interface Core {
   operation?: ((name: string) => OperationSpan | undefined) | undefined;
   /** The client's `telemetry` option, the default of the packages built on the client. */
   telemetry?: TelemetryOption | undefined;
+  /** `value` with the client's key redacted (redactSecret): for what a helper throws of its own. */
+  redact?: <T>(value: T) => T;
 }
 
 /** A helper's span: `run` makes it the active span for the calls it makes; `end` once, with the failure if any. */

@@ -4,6 +4,7 @@ import { coreOf, sharedMap, traced } from '../core.ts';
 import { AmbiguousOutcomeError, NotFoundError, PartnerPrintError } from '../errors.ts';
 import { checkInit, checkTimeout, HELPER_KEYS, readableInit, retryPolicy } from '../options.ts';
 import { fieldOf } from '../response.ts';
+import { abortOf } from '../transport.ts';
 import type { CallInit, PartnerPrintBaseClient } from '../types.ts';
 import { memoryOrderClaims, type OrderClaim, type OrderClaims, type RecordedOrder } from './claims.ts';
 import {
@@ -81,7 +82,8 @@ export function createOrder<K extends ShippingKind>(
   init: CreateOrderInit = {},
 ): Promise<OrderResult> {
   // Async: a refused option rejects (createOne still starts within this call, so flights are shared as before).
-  return traced(coreOf(client), 'createOrder', async () => {
+  const core = coreOf(client);
+  return traced(core, 'createOrder', async () => {
     // A header collection openapi-fetch cannot read, copied once for the check and every request.
     const readable = readableInit(init);
     // The options, before any claim or request: a `settleWindowMs` of NaN (an unset setting read with
@@ -89,6 +91,10 @@ export function createOrder<K extends ShippingKind>(
     checkInit(requestInit(readable), 'createOrder', HELPER_KEYS);
     checkTimeout(init.settleWindowMs, 'createOrder: settleWindowMs');
     return createOne(client, order, readable);
+  }).catch((error: unknown) => {
+    // Every error, those built here from 2xx data (an order reference, a lookup's answer) and their `history`
+    // included, without the key: a server may echo it anywhere. In place, so a flight's callers share one.
+    throw core.redact ? core.redact(error) : error;
   });
 }
 
@@ -146,6 +152,8 @@ interface Call {
   history: OrderHistory;
   claim: OrderClaim;
   find: () => Promise<Found>;
+  /** An earlier holder's unsettled POST has been waited out (the lookup answered within the window). */
+  settled?: boolean;
 }
 
 async function createIdentified(
@@ -166,7 +174,10 @@ async function createIdentified(
     await claim.release({ created: { reference: result.order.reference, content } }).catch(() => {});
     return result;
   } catch (error) {
-    await claim.release({ unsettled: error instanceof AmbiguousOutcomeError }).catch(() => {});
+    // An earlier holder's unsettled mark that this call did not wait out (it was aborted, or failed, first)
+    // is kept: the next caller still waits out a settle window before posting.
+    const unsettled = error instanceof AmbiguousOutcomeError || (claim.unsettled && !call.settled);
+    await claim.release({ unsettled }).catch(() => {});
     throw error;
   }
 }
@@ -179,14 +190,20 @@ async function existingOrder(call: Call): Promise<OrderResult | undefined> {
   let found: Found | { kind: 'unknown'; cause: unknown };
   if (claim.unsettled) {
     // An earlier holder's POST may still land: wait it out before deciding to post.
-    found = await settle(
-      call.find,
-      clock,
-      history,
-      clock.now(),
-      settleWindowOf(0, init.settleWindowMs),
-      init.signal,
-    );
+    try {
+      found = await settle(
+        call.find,
+        clock,
+        history,
+        clock.now(),
+        settleWindowOf(0, init.settleWindowMs),
+        init.signal,
+      );
+    } catch (reason) {
+      // Aborted while waiting: this call posted nothing, so an AbortedError (attempts: 0) as any call's.
+      throw unsent(call, reason);
+    }
+    call.settled = found.kind !== 'unknown';
     if (found.kind === 'unknown')
       throw new AmbiguousOrderError(
         history,
@@ -214,6 +231,12 @@ async function fromRecord(call: Call, recorded: RecordedOrder): Promise<OrderRes
   }
   if (!sameOrderContent(call.order, found)) throw conflict(call, reference);
   return { order: { reference }, created: false };
+}
+
+/** The caller's abort before any POST of this call: an AbortedError (or TimeoutError) that sent nothing. */
+function unsent({ client }: Call, reason: unknown): PartnerPrintError {
+  const error = abortOf(reason, coreOf(client).context('POST', '/orders'));
+  return error.attempts === undefined ? Object.assign(error, { attempts: 0 }) : error;
 }
 
 function conflict({ id }: Call, reference: string): IdentifierConflictError {
@@ -248,6 +271,11 @@ async function postUntilKnown(call: Call): Promise<OrderResult> {
       history.post(attempt, clock.now(), 'created', data.order.reference);
       return { order: { reference: data.order.reference }, created: true };
     } catch (error) {
+      if (error instanceof PartnerPrintError && error.attempts === 0) {
+        // Not sent (a signal aborted before the POST, a refusal before sending): it cannot have taken effect.
+        if (attempt === 1) throw error;
+        throw notCreated(history, error, `POST ${attempt} was not sent`);
+      }
       if (init.signal?.aborted) {
         // The request may have reached the service; without the caller's signal nothing more can be learned.
         history.post(attempt, clock.now(), 'unknown', error);

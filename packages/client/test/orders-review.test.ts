@@ -1,0 +1,122 @@
+// createOrder, review of its errors, aborts, flights and claims: each test failed before its fix.
+import { describe, expect, it } from 'vitest';
+import {
+  AbortedError,
+  AmbiguousOrderError,
+  AmbiguousOutcomeError,
+  createClient,
+  createOrder,
+  IdentifierConflictError,
+  type OrderRequest,
+  PartnerPrintError,
+} from '../src/index.ts';
+import { BASE, fakeFetch, json, KEY, testClock } from './fake.ts';
+import { type OrderFaultOptions, orderSetup } from './orders-faults.ts';
+
+const ORDER: OrderRequest = {
+  storeReference: 'Store_1',
+  shippingKind: 'combined',
+  customIdentifier: 'echo-1',
+  orderlines: [{ productReference: 'Product_1', quantity: 1 }],
+} as OrderRequest;
+const LOOKUP = '/v2/utilities/lookup-order-reference-by-custom-identifier';
+
+/** A service whose lookup answers an order reference holding the key; `read` answers GET /orders/{ref}. */
+function echoing(
+  read: () => Response,
+  post: () => Response = () => json({ order: { reference: 'Order_new' } }),
+) {
+  const { fetch, seen } = fakeFetch((req) => {
+    const { pathname } = new URL(req.url);
+    if (pathname === LOOKUP) return json({ orderReference: `Order_${KEY}` });
+    if (req.method === 'GET') return read();
+    return post();
+  });
+  const client = createClient({ secretKey: KEY, baseUrl: BASE, fetch, clock: testClock(), rateLimit: false });
+  return { client, seen };
+}
+
+const everything = (error: unknown) =>
+  JSON.stringify({ ...(error as object), message: (error as Error).message, stack: (error as Error).stack });
+
+describe('createOrder: no error of its own holds the key, even from 2xx data', () => {
+  it('IdentifierConflictError: message and orderReference', async () => {
+    const other = { order: { reference: `Order_${KEY}`, storeReference: 'Store_2', orderlines: [] } };
+    const { client } = echoing(() => json(other));
+    const error = await createOrder(client, ORDER).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(IdentifierConflictError);
+    expect(everything(error)).not.toContain(KEY);
+    expect((error as IdentifierConflictError).orderReference).toBe('Order_[redacted]');
+  });
+
+  it('"answered without an order object"', async () => {
+    const { client } = echoing(() => json({ nothing: true }));
+    const error = await createOrder(client, ORDER).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PartnerPrintError);
+    expect((error as Error).message).toContain('answered without an order object');
+    expect(everything(error)).not.toContain(KEY);
+  });
+
+  it('AmbiguousOrderError: message and history', async () => {
+    const other = { order: { reference: `Order_${KEY}`, storeReference: 'Store_2', orderlines: [] } };
+    const { client } = echoing(
+      () => json(other),
+      () => json({ code: 'unavailable', message: 'down' }, 503),
+    );
+    const error = await createOrder(client, ORDER, { lookupFirst: false, retry: false }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(AmbiguousOrderError);
+    expect((error as Error).message).toContain('Order_[redacted]');
+    expect(everything(error)).not.toContain(KEY);
+    expect(JSON.stringify((error as AmbiguousOrderError).history)).not.toContain(KEY);
+  });
+});
+
+describe('createOrder: an abort before any POST sends nothing and is never ambiguous', () => {
+  it('a signal already aborted, lookupFirst: false: AbortedError, attempts 0, and the next call posts at once', async () => {
+    const { client, order, stats, sandbox } = orderSetup();
+    const error = await createOrder(client, order('pre-aborted'), {
+      lookupFirst: false,
+      signal: AbortSignal.abort(new Error('gone')),
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AbortedError);
+    expect(error).not.toBeInstanceOf(AmbiguousOutcomeError);
+    expect(error).toMatchObject({ attempts: 0 });
+    expect(stats.posts).toBe(0);
+    const start = sandbox.clock.now();
+    await expect(createOrder(client, order('pre-aborted'))).resolves.toMatchObject({ created: true });
+    expect(sandbox.clock.now() - start).toBeLessThan(1_000); // no settle window for a POST never sent
+    expect(stats.posts).toBe(1);
+  });
+
+  it('an abort while waiting out an earlier unsettled POST: AbortedError, and the mark is kept', async () => {
+    const options: OrderFaultOptions = {
+      plan: (_, n) => (n === 1 ? 'drop-before' : undefined),
+      lookupFailsAfter: 1,
+    };
+    const { client, order, stats, sandbox } = orderSetup(options, { retry: { attempts: 1 } });
+    // 1: the POST's outcome stays unknown (the lookups fail): the identifier is unsettled.
+    const first = await createOrder(client, order('unsettled'), { settleWindowMs: 1_000 }).catch(
+      (e: unknown) => e,
+    );
+    expect(first).toBeInstanceOf(AmbiguousOrderError);
+    // 2: aborted during its settle wait.
+    const controller = new AbortController();
+    options.onLookup = () => controller.abort(new Error('stop waiting'));
+    const second = await createOrder(client, order('unsettled'), { signal: controller.signal }).catch(
+      (e: unknown) => e,
+    );
+    expect(second).toBeInstanceOf(AbortedError);
+    expect(second).toMatchObject({ attempts: 0, cause: { message: 'stop waiting' } });
+    // 3: still waits out the window before posting.
+    options.onLookup = undefined;
+    options.lookupFailsAfter = undefined;
+    const start = sandbox.clock.now();
+    await expect(
+      createOrder(client, order('unsettled'), { lookupFirst: false, settleWindowMs: 5_000 }),
+    ).resolves.toMatchObject({ created: true });
+    expect(sandbox.clock.now() - start).toBeGreaterThanOrEqual(5_000);
+    expect(stats.posts).toBe(2);
+  });
+});
