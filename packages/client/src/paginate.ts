@@ -35,12 +35,12 @@ async function* pageItems(
   template: string,
   init?: object,
 ): AsyncGenerator<unknown, void, undefined> {
-  const { call, operation } = coreOf(client);
+  const { call, operation, context } = coreOf(client);
   // One span for the whole iteration, each page's call under it; ended however the iteration stops.
   const span = operation?.('paginate');
   let failure: unknown;
   try {
-    yield* pages(span ? (...args) => span.run(() => call(...args)) : call, template, init);
+    yield* pages(span ? (...args) => span.run(() => call(...args)) : call, context, template, init);
   } catch (error) {
     failure = error;
     throw error;
@@ -51,14 +51,17 @@ async function* pageItems(
 
 async function* pages(
   call: Core['call'],
+  context: Core['context'],
   template: string,
   init?: object,
 ): AsyncGenerator<unknown, void, undefined> {
+  // Every cursor sent, the caller's starting one included: a server answering it again would have it sent twice.
   const seen = new Set<unknown>();
   // A header collection openapi-fetch cannot read, copied once for every page.
   init = readableInit(init);
   const params = objectAt(init, 'params');
   let cursor: unknown = objectAt(params, 'query').cursor;
+  if (cursor !== undefined) seen.add(cursor);
   for (;;) {
     const query = { ...objectAt(params, 'query'), cursor };
     if (cursor === undefined) delete query.cursor;
@@ -66,16 +69,18 @@ async function* pages(
     const items = itemsOf(page);
     if (!items)
       throw new PartnerPrintError(`GET ${template} is not a list`, {
+        ...context('GET', template, init),
         code: 'not_a_list',
-        method: 'GET',
-        path: template,
       });
     yield* items;
     cursor = fieldOf(page, 'nextCursor');
     if (typeof cursor !== 'string' || !cursor) return;
     // A cursor is used once; a repeated one would loop forever.
     if (seen.has(cursor))
-      throw new PartnerPrintError(`GET ${template}: cursor repeated`, { code: 'cursor_repeated' });
+      throw new PartnerPrintError(`GET ${template}: a cursor sent before came again`, {
+        ...context('GET', template, init),
+        code: 'cursor_repeated',
+      });
     seen.add(cursor);
   }
 }
