@@ -12,12 +12,47 @@ export const isError = (e: unknown): e is Error =>
 /** What a secret is replaced by. */
 export const REDACTED = '[redacted]';
 
-/** `text` with every occurrence of `secret` replaced by `[redacted]`. */
+/**
+ * `text` with every occurrence of `secret` replaced by `[redacted]`, and of its percent-encoded forms (a URL's:
+ * encodeURIComponent's and encodeURI's, hex digits in either case), where a key holding a character a URL
+ * encodes (`"`, `<`, `{`, `|`…) went out in a redirect's `url.full` or a hook's `url` as `%22`, `%3C`….
+ */
 export function redactText(text: string, secret: string): string {
-  if (!secret || !text.includes(secret)) return text;
-  const once = text.split(secret).join(REDACTED);
-  // Replacing can join the parts around an occurrence into a new one ("d]" + "d"…): then nothing is kept.
-  return once.includes(secret) ? REDACTED : once;
+  if (!secret) return text;
+  let out = text;
+  for (const form of formsOf(secret)) {
+    if (typeof form === 'string' ? !out.includes(form) : out.search(form) < 0) continue;
+    const once = typeof form === 'string' ? out.split(form).join(REDACTED) : out.replace(form, REDACTED);
+    // Replacing can join the parts around an occurrence into a new one ("d]" + "d"…): then nothing is kept.
+    if (typeof form === 'string' ? once.includes(form) : once.search(form) >= 0) return REDACTED;
+    out = once;
+  }
+  return out;
+}
+
+/** The secret as written, and percent-encoded when that differs (a pattern, any hex case), for the last secret. */
+let forms: { secret: string; list: Array<string | RegExp> } | undefined;
+function formsOf(secret: string): Array<string | RegExp> {
+  if (forms?.secret === secret) return forms.list;
+  const list: Array<string | RegExp> = [secret];
+  let encoded: string[] = [];
+  try {
+    encoded = [encodeURIComponent(secret), encodeURI(secret)];
+  } catch {
+    // A lone surrogate has no percent-encoded form: the secret as written is all there is to find.
+  }
+  for (const e of new Set(encoded))
+    if (e !== secret)
+      list.push(
+        new RegExp(
+          e
+            .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+            .replace(/%[0-9A-F]{2}/g, (h) => `(?:${h}|${h.toLowerCase()})`),
+          'g',
+        ),
+      );
+  forms = { secret, list };
+  return list;
 }
 
 /**

@@ -6,6 +6,7 @@ import { AmbiguousOutcomeError, NetworkError, PartnerPrintError } from './errors
 import type { PartnerPrintBaseClient } from './helpers.ts';
 import type { OrderRequest } from './orders/content.ts';
 import { createOrder } from './orders/create.ts';
+import { REDACTED, redactText } from './redact.ts';
 import type { ClientEvent } from './transport.ts';
 
 /** Every way an error or event is likely to be shown or logged. */
@@ -81,5 +82,26 @@ describe('the secret key never shows', () => {
   it('in the client object', () => {
     const { client } = setup(() => json({}));
     expect(inspect(client, { depth: 10, showHidden: true })).not.toContain(KEY);
+  });
+});
+
+describe('redactText: a key a URL percent-encodes (review: a redirect echoing it left it in url.full encoded)', () => {
+  const key = 'sk_test_a"b<c>d{e}f|g^h`i_0123456789';
+  it('finds it as written, encoded by encodeURIComponent or encodeURI, in either hex case', () => {
+    for (const form of [
+      key,
+      encodeURIComponent(key),
+      encodeURI(key),
+      encodeURIComponent(key).replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
+    ]) {
+      const text = `https://api.example/v2/orders?echo=${form}&other=1`;
+      expect(redactText(text, key)).toBe(`https://api.example/v2/orders?echo=${REDACTED}&other=1`);
+    }
+  });
+  it('leaves text without it alone, and a key no URL encodes costs no pattern', () => {
+    expect(redactText('nothing here %22', key)).toBe('nothing here %22');
+    expect(redactText('sk_test_plain_key1 and sk_test_plain_key1', 'sk_test_plain_key1')).toBe(
+      `${REDACTED} and ${REDACTED}`,
+    );
   });
 });
