@@ -143,3 +143,46 @@ describe('the budget key of a scheduler the client makes', () => {
     expect(Object.keys(await store.snapshot('client', Date.now()))).toEqual([]);
   });
 });
+
+// The README's toFake list for @sinonjs/fake-timers (what vi.useFakeTimers takes too): timeoutMs' deadlines read
+// performance.now(), so a list without 'performance' left a call against a server that never answers pending
+// however far the test advanced (review).
+describe("the README's sinon toFake list", () => {
+  afterEach(() => vi.useRealTimers());
+  it('fires timeoutMs against a server that never answers', async () => {
+    vi.useFakeTimers({
+      toFake: [
+        'setTimeout',
+        'clearTimeout',
+        'setInterval',
+        'clearInterval',
+        'setImmediate',
+        'clearImmediate',
+        'Date',
+        'performance',
+      ],
+    });
+    const client = createClient({
+      secretKey: 'sk_test_fake_timers_list',
+      baseUrl: 'http://127.0.0.1:9/v2',
+      retry: false,
+      rateLimit: false,
+      timeoutMs: 1_000,
+      fetch: (_request, init) =>
+        new Promise((_resolve, reject) =>
+          init?.signal.addEventListener('abort', () => reject(init.signal.reason)),
+        ),
+    });
+    let outcome: unknown = 'pending';
+    client.get('/claimcategories').then(
+      (v) => {
+        outcome = v;
+      },
+      (e: unknown) => {
+        outcome = e;
+      },
+    );
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(outcome).toBeInstanceOf(TimeoutError);
+  });
+});
