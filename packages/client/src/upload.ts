@@ -3,11 +3,14 @@ import { sniffImageType } from '@partner-print/openapi/wire';
 import { coreOf, type RequestOptions } from './core.ts';
 import { PartnerPrintError, ValidationError } from './errors.ts';
 import { checkInit, HELPER_KEYS, readableInit } from './options.ts';
-import { describeCall, fieldOf, isAsyncIterable, streamFrom } from './response.ts';
+import { type CallContext, describeCall, fieldOf, isAsyncIterable, streamFrom } from './response.ts';
 import { abortOf } from './transport.ts';
 import type { PartnerPrintBaseClient, UploadData } from './types.ts';
 
 export type { UploadData } from './types.ts';
+
+/** What an upload's errors carry: the call's method and path, its name as the operation. */
+type ErrorFields = CallContext & { operation: string };
 
 const tagOf = (data: unknown) => Object.prototype.toString.call(data);
 
@@ -27,7 +30,10 @@ const isUploadData = (data: unknown): data is UploadData =>
   data instanceof ReadableStream ||
   isAsyncIterable(data);
 
-async function bytesOf(data: UploadData, signal?: AbortSignal): Promise<Uint8Array> {
+const isBytes = (chunk: unknown): chunk is Uint8Array =>
+  chunk instanceof Uint8Array || tagOf(chunk) === '[object Uint8Array]';
+
+async function bytesOf(data: UploadData, fields: ErrorFields, signal?: AbortSignal): Promise<Uint8Array> {
   if (data instanceof Uint8Array) return data;
   if (isArrayBuffer(data)) return new Uint8Array(data);
   if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength).slice();
@@ -36,9 +42,35 @@ async function bytesOf(data: UploadData, signal?: AbortSignal): Promise<Uint8Arr
   const stream = data instanceof ReadableStream ? data : streamFrom(data);
   // A stream is read through a pipe the caller's signal cancels: a source that stalls would otherwise hold the
   // call past any abort.
-  return new Uint8Array(
-    await new Response(signal ? stream.pipeThrough(new TransformStream(), { signal }) : stream).arrayBuffer(),
-  );
+  const reader = (signal ? stream.pipeThrough(new TransformStream(), { signal }) : stream).getReader();
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for (;;) {
+    // A source that fails midway (a file that cannot be read, a generator that throws) rejects with its own
+    // error, as it is (upload-iterable.test.ts); the caller's abort is mapped by the caller.
+    const next = await reader.read();
+    if (next.done) break;
+    const chunk = next.value;
+    if (!isBytes(chunk)) {
+      const error = new ValidationError(
+        `${fields.operation}: the upload's source gave a chunk that is not a Uint8Array (${tagOf(chunk)}); nothing was sent`,
+        { ...fields, code: 'invalid_upload' },
+      );
+      // The source closed (a generator's finally run, a Node stream destroyed): the read stops here.
+      await reader.cancel(error).catch(() => {});
+      throw error;
+    }
+    chunks.push(chunk);
+    length += chunk.byteLength;
+  }
+  // A copy, as one: the caller's chunks may be views of a pool or be reused.
+  const bytes = new Uint8Array(length);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
 }
 
 /**
@@ -47,22 +79,22 @@ async function bytesOf(data: UploadData, signal?: AbortSignal): Promise<Uint8Arr
  */
 export async function imageBytes(
   data: unknown,
-  operation: string,
+  call: CallContext,
   signal?: AbortSignal,
 ): Promise<Uint8Array> {
+  // The call's method and path, and its name as the operation (operationId, or `POST /images` without one).
+  const operation = describeCall(call);
+  const fields: ErrorFields = { ...call, operation };
   if (!isUploadData(data))
     throw new ValidationError(
       `${operation} takes a Uint8Array, ArrayBuffer, Blob, ReadableStream or Node.js stream`,
-      {
-        code: 'invalid_upload',
-        operation,
-      },
+      { ...fields, code: 'invalid_upload' },
     );
-  const bytes = await bytesOf(data, signal);
+  const bytes = await bytesOf(data, fields, signal);
   if (!sniffImageType(bytes))
     throw new ValidationError(`${operation} takes JPEG or PNG only; nothing was sent`, {
+      ...fields,
       code: 'unsupported_image_format',
-      operation,
     });
   return bytes;
 }
@@ -75,11 +107,12 @@ const upload = async <P extends 'Image' | 'Evidence'>(
 ): Promise<Reference<P>> => {
   const template = prefix === 'Image' ? '/images' : '/evidence';
   const { call, context } = coreOf(client);
-  const name = describeCall(context('POST', template));
+  const ctx = context('POST', template);
+  const name = describeCall(ctx);
   init = readableInit(init);
   checkInit(init, name, HELPER_KEYS);
   const signal = init?.signal;
-  const bytes = await imageBytes(data, name, signal).catch((reason: unknown) => {
+  const bytes = await imageBytes(data, ctx, signal).catch((reason: unknown) => {
     throw signal?.aborted ? abortOf(signal.reason, context('POST', template)) : reason;
   });
   const body = await call('POST', template, {
