@@ -1,5 +1,13 @@
 // The client's instruments: the conventions' request duration, and the rate-limit queue and budget.
-import type { Attributes, Counter, Histogram, Meter, UpDownCounter } from '@opentelemetry/api';
+import type {
+  Attributes,
+  Counter,
+  Histogram,
+  Meter,
+  ObservableCallback,
+  ObservableGauge,
+  UpDownCounter,
+} from '@opentelemetry/api';
 import { fieldOf, type RateLimitParser } from '../response.ts';
 
 /** The HTTP client semantic conventions' advice for `http.client.request.duration` (seconds). */
@@ -27,24 +35,15 @@ export function clientInstruments(
   redact: (text: string) => string,
   budget: () => string | Promise<string | undefined> | undefined,
 ): ClientInstruments {
-  const remaining = new Map<string, number>();
-  let seen: Headers[] = [];
+  // The client's own state, which the meter's callback reaches only through a WeakRef: a meter lives as long as
+  // the program, and a callback holding a client's state kept every client made (one per tenant, per request)
+  // and its series for ever. The callback of a client collected removes itself at the next collection.
+  const state: GaugeState = { remaining: new Map(), seen: [], redact, budget };
   const gauge = meter.createObservableGauge('partner_print.ratelimit.remaining', {
     description: 'Requests left in each rate-limit bucket, as the last response that reported it said',
     unit: '{request}',
   });
-  gauge.addCallback(async (result) => {
-    for (const headers of seen)
-      for (const { name, remaining: left } of limitsOf(parse?.(headers))) remaining.set(name, left);
-    seen = [];
-    // Budgets are per organization: clients of several organizations in one process are separate series.
-    const of = await budget();
-    for (const [bucket, left] of remaining)
-      result.observe(left, {
-        'partner_print.ratelimit.bucket': redact(bucket),
-        ...(of && { 'partner_print.ratelimit.budget': of }),
-      });
-  });
+  gauge.addCallback(gaugeCallback(gauge, new WeakRef(state), parse));
   return {
     duration: meter.createHistogram('http.client.request.duration', {
       description: 'Duration of HTTP client requests',
@@ -67,10 +66,47 @@ export function clientInstruments(
     observe(headers) {
       // Parsing waits for a collection: a response only costs a look at two header names.
       if (!(headers.has('x-ratelimit') || headers.has('ratelimit'))) return;
-      if (seen.length >= KEPT) seen.shift();
-      seen.push(headers);
+      if (state.seen.length >= KEPT) state.seen.shift();
+      state.seen.push(headers);
     },
   };
+}
+
+/**
+ * The `remaining` gauge's callback for one client, made in a scope of its own: a closure made beside the client's
+ * `observe` would share its context, and with it hold the client's state strongly.
+ */
+function gaugeCallback(
+  gauge: ObservableGauge,
+  ref: WeakRef<GaugeState>,
+  parse: RateLimitParser | undefined,
+): ObservableCallback {
+  const callback: ObservableCallback = async (result) => {
+    const client = ref.deref();
+    if (!client) {
+      gauge.removeCallback(callback);
+      return;
+    }
+    const { remaining } = client;
+    for (const headers of client.seen)
+      for (const { name, remaining: left } of limitsOf(parse?.(headers))) remaining.set(name, left);
+    client.seen = [];
+    // Budgets are per organization: clients of several organizations in one process are separate series.
+    const of = await client.budget();
+    for (const [bucket, left] of remaining)
+      result.observe(left, {
+        'partner_print.ratelimit.bucket': client.redact(bucket),
+        ...(of && { 'partner_print.ratelimit.budget': of }),
+      });
+  };
+  return callback;
+}
+
+interface GaugeState {
+  remaining: Map<string, number>;
+  seen: Headers[];
+  redact: (text: string) => string;
+  budget: () => string | Promise<string | undefined> | undefined;
 }
 
 /** The `limits` of a parsed rate-limit answer (the parser is typed loosely: the client does not own it). */
