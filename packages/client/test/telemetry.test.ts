@@ -123,6 +123,25 @@ describe('a call', () => {
     expect(attempt.attributes['error.type']).toBe('404');
   });
 
+  it('a transport that ignores the signal and never answers: the CLIENT span and its duration end at the deadline (review: left open)', async () => {
+    const sdk = otel();
+    const client = createClient({
+      secretKey: 'sk_test_never_answers_1234',
+      baseUrl: 'http://127.0.0.1:9/v2',
+      retry: false,
+      rateLimit: false,
+      timeoutMs: 50,
+      fetch: () => new Promise<Response>(() => {}),
+      telemetry: { tracerProvider: sdk.tracerProvider, meterProvider: sdk.meterProvider },
+    });
+    await expect(client.get('/claimcategories')).rejects.toMatchObject({ code: 'timeout' });
+    const attempt = only(await sdk.spans(), 'GET /claimcategories');
+    expect(attempt.attributes['error.type']).toBe('timeout');
+    expect(attempt.status.code).toBe(SpanStatusCode.ERROR);
+    const duration = (await sdk.points()).filter((p) => p.name === 'http.client.request.duration');
+    expect(duration.map((p) => p.attributes['error.type'])).toEqual(['timeout']);
+  });
+
   it('a network failure: error.type is the transport error code', async () => {
     const sdk = otel();
     const closed = createServer();

@@ -222,6 +222,7 @@ class Send {
   readonly #req: Request;
   readonly #attributes: Attributes;
   readonly #start = performance.now();
+  #ended = false;
 
   constructor(call: Call, req: Request, resend: number) {
     this.#call = call;
@@ -253,6 +254,12 @@ class Send {
   run(fetch: Fetch, init: Parameters<Fetch>[1]): Promise<Response> {
     const active = this.#span ? trace.setSpan(this.#call.ctx, this.#span) : this.#call.ctx;
     propagation.inject(active, this.#req.headers, setter);
+    // The attempt's deadline or the caller's abort ends the send even under a transport that ignores the signal
+    // (its promise then never settles): the span and the duration point come from the abort. Only with telemetry
+    // that records (reading the signal makes it, and a listener costs per send).
+    const signal = (this.#span || this.#call.instruments) && init?.signal;
+    if (signal)
+      signal.addEventListener('abort', () => this.#done(undefined, signal.reason, undefined), { once: true });
     // The send runs in the CLIENT span's context: a fetch instrumentation beneath nests under it.
     return context
       .with(active, () => fetch(this.#req, init))
@@ -269,6 +276,9 @@ class Send {
   }
 
   #done(status: number | undefined, error: unknown, headers: Headers | undefined): void {
+    // Once: an abort and the transport's own settling (later, or never) both end it.
+    if (this.#ended) return;
+    this.#ended = true;
     const attributes: Attributes = { ...this.#attributes };
     if (status !== undefined) attributes['http.response.status_code'] = status;
     const type =
