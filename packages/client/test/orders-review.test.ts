@@ -7,11 +7,12 @@ import {
   createClient,
   createOrder,
   IdentifierConflictError,
+  memoryOrderClaims,
   type OrderRequest,
   PartnerPrintError,
 } from '../src/index.ts';
 import { BASE, fakeFetch, json, KEY, testClock } from './fake.ts';
-import { type OrderFaultOptions, orderSetup } from './orders-faults.ts';
+import { type OrderFaultOptions, orderSetup, storedIdentifiers } from './orders-faults.ts';
 
 const ORDER: OrderRequest = {
   storeReference: 'Store_1',
@@ -118,5 +119,69 @@ describe('createOrder: an abort before any POST sends nothing and is never ambig
     ).resolves.toMatchObject({ created: true });
     expect(sandbox.clock.now() - start).toBeGreaterThanOrEqual(5_000);
     expect(stats.posts).toBe(2);
+  });
+});
+
+describe('createOrder: a caller sharing a flight is stopped by its own signal only', () => {
+  it("the joiner's abort stops its own wait at once; the flight goes on for the first caller", async () => {
+    const { client, checker, order, stats, sandbox } = orderSetup({
+      plan: (_, n) => (n === 1 ? 'drop-before' : undefined),
+    });
+    const first = createOrder(client, order('flight-1'));
+    const controller = new AbortController();
+    const start = sandbox.clock.now();
+    const joiner = createOrder(client, order('flight-1'), { signal: controller.signal });
+    controller.abort(new Error('joiner gives up'));
+    const error = await joiner.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AbortedError);
+    expect(error).toMatchObject({ attempts: 0, cause: { message: 'joiner gives up' } });
+    expect(sandbox.clock.now() - start).toBeLessThan(1_000); // not the first caller's settle window
+    await expect(first).resolves.toMatchObject({ created: true });
+    expect(stats.posts).toBe(2);
+    expect(await storedIdentifiers(checker)).toEqual(['flight-1']);
+  });
+
+  it("the first caller's abort does not fail the joiner: the flight goes on for it", async () => {
+    const controller = new AbortController();
+    const { client, checker, order } = orderSetup({
+      plan: (_, n) => (n === 1 ? 'drop-before' : undefined),
+      // The first lookup of the settle window after the dropped POST: the first caller gives up.
+      onLookup: (n) => n === 2 && controller.abort(new Error('first gives up')),
+    });
+    const first = createOrder(client, order('flight-2'), { signal: controller.signal });
+    const joiner = createOrder(client, order('flight-2'));
+    const error = await first.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AmbiguousOrderError); // its POST was sent: the outcome is unknown to it
+    expect((error as AmbiguousOrderError).history).toMatchObject([{ kind: 'lookup' }, { kind: 'post' }]);
+    await expect(joiner).resolves.toMatchObject({ created: false });
+    expect(await storedIdentifiers(checker)).toEqual(['flight-2']);
+  });
+});
+
+describe('createOrder: one POST per identifier for the clients of one process sharing a claim store', () => {
+  it('two clients sharing one memoryOrderClaims() create one order', async () => {
+    const { client, checker, order, stats } = orderSetup();
+    const claims = memoryOrderClaims();
+    const results = await Promise.all([
+      createOrder(client, order('shared-1'), { claims }),
+      createOrder(checker, order('shared-1'), { claims }),
+    ]);
+    expect(results.filter((r) => r.created)).toHaveLength(1);
+    expect(new Set(results.map((r) => r.order.reference)).size).toBe(1);
+    expect(stats.posts).toBe(1); // the checker's POSTs are not counted: it must not have posted either
+    expect(await storedIdentifiers(checker)).toEqual(['shared-1']);
+  });
+
+  it("a caller waiting for another holder's claim stops on its own signal, unsent", async () => {
+    const claims = memoryOrderClaims();
+    const held = await claims.acquire('x');
+    const controller = new AbortController();
+    const waiting = claims.acquire('x', controller.signal);
+    controller.abort(new Error('no more'));
+    await expect(waiting).rejects.toThrow('no more');
+    await held.release({});
+    const next = await claims.acquire('x');
+    expect(next.unsettled).toBe(false);
+    await next.release({});
   });
 });

@@ -5,7 +5,8 @@ import { checkMs } from '../options.ts';
 /**
  * Who may POST an order with a given customIdentifier right now. createOrder takes the claim before it
  * looks the identifier up and keeps it until the outcome is known, so two callers sharing one claim store
- * never post the same identifier at once. The default store is per client, in process; the Redis store
+ * never post the same identifier at once. The default store is per client, in process (give clients one
+ * `memoryOrderClaims()` to share it); the Redis store
  * (`@partner-print/client/redis`) shares claims between processes.
  */
 export interface OrderClaims {
@@ -34,8 +35,8 @@ export interface OrderClaim {
 }
 
 /**
- * The in-process claim store: concurrent calls with one identifier are already one flight (createOrder
- * shares it), so a claim is always free; it remembers the orders created for `rememberMs`, so a repeat
+ * The in-process claim store: one holder per identifier per store (a later caller, of this client or of
+ * another client given the same store, waits for the release, or rejects with its signal's reason); it remembers the orders created for `rememberMs`, so a repeat
  * soon after is answered without a request even when the service's lookup lags behind its commits, and a
  * POST whose outcome its holder did not learn (for as long), so the next holder waits out a settle window
  * as it would with a shared store.
@@ -60,8 +61,30 @@ export function memoryOrderClaims(options: { rememberMs?: number; now?: () => nu
       posted.delete(id);
     }
   };
+  /** The identifiers held, each with its waiters in order (the first is woken when the holder releases). */
+  const held = new Map<string, Array<() => void>>();
+  const wait = (queue: Array<() => void>, signal: AbortSignal | undefined) =>
+    new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const wake = () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      const onAbort = () => {
+        const at = queue.indexOf(wake);
+        if (at >= 0) queue.splice(at, 1);
+        reject(signal?.reason);
+      };
+      queue.push(wake);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
   return {
-    async acquire(id) {
+    async acquire(id, signal) {
+      // One holder per identifier: a later caller waits for the release (or its signal's abort).
+      const queue = held.get(id);
+      if (queue) await wait(queue, signal);
+      else held.set(id, []);
+      let released = false;
       prune();
       const entry = created.get(id);
       let sent = false;
@@ -74,9 +97,15 @@ export function memoryOrderClaims(options: { rememberMs?: number; now?: () => nu
         unsettled: wasUnsettled,
         beforePost: async () => {
           sent = true;
-          return true;
+          return !released;
         },
         async release({ created: order, unsettled }) {
+          if (released) return;
+          released = true;
+          // The next waiter holds it now (it reads what this holder recorded below, after this returns).
+          const next = held.get(id)?.shift();
+          if (next) next();
+          else held.delete(id);
           posted.delete(id);
           // Still unknown: this holder's POST, or an earlier one this holder did not settle.
           if (unsettled && (sent || wasUnsettled) && !order) posted.set(id, now());

@@ -31,7 +31,7 @@ export interface CreateOrderInit extends CallInit {
    * posting again. Default max(2 × how long the failed attempt ran, 30 000).
    */
   settleWindowMs?: number;
-  /** Who may post an identifier now; default: one in-process store per client. */
+  /** Who may post an identifier now; default: one in-process store per client (not shared with other clients). */
   claims?: OrderClaims;
 }
 
@@ -49,6 +49,8 @@ const isOrderReference = (value: unknown): value is OrderReference =>
 interface Flight {
   content: string;
   result: Promise<OrderResult>;
+  /** The flight's outcome for one more caller, whose own `signal` stops only its own wait. */
+  join(signal: AbortSignal | undefined): Promise<OrderResult>;
 }
 interface ClientState {
   flights: Map<string, Flight>;
@@ -72,8 +74,8 @@ function requestInit({ lookupFirst: _l, settleWindowMs: _s, claims: _c, ...init 
 }
 
 /**
- * POST /orders at most once per customIdentifier. Concurrent calls with one identifier in one process
- * share one flight (the later ones get `created: false`); see the README's "Orders" section for what
+ * POST /orders at most once per customIdentifier. Concurrent calls with one identifier on one client
+ * share one flight (the later ones get `created: false`); clients sharing one `claims` store post it one at a time; see the README's "Orders" section for what
  * holds and what does not.
  */
 export function createOrder<K extends ShippingKind>(
@@ -110,19 +112,104 @@ function createOne(client: Client, order: OrderRequest, init: CreateOrderInit): 
   if (flight) {
     // The same order in flight: share its outcome. Other content: wait for it, then go through the
     // same checks as any later call (which will find its order and refuse a conflict).
-    if (flight.content === content) return flight.result.then((r) => ({ order: r.order, created: false }));
-    return flight.result.then(
-      () => createOne(client, order, init),
-      () => createOne(client, order, init),
-    );
+    if (flight.content === content)
+      return flight.join(init.signal).then((r) => ({ order: r.order, created: false }));
+    return ownWait(client, flight.result, init.signal).then(() => createOne(client, order, init));
   }
-  const result = createIdentified(client, order, id, content, init, clock, init.claims ?? state.claims);
-  state.flights.set(id, { content, result });
+  const claims = init.claims ?? state.claims;
+  // A signal already aborted: nothing to share, the call fails unsent (attempts: 0) on its own.
+  if (init.signal?.aborted) return createIdentified(client, order, id, content, init, clock, claims);
+  const history = new OrderHistory(id, clock.now());
+  // The flight's requests stop only once every caller sharing it has stopped waiting (see startFlight).
+  const controller = new AbortController();
+  const result = createIdentified(
+    client,
+    order,
+    id,
+    content,
+    { ...init, signal: controller.signal },
+    clock,
+    claims,
+    history,
+  );
+  const started = startFlight(client, content, result, controller, history);
+  state.flights.set(id, started);
   const done = () => {
     if (state.flights.get(id)?.result === result) state.flights.delete(id);
   };
   result.then(done, done);
-  return result;
+  return started.join(init.signal);
+}
+
+/**
+ * A flight shared by every concurrent call for its identifier: a caller's abort stops its own wait only (an
+ * AbortedError when the flight had not posted, else an AmbiguousOrderError with what is known so far), and the
+ * flight's requests are aborted (with the last reason) once no caller waits for them any more.
+ */
+function startFlight(
+  client: Client,
+  content: string,
+  result: Promise<OrderResult>,
+  controller: AbortController,
+  history: OrderHistory,
+): Flight {
+  let forever = false;
+  let waiting = 0;
+  const join = (signal: AbortSignal | undefined): Promise<OrderResult> => {
+    if (!signal) {
+      forever = true;
+      return result;
+    }
+    if (signal.aborted) return Promise.reject(unsent(client, signal.reason));
+    waiting++;
+    return new Promise<OrderResult>((resolve, reject) => {
+      const onAbort = () => {
+        waiting--;
+        // The last caller: the flight itself is aborted, and its own error (what it knows) is this caller's.
+        if (!forever && waiting === 0) return controller.abort(signal.reason);
+        reject(
+          history.sent > 0
+            ? new AmbiguousOrderError(
+                history.snapshot(),
+                'the call was aborted while the POST it shared with other calls was in flight (it goes on for them)',
+                signal.reason,
+              )
+            : unsent(client, signal.reason),
+        );
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      const off = () => signal.removeEventListener('abort', onAbort);
+      result.then(
+        (value) => {
+          off();
+          resolve(value);
+        },
+        (error: unknown) => {
+          off();
+          reject(error);
+        },
+      );
+    });
+  };
+  return { content, result, join };
+}
+
+/** Resolves once `flight` has settled (whichever way); an abort of `signal` rejects first, unsent. */
+function ownWait(client: Client, flight: Promise<unknown>, signal: AbortSignal | undefined): Promise<void> {
+  const settled = flight.then(
+    () => {},
+    () => {},
+  );
+  if (!signal) return settled;
+  if (signal.aborted) return Promise.reject(unsent(client, signal.reason));
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = () => reject(unsent(client, signal.reason));
+    signal.addEventListener('abort', onAbort, { once: true });
+    settled.then(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    });
+  });
 }
 
 async function postAnonymous(client: Client, order: OrderRequest, init: CreateOrderInit, clock: Clock) {
@@ -164,9 +251,16 @@ async function createIdentified(
   init: CreateOrderInit,
   clock: Clock,
   claims: OrderClaims,
+  history = new OrderHistory(id, clock.now()),
 ): Promise<OrderResult> {
-  const claim = await claims.acquire(id, init.signal);
-  const history = new OrderHistory(id, clock.now());
+  let claim: OrderClaim;
+  try {
+    claim = await claims.acquire(id, init.signal);
+  } catch (error) {
+    // Aborted while another holder had the identifier: nothing was sent.
+    if (init.signal?.aborted) throw unsent(client, init.signal.reason);
+    throw error;
+  }
   const find = () => findOrder(client, order, id, requestInit(init));
   const call: Call = { client, order, id, content, init, clock, history, claim, find };
   try {
@@ -201,7 +295,7 @@ async function existingOrder(call: Call): Promise<OrderResult | undefined> {
       );
     } catch (reason) {
       // Aborted while waiting: this call posted nothing, so an AbortedError (attempts: 0) as any call's.
-      throw unsent(call, reason);
+      throw unsent(call.client, reason);
     }
     call.settled = found.kind !== 'unknown';
     if (found.kind === 'unknown')
@@ -234,7 +328,7 @@ async function fromRecord(call: Call, recorded: RecordedOrder): Promise<OrderRes
 }
 
 /** The caller's abort before any POST of this call: an AbortedError (or TimeoutError) that sent nothing. */
-function unsent({ client }: Call, reason: unknown): PartnerPrintError {
+function unsent(client: Client, reason: unknown): PartnerPrintError {
   const error = abortOf(reason, coreOf(client).context('POST', '/orders'));
   return error.attempts === undefined ? Object.assign(error, { attempts: 0 }) : error;
 }
@@ -266,6 +360,7 @@ async function postUntilKnown(call: Call): Promise<OrderResult> {
         'the claim on its customIdentifier was lost, so it was not posted again',
       );
     const started = clock.now();
+    history.sent++;
     try {
       const data = await client.post('/orders', { ...requestInit(init), body: { order } });
       history.post(attempt, clock.now(), 'created', data.order.reference);
@@ -273,6 +368,7 @@ async function postUntilKnown(call: Call): Promise<OrderResult> {
     } catch (error) {
       if (error instanceof PartnerPrintError && error.attempts === 0) {
         // Not sent (a signal aborted before the POST, a refusal before sending): it cannot have taken effect.
+        history.sent--;
         if (attempt === 1) throw error;
         throw notCreated(history, error, `POST ${attempt} was not sent`);
       }

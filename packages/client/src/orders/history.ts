@@ -29,9 +29,12 @@ export class OrderHistory {
   // Declared, not defined: a class field declaration would be emitted beside each assignment.
   declare readonly customIdentifier: string | undefined;
   declare private readonly start: number;
+  /** POSTs sent so far, counted when each is sent (a step is added once its outcome is known). */
+  declare sent: number;
   constructor(customIdentifier: string | undefined, start: number) {
     this.customIdentifier = customIdentifier;
     this.start = start;
+    this.sent = 0;
   }
 
   post(attempt: number, now: number, outcome: 'created' | 'refused' | 'unknown', detail: unknown): void {
@@ -44,6 +47,13 @@ export class OrderHistory {
     if (typeof detail === 'string') step.orderReference = detail;
     else if (detail) step.detail = describeError(detail);
     this.steps.push(step);
+  }
+
+  /** A copy of the steps so far, for an error while the call goes on. */
+  snapshot(): OrderHistory {
+    const copy = new OrderHistory(this.customIdentifier, this.start);
+    copy.steps.push(...this.steps);
+    return copy;
   }
 
   /** "POST 1 (+0.00 s): unknown (TimeoutError: …); 11 lookups (+0.00 s … +30.0 s): absent; …" */
