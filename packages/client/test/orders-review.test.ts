@@ -8,6 +8,7 @@ import {
   createOrder,
   IdentifierConflictError,
   memoryOrderClaims,
+  type OrderClaims,
   type OrderRequest,
   PartnerPrintError,
 } from '../src/index.ts';
@@ -89,6 +90,39 @@ describe('createOrder: an abort before any POST sends nothing and is never ambig
     await expect(createOrder(client, order('pre-aborted'))).resolves.toMatchObject({ created: true });
     expect(sandbox.clock.now() - start).toBeLessThan(1_000); // no settle window for a POST never sent
     expect(stats.posts).toBe(1);
+  });
+
+  it('an abort between the lookup and the POST: AbortedError, attempts 0, nothing posted, no unsettled mark', async () => {
+    const { client, order, stats, sandbox } = orderSetup();
+    const controller = new AbortController();
+    const store = memoryOrderClaims();
+    // A store that lets the caller abort right before the POST (after the lookup answered "absent").
+    const claims: OrderClaims = {
+      acquire: async (id, signal) => {
+        const claim = await store.acquire(id, signal);
+        return {
+          recorded: claim.recorded,
+          unsettled: claim.unsettled,
+          release: (outcome) => claim.release(outcome),
+          beforePost: () => {
+            controller.abort(new Error('changed my mind'));
+            return claim.beforePost();
+          },
+        };
+      },
+    };
+    const error = await createOrder(client, order('between'), { claims, signal: controller.signal }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(AbortedError);
+    expect(error).not.toBeInstanceOf(AmbiguousOutcomeError);
+    expect(error).toMatchObject({ attempts: 0 });
+    expect(stats).toMatchObject({ lookups: 1, posts: 0 });
+    const start = sandbox.clock.now();
+    await expect(createOrder(client, order('between'), { claims: store })).resolves.toMatchObject({
+      created: true,
+    });
+    expect(sandbox.clock.now() - start).toBeLessThan(1_000);
   });
 
   it('an abort while waiting out an earlier unsettled POST: AbortedError, and the mark is kept', async () => {
