@@ -4,7 +4,7 @@ import { type Core, coreOf, type RequestOptions, traced } from './core.ts';
 import { ConfigurationError, PartnerPrintError, TimeoutError } from './errors.ts';
 import { checkTimeout, readableInit, retryPolicy } from './options.ts';
 import { describeCall, retryAfterSeconds } from './response.ts';
-import { abortOf, backoffMs, readError } from './transport.ts';
+import { abortOf, backoffMs, readError, spentOf } from './transport.ts';
 import type {
   ClientInit,
   DownloadAs,
@@ -66,7 +66,8 @@ async function downloading(
   // The call's signal and retry, as the first request checked (`checkInit`) before they were read.
   const { signal, retry: own, timeoutMs = timeout } = (init ?? {}) as RequestOptions;
   const ctx = () => context('GET', template, init);
-  // Requests this download sent (an ask that got an answer counts one) and the time it waited between them.
+  // Requests this download sent (an ask that got an answer counts one, a request's own retries each) and the
+  // time it waited between them (a request's own backoff included).
   let sent = 0;
   let waitedMs = 0;
   // Like every error after a send, an error says what the download spent: its requests and waits before,
@@ -102,7 +103,10 @@ async function downloading(
         throw error instanceof PartnerPrintError && error.attempts ? spend(error) : error;
       },
     );
-    sent++;
+    // What the ask cost: its own retries (a 503 before the 202) and their backoff, or one request.
+    const spent = spentOf(response);
+    sent += spent?.attempts ?? 1;
+    waitedMs += spent?.retryDelayMs ?? 0;
     if (response.status !== 202) {
       // The file read here (bytes, blob) within timeoutMs: a body that stalls is cancelled with a TimeoutError.
       // A stream is read by the caller, at its pace: its signal, not timeoutMs, bounds that reading.

@@ -92,7 +92,10 @@ export interface Spent {
 
 const spentBy = new WeakMap<Response, Spent>();
 
-/** What the call that got this (final, non-2xx) response spent; for its error. */
+/**
+ * What the call that got this final response spent: every non-2xx (for its error), and a 2xx that came after
+ * a redirect or a retry; none for a 2xx at the first attempt (one request, no wait).
+ */
 export const spentOf = (response: Response): Spent | undefined => spentBy.get(response);
 
 export interface StackOptions extends CallSettings {
@@ -276,6 +279,8 @@ export function createStack(o: StackOptions): Stack {
     }
     if (response.ok) {
       c.answer = response;
+      // A 2xx after redirects (and perhaps retries) says what it cost too: a helper's count of requests.
+      spentBy.set(response, spent);
       return response;
     }
     const redacted = await redactResponse(response, secret);
@@ -302,6 +307,9 @@ export function createStack(o: StackOptions): Stack {
     answer: (c, response) => {
       if (!response.ok) return settle(c, response).catch((error: unknown) => fail(c, error));
       c.answer = response;
+      // A 2xx that came after retries says what they cost (a helper that sends several requests counts them);
+      // one that came first time costs one request and no wait, and is not recorded (nothing to allocate).
+      if (c.spent.attempts > 1) spentBy.set(response, c.spent);
       return response;
     },
     fail,
