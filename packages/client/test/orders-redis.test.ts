@@ -2,10 +2,10 @@ import { createClient as createRedis } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProxy } from '../../../test-utils/redis-proxy.ts';
 import { type RedisServer, startRedisServer } from '../../../test-utils/redis-server.ts';
-import { AmbiguousOutcomeError, createClient, createOrder } from '../src/index.ts';
+import { AbortedError, AmbiguousOutcomeError, createClient, createOrder } from '../src/index.ts';
 import { RELEASE, RENEW } from '../src/redis/scripts.ts';
 import { type OrderClaimEvent, OrderClaimUnavailableError, RedisOrderClaims } from '../src/redis.ts';
-import { orderSetup, storedIdentifiers } from './orders-faults.ts';
+import { type OrderFaultOptions, orderSetup, storedIdentifiers } from './orders-faults.ts';
 import { runFleet } from './orders-fleet.ts';
 import { pool } from './orders-pool.ts';
 
@@ -205,6 +205,34 @@ describe('RedisOrderClaims', () => {
     expect(stored).toHaveLength(200);
     expect(events).toContain('unavailable');
     expect(events).toContain('available');
+  });
+
+  it("an abort while waiting out an earlier holder's unsettled POST keeps the mark on Redis (review)", async () => {
+    const options: OrderFaultOptions = {
+      plan: (_, n) => (n === 1 ? 'drop-before' : undefined),
+      lookupFailsAfter: 1,
+    };
+    const { client, order, stats, sandbox } = orderSetup(options, { retry: { attempts: 1 } });
+    const claims = new RedisOrderClaims({ client: await redis(), prefix: `abort-settle-${Date.now()}` });
+    const first = await createOrder(client, order('u'), { claims, settleWindowMs: 1_000 }).catch(
+      (e: unknown) => e,
+    );
+    expect(first).toBeInstanceOf(AmbiguousOutcomeError);
+    const controller = new AbortController();
+    options.onLookup = () => controller.abort(new Error('stop waiting'));
+    const second = await createOrder(client, order('u'), { claims, signal: controller.signal }).catch(
+      (e: unknown) => e,
+    );
+    expect(second).toBeInstanceOf(AbortedError);
+    expect(second).toMatchObject({ attempts: 0 });
+    options.onLookup = undefined;
+    options.lookupFailsAfter = undefined;
+    const start = sandbox.clock.now();
+    await expect(
+      createOrder(client, order('u'), { claims, lookupFirst: false, settleWindowMs: 5_000 }),
+    ).resolves.toMatchObject({ created: true });
+    expect(sandbox.clock.now() - start).toBeGreaterThanOrEqual(5_000); // the RELEASE kept `posted`
+    expect(stats.posts).toBe(2);
   });
 
   // The same run as the client bench's fleet (4 processes × 1,000 orders, Redis unreachable 1.5 s), with
