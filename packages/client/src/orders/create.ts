@@ -85,19 +85,23 @@ export function createOrder<K extends ShippingKind>(
 ): Promise<OrderResult> {
   // Async: a refused option rejects (createOne still starts within this call, so flights are shared as before).
   const core = coreOf(client);
-  return traced(core, 'createOrder', async () => {
-    // A header collection openapi-fetch cannot read, copied once for the check and every request.
-    const readable = readableInit(init);
-    // The options, before any claim or request: a `settleWindowMs` of NaN (an unset setting read with
-    // `Number`) would never end, and its waits of NaN ms none at all (a loop of lookups).
-    checkInit(requestInit(readable), 'createOrder', HELPER_KEYS);
-    checkTimeout(init.settleWindowMs, 'createOrder: settleWindowMs');
-    return createOne(client, order, readable);
-  }).catch((error: unknown) => {
-    // Every error, those built here from 2xx data (an order reference, a lookup's answer) and their `history`
-    // included, without the key: a server may echo it anywhere. In place, so a flight's callers share one.
+  // Every error, those built here from 2xx data (an order reference, a lookup's answer) and their `history`
+  // included, without the key (a server may echo it anywhere), before the span records it. In place, so a
+  // flight's callers share one.
+  const redacted = (error: unknown): never => {
     throw core.redact ? core.redact(error) : error;
-  });
+  };
+  return traced(core, 'createOrder', () =>
+    (async () => {
+      // A header collection openapi-fetch cannot read, copied once for the check and every request.
+      const readable = readableInit(init);
+      // The options, before any claim or request: a `settleWindowMs` of NaN (an unset setting read with
+      // `Number`) would never end, and its waits of NaN ms none at all (a loop of lookups).
+      checkInit(requestInit(readable), 'createOrder', HELPER_KEYS);
+      checkTimeout(init.settleWindowMs, 'createOrder: settleWindowMs');
+      return createOne(client, order, readable);
+    })().catch(redacted),
+  );
 }
 
 // Generic over the shipping kind so that a type error names the one request type the order was meant
