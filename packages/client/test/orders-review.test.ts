@@ -190,6 +190,26 @@ describe('createOrder: a caller sharing a flight is stopped by its own signal on
     await expect(joiner).resolves.toMatchObject({ created: false });
     expect(await storedIdentifiers(checker)).toEqual(['flight-2']);
   });
+  it('a call after every caller of a flight gave up does not join the aborted flight', async () => {
+    const controller = new AbortController();
+    let later: Promise<unknown> | undefined;
+    const { client, checker, order } = orderSetup({
+      plan: (_, n) => (n === 1 ? 'drop-before' : undefined),
+      onLookup: (n) => {
+        if (n !== 2) return;
+        // The only caller gives up during the settle window, and a new call comes at that moment.
+        controller.abort(new Error('only caller gives up'));
+        later = createOrder(client, order('flight-3'));
+      },
+    });
+    const first = await createOrder(client, order('flight-3'), { signal: controller.signal }).catch(
+      (e: unknown) => e,
+    );
+    expect(first).toBeInstanceOf(AmbiguousOrderError);
+    // It waits for the claim, then out the unsettled POST, then posts: not the aborted flight's error.
+    await expect(later).resolves.toMatchObject({ created: true });
+    expect(await storedIdentifiers(checker)).toEqual(['flight-3']);
+  });
 });
 
 describe('createOrder: one POST per identifier for the clients of one process sharing a claim store', () => {

@@ -142,6 +142,8 @@ function createOne(client: Client, order: OrderRequest, init: CreateOrderInit): 
     if (state.flights.get(id)?.result === result) state.flights.delete(id);
   };
   result.then(done, done);
+  // Aborted (every caller gave up): a later call does not join it, it takes the claim after it.
+  controller.signal.addEventListener('abort', done);
   return started.join(init.signal);
 }
 
