@@ -46,6 +46,21 @@ function slowClient(ms: number) {
   return { client, fetches: () => fetches };
 }
 
+/** A handler with the SDK's tracer served by toNodeListener on 127.0.0.1 (one notification: no window). */
+async function servedWith(sdk: ReturnType<typeof otel>) {
+  const handler = createOrderUpdatedHandler({
+    client: slowClient(1).client,
+    environment: 'test',
+    windowMs: 0, // one notification: its spans do not depend on a window
+    onOrderUpdated: () => {},
+    telemetry: { tracerProvider: sdk.tracerProvider },
+  });
+  const server = createServer(toNodeListener(handler));
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
 describe('callback telemetry', () => {
   it('a storm: every notification has its span, and the rounds’ spans link all of them', async () => {
     const sdk = otel();
@@ -106,18 +121,8 @@ describe('callback telemetry', () => {
 
   it('through the Node adapter: a SERVER span, child of the caller’s traceparent', async () => {
     const sdk = otel();
-    const handler = createOrderUpdatedHandler({
-      client: slowClient(1).client,
-      environment: 'test',
-      windowMs: 0, // one notification: its spans do not depend on a window
-      onOrderUpdated: () => {},
-      telemetry: { tracerProvider: sdk.tracerProvider },
-    });
-    const server = createServer(toNodeListener(handler));
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
+    const { server, port } = await servedWith(sdk);
     try {
-      const { port } = server.address() as AddressInfo;
       const target = new URL(url(1));
       const traceId = 'a'.repeat(32);
       const response = await fetch(`http://127.0.0.1:${port}${target.pathname}${target.search}`, {
@@ -136,18 +141,8 @@ describe('callback telemetry', () => {
 
   it('through the Node adapter: a SERVER span named by its method, _OTHER for a method the conventions do not name (review: every one was named GET)', async () => {
     const sdk = otel();
-    const handler = createOrderUpdatedHandler({
-      client: slowClient(1).client,
-      environment: 'test',
-      windowMs: 0,
-      onOrderUpdated: () => {},
-      telemetry: { tracerProvider: sdk.tracerProvider },
-    });
-    const server = createServer(toNodeListener(handler));
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
+    const { server, port } = await servedWith(sdk);
     try {
-      const { port } = server.address() as AddressInfo;
       for (const method of ['POST', 'PURGE'])
         expect((await fetch(`http://127.0.0.1:${port}/hook`, { method })).status).toBe(405);
     } finally {

@@ -2,6 +2,7 @@ import type { ReferencePrefix } from '@partner-print/openapi';
 import { createSandbox, type Sandbox, type SandboxOptions } from '@partner-print/sandbox';
 import { type ClientEvent, type ClientOptions, createClient, type Fetch } from '../src/index.ts';
 import { createClient as createLiteClient } from '../src/lite.ts';
+import { BASE, fakeFetch, KEY, testClock } from './fake.ts';
 
 export { samplePng } from '../../../docs/examples/steps/sample-image.ts';
 
@@ -89,3 +90,18 @@ export const ADDRESS = {
   countryCode: 'NL',
   email: 'ada@example.com',
 };
+
+/** A client (main entry, or lite) on a fake fetch answering with `handler`, on a test clock, with no scheduler or telemetry. */
+export function fakeClient(handler: (req: Request, n: number) => Response, lite = false) {
+  const clock = testClock();
+  const { fetch, seen } = fakeFetch(handler);
+  const client = (lite ? createLiteClient : createClient)({
+    secretKey: KEY,
+    baseUrl: BASE,
+    fetch,
+    clock,
+    rateLimit: false,
+    telemetry: false,
+  });
+  return { client, seen, clock };
+}

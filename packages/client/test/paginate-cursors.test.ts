@@ -1,23 +1,11 @@
 // paginate/collect never send a cursor twice (the caller's starting cursor counts as sent), and their
 // refusals carry the call's operation, method and path.
 import { describe, expect, it } from 'vitest';
-import { collect, createClient, PartnerPrintError } from '../src/index.ts';
-import { createClient as createLiteClient } from '../src/lite.ts';
-import { BASE, fakeFetch, json, KEY, testClock } from './fake.ts';
+import { collect, PartnerPrintError } from '../src/index.ts';
+import { json } from './fake.ts';
+import { fakeClient } from './helpers.ts';
 
-function clientWith(handler: (req: Request, n: number) => Response, lite = false) {
-  const clock = testClock();
-  const { fetch, seen } = fakeFetch(handler);
-  const client = (lite ? createLiteClient : createClient)({
-    secretKey: KEY,
-    baseUrl: BASE,
-    fetch,
-    clock,
-    rateLimit: false,
-    telemetry: false,
-  });
-  return { client, seen, clock };
-}
+const clientWith = fakeClient;
 
 const cursorsOf = (seen: { url: string }[]) => seen.map((s) => new URL(s.url).searchParams.get('cursor'));
 

@@ -3,23 +3,11 @@
 // midway still rejects with its own error, as upload-iterable.test.ts asks.
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createClient, uploadImage, ValidationError } from '../src/index.ts';
-import { createClient as createLiteClient } from '../src/lite.ts';
-import { BASE, fakeFetch, json, KEY, PNG, testClock } from './fake.ts';
+import { uploadImage, ValidationError } from '../src/index.ts';
+import { json, PNG } from './fake.ts';
+import { fakeClient } from './helpers.ts';
 
-function clientWith(handler: (req: Request, n: number) => Response, lite = false) {
-  const clock = testClock();
-  const { fetch, seen } = fakeFetch(handler);
-  const client = (lite ? createLiteClient : createClient)({
-    secretKey: KEY,
-    baseUrl: BASE,
-    fetch,
-    clock,
-    rateLimit: false,
-    telemetry: false,
-  });
-  return { client, seen, clock };
-}
+const clientWith = fakeClient;
 
 describe.each([
   ['main entry', false],
