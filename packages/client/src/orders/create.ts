@@ -168,33 +168,17 @@ function startFlight(
     }
     if (signal.aborted) return Promise.reject(unsent(client, signal.reason));
     waiting++;
-    return new Promise<OrderResult>((resolve, reject) => {
-      const onAbort = () => {
-        waiting--;
-        // The last caller: the flight itself is aborted, and its own error (what it knows) is this caller's.
-        if (!forever && waiting === 0) return controller.abort(signal.reason);
-        reject(
-          history.sent > 0
-            ? new AmbiguousOrderError(
-                history.snapshot(),
-                'the call was aborted while the POST it shared with other calls was in flight (it goes on for them)',
-                signal.reason,
-              )
-            : unsent(client, signal.reason),
-        );
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      const off = () => signal.removeEventListener('abort', onAbort);
-      result.then(
-        (value) => {
-          off();
-          resolve(value);
-        },
-        (error: unknown) => {
-          off();
-          reject(error);
-        },
-      );
+    return abortable(result, signal, () => {
+      waiting--;
+      // The last caller: the flight itself is aborted, and its own error (what it knows) is this caller's.
+      if (!forever && waiting === 0) return void controller.abort(signal.reason);
+      return history.sent > 0
+        ? new AmbiguousOrderError(
+            history.snapshot(),
+            'the call was aborted while the POST it shared with other calls was in flight (it goes on for them)',
+            signal.reason,
+          )
+        : unsent(client, signal.reason);
     });
   };
   return { content, result, join };
@@ -208,13 +192,31 @@ function ownWait(client: Client, flight: Promise<unknown>, signal: AbortSignal |
   );
   if (!signal) return settled;
   if (signal.aborted) return Promise.reject(unsent(client, signal.reason));
-  return new Promise<void>((resolve, reject) => {
-    const onAbort = () => reject(unsent(client, signal.reason));
-    signal.addEventListener('abort', onAbort, { once: true });
-    settled.then(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    });
+  return abortable(settled, signal, () => unsent(client, signal.reason));
+}
+
+/**
+ * `promise`'s outcome for a caller with `signal`: its abort rejects at once with what `onAbort` returns (nothing:
+ * the caller keeps waiting for the outcome), and the listener goes once the outcome is in.
+ */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal, onAbort: () => unknown): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => {
+      const error = onAbort();
+      if (error !== undefined) reject(error);
+    };
+    signal.addEventListener('abort', abort, { once: true });
+    const off = () => signal.removeEventListener('abort', abort);
+    promise.then(
+      (value) => {
+        off();
+        resolve(value);
+      },
+      (error: unknown) => {
+        off();
+        reject(error);
+      },
+    );
   });
 }
 
