@@ -116,13 +116,14 @@ export function createClient(options: ClientOptions): PartnerPrintClient {
  * A call the scheduler did not send because a pause after a 429 (another call's, or another process's through
  * a shared store) runs past the call's `maxElapsedMs`: the RateLimitedError its 429 would have given, at once.
  */
-const pausedPast = (error: unknown, call: string): RateLimitedError | undefined =>
-  isRateLimitPaused(error)
-    ? new RateLimitedError(
-        `${call}: not sent, the rate limit is paused after a 429 for another ${Math.ceil(error.retryAfterMs / 1000)} s, past the call's retry.maxElapsedMs`,
-        { cause: error, retryAfter: Math.ceil(error.retryAfterMs / 1000) },
-      )
-    : undefined;
+function pausedPast(error: unknown, call: string): RateLimitedError | undefined {
+  if (!isRateLimitPaused(error)) return undefined;
+  const retryAfter = Math.ceil(error.retryAfterMs / 1000);
+  return new RateLimitedError(
+    `${call}: not sent, the rate limit is paused after a 429 for another ${retryAfter} s, past the call's retry.maxElapsedMs`,
+    { cause: error, retryAfter },
+  );
+}
 
 const isScheduler = (value: object): value is Scheduler =>
   typeof (value as Scheduler).fetch === 'function' && typeof (value as Scheduler).stats === 'function';

@@ -113,7 +113,7 @@ const upload = async <P extends 'Image' | 'Evidence'>(
   checkInit(init, name, HELPER_KEYS);
   const signal = init?.signal;
   const bytes = await imageBytes(data, ctx, signal).catch((reason: unknown) => {
-    throw signal?.aborted ? abortOf(signal.reason, context('POST', template)) : reason;
+    throw signal?.aborted ? abortOf(signal.reason, ctx) : reason;
   });
   const body = await call('POST', template, {
     ...init,
